@@ -1,0 +1,216 @@
+"""The potion question as a Python API: with this bag and this stop policy, how often does the pot
+explode and where does the potion end? Sampled with the Numba kernel, or exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim import chips
+from sim.exact import Setup, exact_distribution
+from sim.layout import (
+    EV_PLACE,
+    F_COINS,
+    F_EXPLODED,
+    F_REWARD,
+    F_SCRIPT_ERR,
+    F_WHITE,
+    G_NEV,
+)
+from sim.potion_nb import potion_forced, potion_histograms
+from sim.ruleset import Ruleset
+from sim.stats import mean_ci, wilson
+from strategies import slots as S
+from strategies.builtin import blank_arrays, parse_stop_policy
+
+SPOON = 53
+DEFAULT_CHUNKS = 64
+
+
+class PotionInputError(ValueError):
+    """Bad input to a potion query; the message says what would be right."""
+
+
+@dataclass(frozen=True)
+class PotionQuery:
+    """A validated potion question."""
+
+    bag: list[int]
+    stop: str
+    flask: int | None
+    start: int
+    ruleset: Ruleset
+
+    def arrays(self):
+        """(R, SK, SP) for the kernel: a one-seat strategy with this stop policy and flask."""
+        kind, row = parse_stop_policy(self.stop)
+        kinds, params = blank_arrays()
+        kinds[S.SLOT_STOP] = kind
+        params[S.SLOT_STOP] = row
+        if self.flask is not None:
+            kinds[S.SLOT_FLASK] = S.FLASK_MIN
+            params[S.SLOT_FLASK, 0] = self.flask
+        else:
+            kinds[S.SLOT_FLASK] = S.FLASK_NEVER
+        kinds[S.SLOT_BLUE] = S.BLUE_BEST
+        kinds[S.SLOT_YELLOW] = S.YELLOW_ALWAYS
+        return self.ruleset.scalars(), kinds[None, :], params[None, :, :]
+
+
+def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset: Ruleset) -> PotionQuery:
+    """Parse and validate the inputs of a potion query (raises PotionInputError / BagSpecError)."""
+    starting = ruleset.game("starting_bag")
+    bag = chips.parse_chips(bag_spec, what="bag", starting=starting)
+    if not bag:
+        raise PotionInputError("bag is empty; give at least one chip, e.g. --bag start")
+    if len(bag) > 64:
+        raise PotionInputError(f"bag has {len(bag)} chips; at most 64 are supported")
+    parse_stop_policy(stop)
+    if start < 0:
+        raise PotionInputError(f"--start {start}: must be 0 or more (a space on the 0..52 track)")
+    if start > 52:
+        raise PotionInputError(f"--start {start}: the last chip space is 52")
+    if flask is not None and not 1 <= flask <= 3:
+        raise PotionInputError(f"--flask {flask}: white chips have values 1, 2 and 3")
+    return PotionQuery(bag=bag, stop=stop, flask=flask, start=start, ruleset=ruleset)
+
+
+def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS) -> np.ndarray:
+    """Histogram counts[reward space, exploded] of n sampled potions."""
+    R, SK, SP = q.arrays()
+    bag = np.array(q.bag, dtype=np.int64)
+    limit = int(q.ruleset.game("explosion_limit"))
+    return potion_histograms(
+        np.uint64(seed), 0, n, bag, q.start, limit, 1 if q.flask is not None else 0, R, SK, SP,
+        max(1, min(chunks, n)),
+    )
+
+
+def exact(q: PotionQuery) -> np.ndarray:
+    """Probabilities [reward space, exploded] computed exactly (raises TooLargeError)."""
+    kind, row = parse_stop_policy(q.stop)
+    g = q.ruleset.data["game"]
+    setup = Setup(
+        start=q.start,
+        limit=int(g["explosion_limit"]),
+        last=int(q.ruleset.data["track"]["last_chip_space"]),
+        stop_kind=kind,
+        stop_param=float(row[0]),
+        flask_min=q.flask or 0,
+        flask_reuse=g["flask_space"] == "reuse",
+    )
+    dist = exact_distribution(chips.counts_of(q.bag), setup)
+    out = np.zeros((54, 2), dtype=np.float64)
+    for (space, exploded), p in dist.items():
+        out[space, exploded] += float(p)
+    return out
+
+
+def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | None) -> dict:
+    """The JSON-ready answer from a histogram of counts (sampled) or probabilities (exact)."""
+    rs = q.ruleset
+    total = float(hist.sum())
+    probs = hist / total
+    spaces = np.arange(54)
+    p_explode = float(probs[:, 1].sum())
+    reward_w = hist.sum(axis=1)
+    coins_mean = float((probs.sum(axis=1) * rs.coins).sum())
+    vp_mean = float((probs.sum(axis=1) * rs.vp).sum())
+    out = {
+        "bag": chips.format_counts(chips.counts_of(q.bag)),
+        "stop": q.stop,
+        "flask": q.flask,
+        "start": q.start,
+        "rules": rs.name,
+        "exact": is_exact,
+        "n": int(total) if not is_exact else None,
+        "seed": seed,
+        "p_explode": p_explode,
+        "expected_reward_space": float((reward_w * spaces).sum() / total),
+        "expected_coins": coins_mean,
+        "expected_vp": vp_mean,
+    }
+    if not is_exact:
+        n = int(total)
+        out["p_explode_ci"] = list(wilson(hist[:, 1].sum(), n))
+        m, ci = mean_ci(spaces, reward_w)
+        out["expected_reward_space_ci"] = list(ci)
+        out["expected_coins_ci"] = list(mean_ci(rs.coins, reward_w)[1])
+        out["expected_vp_ci"] = list(mean_ci(rs.vp, reward_w)[1])
+    key = (lambda x: float(x)) if is_exact else (lambda x: int(x))
+    out["distribution"] = {
+        "intact": {str(s): key(hist[s, 0]) for s in range(54) if hist[s, 0] > 0},
+        "exploded": {str(s): key(hist[s, 1]) for s in range(54) if hist[s, 1] > 0},
+    }
+    out["distribution_unit"] = "probability" if is_exact else "count"
+    return out
+
+
+def forced(q: PotionQuery, draws_spec: str) -> dict:
+    """Brew with the listed chips drawn in that order; placements, explosion and rewards."""
+    draws = chips.parse_chips(draws_spec, what="draws", starting=q.ruleset.game("starting_bag"))
+    if not draws:
+        raise PotionInputError("--draws is empty; list the chips in the order they are drawn")
+    have = chips.counts_of(q.bag)
+    need = chips.counts_of(draws)
+    R, SK, SP = q.arrays()
+    E = np.zeros((512, 6), dtype=np.int64)
+    P, G = potion_forced(
+        np.array(q.bag, dtype=np.int64), np.array(draws, dtype=np.int64), q.start,
+        int(q.ruleset.game("explosion_limit")), 1 if q.flask is not None else 0, R, SK, SP, E,
+    )
+    err = int(P[0, F_SCRIPT_ERR])
+    if err:
+        over = [chips.chip_name(t) for t in range(chips.N_TYPES) if need[t] > have[t]]
+        if err == 1:
+            raise PotionInputError(
+                "--draws: a listed chip is not in the bag when it is drawn"
+                + (f" (the bag has fewer {', '.join(over)} than listed)" if over else
+                   " (it was already drawn and is still in the pot)")
+            )
+        raise PotionInputError(
+            "--draws: a blue chip looks at more chips than the list gives; list the chips it looks "
+            "at right after it"
+        )
+    ev = E[: G[G_NEV]]
+    placements = []
+    events = []
+    for row in ev:
+        code, a, b = int(row[2]), int(row[3]), int(row[4])
+        if code == EV_PLACE:
+            placements.append({"chip": chips.chip_name(a), "index": b})
+        events.append(_event_text(code, a, b))
+    reward = int(P[0, F_REWARD])
+    rs = q.ruleset
+    used = sum(1 for row in ev if row[2] in (5, 8))  # EV_DRAW, EV_BLUE_LOOK
+    return {
+        "bag": chips.format_counts(have),
+        "draws": draws_spec,
+        "placements": placements,
+        "exploded": bool(P[0, F_EXPLODED]),
+        "white_total": int(P[0, F_WHITE]),
+        "reward_space": reward,
+        "coins": int(rs.coins[reward]),
+        "vp": int(rs.vp[reward]),
+        "ruby": bool(rs.ruby[reward]),
+        "draws_unused": len(draws) - used,
+        "events": [e for e in events if e],
+    }
+
+
+def _event_text(code: int, a: int, b: int) -> str:
+    from sim import layout as L
+
+    name = chips.chip_name(a) if 0 <= a < chips.N_TYPES else "none"
+    return {
+        L.EV_DRAW: f"draw {name}",
+        L.EV_PLACE: f"place {name} on {b}",
+        L.EV_EXPLODE: f"explode (white total {a})",
+        L.EV_BLUE_LOOK: f"blue looks at {name}",
+        L.EV_BLUE_PICK: f"blue places {name}" if a >= 0 else "blue places nothing",
+        L.EV_YELLOW: f"yellow returns {name} to the bag",
+        L.EV_FLASK: f"flask returns {name} to the bag",
+        L.EV_STOP: f"stop, reward space {b}",
+    }.get(code, "")

@@ -1,0 +1,66 @@
+"""Many independent potions in parallel, compiled with Numba.
+
+Potion i of a run with seed s draws from stream (s, i, 0) only, so its result is the same on any
+thread count or chunking. Results are histograms per chunk (reward space x exploded), merged by
+integer sums, so memory stays flat for any number of potions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim.brew_nb import add_chip, brew_until_stop, reset_potion
+from sim.layout import F_EXPLODED, F_FLASK, F_FORCED_N, F_REWARD, G_WIDTH, P_WIDTH
+from sim.rng_nb import stream_seed
+
+
+@njit(cache=True)
+def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, start, limit, flask):
+    """Brew one potion from a fresh bag (chip type list) on row 0 of P."""
+    P[0, :] = 0
+    for t in bag:
+        add_chip(P, 0, t)
+    P[0, F_FLASK] = flask
+    reset_potion(P, 0, start, limit)
+    brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E)
+
+
+@njit(cache=True, parallel=True)
+def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chunks):
+    """Brew potions first..first+n-1; return counts[reward space 0..53, exploded 0/1] and the
+    summed final white totals per chunk, merged."""
+    hist = np.zeros((n_chunks, 54, 2), dtype=np.int64)
+    for c in prange(n_chunks):
+        lo = first + c * n // n_chunks
+        hi = first + (c + 1) * n // n_chunks
+        P = np.zeros((1, P_WIDTH), dtype=np.int64)
+        G = np.zeros(G_WIDTH, dtype=np.int64)
+        SC = np.zeros((1, 64), dtype=np.int64)
+        FD = np.zeros((1, 1), dtype=np.int64)
+        E = np.zeros((0, 6), dtype=np.int64)
+        rng = np.empty(1, dtype=np.uint64)
+        for i in range(lo, hi):
+            rng[0] = stream_seed(seed, i, 0)
+            brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, start, limit, flask)
+            hist[c, P[0, F_REWARD], P[0, F_EXPLODED]] += 1
+    return hist.sum(axis=0)
+
+
+@njit(cache=True)
+def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E):
+    """Brew one potion drawing exactly ``draws`` in order; return (P row, G) for inspection."""
+    P = np.zeros((1, P_WIDTH), dtype=np.int64)
+    G = np.zeros(G_WIDTH, dtype=np.int64)
+    SC = np.zeros((1, 64), dtype=np.int64)
+    FD = np.zeros((1, max(1, draws.shape[0])), dtype=np.int64)
+    FD[0, : draws.shape[0]] = draws
+    rng = np.zeros(1, dtype=np.uint64)
+    P[0, :] = 0
+    for t in bag:
+        add_chip(P, 0, t)
+    P[0, F_FLASK] = flask
+    reset_potion(P, 0, start, limit)
+    P[0, F_FORCED_N] = draws.shape[0]
+    brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E)
+    return P, G

@@ -1,0 +1,1 @@
+"""Strategies: the decision slots, the built-in strategies and their registry."""
