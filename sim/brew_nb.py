@@ -314,6 +314,9 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
 @njit(cache=True)
 def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E):
     """Brew a whole potion for seat s (the independent information model)."""
+    if P[s, F_FORCED_N] < 0:  # scripted with no draws at all
+        finish_potion(P, s, STOP_SCRIPT, E, G)
+        return
     if P[s, F_NBAG] == 0:
         finish_potion(P, s, STOP_EMPTY, E, G)
         return

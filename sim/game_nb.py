@@ -163,8 +163,8 @@ def setup_game(P, G, R, supply, start_bag, nplayers):
 @njit(cache=True)
 def roll_die(P, s, G, die, DS, supply, rng, E):
     """Roll the bonus die for seat s (a scripted face if a die script is set) and apply it."""
-    if G[G_DIE_N] > 0:
-        if G[G_DIE_PTR] >= G[G_DIE_N]:
+    if G[G_DIE_N] != 0:  # scripted faces (-1: scripted, but none given)
+        if G[G_DIE_PTR] >= max(G[G_DIE_N], 0):
             _error(G, GERR_DIE_SHORT, s, 0)
             return
         face = DS[G[G_DIE_PTR]]
@@ -222,7 +222,9 @@ def _brew_all(P, G, R, SK, SP, SC, FD, rng, E):
 @njit(cache=True)
 def brew_first(P, s, G, R, SK, SP, SC, FD, rng, E):
     """The first chip of a potion (never stop before it), or the end if the bag is empty."""
-    if P[s, F_NBAG] == 0:
+    if P[s, F_FORCED_N] < 0:  # scripted with no draws at all
+        finish_potion(P, s, STOP_SCRIPT, E, G)
+    elif P[s, F_NBAG] == 0:
         finish_potion(P, s, STOP_EMPTY, E, G)
     else:
         potion_step(P, s, G, R, SK, SP, SC, FD, rng, E)
