@@ -1,0 +1,306 @@
+"""The ``quacks`` command line: a thin Typer layer over the Python API.
+
+Results go to stdout (a table, or JSON with ``--json``); errors are one line on stderr with exit
+status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sim import chips
+from sim.exact import TooLargeError
+from sim.game import GameInputError
+from sim.round_file import RoundFileError
+from sim.ruleset import RulesetError, load_ruleset
+from strategies.builtin import StrategySpecError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Quacks of Quedlinburg strategy simulator: potions, games, replays and scripted rounds.",
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+
+USER_ERRORS = (RulesetError, chips.BagSpecError, StrategySpecError, TooLargeError, GameInputError,
+               RoundFileError, ValueError)
+
+
+def fail(msg: str) -> None:
+    """One clear line on stderr and exit status 2."""
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(2)
+
+
+def _threads(n: int | None) -> None:
+    if n is not None:
+        import numba
+
+        if not 1 <= n <= numba.config.NUMBA_NUM_THREADS:
+            fail(f"--threads {n}: expected 1 to {numba.config.NUMBA_NUM_THREADS}")
+        numba.set_num_threads(n)
+
+
+RulesOpt = Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value: section.key=value (repeatable).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+ThreadsOpt = Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")]
+
+
+def _ci(lo_hi) -> str:
+    return f"[{lo_hi[0]:.4g}, {lo_hi[1]:.4g}]"
+
+
+@app.command()
+def potion(
+    bag: Annotated[str, typer.Option(help="Chips: <colour><value>[x<count>], comma-separated; 'start' is the starting bag. Colours w o g b r y p k.")] = "start",
+    stop: Annotated[str, typer.Option(help="Stop policy: white:T (white total >= T), risk:P (next-draw explosion chance > P), never.")] = "white:6",
+    flask: Annotated[int | None, typer.Option(help="Use the full flask on the first white of value >= V that does not explode.")] = None,
+    start: Annotated[int, typer.Option(help="Space (droplet or rat) the first chip counts from.")] = 0,
+    rules: RulesOpt = "base",
+    set_: SetOpt = None,
+    n: Annotated[int, typer.Option("--n", help="Potions to sample.")] = 1_000_000,
+    seed: Annotated[int, typer.Option(help="Run seed: potion i uses stream (seed, i).")] = 1,
+    exact: Annotated[bool, typer.Option("--exact", help="Compute exactly by enumeration instead of sampling.")] = False,
+    draws: Annotated[str | None, typer.Option(help="Forced draws, in order (blue looks follow the blue chip); brewing stops after the last.")] = None,
+    json_: JsonOpt = False,
+    threads: ThreadsOpt = None,
+) -> None:
+    """How often does this bag explode, and where does the potion end?
+
+    Fixed choices: a blue chip places the highest-value non-white chip it looks at (ties: the later
+    colour in w,o,g,b,r,y,p,k), never a white; a yellow chip always returns the white chip before it.
+    """
+    from sim import potion as pot
+
+    try:
+        _threads(threads)
+        if n <= 0:
+            fail(f"--n {n}: expected a positive number of potions")
+        if seed < 0:
+            fail(f"--seed {seed}: expected 0 or more")
+        rs = load_ruleset(rules, set_ or [])
+        rs.check_implemented()
+        q = pot.make_query(bag, stop, flask, start, rs)
+        if draws is not None:
+            res = pot.forced(q, draws)
+            if json_:
+                typer.echo(json.dumps(res))
+                return
+            _print_forced(res)
+            return
+        t0 = time.perf_counter()
+        hist = pot.exact(q) if exact else pot.sample(q, n, seed)
+        res = pot.summarize(hist, q, is_exact=exact, seed=None if exact else seed)
+        res["seconds"] = round(time.perf_counter() - t0, 3)
+    except typer.Exit:
+        raise
+    except USER_ERRORS as e:
+        fail(str(e))
+    if json_:
+        typer.echo(json.dumps(res))
+        return
+    _print_potion(res, rs)
+
+
+def _print_forced(res: dict) -> None:
+    out.print(f"bag {res['bag']}, draws {res['draws']}")
+    for e in res["events"]:
+        out.print(f"  {e}")
+    state = "EXPLODED" if res["exploded"] else "intact"
+    out.print(f"{state}; white total {res['white_total']}; reward space {res['reward_space']}: "
+              f"{res['coins']} coins, {res['vp']} VP{', ruby' if res['ruby'] else ''}")
+    if res["draws_unused"]:
+        out.print(f"({res['draws_unused']} listed draws were not used: brewing had ended)")
+
+
+def _print_potion(res: dict, rs) -> None:
+    how = "exact enumeration" if res["exact"] else f"{res['n']:,} sampled potions (seed {res['seed']})"
+    out.print(f"bag {res['bag']} | stop {res['stop']} | start {res['start']} | "
+              f"flask {res['flask'] if res['flask'] is not None else 'off'} | rules {res['rules']}")
+    out.print(f"{how}, {res['seconds']} s")
+    t = Table(show_header=True, header_style="bold")
+    t.add_column("measure")
+    t.add_column("value", justify="right")
+    t.add_column("95% interval", justify="right")
+    ex = res["exact"]
+    t.add_row("P(explode)", f"{res['p_explode']:.4f}", "exact" if ex else _ci(res["p_explode_ci"]))
+    for key, label in (("expected_reward_space", "mean reward space"), ("expected_coins", "mean coins"),
+                       ("expected_vp", "mean VP")):
+        t.add_row(label, f"{res[key]:.3f}", "exact" if ex else _ci(res[key + "_ci"]))
+    out.print(t)
+    d = Table(title="reward spaces", show_header=True, header_style="bold")
+    for col in ("space", "coins", "VP", "ruby", "P(intact)", "P(exploded)"):
+        d.add_column(col, justify="right")
+    total = sum(res["distribution"]["intact"].values()) + sum(res["distribution"]["exploded"].values())
+    spaces = sorted({int(k) for part in res["distribution"].values() for k in part})
+    for s in spaces:
+        a = res["distribution"]["intact"].get(str(s), 0) / total
+        b = res["distribution"]["exploded"].get(str(s), 0) / total
+        d.add_row(str(s), str(rs.coins[s]), str(rs.vp[s]), "R" if rs.ruby[s] else "", f"{a:.4f}", f"{b:.4f}")
+    out.print(d)
+
+
+def _lineup(strategies: str, players: int | None):
+    from strategies.builtin import parse_strategy, split_specs
+
+    specs = split_specs(strategies)
+    if not specs:
+        fail("--strategies: give at least one strategy, e.g. threshold,random")
+    if players is None:
+        players = len(specs)
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        fail(f"--strategies: {len(specs)} strategies for {players} players; give one per seat, or one for all")
+    return [parse_strategy(s) for s in specs], players
+
+
+@app.command()
+def play(
+    strategies: Annotated[str, typer.Option(help="One strategy spec per seat (name or name:key=value,...), comma-separated.")] = "threshold,threshold:t=5,threshold:t=7,random",
+    players: Annotated[int | None, typer.Option(help="Players (2-4); default: one per strategy.")] = None,
+    games: Annotated[int, typer.Option(help="Games to play; game k seats the lineup rotated by k.")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
+    rules: RulesOpt = "base",
+    set_: SetOpt = None,
+    json_: JsonOpt = False,
+    threads: ThreadsOpt = None,
+) -> None:
+    """Play many complete games and print each strategy's win share, VP and explosion rate."""
+    from sim.game import play_batch, summarize
+
+    try:
+        _threads(threads)
+        if games <= 0:
+            fail(f"--games {games}: expected a positive number")
+        if seed < 0:
+            fail(f"--seed {seed}: expected 0 or more")
+        rs = load_ruleset(rules, set_ or [])
+        lineup, players = _lineup(strategies, players)
+        from sim.game import check_players
+
+        check_players(rs, players)
+        idx = np.arange(games, dtype=np.int64)
+        t0 = time.perf_counter()
+        res = play_batch(rs, lineup, games=idx, rotations=idx % players, seed=seed)
+        secs = time.perf_counter() - t0
+        df = summarize(res, int(rs.game("rounds")))
+    except typer.Exit:
+        raise
+    except USER_ERRORS as e:
+        fail(str(e))
+    if json_:
+        typer.echo(json.dumps({
+            "players": players, "games": games, "seed": seed, "rules": rs.name,
+            "seconds": round(secs, 3),
+            "strategies": [
+                {k: (list(v) if isinstance(v, tuple) else v) for k, v in row.items()}
+                for row in df.to_dict(orient="records")
+            ],
+        }))
+        return
+    out.print(f"{games:,} games, {players} players, seed {seed}, rules {rs.name}; seats rotate every game; "
+              f"{secs:.2f} s ({games / secs:,.0f} games/s)")
+    t = Table(show_header=True, header_style="bold")
+    for col in ("lineup", "strategy", "games", "win share", "95% CI", "mean VP", "95% CI", "mean rank",
+                "explosion rate", "95% CI"):
+        t.add_column(col, justify="right" if col not in ("strategy",) else "left")
+    for row in df.to_dict(orient="records"):
+        t.add_row(str(row["seat_in_lineup"]), row["name"], f"{row['games']:,}", f"{row['win_share']:.4f}",
+                  _ci(row["win_share_ci"]), f"{row['mean_vp']:.2f}", _ci(row["mean_vp_ci"]),
+                  f"{row['mean_rank']:.3f}", f"{row['explosion_rate']:.4f}", _ci(row["explosion_rate_ci"]))
+    out.print(t)
+
+
+@app.command()
+def replay(
+    seed: Annotated[int, typer.Option(help="The run seed.")],
+    game: Annotated[int, typer.Option(help="The game index within the run.")],
+    strategies: Annotated[str, typer.Option(help="One strategy spec per seat, as in the run.")],
+    rotation: Annotated[int, typer.Option(help="Seat rotation of the game (quacks play uses game % players).")] = 0,
+    rules: RulesOpt = "base",
+    set_: SetOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Print one game round by round: rats, every draw and placement, effects, die, buys, scores."""
+    from sim.game import event_dict, event_text
+    from sim.game import replay as replay_game
+
+    try:
+        if seed < 0 or game < 0:
+            fail("--seed and --game must be 0 or more")
+        rs = load_ruleset(rules, set_ or [])
+        lineup, players = _lineup(strategies, None)
+        if not 2 <= players <= 5:
+            fail(f"--strategies: {players} given; a game needs 2 to 4 seats")
+        E, res = replay_game(rs, lineup, seed=seed, game=game, rotation=rotation)
+    except typer.Exit:
+        raise
+    except USER_ERRORS as e:
+        fail(str(e))
+    events = [event_dict(r) for r in E]
+    names = [lineup[(s + rotation) % players].spec for s in range(players)]
+    if json_:
+        typer.echo(json.dumps({"seed": seed, "game": game, "rotation": rotation, "rules": rs.name,
+                               "seats": names, "events": events}))
+        return
+    out.print(f"game {game} of seed {seed}, rotation {rotation}, rules {rs.name}")
+    for s, nm in enumerate(names):
+        out.print(f"  seat {s}: {nm}")
+    for d in events:
+        out.print(event_text(d, names))
+
+
+@app.command(name="round")
+def round_(
+    file: Annotated[str, typer.Argument(help="Round file (TOML) with the state and every forced event.")],
+    json_: JsonOpt = False,
+) -> None:
+    """Play one scripted round from a file and print the state after it."""
+    from sim.game import event_text
+    from sim.round_file import play_round_file
+
+    try:
+        res = play_round_file(file)
+    except USER_ERRORS as e:
+        fail(str(e))
+    if json_:
+        typer.echo(json.dumps({"players": res["players"], "supply": res["supply"]}))
+        return
+    n = len(res["players"])
+    names = [f"player {s}" for s in range(n)]
+    for d in res["events"]:
+        out.print(event_text(d, names))
+    t = Table(show_header=True, header_style="bold")
+    for col in ("seat", "rat", "reward", "exploded", "die", "VP+", "coins", "bought", "rubies", "droplet",
+                "flask", "score", "bag"):
+        t.add_column(col)
+    for s, p in enumerate(res["players"]):
+        t.add_row(str(s), str(p["rat"]), str(p["reward_space"]), "yes" if p["exploded"] else "",
+                  ",".join(p["die"]), str(p["vp_gained"]), str(p["coins"]), ",".join(p["bought"]),
+                  str(p["rubies"]), str(p["droplet"]), "full" if p["flask"] else "empty", str(p["score"]),
+                  p["bag"])
+    out.print(t)
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
