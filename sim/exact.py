@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb, prod
 
 from sim.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
@@ -83,7 +83,7 @@ def exact_distribution(counts, setup: Setup) -> dict[tuple[int, int], float]:
             return (bad / n if n else 0.0) <= setup.stop_param
         return True  # never
 
-    @lru_cache(maxsize=None)
+    @cache
     def after_chip(bag, white, anchor, norange, flask, last, prev):
         """State right after a chip resolved (not exploded): flask, end checks, then decide."""
         if flask and last is not None and TYPE_COLOUR[last[0]] == WHITE and setup.flask_min > 0:
@@ -100,7 +100,7 @@ def exact_distribution(counts, setup: Setup) -> dict[tuple[int, int], float]:
             return terminal(last, setup.start, 0)
         return draw(bag, white, anchor, norange, flask, last, prev)
 
-    @lru_cache(maxsize=None)
+    @cache
     def draw(bag, white, anchor, norange, flask, last, prev):
         n = sum(bag)
         acc: dict = {}

@@ -12,7 +12,6 @@ from sim import chips
 from sim.exact import Setup, exact_distribution
 from sim.layout import (
     EV_PLACE,
-    F_COINS,
     F_EXPLODED,
     F_REWARD,
     F_SCRIPT_ERR,

@@ -139,49 +139,7 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
         for t in bag:
             P[s, L.CHIPS + P[s, L.F_NCHIPS]] = t
             P[s, L.F_NCHIPS] += 1
-        draws = _chips(pl, "draws", where, starting, default="")
-        if len(draws) > 60:
-            raise RoundFileError(f"{where}: at most 60 draws")
-        all_draws.append(draws)
-        P[s, L.F_FORCED_N] = len(draws) if draws else -1
-        blue = pl.get("blue", [])
-        if not isinstance(blue, list) or len(blue) > S.SC_MAX_LIST:
-            raise RoundFileError(f"{where}: key 'blue': expected a list (chip or \"none\" per blue chip)")
-        SC[s, S.SC_NBLUE] = len(blue)
-        for i, b in enumerate(blue):
-            if b == "none":
-                SC[s, S.SC_BLUE + i] = -1
-            else:
-                got = _chips({"blue": b}, "blue", where, starting)
-                if len(got) != 1:
-                    raise RoundFileError(f"{where}: key 'blue': each entry is one chip or \"none\"")
-                SC[s, S.SC_BLUE + i] = got[0]
-        yellow = pl.get("yellow", [])
-        if not isinstance(yellow, list) or not all(isinstance(y, bool) for y in yellow) or len(yellow) > S.SC_MAX_LIST:
-            raise RoundFileError(f"{where}: key 'yellow': expected a list of true/false, one per yellow chip")
-        SC[s, S.SC_NYELLOW] = len(yellow)
-        for i, y in enumerate(yellow):
-            SC[s, S.SC_YELLOW + i] = int(y)
-        SC[s, S.SC_FLASK_ON] = _int(pl, "flask_on", where, default=0, lo=0, hi=max(len(draws), 0))
-        choice = pl.get("choice", "vp")
-        if choice not in ("vp", "coins"):
-            raise RoundFileError(f"{where}: key 'choice': expected \"vp\" or \"coins\"")
-        SC[s, S.SC_CHOICE] = 1 if choice == "coins" else 0
-        buy = [] if final else _chips(pl, "buy", where, starting, default="")
-        if len(buy) > 4:
-            raise RoundFileError(f"{where}: key 'buy': at most {rs.game('max_buys')} chips")
-        if len(buy) > rs.game("max_buys"):
-            raise RoundFileError(f"{where}: buy: {len(buy)} chips; at most {rs.game('max_buys')} may be bought")
-        SC[s, S.SC_NBUY] = len(buy)
-        for i, t in enumerate(buy):
-            SC[s, S.SC_BUY + i] = t
-        spend = pl.get("spend", [])
-        if not isinstance(spend, list) or not all(x in ("droplet", "flask") for x in spend) or len(spend) > S.SC_MAX_LIST:
-            raise RoundFileError(f"{where}: key 'spend': expected a list of \"droplet\" / \"flask\"")
-        SC[s, S.SC_NSPEND] = 0 if final else len(spend)
-        for i, x in enumerate(spend):
-            SC[s, S.SC_SPEND + i] = L.SPEND_DROPLET if x == "droplet" else L.SPEND_FLASK
-        SC[s, S.SC_PURPLE] = _int(pl, "purple", where, default=-1, lo=-1, hi=3) if "purple" in pl else -1
+        all_draws.append(_apply_script(SC, P, s, pl, where, starting, final, rs))
     FD = np.zeros((n, max(1, max(len(x) for x in all_draws))), dtype=np.int64)
     for s, dr in enumerate(all_draws):
         FD[s, : len(dr)] = dr
@@ -214,6 +172,55 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
     events = [event_dict(row) for row in E[: _count_events(E)]]
     _check_errors(G, P, SC, events, label, flask_before)
     return _result(P, events, n, supply)
+
+
+def _apply_script(SC, P, s, pl, where, starting, final, rs) -> list[int]:
+    """Set seat s's forced draws count and scripted decisions from its table; return the draws."""
+    SC[s, :] = 0
+    P[s, L.F_FORCED_PTR] = 0
+    draws = _chips(pl, "draws", where, starting, default="")
+    if len(draws) > 60:
+        raise RoundFileError(f"{where}: at most 60 draws")
+    P[s, L.F_FORCED_N] = len(draws) if draws else -1
+    blue = pl.get("blue", [])
+    if not isinstance(blue, list) or len(blue) > S.SC_MAX_LIST:
+        raise RoundFileError(f"{where}: key 'blue': expected a list (chip or \"none\" per blue chip)")
+    SC[s, S.SC_NBLUE] = len(blue)
+    for i, b in enumerate(blue):
+        if b == "none":
+            SC[s, S.SC_BLUE + i] = -1
+        else:
+            got = _chips({"blue": b}, "blue", where, starting)
+            if len(got) != 1:
+                raise RoundFileError(f"{where}: key 'blue': each entry is one chip or \"none\"")
+            SC[s, S.SC_BLUE + i] = got[0]
+    yellow = pl.get("yellow", [])
+    if not isinstance(yellow, list) or not all(isinstance(y, bool) for y in yellow) or len(yellow) > S.SC_MAX_LIST:
+        raise RoundFileError(f"{where}: key 'yellow': expected a list of true/false, one per yellow chip")
+    SC[s, S.SC_NYELLOW] = len(yellow)
+    for i, y in enumerate(yellow):
+        SC[s, S.SC_YELLOW + i] = int(y)
+    SC[s, S.SC_FLASK_ON] = _int(pl, "flask_on", where, default=0, lo=0, hi=max(len(draws), 0))
+    choice = pl.get("choice", "vp")
+    if choice not in ("vp", "coins"):
+        raise RoundFileError(f"{where}: key 'choice': expected \"vp\" or \"coins\"")
+    SC[s, S.SC_CHOICE] = 1 if choice == "coins" else 0
+    buy = [] if final else _chips(pl, "buy", where, starting, default="")
+    if len(buy) > 4:
+        raise RoundFileError(f"{where}: key 'buy': at most {rs.game('max_buys')} chips")
+    if len(buy) > rs.game("max_buys"):
+        raise RoundFileError(f"{where}: buy: {len(buy)} chips; at most {rs.game('max_buys')} may be bought")
+    SC[s, S.SC_NBUY] = len(buy)
+    for i, t in enumerate(buy):
+        SC[s, S.SC_BUY + i] = t
+    spend = pl.get("spend", [])
+    if not isinstance(spend, list) or not all(x in ("droplet", "flask") for x in spend) or len(spend) > S.SC_MAX_LIST:
+        raise RoundFileError(f"{where}: key 'spend': expected a list of \"droplet\" / \"flask\"")
+    SC[s, S.SC_NSPEND] = 0 if final else len(spend)
+    for i, x in enumerate(spend):
+        SC[s, S.SC_SPEND + i] = L.SPEND_DROPLET if x == "droplet" else L.SPEND_FLASK
+    SC[s, S.SC_PURPLE] = _int(pl, "purple", where, default=-1, lo=-1, hi=3) if "purple" in pl else -1
+    return draws
 
 
 def _check_errors(G, P, SC, events, label, flask_before) -> None:
@@ -272,3 +279,105 @@ def _result(P, events, n, supply) -> dict:
             "bag": chips.format_counts(chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))),
         })
     return {"players": players, "supply": chips.format_counts(supply), "events": events}
+
+
+SCRIPT_KEYS = {"draws", "blue", "yellow", "flask_on", "choice", "buy", "spend", "purple"}
+GAME_KEYS = {"players", "rules", "set", "round"}
+
+
+def play_game_file(path: str | Path) -> dict:
+    """Play a whole scripted game from a file (golden games); see ``play_scripted_game``."""
+    return play_scripted_game(load(path), str(path))
+
+
+def play_scripted_game(d: dict, label: str = "game file") -> dict:
+    """A complete game from the rules' starting state with every draw, die face and decision forced.
+
+    ``d`` has ``players``, optional ``rules``/``set``, and one ``[[round]]`` table per round, each
+    with ``die`` (faces in order) and one ``[[round.player]]`` table per seat holding that seat's
+    script (``draws``, ``blue``, ``yellow``, ``flask_on``, ``choice``, ``buy``, ``spend``,
+    ``purple``). Returns every round's result and the final ranks and win shares.
+    """
+    from sim.game_nb import O_NWIN, O_RANK, O_WIDTH, O_WIN, finish_game, setup_game
+
+    for k in d:
+        if k not in GAME_KEYS:
+            raise RoundFileError(f"{label}: unknown key '{k}'; expected {', '.join(sorted(GAME_KEYS))}")
+    overrides = d.get("set", [])
+    if isinstance(overrides, str):
+        overrides = [overrides]
+    try:
+        rs = load_ruleset(d.get("rules", "base"), overrides)
+        rs.check_implemented()
+    except RulesetError as e:
+        raise RoundFileError(str(e)) from None
+    n = _int(d, "players", label, lo=rs.game("min_players"), hi=rs.game("max_players"))
+    rounds = d.get("round")
+    nr = int(rs.game("rounds"))
+    if not isinstance(rounds, list) or len(rounds) != nr:
+        raise RoundFileError(f"{label}: expected {nr} [[round]] tables, found "
+                             f"{len(rounds) if isinstance(rounds, list) else 0}")
+    starting = rs.game("starting_bag")
+    R = rs.scalars()
+    P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    supply = rs.supply.copy()
+    setup_game(P, G, R, supply, rs.starting_bag, n)
+    SC = np.zeros((n, S.SC_WIDTH), dtype=np.int64)
+    SK = np.full((n, S.N_SLOTS), S.SCRIPTED, dtype=np.int64)
+    SP = np.zeros((n, S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
+    E = np.zeros((5000, L.EV_WIDTH), dtype=np.int64)
+    rd = np.zeros((0, n, RD_WIDTH), dtype=np.int64)
+    rng = np.zeros(n + 1, dtype=np.uint64)
+    results = []
+    for r, rnd in enumerate(rounds, start=1):
+        where = f"{label}: round {r}"
+        if not isinstance(rnd, dict):
+            raise RoundFileError(f"{where}: expected a [[round]] table")
+        for k in rnd:
+            if k not in ("die", "player"):
+                raise RoundFileError(f"{where}: unknown key '{k}'; expected die, player")
+        seats = rnd.get("player")
+        if not isinstance(seats, list) or len(seats) != n:
+            raise RoundFileError(f"{where}: expected {n} [[round.player]] tables")
+        draws = []
+        for s, pl in enumerate(seats):
+            for k in pl:
+                if k not in SCRIPT_KEYS:
+                    raise RoundFileError(f"{where}: seat {s}: unknown key '{k}'; expected "
+                                         f"{', '.join(sorted(SCRIPT_KEYS))}")
+            draws.append(_apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs))
+        FD = np.zeros((n, max(1, max(len(x) for x in draws))), dtype=np.int64)
+        for s, dr in enumerate(draws):
+            FD[s, : len(dr)] = dr
+        faces = rnd.get("die", [])
+        if not isinstance(faces, list) or not all(f in FACE_KEYS for f in faces):
+            raise RoundFileError(f"{where}: key 'die': expected a list of faces from {', '.join(FACE_KEYS)}")
+        DS = np.array([FACE_KEYS.index(f) for f in faces] or [0], dtype=np.int64)
+        G[L.G_ROUND] = r
+        G[L.G_DIE_N] = len(faces) if faces else -1
+        G[L.G_DIE_PTR] = 0
+        G[L.G_NEV] = 0
+        E[:] = 0
+        flask_before = P[:, L.F_FLASK].copy()
+        play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
+                   rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd)
+        events = [event_dict(row) for row in E[: _count_events(E)]]
+        _check_errors(G, P, SC, events, where, flask_before)
+        res = _result(P, events, n, supply)
+        res["round"] = r
+        results.append(res)
+    out = np.zeros((n, O_WIDTH), dtype=np.int64)
+    E[:] = 0
+    G[L.G_NEV] = 0
+    finish_game(P, G, out, E)
+    final = [{
+        "score": int(out[s, 0]),
+        "rank": int(out[s, O_RANK]),
+        "win_share": float(out[s, O_WIN]) / float(out[s, O_NWIN]),
+        "rubies": int(P[s, L.F_RUBIES]),
+        "droplet": int(P[s, L.F_DROPLET]),
+        "final_position": int(P[s, L.F_FINALPOS]),
+        "bag": chips.format_counts(chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))),
+    } for s in range(n)]
+    return {"rounds": results, "final": final, "supply": chips.format_counts(supply)}
