@@ -8,7 +8,6 @@ brewing, and the scripted scenarios of the tests and ``quacks round``.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from sim.chips import BLUE, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
@@ -46,6 +45,8 @@ from sim.layout import (
     F_YELLOW_PTR,
     G_NEV,
     G_ROUND,
+    LOOK_NO,
+    LOOK_T,
     POT_P,
     POT_T,
     R_FLASK_REUSE,
@@ -66,7 +67,7 @@ ERR_BLUE_SCRIPT = 3  # no blue decision for a blue chip
 ERR_BLUE_NOT_SEEN = 4  # the blue decision names a chip not looked at
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def record(E, G, s, code, a, b, c):
     """Append one event row if recording (E has rows)."""
     n = G[G_NEV]
@@ -80,7 +81,7 @@ def record(E, G, s, code, a, b, c):
         G[G_NEV] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def reset_potion(P, s, start, limit):
     """Put every chip back into the bag and empty the pot, ready to brew from ``start``."""
     P[s, F_NBAG] = P[s, F_NCHIPS]
@@ -104,7 +105,7 @@ def reset_potion(P, s, start, limit):
     P[s, F_REWARD] = min(start + 1, 53)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def add_chip(P, s, t):
     """Give the player a new chip of type t (it joins the bag at the next reset)."""
     n = P[s, F_NCHIPS]
@@ -115,7 +116,7 @@ def add_chip(P, s, t):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def remove_chip(P, s, t):
     """Take one chip of type t out of the player's chips for good (it must be in the bag)."""
     nb = P[s, F_NBAG]
@@ -132,7 +133,7 @@ def remove_chip(P, s, t):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _take(P, s, j):
     """Move the chip at bag slot j out of the bag; return its type."""
     n = P[s, F_NBAG]
@@ -145,7 +146,7 @@ def _take(P, s, j):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def draw_chip(P, s, FD, rng):
     """Draw one chip: the next forced one if a forced list is set, else uniformly from the bag.
 
@@ -167,7 +168,7 @@ def draw_chip(P, s, FD, rng):
     return _take(P, s, randint(rng, s, n))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def return_chip(P, s, t):
     """Put one chip of type t that is out of the bag (pot or looked at) back into the bag."""
     nb = P[s, F_NBAG]
@@ -180,7 +181,7 @@ def return_chip(P, s, t):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def place_chip(P, s, t, R, E, G):
     """Place chip t after the anchor, with the red bonus; update the white total and explosion."""
     c = TYPE_COLOUR[t]
@@ -208,7 +209,7 @@ def place_chip(P, s, t, R, E, G):
             record(E, G, s, EV_EXPLODE, P[s, F_WHITE], 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _remove_pot_entry(P, s, k):
     """Take pot entry k out of the pot list (its space stays empty); return its type."""
     t = P[s, POT_T + k]
@@ -220,7 +221,7 @@ def _remove_pot_entry(P, s, k):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def finish_potion(P, s, reason, E, G):
     """Mark brewing over and set the reward space (the space after the last chip in the pot)."""
     P[s, F_DONE] = 1
@@ -233,15 +234,14 @@ def finish_potion(P, s, reason, E, G):
     record(E, G, s, EV_STOP, reason, P[s, F_REWARD], P[s, F_WHITE])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
     """Draw and resolve one chip for seat s; finish the potion if it can go no further.
 
     A blue chip's look-and-place and a yellow chip's return happen inside this step; the flask
     decision is taken here too, right after the white chip is placed.
     """
-    looked = np.empty(4, dtype=np.int64)
-    looked_no = np.empty(4, dtype=np.int64)
+    looked = P[s, LOOK_T : LOOK_T + 4]
     t = draw_chip(P, s, FD, rng)
     if t < 0:
         finish_potion(P, s, STOP_SCRIPT, E, G)
@@ -273,7 +273,7 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
                     finish_potion(P, s, STOP_SCRIPT, E, G)
                     return
                 looked[i] = u
-                looked_no[i] = P[s, F_DRAWS]
+                P[s, LOOK_NO + i] = P[s, F_DRAWS]
                 record(E, G, s, EV_BLUE_LOOK, u, 0, 0)
             pick = decide_blue(P, s, looked, m, G, R, SK, SP, SC, rng)
             P[s, F_BLUE_PTR] += 1
@@ -285,7 +285,7 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
                     return_chip(P, s, looked[i])
             if pick >= 0:
                 t = looked[pick]
-                t_no = looked_no[pick]
+                t_no = P[s, LOOK_NO + pick]
                 record(E, G, s, EV_BLUE_PICK, t, 0, 0)
                 continue
             record(E, G, s, EV_BLUE_PICK, -1, 0, 0)
@@ -311,7 +311,7 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
         finish_potion(P, s, STOP_EMPTY, E, G)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E):
     """Brew a whole potion for seat s (the independent information model)."""
     if P[s, F_FORCED_N] < 0:  # scripted with no draws at all
@@ -328,7 +328,7 @@ def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E):
         potion_step(P, s, G, R, SK, SP, SC, FD, rng, E)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def wants_draw(P, s, G, R, SK, SP, SC, rng):
     """Whether seat s draws again: forced draws run to the end of their list, else the strategy."""
     if P[s, F_FORCED_N] > 0:

@@ -110,6 +110,9 @@ GERR_SPEND = 5  # not enough rubies, or refilling a full flask (arg = action)
 GERR_DIE_SHORT = 6  # the die script has no face left
 GERR_BLUE = 7  # a scripted blue or draw problem (arg = F_SCRIPT_ERR code)
 
+# Scratch space of play_round (W)
+W_BLACK, W_OUT, W_AVAIL, W_WIDTH = 0, 8, 16, 48
+
 # Per-round record (rd[round, seat, :])
 RD_REWARD, RD_EXPLODED, RD_VPGAIN, RD_COINS, RD_WHITE, RD_RAT, RD_SCORE, RD_RUBIES = range(8)
 RD_DROPLET, RD_NCHIPS, RD_NPOT, RD_BAG = 8, 9, 10, 11  # RD_BAG: 9 colour counts
@@ -122,7 +125,7 @@ O_BOUGHT = 10  # 9 colour counts
 O_WIDTH = 20
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def tails_between(tails, lap, a, b):
     """Rat tails strictly between scores a <= b: printed tails t + lap*k with a <= t + lap*k < b."""
     n = 0
@@ -136,7 +139,7 @@ def tails_between(tails, lap, a, b):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _error(G, code, s, arg):
     if G[G_ERR] == 0:
         G[G_ERR] = code
@@ -144,7 +147,7 @@ def _error(G, code, s, arg):
         G[G_ERRARG] = arg
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def setup_game(P, G, R, supply, start_bag, nplayers):
     """Give every seat its starting bag (taken from the supply), rubies, droplet and full flask."""
     P[:, :] = 0
@@ -160,7 +163,7 @@ def setup_game(P, G, R, supply, start_bag, nplayers):
         P[s, F_FLASK] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def roll_die(P, s, G, die, DS, supply, rng, E):
     """Roll the bonus die for seat s (a scripted face if a die script is set) and apply it."""
     if G[G_DIE_N] != 0:  # scripted faces (-1: scripted, but none given)
@@ -185,7 +188,7 @@ def roll_die(P, s, G, die, DS, supply, rng, E):
             supply[O1] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _brew_all(P, G, R, SK, SP, SC, FD, rng, E):
     n = G[G_NP]
     sp = G[G_START_PLAYER]
@@ -219,7 +222,7 @@ def _brew_all(P, G, R, SK, SP, SC, FD, rng, E):
             brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def brew_first(P, s, G, R, SK, SP, SC, FD, rng, E):
     """The first chip of a potion (never stop before it), or the end if the bag is empty."""
     if P[s, F_FORCED_N] < 0:  # scripted with no draws at all
@@ -230,17 +233,18 @@ def brew_first(P, s, G, R, SK, SP, SC, FD, rng, E):
         potion_step(P, s, G, R, SK, SP, SC, FD, rng, E)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _stop_by_choice(P, s, E, G):
     finish_potion(P, s, STOP_SCRIPT if P[s, F_FORCED_N] > 0 else STOP_CHOICE, E, G)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
-               SK, SP, SC, FD, DS, rng, E, rd):
+               SK, SP, SC, FD, DS, rng, E, rd, W):
     """Play round G[G_ROUND] from its start (books, white chip, rats) to the end of step F.
 
-    ``rd`` (rounds x seats x RD_WIDTH, or empty) receives the per-round record.
+    ``rd`` (rounds x seats x RD_WIDTH, or empty) receives the per-round record; ``W`` is scratch
+    space (int64, at least W_WIDTH) so the hot loop allocates nothing.
     """
     r = G[G_ROUND]
     n = G[G_NP]
@@ -293,8 +297,9 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
         if P[s, F_EXPLODED] == 0 and P[s, F_REWARD] == best:
             roll_die(P, s, G, die, DS, supply, rng, E)
     # B: green, purple, black in start-player order.
-    black = np.zeros(n, dtype=np.int64)
+    black = W[W_BLACK : W_BLACK + n]
     for s in range(n):
+        black[s] = 0
         for i in range(P[s, F_NPOT]):
             if TYPE_COLOUR[P[s, POT_T + i]] == BLACK:
                 black[s] += 1
@@ -366,7 +371,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
             record(E, G, s, EV_VP, vp[rw], P[s, F_SCORE], 0)
         if not take_coins:
             P[s, F_COINS] = 0
-    out = np.empty(8, dtype=np.int64)
+    out = W[W_OUT : W_OUT + 8]
     if final:
         for k in range(n):
             s = (sp + k) % n
@@ -376,11 +381,10 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
             P[s, F_RUBIES] -= rv * R[R_FINAL_RUBIES]
             record(E, G, s, EV_CONVERT, cv, rv, 0)
     else:
-        avail = np.zeros(price.shape[0], dtype=np.int64)
+        avail = W[W_AVAIL : W_AVAIL + price.shape[0]]
         for t in range(price.shape[0]):
             c = TYPE_COLOUR[t]
-            if book_set[c] > 0 and r >= book_round[c] and price[t] >= 0:
-                avail[t] = 1
+            avail[t] = 1 if book_set[c] > 0 and r >= book_round[c] and price[t] >= 0 else 0
         for k in range(n):
             s = (sp + k) % n
             cn = P[s, F_COINS]
@@ -388,7 +392,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
                 continue
             nb = decide_buy(P, s, cn, R[R_MAX_BUYS], supply, price, avail, out,
                             G, R, SK, SP, SC, rng)
-            used = np.zeros(16, dtype=np.int64)
+            used = 0
             spent = 0
             for i in range(nb):
                 t = out[i]
@@ -398,7 +402,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
                 if t < 0 or t >= price.shape[0] or avail[t] == 0 or supply[t] <= 0:
                     _error(G, GERR_BUY_UNAVAILABLE, s, t)
                     continue
-                if used[TYPE_COLOUR[t]] != 0:
+                if (used >> TYPE_COLOUR[t]) & 1:
                     _error(G, GERR_BUY_SAME_COLOUR, s, t)
                     continue
                 if spent + price[t] > cn:
@@ -407,7 +411,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
                 if not add_chip(P, s, t):
                     continue
                 spent += price[t]
-                used[TYPE_COLOUR[t]] = 1
+                used |= 1 << TYPE_COLOUR[t]
                 supply[t] -= 1
                 P[s, BOUGHT + TYPE_COLOUR[t]] += 1
                 record(E, G, s, EV_BUY, t, price[t], 0)
@@ -451,7 +455,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     G[G_START_PLAYER] = (sp + 1) % n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def finish_game(P, G, out, E):
     """Ranks and win shares: most VP, then the furthest final potion, then a shared win."""
     n = G[G_NP]
@@ -481,7 +485,7 @@ def finish_game(P, G, out, E):
         record(E, G, s, EV_FINAL, out[s, O_RANK], P[s, F_SCORE], 1000000 * out[s, O_WIN] // nwin)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, price, book_round,
               book_set, start_bag, SK, SP, out, rd, E):
     """Play one complete game; fill ``out`` (seats x O_WIDTH), ``rd`` and events ``E``.
@@ -494,6 +498,7 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     SC = np.zeros((nplayers, 64), dtype=np.int64)
     FD = np.zeros((nplayers, 1), dtype=np.int64)
     DS = np.zeros(1, dtype=np.int64)
+    W = np.zeros(W_WIDTH, dtype=np.int64)
     rng = np.empty(nplayers + 1, dtype=np.uint64)
     for s in range(nplayers + 1):
         rng[s] = stream_seed(seed, game, s)
@@ -502,12 +507,12 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     for r in range(1, R[R_ROUNDS] + 1):
         G[G_ROUND] = r
         play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
-                   SK, SP, SC, FD, DS, rng, E, rd)
+                   SK, SP, SC, FD, DS, rng, E, rd, W)
     finish_game(P, G, out, E)
     return G[G_ERR]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, error_model="numpy", parallel=True)
 def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die, supply0, price,
                book_round, book_set, start_bag, lineup_SK, lineup_SP, out, rd, n_chunks):
     """Play games[k] with the lineup rotated by rotations[k] for every k, in parallel chunks.

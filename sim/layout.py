@@ -49,7 +49,9 @@ F_SCRIPT_ERR = 30
 F_PLACED_NO = 31  # draw number (1-based) of the chip placed last
 BAGCNT = 32  # N_TYPES = 20 entries
 BOUGHT = 52  # N_COLOURS = 9 entries
-POT_T = 64
+LOOK_T = 64  # 4 entries: chips a blue chip is looking at
+LOOK_NO = 68  # 4 entries: their draw numbers
+POT_T = 96
 POT_P = POT_T + MAX_POT
 CHIPS = POT_P + MAX_POT
 P_WIDTH = CHIPS + MAX_CHIPS

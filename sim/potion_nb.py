@@ -11,22 +11,39 @@ import numpy as np
 from numba import njit, prange
 
 from sim.brew_nb import add_chip, brew_until_stop, reset_potion
-from sim.layout import F_EXPLODED, F_FLASK, F_FORCED_N, F_REWARD, G_WIDTH, P_WIDTH
+from sim.layout import (
+    CHIPS,
+    F_EXPLODED,
+    F_FLASK,
+    F_FORCED_N,
+    F_FORCED_PTR,
+    F_NCHIPS,
+    F_REWARD,
+    G_WIDTH,
+    P_WIDTH,
+)
 from sim.rng_nb import stream_seed
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, start, limit, flask):
-    """Brew one potion from a fresh bag (chip type list) on row 0 of P."""
-    P[0, :] = 0
-    for t in bag:
-        add_chip(P, 0, t)
+    """Brew one potion from a fresh bag (chip type list, in this order) on row 0 of P.
+
+    Only the fields a potion reads are reset, and the chips are laid out in the given order, so
+    the potion depends on its own random stream only, never on the potion before it.
+    """
+    n = bag.shape[0]
+    for i in range(n):
+        P[0, CHIPS + i] = bag[i]
+    P[0, F_NCHIPS] = n
     P[0, F_FLASK] = flask
+    P[0, F_FORCED_N] = 0
+    P[0, F_FORCED_PTR] = 0
     reset_potion(P, 0, start, limit)
     brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, error_model="numpy", parallel=True)
 def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chunks):
     """Brew potions first..first+n-1; return counts[reward space 0..53, exploded 0/1] and the
     summed final white totals per chunk, merged."""
@@ -47,7 +64,7 @@ def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chu
     return hist.sum(axis=0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E):
     """Brew one potion drawing exactly ``draws`` in order; return (P row, G) for inspection."""
     P = np.zeros((1, P_WIDTH), dtype=np.int64)

@@ -25,6 +25,7 @@ from sim.game_nb import (
     GERR_DIE_SHORT,
     GERR_SPEND,
     RD_WIDTH,
+    W_WIDTH,
     play_round,
 )
 from sim.ruleset import RulesetError, load_ruleset
@@ -168,7 +169,7 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
     rng = np.zeros(n + 1, dtype=np.uint64)
     flask_before = P[:, L.F_FLASK].copy()
     play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
-               rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd)
+               rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64))
     events = [event_dict(row) for row in E[: _count_events(E)]]
     _check_errors(G, P, SC, events, label, flask_before)
     return _result(P, events, n, supply)
@@ -361,7 +362,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         E[:] = 0
         flask_before = P[:, L.F_FLASK].copy()
         play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
-                   rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd)
+                   rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64))
         events = [event_dict(row) for row in E[: _count_events(E)]]
         _check_errors(G, P, SC, events, where, flask_before)
         res = _result(P, events, n, supply)

@@ -76,7 +76,7 @@ from strategies.slots import (
 WHITE_TYPES = np.array([0, 1, 2], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def explosion_risk(P, s):
     """Exact chance that the next chip drawn explodes the pot, from the bag's multiset."""
     n = P[s, F_NBAG]
@@ -89,7 +89,7 @@ def explosion_risk(P, s):
     return bad / n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def decide_draw(P, s, G, R, SK, SP, SC, rng):
     """True to draw another chip. Called only when a draw is possible and a chip is placed."""
     k = SK[s, SLOT_STOP]
@@ -106,7 +106,7 @@ def decide_draw(P, s, G, R, SK, SP, SC, rng):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def decide_flask(P, s, t, G, R, SK, SP, SC, rng):
     """True to send the white chip of type t just placed back into the bag with the flask."""
     k = SK[s, SLOT_FLASK]
@@ -119,7 +119,7 @@ def decide_flask(P, s, t, G, R, SK, SP, SC, rng):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def decide_blue(P, s, looked, nlooked, G, R, SK, SP, SC, rng):
     """Index into looked[:nlooked] of the chip to place, or -1 for none."""
     k = SK[s, SLOT_BLUE]
@@ -146,7 +146,7 @@ def decide_blue(P, s, looked, nlooked, G, R, SK, SP, SC, rng):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def decide_yellow(P, s, white_type, G, R, SK, SP, SC, rng):
     """True to return the white chip placed right before a yellow chip."""
     k = SK[s, SLOT_YELLOW]
@@ -159,7 +159,7 @@ def decide_yellow(P, s, white_type, G, R, SK, SP, SC, rng):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def decide_explosion(P, s, vp, coins, G, R, SK, SP, SC, rng):
     """An exploded player's choice: 0 takes the VP, 1 takes the coins (or their VP in the final round)."""
     k = SK[s, SLOT_EXPLODE]
@@ -175,18 +175,19 @@ def decide_explosion(P, s, vp, coins, G, R, SK, SP, SC, rng):
     return 0
 
 
-@njit(cache=True)
-def _buyable(t, coins, supply, price, avail, used_colour):
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _buyable(t, coins, supply, price, avail, used_colours):
+    """Whether chip t is for sale now, affordable, and of a colour not yet bought (bit mask)."""
     return (
         avail[t] != 0
         and supply[t] > 0
         and price[t] >= 0
         and price[t] <= coins
-        and used_colour[TYPE_COLOUR[t]] == 0
+        and (used_colours >> TYPE_COLOUR[t]) & 1 == 0
     )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, SC, rng):
     """Fill out[:n] with the chip types to buy and return n (the kernel checks legality)."""
     k = SK[s, SLOT_BUY]
@@ -196,7 +197,7 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
         for i in range(n):
             out[i] = SC[s, SC_BUY + i]
         return n
-    used = np.zeros(16, dtype=np.int64)
+    used = 0
     left = coins
     if k == BUY_PRIORITY:
         for j in range(PARAM_WIDTH):
@@ -207,31 +208,33 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
                 out[n] = t
                 n += 1
                 left -= price[t]
-                used[TYPE_COLOUR[t]] = 1
+                used |= 1 << TYPE_COLOUR[t]
         return n
     if k == BUY_RANDOM:
-        cand = np.empty(price.shape[0], dtype=np.int64)
         while n < max_buys:
             m = 0
             for t in range(price.shape[0]):
                 if _buyable(t, left, supply, price, avail, used):
-                    cand[m] = t
                     m += 1
             if m == 0:
                 break
             j = randint(rng, s, m + 1)  # m means: buy nothing more
             if j == m:
                 break
-            t = cand[j]
-            out[n] = t
-            n += 1
-            left -= price[t]
-            used[TYPE_COLOUR[t]] = 1
+            for t in range(price.shape[0]):
+                if _buyable(t, left, supply, price, avail, used):
+                    if j == 0:
+                        out[n] = t
+                        n += 1
+                        left -= price[t]
+                        used |= 1 << TYPE_COLOUR[t]
+                        break
+                    j -= 1
         return n
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def decide_spend(P, s, i, G, R, SK, SP, SC, rng):
     """The i-th ruby spending of this round: 0 stop, SPEND_DROPLET or SPEND_FLASK."""
     k = SK[s, SLOT_RUBY]
@@ -256,7 +259,7 @@ def decide_spend(P, s, i, G, R, SK, SP, SC, rng):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def decide_purple(P, s, npurple, G, R, SK, SP, SC, rng):
     """The purple tier taken (1..min(npurple, 3)); a lower tier may be chosen."""
     top = min(npurple, 3)
@@ -265,7 +268,7 @@ def decide_purple(P, s, npurple, G, R, SK, SP, SC, rng):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def scripted_blue(SC, s, ptr):
     """The scripted chip type placed for the ptr-th blue chip (-1 none, -3 script too short)."""
     if ptr >= SC[s, SC_NBLUE]:
@@ -273,7 +276,7 @@ def scripted_blue(SC, s, ptr):
     return SC[s, SC_BLUE + ptr]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def scripted_yellow(SC, s, ptr):
     """Scripted yellow decision for the ptr-th yellow chip (default: return the white)."""
     if ptr >= SC[s, SC_NYELLOW]:
