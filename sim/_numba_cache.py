@@ -1,0 +1,38 @@
+"""Point Numba's on-disk cache at a directory named by a hash of every kernel source file.
+
+Numba invalidates a cached function when its own file changes, but not when a function it calls
+in another file changes; a stale cache would then run old rules. Keying the whole cache by the
+hash of all kernel sources makes any change start from a fresh cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+_KERNEL_GLOBS = ("sim/*.py", "strategies/*.py")
+
+
+def kernel_source_hash() -> str:
+    """Short SHA-256 of the package's kernel sources (every .py file of sim/ and strategies/)."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for pattern in _KERNEL_GLOBS:
+        for p in sorted(root.glob(pattern)):
+            h.update(p.name.encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def configure() -> str:
+    """Set numba.config.CACHE_DIR (before any kernel module is imported); return the directory."""
+    import numba
+
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "quacks-sim",
+    )
+    path = os.path.join(base, kernel_source_hash())
+    numba.config.CACHE_DIR = path
+    return path
