@@ -11,11 +11,11 @@ import hashlib
 import os
 from pathlib import Path
 
-_KERNEL_GLOBS = ("sim/*.py", "strategies/*.py")
+_KERNEL_GLOBS = ("sim/*_nb.py", "sim/chips.py", "sim/layout.py", "strategies/*_nb.py", "strategies/slots.py")
 
 
 def kernel_source_hash() -> str:
-    """Short SHA-256 of the package's kernel sources (every .py file of sim/ and strategies/)."""
+    """Short SHA-256 of the kernel modules and the constants they compile in."""
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
     for pattern in _KERNEL_GLOBS:

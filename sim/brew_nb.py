@@ -305,7 +305,8 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
             if R[R_FLASK_REUSE] != 0:
                 P[s, F_ANCHOR] = P[s, POT_P + k - 2] if k >= 2 else P[s, F_START]
             record(E, G, s, EV_FLASK, tl, 0, 0)
-    if P[s, F_ANCHOR] >= last:
+    k = P[s, F_NPOT]
+    if k > 0 and P[s, POT_P + k - 1] >= last:  # a chip on the last space (the flask may free it)
         finish_potion(P, s, STOP_TRACK, E, G)
     elif P[s, F_NBAG] == 0:
         finish_potion(P, s, STOP_EMPTY, E, G)

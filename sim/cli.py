@@ -29,7 +29,7 @@ app = typer.Typer(
     help="Quacks of Quedlinburg strategy simulator: potions, games, replays and scripted rounds.",
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False, soft_wrap=True)
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
 USER_ERRORS = (RulesetError, chips.BagSpecError, StrategySpecError, TooLargeError, GameInputError,
                RoundFileError, ValueError)
@@ -212,13 +212,14 @@ def play(
     out.print(f"{games:,} games, {players} players, seed {seed}, rules {rs.name}; seats rotate every game; "
               f"{secs:.2f} s ({games / secs:,.0f} games/s)")
     t = Table(show_header=True, header_style="bold")
-    for col in ("lineup", "strategy", "games", "win share", "95% CI", "mean VP", "95% CI", "mean rank",
-                "explosion rate", "95% CI"):
-        t.add_column(col, justify="right" if col not in ("strategy",) else "left")
+    for col in ("#", "strategy", "games", "win share [95% CI]", "mean VP [95% CI]", "mean rank",
+                "explosions/potion [95% CI]"):
+        t.add_column(col, justify="left" if col == "strategy" else "right")
     for row in df.to_dict(orient="records"):
-        t.add_row(str(row["seat_in_lineup"]), row["name"], f"{row['games']:,}", f"{row['win_share']:.4f}",
-                  _ci(row["win_share_ci"]), f"{row['mean_vp']:.2f}", _ci(row["mean_vp_ci"]),
-                  f"{row['mean_rank']:.3f}", f"{row['explosion_rate']:.4f}", _ci(row["explosion_rate_ci"]))
+        t.add_row(str(row["seat_in_lineup"]), row["name"], f"{row['games']:,}",
+                  f"{row['win_share']:.4f} {_ci(row['win_share_ci'])}",
+                  f"{row['mean_vp']:.2f} {_ci(row['mean_vp_ci'])}", f"{row['mean_rank']:.3f}",
+                  f"{row['explosion_rate']:.4f} {_ci(row['explosion_rate_ci'])}")
     out.print(t)
 
 
@@ -258,7 +259,8 @@ def replay(
     for s, nm in enumerate(names):
         out.print(f"  seat {s}: {nm}")
     for d in events:
-        out.print(event_text(d, names))
+        if d["event"] != "draw":  # the placement line says it
+            out.print(event_text(d, names))
 
 
 @app.command(name="round")
@@ -280,7 +282,8 @@ def round_(
     n = len(res["players"])
     names = [f"player {s}" for s in range(n)]
     for d in res["events"]:
-        out.print(event_text(d, names))
+        if d["event"] != "draw":
+            out.print(event_text(d, names))
     t = Table(show_header=True, header_style="bold")
     for col in ("seat", "rat", "reward", "exploded", "die", "VP+", "coins", "bought", "rubies", "droplet",
                 "flask", "score", "bag"):

@@ -94,7 +94,7 @@ def exact_distribution(counts, setup: Setup) -> dict[tuple[int, int], float]:
                 if setup.flask_reuse:
                     anchor = prev[1] if prev is not None else setup.start
                 last, prev, flask = prev, None, False
-        if anchor >= setup.last or sum(bag) == 0:
+        if (last is not None and last[1] >= setup.last) or sum(bag) == 0:
             return terminal(last, setup.start, 0)
         if not wants_draw(bag, white):
             return terminal(last, setup.start, 0)

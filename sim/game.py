@@ -222,7 +222,7 @@ def event_text(d: dict, names: list[str]) -> str:
         "white_added": lambda: "adds a w1 to the bag",
         "rat": lambda: f"rat {d['tails']} spaces; brews from space {d['start']}",
         "draw": lambda: f"draws {d['chip']}",
-        "place": lambda: f"places {d['chip']} on {d['index']}",
+        "place": lambda: f"{d['chip']} -> space {d['index']}",
         "explode": lambda: f"EXPLODES (white total {d['white_total']})",
         "blue_look": lambda: f"blue looks at {d['chip']}",
         "blue_pick": lambda: f"blue places {d['chip'] or 'nothing'}",

@@ -387,9 +387,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
             avail[t] = 1 if book_set[c] > 0 and r >= book_round[c] and price[t] >= 0 else 0
         for k in range(n):
             s = (sp + k) % n
-            cn = P[s, F_COINS]
-            if cn <= 0:
-                continue
+            cn = P[s, F_COINS]  # 0 for an exploded player who took the VP: nothing is affordable
             nb = decide_buy(P, s, cn, R[R_MAX_BUYS], supply, price, avail, out,
                             G, R, SK, SP, SC, rng)
             used = 0

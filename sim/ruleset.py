@@ -206,6 +206,10 @@ def _read(name_or_path: str, seen: tuple[str, ...] = ()) -> tuple[dict, str]:
                 f"(built-ins: {', '.join(builtin_names())})"
             )
     label = str(path) if _builtin_path(name_or_path) is None else name_or_path
+    key = str(path.resolve())
+    if key in seen:
+        raise RulesetError(f"{label}: key 'extends': cycle through '{label}'")
+    seen = (*seen, key)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
@@ -216,12 +220,13 @@ def _read(name_or_path: str, seen: tuple[str, ...] = ()) -> tuple[dict, str]:
     if parent is not None:
         if not isinstance(parent, str):
             raise RulesetError(f"{label}: key 'extends': expected a ruleset name or path")
-        if parent in seen:
-            raise RulesetError(f"{label}: key 'extends': cycle through '{parent}'")
         parent_path = parent
         if _builtin_path(parent) is None and not Path(parent).is_absolute():
             parent_path = str(path.parent / parent)
-        base, _ = _read(parent_path, (*seen, name_or_path))
+        try:
+            base, _ = _read(parent_path, seen)
+        except RulesetError as e:
+            raise RulesetError(f"{label}: extends '{parent}': {e}") from None
         _check_unknown(raw, label)
         raw = _merge(base, raw)
     return raw, label

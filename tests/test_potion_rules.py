@@ -242,11 +242,6 @@ def test_flask_unused_without_option():
     assert res["white_total"] == 4 and res["reward_space"] == 6
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: sim/brew_nb.py potion_step ends brewing when the anchor is on 52 even after the "
-    "flask emptied space 52 (keep); the rules say after the flask 'You may continue or stop'",
-)
 def test_flask_keep_on_last_space_may_continue():
     # Start 49, --flask 3: w3 -> 52 and goes back with the flask; space 52 is empty again and the
     # pot is intact, so brewing may go on (rules guide: "You may continue or stop"). With keep the
