@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.chips import BLUE, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
+from sim.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
 from sim.layout import (
     BAGCNT,
     CHIPS,
@@ -70,6 +70,8 @@ ERR_BLUE_NOT_SEEN = 4  # the blue decision names a chip not looked at
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def record(E, G, s, code, a, b, c):
     """Append one event row if recording (E has rows)."""
+    if E.shape[0] == 0:
+        return
     n = G[G_NEV]
     if n < E.shape[0]:
         E[n, 0] = G[G_ROUND]
@@ -84,11 +86,17 @@ def record(E, G, s, code, a, b, c):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def reset_potion(P, s, start, limit):
     """Put every chip back into the bag and empty the pot, ready to brew from ``start``."""
-    P[s, F_NBAG] = P[s, F_NCHIPS]
-    for t in range(20):
+    for t in range(N_TYPES):
         P[s, BAGCNT + t] = 0
     for i in range(P[s, F_NCHIPS]):
         P[s, BAGCNT + P[s, CHIPS + i]] += 1
+    empty_pot(P, s, start, limit)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def empty_pot(P, s, start, limit):
+    """Reset the potion fields (the bag counts must already be right)."""
+    P[s, F_NBAG] = P[s, F_NCHIPS]
     P[s, F_NPOT] = 0
     P[s, F_WHITE] = 0
     P[s, F_NORANGE] = 0
@@ -234,7 +242,7 @@ def finish_potion(P, s, reason, E, G):
     record(E, G, s, EV_STOP, reason, P[s, F_REWARD], P[s, F_WHITE])
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
     """Draw and resolve one chip for seat s; finish the potion if it can go no further.
 

@@ -111,7 +111,7 @@ GERR_DIE_SHORT = 6  # the die script has no face left
 GERR_BLUE = 7  # a scripted blue or draw problem (arg = F_SCRIPT_ERR code)
 
 # Scratch space of play_round (W)
-W_BLACK, W_OUT, W_AVAIL, W_WIDTH = 0, 8, 16, 48
+W_BLACK, W_OUT, W_AVAIL, W_WANT, W_WIDTH = 0, 8, 16, 40, 48
 
 # Per-round record (rd[round, seat, :])
 RD_REWARD, RD_EXPLODED, RD_VPGAIN, RD_COINS, RD_WHITE, RD_RAT, RD_SCORE, RD_RUBIES = range(8)
@@ -125,7 +125,7 @@ O_BOUGHT = 10  # 9 colour counts
 O_WIDTH = 20
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def tails_between(tails, lap, a, b):
     """Rat tails strictly between scores a <= b: printed tails t + lap*k with a <= t + lap*k < b."""
     n = 0
@@ -139,7 +139,7 @@ def tails_between(tails, lap, a, b):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _error(G, code, s, arg):
     if G[G_ERR] == 0:
         G[G_ERR] = code
@@ -147,7 +147,7 @@ def _error(G, code, s, arg):
         G[G_ERRARG] = arg
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def setup_game(P, G, R, supply, start_bag, nplayers):
     """Give every seat its starting bag (taken from the supply), rubies, droplet and full flask."""
     P[:, :] = 0
@@ -163,7 +163,7 @@ def setup_game(P, G, R, supply, start_bag, nplayers):
         P[s, F_FLASK] = 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def roll_die(P, s, G, die, DS, supply, rng, E):
     """Roll the bonus die for seat s (a scripted face if a die script is set) and apply it."""
     if G[G_DIE_N] != 0:  # scripted faces (-1: scripted, but none given)
@@ -188,14 +188,14 @@ def roll_die(P, s, G, die, DS, supply, rng, E):
             supply[O1] -= 1
 
 
-@njit(cache=True, error_model="numpy")
-def _brew_all(P, G, R, SK, SP, SC, FD, rng, E):
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _brew_all(P, G, R, SK, SP, SC, FD, rng, E, W):
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     if G[G_INFO] == INFO_SYNCHRONIZED:
         # Lock-step: first chips for all, then before each reveal every active player decides
         # (seeing every pot so far), then all who go on draw one chip.
-        want = np.zeros(n, dtype=np.int64)
+        want = W[W_WANT : W_WANT + n]
         for k in range(n):
             s = (sp + k) % n
             brew_first(P, s, G, R, SK, SP, SC, FD, rng, E)
@@ -222,7 +222,7 @@ def _brew_all(P, G, R, SK, SP, SC, FD, rng, E):
             brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def brew_first(P, s, G, R, SK, SP, SC, FD, rng, E):
     """The first chip of a potion (never stop before it), or the end if the bag is empty."""
     if P[s, F_FORCED_N] < 0:  # scripted with no draws at all
@@ -233,12 +233,12 @@ def brew_first(P, s, G, R, SK, SP, SC, FD, rng, E):
         potion_step(P, s, G, R, SK, SP, SC, FD, rng, E)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _stop_by_choice(P, s, E, G):
     finish_potion(P, s, STOP_SCRIPT if P[s, F_FORCED_N] > 0 else STOP_CHOICE, E, G)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
                SK, SP, SC, FD, DS, rng, E, rd, W):
     """Play round G[G_ROUND] from its start (books, white chip, rats) to the end of step F.
@@ -276,7 +276,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
         reset_potion(P, s, start, R[R_LIMIT])
         record(E, G, s, EV_RAT, tails_n, start, 0)
     G[G_INFO] = R[R_FINAL_INFO] if final else R[R_INFO]
-    _brew_all(P, G, R, SK, SP, SC, FD, rng, E)
+    _brew_all(P, G, R, SK, SP, SC, FD, rng, E, W)
     for s in range(n):
         if P[s, F_SCRIPT_ERR] != 0:
             _error(G, GERR_BLUE, s, P[s, F_SCRIPT_ERR])
@@ -453,7 +453,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     G[G_START_PLAYER] = (sp + 1) % n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def finish_game(P, G, out, E):
     """Ranks and win shares: most VP, then the furthest final potion, then a shared win."""
     n = G[G_NP]

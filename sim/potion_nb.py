@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from sim.brew_nb import add_chip, brew_until_stop, reset_potion
+from sim.brew_nb import add_chip, brew_until_stop, empty_pot, reset_potion
 from sim.layout import (
+    BAGCNT,
     CHIPS,
     F_EXPLODED,
     F_FLASK,
@@ -25,8 +26,8 @@ from sim.layout import (
 from sim.rng_nb import stream_seed
 
 
-@njit(cache=True, error_model="numpy")
-def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, start, limit, flask):
+@njit(cache=True, error_model="numpy", _nrt=False)
+def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, flask):
     """Brew one potion from a fresh bag (chip type list, in this order) on row 0 of P.
 
     Only the fields a potion reads are reset, and the chips are laid out in the given order, so
@@ -35,11 +36,13 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, start, limit, flask):
     n = bag.shape[0]
     for i in range(n):
         P[0, CHIPS + i] = bag[i]
+    for t in range(bag_counts.shape[0]):
+        P[0, BAGCNT + t] = bag_counts[t]
     P[0, F_NCHIPS] = n
     P[0, F_FLASK] = flask
     P[0, F_FORCED_N] = 0
     P[0, F_FORCED_PTR] = 0
-    reset_potion(P, 0, start, limit)
+    empty_pot(P, 0, start, limit)
     brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E)
 
 
@@ -57,9 +60,12 @@ def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chu
         FD = np.zeros((1, 1), dtype=np.int64)
         E = np.zeros((0, 6), dtype=np.int64)
         rng = np.empty(1, dtype=np.uint64)
+        counts = np.zeros(20, dtype=np.int64)
+        for t in bag:
+            counts[t] += 1
         for i in range(lo, hi):
             rng[0] = stream_seed(seed, i, 0)
-            brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, start, limit, flask)
+            brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask)
             hist[c, P[0, F_REWARD], P[0, F_EXPLODED]] += 1
     return hist.sum(axis=0)
 

@@ -531,9 +531,6 @@ def test_illegal_die_list_too_short():
         _play(d)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a buy scripted for an exploded pot that took the VP "
-                   "(0 coins) is silently dropped instead of rejected; game_nb.play_round skips "
-                   "decide_buy when coins <= 0, so no GERR is raised")
 def test_illegal_buy_after_choosing_vp():
     # An exploded pot chooses VP *or* buying; seat 0 took the VP and has no coins to buy with.
     def ch(d):

@@ -1,0 +1,305 @@
+"""Invariants over many seeded random games with the built-in strategies (2, 3, 4 players).
+
+The games are driven round by round through the same kernels ``play_game`` uses (``setup_game``,
+``play_round``, ``finish_game``), so the supply and every bag can be inspected after each round;
+each driven game is checked to give exactly ``play_game``'s result. Events are checked against
+the rules (buying, explosion choice, rats, bonus die) with numbers taken from the rules texts,
+not from the ruleset file.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections import Counter, defaultdict
+
+import numba
+import numpy as np
+import pytest
+
+from sim import chips
+from sim import game_nb
+from sim import layout as L
+from sim.game import _count_events, event_dict, play_batch, replay
+from sim.game_nb import (
+    O_ERR,
+    O_RANK,
+    O_SCORE,
+    O_WIDTH,
+    RD_SCORE,
+    RD_WIDTH,
+    finish_game,
+    play_game,
+    play_round,
+    setup_game,
+)
+from sim.rng_nb import stream_seed
+from sim.ruleset import load_ruleset
+from strategies.builtin import parse_strategy
+
+# component-data.md section 5.1: the chips in the box.
+BOX = {"w1": 20, "w2": 8, "w3": 4, "o1": 20, "g1": 15, "g2": 10, "g4": 13, "b1": 14, "b2": 10,
+       "b4": 10, "r1": 12, "r2": 8, "r4": 10, "y1": 13, "y2": 6, "y4": 10, "p1": 15, "k1": 18}
+# section 6, Set 1 prices; white is never sold.
+PRICE = {"o1": 3, "g1": 4, "g2": 8, "g4": 14, "b1": 5, "b2": 10, "b4": 19, "r1": 6, "r2": 10,
+         "r4": 16, "y1": 8, "y2": 12, "y4": 18, "p1": 9, "k1": 10}
+FIRST_ROUND = {"y": 2, "p": 3}  # yellow from round 2, purple from round 3; the rest from round 1
+START_BAG = Counter({"w1": 4, "w2": 2, "w3": 1, "o1": 1, "g1": 1})
+# section 3: one rat tail after these scores, repeating every 50
+TAILS = [1, 4, 7, 10] + list(range(12, 49, 2))
+
+
+def tails_between(a: int, b: int) -> int:
+    """Tails t (+50k) with a <= t < b: those strictly between score a and the leader's b."""
+    return sum(1 for k in range(0, 4) for t in TAILS if a <= t + 50 * k < b)
+
+
+RS = load_ruleset("base")
+LINEUPS = {
+    "threshold": ["threshold", "threshold:t=5", "threshold:t=7,flask=0", "threshold"],
+    "random": ["random", "random:p=0.1", "random:p=0.5", "random"],
+    "mixed": ["threshold", "random", "threshold:t=8,coins_until=9", "random:p=0.05"],
+}
+GAMES_PER_CASE = 80
+
+
+def lineup(kind: str, n: int):
+    return [parse_strategy(s) for s in LINEUPS[kind][:n]]
+
+
+def bag_counter(P, s) -> Counter:
+    return Counter(chips.chip_name(int(t)) for t in P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]])
+
+
+def supply_counter(supply) -> Counter:
+    return Counter({chips.chip_name(t): int(supply[t]) for t in range(chips.N_TYPES) if supply[t]})
+
+
+def call_kernel(fn, **values):
+    """Call a kernel with its arguments by name (scratch arrays such as ``W`` are zeroed)."""
+    args = []
+    for name in inspect.signature(fn.py_func).parameters:
+        if name in values:
+            args.append(values[name])
+        elif name == "W":
+            args.append(np.zeros(max(getattr(game_nb, "W_WIDTH", 64), 64), dtype=np.int64))
+        else:
+            raise TypeError(f"{fn.__name__}: no value for argument {name!r}")
+    return fn(*args)
+
+
+def drive_game(seed: int, game: int, strategies):
+    """Play one game like ``play_game`` does, round by round, checking chip conservation.
+
+    Returns (events as dicts, out, rd, bags after each round)."""
+    n = len(strategies)
+    SK = np.stack([s.kinds for s in strategies]).astype(np.int64)
+    SP = np.stack([s.params for s in strategies]).astype(np.float64)
+    R = RS.scalars()
+    P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    SC = np.zeros((n, 64), dtype=np.int64)
+    FD = np.zeros((n, 1), dtype=np.int64)
+    DS = np.zeros(1, dtype=np.int64)
+    rng = np.array([stream_seed(np.uint64(seed), game, s) for s in range(n + 1)], dtype=np.uint64)
+    supply = RS.supply.copy()
+    E = np.zeros((20_000, L.EV_WIDTH), dtype=np.int64)
+    rd = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
+    setup_game(P, G, R, supply, RS.starting_bag, n)
+    bags = []
+    for r in range(1, 10):
+        G[L.G_ROUND] = r
+        call_kernel(play_round, P=P, G=G, R=R, coins=RS.coins, vp=RS.vp, ruby=RS.ruby,
+                    tails=RS.tails, die=RS.die, supply=supply, price=RS.price,
+                    book_round=RS.book_round, book_set=RS.book_set, SK=SK, SP=SP, SC=SC, FD=FD,
+                    DS=DS, rng=rng, E=E, rd=rd)
+        assert (supply >= 0).all(), f"round {r}: negative supply"
+        total = supply_counter(supply)
+        for s in range(n):
+            total += bag_counter(P, s)
+        assert total == Counter(BOX), f"round {r}: bags + supply != box"
+        bags.append([bag_counter(P, s) for s in range(n)])
+    out = np.zeros((n, O_WIDTH), dtype=np.int64)
+    finish_game(P, G, out, E)
+    assert G[L.G_ERR] == 0
+    events = [event_dict(row) for row in E[: _count_events(E)]]
+    # The driven game is play_game's game.
+    out2 = np.zeros((n, O_WIDTH), dtype=np.int64)
+    rd2 = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
+    E2 = np.zeros((0, L.EV_WIDTH), dtype=np.int64)
+    call_kernel(play_game, seed=np.uint64(seed), game=game, nplayers=n, R=R, coins=RS.coins,
+                vp=RS.vp, ruby=RS.ruby, tails=RS.tails, die=RS.die, supply0=RS.supply,
+                price=RS.price, book_round=RS.book_round, book_set=RS.book_set,
+                start_bag=RS.starting_bag, SK=SK, SP=SP, out=out2, rd=rd2, E=E2)
+    np.testing.assert_array_equal(out, out2)
+    np.testing.assert_array_equal(rd, rd2)
+    return events, out, rd, bags
+
+
+CASES = [(n, kind) for n in (2, 3, 4) for kind in LINEUPS]
+
+
+@pytest.fixture(scope="module")
+def played():
+    res = {}
+    for i, (n, kind) in enumerate(CASES):
+        strategies = lineup(kind, n)
+        res[(n, kind)] = [drive_game(1000 + i, g, strategies) for g in range(GAMES_PER_CASE)]
+    return res
+
+
+def by_round_seat(events):
+    d = defaultdict(list)
+    for e in events:
+        if "seat" in e and e["event"] != "final":
+            d[(e["round"], e["seat"])].append(e)
+    return d
+
+
+@pytest.mark.parametrize("n, kind", CASES)
+def test_no_illegal_decisions(played, n, kind):
+    for _, out, _, _ in played[(n, kind)]:
+        assert (out[:, O_ERR] == 0).all()
+
+
+@pytest.mark.parametrize("n, kind", CASES)
+def test_bags_follow_from_events(played, n, kind):
+    # Starting bags, + a w1 at round 6, + a pumpkin die face (while the box has orange), + buys:
+    # that is every chip a bag ever gets (base game, Set 1).
+    for events, _, _, bags in played[(n, kind)]:
+        recon = [Counter(START_BAG) for _ in range(n)]
+        left = Counter(BOX)
+        for s in range(n):
+            left -= START_BAG
+        for r in range(1, 10):
+            for e in events:
+                if e["round"] != r or "seat" not in e:
+                    continue
+                s = e["seat"]
+                got = None
+                if e["event"] == "white_added":
+                    assert r == 6 and e["chip"] == "w1"
+                    got = "w1"
+                elif e["event"] == "die" and e["face"] == "pumpkin" and left["o1"] > 0:
+                    got = "o1"
+                elif e["event"] == "buy":
+                    got = e["chip"]
+                if got:
+                    assert left[got] > 0, f"round {r}: {got} taken from an empty supply"
+                    left[got] -= 1
+                    recon[s][got] += 1
+            assert recon == bags[r - 1], f"round {r}"
+
+
+@pytest.mark.parametrize("n, kind", CASES)
+def test_scores_never_decrease(played, n, kind):
+    for events, out, rd, _ in played[(n, kind)]:
+        prev = np.zeros(n, dtype=np.int64)
+        for r in range(9):
+            assert (rd[r, :, RD_SCORE] >= prev).all(), f"round {r + 1}"
+            prev = rd[r, :, RD_SCORE]
+        np.testing.assert_array_equal(out[:, O_SCORE], prev)
+
+
+@pytest.mark.parametrize("n, kind", CASES)
+def test_buying_and_explosion_choice(played, n, kind):
+    for events, _, _, _ in played[(n, kind)]:
+        for (r, s), ev in by_round_seat(events).items():
+            kinds = [e["event"] for e in ev]
+            exploded = "explode" in kinds
+            reward = [e for e in ev if e["event"] == "reward"]
+            assert len(reward) == 1
+            coins = reward[0]["coins"]
+            buys = [e for e in ev if e["event"] == "buy"]
+            choice = [e["choice"] for e in ev if e["event"] == "choice"]
+            vp = [e for e in ev if e["event"] == "vp"]
+            # an exploded pot chooses exactly one of VP and coins; an intact one takes both
+            assert len(choice) == (1 if exploded else 0)
+            if exploded and choice[0] == "vp":
+                assert not buys, f"round {r} seat {s}: exploded, took VP and bought"
+            if exploded and choice[0] == "coins":
+                assert not vp, f"round {r} seat {s}: exploded, took coins and VP"
+            if not exploded:
+                assert len(vp) == 1 and vp[0]["vp"] == reward[0]["vp"]
+            # legal purchases
+            if r == 9:
+                assert not buys  # no buying after the last round
+            assert len(buys) <= 2
+            colours = [b["chip"][0] for b in buys]
+            assert len(set(colours)) == len(colours), f"round {r} seat {s}: same colour twice"
+            assert all(b["chip"] in PRICE for b in buys)  # never white
+            assert all(b["price"] == PRICE[b["chip"]] for b in buys)
+            assert sum(b["price"] for b in buys) <= coins
+            for b in buys:
+                assert r >= FIRST_ROUND.get(b["chip"][0], 1), f"{b['chip']} bought in round {r}"
+
+
+@pytest.mark.parametrize("n, kind", CASES)
+def test_rats_and_bonus_die(played, n, kind):
+    for events, _, rd, _ in played[(n, kind)]:
+        ev = by_round_seat(events)
+        for r in range(1, 10):
+            before = rd[r - 2, :, RD_SCORE] if r > 1 else np.zeros(n, dtype=np.int64)
+            leader = int(before.max())
+            for s in range(n):
+                rat = [e for e in ev[(r, s)] if e["event"] == "rat"][0]
+                want = tails_between(int(before[s]), leader) if r >= 2 else 0
+                assert rat["tails"] == want, f"round {r} seat {s}"
+            intact = {s: [e for e in ev[(r, s)] if e["event"] == "reward"][0]["space"]
+                      for s in range(n) if not any(e["event"] == "explode" for e in ev[(r, s)])}
+            best = max(intact.values()) if intact else None
+            rollers = {s for s in range(n) if any(e["event"] == "die" for e in ev[(r, s)])}
+            assert rollers == {s for s, sp in intact.items() if sp == best}, f"round {r}"
+            for s in rollers:
+                assert len([e for e in ev[(r, s)] if e["event"] == "die"]) == 1
+
+
+# --- determinism and replay ------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, kind", [(2, "mixed"), (3, "random"), (4, "mixed")])
+def test_chunking_does_not_change_results(n, kind):
+    strategies = lineup(kind, n)
+    idx = np.arange(200, dtype=np.int64)
+    a = play_batch(RS, strategies, games=idx, rotations=idx % n, seed=7, detail=True, chunks=1)
+    b = play_batch(RS, strategies, games=idx, rotations=idx % n, seed=7, detail=True, chunks=64)
+    np.testing.assert_array_equal(a.out, b.out)
+    np.testing.assert_array_equal(a.rounds, b.rounds)
+    # and the results depend on the seed
+    c = play_batch(RS, strategies, games=idx, rotations=idx % n, seed=8, chunks=64)
+    assert not np.array_equal(a.out, c.out)
+
+
+def test_thread_count_does_not_change_results():
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("needs 2 numba threads")
+    strategies = lineup("mixed", 4)
+    idx = np.arange(200, dtype=np.int64)
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        a = play_batch(RS, strategies, games=idx, rotations=idx % 4, seed=11, detail=True)
+        numba.set_num_threads(2)
+        b = play_batch(RS, strategies, games=idx, rotations=idx % 4, seed=11, detail=True)
+    finally:
+        numba.set_num_threads(old)
+    np.testing.assert_array_equal(a.out, b.out)
+    np.testing.assert_array_equal(a.rounds, b.rounds)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_replay_is_the_scored_game(n):
+    strategies = lineup("mixed", n)
+    m = 30
+    games = np.repeat(np.arange(m, dtype=np.int64), n)      # every game at every rotation
+    rotations = np.tile(np.arange(n, dtype=np.int64), m)
+    res = play_batch(RS, strategies, games=games, rotations=rotations, seed=5)
+    for k in [0, 1, n + 1, 17, len(games) - 1]:
+        E, out = replay(RS, strategies, seed=5, game=int(games[k]), rotation=int(rotations[k]))
+        np.testing.assert_array_equal(out, res.out[k], err_msg=f"item {k}")
+        events = [event_dict(row) for row in E]
+        final = sorted((e["seat"], e["score"], e["rank"]) for e in events if e["event"] == "final")
+        assert final == [(s, int(res.out[k, s, O_SCORE]), int(res.out[k, s, O_RANK]))
+                         for s in range(n)]
+        last = {e["seat"]: e["score"] for e in events if e["event"] == "score" and e["round"] == 9}
+        assert [last[s] for s in range(n)] == list(res.out[k, :, O_SCORE])
+    # a rotation seats other strategies: the same game under two rotations is not the same game
+    assert any(not np.array_equal(res.out[i * n], res.out[i * n + 1]) for i in range(m))
