@@ -204,8 +204,7 @@ def _event_text(code: int, a: int, b: int) -> str:
 
     name = chips.chip_name(a) if 0 <= a < chips.N_TYPES else "none"
     return {
-        L.EV_DRAW: f"draw {name}",
-        L.EV_PLACE: f"place {name} on {b}",
+        L.EV_PLACE: f"{name} -> space {b}",
         L.EV_EXPLODE: f"explode (white total {a})",
         L.EV_BLUE_LOOK: f"blue looks at {name}",
         L.EV_BLUE_PICK: f"blue places {name}" if a >= 0 else "blue places nothing",

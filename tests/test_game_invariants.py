@@ -48,6 +48,16 @@ START_BAG = Counter({"w1": 4, "w2": 2, "w3": 1, "o1": 1, "g1": 1})
 TAILS = [1, 4, 7, 10] + list(range(12, 49, 2))
 
 
+# section 2: coins / VP by pot index 0..53 (53 = the spoon) and the ruby spaces
+COINS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 15, 16, 16, 17, 17, 18, 18, 19, 19,
+         20, 20, 21, 21, 22, 22, 23, 23, 24, 24, 25, 25, 26, 26, 27, 27, 28, 28, 29, 29, 30, 30, 31,
+         31, 32, 32, 33, 33, 35]
+VP = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 7, 7,
+      7, 8, 8, 8, 9, 9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 14, 14, 15]
+RUBY = {5, 9, 13, 16, 20, 24, 28, 30, 34, 36, 40, 42, 46, 50, 52}
+WHITE_VALUE = {"w1": 1, "w2": 2, "w3": 3}
+
+
 def tails_between(a: int, b: int) -> int:
     """Tails t (+50k) with a <= t < b: those strictly between score a and the leader's b."""
     return sum(1 for k in range(0, 4) for t in TAILS if a <= t + 50 * k < b)
@@ -303,3 +313,86 @@ def test_replay_is_the_scored_game(n):
         assert [last[s] for s in range(n)] == list(res.out[k, :, O_SCORE])
     # a rotation seats other strategies: the same game under two rotations is not the same game
     assert any(not np.array_equal(res.out[i * n], res.out[i * n + 1]) for i in range(m))
+
+
+def pots_from_events(ev, n, r):
+    """Rebuild each seat's pot (list of (chip, index)) of round r from place/yellow/flask events."""
+    pots = {}
+    for s in range(n):
+        pot = []
+        for e in ev[(r, s)]:
+            if e["event"] == "place":
+                pot.append((e["chip"], e["index"]))
+            elif e["event"] == "yellow_return":
+                assert len(pot) >= 2 and pot[-1][0][0] == "y" and pot[-2][0] == e["chip"]
+                assert e["chip"] in WHITE_VALUE
+                del pot[-2]
+            elif e["event"] == "flask":
+                assert pot[-1][0] == e["chip"] and e["chip"] in WHITE_VALUE
+                del pot[-1]
+        pots[s] = pot
+    return pots
+
+
+@pytest.mark.parametrize("n, kind", CASES)
+def test_pots_rewards_and_phase_b(played, n, kind):
+    """Every reward, explosion and phase-B effect follows from the pots (rules guide)."""
+    for events, _, _, _ in played[(n, kind)]:
+        ev = by_round_seat(events)
+        for r in range(1, 10):
+            pots = pots_from_events(ev, n, r)
+            black = {s: sum(1 for c, _ in pots[s] if c == "k1") for s in range(n)}
+            for s in range(n):
+                pot = pots[s]
+                kinds = [e["event"] for e in ev[(r, s)]]
+                start = [e for e in ev[(r, s)] if e["event"] == "rat"][0]["start"]
+                idx = [i for _, i in pot]
+                assert idx == sorted(idx) and len(set(idx)) == len(idx)  # chips never share a space
+                assert all(start < i <= 52 for i in idx)
+                white = sum(WHITE_VALUE.get(c, 0) for c, _ in pot)
+                assert ("explode" in kinds) == (white > 7), f"round {r} seat {s}: white {white}"
+                want = min(idx[-1] + 1, 53) if pot else min(start + 1, 53)
+                reward = [e for e in ev[(r, s)] if e["event"] == "reward"][0]
+                assert reward["space"] == want
+                assert (reward["coins"], reward["vp"]) == (COINS[want], VP[want])
+                rubies_from_space = [e for e in ev[(r, s)] if e["event"] == "ruby"]
+                assert len(rubies_from_space) == (1 if want in RUBY else 0)
+                # green: one ruby per green among the last two chips in the pot
+                g = sum(1 for c, _ in pot[-2:] if c[0] == "g")
+                green = [e["rubies"] for e in ev[(r, s)] if e["event"] == "green"]
+                assert green == ([g] if g else [])
+                # purple (built-ins take the highest tier): tier = min(count, 3)
+                p = sum(1 for c, _ in pot if c == "p1")
+                purple = [e["tier"] for e in ev[(r, s)] if e["event"] == "purple"]
+                assert purple == ([min(p, 3)] if p else [])
+                # black
+                if n == 2:
+                    o = black[1 - s]
+                    drop = int(black[s] > 0 and black[s] >= o)
+                    ruby = int(black[s] > o)
+                else:
+                    beaten = int(black[s] > black[(s + 1) % n]) + int(black[s] > black[(s - 1) % n])
+                    drop, ruby = int(beaten >= 1), int(beaten == 2)
+                got = [(e["droplet"], e["ruby"]) for e in ev[(r, s)] if e["event"] == "black"]
+                assert got == ([(drop, ruby)] if drop or ruby else []), f"round {r} seat {s}"
+
+
+def test_die_faces_follow_the_die(played):
+    # component-data.md section 4: faces 1 VP (x2), 2 VP, ruby, droplet, pumpkin.
+    faces = Counter(e["face"] for games in played.values() for events, _, _, _ in games
+                    for e in events if e["event"] == "die")
+    total = sum(faces.values())
+    assert total > 2000
+    for face, p in {"vp1": 2 / 6, "vp2": 1 / 6, "ruby": 1 / 6, "droplet": 1 / 6,
+                    "pumpkin": 1 / 6}.items():
+        sd = (p * (1 - p) / total) ** 0.5
+        assert abs(faces[face] / total - p) < 5 * sd, (face, faces[face], total)
+
+
+@pytest.mark.parametrize("n, kind", CASES)
+def test_rubies_and_droplet(played, n, kind):
+    # Rubies never go negative; the droplet only ever moves forward (base game, no cards).
+    for _, out, rd, _ in played[(n, kind)]:
+        assert (rd[:, :, game_nb.RD_RUBIES] >= 0).all()
+        d = rd[:, :, game_nb.RD_DROPLET]
+        assert (np.diff(d, axis=0) >= 0).all()

@@ -536,3 +536,92 @@ def test_illegal_buy_after_choosing_vp():
     def ch(d):
         d["player"][0]["buy"] = "o1"
     _illegal("r11-4p-all-explode.toml", 0, ch)
+
+
+# --- more rule probes (variants worked by hand) ----------------------------------------------
+
+def test_exploded_pot_further_than_intact_does_not_roll_and_keeps_purple_black():
+    # r06, seat 1 now explodes: p1@1 p1@2 k1@3 w3@6 w2@8 w2@10 w1@11 (white 8) -> reward 12
+    # (12 coins, 2 VP), further than seat 3's intact 11 - but only seat 3 rolls (one face).
+    # Explosion does not cancel phase B: purple tier 2 (1 VP + 1 ruby), black 1 beats seat 2's 0
+    # -> droplet. Seat 1 takes the VP: 19 + 1 + 2 = 22, rubies 1 + 1 = 2, droplet 1.
+    d = _data("r06-4p-purple-tiers-black.toml")
+    d["player"][1]["draws"] = "p1,p1,k1,w3,w2,w2,w1"
+    d["player"][1]["choice"] = "vp"
+    d["player"][1]["buy"] = ""
+    res = _play(d)["players"]
+    p1 = res[1]
+    assert p1["exploded"] and p1["reward_space"] == 12 and p1["die"] == []
+    assert (p1["score"], p1["rubies"], p1["droplet"], p1["vp_gained"]) == (22, 2, 1, 3)
+    assert res[3]["die"] == ["vp2"]
+
+
+def test_equal_coins_on_different_spaces_is_no_tie():
+    # Spaces 15 and 16 both pay 15 coins / 3 VP; 16 is further, so only that pot rolls.
+    # Seat 0 from droplet 13: o1@14 -> 15; seat 1 from 14: o1@15 -> 16 (ruby). One die face: if
+    # both rolled, the die list would run short.
+    d = {"players": 2, "round": 1, "die": ["vp1"], "player": [
+        {"droplet": 13, "bag": "start", "draws": "o1"},
+        {"droplet": 14, "bag": "start", "draws": "o1"},
+    ]}
+    res = _play(d)["players"]
+    assert [p["reward_space"] for p in res] == [15, 16]
+    assert [p["coins"] for p in res] == [15, 15]
+    assert [p["die"] for p in res] == [[], ["vp1"]]
+    assert [p["score"] for p in res] == [3, 4]
+    assert [p["rubies"] for p in res] == [1, 2]
+
+
+def test_pumpkin_face_with_no_orange_left():
+    # r01 with a supply that has no o1: the pumpkin face gives nothing, seat 0 keeps its start bag.
+    d = _data("r01-2p-round1-basics.toml")
+    d["supply"] = "g1x2"
+    d["player"][0]["buy"] = ""
+    d["player"][1]["buy"] = "g1"
+    res = _play(d)
+    assert res["players"][0]["die"] == ["pumpkin"]
+    assert res["players"][0]["bag"] == START
+    assert res["supply"] == "g1"
+
+
+def test_die_pumpkin_comes_before_buying():
+    # One o1 in the supply: seat 0's pumpkin face (step A) takes it, so seat 0's own o1 purchase
+    # (step E) finds it sold out.
+    d = _data("r01-2p-round1-basics.toml")
+    d["supply"] = "o1,g1"
+    d["player"][1]["buy"] = "g1"
+    with pytest.raises(RoundFileError, match=r"seat 0\b.*o1"):
+        _play(d)
+
+
+def test_flask_space_reuse_option():
+    # decisions.md: flask_space = reuse counts on from the chip before the returned white.
+    # r10 seat 0: k1@7, w1@8, w2@10 returned -> next from 8: g1@9, o1@10 -> reward 11 (11 coins,
+    # 2 VP, no ruby). Rubies 1 + 1 (die) + 1 (green) = 3; refill the flask -> 1.
+    d = _data("r10-3p-black-flask-exploded.toml")
+    d["set"] = ["game.flask_space=reuse"]
+    d["player"][0]["spend"] = ["flask"]
+    p0 = _play(d)["players"][0]
+    assert [f"{x['chip']}@{x['index']}" for x in p0["placements"]] == ["k1@7", "w1@8", "g1@9", "o1@10"]
+    assert (p0["reward_space"], p0["coins"], p0["rubies"], p0["flask"]) == (11, 11, 1, True)
+
+
+def test_explosion_limit_option():
+    # With game.explosion_limit = 8, r01 seat 1's white total 8 is safe: reward 9 intact (9 coins,
+    # 1 VP, ruby); it is further than seat 0 (6), so it rolls instead: the pumpkin goes to seat 1.
+    d = _data("r01-2p-round1-basics.toml")
+    d["set"] = ["game.explosion_limit=8"]
+    res = _play(d)["players"]
+    assert res[1]["exploded"] is False
+    assert res[1]["die"] == ["pumpkin"] and res[0]["die"] == []
+    assert res[1]["score"] == 1 and res[1]["bag"] == "w1x4,w2x2,w3,o1x3,g1x2"
+
+
+def test_yellow_may_keep_the_white():
+    # r03 seat 0 declines the yellow's return: the w1 stays on 12 (white total 1); the reward
+    # space is unchanged (the yellow is on 13 either way).
+    d = _data("r03-2p-black-more-red-yellow-flask.toml")
+    d["player"][0]["yellow"] = [False]
+    p0 = _play(d)["players"][0]
+    assert [x["index"] for x in p0["placements"]] == [3, 4, 5, 6, 10, 11, 12, 13]
+    assert p0["reward_space"] == 14
