@@ -61,6 +61,7 @@ from sim.layout import (
     F_START,
     F_VPGAIN,
     F_WHITE,
+    G_CARD,
     G_DIE_N,
     G_DIE_PTR,
     G_ERR,
@@ -239,6 +240,16 @@ def _stop_by_choice(P, s, E, G):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
+def fortune_card(P, G, R, rng, E):
+    """Draw and apply the round's fortune-teller card; return its number, -1 for none.
+
+    The deck is empty until the fortune-card issue: the hook sits where the rules put the card
+    (after the round-start chips, before the rats) and draws from the shared stream rng[players].
+    """
+    return -1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
 def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
                SK, SP, SC, FD, DS, rng, E, rd, W):
     """Play round G[G_ROUND] from its start (books, white chip, rats) to the end of step F.
@@ -261,7 +272,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
             if supply[W1] > 0 and add_chip(P, s, W1):
                 supply[W1] -= 1
                 record(E, G, s, EV_WHITE_ADDED, W1, 0, 0)
-    # (fortune-teller card of the round: the deck comes with the fortune-card issue)
+    G[G_CARD] = fortune_card(P, G, R, rng, E)
     leader = 0
     for s in range(n):
         leader = max(leader, P[s, F_SCORE])

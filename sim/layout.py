@@ -70,6 +70,7 @@ G_ERRSEAT = 6
 G_DIE_PTR = 7
 G_DIE_N = 8
 G_ERRARG = 9
+G_CARD = 10  # fortune-teller card of the round (-1 none)
 G_WIDTH = 16
 
 # --- rules scalars ----------------------------------------------------------------------------

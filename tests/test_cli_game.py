@@ -157,3 +157,8 @@ def test_round_file_over_budget(tmp_path):
     f = tmp_path / "budget.toml"
     f.write_text(text.replace('buy = "g1,o1"', 'buy = "k1"'))  # 10 > 9 coins
     assert_user_error(invoke("round", f), "seat 1")
+
+
+def test_replay_players_out_of_range():
+    assert_user_error(invoke("replay", "--seed", 1, "--game", 0, "--strategies", "threshold"),
+                      "2 to 4")

@@ -16,8 +16,7 @@ import numba
 import numpy as np
 import pytest
 
-from sim import chips
-from sim import game_nb
+from sim import chips, game_nb
 from sim import layout as L
 from sim.game import _count_events, event_dict, play_batch, replay
 from sim.game_nb import (
@@ -178,7 +177,7 @@ def test_bags_follow_from_events(played, n, kind):
     for events, _, _, bags in played[(n, kind)]:
         recon = [Counter(START_BAG) for _ in range(n)]
         left = Counter(BOX)
-        for s in range(n):
+        for _ in range(n):
             left -= START_BAG
         for r in range(1, 10):
             for e in events:
@@ -202,7 +201,7 @@ def test_bags_follow_from_events(played, n, kind):
 
 @pytest.mark.parametrize("n, kind", CASES)
 def test_scores_never_decrease(played, n, kind):
-    for events, out, rd, _ in played[(n, kind)]:
+    for _, out, rd, _ in played[(n, kind)]:
         prev = np.zeros(n, dtype=np.int64)
         for r in range(9):
             assert (rd[r, :, RD_SCORE] >= prev).all(), f"round {r + 1}"
@@ -392,7 +391,29 @@ def test_die_faces_follow_the_die(played):
 @pytest.mark.parametrize("n, kind", CASES)
 def test_rubies_and_droplet(played, n, kind):
     # Rubies never go negative; the droplet only ever moves forward (base game, no cards).
-    for _, out, rd, _ in played[(n, kind)]:
+    for _, _, rd, _ in played[(n, kind)]:
         assert (rd[:, :, game_nb.RD_RUBIES] >= 0).all()
         d = rd[:, :, game_nb.RD_DROPLET]
         assert (np.diff(d, axis=0) >= 0).all()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_batch_sweep_no_errors_and_sane_ranks(n):
+    # Many games through the parallel batch kernel: no illegal decision by a built-in strategy,
+    # ranks 1..n consistent with the scores, one win shared out per game.
+    strategies = lineup("mixed", n)
+    m = 3000
+    idx = np.arange(m, dtype=np.int64)
+    res = play_batch(RS, strategies, games=idx, rotations=idx % n, seed=123)
+    out = res.out
+    assert (out[:, :, O_ERR] == 0).all()
+    score, rank = out[:, :, O_SCORE], out[:, :, O_RANK]
+    assert (score >= 0).all() and (rank >= 1).all() and (rank <= n).all()
+    assert (rank.min(axis=1) == 1).all()
+    # a strictly higher score always ranks strictly better
+    for a in range(n):
+        for b in range(n):
+            higher = score[:, a] > score[:, b]
+            assert (rank[higher, a] < rank[higher, b]).all()
+    share = out[:, :, game_nb.O_WIN] / out[:, :, game_nb.O_NWIN]
+    np.testing.assert_allclose(share.sum(axis=1), 1.0)

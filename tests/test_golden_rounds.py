@@ -625,3 +625,39 @@ def test_yellow_may_keep_the_white():
     p0 = _play(d)["players"][0]
     assert [x["index"] for x in p0["placements"]] == [3, 4, 5, 6, 10, 11, 12, 13]
     assert p0["reward_space"] == 14
+
+
+def test_flask_frees_the_last_space_and_stopping_scores_the_space_after_the_chip_before():
+    # r07 seat 2: o1@48, w2@50, w3 reaches 52 and the flask sends it back (its space stays empty).
+    # Stopping there: reward = the space after w2@50 -> 51 (33 coins, 14 VP, no ruby). Seat 2 is no
+    # longer on the spoon, so seat 0 alone rolls the first face (vp1): 48 + 1 + 15 = 64.
+    # Seat 2: 62 + 14 = 76, buys g4 + k1 = 24 <= 33, flask now empty.
+    d = _data("r07-3p-spoon-second-lap.toml")
+    d["player"][2]["flask_on"] = 3
+    res = _play(d)["players"]
+    p2 = res[2]
+    assert [f"{x['chip']}@{x['index']}" for x in p2["placements"]] == ["o1@48", "w2@50"]
+    assert (p2["reward_space"], p2["coins"], p2["score"], p2["flask"]) == (51, 33, 76, False)
+    assert p2["die"] == [] and res[0]["die"] == ["vp1"] and res[0]["score"] == 64
+
+
+def test_flask_on_the_last_space_then_draw_again():
+    # Same, but seat 2 draws once more: w1 counts on from the emptied 52 and is placed on 52
+    # -> spoon (reward 53), white 3; seat 2 rolls again (order 1, 2, 0: seat 2 vp1, seat 0 droplet).
+    d = _data("r07-3p-spoon-second-lap.toml")
+    d["player"][2]["flask_on"] = 3
+    d["player"][2]["draws"] = "o1,w2,w3,w1"
+    p2 = _play(d)["players"][2]
+    assert [f"{x['chip']}@{x['index']}" for x in p2["placements"]] == ["o1@48", "w2@50", "w1@52"]
+    assert (p2["reward_space"], p2["die"], p2["score"]) == (53, ["vp1"], 78)
+
+
+def test_buy_in_round_9_is_ignored():
+    # Issue 3 specifies that in round 9 `buy` is ignored and the conversions apply: the
+    # 19 coins convert to 3 VP exactly as without the buy, and the bag does not change.
+    d = _data("r08-3p-round9-conversions.toml")
+    base = _play(d)["players"][0]
+    d["player"][0]["buy"] = "o1"
+    got = _play(d)["players"][0]
+    assert got["bought"] == []
+    assert (got["score"], got["bag"]) == (base["score"], base["bag"])
