@@ -243,7 +243,7 @@ def finish_potion(P, s, reason, E, G):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
+def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Draw and resolve one chip for seat s; finish the potion if it can go no further.
 
     A blue chip's look-and-place and a yellow chip's return happen inside this step; the flask
@@ -267,7 +267,7 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
             k = P[s, F_NPOT]
             if k >= 2 and TYPE_COLOUR[P[s, POT_T + k - 2]] == WHITE:
                 wt = P[s, POT_T + k - 2]
-                if decide_yellow(P, s, wt, G, R, SK, SP, SC, rng):
+                if decide_yellow(P, s, wt, G, R, SK, SP, SC, rng, UF):
                     _remove_pot_entry(P, s, k - 2)
                     P[s, F_WHITE] -= TYPE_VALUE[wt]
                     return_chip(P, s, wt)
@@ -283,7 +283,7 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
                 looked[i] = u
                 P[s, LOOK_NO + i] = P[s, F_DRAWS]
                 record(E, G, s, EV_BLUE_LOOK, u, 0, 0)
-            pick = decide_blue(P, s, looked, m, G, R, SK, SP, SC, rng)
+            pick = decide_blue(P, s, looked, m, G, R, SK, SP, SC, rng, UF)
             P[s, F_BLUE_PTR] += 1
             if pick <= -3:
                 P[s, F_SCRIPT_ERR] = ERR_BLUE_SCRIPT if pick == -3 else ERR_BLUE_NOT_SEEN
@@ -305,7 +305,7 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
     k = P[s, F_NPOT]
     tl = P[s, POT_T + k - 1]
     if TYPE_COLOUR[tl] == WHITE and P[s, F_FLASK] != 0:
-        if decide_flask(P, s, tl, G, R, SK, SP, SC, rng):
+        if decide_flask(P, s, tl, G, R, SK, SP, SC, rng, UF):
             _remove_pot_entry(P, s, k - 1)
             P[s, F_WHITE] -= TYPE_VALUE[tl]
             return_chip(P, s, tl)
@@ -321,7 +321,7 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E):
+def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Brew a whole potion for seat s (the independent information model)."""
     if P[s, F_FORCED_N] < 0:  # scripted with no draws at all
         finish_potion(P, s, STOP_SCRIPT, E, G)
@@ -329,17 +329,17 @@ def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E):
     if P[s, F_NBAG] == 0:
         finish_potion(P, s, STOP_EMPTY, E, G)
         return
-    potion_step(P, s, G, R, SK, SP, SC, FD, rng, E)
+    potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
     while P[s, F_DONE] == 0:
-        if not wants_draw(P, s, G, R, SK, SP, SC, rng):
+        if not wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
             finish_potion(P, s, STOP_SCRIPT if P[s, F_FORCED_N] > 0 else STOP_CHOICE, E, G)
             return
-        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E)
+        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def wants_draw(P, s, G, R, SK, SP, SC, rng):
+def wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
     """Whether seat s draws again: forced draws run to the end of their list, else the strategy."""
     if P[s, F_FORCED_N] > 0:
         return P[s, F_FORCED_PTR] < P[s, F_FORCED_N]
-    return decide_draw(P, s, G, R, SK, SP, SC, rng)
+    return decide_draw(P, s, G, R, SK, SP, SC, rng, UF)

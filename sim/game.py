@@ -29,6 +29,7 @@ from sim.game_nb import (
 from sim.ruleset import Ruleset
 from sim.stats import mean_ci, wilson
 from strategies.builtin import Strategy
+from strategies.registry import slot_table
 
 DEFAULT_CHUNKS = 64
 MAX_EVENTS = 20_000
@@ -86,7 +87,7 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray, r
     rounds = int(ruleset.game("rounds"))
     rd = np.zeros((m if detail else 0, rounds, n, RD_WIDTH), dtype=np.int64)
     play_games(np.uint64(seed), np.asarray(games, dtype=np.int64), np.asarray(rotations, dtype=np.int64),
-               n, *_kernel_tables(ruleset), SK, SP, out, rd, max(1, min(chunks, m)))
+               n, *_kernel_tables(ruleset), SK, SP, out, rd, max(1, min(chunks, m)), slot_table())
     return BatchResult(np.asarray(games), np.asarray(rotations), out, rd if detail else None, lineup)
 
 
@@ -133,7 +134,7 @@ def replay(ruleset: Ruleset, lineup: list[Strategy], *, seed: int, game: int, ro
     out = np.zeros((n, O_WIDTH), dtype=np.int64)
     rd = np.zeros((int(ruleset.game("rounds")), n, RD_WIDTH), dtype=np.int64)
     tables = _kernel_tables(ruleset)
-    play_game(np.uint64(seed), game, n, *tables, SK, SP, out, rd, E)
+    play_game(np.uint64(seed), game, n, *tables, SK, SP, out, rd, E, slot_table())
     nev = _count_events(E)
     return E[:nev], out
 

@@ -61,6 +61,7 @@ from sim.layout import (
     F_START,
     F_VPGAIN,
     F_WHITE,
+    G_AVAIL,
     G_CARD,
     G_DIE_N,
     G_DIE_PTR,
@@ -68,9 +69,12 @@ from sim.layout import (
     G_ERRARG,
     G_ERRSEAT,
     G_INFO,
+    G_MAX_BUYS,
     G_NP,
+    G_OUT,
     G_ROUND,
     G_START_PLAYER,
+    G_SUPPLY,
     G_WIDTH,
     INFO_SYNCHRONIZED,
     P_WIDTH,
@@ -112,7 +116,7 @@ GERR_DIE_SHORT = 6  # the die script has no face left
 GERR_BLUE = 7  # a scripted blue or draw problem (arg = F_SCRIPT_ERR code)
 
 # Scratch space of play_round (W)
-W_BLACK, W_OUT, W_AVAIL, W_WANT, W_WIDTH = 0, 8, 16, 40, 48
+W_BLACK, W_WANT, W_WIDTH = 0, 8, 16
 
 # Per-round record (rd[round, seat, :])
 RD_REWARD, RD_EXPLODED, RD_VPGAIN, RD_COINS, RD_WHITE, RD_RAT, RD_SCORE, RD_RUBIES = range(8)
@@ -190,7 +194,7 @@ def roll_die(P, s, G, die, DS, supply, rng, E):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _brew_all(P, G, R, SK, SP, SC, FD, rng, E, W):
+def _brew_all(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     if G[G_INFO] == INFO_SYNCHRONIZED:
@@ -199,14 +203,14 @@ def _brew_all(P, G, R, SK, SP, SC, FD, rng, E, W):
         want = W[W_WANT : W_WANT + n]
         for k in range(n):
             s = (sp + k) % n
-            brew_first(P, s, G, R, SK, SP, SC, FD, rng, E)
+            brew_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
         while True:
             active = 0
             for k in range(n):
                 s = (sp + k) % n
                 want[s] = 0
                 if P[s, F_DONE] == 0:
-                    if wants_draw(P, s, G, R, SK, SP, SC, rng):
+                    if wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
                         want[s] = 1
                         active += 1
                     else:
@@ -216,22 +220,22 @@ def _brew_all(P, G, R, SK, SP, SC, FD, rng, E, W):
             for k in range(n):
                 s = (sp + k) % n
                 if want[s] != 0:
-                    potion_step(P, s, G, R, SK, SP, SC, FD, rng, E)
+                    potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
     else:
         for k in range(n):
             s = (sp + k) % n
-            brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E)
+            brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def brew_first(P, s, G, R, SK, SP, SC, FD, rng, E):
+def brew_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """The first chip of a potion (never stop before it), or the end if the bag is empty."""
     if P[s, F_FORCED_N] < 0:  # scripted with no draws at all
         finish_potion(P, s, STOP_SCRIPT, E, G)
     elif P[s, F_NBAG] == 0:
         finish_potion(P, s, STOP_EMPTY, E, G)
     else:
-        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E)
+        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -251,7 +255,7 @@ def fortune_card(P, G, R, rng, E):
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
-               SK, SP, SC, FD, DS, rng, E, rd, W):
+               SK, SP, SC, FD, DS, rng, E, rd, W, UF):
     """Play round G[G_ROUND] from its start (books, white chip, rats) to the end of step F.
 
     ``rd`` (rounds x seats x RD_WIDTH, or empty) receives the per-round record; ``W`` is scratch
@@ -287,7 +291,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
         reset_potion(P, s, start, R[R_LIMIT])
         record(E, G, s, EV_RAT, tails_n, start, 0)
     G[G_INFO] = R[R_FINAL_INFO] if final else R[R_INFO]
-    _brew_all(P, G, R, SK, SP, SC, FD, rng, E, W)
+    _brew_all(P, G, R, SK, SP, SC, FD, rng, E, W, UF)
     for s in range(n):
         if P[s, F_SCRIPT_ERR] != 0:
             _error(G, GERR_BLUE, s, P[s, F_SCRIPT_ERR])
@@ -329,7 +333,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
             if TYPE_COLOUR[P[s, POT_T + i]] == PURPLE:
                 npurple += 1
         if npurple > 0:
-            tier = decide_purple(P, s, npurple, G, R, SK, SP, SC, rng)
+            tier = decide_purple(P, s, npurple, G, R, SK, SP, SC, rng, UF)
             if tier == 1:
                 P[s, F_SCORE] += 1
             elif tier == 2:
@@ -372,7 +376,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
         take_vp = True
         take_coins = True
         if P[s, F_EXPLODED] != 0:
-            ch = decide_explosion(P, s, vp[rw], coins[rw], G, R, SK, SP, SC, rng)
+            ch = decide_explosion(P, s, vp[rw], coins[rw], G, R, SK, SP, SC, rng, UF)
             P[s, F_CHOICE] = ch
             take_vp = ch == 0
             take_coins = ch != 0
@@ -382,7 +386,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
             record(E, G, s, EV_VP, vp[rw], P[s, F_SCORE], 0)
         if not take_coins:
             P[s, F_COINS] = 0
-    out = W[W_OUT : W_OUT + 8]
+    out = G[G_OUT : G_OUT + 8]
     if final:
         for k in range(n):
             s = (sp + k) % n
@@ -392,15 +396,20 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
             P[s, F_RUBIES] -= rv * R[R_FINAL_RUBIES]
             record(E, G, s, EV_CONVERT, cv, rv, 0)
     else:
-        avail = W[W_AVAIL : W_AVAIL + price.shape[0]]
-        for t in range(price.shape[0]):
+        nt = price.shape[0]
+        avail = G[G_AVAIL : G_AVAIL + nt]
+        shop = G[G_SUPPLY : G_SUPPLY + nt]
+        for t in range(nt):
             c = TYPE_COLOUR[t]
             avail[t] = 1 if book_set[c] > 0 and r >= book_round[c] and price[t] >= 0 else 0
+        G[G_MAX_BUYS] = R[R_MAX_BUYS]
         for k in range(n):
             s = (sp + k) % n
             cn = P[s, F_COINS]  # 0 for an exploded player who took the VP: nothing is affordable
+            for t in range(nt):
+                shop[t] = supply[t]
             nb = decide_buy(P, s, cn, R[R_MAX_BUYS], supply, price, avail, out,
-                            G, R, SK, SP, SC, rng)
+                            G, R, SK, SP, SC, rng, UF)
             used = 0
             spent = 0
             for i in range(nb):
@@ -428,7 +437,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
         for k in range(n):
             s = (sp + k) % n
             for i in range(64):
-                a = decide_spend(P, s, i, G, R, SK, SP, SC, rng)
+                a = decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF)
                 if a == SPEND_DROPLET and P[s, F_RUBIES] >= R[R_RUBY_DROPLET]:
                     P[s, F_RUBIES] -= R[R_RUBY_DROPLET]
                     P[s, F_DROPLET] += 1
@@ -496,7 +505,7 @@ def finish_game(P, G, out, E):
 
 @njit(cache=True, error_model="numpy")
 def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, price, book_round,
-              book_set, start_bag, SK, SP, out, rd, E):
+              book_set, start_bag, SK, SP, out, rd, E, UF):
     """Play one complete game; fill ``out`` (seats x O_WIDTH), ``rd`` and events ``E``.
 
     The randomness of seat s comes from stream (seed, game, s) only, so the same seat meets the
@@ -516,14 +525,14 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     for r in range(1, R[R_ROUNDS] + 1):
         G[G_ROUND] = r
         play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
-                   SK, SP, SC, FD, DS, rng, E, rd, W)
+                   SK, SP, SC, FD, DS, rng, E, rd, W, UF)
     finish_game(P, G, out, E)
     return G[G_ERR]
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die, supply0, price,
-               book_round, book_set, start_bag, lineup_SK, lineup_SP, out, rd, n_chunks):
+               book_round, book_set, start_bag, lineup_SK, lineup_SP, out, rd, n_chunks, UF):
     """Play games[k] with the lineup rotated by rotations[k] for every k, in parallel chunks.
 
     Seat s of item k gets lineup entry (s + rotations[k]) % nplayers. Every item depends only on
@@ -544,4 +553,4 @@ def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die,
                 SP[s] = lineup_SP[j]
             rdk = rd[k] if rd.shape[0] > 0 else rd_empty
             play_game(seed, games[k], nplayers, R, coins, vp, ruby, tails, die, supply0, price,
-                      book_round, book_set, start_bag, SK, SP, out[k], rdk, E)
+                      book_round, book_set, start_bag, SK, SP, out[k], rdk, E, UF)

@@ -71,7 +71,11 @@ G_DIE_PTR = 7
 G_DIE_N = 8
 G_ERRARG = 9
 G_CARD = 10  # fortune-teller card of the round (-1 none)
-G_WIDTH = 16
+G_MAX_BUYS = 11  # chips a player may buy (for buying slots)
+G_SUPPLY = 16  # 20 entries: the shared supply, refreshed before each buying decision
+G_AVAIL = 36  # 20 entries: 1 if the chip type is for sale this round
+G_OUT = 56  # 8 entries: a buying slot writes the chip types it buys here
+G_WIDTH = 64
 
 # --- rules scalars ----------------------------------------------------------------------------
 R_ROUNDS = 0
@@ -90,7 +94,11 @@ R_LAST = 12  # last chip space (52)
 R_LAP = 13
 R_START_RUBIES = 14
 R_START_DROPLET = 15
-R_WIDTH = 16
+R_COINS = 32  # 54 entries: coins of each pot space
+R_VP = 86  # 54 entries
+R_RUBY = 140  # 54 entries: 1 if the space shows a ruby
+R_PRICE = 194  # 20 entries: price of each chip type with this ruleset's books (-1 not sold)
+R_WIDTH = 256
 
 INFO_INDEPENDENT, INFO_SYNCHRONIZED, INFO_SEQUENTIAL = 0, 1, 2
 

@@ -23,6 +23,7 @@ from sim.ruleset import Ruleset
 from sim.stats import mean_ci, wilson
 from strategies import slots as S
 from strategies.builtin import blank_arrays, parse_stop_policy
+from strategies.registry import slot_table
 
 SPOON = 53
 DEFAULT_CHUNKS = 64
@@ -83,7 +84,7 @@ def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS) -> n
     limit = int(q.ruleset.game("explosion_limit"))
     return potion_histograms(
         np.uint64(seed), 0, n, bag, q.start, limit, 1 if q.flask is not None else 0, R, SK, SP,
-        max(1, min(chunks, n)),
+        max(1, min(chunks, n)), slot_table(),
     )
 
 
@@ -158,7 +159,7 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
     E = np.zeros((512, 6), dtype=np.int64)
     P, G = potion_forced(
         np.array(q.bag, dtype=np.int64), np.array(draws, dtype=np.int64), q.start,
-        int(q.ruleset.game("explosion_limit")), 1 if q.flask is not None else 0, R, SK, SP, E,
+        int(q.ruleset.game("explosion_limit")), 1 if q.flask is not None else 0, R, SK, SP, E, slot_table(),
     )
     err = int(P[0, F_SCRIPT_ERR])
     if err:

@@ -27,7 +27,7 @@ from sim.rng_nb import stream_seed
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, flask):
+def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, flask, UF):
     """Brew one potion from a fresh bag (chip type list, in this order) on row 0 of P.
 
     Only the fields a potion reads are reset, and the chips are laid out in the given order, so
@@ -43,11 +43,11 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, fla
     P[0, F_FORCED_N] = 0
     P[0, F_FORCED_PTR] = 0
     empty_pot(P, 0, start, limit)
-    brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E)
+    brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chunks):
+def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chunks, UF):
     """Brew potions first..first+n-1; return counts[reward space 0..53, exploded 0/1] and the
     summed final white totals per chunk, merged."""
     hist = np.zeros((n_chunks, 54, 2), dtype=np.int64)
@@ -65,13 +65,13 @@ def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chu
             counts[t] += 1
         for i in range(lo, hi):
             rng[0] = stream_seed(seed, i, 0)
-            brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask)
+            brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UF)
             hist[c, P[0, F_REWARD], P[0, F_EXPLODED]] += 1
     return hist.sum(axis=0)
 
 
 @njit(cache=True, error_model="numpy")
-def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E):
+def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E, UF):
     """Brew one potion drawing exactly ``draws`` in order; return (P row, G) for inspection."""
     P = np.zeros((1, P_WIDTH), dtype=np.int64)
     G = np.zeros(G_WIDTH, dtype=np.int64)
@@ -85,5 +85,5 @@ def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E):
     P[0, F_FLASK] = flask
     reset_potion(P, 0, start, limit)
     P[0, F_FORCED_N] = draws.shape[0]
-    brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E)
+    brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
     return P, G

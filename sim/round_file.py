@@ -30,6 +30,7 @@ from sim.game_nb import (
 )
 from sim.ruleset import RulesetError, load_ruleset
 from strategies import slots as S
+from strategies.registry import slot_table
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -169,7 +170,7 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
     rng = np.zeros(n + 1, dtype=np.uint64)
     flask_before = P[:, L.F_FLASK].copy()
     play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
-               rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64))
+               rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
     events = [event_dict(row) for row in E[: _count_events(E)]]
     _check_errors(G, P, SC, events, label, flask_before)
     return _result(P, events, n, supply)
@@ -362,7 +363,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         E[:] = 0
         flask_before = P[:, L.F_FLASK].copy()
         play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
-                   rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64))
+                   rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
         events = [event_dict(row) for row in E[: _count_events(E)]]
         _check_errors(G, P, SC, events, where, flask_before)
         res = _result(P, events, n, supply)

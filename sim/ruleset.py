@@ -173,6 +173,10 @@ class Ruleset:
         R[L.R_LAP] = self.data["rats"]["lap"]
         R[L.R_START_RUBIES] = g["starting_rubies"]
         R[L.R_START_DROPLET] = g["starting_droplet"]
+        R[L.R_COINS : L.R_COINS + TRACK_LEN] = self.coins
+        R[L.R_VP : L.R_VP + TRACK_LEN] = self.vp
+        R[L.R_RUBY : L.R_RUBY + TRACK_LEN] = self.ruby
+        R[L.R_PRICE : L.R_PRICE + chips.N_TYPES] = self.price
         return R
 
     def check_implemented(self) -> None:

@@ -1,8 +1,10 @@
-"""Built-in strategies, their typed parameters, and the ``name:key=value,...`` spec notation.
+"""The strategy registry: built-in strategies and presets, typed parameters, and the spec notation
+``name`` or ``name:key=value,key=value``.
 
 A strategy is a row of slot kinds and a table of float parameters (see ``strategies.slots``);
-this module turns a spec such as ``threshold:t=6,flask=3`` into those arrays. The full registry
-with presets and user files grows on this in the strategy-layer issue.
+``parse_strategy`` turns a spec into those arrays. Every registered strategy has a name, a
+one-line description and typed parameters with defaults and ranges. User strategies join the same
+registry (``strategies.registry.register``).
 """
 
 from __future__ import annotations
@@ -22,41 +24,63 @@ class StrategySpecError(ValueError):
 
 @dataclass(frozen=True)
 class Param:
-    """A typed strategy parameter with a default and a range (or a chip-list)."""
+    """A typed strategy parameter with a default and a range.
+
+    Kinds: ``int``, ``float``, ``round`` (one number, or one per round separated by ``/``),
+    ``chips`` (chips or colour names separated by ``>``), ``choice`` (one of ``choices``).
+    """
 
     name: str
-    kind: str  # "float", "int" or "chips"
+    kind: str
     default: object
     lo: float | None = None
     hi: float | None = None
     help: str = ""
+    choices: tuple[str, ...] = ()
 
     def parse(self, text: str, strategy: str):
         """Read a value from text, or raise StrategySpecError naming what is accepted."""
+        where = f"{strategy}: parameter {self.name}={text}"
         if self.kind == "chips":
-            try:
-                chip_list = chips.parse_chips(text.replace(">", ","), what=f"{strategy}.{self.name}")
-            except chips.BagSpecError as e:
-                raise StrategySpecError(str(e)) from None
-            return [chips.chip_name(t) for t in chip_list]
+            return parse_chip_list(text, where)
+        if self.kind == "choice":
+            if text not in self.choices:
+                raise StrategySpecError(f"{where}: expected one of {', '.join(self.choices)}")
+            return text
+        if self.kind == "round":
+            parts = text.split("/")
+            vals = [self._number(p, where, float) for p in parts]
+            if len(vals) == 1:
+                return vals[0]
+            if len(vals) > S.ROUND_PARAMS - 1:
+                raise StrategySpecError(f"{where}: at most {S.ROUND_PARAMS - 1} per-round values")
+            return vals
+        return self._number(text, where, int if self.kind == "int" else float)
+
+    def _number(self, text, where, cast):
         try:
-            v = int(text) if self.kind == "int" else float(text)
+            v = cast(text)
         except ValueError:
-            raise StrategySpecError(
-                f"{strategy}: parameter {self.name}={text!r}: expected {'an integer' if self.kind == 'int' else 'a number'}"
-                f" from {self.lo:g} to {self.hi:g}"
-            ) from None
+            what = "an integer" if cast is int else "a number"
+            raise StrategySpecError(f"{where}: expected {what} from {self.lo:g} to {self.hi:g}") from None
         if not (self.lo <= v <= self.hi):
-            raise StrategySpecError(
-                f"{strategy}: parameter {self.name}={text}: out of range; expected {self.lo:g} to {self.hi:g}"
-            )
+            raise StrategySpecError(f"{where}: out of range; expected {self.lo:g} to {self.hi:g}")
         return v
 
     def describe(self) -> str:
         """One line: name, type, default, range."""
         if self.kind == "chips":
-            return f"{self.name} (chip list, default {'>'.join(self.default)}): {self.help}"
-        return f"{self.name} ({self.kind} {self.lo:g}..{self.hi:g}, default {self.default}): {self.help}"
+            return f"{self.name} (chips/colours, best first, default {'>'.join(self.default)}): {self.help}"
+        if self.kind == "choice":
+            return f"{self.name} (one of {'|'.join(self.choices)}, default {self.default}): {self.help}"
+        d = self.default if not isinstance(self.default, list) else "/".join(f"{x:g}" for x in self.default)
+        per = ", or one value per round a/b/c..." if self.kind == "round" else ""
+        return f"{self.name} ({self.kind} {self.lo:g}..{self.hi:g}{per}, default {d}): {self.help}"
+
+    def as_json(self) -> dict:
+        """The parameter as a JSON-ready dict."""
+        return {"name": self.name, "type": self.kind, "default": self.default, "min": self.lo,
+                "max": self.hi, "choices": list(self.choices) or None, "help": self.help}
 
 
 @dataclass(frozen=True)
@@ -67,6 +91,8 @@ class StrategyDef:
     description: str
     params: tuple[Param, ...]
     build: Callable[[dict], tuple[np.ndarray, np.ndarray]] = field(repr=False)
+    idea: str = ""
+    source: str = "built-in"
 
 
 @dataclass(frozen=True)
@@ -80,6 +106,9 @@ class Strategy:
     params: np.ndarray
 
 
+REGISTRY: dict[str, StrategyDef] = {}
+
+
 def blank_arrays() -> tuple[np.ndarray, np.ndarray]:
     """Kinds and params of the default player: every slot at kind 0 (the sensible defaults)."""
     kinds = np.zeros(S.N_SLOTS, dtype=np.int64)
@@ -88,34 +117,143 @@ def blank_arrays() -> tuple[np.ndarray, np.ndarray]:
     return kinds, params
 
 
-def _chip_list(names: list[str]) -> list[int]:
+_COLOUR_WORDS = {name: i for i, name in enumerate(chips.COLOUR_NAMES)}
+_COLOUR_WORDS.update({"pumpkin": chips.ORANGE, "pumpkins": chips.ORANGE, "spider": chips.GREEN,
+                      "crow": chips.BLUE, "toadstool": chips.RED, "mandrake": chips.YELLOW,
+                      "ghost": chips.PURPLE, "moth": chips.BLACK})
+
+
+def parse_chip_list(text: str, where: str = "buy") -> list[str]:
+    """``r4>b4>orange`` to chip names, best first; a colour name stands for its chips, big first."""
+    out: list[str] = []
+    for item in text.replace(",", ">").split(">"):
+        item = item.strip().lower()
+        if not item:
+            continue
+        if item in _COLOUR_WORDS:
+            c = _COLOUR_WORDS[item]
+            if c == chips.WHITE:
+                raise StrategySpecError(f"{where}: white chips are never for sale")
+            names = [chips.chip_name(t) for t in sorted(
+                (t for t in range(chips.N_TYPES) if chips.TYPE_COLOUR[t] == c),
+                key=lambda t: -chips.TYPE_VALUE[t])]
+        else:
+            try:
+                ts = chips.parse_chips(item, what=where)
+            except chips.BagSpecError as e:
+                raise StrategySpecError(
+                    f"{e}; or a colour name ({', '.join(n for n in chips.COLOUR_NAMES if n != 'white')})"
+                ) from None
+            if any(chips.TYPE_COLOUR[t] == chips.WHITE for t in ts):
+                raise StrategySpecError(f"{where}: white chips are never for sale")
+            names = [chips.chip_name(t) for t in ts]
+        for n in names:
+            if n not in out:
+                out.append(n)
+    if not out:
+        raise StrategySpecError(f"{where}: give at least one chip or colour, e.g. r4>b4>orange")
+    return out
+
+
+def _set_round(params: np.ndarray, slot: int, value) -> None:
+    """Fill SP[slot, 0..20] with one value, or with per-round values (round r at index r)."""
+    if isinstance(value, list):
+        params[slot, 0] = value[0]
+        for r in range(1, S.ROUND_PARAMS):
+            params[slot, r] = value[min(r, len(value)) - 1]
+    else:
+        params[slot, : S.ROUND_PARAMS] = value
+
+
+def _chip_types(names: list[str]) -> list[int]:
     return [chips.parse_chips(n)[0] for n in names]
 
 
 DEFAULT_BUY = ["r4", "b4", "y4", "g4", "p1", "k1", "r2", "b2", "y2", "g2", "o1", "r1", "b1"]
+# VP per coin, by round (index 0: outside a game): coins buy chips early, are worth 1/5 VP at the end
+DEFAULT_COIN_VALUE = [0.3, 0.5, 0.45, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.2]
+BUYERS = ("priority", "expensive", "value", "percoin", "random", "none")
+_BUY_KIND = {"priority": S.BUY_PRIORITY, "expensive": S.BUY_EXPENSIVE, "value": S.BUY_VALUE,
+             "percoin": S.BUY_PER_COIN, "random": S.BUY_RANDOM, "none": S.BUY_NOTHING}
 
 
-def _build_threshold(v: dict) -> tuple[np.ndarray, np.ndarray]:
-    kinds, params = blank_arrays()
-    kinds[S.SLOT_STOP] = S.STOP_WHITE
-    params[S.SLOT_STOP, 0] = v["t"]
+def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, droplet_until=8,
+                   refill=1) -> tuple[Param, ...]:
+    return (
+        Param("flask", "int", flask, 0, 3, "use the flask on a white of at least this value (0 never)"),
+        Param("flask_white", "int", 0, 0, 30, "use the flask only if the white total is then at least this"),
+        Param("buyer", "choice", buyer, help="how to buy: priority list, most expensive, best total "
+              "value, best value per coin, random or nothing", choices=BUYERS),
+        Param("buy", "chips", list(buy or DEFAULT_BUY), help="chips or colours, best first (the "
+              "priority list; for expensive/value/percoin: the chips considered, earlier worth more)"),
+        Param("coins_until", "int", coins_until, 0, 20, "an exploded pot takes the coins up to this round, "
+              "then the VP (the last round takes whichever is worth more)"),
+        Param("droplet_until", "int", droplet_until, 0, 20, "spend rubies on droplet moves up to this round"),
+        Param("refill", "int", refill, 0, 1, "refill an empty flask (2 rubies) before droplet moves"),
+    )
+
+
+def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
     kinds[S.SLOT_FLASK] = S.FLASK_MIN if v["flask"] > 0 else S.FLASK_NEVER
     params[S.SLOT_FLASK, 0] = v["flask"]
+    params[S.SLOT_FLASK, 1] = v["flask_white"]
     kinds[S.SLOT_BLUE] = S.BLUE_BEST
     kinds[S.SLOT_YELLOW] = S.YELLOW_ALWAYS
     kinds[S.SLOT_EXPLODE] = S.EXPLODE_BY_ROUND
     params[S.SLOT_EXPLODE, 0] = v["coins_until"]
-    kinds[S.SLOT_BUY] = S.BUY_PRIORITY
-    for i, t in enumerate(_chip_list(v["buy"])[: S.PARAM_WIDTH]):
-        params[S.SLOT_BUY, i] = t
+    buyer = v["buyer"]
+    kinds[S.SLOT_BUY] = _BUY_KIND[buyer]
+    types_ = _chip_types(v["buy"])
+    if buyer == "priority":
+        params[S.SLOT_BUY, :] = -1
+        for i, t in enumerate(types_[: S.PARAM_WIDTH]):
+            params[S.SLOT_BUY, i] = t
+    elif buyer in ("expensive", "value", "percoin"):
+        params[S.SLOT_BUY, :] = 0
+        for i, t in enumerate(types_):
+            params[S.SLOT_BUY, t] = len(types_) - i  # earlier in the list: worth more
     kinds[S.SLOT_RUBY] = S.RUBY_DEFAULT
     params[S.SLOT_RUBY, 0] = v["refill"]
     params[S.SLOT_RUBY, 1] = v["droplet_until"]
     kinds[S.SLOT_PURPLE] = S.PURPLE_MAX
-    return kinds, params
 
 
-def _build_random(v: dict) -> tuple[np.ndarray, np.ndarray]:
+def _value_params(coin=None, ruby=0.5) -> tuple[Param, ...]:
+    return (
+        Param("coin", "round", list(coin or DEFAULT_COIN_VALUE[1:]), 0, 5,
+              "VP worth of one coin (one value, or one per round)"),
+        Param("ruby", "float", ruby, 0, 5, "VP worth of one ruby"),
+    )
+
+
+OPTIMAL_REQUESTED = False  # set once a strategy uses the optimal stopper (compiled on demand)
+
+
+def _stop_builder(stop_kind: int, key: str | None):
+    def build(v: dict) -> tuple[np.ndarray, np.ndarray]:
+        global OPTIMAL_REQUESTED
+        if stop_kind == S.STOP_OPTIMAL:
+            OPTIMAL_REQUESTED = True
+        kinds, params = blank_arrays()
+        kinds[S.SLOT_STOP] = stop_kind
+        if stop_kind in (S.STOP_EV, S.STOP_OPTIMAL):
+            coin = v["coin"]
+            if isinstance(coin, list):
+                _set_round(params, S.SLOT_STOP, coin)
+                params[S.SLOT_STOP, 0] = DEFAULT_COIN_VALUE[0] if coin == DEFAULT_COIN_VALUE[1:] else coin[0]
+            else:
+                _set_round(params, S.SLOT_STOP, coin)
+            params[S.SLOT_STOP, S.P_RUBY_VALUE] = v["ruby"]
+            params[S.SLOT_STOP, S.P_VP_VALUE] = 1.0
+        elif key is not None:
+            _set_round(params, S.SLOT_STOP, v[key])
+        _apply_common(v, kinds, params)
+        return kinds, params
+
+    return build
+
+
+def _random_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
     kinds, params = blank_arrays()
     kinds[S.SLOT_STOP] = S.STOP_RANDOM
     params[S.SLOT_STOP, 0] = v["p"]
@@ -130,27 +268,70 @@ def _build_random(v: dict) -> tuple[np.ndarray, np.ndarray]:
     return kinds, params
 
 
-REGISTRY: dict[str, StrategyDef] = {
-    "threshold": StrategyDef(
-        "threshold",
-        "Stops at a white total, flasks big whites, buys from a fixed priority list.",
-        (
-            Param("t", "int", 6, 1, 30, "stop once the white total is at least t"),
-            Param("flask", "int", 2, 0, 3, "use the flask on a white of at least this value (0 never)"),
-            Param("buy", "chips", DEFAULT_BUY, help="buying priority, best first"),
-            Param("coins_until", "int", 6, 0, 9, "an exploded pot takes coins up to this round, then VP"),
-            Param("droplet_until", "int", 8, 0, 9, "buy droplet moves with rubies up to this round"),
-            Param("refill", "int", 1, 0, 1, "refill an empty flask before buying droplet moves"),
-        ),
-        _build_threshold,
-    ),
-    "random": StrategyDef(
-        "random",
-        "A random legal player: stops, buys, spends and chooses at random.",
-        (Param("p", "float", 0.25, 0.0, 1.0, "chance of stopping after each chip"),),
-        _build_random,
-    ),
-}
+def _define(name, description, idea, stop_kind, stop_params, key=None, **common):
+    REGISTRY[name] = StrategyDef(name, description, tuple(stop_params) + _common_params(**common),
+                                 _stop_builder(stop_kind, key), idea)
+
+
+def _t(default):
+    return Param("t", "round", default, 1, 30, "stop once the white total is at least t (one value, or one per round)")
+
+
+def _p(default):
+    return Param("p", "round", default, 0, 1, "stop once the next chip's explosion chance is above p")
+
+
+# --- configurable stop rules (complete players with sensible defaults for the other slots)
+_define("threshold", "Stops at a white total; flasks big whites; buys from a priority list.",
+        "The classic rule of thumb: stop once the white chips in the pot add up to t.",
+        S.STOP_WHITE, [_t(6)], key="t")
+_define("risk", "Stops when the exact chance that the next chip explodes is above p.",
+        "Reads the bag: the chance that the next chip pushes the white total over the limit.",
+        S.STOP_RISK, [_p(0.2)], key="p")
+_define("ev", "One-step expected value: draws while one more chip is worth more than stopping.",
+        "Values a reward space as VP + coins x coin + ruby x ruby, counts the chance of exploding "
+        "and the explosion choice, and draws when one more chip beats stopping now.",
+        S.STOP_EV, _value_params())
+_define("optimal", "Exact optimal stopping by dynamic programming over the bag (slow; the reference).",
+        "Solves the rest of the potion exactly at every decision, with the same value of a reward "
+        "space as ev; no stop rule can do better in expectation for that value.",
+        S.STOP_OPTIMAL, _value_params())
+_define("reckless", "Never stops: draws until the pot explodes, the bag is empty or the track ends.",
+        "A baseline that shows what pressing your luck without limit costs.",
+        S.STOP_NEVER, [])
+REGISTRY["random"] = StrategyDef(
+    "random", "A random legal player: stops, buys, spends and chooses at random.",
+    (Param("p", "float", 0.25, 0.0, 1.0, "chance of stopping after each chip"),), _random_build,
+    "A floor: any sensible strategy should beat it by a wide margin.")
+
+# --- presets: complete players built on the rules above
+_define("cautious", "Preset: stops early (risk above 10%), buys the biggest chips it can.",
+        "Rarely explodes; makes up for short potions with strong chips.",
+        S.STOP_RISK, [_p(0.10)], key="p", flask=1)
+_define("balanced", "Preset: risk 20% early, a little bolder late; balanced buying.",
+        "A solid all-round player: moderate risk, flask on big whites, the strongest chips first.",
+        S.STOP_RISK, [_p([0.2, 0.2, 0.2, 0.22, 0.22, 0.25, 0.25, 0.28, 0.3])], key="p")
+_define("greedy", "Preset: presses its luck (risk up to 35%), coins when it explodes early.",
+        "Big potions and many explosions; takes the coins after an early explosion.",
+        S.STOP_RISK, [_p(0.35)], key="p", coins_until=7)
+_define("pumpkin", "Archetype: pumpkins and red toadstools (red moves further with pumpkins).",
+        "Every pumpkin in the pot pushes red chips one or two spaces further.",
+        S.STOP_RISK, [_p(0.2)], key="p", buy=["r4", "r2", "o1", "r1"])
+_define("blueyellow", "Archetype: blue crow skulls and yellow mandrakes (pick chips, undo whites).",
+        "Blue picks the best of several chips; yellow sends a white back, so it can draw longer.",
+        S.STOP_RISK, [_p(0.22)], key="p", buy=["b4", "y4", "b2", "y2", "b1", "y1", "o1"])
+_define("blackpurple", "Archetype: black moths and purple ghosts (droplets, VP and rubies at B).",
+        "Black beats the neighbours for droplet moves and rubies; purple pays VP by count.",
+        S.STOP_RISK, [_p(0.2)], key="p", buy=["p1", "k1", "r4", "b4", "r2", "b2", "o1"])
+_define("greenruby", "Archetype: green spiders and rubies turned into droplet moves.",
+        "Greens at the end of the potion pay rubies; rubies move the droplet forward for good.",
+        S.STOP_RISK, [_p(0.2)], key="p", buy=["g4", "g2", "g1", "r4", "b4", "o1"], droplet_until=8)
+_define("expected-value", "Preset: the one-step expected-value stopper with value-based buying.",
+        "Draws while one more chip is worth more than stopping; buys the pair of greatest value.",
+        S.STOP_EV, _value_params(), buyer="value")
+
+PRESETS = ("cautious", "balanced", "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby",
+           "expected-value", "optimal", "random")
 
 
 def parse_strategy(spec: str) -> Strategy:
@@ -159,18 +340,16 @@ def parse_strategy(spec: str) -> Strategy:
     name, _, rest = text.partition(":")
     name = name.strip().lower()
     if name not in REGISTRY:
-        raise StrategySpecError(
-            f"unknown strategy '{name}'; known: {', '.join(sorted(REGISTRY))}"
-        )
+        raise StrategySpecError(f"unknown strategy '{name}'; known: {', '.join(sorted(REGISTRY))}")
     d = REGISTRY[name]
     values = {p.name: p.default for p in d.params}
     by_name = {p.name: p for p in d.params}
     if rest.strip():
-        for item in rest.split(","):
+        for item in _split_params(rest):
             if "=" not in item:
                 raise StrategySpecError(
                     f"strategy '{spec}': '{item}' is not key=value; parameters of {name}: "
-                    f"{', '.join(by_name)}"
+                    f"{', '.join(by_name) or 'none'}"
                 )
             k, _, val = item.partition("=")
             k = k.strip()
@@ -184,15 +363,28 @@ def parse_strategy(spec: str) -> Strategy:
     return Strategy(spec=text, name=name, values=values, kinds=kinds, params=params)
 
 
+def _split_params(rest: str) -> list[str]:
+    """Split ``k=v,k=v`` where a chip-list value may itself contain commas (``buy=r4,b4``)."""
+    out: list[str] = []
+    for item in rest.split(","):
+        if out and "=" not in item:
+            out[-1] += "," + item
+        else:
+            out.append(item)
+    return [o.strip() for o in out if o.strip()]
+
+
 def split_specs(text: str) -> list[str]:
     """Split a comma-separated list of strategy specs; commas inside ``name:k=v,k=v`` stay.
 
-    A new spec starts at an item that has no ``=`` before a ``:`` or has no ``=`` at all.
+    An item starts a new spec when its text before any ``=`` names a registered strategy (or has
+    a ``:``); otherwise it continues the previous spec's parameters.
     """
     out: list[str] = []
     for item in text.split(","):
-        head = item.split(":", 1)[0]
-        if out and "=" in head and ":" not in item.split("=", 1)[0]:
+        head = item.split("=", 1)[0].strip()
+        starts = ":" in head or "=" not in item or head.lower() in REGISTRY
+        if out and not starts:
             out[-1] += "," + item
         else:
             out.append(item)
@@ -200,7 +392,11 @@ def split_specs(text: str) -> list[str]:
 
 
 def parse_stop_policy(spec: str) -> tuple[int, np.ndarray]:
-    """``white:T``, ``risk:P`` or ``never`` to a stop kind and its parameter row."""
+    """``white:T``, ``risk:P`` or ``never`` to a stop kind and its parameter row.
+
+    Any registered strategy spec is accepted too (``ev``, ``optimal:coin=0.3``, ``balanced``...):
+    its stop rule is used.
+    """
     text = spec.strip().lower()
     row = np.zeros(S.PARAM_WIDTH, dtype=np.float64)
     head, _, arg = text.partition(":")
@@ -209,18 +405,22 @@ def parse_stop_policy(spec: str) -> tuple[int, np.ndarray]:
             t = int(arg)
             if t < 1:
                 raise ValueError
-            row[0] = t
+            row[: S.ROUND_PARAMS] = t
             return S.STOP_WHITE, row
-        if head == "risk" and arg:
+        if head == "risk" and arg and "=" not in arg:
             p = float(arg)
             if not 0.0 <= p <= 1.0:
                 raise ValueError
-            row[0] = p
+            row[: S.ROUND_PARAMS] = p
             return S.STOP_RISK, row
         if head == "never" and not arg:
             return S.STOP_NEVER, row
     except ValueError:
         pass
+    if head in REGISTRY:
+        st = parse_strategy(spec)
+        return int(st.kinds[S.SLOT_STOP]), st.params[S.SLOT_STOP].copy()
     raise StrategySpecError(
-        f"stop policy '{spec}': expected white:T (T a whole number >= 1), risk:P (0 <= P <= 1) or never"
+        f"stop policy '{spec}': expected white:T (T a whole number >= 1), risk:P (0 <= P <= 1), "
+        f"never, or a strategy from `quacks strategies` (e.g. ev, optimal, balanced)"
     )

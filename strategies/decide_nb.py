@@ -1,9 +1,10 @@
-"""The decision slots of the built-in strategies, compiled with Numba.
+"""The decision slots, compiled with Numba: built-in kinds, and the call into slot functions.
 
 Each ``decide_*`` function reads the seat's kind ``SK[s, slot]`` and parameters ``SP[s, slot, :]``
-and returns a decision. A strategy may read the player's own row ``P[s]`` (bag multiset, pot,
-flask, rubies, droplet, score), the scores in every row, and the game row ``G``; never the order
-of the chips in the bag (``CHIPS``).
+and returns a decision. Kinds ``>= USER_BASE`` call the compiled slot function
+``UF[kind - USER_BASE](P, s, G, R, SP, a, b)`` (see ``strategies.plugin``). A strategy may read
+the player's own row ``P[s]`` (bag multiset, pot, flask, rubies, droplet, score), the scores in
+every row, the game row ``G`` and the rules ``R``; never the order of the chips in the bag.
 """
 
 from __future__ import annotations
@@ -11,24 +12,33 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.chips import TYPE_COLOUR, TYPE_VALUE
+from sim.chips import N_TYPES, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.layout import (
     BAGCNT,
+    F_ANCHOR,
     F_BLUE_PTR,
     F_FLASK,
     F_FORCED_N,
     F_FORCED_PTR,
     F_LIMIT,
     F_NBAG,
+    F_NORANGE,
+    F_NPOT,
     F_PLACED_NO,
     F_RUBIES,
+    F_START,
     F_WHITE,
     F_YELLOW_PTR,
     G_ROUND,
+    POT_P,
+    R_COINS,
     R_FINAL_COINS,
+    R_LAST,
     R_ROUNDS,
+    R_RUBY,
     R_RUBY_DROPLET,
     R_RUBY_FLASK,
+    R_VP,
     SPEND_DROPLET,
     SPEND_FLASK,
 )
@@ -36,13 +46,21 @@ from sim.rng_nb import randint, uniform
 from strategies.slots import (
     BLUE_BEST,
     BLUE_RANDOM,
+    BUY_EXPENSIVE,
+    BUY_PER_COIN,
     BUY_PRIORITY,
     BUY_RANDOM,
+    BUY_VALUE,
     EXPLODE_BY_ROUND,
     EXPLODE_RANDOM,
+    EXPLODE_VALUE,
     FLASK_MIN,
     FLASK_RANDOM,
+    P_BUY_MIN_VALUE,
+    P_RUBY_VALUE,
+    P_VP_VALUE,
     PARAM_WIDTH,
+    ROUND_PARAMS,
     RUBY_DEFAULT,
     RUBY_RANDOM,
     SC_BLUE,
@@ -65,15 +83,24 @@ from strategies.slots import (
     SLOT_RUBY,
     SLOT_STOP,
     SLOT_YELLOW,
+    STOP_EV,
     STOP_NEVER,
     STOP_RANDOM,
     STOP_RISK,
     STOP_WHITE,
+    USER_BASE,
     YELLOW_NEVER,
     YELLOW_RANDOM,
 )
 
-WHITE_TYPES = np.array([0, 1, 2], dtype=np.int64)
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def round_param(SP, s, slot, G):
+    """The per-round parameter of a slot for the current round (index 0 outside a game)."""
+    r = G[G_ROUND]
+    if r >= ROUND_PARAMS:
+        r = ROUND_PARAMS - 1
+    return SP[s, slot, r]
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -90,38 +117,107 @@ def explosion_risk(P, s):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def decide_draw(P, s, G, R, SK, SP, SC, rng):
+def space_value(R, space, exploded, coin_value, ruby_value, vp_value):
+    """What ending the potion on reward space ``space`` is worth, in VP.
+
+    Intact: VP + coins x coin value + ruby x ruby value. Exploded: the better of the VP and the
+    coins (the explosion choice), plus the ruby, which an exploded pot still takes.
+    """
+    c = R[R_COINS + space] * coin_value
+    v = R[R_VP + space] * vp_value
+    r = R[R_RUBY + space] * ruby_value
+    if exploded:
+        return max(v, c) + r
+    return v + c + r
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def current_reward(P, s):
+    """Reward space if the potion stopped now."""
+    n = P[s, F_NPOT]
+    if n == 0:
+        return min(P[s, F_START] + 1, 53)
+    return min(P[s, POT_P + n - 1] + 1, 53)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def one_step_ev_draws(P, s, G, R, SP):
+    """True if one more chip (then stopping) is worth more in expectation than stopping now.
+
+    Counts the explosion chance and the explosion choice, the red bonus, and a flask that would
+    send a white straight back (the reward then stays); a blue chip's look is not counted.
+    """
+    cv = round_param(SP, s, SLOT_STOP, G)
+    rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
+    vv = SP[s, SLOT_STOP, P_VP_VALUE]
+    now = space_value(R, current_reward(P, s), False, cv, rv, vv)
+    n = P[s, F_NBAG]
+    if n <= 0:
+        return False
+    last = R[R_LAST]
+    flask_v = SP[s, SLOT_FLASK, 0] if P[s, F_FLASK] != 0 else 1e9
+    exp = 0.0
+    for t in range(N_TYPES):
+        cnt = P[s, BAGCNT + t]
+        if cnt == 0:
+            continue
+        p = cnt / n
+        c = TYPE_COLOUR[t]
+        move = TYPE_VALUE[t]
+        if c == RED:
+            no = P[s, F_NORANGE]
+            move += 2 if no >= 3 else (1 if no >= 1 else 0)
+        pos = min(P[s, F_ANCHOR] + move, last)
+        if c == WHITE:
+            if P[s, F_WHITE] + TYPE_VALUE[t] > P[s, F_LIMIT]:
+                exp += p * space_value(R, min(pos + 1, 53), True, cv, rv, vv)
+                continue
+            if TYPE_VALUE[t] >= flask_v:
+                exp += p * now
+                continue
+        exp += p * space_value(R, min(pos + 1, 53), False, cv, rv, vv)
+    return exp > now + 1e-12
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def decide_draw(P, s, G, R, SK, SP, SC, rng, UF):
     """True to draw another chip. Called only when a draw is possible and a chip is placed."""
     k = SK[s, SLOT_STOP]
     if k == STOP_WHITE:
-        return P[s, F_WHITE] < SP[s, SLOT_STOP, 0]
+        return P[s, F_WHITE] < round_param(SP, s, SLOT_STOP, G)
     if k == STOP_RISK:
-        return explosion_risk(P, s) <= SP[s, SLOT_STOP, 0]
+        return explosion_risk(P, s) <= round_param(SP, s, SLOT_STOP, G)
     if k == STOP_NEVER:
         return True
     if k == STOP_RANDOM:
         return uniform(rng, s) >= SP[s, SLOT_STOP, 0]
+    if k == STOP_EV:
+        return one_step_ev_draws(P, s, G, R, SP)
     if k == SCRIPTED:
         return P[s, F_FORCED_PTR] < P[s, F_FORCED_N]
+    if k >= USER_BASE:
+        return UF[k - USER_BASE](P, s, G, R, SP, 0, 0) != 0
     return False
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def decide_flask(P, s, t, G, R, SK, SP, SC, rng):
+def decide_flask(P, s, t, G, R, SK, SP, SC, rng, UF):
     """True to send the white chip of type t just placed back into the bag with the flask."""
     k = SK[s, SLOT_FLASK]
     if k == FLASK_MIN:
-        return TYPE_VALUE[t] >= SP[s, SLOT_FLASK, 0]
+        return TYPE_VALUE[t] >= SP[s, SLOT_FLASK, 0] and P[s, F_WHITE] >= SP[s, SLOT_FLASK, 1]
     if k == FLASK_RANDOM:
         return uniform(rng, s) < SP[s, SLOT_FLASK, 0]
     if k == SCRIPTED:
         return SC[s, SC_FLASK_ON] == P[s, F_PLACED_NO]
+    if k >= USER_BASE:
+        return UF[k - USER_BASE](P, s, G, R, SP, t, 0) != 0
     return False
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def decide_blue(P, s, looked, nlooked, G, R, SK, SP, SC, rng):
-    """Index into looked[:nlooked] of the chip to place, or -1 for none."""
+def decide_blue(P, s, looked, nlooked, G, R, SK, SP, SC, rng, UF):
+    """Index into looked[:nlooked] of the chip to place, or -1 for none (-3/-4: script errors)."""
     k = SK[s, SLOT_BLUE]
     if k == BLUE_BEST:
         best = -1
@@ -143,11 +239,14 @@ def decide_blue(P, s, looked, nlooked, G, R, SK, SP, SC, rng):
             if looked[i] == want:
                 return i
         return -4  # the scripted chip is not among the chips looked at
+    if k >= USER_BASE:
+        i = UF[k - USER_BASE](P, s, G, R, SP, nlooked, 0)
+        return i if -1 <= i < nlooked else -1
     return -1
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def decide_yellow(P, s, white_type, G, R, SK, SP, SC, rng):
+def decide_yellow(P, s, white_type, G, R, SK, SP, SC, rng, UF):
     """True to return the white chip placed right before a yellow chip."""
     k = SK[s, SLOT_YELLOW]
     if k == SCRIPTED:
@@ -156,26 +255,31 @@ def decide_yellow(P, s, white_type, G, R, SK, SP, SC, rng):
         return False
     if k == YELLOW_RANDOM:
         return uniform(rng, s) < 0.5
+    if k >= USER_BASE:
+        return UF[k - USER_BASE](P, s, G, R, SP, white_type, 0) != 0
     return True
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def decide_explosion(P, s, vp, coins, G, R, SK, SP, SC, rng):
+def decide_explosion(P, s, vp, coins, G, R, SK, SP, SC, rng, UF):
     """An exploded player's choice: 0 takes the VP, 1 takes the coins (or their VP in the final round)."""
     k = SK[s, SLOT_EXPLODE]
-    final = G[G_ROUND] >= R[R_ROUNDS]
     if k == SCRIPTED:
         return SC[s, SC_CHOICE]
     if k == EXPLODE_RANDOM:
         return randint(rng, s, 2)
-    if final:
+    if k >= USER_BASE:
+        return 1 if UF[k - USER_BASE](P, s, G, R, SP, vp, coins) != 0 else 0
+    if G[G_ROUND] >= R[R_ROUNDS]:
         return 1 if coins // R[R_FINAL_COINS] > vp else 0
     if k == EXPLODE_BY_ROUND:
         return 1 if G[G_ROUND] <= SP[s, SLOT_EXPLODE, 0] else 0
+    if k == EXPLODE_VALUE:
+        return 1 if coins * round_param(SP, s, SLOT_EXPLODE, G) > vp else 0
     return 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _buyable(t, coins, supply, price, avail, used_colours):
     """Whether chip t is for sale now, affordable, and of a colour not yet bought (bit mask)."""
     return (
@@ -188,8 +292,12 @@ def _buyable(t, coins, supply, price, avail, used_colours):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, SC, rng):
-    """Fill out[:n] with the chip types to buy and return n (the kernel checks legality)."""
+def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, SC, rng, UF):
+    """Fill out[:n] with the chip types to buy and return n (the kernel checks legality).
+
+    Slot functions read the supply, what is for sale and the prices from ``G[G_SUPPLY:]``,
+    ``G[G_AVAIL:]`` and ``R[R_PRICE:]`` and write their chips to ``G[G_OUT:]``.
+    """
     k = SK[s, SLOT_BUY]
     n = 0
     if k == SCRIPTED:
@@ -197,8 +305,12 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
         for i in range(n):
             out[i] = SC[s, SC_BUY + i]
         return n
+    if k >= USER_BASE:
+        n = UF[k - USER_BASE](P, s, G, R, SP, coins, max_buys)
+        return max(0, min(n, out.shape[0]))
     used = 0
     left = coins
+    nt = price.shape[0]
     if k == BUY_PRIORITY:
         for j in range(PARAM_WIDTH):
             t = np.int64(SP[s, SLOT_BUY, j])
@@ -210,10 +322,63 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
                 left -= price[t]
                 used |= 1 << TYPE_COLOUR[t]
         return n
+    if k == BUY_EXPENSIVE or k == BUY_PER_COIN:
+        while n < max_buys:
+            best = -1
+            bestkey = -1.0
+            for t in range(nt):
+                w = SP[s, SLOT_BUY, t]
+                if w <= 0 or w < SP[s, SLOT_BUY, P_BUY_MIN_VALUE]:
+                    continue
+                if _buyable(t, left, supply, price, avail, used):
+                    key = price[t] + w * 1e-6 if k == BUY_EXPENSIVE else w / max(price[t], 1)
+                    if key > bestkey:
+                        best = t
+                        bestkey = key
+            if best < 0:
+                break
+            out[n] = best
+            n += 1
+            left -= price[best]
+            used |= 1 << TYPE_COLOUR[best]
+        return n
+    if k == BUY_VALUE:
+        # The legal set of at most two chips (different colours) of the greatest total value.
+        best_v = 0.0
+        b1 = -1
+        b2 = -1
+        floor = SP[s, SLOT_BUY, P_BUY_MIN_VALUE]
+        for t in range(nt):
+            wt = SP[s, SLOT_BUY, t]
+            if wt <= 0 or wt < floor or not _buyable(t, left, supply, price, avail, 0):
+                continue
+            if wt > best_v + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best_v) <= 1e-12 and price[t] < price[b1]):
+                best_v = wt
+                b1 = t
+                b2 = -1
+            if max_buys < 2:
+                continue
+            for u in range(t + 1, nt):
+                wu = SP[s, SLOT_BUY, u]
+                if wu <= 0 or wu < floor or TYPE_COLOUR[u] == TYPE_COLOUR[t]:
+                    continue
+                if not _buyable(u, left - price[t], supply, price, avail, 0):
+                    continue
+                if wt + wu > best_v + 1e-12:
+                    best_v = wt + wu
+                    b1 = t
+                    b2 = u
+        if b1 >= 0:
+            out[n] = b1
+            n += 1
+        if b2 >= 0:
+            out[n] = b2
+            n += 1
+        return n
     if k == BUY_RANDOM:
         while n < max_buys:
             m = 0
-            for t in range(price.shape[0]):
+            for t in range(nt):
                 if _buyable(t, left, supply, price, avail, used):
                     m += 1
             if m == 0:
@@ -221,7 +386,7 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
             j = randint(rng, s, m + 1)  # m means: buy nothing more
             if j == m:
                 break
-            for t in range(price.shape[0]):
+            for t in range(nt):
                 if _buyable(t, left, supply, price, avail, used):
                     if j == 0:
                         out[n] = t
@@ -235,13 +400,15 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def decide_spend(P, s, i, G, R, SK, SP, SC, rng):
+def decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF):
     """The i-th ruby spending of this round: 0 stop, SPEND_DROPLET or SPEND_FLASK."""
     k = SK[s, SLOT_RUBY]
     if k == SCRIPTED:
         if i < SC[s, SC_NSPEND]:
             return SC[s, SC_SPEND + i]
         return 0
+    if k >= USER_BASE:
+        return UF[k - USER_BASE](P, s, G, R, SP, i, 0)
     rubies = P[s, F_RUBIES]
     if k == RUBY_DEFAULT:
         if SP[s, SLOT_RUBY, 0] > 0 and P[s, F_FLASK] == 0 and rubies >= R[R_RUBY_FLASK]:
@@ -260,11 +427,15 @@ def decide_spend(P, s, i, G, R, SK, SP, SC, rng):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def decide_purple(P, s, npurple, G, R, SK, SP, SC, rng):
+def decide_purple(P, s, npurple, G, R, SK, SP, SC, rng, UF):
     """The purple tier taken (1..min(npurple, 3)); a lower tier may be chosen."""
     top = min(npurple, 3)
-    if SK[s, SLOT_PURPLE] == SCRIPTED and SC[s, SC_PURPLE] >= 0:
+    k = SK[s, SLOT_PURPLE]
+    if k == SCRIPTED and SC[s, SC_PURPLE] >= 0:
         return min(SC[s, SC_PURPLE], top)
+    if k >= USER_BASE:
+        t = UF[k - USER_BASE](P, s, G, R, SP, npurple, 0)
+        return t if 1 <= t <= top else top
     return top
 
 

@@ -3,7 +3,12 @@
 A seat's strategy is two arrays the kernel reads: ``SK[seat, slot]`` picks the kind used for each
 slot and ``SP[seat, slot, :]`` holds that kind's parameters (floats). Changing a parameter never
 changes a type, so it never recompiles a kernel. Scripted decisions (golden tests and
-``quacks round``) read ``SC[seat, :]`` (ints, ``SC_*`` layout).
+``quacks round``) read ``SC[seat, :]`` (ints, ``SC_*`` layout). A kind of ``USER_BASE + i`` calls
+the compiled slot function ``UF[i]`` (user strategies, and built-ins that need their own memory
+such as the optimal stopper).
+
+Per-round parameters: where a kind says "per round", ``SP[s, slot, r]`` holds the value for round
+``r`` (1..20) and ``SP[s, slot, 0]`` the value outside a game (``quacks potion``).
 """
 
 from __future__ import annotations
@@ -16,21 +21,31 @@ SLOT_EXPLODE = 4  # an exploded player's choice: VP or coins
 SLOT_BUY = 5  # chips to buy
 SLOT_RUBY = 6  # spending rubies
 SLOT_PURPLE = 7  # purple tier
-N_SLOTS = 8
-SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple")
+SLOT_CUSTOM = 8  # no decision: parameters of user strategies
+N_SLOTS = 9
+SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple", "custom")
+DECISION_SLOTS = SLOT_NAMES[:8]
 PARAM_WIDTH = 24
+ROUND_PARAMS = 21  # SP[s, slot, 0..20]: per-round values (0 = outside a game)
+P_RUBY_VALUE = 21  # stop slot of ev/optimal: VP worth of one ruby
+P_VP_VALUE = 22  # stop slot of ev/optimal: weight of VP (1)
 
 SCRIPTED = 99  # every slot: read the decision from SC
+USER_BASE = 100  # kind USER_BASE + i: call UF[i]
+N_UF = 32  # the slot-function table always has this many entries (one compiled kernel)
+UF_OPTIMAL = 0  # UF[0] is the built-in optimal stopper
 
 # stop kinds
-STOP_WHITE = 0  # p0 = T: stop once the white total is >= T
-STOP_RISK = 1  # p0 = P: stop once the next-draw explosion chance is > P
+STOP_WHITE = 0  # per round T: stop once the white total is >= T
+STOP_RISK = 1  # per round P: stop once the next-draw explosion chance is > P
 STOP_NEVER = 2  # draw until explosion, empty bag or track end
 STOP_RANDOM = 3  # p0 = chance of stopping after each chip
+STOP_EV = 4  # per round coin value, P_RUBY_VALUE: draw if one more chip's expected value beats stopping
+STOP_OPTIMAL = USER_BASE + UF_OPTIMAL  # exact dynamic programming over the bag (same value params)
 
 # flask kinds
 FLASK_NEVER = 0
-FLASK_MIN = 1  # p0 = V: use on the first white of value >= V that did not explode
+FLASK_MIN = 1  # p0 = V: a white of value >= V; p1: only if the white total is then >= p1
 FLASK_RANDOM = 2  # p0 = chance of using it on a white
 
 # blue kinds
@@ -45,12 +60,17 @@ YELLOW_RANDOM = 2
 
 # explosion-choice kinds
 EXPLODE_BY_ROUND = 0  # p0 = last round in which coins are taken; the final round takes the larger
+EXPLODE_VALUE = 1  # per round coin value: take coins if coins * value > VP
 EXPLODE_RANDOM = 2
 
 # buy kinds
 BUY_PRIORITY = 0  # p[0..] chip types in priority order, -1 ends the list
 BUY_NOTHING = 1
 BUY_RANDOM = 2  # a uniformly random affordable legal chip, then maybe a second
+BUY_EXPENSIVE = 3  # the most expensive affordable chip (p[t] > 0 marks allowed types), twice
+BUY_VALUE = 4  # p[t] = value of chip type t; the legal set of <= 2 chips of greatest total value
+BUY_PER_COIN = 5  # p[t] = value of chip type t; greedily the best value per coin
+P_BUY_MIN_VALUE = 22  # BUY_VALUE / BUY_PER_COIN: ignore chips valued below this
 
 # ruby kinds
 RUBY_DEFAULT = 0  # p0 = refill an empty flask first (1/0), p1 = last round to buy droplet moves

@@ -91,6 +91,10 @@ def call_kernel(fn, **values):
             args.append(values[name])
         elif name == "W":
             args.append(np.zeros(max(getattr(game_nb, "W_WIDTH", 64), 64), dtype=np.int64))
+        elif name == "UF":
+            from strategies.registry import slot_table
+
+            args.append(slot_table())
         else:
             raise TypeError(f"{fn.__name__}: no value for argument {name!r}")
     return fn(*args)

@@ -1,0 +1,292 @@
+"""Report plots: headless matplotlib (``Figure`` objects, no pyplot state), PNG next to the tables.
+
+``render(summary, DIR)`` draws every plot a summary supports; ``render_all(DIR)`` re-draws them
+from a saved report's tables (``quacks plot DIR``). Every point carries its 95% interval (error
+bars or a band). Plots that need rounds detail are skipped, with a note, when it is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from sim.chips import COLOUR_NAMES  # noqa: E402
+
+PLOT_FILES = ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_round.png",
+              "seats.png", "chips_bought.png", "pairs.png")
+CHIP_COLOURS = {"white": "#e8e8e8", "orange": "#f28e2b", "green": "#59a14f", "blue": "#4e79a7",
+                "red": "#e15759", "yellow": "#edc948", "purple": "#b07aa1", "black": "#333333",
+                "locoweed": "#9c755f"}
+DPI = 110
+
+
+def _palette(n: int) -> list:
+    cmap = matplotlib.colormaps["tab10"]
+    return [cmap(i % 10) for i in range(n)]
+
+
+def _save(fig: Figure, outdir: Path, name: str) -> str:
+    tmp = outdir / f".{name}.partial"
+    fig.savefig(tmp, format="png", dpi=DPI, bbox_inches="tight")
+    os.replace(tmp, outdir / name)
+    return name
+
+
+def _label(name: str, games: int) -> str:
+    return f"{name}\n(n={int(games):,})"
+
+
+def plot_win_share(strategies: pd.DataFrame, players: int | None) -> Figure:
+    """Win share and mean VP per strategy, with 95% intervals."""
+    df = strategies.reset_index(drop=True)
+    k = len(df)
+    fig = Figure(figsize=(10, 1.2 + 0.55 * k))
+    ax1, ax2 = fig.subplots(1, 2, sharey=True)
+    y = np.arange(k)[::-1]
+    col = _palette(k)
+    for ax, key, title in ((ax1, "win_share", "win share (shared wins split)"),
+                           (ax2, "mean_vp", "mean VP")):
+        m = df[key].to_numpy(float)
+        lo = df[key + "_ci_lo"].to_numpy(float)
+        hi = df[key + "_ci_hi"].to_numpy(float)
+        for i in range(k):
+            ax.errorbar(m[i], y[i], xerr=[[m[i] - lo[i]], [hi[i] - m[i]]], fmt="o", color=col[i],
+                        capsize=4)
+        ax.set_title(f"{title}, 95% CI")
+        ax.grid(axis="x", alpha=0.3)
+    if players:
+        ax1.axvline(1 / players, color="grey", ls="--", lw=1, label=f"equal share 1/{players}")
+        ax1.legend(loc="lower right", fontsize=8)
+    ax1.set_yticks(y, [_label(str(s), g) for s, g in zip(df["strategy"], df["games"])], fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_vp_distribution(vp_hist: pd.DataFrame, strategies: pd.DataFrame) -> Figure:
+    """Distribution of final VP per strategy (share of games), mean and its 95% interval in the legend."""
+    fig = Figure(figsize=(9, 5))
+    ax = fig.subplots()
+    col = _palette(len(strategies))
+    for i, row in enumerate(strategies.to_dict(orient="records")):
+        h = vp_hist[vp_hist["strategy"] == row["strategy"]]
+        if not len(h):
+            continue
+        x = h["vp"].to_numpy()
+        c = h["count"].to_numpy(float)
+        full = np.zeros(x.max() - x.min() + 3)
+        full[x - x.min() + 1] = c
+        xs = np.arange(x.min() - 1, x.max() + 2)
+        ax.step(xs, full / c.sum(), where="mid", color=col[i],
+                label=f"{row['strategy']}: mean {row['mean_vp']:.2f} "
+                      f"[{row['mean_vp_ci_lo']:.2f}, {row['mean_vp_ci_hi']:.2f}], n={int(row['games']):,}")
+    ax.set_xlabel("final VP")
+    ax.set_ylabel("share of games")
+    ax.set_title("VP distribution")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_rounds(rounds: pd.DataFrame, names: list[str]) -> Figure:
+    """Explosion rate and mean reward space by round, with 95% bands."""
+    fig = Figure(figsize=(11, 4.5))
+    axes = fig.subplots(1, 2)
+    col = _palette(len(names))
+    for ax, metric, title in ((axes[0], "exploded", "explosion rate by round"),
+                              (axes[1], "reward_space", "mean reward space by round")):
+        sub = rounds[rounds["metric"] == metric]
+        for i, name in enumerate(names):
+            g = sub[sub["strategy"] == name].sort_values("round")
+            if not len(g):
+                continue
+            ax.plot(g["round"], g["mean"], marker="o", ms=3, color=col[i], label=name)
+            ax.fill_between(g["round"], g["ci_lo"], g["ci_hi"], color=col[i], alpha=0.2)
+        ax.set_xlabel("round")
+        ax.set_title(f"{title} (95% CI)")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_bag(rounds: pd.DataFrame, names: list[str]) -> Figure:
+    """Average bag composition (chips by colour, after each round) per strategy."""
+    k = len(names)
+    cols = min(k, 2)
+    nrows = -(-k // cols)
+    fig = Figure(figsize=(6 * cols, 3.6 * nrows))
+    axes = np.atleast_1d(fig.subplots(nrows, cols, squeeze=False)).ravel()
+    for ax, name in zip(axes, names):
+        sub = rounds[rounds["strategy"] == name]
+        bottom = None
+        for colour in COLOUR_NAMES:
+            g = sub[sub["metric"] == f"bag_{colour}"].sort_values("round")
+            if not len(g) or g["mean"].max() == 0:
+                continue
+            x, m = g["round"].to_numpy(), g["mean"].to_numpy(float)
+            base = np.zeros_like(m) if bottom is None else bottom
+            ax.fill_between(x, base, base + m, color=CHIP_COLOURS[colour], label=colour,
+                            edgecolor="#555555", lw=0.3)
+            bottom = base + m
+        ax.set_title(str(name), fontsize=9)
+        ax.set_xlabel("round")
+        ax.set_ylabel("chips in bag (mean)")
+        ax.grid(alpha=0.3)
+    for ax in axes[k:]:
+        ax.set_visible(False)
+    axes[0].legend(fontsize=7, ncol=2)
+    fig.suptitle("average bag composition after each round")
+    fig.tight_layout()
+    return fig
+
+
+def plot_seats(seats: pd.DataFrame) -> Figure:
+    """Win share by seat: pooled over strategies and per strategy, with 95% intervals."""
+    groups = [str(g) for g in seats["strategy"].cat.categories if (seats["strategy"] == g).any()]
+    nseat = int(seats["seat"].max()) + 1
+    fig = Figure(figsize=(max(6, 1.6 * nseat * max(1, len(groups)) / 2), 4.5))
+    ax = fig.subplots()
+    width = 0.8 / max(1, len(groups))
+    col = ["#555555", *_palette(len(groups) - 1)]
+    for j, g in enumerate(groups):
+        sub = seats[seats["strategy"] == g].sort_values("seat")
+        x = sub["seat"].to_numpy() + (j - (len(groups) - 1) / 2) * width
+        m = sub["win_share"].to_numpy(float)
+        err = [m - sub["win_share_ci_lo"].to_numpy(float), sub["win_share_ci_hi"].to_numpy(float) - m]
+        ax.bar(x, m, width, yerr=err, capsize=3, color=col[j], alpha=0.85,
+               label="all strategies" if g == "all" else g)
+    ax.axhline(1 / nseat, color="grey", ls="--", lw=1)
+    ax.set_xticks(range(nseat), [f"seat {s}" for s in range(nseat)])
+    ax.set_ylabel("win share")
+    ax.set_title("win share by seat (95% CI); dashed: 1/players")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_bought(bought: pd.DataFrame, names: list[str]) -> Figure:
+    """Mean chips bought per game by colour and strategy, with 95% intervals."""
+    colours = [c for c in COLOUR_NAMES if bought[bought["colour"] == c]["mean"].max() > 0]
+    fig = Figure(figsize=(max(6, 1.1 * len(colours) * max(1, len(names)) / 2), 4.5))
+    ax = fig.subplots()
+    width = 0.8 / max(1, len(names))
+    col = _palette(len(names))
+    for j, name in enumerate(names):
+        sub = bought[bought["strategy"] == name].set_index("colour").reindex(colours)
+        x = np.arange(len(colours)) + (j - (len(names) - 1) / 2) * width
+        m = sub["mean"].to_numpy(float)
+        err = [m - sub["ci_lo"].to_numpy(float), sub["ci_hi"].to_numpy(float) - m]
+        ax.bar(x, m, width, yerr=err, capsize=2, color=col[j], label=name)
+    ax.set_xticks(range(len(colours)), colours)
+    ax.set_ylabel("chips bought per game")
+    ax.set_title("chips bought by colour (95% CI)")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_pairs(pairs: pd.DataFrame) -> Figure:
+    """Paired per-deal win-share differences (black) against the unpaired interval (grey)."""
+    k = len(pairs)
+    fig = Figure(figsize=(9, 1.2 + 0.5 * k))
+    ax = fig.subplots()
+    y = np.arange(k)[::-1]
+    m = pairs["win_share_diff"].to_numpy(float)
+    for i, r in enumerate(pairs.to_dict(orient="records")):
+        ax.plot([r["win_share_diff_ci_unpaired_lo"], r["win_share_diff_ci_unpaired_hi"]], [y[i] - 0.15] * 2,
+                color="#aaaaaa", lw=4, solid_capstyle="butt", label="unpaired CI" if i == 0 else None)
+        ax.errorbar(m[i], y[i], xerr=[[m[i] - r["win_share_diff_ci_lo"]], [r["win_share_diff_ci_hi"] - m[i]]],
+                    fmt="o", color="black", capsize=4, label="paired per deal, 95% CI" if i == 0 else None)
+    ax.axvline(0, color="grey", ls="--", lw=1)
+    ax.set_yticks(y, [f"{a} - {b}" for a, b in zip(pairs["strategy_a"], pairs["strategy_b"])], fontsize=8)
+    ax.set_xlabel("win share difference A - B")
+    ax.set_title(f"paired differences over {int(pairs['deals'].iloc[0]):,} deals")
+    ax.legend(fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def render(summary, outdir: str | Path) -> tuple[list[str], list[str]]:
+    """Draw every plot the summary supports into ``outdir``; return (file names, notes)."""
+    out = Path(outdir)
+    s = summary
+    names = [str(x) for x in s.strategies["strategy"]]
+    players = s.info.get("players")
+    files, notes = [], []
+    files.append(_save(plot_win_share(s.strategies, players), out, "win_share.png"))
+    if s.vp_hist is not None and len(s.vp_hist):
+        files.append(_save(plot_vp_distribution(s.vp_hist, s.strategies), out, "vp_distribution.png"))
+    if s.rounds is not None and len(s.rounds):
+        files.append(_save(plot_rounds(s.rounds, names), out, "rounds.png"))
+        files.append(_save(plot_bag(s.rounds, names), out, "bag_by_round.png"))
+    else:
+        notes.append("rounds.png and bag_by_round.png skipped: they need --detail rounds")
+    if s.seats is not None and len(s.seats):
+        files.append(_save(plot_seats(s.seats), out, "seats.png"))
+    if s.bought is not None and len(s.bought):
+        files.append(_save(plot_bought(s.bought, names), out, "chips_bought.png"))
+    if s.pairs is not None and len(s.pairs) and s.pairs["win_share_diff"].notna().any():
+        files.append(_save(plot_pairs(s.pairs), out, "pairs.png"))
+    return files, notes
+
+
+def plot_sweep(table: pd.DataFrame, settings: dict) -> Figure:
+    """Win share and mean VP of the focus strategy against the swept parameter, 95% bands."""
+    fig = Figure(figsize=(11, 4.5))
+    ax1, ax2 = fig.subplots(1, 2)
+    x = table["value"].to_numpy(float)
+    for ax, key, title in ((ax1, "win_share", "win share"), (ax2, "mean_vp", "mean VP")):
+        ax.plot(x, table[key], marker="o", color="#4e79a7")
+        ax.fill_between(x, table[key + "_ci_lo"], table[key + "_ci_hi"], color="#4e79a7", alpha=0.25,
+                        label="95% CI")
+        ax.set_xlabel(settings["key"])
+        ax.set_title(f"{title} of {settings['strategy']} vs {','.join(settings['vs'])}")
+        ax.grid(alpha=0.3)
+    ax1.axhline(1 / settings["players"], color="grey", ls="--", lw=1,
+                label=f"equal share 1/{settings['players']}")
+    ax1.legend(fontsize=8)
+    games = int(table["games"].iloc[0]) if len(table) else 0
+    fig.suptitle(f"sweep of {settings['key']}: {games:,} games per value, {settings['players']} players")
+    fig.tight_layout()
+    return fig
+
+
+def render_sweep(table: pd.DataFrame, settings: dict, outdir: str | Path) -> list[str]:
+    """Draw ``sweep.png`` into ``outdir``; return the file names."""
+    return [_save(plot_sweep(table, settings), Path(outdir), "sweep.png")]
+
+
+def render_all(path: str | Path) -> tuple[list[str], list[str]]:
+    """Re-draw every plot of a saved report (tournament or sweep) from its tables."""
+    from sim.reports import RUN_FILE, ReportError, load_summary
+
+    p = Path(path)
+    if not p.is_dir():
+        raise ReportError(f"{p}: no such report directory")
+    run = {}
+    if (p / RUN_FILE).is_file():
+        try:
+            run = json.loads((p / RUN_FILE).read_text())
+        except ValueError:
+            raise ReportError(f"{p / RUN_FILE}: not valid JSON") from None
+    if run.get("kind") == "sweep" or (p / "sweep.csv").is_file():
+        if not (p / "sweep.csv").is_file() or "settings" not in run:
+            raise ReportError(f"{p}: an incomplete sweep report (no sweep.csv or run.json)")
+        table = pd.read_csv(p / "sweep.csv")
+        return render_sweep(table, run["settings"], p), []
+    summary = load_summary(p)
+    if summary.info.get("players") is None and summary.seats is not None:
+        summary.info["players"] = int(summary.seats["seat"].max()) + 1
+    return render(summary, p)

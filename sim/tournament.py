@@ -1,0 +1,720 @@
+"""Tournaments: many games between strategies, seat-balanced, chunked, resumable.
+
+Formats (``TournamentConfig.format``):
+
+- ``rotate`` (duplicate format): every deal (game seed) is played in every cyclic rotation of the
+  seats, so every strategy meets the same luck from every seat. Fewer specs than seats are cycled
+  (copies of one spec count as one strategy).
+- ``round-robin``: every combination of ``players`` strategies from a larger pool is a table;
+  every deal is played at every table in every rotation.
+- ``vs-field``: the first spec is the focus strategy, the rest a field cycled into the other
+  seats; every deal in every rotation.
+
+Layout and determinism: game ``g`` (0-based) of a run is deal ``g // games_per_deal``, table
+``(g % games_per_deal) // rotations``, rotation ``g % rotations``. Games run in *chunks* of whole
+deals whose boundaries depend only on the settings (a first chunk of about
+``first_chunk_games`` games, doubling up to ``max_chunk_games``), never on threads, timing or
+interruptions. Every sum the statistics keep is an integer, so a run interrupted after any chunk
+and resumed ends bit-identical to an uninterrupted one; ``until_ci`` decides after each chunk
+whether to stop, from the same sums, so it stops at the same chunk too.
+
+Memory stays flat: a chunk's rows go to the statistics accumulator and (with an output
+directory) to the parquet writers, and are dropped.
+
+Interruption: Ctrl-C while a chunk runs lets the chunk finish and be written, then stops (a
+second Ctrl-C stops at once, losing that chunk). :class:`RunInterrupted` (a KeyboardInterrupt)
+carries the games kept; ``resume=True`` continues (see ``sim.reports`` for the files).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from sim.game import GameInputError, check_players, play_batch
+from sim.game_nb import (
+    O_BOUGHT,
+    O_DROPLET,
+    O_ERR,
+    O_EXPLOSIONS,
+    O_FINALPOS,
+    O_NCHIPS,
+    O_NWIN,
+    O_RANK,
+    O_RUBIES,
+    O_SCORE,
+    O_WIDTH,
+    O_WIN,
+    RD_BAG,
+    RD_COINS,
+    RD_DROPLET,
+    RD_EXPLODED,
+    RD_NCHIPS,
+    RD_NPOT,
+    RD_RAT,
+    RD_REWARD,
+    RD_RUBIES,
+    RD_SCORE,
+    RD_VPGAIN,
+    RD_WHITE,
+    RD_WIDTH,
+)
+from sim.report_stats import BOUGHT_COLUMNS, Accumulator, Summary
+from sim.ruleset import Ruleset, load_ruleset
+
+FORMATS = ("rotate", "round-robin", "vs-field")
+DETAILS = ("games", "rounds")
+# Preferred default field (the built-in presets); see default_field(). Adjust freely.
+DEFAULT_FIELD: tuple[str, ...] = ("cautious", "balanced", "greedy", "reckless")
+DEFAULT_PLAYERS = 4
+DEFAULT_GAMES = 20_000
+DEFAULT_CI_CAP = 1_000_000  # the cap on games for --until-ci when --games is not given
+FIRST_CHUNK_GAMES = 2_000
+MAX_CHUNK_GAMES = 50_000
+ROUNDS_BATCH_GAMES = 4_000  # kernel batch with rounds detail (its record is ~6 KB per game)
+MAX_TABLES = 5_000
+KERNEL_THREAD_CHUNKS = 64
+
+# Per-round record columns of rounds.parquet, in ROUND_METRICS order (see sim.report_stats).
+RD_COLUMNS = (RD_REWARD, RD_EXPLODED, RD_VPGAIN, RD_COINS, RD_WHITE, RD_RAT, RD_SCORE, RD_RUBIES,
+              RD_DROPLET, RD_NCHIPS, RD_NPOT) + tuple(RD_BAG + c for c in range(9))
+
+
+class TournamentError(ValueError):
+    """Settings that cannot run; the message names the option and what would be right."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped early (Ctrl-C or a hook); every finished chunk is kept for ``resume``."""
+
+    def __init__(self, games_done: int, out: Path | None):
+        super().__init__(f"interrupted after {games_done:,} games")
+        self.games_done = games_done
+        self.out = out
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What to run. ``None`` fields take their defaults when the plan is resolved."""
+
+    strategies: tuple[str, ...] = ()
+    players: int | None = None
+    format: str | None = None
+    games: int | None = None
+    seed: int = 1
+    rules: str = "base"
+    overrides: tuple[str, ...] = ()
+    until_ci: float | None = None
+    detail: str = "games"
+    duplicate: bool = True
+    first_chunk_games: int = FIRST_CHUNK_GAMES
+    max_chunk_games: int = MAX_CHUNK_GAMES
+
+    @classmethod
+    def from_settings(cls, settings: dict) -> TournamentConfig:
+        """The config a run's saved ``settings`` describe (see :meth:`Plan.settings`)."""
+        keys = {f for f in cls.__dataclass_fields__}
+        d = {k: v for k, v in settings.items() if k in keys}
+        d["strategies"] = tuple(d.get("strategies", ()))
+        d["overrides"] = tuple(d.get("overrides", ()))
+        return cls(**d)
+
+
+@dataclass
+class Plan:
+    """A resolved tournament: ruleset, distinct strategies, tables and the chunk layout."""
+
+    config: TournamentConfig
+    ruleset: Ruleset
+    names: list[str]
+    strategies: list  # strategies.builtin.Strategy, aligned with names
+    tables: list[tuple[int, ...]]
+    rotations: int
+    games_per_deal: int
+    deals: int
+    chunk_bounds: list[int] = field(repr=False)
+
+    @property
+    def players(self) -> int:
+        """Seats per game."""
+        return int(self.config.players)
+
+    @property
+    def rounds(self) -> int:
+        """Rounds per game."""
+        return int(self.ruleset.game("rounds"))
+
+    @property
+    def max_games(self) -> int:
+        """Games the plan plays at most (all of them without ``until_ci``)."""
+        return self.deals * self.games_per_deal
+
+    def games_after(self, chunk: int) -> int:
+        """Games played once ``chunk`` chunks are done."""
+        return self.chunk_bounds[chunk] * self.games_per_deal
+
+    def settings(self) -> dict:
+        """JSON-ready settings; a resumed run must match them exactly."""
+        d = asdict(self.config)
+        d["strategies"] = list(d["strategies"])
+        d["overrides"] = list(d["overrides"])
+        d["rules_hash"] = self.ruleset.hash
+        return d
+
+    def lineup(self, table: int) -> list:
+        """The strategies seated at a table, in lineup order (rotation 0)."""
+        return [self.strategies[i] for i in self.tables[table]]
+
+
+def default_field() -> list[str]:
+    """The default tournament field: the names of DEFAULT_FIELD the registry holds (at most 4),
+    or, if fewer than two are registered, every registered strategy."""
+    from strategies.builtin import REGISTRY
+
+    chosen = [n for n in DEFAULT_FIELD if n in REGISTRY][:DEFAULT_PLAYERS]
+    return chosen if len(chosen) >= 2 else list(REGISTRY)
+
+
+def _chunk_bounds(deals: int, gpd: int, first_games: int, max_games: int) -> list[int]:
+    first = max(1, first_games // gpd)
+    most = max(first, max_games // gpd)
+    bounds, size = [0], first
+    while bounds[-1] < deals:
+        bounds.append(min(deals, bounds[-1] + size))
+        size = min(most, size * 2)
+    return bounds
+
+
+def resolve_plan(config: TournamentConfig) -> Plan:
+    """Validate a config and lay the tournament out; raise TournamentError (or the ruleset's,
+    strategy parser's or game layer's own ValueError) with one clear line."""
+    from strategies.builtin import parse_strategy
+
+    c = config
+    if c.format is not None and c.format not in FORMATS:
+        raise TournamentError(f"--format {c.format}: expected one of {', '.join(FORMATS)}")
+    if c.detail not in DETAILS:
+        raise TournamentError(f"--detail {c.detail}: expected one of {', '.join(DETAILS)}")
+    if c.seed < 0:
+        raise TournamentError(f"--seed {c.seed}: expected 0 or more")
+    if c.games is not None and c.games <= 0:
+        raise TournamentError(f"--games {c.games}: expected a positive number of games")
+    if c.until_ci is not None and not (0 < c.until_ci < 0.5):
+        raise TournamentError(f"--until-ci {c.until_ci}: expected a half-width between 0 and 0.5, e.g. 0.01")
+    if c.players is not None and c.players < 1:
+        raise TournamentError(f"--players {c.players}: expected a player count such as 2, 3 or 4")
+    if c.first_chunk_games <= 0 or c.max_chunk_games <= 0:
+        raise TournamentError("chunk sizes must be positive")
+    rs = load_ruleset(c.rules, list(c.overrides))
+    rs.check_implemented()
+    lo, hi = int(rs.game("min_players")), int(rs.game("max_players"))
+    specs = [s.strip() for s in c.strategies if s.strip()]
+    players = c.players
+    if not specs:
+        specs = default_field()
+        if not specs:
+            raise TournamentError("no strategies are registered")
+        if players is None:
+            players = min(DEFAULT_PLAYERS, hi)
+    parsed = {s: parse_strategy(s) for s in dict.fromkeys(specs)}
+    distinct = list(dict.fromkeys(specs))
+    fmt = c.format
+    if fmt is None:
+        too_many = len(distinct) > (players if players is not None else hi)
+        fmt = "round-robin" if too_many else "rotate"
+    if fmt == "rotate":
+        if players is None:
+            players = max(len(specs), lo)
+        if len(specs) > players:
+            raise TournamentError(
+                f"--strategies: {len(specs)} strategies for {players} seats; use --format round-robin "
+                f"to play every combination of {players}, or give at most {players}")
+        check_players(rs, players)
+        seated = [specs[k % len(specs)] for k in range(players)]
+        names = list(dict.fromkeys(seated))
+        tables = [tuple(names.index(s) for s in seated)]
+        strategies = [parsed[s] for s in names]
+    elif fmt == "round-robin":
+        if players is None:
+            players = min(len(distinct), hi)
+        check_players(rs, players)
+        if len(distinct) < players:
+            raise TournamentError(
+                f"--format round-robin: {len(distinct)} distinct strategies for {players} seats; "
+                f"give at least {players}")
+        names = distinct
+        tables = list(itertools.combinations(range(len(names)), players))
+        if len(tables) > MAX_TABLES:
+            raise TournamentError(
+                f"--format round-robin: {len(tables):,} tables of {players} from {len(names)} "
+                f"strategies; at most {MAX_TABLES:,}: use a smaller pool")
+        strategies = [parsed[s] for s in names]
+    else:  # vs-field
+        if len(specs) < 2:
+            raise TournamentError("--format vs-field: give the focus strategy first, then the field "
+                                  "(at least one spec), e.g. threshold:t=7,threshold")
+        if players is None:
+            players = min(max(DEFAULT_PLAYERS, lo), hi)
+        check_players(rs, players)
+        focus, fld = specs[0], specs[1:]
+        if len(fld) > players - 1:
+            raise TournamentError(
+                f"--format vs-field: a field of {len(fld)} strategies does not fit {players - 1} "
+                f"seats; give at most {players - 1} after the focus strategy")
+        fnames = list(dict.fromkeys(fld))
+        focus_name = f"{focus} (focus)" if focus in fnames else focus
+        names = [focus_name, *fnames]
+        tables = [(0, *(1 + fnames.index(fld[k % len(fld)]) for k in range(players - 1)))]
+        strategies = [parsed[focus], *(parsed[s] for s in fnames)]
+    rotations = players if c.duplicate else 1
+    gpd = len(tables) * rotations
+    games = c.games
+    if games is None:
+        games = DEFAULT_CI_CAP if c.until_ci is not None else DEFAULT_GAMES
+    deals = -(-games // gpd)
+    cfg = replace(c, strategies=tuple(c.strategies) if c.strategies else tuple(specs),
+                  players=players, format=fmt, games=games)
+    return Plan(cfg, rs, names, strategies, tables, rotations, gpd, deals,
+                _chunk_bounds(deals, gpd, c.first_chunk_games, c.max_chunk_games))
+
+
+# --- playing one chunk ----------------------------------------------------------------------
+
+@dataclass
+class ChunkRows:
+    """The rows of one chunk: ``games`` (one per game and seat) and optional ``rounds``
+    (one per game, round and seat), as numpy columns named as in the parquet files."""
+
+    games: dict[str, np.ndarray]
+    rounds: dict[str, np.ndarray] | None
+    first_game: int
+    n_games: int
+
+
+def _items(plan: Plan, d0: int, d1: int):
+    """Per item of deals d0..d1-1 in game order: global game index, deal, table, rotation."""
+    nd, T, R, n = d1 - d0, len(plan.tables), plan.rotations, plan.players
+    deal = np.repeat(np.arange(d0, d1, dtype=np.int64), T * R)
+    table = np.tile(np.repeat(np.arange(T, dtype=np.int64), R), nd)
+    if plan.config.duplicate:
+        rot = np.tile(np.arange(R, dtype=np.int64), nd * T)
+    else:
+        rot = deal % n
+    game = np.arange(d0 * plan.games_per_deal, d1 * plan.games_per_deal, dtype=np.int64)
+    return game, deal, table, rot
+
+
+def play_chunk(plan: Plan, d0: int, d1: int) -> ChunkRows:
+    """Play deals d0..d1-1 (every table and rotation) and return their rows."""
+    n, R = plan.players, plan.rounds
+    detail = plan.config.detail == "rounds"
+    game, deal, table, rot = _items(plan, d0, d1)
+    m = len(game)
+    out = np.empty((m, n, O_WIDTH), dtype=np.int64)
+    rd = np.empty((m, R, n, RD_WIDTH), dtype=np.int64) if detail else None
+    batch = ROUNDS_BATCH_GAMES if detail else m
+    for t in range(len(plan.tables)):
+        sel = np.nonzero(table == t)[0]
+        lineup = plan.lineup(t)
+        for lo in range(0, len(sel), batch):
+            part = sel[lo: lo + batch]
+            res = play_batch(plan.ruleset, lineup, games=deal[part], rotations=rot[part],
+                             seed=plan.config.seed, detail=detail,
+                             chunks=min(KERNEL_THREAD_CHUNKS, len(part)))
+            out[part] = res.out
+            if detail:
+                rd[part] = res.rounds
+    tab = np.array(plan.tables, dtype=np.int64)
+    seat = np.arange(n, dtype=np.int64)
+    sid = tab[table[:, None], (seat[None, :] + rot[:, None]) % n]  # (m, n) strategy ids
+    o = out.reshape(m * n, -1)
+    cols = {
+        "game": np.repeat(game, n),
+        "deal": np.repeat(deal, n),
+        "seed": np.full(m * n, plan.config.seed, dtype=np.int64),
+        "combo": np.repeat(table, n).astype(np.int16),
+        "rotation": np.repeat(rot, n).astype(np.int8),
+        "seat": np.tile(seat, m).astype(np.int8),
+        "strategy": sid.ravel().astype(np.int16),
+        "vp": o[:, O_SCORE].astype(np.int16),
+        "rank": o[:, O_RANK].astype(np.int8),
+        "win_share": o[:, O_WIN] / o[:, O_NWIN],
+        "explosions": o[:, O_EXPLOSIONS].astype(np.int8),
+        "rubies": o[:, O_RUBIES].astype(np.int16),
+        "droplet": o[:, O_DROPLET].astype(np.int16),
+        "final_position": o[:, O_FINALPOS].astype(np.int16),
+        "chips": o[:, O_NCHIPS].astype(np.int16),
+        "illegal": o[:, O_ERR].astype(np.int8),
+    }
+    for c, name in enumerate(BOUGHT_COLUMNS):
+        cols[name] = o[:, O_BOUGHT + c].astype(np.int8)
+    rcols = None
+    if detail:
+        from sim.report_stats import ROUND_METRIC_NAMES
+
+        r = rd.reshape(m * R * n, -1)
+        rcols = {
+            "game": np.repeat(game, R * n),
+            "round": np.tile(np.repeat(np.arange(1, R + 1, dtype=np.int8), n), m),
+            "seat": np.tile(seat.astype(np.int8), m * R),
+            "strategy": np.repeat(sid[:, None, :], R, axis=1).ravel().astype(np.int16),
+        }
+        for name, col in zip(ROUND_METRIC_NAMES, RD_COLUMNS):
+            rcols[name] = r[:, col].astype(np.int16)
+    return ChunkRows(cols, rcols, int(game[0]) if m else 0, m)
+
+
+# --- running --------------------------------------------------------------------------------
+
+
+@dataclass
+class ChunkInfo:
+    """Passed to ``on_chunk`` after each chunk is kept."""
+
+    chunk: int
+    games_done: int
+    games_max: int
+    seconds: float
+    max_halfwidth: float
+
+
+@dataclass
+class TournamentResult:
+    """A finished tournament: its plan, summary tables and run facts."""
+
+    plan: Plan
+    summary: Summary
+    games: int
+    deals: int
+    stopped: str  # "games" (all planned), "until-ci" (intervals narrow enough) or "cap"
+    max_halfwidth: float
+    seconds: float
+    seconds_total: float
+    out: Path | None = None
+    notes: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def games_per_second(self) -> float:
+        """Games per second of wall time over the whole run (all sessions)."""
+        return self.games / self.seconds_total if self.seconds_total > 0 else float("nan")
+
+    def to_json(self) -> dict:
+        """One JSON-ready object: run settings, per-strategy results, pairs, seats."""
+        from sim.report_stats import frame_records
+
+        s = self.plan.settings()
+        seats = self.summary.seats
+        return {
+            "kind": "tournament",
+            "format": s["format"], "players": s["players"], "strategies_given": s["strategies"],
+            "games": self.games, "deals": self.deals, "games_per_deal": self.plan.games_per_deal,
+            "games_requested": s["games"], "seed": s["seed"], "rules": self.plan.ruleset.name,
+            "overrides": s["overrides"], "rules_hash": s["rules_hash"], "until_ci": s["until_ci"],
+            "stopped": self.stopped, "max_win_share_halfwidth": _num(self.max_halfwidth),
+            "detail": s["detail"], "duplicate": s["duplicate"],
+            "out": str(self.out) if self.out is not None else None,
+            "seconds": round(self.seconds_total, 3),
+            "games_per_second": _num(round(self.games_per_second, 1)),
+            "strategies": self.summary.records(),
+            "pairs": frame_records(self.summary.pairs),
+            "seats": frame_records(seats[seats["strategy"] == "all"].drop(columns="strategy")),
+            "rating_note": self.summary.info.get("rating_note", ""),
+            "notes": list(self.notes),
+        }
+
+
+def _num(x):
+    return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
+
+
+class _DeferInterrupt:
+    """Let a chunk finish when Ctrl-C arrives, then raise KeyboardInterrupt; a second Ctrl-C
+    raises at once. Only in the main thread (elsewhere it does nothing)."""
+
+    def __enter__(self):
+        self.hit = False
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.getsignal(signal.SIGINT)
+
+            def handler(signum, frame):
+                if self.hit:
+                    raise KeyboardInterrupt
+                self.hit = True
+
+            signal.signal(signal.SIGINT, handler)
+        return self
+
+    def __exit__(self, et, ev, tb):
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        if self.hit and et is None:
+            raise KeyboardInterrupt
+        return False
+
+
+def stop_reached(acc: Accumulator, until_ci: float | None) -> bool:
+    """True once every strategy's Wilson 95% win-share interval is within +-until_ci."""
+    if until_ci is None or acc.games == 0:
+        return False
+    return bool(np.all(acc.win_share_halfwidth() <= until_ci))
+
+
+def run_tournament(
+    config: TournamentConfig | Plan,
+    *,
+    out: str | Path | None = None,
+    resume: bool = False,
+    force: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    on_chunk: Callable[[ChunkInfo], None] | None = None,
+    stop_after_chunks: int | None = None,
+    plots: bool = True,
+    argv: Sequence[str] | None = None,
+    note: Callable[[str], None] | None = None,
+) -> TournamentResult:
+    """Run (or resume) a tournament; with ``out`` write the report directory.
+
+    ``progress(games_done, games_max)`` is called after every chunk (and once at the start);
+    ``on_chunk(ChunkInfo)`` too (it may raise KeyboardInterrupt to simulate Ctrl-C);
+    ``stop_after_chunks`` stops after that many new chunks as if interrupted. An interruption
+    raises :class:`RunInterrupted` after keeping every finished chunk. ``resume`` continues the
+    interrupted run in ``out`` (settings must match) and returns the finished result if it is
+    already complete; ``force`` replaces a previous report there. ``note`` receives one-line
+    remarks (e.g. that a partial file was unreadable).
+    """
+    from sim import reports
+
+    plan = config if isinstance(config, Plan) else resolve_plan(config)
+    notes: list[str] = []
+
+    def say(msg: str) -> None:
+        notes.append(msg)
+        if note:
+            note(msg)
+
+    acc = Accumulator(plan.names, plan.players, plan.rounds, paired=plan.config.duplicate)
+    t0 = time.perf_counter()
+    writer = None
+    chunks_done = 0
+    seconds_before = 0.0
+    if out is not None:
+        writer = reports.ReportWriter(Path(out), plan, resume=resume, force=force, argv=argv, note=say)
+        if writer.complete_result is not None:
+            return writer.complete_result
+        chunks_done = writer.open(acc)
+        seconds_before = writer.seconds_before
+    kept = plan.games_after(chunks_done)
+    new_chunks = 0
+    try:
+        if progress:
+            progress(kept, plan.max_games)
+        k = chunks_done
+        while k < len(plan.chunk_bounds) - 1 and not stop_reached(acc, plan.config.until_ci):
+            with _DeferInterrupt():
+                rows = play_chunk(plan, plan.chunk_bounds[k], plan.chunk_bounds[k + 1])
+                if writer is not None:
+                    writer.write_chunk(rows)
+                acc.add_games(rows.games)
+                if rows.rounds is not None:
+                    acc.add_rounds(rows.rounds)
+                del rows
+            k += 1
+            new_chunks += 1
+            kept = plan.games_after(k)
+            if progress:
+                progress(kept, plan.max_games)
+            if on_chunk:
+                on_chunk(ChunkInfo(k, kept, plan.max_games, time.perf_counter() - t0,
+                                   float(np.max(acc.win_share_halfwidth()))))
+            if stop_after_chunks is not None and new_chunks >= stop_after_chunks \
+                    and k < len(plan.chunk_bounds) - 1:
+                raise KeyboardInterrupt
+        halfwidth = float(np.max(acc.win_share_halfwidth()))
+        if plan.config.until_ci is None:
+            stopped = "games"
+        else:
+            stopped = "until-ci" if halfwidth <= plan.config.until_ci else "cap"
+        seconds = time.perf_counter() - t0
+        summary = acc.summary()
+        result = TournamentResult(plan, summary, acc.games, acc.deals, stopped, halfwidth,
+                                  seconds, seconds + seconds_before, Path(out) if out else None, notes)
+        if writer is not None:
+            with _DeferInterrupt():
+                result.files = writer.finish(result, plots=plots)
+        return result
+    except KeyboardInterrupt:
+        if writer is not None:
+            writer.interrupted(time.perf_counter() - t0)
+        raise RunInterrupted(kept, Path(out) if out else None) from None
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def tournament(strategies: Sequence[str] = (), **kwargs) -> TournamentResult:
+    """Notebook shortcut: ``tournament(["threshold", "random"], games=10_000, out="reports/x")``.
+
+    Keyword arguments of :class:`TournamentConfig` configure the run; the rest go to
+    :func:`run_tournament`.
+    """
+    fields = TournamentConfig.__dataclass_fields__
+    cfg = TournamentConfig(strategies=tuple(strategies),
+                           **{k: (tuple(v) if k == "overrides" else v) for k, v in kwargs.items() if k in fields})
+    rest = {k: v for k, v in kwargs.items() if k not in fields}
+    return run_tournament(cfg, **rest)
+
+
+# --- sweeps ---------------------------------------------------------------------------------
+
+class SweepError(TournamentError):
+    """A sweep specification that cannot run."""
+
+
+MAX_SWEEP_VALUES = 200
+
+
+def parse_sweep_param(strategy: str, param: str) -> tuple[str, str, list[str], list[float]]:
+    """``NAME[:fixed=...]`` and ``KEY=START:STOP:STEP`` to (base spec, key, specs, values).
+
+    STOP is included when the steps land on it (within 1e-9 of a step). Values of an integer
+    parameter must be whole numbers.
+    """
+    from strategies.builtin import REGISTRY, parse_strategy
+
+    base = strategy.strip()
+    name, _, fixed = base.partition(":")
+    name = name.strip().lower()
+    parse_strategy(base)  # unknown names and bad fixed parameters fail here, clearly
+    key, eq, rng = param.partition("=")
+    key = key.strip()
+    parts = rng.split(":")
+    if not eq or not key or len(parts) != 3:
+        raise SweepError(f"--param {param!r}: expected KEY=START:STOP:STEP, e.g. t=4:9:1")
+    params = {p.name: p for p in REGISTRY[name].params}
+    if key not in params:
+        raise SweepError(f"--param {key}: {name} has no such parameter; parameters: "
+                         f"{', '.join(params) or 'none'}")
+    p = params[key]
+    if p.kind not in ("int", "float"):
+        raise SweepError(f"--param {key}: a {p.kind} parameter cannot be swept; sweep a number")
+    if any(item.partition("=")[0].strip() == key for item in fixed.split(",") if item.strip()):
+        raise SweepError(f"--param {key}: {key} is also fixed in --strategy {strategy!r}")
+    try:
+        start, stop, step = (float(x) for x in parts)
+    except ValueError:
+        raise SweepError(f"--param {param!r}: START, STOP and STEP must be numbers") from None
+    if step == 0 or not all(math.isfinite(x) for x in (start, stop, step)) or (stop - start) * step < 0:
+        raise SweepError(f"--param {param!r}: STEP must be non-zero and lead from START to STOP")
+    count = int(math.floor((stop - start) / step + 1e-9)) + 1
+    if count > MAX_SWEEP_VALUES:
+        raise SweepError(f"--param {param!r}: {count} values; at most {MAX_SWEEP_VALUES}")
+    values = [float(f"{start + i * step:.12g}") for i in range(count)]
+    if p.kind == "int":
+        if any(v != int(v) for v in values):
+            raise SweepError(f"--param {key}: an integer parameter; START and STEP must be whole numbers")
+        text = [str(int(v)) for v in values]
+    else:
+        text = [repr(v) for v in values]
+    sep = "," if fixed.strip() else ""
+    specs = [f"{name}:{fixed.strip()}{sep}{key}={t}" for t in text]
+    for s in specs:
+        parse_strategy(s)  # out-of-range values fail here, naming the range
+    return base, key, specs, values
+
+
+@dataclass
+class SweepResult:
+    """One tournament per parameter value, and the table across values."""
+
+    strategy: str
+    key: str
+    values: list[float]
+    results: list[TournamentResult]
+    table: object  # pandas DataFrame
+    settings: dict
+    out: Path | None = None
+    seconds: float = 0.0
+    files: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """One JSON-ready object: settings and one entry per value (the focus strategy's row)."""
+        from sim.report_stats import frame_records
+
+        rows = frame_records(self.table)
+        return {"kind": "sweep", **self.settings, "values": self.values,
+                "games": sum(r.games for r in self.results),
+                "seconds": round(self.seconds, 3), "out": str(self.out) if self.out else None,
+                "strategies": rows}
+
+
+def run_sweep(strategy: str, param: str, field_specs: Sequence[str], *, players: int | None = None,
+              games: int | None = None, seed: int = 1, rules: str = "base",
+              overrides: Sequence[str] = (), until_ci: float | None = None, detail: str = "games",
+              out: str | Path | None = None, resume: bool = False, force: bool = False,
+              progress: Callable[[int, int], None] | None = None, plots: bool = True,
+              argv: Sequence[str] | None = None,
+              note: Callable[[str], None] | None = None) -> SweepResult:
+    """Play ``strategy`` with ``param`` at each value against ``field_specs`` (vs-field format,
+    duplicate rotations, the same deals for every value) and tabulate the focus strategy.
+
+    With ``out``, each value's full report goes to ``out/<KEY>=<value>/`` and the sweep's
+    ``sweep.csv``, ``sweep.md``, ``sweep.png`` and ``run.json`` to ``out``.
+    """
+    import pandas as pd
+
+    from sim import reports
+
+    base, key, specs, values = parse_sweep_param(strategy, param)
+    fld = [s.strip() for s in field_specs if s.strip()]
+    if not fld:
+        raise SweepError("--vs: give the field, e.g. --vs threshold or --vs threshold,random")
+    plans = [resolve_plan(TournamentConfig(strategies=(s, *fld), players=players, format="vs-field",
+                                           games=games, seed=seed, rules=rules,
+                                           overrides=tuple(overrides), until_ci=until_ci,
+                                           detail=detail)) for s in specs]
+    p0 = plans[0]
+    settings = {"strategy": base, "param": param, "key": key, "vs": fld, "players": p0.players,
+                "games": p0.config.games, "seed": seed, "rules": p0.ruleset.name,
+                "overrides": list(overrides), "rules_hash": p0.ruleset.hash, "until_ci": until_ci,
+                "detail": detail, "specs": specs}
+    t0 = time.perf_counter()
+    sweeper = None
+    if out is not None:
+        sweeper = reports.SweepWriter(Path(out), settings, resume=resume, force=force, argv=argv)
+    total = sum(p.max_games for p in plans)
+    results: list[TournamentResult] = []
+    offset = 0
+    for plan, v in zip(plans, values):
+        def prog(done, _mx, _o=offset):
+            if progress:
+                progress(_o + done, total)
+
+        sub = sweeper.subdir(key, v, plan) if sweeper else None
+        r = run_tournament(plan, out=sub, resume=resume and sub is not None, force=force,
+                           progress=prog, plots=False, argv=argv, note=note)
+        results.append(r)
+        offset += plan.max_games
+    rows = []
+    for v, s, r in zip(values, specs, results):
+        row = r.summary.strategies.iloc[0].to_dict()
+        row.update({"value": v, "strategy": s})
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table = table[["value", *[c for c in table.columns if c != "value"]]]
+    table["strategy"] = table["strategy"].astype(pd.CategoricalDtype(specs, ordered=True))
+    res = SweepResult(base, key, values, results, table, settings, Path(out) if out else None,
+                      time.perf_counter() - t0)
+    if sweeper is not None:
+        res.files = sweeper.finish(res, plots=plots)
+    return res

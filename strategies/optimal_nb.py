@@ -1,0 +1,242 @@
+"""The optimal stopper: exact dynamic programming over the rest of the potion, in Numba.
+
+At each decision it solves the rest of the potion from the current state by recursion over the
+chips left in the bag (memoized on the whole state), with the same value of a reward space as the
+one-step expected-value stopper (``decide_nb.space_value``: VP + coins x coin value + ruby x ruby
+value; an exploded pot takes the better of VP and coins). Blue chips place the highest-value
+non-white chip they look at, yellow chips return the white before them, and the flask follows the
+seat's ``flask`` parameters (a white of value >= V), as in the built-in players.
+
+It is compiled on its own (it needs memory for its memo) and reached through the slot-function
+table ``UF[0]``, with the uniform slot signature of ``strategies.plugin``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types, uint64
+from numba.typed import Dict
+
+from sim.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
+from sim.layout import (
+    BAGCNT,
+    F_ANCHOR,
+    F_FLASK,
+    F_LIMIT,
+    F_NORANGE,
+    F_NPOT,
+    F_START,
+    F_WHITE,
+    POT_P,
+    POT_T,
+    R_COINS,
+    R_FLASK_REUSE,
+    R_LAST,
+    R_RUBY,
+    R_VP,
+)
+from strategies.slots import P_RUBY_VALUE, P_VP_VALUE, ROUND_PARAMS, SLOT_FLASK, SLOT_STOP
+
+MODE_DECIDE, MODE_PLACE, MODE_BLUE = 0, 1, 2
+# ctx (int64): limit, last space, start, flask V (0 none), flask min white, reuse flag
+C_LIMIT, C_LAST, C_START, C_FLASK_V, C_FLASK_MINW, C_REUSE = range(6)
+_FNV_OFFSET = uint64(0xCBF29CE484222325)
+_FNV_PRIME = uint64(0x100000001B3)
+
+
+@njit(cache=True, error_model="numpy")
+def _value(R, space, exploded, cv, rv, vv):
+    c = R[R_COINS + space] * cv
+    v = R[R_VP + space] * vv
+    r = R[R_RUBY + space] * rv
+    if exploded:
+        return max(v, c) + r
+    return v + c + r
+
+
+@njit(cache=True, error_model="numpy")
+def _comb(n, k):
+    if k < 0 or k > n:
+        return 0.0
+    out = 1.0
+    for i in range(k):
+        out = out * (n - i) / (i + 1)
+    return out
+
+
+@njit(cache=True, error_model="numpy")
+def _key(bag, white, anchor, norange, flask, lt, lp, pt, pp):
+    h = _FNV_OFFSET
+    for t in range(N_TYPES):
+        h = (h ^ uint64(bag[t])) * _FNV_PRIME
+    for x in (white, anchor, norange, flask, lt, lp, pt, pp):
+        h = (h ^ uint64(x + 1000)) * _FNV_PRIME
+    return np.int64(h >> uint64(1))
+
+
+@njit(cache=True, error_model="numpy")
+def _best_blue(taken):
+    best = -1
+    bestkey = 0
+    for t in range(N_TYPES):
+        if taken[t] > 0 and TYPE_COLOUR[t] != WHITE:
+            key = TYPE_VALUE[t] * 16 + TYPE_COLOUR[t]
+            if key > bestkey:
+                best = t
+                bestkey = key
+    return best
+
+
+_I = types.int64
+_A = types.int64[::1]
+_F = types.float64
+DP_SIGNATURE = _F(_I, _I, _A, _I, _I, _I, _I, _I, _I, _I, _I, _A, _I, _I, _F, _A, _F, _F, _F, _A,
+                  types.DictType(types.int64, types.float64))
+
+
+@njit(DP_SIGNATURE, error_model="numpy")  # recursive: Numba cannot cache it
+def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken, i, rem, ways,
+       ctx, cv, rv, vv, R, memo):
+    """Expected value of the rest of the potion under optimal stopping (see module docstring).
+
+    MODE_DECIDE: a chip has resolved; apply the flask policy, then the better of stopping and
+    drawing. MODE_PLACE: chip ``t`` has just left the bag; place it and resolve it. MODE_BLUE:
+    enumerate the multisets a blue chip may look at (types ``i..``, ``rem`` chips still to pick).
+    """
+    if mode == MODE_BLUE:
+        if rem == 0:
+            pick = _best_blue(taken)
+            if pick < 0:
+                return ways * dp(MODE_DECIDE, -1, bag, white, anchor, norange, flask, lt, lp, pt, pp,
+                                 taken, 0, 0, 1.0, ctx, cv, rv, vv, R, memo)
+            b2 = bag.copy()
+            b2[pick] -= 1
+            return ways * dp(MODE_PLACE, pick, b2, white, anchor, norange, flask, lt, lp, pt, pp,
+                             taken, 0, 0, 1.0, ctx, cv, rv, vv, R, memo)
+        if i >= N_TYPES:
+            return 0.0
+        acc = 0.0
+        for k in range(min(rem, bag[i]) + 1):
+            taken[i] = k
+            acc += dp(MODE_BLUE, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken,
+                      i + 1, rem - k, ways * _comb(bag[i], k), ctx, cv, rv, vv, R, memo)
+        taken[i] = 0
+        return acc
+    if mode == MODE_PLACE:
+        c = TYPE_COLOUR[t]
+        v = TYPE_VALUE[t]
+        move = v
+        if c == RED:
+            move += 2 if norange >= 3 else (1 if norange >= 1 else 0)
+        pos = min(anchor + move, ctx[C_LAST])
+        pt = lt
+        pp = lp
+        lt = t
+        lp = pos
+        anchor = pos
+        if c == ORANGE:
+            norange = min(norange + 1, 3)
+        if c == WHITE:
+            white += v
+            if white > ctx[C_LIMIT]:
+                return _value(R, min(pos + 1, 53), True, cv, rv, vv)
+        if c == YELLOW and pt >= 0 and TYPE_COLOUR[pt] == WHITE:
+            bag = bag.copy()
+            bag[pt] += 1
+            white -= TYPE_VALUE[pt]
+            pt = -1
+            pp = -1
+        n = 0
+        for u in range(N_TYPES):
+            n += bag[u]
+        if c == BLUE and anchor < ctx[C_LAST] and n > 0:
+            m = min(v, n)
+            fresh = np.zeros(N_TYPES, dtype=np.int64)
+            total = dp(MODE_BLUE, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, fresh,
+                       0, m, 1.0, ctx, cv, rv, vv, R, memo)
+            return total / _comb(n, m)
+        return dp(MODE_DECIDE, -1, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken,
+                  0, 0, 1.0, ctx, cv, rv, vv, R, memo)
+    # MODE_DECIDE
+    key = _key(bag, white, anchor, norange, flask, lt, lp, pt, pp)
+    if key in memo:
+        return memo[key]
+    if (flask != 0 and lt >= 0 and TYPE_COLOUR[lt] == WHITE and ctx[C_FLASK_V] > 0
+            and TYPE_VALUE[lt] >= ctx[C_FLASK_V] and white >= ctx[C_FLASK_MINW]):
+        bag = bag.copy()
+        bag[lt] += 1
+        white -= TYPE_VALUE[lt]
+        if ctx[C_REUSE] != 0:
+            anchor = pp if pt >= 0 else ctx[C_START]
+        lt = pt
+        lp = pp
+        pt = -1
+        pp = -1
+        flask = 0
+    reward = min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53)
+    stop = _value(R, reward, False, cv, rv, vv)
+    n = 0
+    for u in range(N_TYPES):
+        n += bag[u]
+    if n == 0 or (lt >= 0 and lp >= ctx[C_LAST]):
+        memo[key] = stop
+        return stop
+    draw = 0.0
+    for u in range(N_TYPES):
+        if bag[u] > 0:
+            b2 = bag.copy()
+            b2[u] -= 1
+            draw += bag[u] / n * dp(MODE_PLACE, u, b2, white, anchor, norange, flask, lt, lp, pt, pp,
+                                    taken, 0, 0, 1.0, ctx, cv, rv, vv, R, memo)
+    best = max(stop, draw)
+    memo[key] = best
+    return best
+
+
+@njit(error_model="numpy")  # calls the recursive dp: not cached either
+def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R):
+    """(value of stopping now, value of drawing then playing optimally) from a decision state
+    whose last chip has already been resolved (flask included)."""
+    memo = Dict.empty(key_type=types.int64, value_type=types.float64)
+    taken = np.zeros(N_TYPES, dtype=np.int64)
+    reward = min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53)
+    stop = _value(R, reward, False, cv, rv, vv)
+    n = 0
+    for u in range(N_TYPES):
+        n += bag[u]
+    if n == 0:
+        return stop, -1.0
+    draw = 0.0
+    for u in range(N_TYPES):
+        if bag[u] > 0:
+            b2 = bag.copy()
+            b2[u] -= 1
+            draw += bag[u] / n * dp(MODE_PLACE, u, b2, white, anchor, norange, flask, lt, lp, pt, pp,
+                                    taken, 0, 0, 1.0, ctx, cv, rv, vv, R, memo)
+    return stop, draw
+
+
+def _optimal_stop(P, s, G, R, SP, a, b):
+    """Slot function: 1 to draw again if drawing is worth more than stopping (exact DP)."""
+    bag = np.empty(N_TYPES, dtype=np.int64)
+    for t in range(N_TYPES):
+        bag[t] = P[s, BAGCNT + t]
+    k = P[s, F_NPOT]
+    lt = P[s, POT_T + k - 1] if k >= 1 else -1
+    lp = P[s, POT_P + k - 1] if k >= 1 else -1
+    pt = P[s, POT_T + k - 2] if k >= 2 else -1
+    pp = P[s, POT_P + k - 2] if k >= 2 else -1
+    ctx = np.empty(6, dtype=np.int64)
+    ctx[C_LIMIT] = P[s, F_LIMIT]
+    ctx[C_LAST] = R[R_LAST]
+    ctx[C_START] = P[s, F_START]
+    ctx[C_FLASK_V] = np.int64(SP[s, SLOT_FLASK, 0])
+    ctx[C_FLASK_MINW] = np.int64(SP[s, SLOT_FLASK, 1])
+    ctx[C_REUSE] = R[R_FLASK_REUSE]
+    r = min(G[0], ROUND_PARAMS - 1)
+    cv = SP[s, SLOT_STOP, r]
+    rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
+    vv = SP[s, SLOT_STOP, P_VP_VALUE]
+    stop, draw = solve(bag, P[s, F_WHITE], P[s, F_ANCHOR], min(P[s, F_NORANGE], 3), P[s, F_FLASK],
+                       lt, lp, pt, pp, ctx, cv, rv, vv, R)
+    return 1 if draw > stop + 1e-12 else 0

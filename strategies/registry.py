@@ -1,0 +1,144 @@
+"""User strategies: register slot functions under a name, load strategy files, and the table of
+compiled slot functions (``UF``) every kernel call receives.
+
+A strategy file is a short Python file that defines any of the slot functions and calls
+``register``; the slots it leaves out come from the built-in strategy it names as ``fallback``
+(see README, "Writing a strategy").
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from strategies import slots as S
+from strategies.builtin import REGISTRY, Param, StrategyDef, StrategySpecError
+from strategies.plugin import compile_slot, function_table, require_optimal
+
+_USER_FUNCTIONS: list = []
+_TABLE: tuple | None = None
+_LOADED_FILES: dict[str, str] = {}
+
+
+class StrategyFileError(ValueError):
+    """A strategy file that cannot be loaded or compiled; the message says why."""
+
+
+def slot_table() -> tuple:
+    """The ``UF`` tuple for the kernels: the built-in slot functions, then every user one."""
+    global _TABLE
+    if _TABLE is None or (_optimal_used() and require_optimal()):
+        _TABLE = function_table(_USER_FUNCTIONS)
+    return _TABLE
+
+
+def _optimal_used() -> bool:
+    from strategies import builtin
+
+    return builtin.OPTIMAL_REQUESTED
+
+
+def register(name: str, description: str, *, fallback: str = "balanced", params=(), idea: str = "",
+             **slot_functions) -> StrategyDef:
+    """Register a user strategy.
+
+    ``slot_functions`` maps slot names (``stop``, ``flask``, ``blue``, ``yellow``, ``explode``,
+    ``buy``, ``ruby``, ``purple``) to Python functions with the slot signature
+    ``f(P, s, G, R, SP, a, b) -> int``; each is compiled with Numba now (a function that cannot be
+    compiled raises StrategyFileError with Numba's message). ``params`` are ``Param`` objects whose
+    values reach the functions as ``SP[s, SLOT_CUSTOM, i]`` in the order given; the fallback's own
+    parameters are accepted too.
+    """
+    global _TABLE
+    key = name.strip().lower()
+    if not key or ":" in key or "," in key or "=" in key:
+        raise StrategyFileError(f"strategy name {name!r}: use letters, digits, '-' or '_'")
+    if key in REGISTRY and REGISTRY[key].source == "built-in":
+        raise StrategyFileError(f"strategy name '{key}' is a built-in; choose another name")
+    if fallback not in REGISTRY:
+        raise StrategyFileError(f"strategy '{key}': unknown fallback '{fallback}'; known: "
+                                f"{', '.join(sorted(REGISTRY))}")
+    unknown = [s for s in slot_functions if s not in S.DECISION_SLOTS]
+    if unknown:
+        raise StrategyFileError(f"strategy '{key}': unknown slot(s) {', '.join(unknown)}; slots are "
+                                f"{', '.join(S.DECISION_SLOTS)}")
+    if not slot_functions:
+        raise StrategyFileError(f"strategy '{key}': define at least one slot function")
+    params = tuple(params)
+    if len(params) > S.PARAM_WIDTH:
+        raise StrategyFileError(f"strategy '{key}': at most {S.PARAM_WIDTH} custom parameters")
+    for p in params:
+        if not isinstance(p, Param) or p.kind not in ("int", "float"):
+            raise StrategyFileError(f"strategy '{key}': params must be Param(name, 'int'|'float', default, lo, hi)")
+    base = REGISTRY[fallback]
+    custom_names = [p.name for p in params]
+    indices = {}
+    for slot, fn in slot_functions.items():
+        try:
+            compiled = compile_slot(fn)
+        except Exception as e:  # Numba's typing and lowering errors have many classes
+            first = str(e).strip().splitlines()
+            detail = " ".join(line.strip() for line in first[:6] if line.strip())
+            raise StrategyFileError(
+                f"strategy '{key}': slot '{slot}' ({getattr(fn, '__name__', fn)}) does not compile "
+                f"with Numba: {detail}"
+            ) from None
+        _USER_FUNCTIONS.append(compiled)
+        indices[slot] = len(_USER_FUNCTIONS)  # index in the table (0 is the optimal stopper)
+        if indices[slot] >= S.N_UF:
+            raise StrategyFileError(f"too many user slot functions (at most {S.N_UF - 1})")
+    _TABLE = None
+
+    def build(values: dict) -> tuple[np.ndarray, np.ndarray]:
+        kinds, arr = base.build({p.name: values[p.name] for p in base.params})
+        for slot, idx in indices.items():
+            kinds[S.DECISION_SLOTS.index(slot)] = S.USER_BASE + idx
+        for i, pname in enumerate(custom_names):
+            arr[S.SLOT_CUSTOM, i] = values[pname]
+        return kinds, arr
+
+    all_params = params + tuple(p for p in base.params if p.name not in custom_names)
+    d = StrategyDef(key, description, all_params, build,
+                    idea or f"user strategy: {', '.join(slot_functions)} over {fallback}",
+                    source="user")
+    REGISTRY[key] = d
+    return d
+
+
+def load_strategy_file(path: str | Path) -> list[str]:
+    """Execute a strategy file (its ``register`` calls add to the registry); return new names."""
+    p = Path(path)
+    key = str(p.resolve())
+    if key in _LOADED_FILES:
+        return []
+    if not p.is_file():
+        raise StrategyFileError(f"--strategy-file {path}: no such file")
+    before = set(REGISTRY)
+    mod_name = f"quacks_user_strategy_{len(_LOADED_FILES)}"
+    spec = importlib.util.spec_from_file_location(mod_name, p)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except (StrategyFileError, StrategySpecError) as e:
+        raise StrategyFileError(f"{path}: {e}") from None
+    except SyntaxError as e:
+        raise StrategyFileError(f"{path}: syntax error on line {e.lineno}: {e.msg}") from None
+    except Exception as e:
+        raise StrategyFileError(f"{path}: {type(e).__name__}: {e}") from None
+    _LOADED_FILES[key] = mod_name
+    added = sorted(set(REGISTRY) - before)
+    if not added:
+        raise StrategyFileError(f"{path}: registers no strategy; call strategies.registry.register(...)")
+    return added
+
+
+def load_plugins_dir() -> list[str]:
+    """Load every ``strategies/user_*.py`` file shipped beside the package (may be none)."""
+    names: list[str] = []
+    for p in sorted(Path(__file__).parent.glob("user_*.py")):
+        names += load_strategy_file(p)
+    return names
