@@ -87,7 +87,7 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray, r
     rounds = int(ruleset.game("rounds"))
     rd = np.zeros((m if detail else 0, rounds, n, RD_WIDTH), dtype=np.int64)
     play_games(np.uint64(seed), np.asarray(games, dtype=np.int64), np.asarray(rotations, dtype=np.int64),
-               n, *_kernel_tables(ruleset), SK, SP, out, rd, max(1, min(chunks, m)), slot_table())
+               n, *_kernel_tables(ruleset), SK, SP, out, rd, max(1, min(chunks, m)), *slot_table())
     return BatchResult(np.asarray(games), np.asarray(rotations), out, rd if detail else None, lineup)
 
 

@@ -532,7 +532,8 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
 
 @njit(cache=True, error_model="numpy", parallel=True)
 def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die, supply0, price,
-               book_round, book_set, start_bag, lineup_SK, lineup_SP, out, rd, n_chunks, UF):
+               book_round, book_set, start_bag, lineup_SK, lineup_SP, out, rd, n_chunks, UF_funcs,
+               UF_memory):
     """Play games[k] with the lineup rotated by rotations[k] for every k, in parallel chunks.
 
     Seat s of item k gets lineup entry (s + rotations[k]) % nplayers. Every item depends only on
@@ -546,6 +547,7 @@ def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die,
         SK = np.empty_like(lineup_SK)
         SP = np.empty_like(lineup_SP)
         rd_empty = np.zeros((0, nplayers, rd.shape[-1] if rd.ndim == 4 else 1), dtype=np.int64)
+        UFc = (UF_funcs, np.zeros_like(UF_memory))  # each chunk its own strategy memory
         for k in range(lo, hi):
             for s in range(nplayers):
                 j = (s + rotations[k]) % nplayers
@@ -553,4 +555,4 @@ def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die,
                 SP[s] = lineup_SP[j]
             rdk = rd[k] if rd.shape[0] > 0 else rd_empty
             play_game(seed, games[k], nplayers, R, coins, vp, ruby, tails, die, supply0, price,
-                      book_round, book_set, start_bag, SK, SP, out[k], rdk, E, UF)
+                      book_round, book_set, start_bag, SK, SP, out[k], rdk, E, UFc)

@@ -35,9 +35,15 @@ def _palette(n: int) -> list:
 
 def _save(fig: Figure, outdir: Path, name: str) -> str:
     tmp = outdir / f".{name}.partial"
-    fig.savefig(tmp, format="png", dpi=DPI, bbox_inches="tight")
+    fig.savefig(tmp, format="png", dpi=DPI)
     os.replace(tmp, outdir / name)
     return name
+
+
+def _err(m, lo, hi) -> list:
+    """Error-bar lengths below and above (never negative; NaN as 0)."""
+    m, lo, hi = (np.nan_to_num(np.asarray(x, dtype=float)) for x in (m, lo, hi))
+    return [np.clip(m - lo, 0, None), np.clip(hi - m, 0, None)]
 
 
 def _label(name: str, games: int) -> str:
@@ -58,7 +64,7 @@ def plot_win_share(strategies: pd.DataFrame, players: int | None) -> Figure:
         lo = df[key + "_ci_lo"].to_numpy(float)
         hi = df[key + "_ci_hi"].to_numpy(float)
         for i in range(k):
-            ax.errorbar(m[i], y[i], xerr=[[m[i] - lo[i]], [hi[i] - m[i]]], fmt="o", color=col[i],
+            ax.errorbar(m[i], y[i], xerr=_err([m[i]], [lo[i]], [hi[i]]), fmt="o", color=col[i],
                         capsize=4)
         ax.set_title(f"{title}, 95% CI")
         ax.grid(axis="x", alpha=0.3)
@@ -161,7 +167,7 @@ def plot_seats(seats: pd.DataFrame) -> Figure:
         sub = seats[seats["strategy"] == g].sort_values("seat")
         x = sub["seat"].to_numpy() + (j - (len(groups) - 1) / 2) * width
         m = sub["win_share"].to_numpy(float)
-        err = [m - sub["win_share_ci_lo"].to_numpy(float), sub["win_share_ci_hi"].to_numpy(float) - m]
+        err = _err(m, sub["win_share_ci_lo"], sub["win_share_ci_hi"])
         ax.bar(x, m, width, yerr=err, capsize=3, color=col[j], alpha=0.85,
                label="all strategies" if g == "all" else g)
     ax.axhline(1 / nseat, color="grey", ls="--", lw=1)
@@ -185,7 +191,7 @@ def plot_bought(bought: pd.DataFrame, names: list[str]) -> Figure:
         sub = bought[bought["strategy"] == name].set_index("colour").reindex(colours)
         x = np.arange(len(colours)) + (j - (len(names) - 1) / 2) * width
         m = sub["mean"].to_numpy(float)
-        err = [m - sub["ci_lo"].to_numpy(float), sub["ci_hi"].to_numpy(float) - m]
+        err = _err(m, sub["ci_lo"], sub["ci_hi"])
         ax.bar(x, m, width, yerr=err, capsize=2, color=col[j], label=name)
     ax.set_xticks(range(len(colours)), colours)
     ax.set_ylabel("chips bought per game")
@@ -206,7 +212,7 @@ def plot_pairs(pairs: pd.DataFrame) -> Figure:
     for i, r in enumerate(pairs.to_dict(orient="records")):
         ax.plot([r["win_share_diff_ci_unpaired_lo"], r["win_share_diff_ci_unpaired_hi"]], [y[i] - 0.15] * 2,
                 color="#aaaaaa", lw=4, solid_capstyle="butt", label="unpaired CI" if i == 0 else None)
-        ax.errorbar(m[i], y[i], xerr=[[m[i] - r["win_share_diff_ci_lo"]], [r["win_share_diff_ci_hi"] - m[i]]],
+        ax.errorbar(m[i], y[i], xerr=_err([m[i]], [r["win_share_diff_ci_lo"]], [r["win_share_diff_ci_hi"]]),
                     fmt="o", color="black", capsize=4, label="paired per deal, 95% CI" if i == 0 else None)
     ax.axvline(0, color="grey", ls="--", lw=1)
     ax.set_yticks(y, [f"{a} - {b}" for a, b in zip(pairs["strategy_a"], pairs["strategy_b"])], fontsize=8)
@@ -219,26 +225,35 @@ def plot_pairs(pairs: pd.DataFrame) -> Figure:
 
 
 def render(summary, outdir: str | Path) -> tuple[list[str], list[str]]:
-    """Draw every plot the summary supports into ``outdir``; return (file names, notes)."""
+    """Draw every plot the summary supports into ``outdir``; return (file names, notes).
+
+    A plot that fails to draw is reported in the notes; it never loses the report.
+    """
     out = Path(outdir)
     s = summary
     names = [str(x) for x in s.strategies["strategy"]]
     players = s.info.get("players")
-    files, notes = [], []
-    files.append(_save(plot_win_share(s.strategies, players), out, "win_share.png"))
+    jobs = [("win_share.png", lambda: plot_win_share(s.strategies, players))]
     if s.vp_hist is not None and len(s.vp_hist):
-        files.append(_save(plot_vp_distribution(s.vp_hist, s.strategies), out, "vp_distribution.png"))
+        jobs.append(("vp_distribution.png", lambda: plot_vp_distribution(s.vp_hist, s.strategies)))
+    notes = []
     if s.rounds is not None and len(s.rounds):
-        files.append(_save(plot_rounds(s.rounds, names), out, "rounds.png"))
-        files.append(_save(plot_bag(s.rounds, names), out, "bag_by_round.png"))
+        jobs.append(("rounds.png", lambda: plot_rounds(s.rounds, names)))
+        jobs.append(("bag_by_round.png", lambda: plot_bag(s.rounds, names)))
     else:
         notes.append("rounds.png and bag_by_round.png skipped: they need --detail rounds")
     if s.seats is not None and len(s.seats):
-        files.append(_save(plot_seats(s.seats), out, "seats.png"))
+        jobs.append(("seats.png", lambda: plot_seats(s.seats)))
     if s.bought is not None and len(s.bought):
-        files.append(_save(plot_bought(s.bought, names), out, "chips_bought.png"))
+        jobs.append(("chips_bought.png", lambda: plot_bought(s.bought, names)))
     if s.pairs is not None and len(s.pairs) and s.pairs["win_share_diff"].notna().any():
-        files.append(_save(plot_pairs(s.pairs), out, "pairs.png"))
+        jobs.append(("pairs.png", lambda: plot_pairs(s.pairs)))
+    files = []
+    for name, draw in jobs:
+        try:
+            files.append(_save(draw(), out, name))
+        except Exception as e:  # noqa: BLE001 - a plot must never cost the report
+            notes.append(f"{name} not drawn: {type(e).__name__}: {e}")
     return files, notes
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim import chips
-from sim.exact import Setup, exact_distribution
+from sim.exact import MAX_STATES, Setup, exact_distribution, sub_bag_count
 from sim.layout import (
     EV_PLACE,
     F_EXPLODED,
@@ -22,7 +22,7 @@ from sim.potion_nb import potion_forced, potion_histograms
 from sim.ruleset import Ruleset
 from sim.stats import mean_ci, wilson
 from strategies import slots as S
-from strategies.builtin import blank_arrays, parse_stop_policy
+from strategies.builtin import DEFAULT_COIN_VALUE, blank_arrays, parse_stop_policy
 from strategies.registry import slot_table
 
 SPOON = 53
@@ -84,15 +84,23 @@ def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS) -> n
     limit = int(q.ruleset.game("explosion_limit"))
     return potion_histograms(
         np.uint64(seed), 0, n, bag, q.start, limit, 1 if q.flask is not None else 0, R, SK, SP,
-        max(1, min(chunks, n)), slot_table(),
+        max(1, min(chunks, n)), *slot_table(),
     )
 
 
-def exact(q: PotionQuery) -> np.ndarray:
-    """Probabilities [reward space, exploded] computed exactly (raises TooLargeError)."""
-    kind, row = parse_stop_policy(q.stop)
+def exact_setup(q: PotionQuery, stop: str | None = None, *, coin_value: float | None = None,
+                ruby_value: float | None = None) -> Setup:
+    """The exact reference's setup for this query (and another stop rule, if given).
+
+    The value of a reward space (for the ev and optimal rules, and for regrets) comes from the
+    stop rule's parameters, or from ``coin_value`` / ``ruby_value`` when given.
+    """
+    kind, row = parse_stop_policy(stop or q.stop)
     g = q.ruleset.data["game"]
-    setup = Setup(
+    uses_value = kind in (S.STOP_EV, S.STOP_OPTIMAL)
+    cv = coin_value if coin_value is not None else (float(row[0]) if uses_value else DEFAULT_COIN_VALUE[0])
+    rv = ruby_value if ruby_value is not None else (float(row[S.P_RUBY_VALUE]) if uses_value else 0.5)
+    return Setup(
         start=q.start,
         limit=int(g["explosion_limit"]),
         last=int(q.ruleset.data["track"]["last_chip_space"]),
@@ -100,12 +108,75 @@ def exact(q: PotionQuery) -> np.ndarray:
         stop_param=float(row[0]),
         flask_min=q.flask or 0,
         flask_reuse=g["flask_space"] == "reuse",
+        coins=tuple(int(x) for x in q.ruleset.coins),
+        vp=tuple(int(x) for x in q.ruleset.vp),
+        ruby=tuple(int(x) for x in q.ruleset.ruby),
+        coin_value=cv,
+        ruby_value=rv,
     )
-    dist = exact_distribution(chips.counts_of(q.bag), setup)
+
+
+def exact(q: PotionQuery) -> np.ndarray:
+    """Probabilities [reward space, exploded] computed exactly (raises TooLargeError)."""
+    dist = exact_distribution(chips.counts_of(q.bag), exact_setup(q))
     out = np.zeros((54, 2), dtype=np.float64)
     for (space, exploded), p in dist.items():
         out[space, exploded] += float(p)
     return out
+
+
+DEFAULT_COMPARE = ("white:5", "white:6", "white:7", "risk:0.1", "risk:0.2", "risk:0.3", "ev", "optimal")
+
+
+def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE, *, coin_value: float,
+           ruby_value: float, n: int, seed: int, exact_if_possible: bool = True,
+           n_optimal: int | None = None) -> dict:
+    """Expected value of each stop rule against the optimal stopper's, for this bag and start.
+
+    Every rule is valued with the same value of a reward space (VP + coins x ``coin_value`` +
+    ruby x ``ruby_value``; an exploded pot takes the better of VP and coins). Exact when the bag
+    is small enough to enumerate, else sampled (``n`` potions each; the optimal stopper, which
+    solves the potion at every draw, samples ``n_optimal``) with 95% intervals.
+    """
+    rules = list(rules)
+    if "optimal" not in [r.split(":")[0] for r in rules]:
+        rules.append("optimal")
+    value_params = f"coin={coin_value:g},ruby={ruby_value:g}"
+    specs = [f"{r}:{value_params}" if r in ("ev", "optimal") else r for r in rules]
+    counts = chips.counts_of(q.bag)
+    can_exact = exact_if_possible and sub_bag_count(counts) <= MAX_STATES
+    rows = []
+    base = exact_setup(q, "never", coin_value=coin_value, ruby_value=ruby_value)
+    values = np.array([[base.value(sp, ex) for ex in (0, 1)] for sp in range(54)])
+    for rule, spec in zip(rules, specs):
+        qq = PotionQuery(bag=q.bag, stop=spec, flask=q.flask, start=q.start, ruleset=q.ruleset)
+        if can_exact:
+            st = exact_setup(qq, coin_value=coin_value, ruby_value=ruby_value)
+            dist = exact_distribution(counts, st)
+            hist = np.zeros((54, 2))
+            for (sp, ex), p in dist.items():
+                hist[sp, ex] += float(p)
+            ev = float((hist * values).sum())
+            row = {"rule": rule, "exact": True, "expected_value": ev, "expected_value_ci": None,
+                   "n": None}
+        else:
+            m = n_optimal if (n_optimal and rule.split(":")[0] == "optimal") else n
+            hist = sample(qq, m, seed)
+            per = values.ravel()
+            w = hist.ravel()
+            ev, ci = mean_ci(per, w)
+            row = {"rule": rule, "exact": False, "expected_value": ev, "expected_value_ci": list(ci),
+                   "n": int(hist.sum())}
+        tot = hist.sum()
+        row["p_explode"] = float(hist[:, 1].sum() / tot)
+        row["expected_reward_space"] = float((hist.sum(axis=1) * np.arange(54)).sum() / tot)
+        rows.append(row)
+    best = next(r for r in rows if r["rule"].split(":")[0] == "optimal")["expected_value"]
+    for r in rows:
+        r["regret"] = best - r["expected_value"]
+    return {"bag": chips.format_counts(counts), "start": q.start, "flask": q.flask,
+            "value": {"coin": coin_value, "ruby": ruby_value, "vp": 1.0}, "exact": can_exact,
+            "rules": rows}
 
 
 def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | None) -> dict:

@@ -47,7 +47,8 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, fla
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chunks, UF):
+def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chunks, UF_funcs,
+                      UF_memory):
     """Brew potions first..first+n-1; return counts[reward space 0..53, exploded 0/1] and the
     summed final white totals per chunk, merged."""
     hist = np.zeros((n_chunks, 54, 2), dtype=np.int64)
@@ -61,11 +62,12 @@ def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chu
         E = np.zeros((0, 6), dtype=np.int64)
         rng = np.empty(1, dtype=np.uint64)
         counts = np.zeros(20, dtype=np.int64)
+        UFc = (UF_funcs, np.zeros_like(UF_memory))  # each chunk its own strategy memory
         for t in bag:
             counts[t] += 1
         for i in range(lo, hi):
             rng[0] = stream_seed(seed, i, 0)
-            brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UF)
+            brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UFc)
             hist[c, P[0, F_REWARD], P[0, F_EXPLODED]] += 1
     return hist.sum(axis=0)
 

@@ -39,7 +39,8 @@ import numpy as np
 import pandas as pd
 
 from sim.chips import COLOUR_NAMES, N_COLOURS
-from sim.stats import Z95, wilson
+from sim.stats import Z95
+from sim.stats import wilson as _wilson
 
 SHARE_UNIT = 60  # lcm(1..5): a k-way shared win is exactly SHARE_UNIT // k units
 ELO = 400.0 / math.log(10.0)
@@ -64,15 +65,45 @@ BOUGHT_COLUMNS = tuple(f"bought_{c}" for c in COLOUR_NAMES)
 
 # --- small interval helpers ---------------------------------------------------------------------
 
+def _t_two_sided(t: float, df: int) -> float:
+    """P(|T| <= t) for Student's t with integer df (Abramowitz & Stegun 26.7.3-4)."""
+    th = math.atan(t / math.sqrt(df))
+    c2 = math.cos(th) ** 2
+    if df % 2:  # odd
+        if df == 1:
+            return 2 * th / math.pi
+        term, acc = 1.0, 1.0
+        for k in range(3, df, 2):  # (2*4*..(k-1)) / (1*3*..k) cos^(k-1)
+            term *= (k - 1) / k * c2
+            acc += term
+        return 2 / math.pi * (th + math.sin(th) * math.cos(th) * acc)
+    term, acc = 1.0, 1.0
+    for k in range(2, df, 2):  # (1*3*..(k-1)) / (2*4*..k) cos^k
+        term *= (k - 1) / k * c2
+        acc += term
+    return math.sin(th) * acc
+
+
 def t_quantile(p: float, df: float) -> float:
-    """Quantile of Student's t distribution (exact for df 1 and 2, Cornish-Fisher above; the
-    error is below 1e-4 for df >= 3 at p = 0.975). Infinite df gives the normal quantile."""
-    if df <= 0 or not math.isfinite(df):
-        return _norm_ppf(p) if not math.isfinite(df) else float("nan")
-    if df == 1:
-        return math.tan(math.pi * (p - 0.5))
-    if df == 2:
-        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    """Quantile of Student's t distribution for p > 0.5: exact (bisection on the closed-form
+    CDF) for whole df up to 1000, a Cornish-Fisher expansion beyond (error < 1e-6 there);
+    infinite df gives the normal quantile."""
+    if not math.isfinite(df):
+        return _norm_ppf(p)
+    if df <= 0:
+        return float("nan")
+    if df == int(df) and df <= 1000:
+        target = 2 * p - 1
+        lo, hi = 0.0, 1.0
+        while _t_two_sided(hi, int(df)) < target:
+            hi *= 2
+        for _ in range(100):
+            mid = (lo + hi) / 2
+            if _t_two_sided(mid, int(df)) < target:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
     z = _norm_ppf(p)
     g1 = (z**3 + z) / 4
     g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
@@ -131,6 +162,16 @@ def t_ci(s1: float, s2: float, n: float) -> tuple[float, tuple[float, float]]:
     var = max(0.0, (s2 - n * m * m) / (n - 1))
     h = t_quantile(0.975, n - 1) * math.sqrt(var / n)
     return m, (m - h, m + h)
+
+
+def wilson(successes: float, n: int) -> tuple[float, float]:
+    """Wilson 95% interval (``sim.stats.wilson``), nudged to contain the estimate exactly when
+    rounding puts a bound a hair past it (at 0 or 1)."""
+    lo, hi = _wilson(successes, n)
+    if n > 0:
+        p = successes / n
+        lo, hi = min(lo, p), max(hi, p)
+    return lo, hi
 
 
 def wilson_halfwidth(share_units: np.ndarray, games: np.ndarray) -> np.ndarray:
@@ -274,13 +315,15 @@ class Summary:
     info: dict = field(default_factory=dict)
 
     def records(self) -> list[dict]:
-        """Per-strategy rows as JSON-ready dicts (intervals as [low, high], NaN as None)."""
-        return frame_records(self.strategies, INTERVAL_PAIRS)
+        """Per-strategy rows as JSON-ready dicts: ``name`` first, intervals as [low, high],
+        NaN as None."""
+        rows = frame_records(self.strategies, INTERVAL_PAIRS)
+        return [{"name": r.pop("strategy"), **r} for r in rows]
 
 
 INTERVAL_PAIRS = ("win_share_ci", "win_share_ci_deal", "mean_vp_ci", "mean_vp_ci_deal",
                   "mean_rank_ci", "explosion_rate_ci", "rating_ci", "vp_diff_ci",
-                  "win_share_diff_ci", "win_share_diff_ci_unpaired")
+                  "vp_diff_ci_unpaired", "win_share_diff_ci", "win_share_diff_ci_unpaired")
 
 
 def _clean(v):
@@ -359,43 +402,47 @@ class Accumulator:
     def add_games(self, cols: Mapping[str, np.ndarray]) -> None:
         """Add a chunk of ``games.parquet`` rows (ordered by game, then seat; whole deals)."""
         S, n = self.S, self.n
-        strat = np.asarray(cols["strategy"], dtype=np.int64)
+        strat = np.asarray(cols["strategy"]).astype(np.intp, copy=False)
         rows = len(strat)
         if rows == 0:
             return
         if rows % n:
             raise ValueError("a chunk must hold whole games")
-        vp = np.asarray(cols["vp"], dtype=np.int64)
-        rank = np.asarray(cols["rank"], dtype=np.int64)
-        share = np.rint(np.asarray(cols["win_share"], dtype=np.float64) * SHARE_UNIT).astype(np.int64)
-        expl = np.asarray(cols["explosions"], dtype=np.int64)
-        seat = np.asarray(cols["seat"], dtype=np.int64)
+        # small integer columns go to bincount as they are (it converts weights itself)
+        vp = np.asarray(cols["vp"]).astype(np.int32, copy=False)
+        rank = np.asarray(cols["rank"]).astype(np.int32, copy=False)
+        share = np.rint(np.asarray(cols["win_share"], dtype=np.float64) * SHARE_UNIT).astype(np.int32)
+        expl = np.asarray(cols["explosions"]).astype(np.int32, copy=False)
+        seat = np.asarray(cols["seat"]).astype(np.intp, copy=False)
         deal = np.asarray(cols["deal"], dtype=np.int64)
         self.games += rows // n
 
         def bc(x, idx=strat, size=S):
-            return np.rint(np.bincount(idx, weights=x, minlength=size)).astype(np.int64) if x is not None \
-                else np.bincount(idx, minlength=size).astype(np.int64)
+            if x is None:
+                return np.bincount(idx, minlength=size).astype(np.int64)
+            return np.rint(np.bincount(idx, weights=x, minlength=size)).astype(np.int64)
 
-        self.count += bc(None)
-        self.share += bc(share)
-        self.vp += bc(vp)
-        self.vp2 += bc(vp * vp)
+        ss = strat * n + seat
+        vp2 = vp * vp
+        by_seat = [bc(x, ss, S * n).reshape(S, n) for x in (None, share, vp, vp2)]
+        self.seat_count += by_seat[0]
+        self.seat_share += by_seat[1]
+        self.seat_vp += by_seat[2]
+        self.seat_vp2 += by_seat[3]
+        self.count += by_seat[0].sum(axis=1)
+        self.share += by_seat[1].sum(axis=1)
+        self.vp += by_seat[2].sum(axis=1)
+        self.vp2 += by_seat[3].sum(axis=1)
         self.rank += bc(rank)
         self.rank2 += bc(rank * rank)
         self.expl += bc(expl)
         self.expl2 += bc(expl * expl)
         if "illegal" in cols:
-            self.illegal += bc((np.asarray(cols["illegal"]) != 0).astype(np.int64))
+            self.illegal += bc(np.asarray(cols["illegal"]) != 0)
         for c, name in enumerate(BOUGHT_COLUMNS):
-            b = np.asarray(cols[name], dtype=np.int64)
+            b = np.asarray(cols[name])
             self.bought[:, c] += bc(b)
-            self.bought2[:, c] += bc(b * b)
-        ss = strat * n + seat
-        self.seat_count += bc(None, ss, S * n).reshape(S, n)
-        self.seat_share += bc(share, ss, S * n).reshape(S, n)
-        self.seat_vp += bc(vp, ss, S * n).reshape(S, n)
-        self.seat_vp2 += bc(vp * vp, ss, S * n).reshape(S, n)
+            self.bought2[:, c] += bc(np.square(b, dtype=np.int32))
         top = int(vp.max()) + 1
         if top > self.vp_hist.shape[1]:
             grown = np.zeros((S, top), np.int64)
@@ -404,32 +451,56 @@ class Accumulator:
         H = self.vp_hist.shape[1]
         self.vp_hist += bc(None, strat * H + np.clip(vp, 0, None), S * H).reshape(S, H)
         # per deal: sums of VP and share units of each strategy
-        d0 = deal.min()
-        dl = deal - d0
+        dl = deal - deal.min()
         nd = int(dl.max()) + 1
         idx = dl * S + strat
         cnt = np.bincount(idx, minlength=nd * S).reshape(nd, S)
-        present = cnt[cnt.sum(axis=1) > 0]
+        keep = cnt.sum(axis=1) > 0
+        present = cnt[keep]
         self.deals += len(present)
         per = present[0]
-        if not (present == per).all():
-            raise ValueError("every deal must seat each strategy equally often")
-        if (self.per_deal >= 0).any() and not (self.per_deal == per).all():
+        if not (present == per).all() or ((self.per_deal >= 0).any() and not (self.per_deal == per).all()):
             raise ValueError("every deal must seat each strategy equally often")
         self.per_deal = per.astype(np.int64)
-        keep = cnt.sum(axis=1) > 0
         V = bc(vp, idx, nd * S).reshape(nd, S)[keep]
         W = bc(share, idx, nd * S).reshape(nd, S)[keep]
         self.deal_vp += V.sum(axis=0)
         self.deal_sh += W.sum(axis=0)
         self.gram_vp += V.T @ V
         self.gram_sh += W.T @ W
-        # finishing orders for the rating
-        code = (rank * S + strat).reshape(-1, n)
-        code.sort(axis=1)
-        uniq, counts = np.unique(code, axis=0, return_counts=True)
-        for row, c in zip(uniq.tolist(), counts.tolist()):
-            key = tuple((v // S, v % S) for v in row)
+        # finishing orders for the rating: per game the sorted (rank, strategy) codes
+        self._add_orders((rank.astype(np.int64) * S + strat).reshape(-1, n))
+
+    def _add_orders(self, code: np.ndarray) -> None:
+        S, n = self.S, self.n
+        cols = [code[:, j].copy() for j in range(n)]
+        for _ in range(n):  # odd-even transposition sort of each row (n is small)
+            for j in range(n - 1):
+                a, b = cols[j], cols[j + 1]
+                lo = np.minimum(a, b)
+                cols[j + 1] = np.maximum(a, b)
+                cols[j] = lo
+        base = (n + 1) * S
+        if base**n <= 1 << 22:
+            key = np.zeros(len(code), dtype=np.int64)
+            for j in range(n):
+                key = key * base + cols[j]
+            counts = np.bincount(key, minlength=1)
+            keys = np.nonzero(counts)[0]
+            found = [(int(k), int(counts[k])) for k in keys]
+            rows = []
+            for k, _ in found:
+                digits = []
+                for _j in range(n):
+                    digits.append(k % base)
+                    k //= base
+                rows.append(digits[::-1])
+        else:
+            uniq, cnt = np.unique(np.stack(cols, axis=1), axis=0, return_counts=True)
+            rows = uniq.tolist()
+            found = list(zip(rows, cnt.tolist()))
+        for row, (_, c) in zip(rows, found):
+            key = tuple((int(v) // S, int(v) % S) for v in row)
             self.orders[key] = self.orders.get(key, 0) + c
 
     def add_rounds(self, cols: Mapping[str, np.ndarray]) -> None:
@@ -498,7 +569,9 @@ class Accumulator:
             _, vp_dci = self._deal_mean(self.deal_vp, np.diag(self.gram_vp), i, 1.0)
             rk, rk_ci = normal_ci(self.rank[i], self.rank2[i], g)
             R = self.rounds
-            ex, ex_ci = normal_ci(self.expl[i] / R, self.expl2[i] / (R * R), g)
+            ex, ex_n = normal_ci(self.expl[i] / R, self.expl2[i] / (R * R), g)
+            ex_w = wilson(float(self.expl[i]), g * R)  # the union: neither collapses at 0
+            ex_ci = (min(ex_n[0], ex_w[0]), max(ex_n[1], ex_w[1])) if g else ex_n
             rows.append({
                 "strategy": name, "games": g, "deals": self.deals,
                 "win_share": ws, "win_share_ci_lo": ws_ci[0], "win_share_ci_hi": ws_ci[1],
@@ -531,17 +604,24 @@ class Accumulator:
                 m, ci = t_ci(s1, s2, D)
                 row[key] = m
                 row[key + "_ci_lo"], row[key + "_ci_hi"] = ci
-            # what two independent samples would give, for comparison
+            # what two independent samples of the same sizes would give, for comparison
             ga, gb = self.count[a], self.count[b]
+            nan2 = (float("nan"), float("nan"))
             if ga > 1 and gb > 1:
                 pa, pb = self.share[a] / SHARE_UNIT / ga, self.share[b] / SHARE_UNIT / gb
                 h = Z95 * math.sqrt(pa * (1 - pa) / ga + pb * (1 - pb) / gb)
-                d = pa - pb
-                row["win_share_diff_ci_unpaired_lo"], row["win_share_diff_ci_unpaired_hi"] = d - h, d + h
+                row["win_share_diff_ci_unpaired_lo"], row["win_share_diff_ci_unpaired_hi"] = pa - pb - h, pa - pb + h
+                va = max(0.0, (self.vp2[a] - self.vp[a] ** 2 / ga) / (ga - 1))
+                vb = max(0.0, (self.vp2[b] - self.vp[b] ** 2 / gb) / (gb - 1))
+                d = self.vp[a] / ga - self.vp[b] / gb
+                h = Z95 * math.sqrt(va / ga + vb / gb)
+                row["vp_diff_ci_unpaired_lo"], row["vp_diff_ci_unpaired_hi"] = d - h, d + h
             else:
-                row["win_share_diff_ci_unpaired_lo"] = row["win_share_diff_ci_unpaired_hi"] = float("nan")
+                row["win_share_diff_ci_unpaired_lo"], row["win_share_diff_ci_unpaired_hi"] = nan2
+                row["vp_diff_ci_unpaired_lo"], row["vp_diff_ci_unpaired_hi"] = nan2
             rows.append(row)
         cols = ["strategy_a", "strategy_b", "deals", "vp_diff", "vp_diff_ci_lo", "vp_diff_ci_hi",
+                "vp_diff_ci_unpaired_lo", "vp_diff_ci_unpaired_hi",
                 "win_share_diff", "win_share_diff_ci_lo", "win_share_diff_ci_hi",
                 "win_share_diff_ci_unpaired_lo", "win_share_diff_ci_unpaired_hi"]
         df = pd.DataFrame(rows, columns=cols)
@@ -574,7 +654,7 @@ class Accumulator:
             for c, colour in enumerate(COLOUR_NAMES):
                 m, ci = normal_ci(self.bought[i, c], self.bought2[i, c], g)
                 rows.append({"strategy": name, "colour": colour, "games": g, "mean": m,
-                             "ci_lo": ci[0], "ci_hi": ci[1]})
+                             "ci_lo": max(0.0, ci[0]), "ci_hi": ci[1]})  # counts are >= 0
         df = pd.DataFrame(rows)
         df["strategy"] = df["strategy"].astype(cat)
         df["colour"] = df["colour"].astype(pd.CategoricalDtype(COLOUR_NAMES, ordered=True))
@@ -593,6 +673,14 @@ class Accumulator:
             mean = self.r_sum / n
             var = np.maximum(0.0, (self.r_sum2 - n * mean * mean) / (n - 1))
             half = Z95 * np.sqrt(var / n)
+        # a 0/1 metric (exploded) gets the Wilson interval, which does not collapse at 0 or 1
+        m_ex = ROUND_METRIC_NAMES.index("exploded")
+        lo, hi = np.maximum(mean - half, 0.0), mean + half  # every round metric is >= 0
+        for i in range(S):
+            for r in range(R):
+                if self.r_count[i, r] > 0:
+                    lo[i, r, m_ex], hi[i, r, m_ex] = wilson(float(self.r_sum[i, r, m_ex]),
+                                                            int(self.r_count[i, r]))
         si, ri, mi = np.meshgrid(np.arange(S), np.arange(R), np.arange(M), indexing="ij")
         df = pd.DataFrame({
             "strategy": pd.Categorical.from_codes(si.ravel(), dtype=cat),
@@ -600,8 +688,8 @@ class Accumulator:
             "metric": pd.Categorical.from_codes(mi.ravel(), categories=list(ROUND_METRIC_NAMES)),
             "n": n.ravel().astype(np.int64),
             "mean": mean.ravel(),
-            "ci_lo": (mean - half).ravel(),
-            "ci_hi": (mean + half).ravel(),
+            "ci_lo": lo.ravel(),
+            "ci_hi": hi.ravel(),
         })
         return df[df["n"] > 0].reset_index(drop=True)
 

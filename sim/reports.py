@@ -43,7 +43,6 @@ import platform
 import shlex
 import shutil
 import sys
-import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -65,7 +64,7 @@ STATE_FILE = ".run.json.partial"
 STAGING = ".staging"
 SWEEP_FILES = ("sweep.csv", "sweep.md", "sweep.png")
 SWEEP_STATE = ".sweep.json.partial"
-COMPRESSION = "snappy"
+COMPRESSION = "lz4"  # fast to write; pandas, pyarrow, polars and duckdb read it
 VERSION_PACKAGES = ("quacks-sim", "numpy", "numba", "pandas", "pyarrow", "matplotlib", "typer", "rich")
 
 
@@ -234,6 +233,13 @@ def _diff(saved: dict, new: dict) -> str | None:
     return None
 
 
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ReportError(f"{path}: cannot be read ({e}); use --force to start over") from None
+
+
 def read_saved_settings(path: str | Path) -> dict | None:
     """Settings of the run in a report directory (interrupted or complete), or None."""
     p = Path(path)
@@ -296,11 +302,12 @@ class ReportWriter:
             elif resume:
                 state = p / STATE_FILE
                 if (p / RUN_FILE).is_file():
-                    saved = json.loads((p / RUN_FILE).read_text())
+                    saved = _read_json(p / RUN_FILE)
                     self._check_same(saved.get("settings", {}))
+                    state.unlink(missing_ok=True)  # stopped after run.json was in place
                     mode = "complete"
                 elif state.is_file():
-                    saved = json.loads(state.read_text())
+                    saved = _read_json(state)
                     self._check_same(saved.get("settings", {}))
                     self.seconds_before = float(saved.get("seconds_before", 0.0))
                     self.started = saved.get("started", self.started)
@@ -330,7 +337,8 @@ class ReportWriter:
         atomic_write_text(self.path / STATE_FILE, dumps(state))
 
     def _open_writers(self) -> None:
-        opts = dict(compression=COMPRESSION, use_dictionary=["strategy"], write_statistics=["game"])
+        opts = dict(compression=COMPRESSION, use_dictionary=["strategy", "seed"],
+                    write_statistics=["game"], column_encoding={"game": "DELTA_BINARY_PACKED"})
         self._gw = pq.ParquetWriter(self.path / partial(GAMES_FILE), self._gschema, **opts)
         if self.plan.config.detail == "rounds":
             self._rw = pq.ParquetWriter(self.path / partial(ROUNDS_FILE), self._rschema, **opts)
@@ -384,10 +392,9 @@ class ReportWriter:
             for i in range(pf.num_row_groups):
                 t = pf.read_row_group(i)
                 games = t.column("game").to_numpy()
-                if len(games) and games[0] >= boundary:
-                    break
-                if len(games) and games[-1] >= boundary:
-                    t = t.slice(0, int(np.searchsorted(games, boundary)))
+                keep = games < boundary
+                if not keep.all():
+                    t = t.filter(pa.array(keep))
                 if t.num_rows == 0:
                     continue
                 t = t.replace_schema_metadata(writer.schema.metadata).cast(writer.schema)
@@ -402,11 +409,17 @@ class ReportWriter:
 
     # -- during the run --------------------------------------------------------------------
 
-    def write_chunk(self, rows) -> None:
-        """Append one chunk (rounds rows first; the games rows commit the chunk)."""
-        if rows.rounds is not None and self._rw is not None:
-            t = _arrow(rows.rounds, self._rschema, self._names)
+    def write_rounds(self, cols: dict[str, np.ndarray]) -> None:
+        """Append a block of rounds rows (they precede the games rows of their chunk)."""
+        if self._rw is not None:
+            t = _arrow(cols, self._rschema, self._names)
             self._rw.write_table(t, row_group_size=max(1, t.num_rows))
+
+    def write_chunk(self, rows) -> None:
+        """Append one chunk's games rows: this commits the chunk (its rounds rows, if any, are
+        already written, see ``write_rounds``)."""
+        if rows.rounds is not None:
+            self.write_rounds(rows.rounds)
         t = _arrow(rows.games, self._gschema, self._names)
         self._gw.write_table(t, row_group_size=max(1, t.num_rows))
 
@@ -445,7 +458,8 @@ class ReportWriter:
         if plots:
             written, notes = P.render(result.summary, stage)
             files += written
-            result.notes.extend(notes)
+            for n in notes:
+                self.note(n)
         data = [GAMES_FILE] + ([ROUNDS_FILE] if self.plan.config.detail == "rounds" else [])
         result.files = sorted(data + files + [RUN_FILE])
         (stage / RUN_FILE).write_text(dumps(self.manifest(result)), encoding="utf-8")
@@ -536,9 +550,10 @@ def strategy_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
 
 def pair_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """Header and formatted rows of the paired-difference table."""
-    header = ["A", "B", "deals", "VP A-B [95% CI]", "win share A-B [95% CI]", "unpaired CI"]
+    header = ["A", "B", "deals", "VP A-B [95% CI]", "(unpaired)", "win share A-B [95% CI]", "(unpaired)"]
     rows = [[str(r["strategy_a"]), str(r["strategy_b"]), f"{int(r['deals']):,}",
              f"{_fmt(r['vp_diff'], 2)} {_ci(r['vp_diff_ci_lo'], r['vp_diff_ci_hi'], 2)}",
+             _ci(r["vp_diff_ci_unpaired_lo"], r["vp_diff_ci_unpaired_hi"], 2),
              f"{_fmt(r['win_share_diff'], 4)} {_ci(r['win_share_diff_ci_lo'], r['win_share_diff_ci_hi'], 4)}",
              _ci(r["win_share_diff_ci_unpaired_lo"], r["win_share_diff_ci_unpaired_hi"], 4)]
             for r in df.to_dict(orient="records")]
@@ -571,7 +586,9 @@ def summary_markdown(result) -> str:
            "Every interval is 95%. Win share: a k-way shared win counts 1/k; Wilson interval over "
            "the games a strategy played (copies of one spec count each seat). Mean VP, mean rank "
            "and explosions per potion: normal intervals over games. Rating: Plackett-Luce maximum "
-           "likelihood on the finishing orders (Elo scale, centred on 0; ties split).",
+           "likelihood on the finishing orders (Elo scale, centred on 0; ties split). Explosions per "
+           "potion: the union of that normal interval and the Wilson interval over potions (so it "
+           "never collapses at 0).",
            "", "## Strategies", ""]
     h, rows = strategy_rows(s.strategies)
     out += [md_table(h, rows, [False] + [True] * (len(h) - 1)), ""]
@@ -580,11 +597,15 @@ def summary_markdown(result) -> str:
         out += [f"Rating note: {note}.", ""]
     if len(s.pairs):
         out += ["## Paired differences (per deal)", "",
-                "Mean over deals of the difference of the two strategies' per-deal averages, with "
-                "a t-interval; the last column is the interval two independent samples of the same "
-                "size would give.", ""]
+                "Mean over deals of the difference of the two strategies' per-deal averages (VP "
+                "and win share), with a t-interval over deals. The *(unpaired)* columns give, for "
+                "comparison, the interval of the same difference estimated from two independent "
+                "samples of the same sizes. Pairing removes the luck of the deal, which narrows the "
+                "VP difference; a win-share difference between two strategies at the same table also "
+                "carries their head-to-head (when one wins the other does not), which pairing "
+                "rightly counts, so it can come out wider than the unpaired figure.", ""]
         h, rows = pair_rows(s.pairs)
-        out += [md_table(h, rows, [False, False, True, True, True, True]), ""]
+        out += [md_table(h, rows, [False, False, True, True, True, True, True]), ""]
     out += ["## Seats", "", "Win share by seat, pooled over strategies (the seat advantage the "
             "rotation balances out).", ""]
     h, rows = seat_rows(s.seats)
@@ -601,20 +622,27 @@ def summary_markdown(result) -> str:
                 md_table(["strategy", *[f"seat {int(x)}" for x in seats]], rows), ""]
     b = s.bought
     if len(b):
-        piv = b.pivot_table(index="strategy", columns="colour", values="mean", observed=True)
-        piv = piv.loc[:, (piv > 0).any(axis=0)]
-        rows = [[str(i)] + [_fmt(v, 2) for v in r] for i, r in zip(piv.index, piv.to_numpy())]
-        out += ["## Chips bought per game (mean; intervals in bought.csv)", "",
-                md_table(["strategy", *map(str, piv.columns)], rows), ""]
+        colours = [c for c in b["colour"].cat.categories if b.loc[b["colour"] == c, "mean"].max() > 0]
+        rows = []
+        for name, g in b.groupby("strategy", observed=True):
+            cells = {r["colour"]: f"{_fmt(r['mean'], 2)} {_ci(r['ci_lo'], r['ci_hi'], 2)}"
+                     for r in g.to_dict(orient="records")}
+            rows.append([str(name), f"{int(g['games'].iloc[0]):,}", *[cells.get(c, "") for c in colours]])
+        out += ["## Chips bought per game (mean [95% CI])", "",
+                md_table(["strategy", "games", *colours], rows), ""]
     if s.rounds is not None:
         r = s.rounds
-        out += ["## By round (means; intervals in rounds_summary.csv)", ""]
-        for metric in ("exploded", "reward_space"):
-            sub = r[r["metric"] == metric].pivot_table(index="strategy", columns="round", values="mean",
-                                                       observed=True)
-            rows = [[str(i)] + [_fmt(v, 3) for v in row] for i, row in zip(sub.index, sub.to_numpy())]
-            out += [f"{'Explosion rate' if metric == 'exploded' else 'Reward space'} by round:", "",
-                    md_table(["strategy", *[str(c) for c in sub.columns]], rows), ""]
+        out += ["## By round (mean [95% CI]; every metric in rounds_summary.csv)", ""]
+        for metric, title, digits in (("exploded", "Explosion rate", 3), ("reward_space", "Reward space", 2)):
+            sub = r[r["metric"] == metric]
+            rounds = sorted(sub["round"].unique())
+            rows = []
+            for name, g in sub.groupby("strategy", observed=True):
+                cells = {int(x["round"]): f"{_fmt(x['mean'], digits)} {_ci(x['ci_lo'], x['ci_hi'], digits)}"
+                         for x in g.to_dict(orient="records")}
+                rows.append([str(name), f"{int(g['n'].iloc[0]):,}", *[cells.get(int(k), "") for k in rounds]])
+            out += [f"{title} by round:", "",
+                    md_table(["strategy", "games", *[f"round {int(k)}" for k in rounds]], rows), ""]
     if result.notes:
         out += ["## Notes", "", *[f"- {n}" for n in result.notes], ""]
     return "\n".join(out)
@@ -627,7 +655,7 @@ def load_summary(path: str | Path) -> Summary:
     p = Path(path)
     if not (p / TABLE_FILES["strategies"]).is_file():
         raise ReportError(f"{p}: no {TABLE_FILES['strategies']} here; is this a quacks tournament report?")
-    run = json.loads((p / RUN_FILE).read_text()) if (p / RUN_FILE).is_file() else {}
+    run = _read_json(p / RUN_FILE) if (p / RUN_FILE).is_file() else {}
     strategies = pd.read_csv(p / TABLE_FILES["strategies"])
     names = [str(x) for x in strategies["strategy"]]
     cat = pd.CategoricalDtype(names, ordered=True)
@@ -665,7 +693,7 @@ def load_result(path: str | Path, plan):
     from sim.tournament import TournamentResult
 
     p = Path(path)
-    run = json.loads((p / RUN_FILE).read_text())
+    run = _read_json(p / RUN_FILE)
     return TournamentResult(plan, load_summary(p), int(run["games"]), int(run["deals"]),
                             run.get("stopped", "games"),
                             float(run["max_win_share_halfwidth"] if run.get("max_win_share_halfwidth") is not None else "nan"),
@@ -779,7 +807,3 @@ def sweep_markdown(res) -> str:
         md_table(header, rows), "",
         f"Each value's full report is in its own directory ({value_dir(st['key'], res.values[0])}, ...).", ""])
 
-
-def elapsed(t0: float) -> float:
-    """Seconds since ``t0`` (``time.perf_counter``)."""
-    return time.perf_counter() - t0

@@ -28,7 +28,6 @@ carries the games kept; ``resume=True`` continues (see ``sim.reports`` for the f
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
 import signal
@@ -40,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.game import GameInputError, check_players, play_batch
+from sim.game import check_players, play_batch
 from sim.game_nb import (
     O_BOUGHT,
     O_DROPLET,
@@ -74,7 +73,7 @@ from sim.ruleset import Ruleset, load_ruleset
 FORMATS = ("rotate", "round-robin", "vs-field")
 DETAILS = ("games", "rounds")
 # Preferred default field (the built-in presets); see default_field(). Adjust freely.
-DEFAULT_FIELD: tuple[str, ...] = ("cautious", "balanced", "greedy", "reckless")
+DEFAULT_FIELD: tuple[str, ...] = ("cautious", "balanced", "greedy", "expected-value")
 DEFAULT_PLAYERS = 4
 DEFAULT_GAMES = 20_000
 DEFAULT_CI_CAP = 1_000_000  # the cap on games for --until-ci when --games is not given
@@ -204,8 +203,8 @@ def resolve_plan(config: TournamentConfig) -> Plan:
         raise TournamentError(f"--format {c.format}: expected one of {', '.join(FORMATS)}")
     if c.detail not in DETAILS:
         raise TournamentError(f"--detail {c.detail}: expected one of {', '.join(DETAILS)}")
-    if c.seed < 0:
-        raise TournamentError(f"--seed {c.seed}: expected 0 or more")
+    if not 0 <= c.seed < 2**63:
+        raise TournamentError(f"--seed {c.seed}: expected 0 to 2**63 - 1")
     if c.games is not None and c.games <= 0:
         raise TournamentError(f"--games {c.games}: expected a positive number of games")
     if c.until_ci is not None and not (0 < c.until_ci < 0.5):
@@ -313,64 +312,99 @@ def _items(plan: Plan, d0: int, d1: int):
     return game, deal, table, rot
 
 
-def play_chunk(plan: Plan, d0: int, d1: int) -> ChunkRows:
-    """Play deals d0..d1-1 (every table and rotation) and return their rows."""
+def _play_block(plan: Plan, game, deal, table, rot):
+    """Kernel results of the given items: ``out`` (m, n, O_WIDTH) and, with rounds detail,
+    ``rd`` (m, rounds, n, RD_WIDTH); one ``play_batch`` call per table."""
+    m = len(game)
+    detail = plan.config.detail == "rounds"
+    if len(plan.tables) == 1:  # one kernel call, no copies
+        res = play_batch(plan.ruleset, plan.lineup(0), games=deal, rotations=rot,
+                         seed=plan.config.seed, detail=detail, chunks=min(KERNEL_THREAD_CHUNKS, m))
+        return res.out, res.rounds
+    out = np.empty((m, plan.players, O_WIDTH), dtype=np.int64)
+    rd = np.empty((m, plan.rounds, plan.players, RD_WIDTH), dtype=np.int64) if detail else None
+    for t in range(len(plan.tables)):
+        part = np.nonzero(table == t)[0]
+        res = play_batch(plan.ruleset, plan.lineup(t), games=deal[part], rotations=rot[part],
+                         seed=plan.config.seed, detail=detail,
+                         chunks=min(KERNEL_THREAD_CHUNKS, len(part)))
+        out[part] = res.out
+        if detail:
+            rd[part] = res.rounds
+    return out, rd
+
+
+def _concat(parts: list[dict]) -> dict[str, np.ndarray]:
+    if len(parts) == 1:
+        return parts[0]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def play_chunk(plan: Plan, d0: int, d1: int,
+               on_rounds: Callable[[dict[str, np.ndarray]], None] | None = None) -> ChunkRows:
+    """Play deals d0..d1-1 (every table and rotation) and return their rows.
+
+    With rounds detail the deals run in blocks of about ROUNDS_BATCH_GAMES games, in game
+    order; each block's rounds rows go to ``on_rounds`` as soon as they exist (so a chunk's
+    round records are never all in memory at once), or are gathered into the result.
+    """
+    from sim.report_stats import ROUND_METRIC_NAMES
+
     n, R = plan.players, plan.rounds
     detail = plan.config.detail == "rounds"
-    game, deal, table, rot = _items(plan, d0, d1)
-    m = len(game)
-    out = np.empty((m, n, O_WIDTH), dtype=np.int64)
-    rd = np.empty((m, R, n, RD_WIDTH), dtype=np.int64) if detail else None
-    batch = ROUNDS_BATCH_GAMES if detail else m
-    for t in range(len(plan.tables)):
-        sel = np.nonzero(table == t)[0]
-        lineup = plan.lineup(t)
-        for lo in range(0, len(sel), batch):
-            part = sel[lo: lo + batch]
-            res = play_batch(plan.ruleset, lineup, games=deal[part], rotations=rot[part],
-                             seed=plan.config.seed, detail=detail,
-                             chunks=min(KERNEL_THREAD_CHUNKS, len(part)))
-            out[part] = res.out
-            if detail:
-                rd[part] = res.rounds
+    gpd = plan.games_per_deal
+    step = max(1, ROUNDS_BATCH_GAMES // gpd) if detail else max(1, d1 - d0)
     tab = np.array(plan.tables, dtype=np.int64)
     seat = np.arange(n, dtype=np.int64)
-    sid = tab[table[:, None], (seat[None, :] + rot[:, None]) % n]  # (m, n) strategy ids
-    o = out.reshape(m * n, -1)
-    cols = {
-        "game": np.repeat(game, n),
-        "deal": np.repeat(deal, n),
-        "seed": np.full(m * n, plan.config.seed, dtype=np.int64),
-        "combo": np.repeat(table, n).astype(np.int16),
-        "rotation": np.repeat(rot, n).astype(np.int8),
-        "seat": np.tile(seat, m).astype(np.int8),
-        "strategy": sid.ravel().astype(np.int16),
-        "vp": o[:, O_SCORE].astype(np.int16),
-        "rank": o[:, O_RANK].astype(np.int8),
-        "win_share": o[:, O_WIN] / o[:, O_NWIN],
-        "explosions": o[:, O_EXPLOSIONS].astype(np.int8),
-        "rubies": o[:, O_RUBIES].astype(np.int16),
-        "droplet": o[:, O_DROPLET].astype(np.int16),
-        "final_position": o[:, O_FINALPOS].astype(np.int16),
-        "chips": o[:, O_NCHIPS].astype(np.int16),
-        "illegal": o[:, O_ERR].astype(np.int8),
-    }
-    for c, name in enumerate(BOUGHT_COLUMNS):
-        cols[name] = o[:, O_BOUGHT + c].astype(np.int8)
-    rcols = None
-    if detail:
-        from sim.report_stats import ROUND_METRIC_NAMES
-
-        r = rd.reshape(m * R * n, -1)
-        rcols = {
-            "game": np.repeat(game, R * n),
-            "round": np.tile(np.repeat(np.arange(1, R + 1, dtype=np.int8), n), m),
-            "seat": np.tile(seat.astype(np.int8), m * R),
-            "strategy": np.repeat(sid[:, None, :], R, axis=1).ravel().astype(np.int16),
+    games_parts, rounds_parts = [], []
+    for b0 in range(d0, d1, step):
+        b1 = min(d1, b0 + step)
+        game, deal, table, rot = _items(plan, b0, b1)
+        m = len(game)
+        out, rd = _play_block(plan, game, deal, table, rot)
+        sid = tab[table[:, None], (seat[None, :] + rot[:, None]) % n]  # (m, n) strategy ids
+        o = out.reshape(m * n, -1).astype(np.int16).T.copy()  # one row per field: fast copies
+        del out
+        cols = {
+            "game": np.repeat(game, n),
+            "deal": np.repeat(deal, n),
+            "seed": np.full(m * n, plan.config.seed, dtype=np.int64),
+            "combo": np.repeat(table, n).astype(np.int16),
+            "rotation": np.repeat(rot, n).astype(np.int8),
+            "seat": np.tile(seat, m).astype(np.int8),
+            "strategy": sid.ravel().astype(np.int16),
+            "vp": o[O_SCORE],
+            "rank": o[O_RANK].astype(np.int8),
+            "win_share": o[O_WIN] / o[O_NWIN].astype(np.float64),
+            "explosions": o[O_EXPLOSIONS].astype(np.int8),
+            "rubies": o[O_RUBIES],
+            "droplet": o[O_DROPLET],
+            "final_position": o[O_FINALPOS],
+            "chips": o[O_NCHIPS],
+            "illegal": o[O_ERR].astype(np.int8),
         }
-        for name, col in zip(ROUND_METRIC_NAMES, RD_COLUMNS):
-            rcols[name] = r[:, col].astype(np.int16)
-    return ChunkRows(cols, rcols, int(game[0]) if m else 0, m)
+        for c, name in enumerate(BOUGHT_COLUMNS):
+            cols[name] = o[O_BOUGHT + c].astype(np.int8)
+        games_parts.append(cols)
+        if detail:
+            r = rd.reshape(m * R * n, -1).astype(np.int16).T.copy()
+            del rd
+            rcols = {
+                "game": np.repeat(game, R * n),
+                "round": np.tile(np.repeat(np.arange(1, R + 1, dtype=np.int8), n), m),
+                "seat": np.tile(seat.astype(np.int8), m * R),
+                "strategy": np.repeat(sid[:, None, :], R, axis=1).ravel().astype(np.int16),
+            }
+            for name, col in zip(ROUND_METRIC_NAMES, RD_COLUMNS):
+                rcols[name] = r[col]
+            if on_rounds is not None:
+                on_rounds(rcols)
+            else:
+                rounds_parts.append(rcols)
+    games = _concat(games_parts)
+    rounds = _concat(rounds_parts) if rounds_parts else None
+    first = int(games["game"][0]) if len(games["game"]) else 0
+    return ChunkRows(games, rounds, first, len(games["game"]) // n)
 
 
 # --- running --------------------------------------------------------------------------------
@@ -425,7 +459,8 @@ class TournamentResult:
             "out": str(self.out) if self.out is not None else None,
             "seconds": round(self.seconds_total, 3),
             "games_per_second": _num(round(self.games_per_second, 1)),
-            "strategies": self.summary.records(),
+            "strategies": [{**r, "spec": st.spec, "params": st.values}
+                           for r, st in zip(self.summary.records(), self.plan.strategies)],
             "pairs": frame_records(self.summary.pairs),
             "seats": frame_records(seats[seats["strategy"] == "all"].drop(columns="strategy")),
             "rating_note": self.summary.info.get("rating_note", ""),
@@ -438,8 +473,12 @@ def _num(x):
 
 
 class _DeferInterrupt:
-    """Let a chunk finish when Ctrl-C arrives, then raise KeyboardInterrupt; a second Ctrl-C
-    raises at once. Only in the main thread (elsewhere it does nothing)."""
+    """Let a chunk finish when Ctrl-C arrives, then raise KeyboardInterrupt (unless ``reraise``
+    is false: then the interrupt is dropped); a second Ctrl-C raises at once. Only in the main
+    thread (elsewhere it does nothing)."""
+
+    def __init__(self, reraise: bool = True):
+        self.reraise = reraise
 
     def __enter__(self):
         self.hit = False
@@ -458,7 +497,7 @@ class _DeferInterrupt:
     def __exit__(self, et, ev, tb):
         if self.old is not None:
             signal.signal(signal.SIGINT, self.old)
-        if self.hit and et is None:
+        if self.hit and et is None and self.reraise:
             raise KeyboardInterrupt
         return False
 
@@ -516,22 +555,27 @@ def run_tournament(
         seconds_before = writer.seconds_before
     kept = plan.games_after(chunks_done)
     new_chunks = 0
+
+    def on_rounds(rcols):  # a block of rounds rows: to the file first, then the sums
+        if writer is not None:
+            writer.write_rounds(rcols)
+        acc.add_rounds(rcols)
+
     try:
         if progress:
             progress(kept, plan.max_games)
         k = chunks_done
         while k < len(plan.chunk_bounds) - 1 and not stop_reached(acc, plan.config.until_ci):
             with _DeferInterrupt():
-                rows = play_chunk(plan, plan.chunk_bounds[k], plan.chunk_bounds[k + 1])
-                if writer is not None:
+                rows = play_chunk(plan, plan.chunk_bounds[k], plan.chunk_bounds[k + 1],
+                                  on_rounds=on_rounds)
+                if writer is not None:  # the games rows commit the chunk
                     writer.write_chunk(rows)
                 acc.add_games(rows.games)
-                if rows.rounds is not None:
-                    acc.add_rounds(rows.rounds)
                 del rows
-            k += 1
-            new_chunks += 1
-            kept = plan.games_after(k)
+                k += 1
+                new_chunks += 1
+                kept = plan.games_after(k)
             if progress:
                 progress(kept, plan.max_games)
             if on_chunk:
@@ -550,7 +594,7 @@ def run_tournament(
         result = TournamentResult(plan, summary, acc.games, acc.deals, stopped, halfwidth,
                                   seconds, seconds + seconds_before, Path(out) if out else None, notes)
         if writer is not None:
-            with _DeferInterrupt():
+            with _DeferInterrupt(reraise=False):  # a second or so: finish rather than stop
                 result.files = writer.finish(result, plots=plots)
         return result
     except KeyboardInterrupt:
@@ -606,7 +650,7 @@ def parse_sweep_param(strategy: str, param: str) -> tuple[str, str, list[str], l
         raise SweepError(f"--param {key}: {name} has no such parameter; parameters: "
                          f"{', '.join(params) or 'none'}")
     p = params[key]
-    if p.kind not in ("int", "float"):
+    if p.kind not in ("int", "float", "round"):
         raise SweepError(f"--param {key}: a {p.kind} parameter cannot be swept; sweep a number")
     if any(item.partition("=")[0].strip() == key for item in fixed.split(",") if item.strip()):
         raise SweepError(f"--param {key}: {key} is also fixed in --strategy {strategy!r}")
@@ -620,12 +664,10 @@ def parse_sweep_param(strategy: str, param: str) -> tuple[str, str, list[str], l
     if count > MAX_SWEEP_VALUES:
         raise SweepError(f"--param {param!r}: {count} values; at most {MAX_SWEEP_VALUES}")
     values = [float(f"{start + i * step:.12g}") for i in range(count)]
-    if p.kind == "int":
-        if any(v != int(v) for v in values):
-            raise SweepError(f"--param {key}: an integer parameter; START and STEP must be whole numbers")
-        text = [str(int(v)) for v in values]
-    else:
-        text = [repr(v) for v in values]
+    whole = all(v == int(v) for v in values)
+    if p.kind == "int" and not whole:
+        raise SweepError(f"--param {key}: an integer parameter; START and STEP must be whole numbers")
+    text = [str(int(v)) if whole else repr(v) for v in values]
     sep = "," if fixed.strip() else ""
     specs = [f"{name}:{fixed.strip()}{sep}{key}={t}" for t in text]
     for s in specs:
@@ -651,9 +693,9 @@ class SweepResult:
         """One JSON-ready object: settings and one entry per value (the focus strategy's row)."""
         from sim.report_stats import frame_records
 
-        rows = frame_records(self.table)
+        rows = [{"name": r.pop("strategy"), **r} for r in frame_records(self.table)]
         return {"kind": "sweep", **self.settings, "values": self.values,
-                "games": sum(r.games for r in self.results),
+                "games_total": sum(r.games for r in self.results),
                 "seconds": round(self.seconds, 3), "out": str(self.out) if self.out else None,
                 "strategies": rows}
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types, uint64
-from numba.typed import Dict
 
 from sim.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
 from sim.layout import (
@@ -65,16 +64,6 @@ def _comb(n, k):
 
 
 @njit(cache=True, error_model="numpy")
-def _key(bag, white, anchor, norange, flask, lt, lp, pt, pp):
-    h = _FNV_OFFSET
-    for t in range(N_TYPES):
-        h = (h ^ uint64(bag[t])) * _FNV_PRIME
-    for x in (white, anchor, norange, flask, lt, lp, pt, pp):
-        h = (h ^ uint64(x + 1000)) * _FNV_PRIME
-    return np.int64(h >> uint64(1))
-
-
-@njit(cache=True, error_model="numpy")
 def _best_blue(taken):
     best = -1
     bestkey = 0
@@ -90,36 +79,113 @@ def _best_blue(taken):
 _I = types.int64
 _A = types.int64[::1]
 _F = types.float64
+_M = types.float64[::1]
 DP_SIGNATURE = _F(_I, _I, _A, _I, _I, _I, _I, _I, _I, _I, _I, _A, _I, _I, _F, _A, _F, _F, _F, _A,
-                  types.DictType(types.int64, types.float64))
+                  _M, _I)
+_KEY_MASK = (1 << 52) - 1  # keys are stored as float64: 52 bits are exact
+
+
+@njit(cache=True, error_model="numpy")
+def memo_capacity(M):
+    """Entries the hash table in M holds (M[0] counts them; pairs key, value from index 2)."""
+    return (M.shape[0] - 2) // 2
+
+
+@njit(cache=True, error_model="numpy")
+def memo_get(M, key):
+    """The stored value for key, or NaN (linear probing over a power-of-two table)."""
+    cap = memo_capacity(M)
+    if cap < 16:
+        return np.nan
+    fk = np.float64(key)
+    i = (key >> 7) & (cap - 1)
+    for _ in range(64):
+        kk = M[2 + 2 * i]
+        if kk == fk:
+            return M[3 + 2 * i]
+        if kk == 0.0:
+            return np.nan
+        i = (i + 1) & (cap - 1)
+    return np.nan
+
+
+@njit(cache=True, error_model="numpy")
+def memo_put(M, key, value):
+    """Store value under key; the whole table is cleared when three quarters full."""
+    cap = memo_capacity(M)
+    if cap < 16:
+        return
+    if M[0] > 0.75 * cap:
+        M[:] = 0.0
+    fk = np.float64(key)
+    i = (key >> 7) & (cap - 1)
+    for _ in range(64):
+        kk = M[2 + 2 * i]
+        if kk == 0.0 or kk == fk:
+            if kk == 0.0:
+                M[0] += 1
+            M[2 + 2 * i] = fk
+            M[3 + 2 * i] = value
+            return
+        i = (i + 1) & (cap - 1)
+
+
+@njit(cache=True, error_model="numpy")
+def _key(h0, bag, white, anchor, norange, flask, lt, lp, pt, pp):
+    h = uint64(h0)
+    for t in range(N_TYPES):
+        h = (h ^ uint64(bag[t])) * _FNV_PRIME
+    h = (h ^ uint64(white + 1000)) * _FNV_PRIME
+    h = (h ^ uint64(anchor + 1000)) * _FNV_PRIME
+    h = (h ^ uint64(norange + 1000)) * _FNV_PRIME
+    h = (h ^ uint64(flask + 1000)) * _FNV_PRIME
+    h = (h ^ uint64(lt + 1000)) * _FNV_PRIME
+    h = (h ^ uint64(lp + 1000)) * _FNV_PRIME
+    h = (h ^ uint64(pt + 1000)) * _FNV_PRIME
+    h = (h ^ uint64(pp + 1000)) * _FNV_PRIME
+    return np.int64(h & uint64(_KEY_MASK)) | 1
+
+
+@njit(cache=True, error_model="numpy")
+def setup_hash(ctx, cv, rv, vv):
+    """Hash of everything besides the state that a value depends on (so the memo can be shared
+    by every potion, round and game that a seat's memory sees)."""
+    h = _FNV_OFFSET
+    for j in range(ctx.shape[0]):
+        h = (h ^ uint64(ctx[j] + 1000)) * _FNV_PRIME
+    for x in (cv, rv, vv):
+        h = (h ^ uint64(np.int64(x * 1e6 + 0.5) + 1000)) * _FNV_PRIME
+    return np.int64(h >> uint64(1))
 
 
 @njit(DP_SIGNATURE, error_model="numpy")  # recursive: Numba cannot cache it
 def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken, i, rem, ways,
-       ctx, cv, rv, vv, R, memo):
+       ctx, cv, rv, vv, R, M, h0):
     """Expected value of the rest of the potion under optimal stopping (see module docstring).
 
     MODE_DECIDE: a chip has resolved; apply the flask policy, then the better of stopping and
     drawing. MODE_PLACE: chip ``t`` has just left the bag; place it and resolve it. MODE_BLUE:
     enumerate the multisets a blue chip may look at (types ``i..``, ``rem`` chips still to pick).
+    ``bag`` is changed in place and restored before returning. ``M`` is the memo (hash table).
     """
     if mode == MODE_BLUE:
         if rem == 0:
             pick = _best_blue(taken)
             if pick < 0:
                 return ways * dp(MODE_DECIDE, -1, bag, white, anchor, norange, flask, lt, lp, pt, pp,
-                                 taken, 0, 0, 1.0, ctx, cv, rv, vv, R, memo)
-            b2 = bag.copy()
-            b2[pick] -= 1
-            return ways * dp(MODE_PLACE, pick, b2, white, anchor, norange, flask, lt, lp, pt, pp,
-                             taken, 0, 0, 1.0, ctx, cv, rv, vv, R, memo)
+                                 taken, 0, 0, 1.0, ctx, cv, rv, vv, R, M, h0)
+            bag[pick] -= 1
+            v = ways * dp(MODE_PLACE, pick, bag, white, anchor, norange, flask, lt, lp, pt, pp,
+                          taken, 0, 0, 1.0, ctx, cv, rv, vv, R, M, h0)
+            bag[pick] += 1
+            return v
         if i >= N_TYPES:
             return 0.0
         acc = 0.0
         for k in range(min(rem, bag[i]) + 1):
             taken[i] = k
             acc += dp(MODE_BLUE, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken,
-                      i + 1, rem - k, ways * _comb(bag[i], k), ctx, cv, rv, vv, R, memo)
+                      i + 1, rem - k, ways * _comb(bag[i], k), ctx, cv, rv, vv, R, M, h0)
         taken[i] = 0
         return acc
     if mode == MODE_PLACE:
@@ -140,8 +206,9 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken, i, re
             white += v
             if white > ctx[C_LIMIT]:
                 return _value(R, min(pos + 1, 53), True, cv, rv, vv)
+        returned = -1
         if c == YELLOW and pt >= 0 and TYPE_COLOUR[pt] == WHITE:
-            bag = bag.copy()
+            returned = pt
             bag[pt] += 1
             white -= TYPE_VALUE[pt]
             pt = -1
@@ -152,18 +219,23 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken, i, re
         if c == BLUE and anchor < ctx[C_LAST] and n > 0:
             m = min(v, n)
             fresh = np.zeros(N_TYPES, dtype=np.int64)
-            total = dp(MODE_BLUE, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, fresh,
-                       0, m, 1.0, ctx, cv, rv, vv, R, memo)
-            return total / _comb(n, m)
-        return dp(MODE_DECIDE, -1, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken,
-                  0, 0, 1.0, ctx, cv, rv, vv, R, memo)
+            val = dp(MODE_BLUE, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, fresh,
+                     0, m, 1.0, ctx, cv, rv, vv, R, M, h0) / _comb(n, m)
+        else:
+            val = dp(MODE_DECIDE, -1, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken,
+                     0, 0, 1.0, ctx, cv, rv, vv, R, M, h0)
+        if returned >= 0:
+            bag[returned] -= 1
+        return val
     # MODE_DECIDE
-    key = _key(bag, white, anchor, norange, flask, lt, lp, pt, pp)
-    if key in memo:
-        return memo[key]
+    key = _key(h0, bag, white, anchor, norange, flask, lt, lp, pt, pp)
+    got = memo_get(M, key)
+    if not np.isnan(got):
+        return got
+    flasked = -1
     if (flask != 0 and lt >= 0 and TYPE_COLOUR[lt] == WHITE and ctx[C_FLASK_V] > 0
             and TYPE_VALUE[lt] >= ctx[C_FLASK_V] and white >= ctx[C_FLASK_MINW]):
-        bag = bag.copy()
+        flasked = lt
         bag[lt] += 1
         white -= TYPE_VALUE[lt]
         if ctx[C_REUSE] != 0:
@@ -174,30 +246,31 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken, i, re
         pp = -1
         flask = 0
     reward = min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53)
-    stop = _value(R, reward, False, cv, rv, vv)
+    best = _value(R, reward, False, cv, rv, vv)
     n = 0
     for u in range(N_TYPES):
         n += bag[u]
-    if n == 0 or (lt >= 0 and lp >= ctx[C_LAST]):
-        memo[key] = stop
-        return stop
-    draw = 0.0
-    for u in range(N_TYPES):
-        if bag[u] > 0:
-            b2 = bag.copy()
-            b2[u] -= 1
-            draw += bag[u] / n * dp(MODE_PLACE, u, b2, white, anchor, norange, flask, lt, lp, pt, pp,
-                                    taken, 0, 0, 1.0, ctx, cv, rv, vv, R, memo)
-    best = max(stop, draw)
-    memo[key] = best
+    if n > 0 and not (lt >= 0 and lp >= ctx[C_LAST]):
+        draw = 0.0
+        for u in range(N_TYPES):
+            cnt = bag[u]
+            if cnt > 0:
+                bag[u] -= 1
+                draw += cnt / n * dp(MODE_PLACE, u, bag, white, anchor, norange, flask, lt, lp, pt,
+                                     pp, taken, 0, 0, 1.0, ctx, cv, rv, vv, R, M, h0)
+                bag[u] += 1
+        best = max(best, draw)
+    if flasked >= 0:
+        bag[flasked] -= 1
+    memo_put(M, key, best)
     return best
 
 
 @njit(error_model="numpy")  # calls the recursive dp: not cached either
-def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R):
+def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R, M):
     """(value of stopping now, value of drawing then playing optimally) from a decision state
-    whose last chip has already been resolved (flask included)."""
-    memo = Dict.empty(key_type=types.int64, value_type=types.float64)
+    whose last chip has already been resolved (flask included). ``M`` is the memo."""
+    h0 = setup_hash(ctx, cv, rv, vv)
     taken = np.zeros(N_TYPES, dtype=np.int64)
     reward = min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53)
     stop = _value(R, reward, False, cv, rv, vv)
@@ -208,15 +281,16 @@ def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R
         return stop, -1.0
     draw = 0.0
     for u in range(N_TYPES):
-        if bag[u] > 0:
-            b2 = bag.copy()
-            b2[u] -= 1
-            draw += bag[u] / n * dp(MODE_PLACE, u, b2, white, anchor, norange, flask, lt, lp, pt, pp,
-                                    taken, 0, 0, 1.0, ctx, cv, rv, vv, R, memo)
+        cnt = bag[u]
+        if cnt > 0:
+            bag[u] -= 1
+            draw += cnt / n * dp(MODE_PLACE, u, bag, white, anchor, norange, flask, lt, lp, pt, pp,
+                                 taken, 0, 0, 1.0, ctx, cv, rv, vv, R, M, h0)
+            bag[u] += 1
     return stop, draw
 
 
-def _optimal_stop(P, s, G, R, SP, a, b):
+def _optimal_stop(P, s, G, R, SP, a, b, M):
     """Slot function: 1 to draw again if drawing is worth more than stopping (exact DP)."""
     bag = np.empty(N_TYPES, dtype=np.int64)
     for t in range(N_TYPES):
@@ -238,5 +312,5 @@ def _optimal_stop(P, s, G, R, SP, a, b):
     rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
     vv = SP[s, SLOT_STOP, P_VP_VALUE]
     stop, draw = solve(bag, P[s, F_WHITE], P[s, F_ANCHOR], min(P[s, F_NORANGE], 3), P[s, F_FLASK],
-                       lt, lp, pt, pp, ctx, cv, rv, vv, R)
+                       lt, lp, pt, pp, ctx, cv, rv, vv, R, M)
     return 1 if draw > stop + 1e-12 else 0

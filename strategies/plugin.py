@@ -3,13 +3,15 @@ and called from inside the compiled game loop through a fixed-size function tabl
 
 Every slot function has the same signature::
 
-    f(P, s, G, R, SP, a, b) -> int
+    f(P, s, G, R, SP, a, b, M) -> int
 
 ``P`` (int64[:, ::1]) is every player's row (see ``sim.layout``: read your own ``P[s]`` and the
 scores), ``s`` the seat, ``G`` (int64[::1]) the game row (``G[G_ROUND]`` is the round, 0 outside
 a game), ``R`` (int64[::1]) the rules (``R[R_COINS + space]``, ``R[R_VP + space]``, ...), ``SP``
 (float64[:, :, ::1]) every seat's parameters (yours: ``SP[s, slot, :]``; custom parameters in
-``SP[s, SLOT_CUSTOM, :]``). What ``a``, ``b`` and the result mean depends on the slot:
+``SP[s, SLOT_CUSTOM, :]``), ``M`` (float64[::1]) the seat's scratch memory, kept through a chunk
+of games (empty unless a strategy asks for memory). What ``a``, ``b`` and the result mean depends
+on the slot:
 
 =========  ==========================  =====================================================
 slot       a, b                        result
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 from numba import njit, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
@@ -51,6 +54,7 @@ SLOT_SIGNATURE = types.int64(
     types.float64[:, :, ::1],
     types.int64,
     types.int64,
+    types.float64[::1],
 )
 
 
@@ -59,7 +63,7 @@ def compile_slot(py_func, *, cache: bool = False):
     return njit(SLOT_SIGNATURE, cache=cache, error_model="numpy")(py_func)
 
 
-def _noop(P, s, G, R, SP, a, b):
+def _noop(P, s, G, R, SP, a, b, M):
     return 0
 
 
@@ -86,10 +90,15 @@ def require_optimal() -> bool:
     return True
 
 
+MEMORY_SLOTS = 1 << 18  # memo entries per seat for the optimal stopper
+
+
 def function_table(user_functions: list | tuple = ()) -> tuple:
-    """The ``UF`` tuple the kernels take: the optimal stopper (or a no-op until a strategy needs
-    it), then the user functions, padded to ``N_UF`` entries."""
+    """The ``UF`` pair the kernels take: the slot functions (the optimal stopper, or a no-op
+    until a strategy needs it, then the user functions, padded to ``N_UF``) and the seats'
+    memory template (5 x width; kernels running in parallel give each chunk its own copy)."""
     funcs = [_OPTIMAL if _OPTIMAL is not None else noop()] + list(user_functions)
     if len(funcs) > N_UF:
         raise ValueError(f"at most {N_UF - 1} user slot functions are supported; got {len(user_functions)}")
-    return tuple(funcs + [noop()] * (N_UF - len(funcs)))
+    width = 2 + 2 * MEMORY_SLOTS if _OPTIMAL is not None else 2
+    return tuple(funcs + [noop()] * (N_UF - len(funcs))), np.zeros((5, width), dtype=np.float64)

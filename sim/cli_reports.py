@@ -1,0 +1,334 @@
+"""The report commands ``tournament``, ``sweep`` and ``plot``: ``register(app)`` adds them to a
+Typer app. Results go to stdout (tables, or one JSON object with ``--json``), progress and notes
+to stderr; a user error is one line ``error: ...`` on stderr with exit status 2; Ctrl-C keeps
+every finished chunk and exits 130 with the command that resumes the run.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sim.chips import BagSpecError
+from sim.game import GameInputError
+from sim.reports import ReportError, dumps, pair_rows, read_saved_settings, seat_rows, strategy_rows
+from sim.ruleset import RulesetError
+from sim.tournament import (
+    DEFAULT_CI_CAP,
+    DEFAULT_GAMES,
+    RunInterrupted,
+    TournamentConfig,
+    TournamentError,
+    resolve_plan,
+    run_sweep,
+    run_tournament,
+)
+from strategies.builtin import StrategySpecError, split_specs
+
+USER_ERRORS = (RulesetError, BagSpecError, StrategySpecError, GameInputError, TournamentError,
+               ReportError, ValueError, OSError)
+# While a run goes, only these are the user's doing (a directory, a disk, a resume mismatch);
+# anything else is a bug and keeps its traceback.
+RUN_ERRORS = (ReportError, TournamentError, RulesetError, StrategySpecError, GameInputError, OSError)
+
+
+class Format(str, Enum):
+    """Tournament formats."""
+
+    rotate = "rotate"
+    round_robin = "round-robin"
+    vs_field = "vs-field"
+
+
+class Detail(str, Enum):
+    """How much is recorded per game."""
+
+    games = "games"
+    rounds = "rounds"
+
+
+def fail(msg: str) -> None:
+    """One clear line on stderr and exit status 2."""
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(2)
+
+
+def _threads(n: int | None) -> None:
+    if n is not None:
+        import numba
+
+        if not 1 <= n <= numba.config.NUMBA_NUM_THREADS:
+            fail(f"--threads {n}: expected 1 to {numba.config.NUMBA_NUM_THREADS}")
+        numba.set_num_threads(n)
+
+
+def default_out(prefix: str = "") -> Path:
+    """``./reports/<timestamp>/`` (a suffix keeps it new if that exists already)."""
+    stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
+    base = Path("reports") / f"{prefix}{stamp}"
+    p, i = base, 2
+    while p.exists():
+        p = base.with_name(f"{base.name}-{i}")
+        i += 1
+    return p
+
+
+@contextmanager
+def sigterm_as_interrupt():
+    """While a run goes, SIGTERM stops it like Ctrl-C (finished chunks kept, files closed)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+@contextmanager
+def progress_bar(quiet: bool, label: str):
+    """A rich progress bar on stderr (games, games/s, time left); None when quiet or not a tty."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            return Text(f"{task.speed:,.0f}/s" if task.speed else "-/s")
+
+    prog = Progress(TextColumn("{task.description}"), BarColumn(bar_width=24), MofNCompleteColumn(),
+                    TextColumn("games,"), Rate(), TextColumn("left"), TimeRemainingColumn(),
+                    console=Console(stderr=True), transient=True)
+    task = {}
+
+    def update(done: int, total: int) -> None:
+        if "id" not in task:
+            task["id"] = prog.add_task(label, total=total, completed=done)
+        else:
+            prog.update(task["id"], completed=done, total=total)
+
+    with prog:
+        yield update
+
+
+def _merge(given: dict, saved: dict | None) -> dict:
+    """Options given on the command line over those saved by the interrupted run."""
+    out = dict(saved or {})
+    out.update({k: v for k, v in given.items() if v is not None})
+    return out
+
+
+def _print_result(res, console: Console) -> None:
+    s = res.plan.settings()
+    cap = ""
+    if s["until_ci"] is not None:
+        if res.stopped == "until-ci":
+            cap = f"; every win-share interval within +-{s['until_ci']:g} after {res.games:,} games"
+        else:
+            cap = (f"; reached the cap of {res.games:,} games (widest win-share half-width "
+                   f"{res.max_halfwidth:.4f} > {s['until_ci']:g})")
+    gps = f" ({res.games_per_second:,.0f} games/s)" if res.seconds_total > 0 else ""
+    console.print(f"{res.games:,} games ({res.deals:,} deals x {res.plan.games_per_deal} seatings), "
+                  f"{s['players']} players, format {s['format']}, seed {s['seed']}, rules "
+                  f"{res.plan.ruleset.name}; {res.seconds_total:.1f} s{gps}{cap}")
+    for title, (header, rows) in (("strategies (95% CI)", strategy_rows(res.summary.strategies)),
+                                  ("paired differences per deal (95% CI)",
+                                   pair_rows(res.summary.pairs) if len(res.summary.pairs) else ([], [])),
+                                  ("seats (95% CI)", seat_rows(res.summary.seats))):
+        if not rows:
+            continue
+        t = Table(title=title, show_header=True, header_style="bold", title_justify="left")
+        for i, h in enumerate(header):
+            t.add_column(h, justify="left" if i == 0 or h in ("A", "B") else "right")
+        for r in rows:
+            t.add_row(*r)
+        console.print(t)
+    if res.summary.info.get("rating_note"):
+        console.print(f"rating: {res.summary.info['rating_note']}")
+    if res.out is not None:
+        console.print(f"report: {res.out}/ ({', '.join(res.files)})")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``tournament``, ``sweep`` and ``plot`` commands to a Typer app."""
+    out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+
+    @app.command()
+    def tournament(
+        strategies: Annotated[str | None, typer.Option(help="Strategy specs (name or name:key=value,...), comma-separated. Default: the built-in presets.")] = None,
+        players: Annotated[int | None, typer.Option(help="Seats per game (2-4). Default: one per strategy (4 for the presets and vs-field).")] = None,
+        games: Annotated[int | None, typer.Option(help=f"Games to play, rounded up to whole deals (every seating of a deal). Default {DEFAULT_GAMES:,}; with --until-ci the cap (default {DEFAULT_CI_CAP:,}).")] = None,
+        seed: Annotated[int | None, typer.Option(help="Run seed (default 1).")] = None,
+        out: Annotated[Path | None, typer.Option(help="Report directory. Default: ./reports/<timestamp>/.")] = None,
+        rules: Annotated[str | None, typer.Option("--rules", help="Built-in ruleset name or a TOML file (default base).")] = None,
+        set_: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        format_: Annotated[Format | None, typer.Option("--format", help="rotate: every deal in every seat rotation; round-robin: every combination of --players strategies from the pool; vs-field: the first strategy against copies of the rest. Default: rotate, or round-robin with more strategies than seats.")] = None,
+        until_ci: Annotated[float | None, typer.Option("--until-ci", help="Add chunks of games until every strategy's 95% win-share interval is within +-W (capped by --games).")] = None,
+        detail: Annotated[Detail | None, typer.Option(help="games: games.parquet; rounds: also rounds.parquet and the per-round plots.")] = None,
+        resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted run in --out (options not given are taken from it).")] = False,
+        force: Annotated[bool, typer.Option("--force", help="Overwrite the report in a non-empty --out.")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar and no notes on stderr.")] = False,
+        json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+        threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
+        plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the PNG plots.")] = True,
+    ) -> None:
+        """Play a seat-balanced tournament and write a report (parquet, CSV, markdown, PNG, run.json)."""
+        try:
+            _threads(threads)
+            if resume and force:
+                fail("--resume and --force: give one (--resume continues, --force starts over)")
+            if resume and out is None:
+                fail("--resume needs --out DIR, the directory of the interrupted run")
+            specs = None
+            if strategies is not None:
+                specs = tuple(split_specs(strategies))
+                if not specs:
+                    fail("--strategies: give at least one strategy, e.g. threshold,random")
+            given = {"strategies": specs, "players": players, "games": games, "seed": seed,
+                     "rules": rules, "overrides": tuple(set_) if set_ else None,
+                     "format": format_.value if format_ else None, "until_ci": until_ci,
+                     "detail": detail.value if detail else None}
+            saved = read_saved_settings(out) if resume else None
+            cfg = TournamentConfig.from_settings(_merge(given, saved))
+            plan = resolve_plan(cfg)
+            target = out if out is not None else default_out()
+        except typer.Exit:
+            raise
+        except USER_ERRORS as e:
+            fail(str(e))
+        try:
+            with sigterm_as_interrupt(), progress_bar(quiet, "tournament") as bar:
+                res = run_tournament(plan, out=target, resume=resume, force=force, progress=bar,
+                                     plots=plots, argv=sys.argv,
+                                     note=None if quiet else (lambda m: typer.echo(f"note: {m}", err=True)))
+        except RunInterrupted as e:
+            typer.echo(f"interrupted: {e.games_done:,} games kept in {e.out}; continue with: "
+                       f"quacks tournament --out {e.out} --resume", err=True)
+            raise typer.Exit(130) from None
+        except RUN_ERRORS as e:
+            fail(str(e))
+        if json_:
+            typer.echo(dumps(res.to_json()))
+            return
+        _print_result(res, out_console)
+
+    @app.command()
+    def sweep(
+        strategy: Annotated[str | None, typer.Option(help="The strategy to sweep, with any fixed parameters: NAME or NAME:key=value,...")] = None,
+        param: Annotated[str | None, typer.Option(help="KEY=START:STOP:STEP (STOP included), e.g. t=4:9:1.")] = None,
+        vs: Annotated[str | None, typer.Option("--vs", help="The field: one or more specs, cycled into the other seats.")] = None,
+        players: Annotated[int | None, typer.Option(help="Seats per game (default 4).")] = None,
+        games: Annotated[int | None, typer.Option(help=f"Games per value (default {DEFAULT_GAMES:,}; with --until-ci the cap).")] = None,
+        seed: Annotated[int | None, typer.Option(help="Run seed (default 1); every value plays the same deals.")] = None,
+        out: Annotated[Path | None, typer.Option(help="Report directory. Default: ./reports/sweep-<timestamp>/.")] = None,
+        rules: Annotated[str | None, typer.Option("--rules", help="Built-in ruleset name or a TOML file (default base).")] = None,
+        set_: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        until_ci: Annotated[float | None, typer.Option("--until-ci", help="Per value: play until the win-share intervals are within +-W.")] = None,
+        detail: Annotated[Detail | None, typer.Option(help="games or rounds (per-value reports).")] = None,
+        resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted sweep in --out.")] = False,
+        force: Annotated[bool, typer.Option("--force", help="Overwrite the report in a non-empty --out.")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar and no notes on stderr.")] = False,
+        json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+        threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
+        plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw sweep.png.")] = True,
+    ) -> None:
+        """Play one strategy at each value of a parameter against a field; table and plot of win
+        share and mean VP against the parameter (parameters never recompile the kernels)."""
+        try:
+            _threads(threads)
+            if resume and force:
+                fail("--resume and --force: give one (--resume continues, --force starts over)")
+            if resume and out is None:
+                fail("--resume needs --out DIR, the directory of the interrupted sweep")
+            saved = read_saved_settings(out) if resume else None
+            s = _merge({"strategy": strategy, "param": param,
+                        "vs": list(split_specs(vs)) if vs is not None else None,
+                        "players": players, "games": games, "seed": seed, "rules": rules,
+                        "overrides": list(set_) if set_ else None, "until_ci": until_ci,
+                        "detail": detail.value if detail else None}, saved)
+            for key in ("strategy", "param", "vs"):
+                if not s.get(key):
+                    fail(f"--{key}: required, e.g. quacks sweep --strategy threshold --param t=4:9:1 --vs threshold")
+            target = out if out is not None else default_out("sweep-")
+            from sim.tournament import parse_sweep_param
+
+            parse_sweep_param(s["strategy"], s["param"])
+        except typer.Exit:
+            raise
+        except USER_ERRORS as e:
+            fail(str(e))
+        try:
+            with sigterm_as_interrupt(), progress_bar(quiet, "sweep") as bar:
+                res = run_sweep(s["strategy"], s["param"], s["vs"], players=s.get("players"),
+                                games=s.get("games"), seed=s.get("seed", 1) if s.get("seed") is not None else 1,
+                                rules=s.get("rules") or "base", overrides=s.get("overrides") or (),
+                                until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
+                                out=target, resume=resume, force=force, progress=bar, plots=plots,
+                                argv=sys.argv,
+                                note=None if quiet else (lambda m: typer.echo(f"note: {m}", err=True)))
+        except RunInterrupted as e:
+            typer.echo(f"interrupted: finished chunks kept in {e.out}; continue with: "
+                       f"quacks sweep --out {target} --resume", err=True)
+            raise typer.Exit(130) from None
+        except RUN_ERRORS as e:
+            fail(str(e))
+        if json_:
+            typer.echo(dumps(res.to_json()))
+            return
+        st = res.settings
+        out_console.print(f"sweep of {st['key']} for {st['strategy']} vs {','.join(st['vs'])}: "
+                          f"{len(res.values)} values x {st['games']:,} games, {st['players']} players, "
+                          f"seed {st['seed']}, rules {st['rules']}; {res.seconds:.1f} s")
+        t = Table(show_header=True, header_style="bold")
+        for h in ("value", "strategy", "games", "win share [95% CI]", "mean VP [95% CI]",
+                  "mean rank", "explosions/potion [95% CI]"):
+            t.add_column(h, justify="left" if h == "strategy" else "right")
+        for r in res.table.to_dict(orient="records"):
+            t.add_row(f"{r['value']:g}", str(r["strategy"]), f"{int(r['games']):,}",
+                      f"{r['win_share']:.4f} [{r['win_share_ci_lo']:.4f}, {r['win_share_ci_hi']:.4f}]",
+                      f"{r['mean_vp']:.2f} [{r['mean_vp_ci_lo']:.2f}, {r['mean_vp_ci_hi']:.2f}]",
+                      f"{r['mean_rank']:.3f}",
+                      f"{r['explosion_rate']:.4f} [{r['explosion_rate_ci_lo']:.4f}, {r['explosion_rate_ci_hi']:.4f}]")
+        out_console.print(t)
+        if res.out is not None:
+            out_console.print(f"report: {res.out}/ ({', '.join(res.files)}; one report per value)")
+
+    @app.command()
+    def plot(
+        directory: Annotated[Path, typer.Argument(help="A report directory written by quacks tournament or sweep.")],
+    ) -> None:
+        """Re-draw the plots of a saved report from its tables."""
+        from sim.plots import render_all
+
+        try:
+            files, notes = render_all(directory)
+        except USER_ERRORS as e:
+            fail(str(e))
+        for n in notes:
+            typer.echo(f"note: {n}", err=True)
+        out_console.print(f"{directory}/: {', '.join(files)}")

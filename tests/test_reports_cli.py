@@ -1,0 +1,317 @@
+"""The report commands through Typer's CliRunner: ``tournament``, ``sweep`` and ``plot`` on a local
+app (``sim.cli_reports.register``); report files (schema, row counts, no missing values, readable
+by pandas), PNG files, JSON keys, and the one-line user errors (exit 2, no traceback, no file)."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from sim.cli_reports import register
+from sim.tournament import RunInterrupted
+
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+register(app)
+
+
+@app.callback()
+def _root() -> None:
+    """Test app with the report commands."""
+
+
+runner = CliRunner()
+PNG = b"\x89PNG\r\n\x1a\n"
+THREE = "threshold,threshold:t=7,random"
+JSON_KEYS = ("name", "games", "win_share", "win_share_ci", "mean_vp", "mean_vp_ci", "mean_rank",
+             "explosion_rate")
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def ok(*args):
+    r = invoke(*args)
+    assert r.exit_code == 0, (r.output, r.exception)
+    return r
+
+
+def assert_user_error(r, *fragments):
+    """Exit 2, exactly one line on stderr starting 'error:', nothing on stdout, no traceback."""
+    assert r.exit_code == 2, (r.exit_code, r.output, r.exception)
+    assert "Traceback" not in r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith("error: ")
+    assert r.stdout == ""
+    for f in fragments:
+        assert f in lines[0], (f, lines[0])
+
+
+def assert_png(path):
+    data = path.read_bytes()
+    assert data[:8] == PNG, path
+    assert len(data) > 5_000, (path, len(data))
+
+
+# --- tournament ------------------------------------------------------------------------------
+
+def test_tournament_report_files(tmp_path):
+    out = tmp_path / "rep"
+    r = ok("tournament", "--strategies", THREE, "--games", 900, "--seed", 5, "--out", out,
+           "--detail", "rounds", "--json")
+    d = json.loads(r.stdout)
+    assert d["games"] == 900 and d["players"] == 3 and d["format"] == "rotate" and d["seed"] == 5
+    assert [s["name"] for s in d["strategies"]] == THREE.split(",")
+    for s in d["strategies"]:
+        for k in JSON_KEYS:
+            assert k in s, k
+        lo, hi = s["win_share_ci"]
+        assert 0 <= lo <= s["win_share"] <= hi <= 1
+        assert s["games"] == 900
+    # games.parquet: one row per game and seat, tidy, categorical strategy, nothing missing
+    g = pd.read_parquet(out / "games.parquet")
+    assert len(g) == 900 * 3
+    for col in ("game", "seed", "rotation", "seat", "strategy", "vp", "rank", "win_share",
+                "explosions", "rubies", "droplet", *[f"bought_{c}" for c in
+                                                    ("white", "orange", "green", "blue", "red",
+                                                     "yellow", "purple", "black", "locoweed")]):
+        assert col in g.columns, col
+    assert isinstance(g["strategy"].dtype, pd.CategoricalDtype)
+    assert not g.isna().any().any()
+    assert sorted(g["game"].unique()) == list(range(900))
+    assert g.groupby("game")["win_share"].sum().round(9).eq(1).all()
+    assert (g.groupby("strategy", observed=True).size() == 900).all()
+    meta = pq.read_schema(out / "games.parquet").metadata[b"quacks"]
+    assert json.loads(meta)["settings"]["seed"] == 5
+    # rounds.parquet: one row per game, round and seat
+    rd = pd.read_parquet(out / "rounds.parquet")
+    assert len(rd) == 900 * 9 * 3 and not rd.isna().any().any()
+    assert set(rd["round"]) == set(range(1, 10))
+    # summary tables and the manifest
+    s = pd.read_csv(out / "summary.csv")
+    assert len(s) == 3 and not s[["win_share", "win_share_ci_lo", "mean_vp", "rating"]].isna().any().any()
+    assert len(pd.read_csv(out / "pairs.csv")) == 3
+    assert len(pd.read_csv(out / "seats.csv")) == 3 * 4  # 3 seats x (all + 3 strategies)
+    assert {"exploded", "reward_space", "bag_red"} <= set(pd.read_csv(out / "rounds_summary.csv")["metric"])
+    md = (out / "summary.md").read_text()
+    assert "## Strategies" in md and "## Paired differences" in md and "## Seats" in md
+    run = json.loads((out / "run.json").read_text())
+    for k in ("command", "argv", "ruleset", "strategy_specs", "seed", "games", "versions",
+              "wall_seconds"):
+        assert k in run, k
+    assert run["ruleset"]["hash"] == d["rules_hash"] and run["ruleset"]["data"]["game"]["rounds"] == 9
+    assert run["strategy_specs"][1]["params"]["t"] == 7
+    for png in ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_round.png", "seats.png",
+                "chips_bought.png", "pairs.png"):
+        assert_png(out / png)
+    assert not [p.name for p in out.iterdir() if p.name.startswith(".")]
+    # quacks plot re-draws from the saved tables
+    for png in out.glob("*.png"):
+        png.unlink()
+    r = ok("plot", out)
+    assert "win_share.png" in r.stdout
+    assert_png(out / "rounds.png")
+    assert_png(out / "seats.png")
+
+
+def test_tournament_table_output_and_games_detail(tmp_path):
+    out = tmp_path / "t"
+    r = ok("tournament", "--strategies", "threshold,random", "--games", 400, "--out", out, "--no-plots")
+    assert "400 games (200 deals x 2 seatings), 2 players" in r.stdout
+    assert "win share [95% CI]" in r.stdout and "paired differences" in r.stdout
+    assert not (out / "rounds.parquet").exists() and not list(out.glob("*.png"))
+    assert (out / "games.parquet").exists()
+
+
+def test_no_options_runs_the_default_field(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    import sim.tournament as T
+
+    monkeypatch.setattr(T, "DEFAULT_GAMES", 400)
+    r = ok("tournament", "--json", "--no-plots")
+    d = json.loads(r.stdout)
+    assert d["players"] == 4 and d["games"] == 400
+    reports = list((tmp_path / "reports").iterdir())
+    assert len(reports) == 1 and (reports[0] / "summary.md").exists()
+
+
+def test_existing_dir_is_refused_unless_force_or_resume(tmp_path):
+    out = tmp_path / "x"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    assert_user_error(invoke("tournament", "--strategies", THREE, "--games", 90, "--out", out),
+                      "not empty", "--force")
+    ok("tournament", "--strategies", THREE, "--games", 90, "--out", out, "--force", "--no-plots")
+    assert (out / "notes.txt").read_text() == "mine"  # --force touches only report files
+    assert (out / "games.parquet").exists()
+    # --resume of a finished run reports it again
+    r = ok("tournament", "--out", out, "--resume", "--json")
+    assert json.loads(r.stdout)["games"] == 90
+
+
+def test_resume_takes_saved_settings(tmp_path, monkeypatch):
+    import sim.cli_reports as C
+
+    real = C.run_tournament
+    calls = {"n": 0}
+
+    def interrupt_first(*a, **k):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            k["stop_after_chunks"] = 1
+        return real(*a, **k)
+
+    monkeypatch.setattr(C, "run_tournament", interrupt_first)
+    out = tmp_path / "r"
+    r = invoke("tournament", "--strategies", THREE, "--games", 6000, "--seed", 3, "--out", out,
+               "--no-plots")
+    assert r.exit_code == 130 and "--resume" in r.stderr
+    assert_user_error(invoke("tournament", "--out", out, "--resume", "--seed", 4), "seed")
+    r = ok("tournament", "--out", out, "--resume", "--json", "--no-plots")
+    d = json.loads(r.stdout)
+    assert d["games"] == 6000 and d["seed"] == 3
+    straight = json.loads(ok("tournament", "--strategies", THREE, "--games", 6000, "--seed", 3,
+                             "--out", tmp_path / "s", "--json", "--no-plots").stdout)
+    assert straight["strategies"] == d["strategies"]
+
+
+def test_ctrl_c_exit_status(tmp_path, monkeypatch):
+    import sim.cli_reports as C
+
+    def boom(*a, **k):
+        raise RunInterrupted(1234, tmp_path / "z")
+
+    monkeypatch.setattr(C, "run_tournament", boom)
+    r = invoke("tournament", "--strategies", THREE, "--games", 90, "--out", tmp_path / "z")
+    assert r.exit_code == 130
+    assert "1,234 games kept" in r.stderr and "--resume" in r.stderr
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (("--strategies", "threshold,nosuch"), ("unknown strategy 'nosuch'",)),
+    (("--strategies", "threshold:t=99,random"), ("out of range",)),
+    (("--strategies", "threshold:t,random"), ("not key=value",)),
+    (("--strategies", THREE, "--players", "7"), ("--players 7",)),
+    (("--strategies", THREE, "--games", "0"), ("--games 0",)),
+    (("--strategies", THREE, "--games", "-5"), ("--games -5",)),
+    (("--strategies", THREE, "--set", "game.rounds=zero"), ("game.rounds",)),
+    (("--strategies", THREE, "--rules", "no-such-rules"), ("no-such-rules",)),
+    (("--strategies", THREE, "--until-ci", "2"), ("--until-ci",)),
+    (("--strategies", ",,"), ("--strategies",)),
+    (("--resume",), ("--resume needs --out",)),
+])
+def test_tournament_user_errors(tmp_path, args, fragments):
+    out = tmp_path / "never"
+    assert_user_error(invoke("tournament", *args, "--out", out) if "--resume" not in args
+                      else invoke("tournament", *args), *fragments)
+    assert not out.exists()  # nothing written
+
+
+def test_broken_ruleset_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('extends = "base"\n[game]\nexplosion_limit = "seven"\n')
+    assert_user_error(invoke("tournament", "--strategies", THREE, "--rules", bad, "--out", tmp_path / "o"),
+                      "explosion_limit")
+    bad.write_text("[game\n")
+    assert_user_error(invoke("tournament", "--strategies", THREE, "--rules", bad, "--out", tmp_path / "o"))
+    assert not (tmp_path / "o").exists()
+
+
+def test_unwritable_dir(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert_user_error(invoke("tournament", "--strategies", THREE, "--games", 30, "--out", blocker),
+                      "not a directory")
+    assert_user_error(invoke("tournament", "--strategies", THREE, "--games", 30, "--out", blocker / "sub"),
+                      "cannot write")
+
+
+# --- sweep and plot ------------------------------------------------------------------------------
+
+def test_sweep(tmp_path):
+    out = tmp_path / "sw"
+    r = ok("sweep", "--strategy", "threshold:flask=3", "--param", "t=5:7:1", "--vs", "threshold",
+           "--players", 3, "--games", 300, "--out", out, "--json")
+    d = json.loads(r.stdout)
+    assert d["values"] == [5.0, 6.0, 7.0] and d["players"] == 3
+    assert [s["name"] for s in d["strategies"]] == ["threshold:flask=3,t=5", "threshold:flask=3,t=6",
+                                                     "threshold:flask=3,t=7"]
+    for s in d["strategies"]:
+        for k in JSON_KEYS:
+            assert k in s, k
+        assert s["games"] == 300
+    table = pd.read_csv(out / "sweep.csv")
+    assert table["value"].tolist() == [5, 6, 7] and not table[["win_share", "mean_vp"]].isna().any().any()
+    assert_png(out / "sweep.png")
+    assert (out / "t=6" / "games.parquet").exists()
+    (out / "sweep.png").unlink()
+    ok("plot", out)
+    assert_png(out / "sweep.png")
+    r = ok("sweep", "--strategy", "random", "--param", "p=0.1:0.3:0.1", "--vs", "threshold",
+           "--games", 100, "--out", tmp_path / "sw2", "--no-plots")
+    assert "0.3" in r.stdout and "random:p=0.1" in r.stdout
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("--strategy", "nosuch", "--param", "t=1:2:1", "--vs", "threshold"), "unknown strategy"),
+    (("--strategy", "threshold", "--param", "q=1:2:1", "--vs", "threshold"), "no such parameter"),
+    (("--strategy", "threshold", "--param", "t=1:2", "--vs", "threshold"), "KEY=START:STOP:STEP"),
+    (("--strategy", "threshold", "--param", "t=5:1:1", "--vs", "threshold"), "STEP"),
+    (("--strategy", "threshold", "--param", "t=25:35:5", "--vs", "threshold"), "out of range"),
+    (("--strategy", "threshold:t=5", "--param", "t=1:2:1", "--vs", "threshold"), "also fixed"),
+    (("--strategy", "threshold", "--param", "t=4:6:1"), "--vs"),
+    (("--strategy", "threshold", "--param", "t=4:6:1", "--vs", "nosuch"), "unknown strategy"),
+    (("--strategy", "threshold", "--param", "t=4:6:1", "--vs", "threshold", "--players", "9"), "--players 9"),
+])
+def test_sweep_user_errors(tmp_path, args, fragment):
+    assert_user_error(invoke("sweep", *args, "--out", tmp_path / "s"), fragment)
+    assert not (tmp_path / "s").exists()
+
+
+def test_sweep_integer_parameter_needs_whole_steps(tmp_path):
+    from strategies.builtin import REGISTRY
+
+    found = [(d.name, p) for d in REGISTRY.values() for p in d.params if p.kind == "int" and p.hi > p.lo]
+    if not found:
+        pytest.skip("no integer strategy parameter registered")
+    name, p = found[0]
+    r = invoke("sweep", "--strategy", name, "--param", f"{p.name}={p.lo:g}:{p.hi:g}:0.5",
+               "--vs", name, "--out", tmp_path / "s")
+    assert_user_error(r, "integer")
+    assert not (tmp_path / "s").exists()
+
+
+def test_plot_errors(tmp_path):
+    assert_user_error(invoke("plot", tmp_path / "nope"), "no such report")
+    (tmp_path / "empty").mkdir()
+    assert_user_error(invoke("plot", tmp_path / "empty"), "summary.csv")
+
+
+def test_sweep_interrupted_and_resumed(tmp_path, monkeypatch):
+    import sim.tournament as T
+
+    real = T.run_tournament
+    calls = {"n": 0}
+
+    def interrupt_second(*a, **k):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            k["stop_after_chunks"] = 1
+        return real(*a, **k)
+
+    args = ("sweep", "--strategy", "threshold", "--param", "t=5:7:1", "--vs", "threshold,random",
+            "--players", 3, "--games", 3000, "--no-plots", "--json")
+    monkeypatch.setattr(T, "run_tournament", interrupt_second)
+    r = invoke(*args, "--out", tmp_path / "a")
+    assert r.exit_code == 130 and "--resume" in r.stderr
+    monkeypatch.setattr(T, "run_tournament", real)
+    assert_user_error(invoke("sweep", "--out", tmp_path / "a", "--resume", "--games", 10), "games")
+    resumed = json.loads(ok("sweep", "--out", tmp_path / "a", "--resume", "--json").stdout)
+    straight = json.loads(ok(*args, "--out", tmp_path / "b").stdout)
+    assert resumed["strategies"] == straight["strategies"]
