@@ -22,6 +22,7 @@ from sim.game import GameInputError
 from sim.round_file import RoundFileError
 from sim.ruleset import RulesetError, load_ruleset
 from strategies.builtin import StrategySpecError
+from strategies.registry import StrategyFileError
 
 app = typer.Typer(
     add_completion=False,
@@ -32,7 +33,7 @@ app = typer.Typer(
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
 USER_ERRORS = (RulesetError, chips.BagSpecError, StrategySpecError, TooLargeError, GameInputError,
-               RoundFileError, ValueError)
+               RoundFileError, StrategyFileError, ValueError)
 
 
 def fail(msg: str) -> None:
@@ -54,6 +55,17 @@ RulesOpt = Annotated[str, typer.Option("--rules", help="Built-in ruleset name or
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value: section.key=value (repeatable).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 ThreadsOpt = Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")]
+StrategyFileOpt = Annotated[list[str] | None, typer.Option(
+    "--strategy-file", help="Load user strategies from a Python file (repeatable); see README.")]
+
+
+def load_strategies(files: list[str] | None) -> None:
+    """Load strategies/user_*.py and every --strategy-file (StrategyFileError on a bad file)."""
+    from strategies.registry import load_plugins_dir, load_strategy_file
+
+    load_plugins_dir()
+    for f in files or []:
+        load_strategy_file(f)
 
 
 def _ci(lo_hi) -> str:
@@ -72,8 +84,13 @@ def potion(
     seed: Annotated[int, typer.Option(help="Run seed: potion i uses stream (seed, i).")] = 1,
     exact: Annotated[bool, typer.Option("--exact", help="Compute exactly by enumeration instead of sampling.")] = False,
     draws: Annotated[str | None, typer.Option(help="Forced draws, in order (blue looks follow the blue chip); brewing stops after the last.")] = None,
+    regret: Annotated[bool, typer.Option("--regret", help="Compare stop rules against the optimal stopper for this bag and start.")] = False,
+    compare: Annotated[str | None, typer.Option(help="Stop rules for --regret, separated by ';' (default: white:5;white:6;white:7;risk:0.1;risk:0.2;risk:0.3;ev;optimal).")] = None,
+    coin_value: Annotated[float, typer.Option(help="VP worth of a coin when valuing potions (--regret, ev, optimal).")] = 0.3,
+    ruby_value: Annotated[float, typer.Option(help="VP worth of a ruby when valuing potions (--regret, ev, optimal).")] = 0.5,
     json_: JsonOpt = False,
     threads: ThreadsOpt = None,
+    strategy_file: StrategyFileOpt = None,
 ) -> None:
     """How often does this bag explode, and where does the potion end?
 
@@ -88,9 +105,25 @@ def potion(
             fail(f"--n {n}: expected a positive number of potions")
         if seed < 0:
             fail(f"--seed {seed}: expected 0 or more")
+        load_strategies(strategy_file)
         rs = load_ruleset(rules, set_ or [])
         rs.check_implemented()
         q = pot.make_query(bag, stop, flask, start, rs)
+        if regret:
+            if not (0 <= coin_value <= 10 and 0 <= ruby_value <= 10):
+                fail("--coin-value and --ruby-value: expected numbers from 0 to 10")
+            rules_ = [r.strip() for r in (compare or ";".join(pot.DEFAULT_COMPARE)).split(";") if r.strip()]
+            for r in rules_:
+                pot.make_query(bag, r, flask, start, rs)  # validates every rule
+            t0 = time.perf_counter()
+            res = pot.regret(q, rules_, coin_value=coin_value, ruby_value=ruby_value, n=n, seed=seed,
+                             exact_if_possible=True, n_optimal=min(n, 100_000))
+            res["seconds"] = round(time.perf_counter() - t0, 3)
+            if json_:
+                typer.echo(json.dumps(res))
+            else:
+                _print_regret(res)
+            return
         if draws is not None:
             res = pot.forced(q, draws)
             if json_:
@@ -110,6 +143,22 @@ def potion(
         typer.echo(json.dumps(res))
         return
     _print_potion(res, rs)
+
+
+def _print_regret(res: dict) -> None:
+    v = res["value"]
+    how = "exact enumeration" if res["exact"] else "sampled (95% intervals)"
+    out.print(f"bag {res['bag']} | start {res['start']} | flask {res['flask'] if res['flask'] is not None else 'off'}"
+              f" | value = VP + {v['coin']:g} x coins + {v['ruby']:g} x ruby (an exploded pot takes the"
+              f" better of VP and coins) | {how}, {res['seconds']} s")
+    t = Table(show_header=True, header_style="bold")
+    for col in ("stop rule", "expected value", "regret vs optimal", "P(explode)", "mean reward space", "n"):
+        t.add_column(col, justify="left" if col == "stop rule" else "right")
+    for r in sorted(res["rules"], key=lambda r: r["regret"]):
+        val = f"{r['expected_value']:.4f}" + ("" if r["exact"] else f" {_ci(r['expected_value_ci'])}")
+        t.add_row(r["rule"], val, f"{r['regret']:.4f}", f"{r['p_explode']:.4f}",
+                  f"{r['expected_reward_space']:.3f}", "exact" if r["exact"] else f"{r['n']:,}")
+    out.print(t)
 
 
 def _print_forced(res: dict) -> None:
@@ -175,6 +224,7 @@ def play(
     set_: SetOpt = None,
     json_: JsonOpt = False,
     threads: ThreadsOpt = None,
+    strategy_file: StrategyFileOpt = None,
 ) -> None:
     """Play many complete games and print each strategy's win share, VP and explosion rate."""
     from sim.game import play_batch, summarize
@@ -185,6 +235,7 @@ def play(
             fail(f"--games {games}: expected a positive number")
         if seed < 0:
             fail(f"--seed {seed}: expected 0 or more")
+        load_strategies(strategy_file)
         rs = load_ruleset(rules, set_ or [])
         lineup, players = _lineup(strategies, players)
         from sim.game import check_players
@@ -233,6 +284,7 @@ def replay(
     rules: RulesOpt = "base",
     set_: SetOpt = None,
     json_: JsonOpt = False,
+    strategy_file: StrategyFileOpt = None,
 ) -> None:
     """Print one game round by round: rats, every draw and placement, effects, die, buys, scores."""
     from sim.game import event_dict, event_text
@@ -241,6 +293,7 @@ def replay(
     try:
         if seed < 0 or game < 0:
             fail("--seed and --game must be 0 or more")
+        load_strategies(strategy_file)
         rs = load_ruleset(rules, set_ or [])
         lineup, players = _lineup(strategies, None)
         if not 2 <= players <= 5:
@@ -295,6 +348,48 @@ def round_(
                   str(p["rubies"]), str(p["droplet"]), "full" if p["flask"] else "empty", str(p["score"]),
                   p["bag"])
     out.print(t)
+
+
+@app.command()
+def strategies(
+    name: Annotated[str | None, typer.Argument(help="Explain one strategy.")] = None,
+    json_: JsonOpt = False,
+    strategy_file: StrategyFileOpt = None,
+) -> None:
+    """List every registered strategy with its parameters, or explain one."""
+    from strategies.builtin import PRESETS, REGISTRY
+
+    try:
+        load_strategies(strategy_file)
+    except USER_ERRORS as e:
+        fail(str(e))
+    if name is not None and name.lower() not in REGISTRY:
+        fail(f"unknown strategy '{name}'; known: {', '.join(sorted(REGISTRY))}")
+    chosen = [REGISTRY[name.lower()]] if name else list(REGISTRY.values())
+    if json_:
+        typer.echo(json.dumps({"strategies": [
+            {"name": d.name, "description": d.description, "idea": d.idea, "source": d.source,
+             "preset": d.name in PRESETS, "parameters": [p.as_json() for p in d.params]}
+            for d in chosen]}))
+        return
+    if name is None:
+        t = Table(show_header=True, header_style="bold")
+        for col in ("name", "kind", "description", "parameters"):
+            t.add_column(col)
+        for d in chosen:
+            kind = "user" if d.source != "built-in" else ("preset" if d.name in PRESETS else "rule")
+            t.add_row(d.name, kind, d.description, ", ".join(p.name for p in d.params))
+        out.print(t)
+        out.print("Spec: name or name:key=value,key=value (e.g. risk:p=0.25,buy=red>blue>orange). "
+                  "`quacks strategies NAME` explains one.")
+        return
+    d = chosen[0]
+    out.print(f"[bold]{d.name}[/bold] ({d.source}): {d.description}")
+    if d.idea:
+        out.print(f"Idea: {d.idea}")
+    out.print("Parameters:")
+    for p in d.params:
+        out.print(f"  {p.describe()}")
 
 
 def main() -> None:

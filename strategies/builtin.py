@@ -307,7 +307,7 @@ REGISTRY["random"] = StrategyDef(
 # --- presets: complete players built on the rules above
 _define("cautious", "Preset: stops early (risk above 10%), buys the biggest chips it can.",
         "Rarely explodes; makes up for short potions with strong chips.",
-        S.STOP_RISK, [_p(0.10)], key="p", flask=1)
+        S.STOP_RISK, [_p(0.10)], key="p", flask=1, buyer="expensive")
 _define("balanced", "Preset: risk 20% early, a little bolder late; balanced buying.",
         "A solid all-round player: moderate risk, flask on big whites, the strongest chips first.",
         S.STOP_RISK, [_p([0.2, 0.2, 0.2, 0.22, 0.22, 0.25, 0.25, 0.28, 0.3])], key="p")
