@@ -1,6 +1,6 @@
 """Full-game throughput: complete base games per second with the built-in strategies.
 
-    python benchmarks/bench_games.py [--games 200000] [--threads 2]
+    python benchmarks/bench_games.py [--games 200000] [--threads 2] [--presets]
 
 Reports 4-player and 2-player games per second (best of --repeat runs, after a warm-up that
 compiles the kernels) for a mixed lineup of the built-in strategies.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -45,6 +46,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200_000)
     ap.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--presets", action="store_true",
+                    help="also time each preset (4 copies) and a user-file twin of threshold")
     args = ap.parse_args()
     numba.set_num_threads(args.threads)
     rs = load_ruleset("base")
@@ -52,6 +55,16 @@ def main() -> None:
     for n in (4, 3, 2):
         gps = bench(rs, LINEUPS[n], args.games, args.repeat)
         print(f"{n} players: {gps:12,.0f} games/s   lineup {', '.join(LINEUPS[n])}")
+    if args.presets:
+        from strategies.builtin import PRESETS
+        from strategies.registry import load_strategy_file
+
+        load_strategy_file(Path(__file__).with_name("twin_threshold.py"))
+        print("4 copies of one strategy per game:")
+        for name in (*PRESETS, "threshold", "threshold-twin"):
+            g = max(200, args.games // 200) if name == "optimal" else args.games
+            gps = bench(rs, [name] * 4, g, 1 if name == "optimal" else args.repeat)
+            print(f"  {name:16s} {gps:12,.0f} games/s" + (f"   ({g:,} games)" if g != args.games else ""))
 
 
 if __name__ == "__main__":
