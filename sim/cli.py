@@ -32,6 +32,15 @@ app = typer.Typer(
 )
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
+
+def _register_report_commands() -> None:
+    from sim.cli_reports import register
+
+    register(app)
+
+
+_register_report_commands()
+
 USER_ERRORS = (RulesetError, chips.BagSpecError, StrategySpecError, TooLargeError, GameInputError,
                RoundFileError, StrategyFileError, ValueError)
 

@@ -55,6 +55,15 @@ class Detail(str, Enum):
     rounds = "rounds"
 
 
+StrategyFileOpt = Annotated[list[str] | None, typer.Option(
+    "--strategy-file", help="Load user strategies from a Python file (repeatable).")]
+
+
+def _files(files: list[str] | None) -> tuple[str, ...] | None:
+    """Strategy files as absolute paths (a resumed run finds them from anywhere)."""
+    return tuple(str(Path(f).resolve()) for f in files) if files else None
+
+
 def fail(msg: str) -> None:
     """One clear line on stderr and exit status 2."""
     typer.echo(f"error: {msg}", err=True)
@@ -196,6 +205,7 @@ def register(app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
         threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
         plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the PNG plots.")] = True,
+        strategy_file: StrategyFileOpt = None,
     ) -> None:
         """Play a seat-balanced tournament and write a report (parquet, CSV, markdown, PNG, run.json)."""
         try:
@@ -212,7 +222,8 @@ def register(app: typer.Typer) -> None:
             given = {"strategies": specs, "players": players, "games": games, "seed": seed,
                      "rules": rules, "overrides": tuple(set_) if set_ else None,
                      "format": format_.value if format_ else None, "until_ci": until_ci,
-                     "detail": detail.value if detail else None}
+                     "detail": detail.value if detail else None,
+                     "strategy_files": _files(strategy_file)}
             saved = read_saved_settings(out) if resume else None
             cfg = TournamentConfig.from_settings(_merge(given, saved))
             plan = resolve_plan(cfg)
@@ -256,6 +267,7 @@ def register(app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
         threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
         plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw sweep.png.")] = True,
+        strategy_file: StrategyFileOpt = None,
     ) -> None:
         """Play one strategy at each value of a parameter against a field; table and plot of win
         share and mean VP against the parameter (parameters never recompile the kernels)."""
@@ -270,13 +282,15 @@ def register(app: typer.Typer) -> None:
                         "vs": list(split_specs(vs)) if vs is not None else None,
                         "players": players, "games": games, "seed": seed, "rules": rules,
                         "overrides": list(set_) if set_ else None, "until_ci": until_ci,
-                        "detail": detail.value if detail else None}, saved)
+                        "detail": detail.value if detail else None,
+                        "strategy_files": _files(strategy_file)}, saved)
             for key in ("strategy", "param", "vs"):
                 if not s.get(key):
                     fail(f"--{key}: required, e.g. quacks sweep --strategy threshold --param t=4:9:1 --vs threshold")
             target = out if out is not None else default_out("sweep-")
-            from sim.tournament import parse_sweep_param
+            from sim.tournament import load_strategy_files, parse_sweep_param
 
+            load_strategy_files(s.get("strategy_files") or ())
             parse_sweep_param(s["strategy"], s["param"])
         except typer.Exit:
             raise
@@ -288,6 +302,7 @@ def register(app: typer.Typer) -> None:
                                 games=s.get("games"), seed=s.get("seed", 1) if s.get("seed") is not None else 1,
                                 rules=s.get("rules") or "base", overrides=s.get("overrides") or (),
                                 until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
+                                strategy_files=s.get("strategy_files") or (),
                                 out=target, resume=resume, force=force, progress=bar, plots=plots,
                                 argv=sys.argv,
                                 note=None if quiet else (lambda m: typer.echo(f"note: {m}", err=True)))

@@ -26,6 +26,7 @@ CHIP_COLOURS = {"white": "#e8e8e8", "orange": "#f28e2b", "green": "#59a14f", "bl
                 "red": "#e15759", "yellow": "#edc948", "purple": "#b07aa1", "black": "#333333",
                 "locoweed": "#9c755f"}
 DPI = 110
+MAX_PAIRS_PLOTTED = 66  # every pair of 12 strategies
 
 
 def _palette(n: int) -> list:
@@ -159,7 +160,7 @@ def plot_seats(seats: pd.DataFrame) -> Figure:
     """Win share by seat: pooled over strategies and per strategy, with 95% intervals."""
     groups = [str(g) for g in seats["strategy"].cat.categories if (seats["strategy"] == g).any()]
     nseat = int(seats["seat"].max()) + 1
-    fig = Figure(figsize=(max(6, 1.6 * nseat * max(1, len(groups)) / 2), 4.5))
+    fig = Figure(figsize=(min(11, max(6, 0.8 * nseat * max(1, len(groups)))), 4.5))
     ax = fig.subplots()
     width = 0.8 / max(1, len(groups))
     col = ["#555555", *_palette(len(groups) - 1)]
@@ -183,7 +184,7 @@ def plot_seats(seats: pd.DataFrame) -> Figure:
 def plot_bought(bought: pd.DataFrame, names: list[str]) -> Figure:
     """Mean chips bought per game by colour and strategy, with 95% intervals."""
     colours = [c for c in COLOUR_NAMES if bought[bought["colour"] == c]["mean"].max() > 0]
-    fig = Figure(figsize=(max(6, 1.1 * len(colours) * max(1, len(names)) / 2), 4.5))
+    fig = Figure(figsize=(min(11, max(6, 0.4 * len(colours) * max(1, len(names)))), 4.5))
     ax = fig.subplots()
     width = 0.8 / max(1, len(names))
     col = _palette(len(names))
@@ -247,7 +248,11 @@ def render(summary, outdir: str | Path) -> tuple[list[str], list[str]]:
     if s.bought is not None and len(s.bought):
         jobs.append(("chips_bought.png", lambda: plot_bought(s.bought, names)))
     if s.pairs is not None and len(s.pairs) and s.pairs["win_share_diff"].notna().any():
-        jobs.append(("pairs.png", lambda: plot_pairs(s.pairs)))
+        if len(s.pairs) <= MAX_PAIRS_PLOTTED:
+            jobs.append(("pairs.png", lambda: plot_pairs(s.pairs)))
+        else:
+            notes.append(f"pairs.png skipped: {len(s.pairs)} pairs (at most {MAX_PAIRS_PLOTTED}); "
+                         "see pairs.csv")
     files = []
     for name, draw in jobs:
         try:

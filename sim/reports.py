@@ -43,6 +43,7 @@ import platform
 import shlex
 import shutil
 import sys
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -112,6 +113,15 @@ def package_versions() -> dict[str, str]:
         except PackageNotFoundError:
             out[p] = "unknown"
     return out
+
+
+def _sha256(path: str) -> str | None:
+    import hashlib
+
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def _now() -> str:
@@ -260,6 +270,8 @@ def canonical_command(settings: dict) -> str:
              "--seed", str(settings["seed"]), "--rules", settings["rules"]]
     for o in settings.get("overrides", []):
         parts += ["--set", o]
+    for f in settings.get("strategy_files", []):
+        parts += ["--strategy-file", f]
     parts += ["--format", settings["format"]]
     if settings.get("until_ci") is not None:
         parts += ["--until-ci", repr(settings["until_ci"])]
@@ -278,6 +290,7 @@ class ReportWriter:
         self.note = note or (lambda m: None)
         self.complete_result = None
         self.seconds_before = 0.0
+        self.kept_games = 0  # games an interrupted run had kept (known once open() has looked)
         self.started = _now()
         self._gw: pq.ParquetWriter | None = None
         self._rw: pq.ParquetWriter | None = None
@@ -385,6 +398,7 @@ class ReportWriter:
                and (not detail or plan.games_after(k + 1) * R * n <= rrows)):
             k += 1
         boundary = plan.games_after(k)
+        self.kept_games = boundary
         self._open_writers()
         for pf, writer, feed in ((rpf, self._rw, acc.add_rounds), (gpf, self._gw, acc.add_games)):
             if pf is None or boundary == 0:
@@ -447,6 +461,7 @@ class ReportWriter:
         """Write tables, plots and run.json, then move everything into place; return the names."""
         from sim import plots as P
 
+        t_finish = time.perf_counter()
         self.close()
         p = self.path
         stage = p / STAGING
@@ -462,6 +477,9 @@ class ReportWriter:
                 self.note(n)
         data = [GAMES_FILE] + ([ROUNDS_FILE] if self.plan.config.detail == "rounds" else [])
         result.files = sorted(data + files + [RUN_FILE])
+        spent = time.perf_counter() - t_finish  # the wall time counts the writing of the report
+        result.seconds += spent
+        result.seconds_total += spent
         (stage / RUN_FILE).write_text(dumps(self.manifest(result)), encoding="utf-8")
         for name in data:
             os.replace(p / partial(name), p / name)
@@ -489,6 +507,7 @@ class ReportWriter:
                        "tables": len(plan.tables), "chunks": len(plan.chunk_bounds) - 1,
                        "game_index": "game g: deal g // games_per_deal, table (g % games_per_deal)"
                                      " // rotations, rotation g % rotations"},
+            "strategy_files": [{"path": f, "sha256": _sha256(f)} for f in plan.config.strategy_files],
             "versions": package_versions(),
             "started": self.started, "finished": _now(),
             "wall_seconds": round(result.seconds, 3),

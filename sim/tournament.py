@@ -19,7 +19,9 @@ and resumed ends bit-identical to an uninterrupted one; ``until_ci`` decides aft
 whether to stop, from the same sums, so it stops at the same chunk too.
 
 Memory stays flat: a chunk's rows go to the statistics accumulator and (with an output
-directory) to the parquet writers, and are dropped.
+directory) to the parquet writers, and are dropped; with rounds detail the deals of a chunk run
+in blocks of about ``ROUNDS_BATCH_GAMES`` games whose round records are written and summed at
+once.
 
 Interruption: Ctrl-C while a chunk runs lets the chunk finish and be written, then stops (a
 second Ctrl-C stops at once, losing that chunk). :class:`RunInterrupted` (a KeyboardInterrupt)
@@ -115,6 +117,7 @@ class TournamentConfig:
     until_ci: float | None = None
     detail: str = "games"
     duplicate: bool = True
+    strategy_files: tuple[str, ...] = ()
     first_chunk_games: int = FIRST_CHUNK_GAMES
     max_chunk_games: int = MAX_CHUNK_GAMES
 
@@ -123,8 +126,8 @@ class TournamentConfig:
         """The config a run's saved ``settings`` describe (see :meth:`Plan.settings`)."""
         keys = {f for f in cls.__dataclass_fields__}
         d = {k: v for k, v in settings.items() if k in keys}
-        d["strategies"] = tuple(d.get("strategies", ()))
-        d["overrides"] = tuple(d.get("overrides", ()))
+        for k in ("strategies", "overrides", "strategy_files"):
+            d[k] = tuple(d.get(k, ()))
         return cls(**d)
 
 
@@ -164,8 +167,8 @@ class Plan:
     def settings(self) -> dict:
         """JSON-ready settings; a resumed run must match them exactly."""
         d = asdict(self.config)
-        d["strategies"] = list(d["strategies"])
-        d["overrides"] = list(d["overrides"])
+        for k in ("strategies", "overrides", "strategy_files"):
+            d[k] = list(d[k])
         d["rules_hash"] = self.ruleset.hash
         return d
 
@@ -181,6 +184,20 @@ def default_field() -> list[str]:
 
     chosen = [n for n in DEFAULT_FIELD if n in REGISTRY][:DEFAULT_PLAYERS]
     return chosen if len(chosen) >= 2 else list(REGISTRY)
+
+
+def load_strategy_files(files: Sequence[str] = ()) -> None:
+    """Register user strategies: ``strategies/user_*.py`` and each file given (if the strategy
+    layer offers plugin files; a bad file raises its own one-line error)."""
+    try:
+        from strategies.registry import load_plugins_dir, load_strategy_file
+    except ImportError:  # a strategy layer without plugin files
+        if files:
+            raise TournamentError("--strategy-file: this version has no user strategy files") from None
+        return
+    load_plugins_dir()
+    for f in files:
+        load_strategy_file(f)
 
 
 def _chunk_bounds(deals: int, gpd: int, first_games: int, max_games: int) -> list[int]:
@@ -215,6 +232,7 @@ def resolve_plan(config: TournamentConfig) -> Plan:
         raise TournamentError("chunk sizes must be positive")
     rs = load_ruleset(c.rules, list(c.overrides))
     rs.check_implemented()
+    load_strategy_files(c.strategy_files)
     lo, hi = int(rs.game("min_players")), int(rs.game("max_players"))
     specs = [s.strip() for s in c.strategies if s.strip()]
     players = c.players
@@ -551,7 +569,11 @@ def run_tournament(
         writer = reports.ReportWriter(Path(out), plan, resume=resume, force=force, argv=argv, note=say)
         if writer.complete_result is not None:
             return writer.complete_result
-        chunks_done = writer.open(acc)
+        try:
+            chunks_done = writer.open(acc)
+        except KeyboardInterrupt:  # while copying a resumed run: its sources stay for next time
+            writer.close()
+            raise RunInterrupted(writer.kept_games, Path(out)) from None
         seconds_before = writer.seconds_before
     kept = plan.games_after(chunks_done)
     new_chunks = 0
@@ -703,6 +725,7 @@ class SweepResult:
 def run_sweep(strategy: str, param: str, field_specs: Sequence[str], *, players: int | None = None,
               games: int | None = None, seed: int = 1, rules: str = "base",
               overrides: Sequence[str] = (), until_ci: float | None = None, detail: str = "games",
+              strategy_files: Sequence[str] = (),
               out: str | Path | None = None, resume: bool = False, force: bool = False,
               progress: Callable[[int, int], None] | None = None, plots: bool = True,
               argv: Sequence[str] | None = None,
@@ -717,6 +740,7 @@ def run_sweep(strategy: str, param: str, field_specs: Sequence[str], *, players:
 
     from sim import reports
 
+    load_strategy_files(tuple(strategy_files))
     base, key, specs, values = parse_sweep_param(strategy, param)
     fld = [s.strip() for s in field_specs if s.strip()]
     if not fld:
@@ -724,12 +748,13 @@ def run_sweep(strategy: str, param: str, field_specs: Sequence[str], *, players:
     plans = [resolve_plan(TournamentConfig(strategies=(s, *fld), players=players, format="vs-field",
                                            games=games, seed=seed, rules=rules,
                                            overrides=tuple(overrides), until_ci=until_ci,
-                                           detail=detail)) for s in specs]
+                                           detail=detail, strategy_files=tuple(strategy_files)))
+             for s in specs]
     p0 = plans[0]
     settings = {"strategy": base, "param": param, "key": key, "vs": fld, "players": p0.players,
                 "games": p0.config.games, "seed": seed, "rules": p0.ruleset.name,
                 "overrides": list(overrides), "rules_hash": p0.ruleset.hash, "until_ci": until_ci,
-                "detail": detail, "specs": specs}
+                "detail": detail, "strategy_files": list(strategy_files), "specs": specs}
     t0 = time.perf_counter()
     sweeper = None
     if out is not None:

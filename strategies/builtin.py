@@ -245,6 +245,8 @@ def _stop_builder(stop_kind: int, key: str | None):
                 _set_round(params, S.SLOT_STOP, coin)
             params[S.SLOT_STOP, S.P_RUBY_VALUE] = v["ruby"]
             params[S.SLOT_STOP, S.P_VP_VALUE] = 1.0
+            if stop_kind == S.STOP_OPTIMAL:
+                params[S.SLOT_STOP, S.P_OPT_MAX_SUBBAGS] = v["max_subbags"]
         elif key is not None:
             _set_round(params, S.SLOT_STOP, v[key])
         _apply_common(v, kinds, params)
@@ -294,8 +296,11 @@ _define("ev", "One-step expected value: draws while one more chip is worth more 
         S.STOP_EV, _value_params())
 _define("optimal", "Exact optimal stopping by dynamic programming over the bag (slow; the reference).",
         "Solves the rest of the potion exactly at every decision, with the same value of a reward "
-        "space as ev; no stop rule can do better in expectation for that value.",
-        S.STOP_OPTIMAL, _value_params())
+        "space as ev; no stop rule can do better in expectation for that value. While the bag left "
+        "has more than max_subbags sub-bags it decides by the one-step expected value instead.",
+        S.STOP_OPTIMAL, _value_params() + (
+            Param("max_subbags", "int", 20000, 0, 10_000_000, "solve exactly once the bag left has "
+                  "at most this many sub-bags (product of count+1); 0: always (may be very slow)"),))
 _define("reckless", "Never stops: draws until the pot explodes, the bag is empty or the track ends.",
         "A baseline that shows what pressing your luck without limit costs.",
         S.STOP_NEVER, [])

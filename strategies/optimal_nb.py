@@ -34,7 +34,15 @@ from sim.layout import (
     R_RUBY,
     R_VP,
 )
-from strategies.slots import P_RUBY_VALUE, P_VP_VALUE, ROUND_PARAMS, SLOT_FLASK, SLOT_STOP
+from strategies.decide_nb import one_step_ev_draws
+from strategies.slots import (
+    P_OPT_MAX_SUBBAGS,
+    P_RUBY_VALUE,
+    P_VP_VALUE,
+    ROUND_PARAMS,
+    SLOT_FLASK,
+    SLOT_STOP,
+)
 
 MODE_DECIDE, MODE_PLACE, MODE_BLUE = 0, 1, 2
 # ctx (int64): limit, last space, start, flask V (0 none), flask min white, reuse flag
@@ -307,6 +315,14 @@ def _optimal_stop(P, s, G, R, SP, a, b, M):
     ctx[C_FLASK_V] = np.int64(SP[s, SLOT_FLASK, 0])
     ctx[C_FLASK_MINW] = np.int64(SP[s, SLOT_FLASK, 1])
     ctx[C_REUSE] = R[R_FLASK_REUSE]
+    subbags = 1.0
+    for t in range(N_TYPES):
+        subbags *= bag[t] + 1
+    limit = SP[s, SLOT_STOP, P_OPT_MAX_SUBBAGS]
+    if limit > 0 and subbags > limit:
+        # Too many sub-bags to solve now: decide by the one-step expected value until the bag
+        # left is small enough to solve exactly (it shrinks with every draw).
+        return 1 if one_step_ev_draws(P, s, G, R, SP) else 0
     r = min(G[0], ROUND_PARAMS - 1)
     cv = SP[s, SLOT_STOP, r]
     rv = SP[s, SLOT_STOP, P_RUBY_VALUE]

@@ -29,6 +29,7 @@ PARAM_WIDTH = 24
 ROUND_PARAMS = 21  # SP[s, slot, 0..20]: per-round values (0 = outside a game)
 P_RUBY_VALUE = 21  # stop slot of ev/optimal: VP worth of one ruby
 P_VP_VALUE = 22  # stop slot of ev/optimal: weight of VP (1)
+P_OPT_MAX_SUBBAGS = 23  # optimal: solve exactly only when the bag left has at most this many sub-bags
 
 SCRIPTED = 99  # every slot: read the decision from SC
 USER_BASE = 100  # kind USER_BASE + i: call UF[i]

@@ -315,3 +315,19 @@ def test_sweep_interrupted_and_resumed(tmp_path, monkeypatch):
     resumed = json.loads(ok("sweep", "--out", tmp_path / "a", "--resume", "--json").stdout)
     straight = json.loads(ok(*args, "--out", tmp_path / "b").stdout)
     assert resumed["strategies"] == straight["strategies"]
+
+
+def test_strategy_file(tmp_path):
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "experiments" / "strategies" / "careful.py"
+    if not example.is_file():
+        pytest.skip("no example strategy file in this checkout")
+    r = ok("tournament", "--strategy-file", example, "--strategies", "careful,threshold", "--games", 200,
+           "--out", tmp_path / "f", "--no-plots", "--json")
+    d = json.loads(r.stdout)
+    assert [s["name"] for s in d["strategies"]] == ["careful", "threshold"]
+    run = json.loads((tmp_path / "f" / "run.json").read_text())
+    assert run["strategy_files"][0]["path"] == str(example) and run["strategy_files"][0]["sha256"]
+    assert_user_error(invoke("tournament", "--strategy-file", tmp_path / "none.py", "--strategies",
+                             "threshold,random", "--out", tmp_path / "g"), "none.py")

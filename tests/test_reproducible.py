@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 
 import numba
-
-from strategies.registry import slot_table
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -16,6 +14,7 @@ from sim import potion as pot
 from sim.cli import app
 from sim.potion_nb import potion_histograms
 from sim.ruleset import load_ruleset
+from strategies.registry import slot_table
 
 runner = CliRunner()
 RS = load_ruleset("base")

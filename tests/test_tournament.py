@@ -257,8 +257,8 @@ def test_round_robin_rounds_detail_resume(tmp_path, monkeypatch):
 
     monkeypatch.setattr(T, "ROUNDS_BATCH_GAMES", 100)  # several blocks per chunk
     pool = ("threshold", "threshold:t=5", "threshold:t=7", "random")
-    cfg = TournamentConfig(strategies=pool, players=3, games=2400, detail="rounds",
-                           first_chunk_games=200, max_chunk_games=600)
+    cfg = TournamentConfig(strategies=pool, players=3, games=1200, detail="rounds",
+                           first_chunk_games=200, max_chunk_games=400)
     straight = run_tournament(cfg, out=tmp_path / "a", plots=False)
     with pytest.raises(RunInterrupted):
         run_tournament(cfg, out=tmp_path / "b", stop_after_chunks=2, plots=False)
