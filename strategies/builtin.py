@@ -299,7 +299,7 @@ _define("optimal", "Exact optimal stopping by dynamic programming over the bag (
         "space as ev; no stop rule can do better in expectation for that value. While the bag left "
         "has more than max_subbags sub-bags it decides by the one-step expected value instead.",
         S.STOP_OPTIMAL, _value_params() + (
-            Param("max_subbags", "int", 20000, 0, 10_000_000, "solve exactly once the bag left has "
+            Param("max_subbags", "int", 5000, 0, 10_000_000, "solve exactly once the bag left has "
                   "at most this many sub-bags (product of count+1); 0: always (may be very slow)"),))
 _define("reckless", "Never stops: draws until the pot explodes, the bag is empty or the track ends.",
         "A baseline that shows what pressing your luck without limit costs.",

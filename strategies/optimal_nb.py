@@ -119,12 +119,11 @@ def memo_get(M, key):
 
 @njit(cache=True, error_model="numpy")
 def memo_put(M, key, value):
-    """Store value under key; the whole table is cleared when three quarters full."""
+    """Store value under key (nothing is stored once the table is 85% full: ``solve`` clears it
+    between decisions, never in the middle of one)."""
     cap = memo_capacity(M)
-    if cap < 16:
+    if cap < 16 or M[0] > 0.85 * cap:
         return
-    if M[0] > 0.75 * cap:
-        M[:] = 0.0
     fk = np.float64(key)
     i = (key >> 7) & (cap - 1)
     for _ in range(64):
@@ -236,7 +235,17 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken, i, re
             bag[returned] -= 1
         return val
     # MODE_DECIDE
-    key = _key(h0, bag, white, anchor, norange, flask, lt, lp, pt, pp)
+    # The key keeps only what the future depends on: whether the last chip is white (and which
+    # white: the flask and a following yellow care), and the chip before it only while the flask
+    # could still take the last chip away.
+    klt = lt if lt < 0 or TYPE_COLOUR[lt] == WHITE else 100
+    if flask != 0 and klt >= 0 and klt != 100:
+        kpt = pt if pt < 0 or TYPE_COLOUR[pt] == WHITE else 100
+        kpp = pp
+    else:
+        kpt = -3
+        kpp = -3
+    key = _key(h0, bag, white, anchor, norange, flask, klt, lp, kpt, kpp)
     got = memo_get(M, key)
     if not np.isnan(got):
         return got
@@ -279,6 +288,8 @@ def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R
     """(value of stopping now, value of drawing then playing optimally) from a decision state
     whose last chip has already been resolved (flask included). ``M`` is the memo."""
     h0 = setup_hash(ctx, cv, rv, vv)
+    if M[0] > 0.5 * memo_capacity(M):
+        M[:] = 0.0
     taken = np.zeros(N_TYPES, dtype=np.int64)
     reward = min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53)
     stop = _value(R, reward, False, cv, rv, vv)
