@@ -62,7 +62,7 @@ def main() -> None:
         load_strategy_file(Path(__file__).with_name("twin_threshold.py"))
         print("4 copies of one strategy per game:")
         for name in (*PRESETS, "threshold", "threshold-twin"):
-            g = max(200, args.games // 200) if name == "optimal" else args.games
+            g = 64 if name == "optimal" else args.games
             gps = bench(rs, [name] * 4, g, 1 if name == "optimal" else args.repeat)
             print(f"  {name:16s} {gps:12,.0f} games/s" + (f"   ({g:,} games)" if g != args.games else ""))
 

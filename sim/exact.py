@@ -181,7 +181,9 @@ class ExactPotion:
             return self._one_step(state)
         if s.stop_kind == S.STOP_OPTIMAL:
             return float(self.opt_draw(state)) > float(s.value(self.reward(last), 0)) + 1e-12
-        return True  # never
+        if s.stop_kind == S.STOP_NEVER:
+            return True
+        raise ValueError(f"stop kind {s.stop_kind} cannot be enumerated exactly")
 
     def _one_step(self, state) -> bool:
         """The one-step expected-value rule (as ``decide_nb.one_step_ev_draws``)."""

@@ -22,7 +22,7 @@ from sim.potion_nb import potion_forced, potion_histograms
 from sim.ruleset import Ruleset
 from sim.stats import mean_ci, wilson
 from strategies import slots as S
-from strategies.builtin import DEFAULT_COIN_VALUE, blank_arrays, parse_stop_policy
+from strategies.builtin import DEFAULT_COIN_VALUE, blank_arrays, parse_stop_policy, parse_strategy
 from strategies.registry import slot_table
 
 SPOON = 53
@@ -49,6 +49,8 @@ class PotionQuery:
         kinds, params = blank_arrays()
         kinds[S.SLOT_STOP] = kind
         params[S.SLOT_STOP] = row
+        if kind >= S.USER_BASE and kind != S.STOP_OPTIMAL:
+            params[S.SLOT_CUSTOM] = parse_strategy(self.stop).params[S.SLOT_CUSTOM]
         if self.flask is not None:
             kinds[S.SLOT_FLASK] = S.FLASK_MIN
             params[S.SLOT_FLASK, 0] = self.flask
@@ -96,6 +98,11 @@ def exact_setup(q: PotionQuery, stop: str | None = None, *, coin_value: float | 
     stop rule's parameters, or from ``coin_value`` / ``ruby_value`` when given.
     """
     kind, row = parse_stop_policy(stop or q.stop)
+    if kind >= S.USER_BASE and kind != S.STOP_OPTIMAL:
+        raise PotionInputError(
+            f"stop rule '{stop or q.stop}' is a user strategy: it can be sampled but not enumerated "
+            f"exactly; drop --exact"
+        )
     g = q.ruleset.data["game"]
     uses_value = kind in (S.STOP_EV, S.STOP_OPTIMAL)
     cv = coin_value if coin_value is not None else (float(row[0]) if uses_value else DEFAULT_COIN_VALUE[0])
@@ -150,8 +157,10 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
     values = np.array([[base.value(sp, ex) for ex in (0, 1)] for sp in range(54)])
     for rule, spec in zip(rules, specs):
         qq = PotionQuery(bag=q.bag, stop=spec, flask=q.flask, start=q.start, ruleset=q.ruleset)
-        if can_exact:
-            st = exact_setup(qq, coin_value=coin_value, ruby_value=ruby_value)
+        kind, _ = parse_stop_policy(spec)
+        if can_exact and (kind < S.USER_BASE or kind == S.STOP_OPTIMAL):
+            # the rule decides with its own parameters; every rule is valued with the same value
+            st = exact_setup(qq)
             dist = exact_distribution(counts, st)
             hist = np.zeros((54, 2))
             for (sp, ex), p in dist.items():

@@ -388,12 +388,25 @@ def split_specs(text: str) -> list[str]:
     out: list[str] = []
     for item in text.split(","):
         head = item.split("=", 1)[0].strip()
-        starts = ":" in head or "=" not in item or head.lower() in REGISTRY
+        bare = item.strip().lower()
+        if "=" not in item and ":" not in item and bare not in REGISTRY and _is_chip_token(bare):
+            starts = False  # a chip or colour continuing a buy list: buy=r4,b4
+        else:
+            starts = ":" in head or "=" not in item or head.lower() in REGISTRY
         if out and not starts:
             out[-1] += "," + item
         else:
             out.append(item)
     return [o.strip() for o in out if o.strip()]
+
+
+def _is_chip_token(text: str) -> bool:
+    if text in _COLOUR_WORDS:
+        return True
+    try:
+        return len(chips.parse_chips(text)) == 1
+    except chips.BagSpecError:
+        return False
 
 
 def parse_stop_policy(spec: str) -> tuple[int, np.ndarray]:
@@ -422,7 +435,7 @@ def parse_stop_policy(spec: str) -> tuple[int, np.ndarray]:
             return S.STOP_NEVER, row
     except ValueError:
         pass
-    if head in REGISTRY:
+    if head in REGISTRY and not (head in ("white", "risk") and arg and "=" not in arg):
         st = parse_strategy(spec)
         return int(st.kinds[S.SLOT_STOP]), st.params[S.SLOT_STOP].copy()
     raise StrategySpecError(

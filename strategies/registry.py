@@ -21,6 +21,7 @@ from strategies.plugin import compile_slot, function_table, require_optimal
 _USER_FUNCTIONS: list = []
 _TABLE: tuple | None = None
 _LOADED_FILES: dict[str, str] = {}
+_REGISTERED: list[str] = []  # every register() call, in order
 
 
 class StrategyFileError(ValueError):
@@ -30,7 +31,9 @@ class StrategyFileError(ValueError):
 def slot_table() -> tuple:
     """The ``UF`` tuple for the kernels: the built-in slot functions, then every user one."""
     global _TABLE
-    if _TABLE is None or (_optimal_used() and require_optimal()):
+    if _optimal_used() and require_optimal():
+        _TABLE = None  # the optimal stopper was just compiled: rebuild the table with it
+    if _TABLE is None:
         _TABLE = function_table(_USER_FUNCTIONS)
     return _TABLE
 
@@ -86,10 +89,11 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
                 f"strategy '{key}': slot '{slot}' ({getattr(fn, '__name__', fn)}) does not compile "
                 f"with Numba: {detail}"
             ) from None
+        if len(_USER_FUNCTIONS) + 1 >= S.N_UF:
+            raise StrategyFileError(f"strategy '{key}': too many user slot functions in one run "
+                                    f"(at most {S.N_UF - 1})")
         _USER_FUNCTIONS.append(compiled)
         indices[slot] = len(_USER_FUNCTIONS)  # index in the table (0 is the optimal stopper)
-        if indices[slot] >= S.N_UF:
-            raise StrategyFileError(f"too many user slot functions (at most {S.N_UF - 1})")
     _TABLE = None
 
     def build(values: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -104,7 +108,8 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
     d = StrategyDef(key, description, all_params, build,
                     idea or f"user strategy: {', '.join(slot_functions)} over {fallback}",
                     source="user")
-    REGISTRY[key] = d
+    REGISTRY[key] = d  # a later registration of the same user name replaces the earlier one
+    _REGISTERED.append(key)
     return d
 
 
@@ -117,6 +122,7 @@ def load_strategy_file(path: str | Path) -> list[str]:
     if not p.is_file():
         raise StrategyFileError(f"--strategy-file {path}: no such file")
     before = set(REGISTRY)
+    count_before = len(_REGISTERED)
     mod_name = f"quacks_user_strategy_{len(_LOADED_FILES)}"
     spec = importlib.util.spec_from_file_location(mod_name, p)
     module = importlib.util.module_from_spec(spec)
@@ -130,7 +136,7 @@ def load_strategy_file(path: str | Path) -> list[str]:
     except Exception as e:
         raise StrategyFileError(f"{path}: {type(e).__name__}: {e}") from None
     _LOADED_FILES[key] = mod_name
-    added = sorted(set(REGISTRY) - before)
+    added = sorted(set(REGISTRY) - before) or [n for n in _REGISTERED[count_before:]]
     if not added:
         raise StrategyFileError(f"{path}: registers no strategy; call strategies.registry.register(...)")
     return added

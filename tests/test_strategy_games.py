@@ -40,7 +40,7 @@ ROUNDS = int(BASE.game("rounds"))
 BUILTIN = sorted(n for n, d in REGISTRY.items() if d.source == "built-in")
 PARTNERS = ["balanced", "random", "threshold:t=7", "greedy"]
 GAMES = 200  # per player count and strategy (optimal: OPTIMAL_GAMES)
-OPTIMAL_GAMES = 3
+OPTIMAL_GAMES = 6
 
 
 @pytest.fixture(scope="module")

@@ -297,11 +297,6 @@ def test_split_specs(text, expected):
         parse_strategy(s)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: split_specs('threshold:buy=r4,b4,random') splits the comma chip list into a spec 'b4' "
-    "(code: an item without '=' always starts a new spec), contradicting its docstring (an item "
-    "starts a new spec only when it names a registered strategy or has ':') and _split_params, "
-    "which accepts buy=r4,b4 inside one spec; in --strategies this fails with unknown strategy 'b4'"))
 def test_split_specs_keeps_comma_chip_lists():
     assert split_specs("threshold:buy=r4,b4,random") == ["threshold:buy=r4,b4", "random"]
 
@@ -386,11 +381,6 @@ def test_stop_policy_risk_colon_alone_is_the_risk_strategy():
     assert k == S.STOP_RISK and row[1] == pytest.approx(0.2)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG (message): parse_stop_policy('risk:2') / ('risk:abc') — the documented short form risk:P "
-    "with P out of range or not a number — falls through to parse_strategy and says \"'2' is not "
-    "key=value; parameters of risk: ...\" instead of naming the accepted risk:P (0 <= P <= 1); "
-    "white:0 and white:x get the right message"))
 @pytest.mark.parametrize("spec", ["risk:2", "risk:abc"])
 def test_stop_policy_short_risk_out_of_range_names_risk_p(spec):
     with pytest.raises(StrategySpecError) as e:
