@@ -320,7 +320,7 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
         finish_potion(P, s, STOP_EMPTY, E, G)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Brew a whole potion for seat s (the independent information model)."""
     if P[s, F_FORCED_N] < 0:  # scripted with no draws at all

@@ -26,7 +26,7 @@ from sim.layout import (
 from sim.rng_nb import stream_seed
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, flask, UF):
     """Brew one potion from a fresh bag (chip type list, in this order) on row 0 of P.
 
@@ -65,11 +65,20 @@ def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chu
         UFc = (UF_funcs, np.zeros_like(UF_memory))  # each chunk its own strategy memory
         for t in bag:
             counts[t] += 1
-        for i in range(lo, hi):
-            rng[0] = stream_seed(seed, i, 0)
-            brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UFc)
-            hist[c, P[0, F_REWARD], P[0, F_EXPLODED]] += 1
+        run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask,
+                  UFc, hist[c])
     return hist.sum(axis=0)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UF,
+              hist):
+    """Potions lo..hi-1 into ``hist`` (one chunk, one thread): the whole potion loop is one
+    function without reference counting, with the brewing inlined."""
+    for i in range(lo, hi):
+        rng[0] = stream_seed(seed, i, 0)
+        brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UF)
+        hist[P[0, F_REWARD], P[0, F_EXPLODED]] += 1
 
 
 @njit(cache=True, error_model="numpy")
