@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sim import chips
+from sim.cli_common import fail, set_threads
 from sim.exact import TooLargeError
 from sim.game import GameInputError
 from sim.round_file import RoundFileError
@@ -43,21 +44,6 @@ _register_report_commands()
 
 USER_ERRORS = (RulesetError, chips.BagSpecError, StrategySpecError, TooLargeError, GameInputError,
                RoundFileError, StrategyFileError, ValueError)
-
-
-def fail(msg: str) -> None:
-    """One clear line on stderr and exit status 2."""
-    typer.echo(f"error: {msg}", err=True)
-    raise typer.Exit(2)
-
-
-def _threads(n: int | None) -> None:
-    if n is not None:
-        import numba
-
-        if not 1 <= n <= numba.config.NUMBA_NUM_THREADS:
-            fail(f"--threads {n}: expected 1 to {numba.config.NUMBA_NUM_THREADS}")
-        numba.set_num_threads(n)
 
 
 RulesOpt = Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")]
@@ -109,7 +95,7 @@ def potion(
     from sim import potion as pot
 
     try:
-        _threads(threads)
+        set_threads(threads)
         if n <= 0:
             fail(f"--n {n}: expected a positive number of potions")
         if seed < 0:
@@ -239,7 +225,7 @@ def play(
     from sim.game import play_batch, summarize
 
     try:
-        _threads(threads)
+        set_threads(threads)
         if games <= 0:
             fail(f"--games {games}: expected a positive number")
         if seed < 0:

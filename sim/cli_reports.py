@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sim.chips import BagSpecError
+from sim.cli_common import fail, set_threads
 from sim.game import GameInputError
 from sim.reports import ReportError, dumps, pair_rows, read_saved_settings, seat_rows, strategy_rows
 from sim.ruleset import RulesetError
@@ -62,21 +63,6 @@ StrategyFileOpt = Annotated[list[str] | None, typer.Option(
 def _files(files: list[str] | None) -> tuple[str, ...] | None:
     """Strategy files as absolute paths (a resumed run finds them from anywhere)."""
     return tuple(str(Path(f).resolve()) for f in files) if files else None
-
-
-def fail(msg: str) -> None:
-    """One clear line on stderr and exit status 2."""
-    typer.echo(f"error: {msg}", err=True)
-    raise typer.Exit(2)
-
-
-def _threads(n: int | None) -> None:
-    if n is not None:
-        import numba
-
-        if not 1 <= n <= numba.config.NUMBA_NUM_THREADS:
-            fail(f"--threads {n}: expected 1 to {numba.config.NUMBA_NUM_THREADS}")
-        numba.set_num_threads(n)
 
 
 def default_out(prefix: str = "") -> Path:
@@ -209,7 +195,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a seat-balanced tournament and write a report (parquet, CSV, markdown, PNG, run.json)."""
         try:
-            _threads(threads)
+            set_threads(threads)
             if resume and force:
                 fail("--resume and --force: give one (--resume continues, --force starts over)")
             if resume and out is None:
@@ -272,7 +258,7 @@ def register(app: typer.Typer) -> None:
         """Play one strategy at each value of a parameter against a field; table and plot of win
         share and mean VP against the parameter (parameters never recompile the kernels)."""
         try:
-            _threads(threads)
+            set_threads(threads)
             if resume and force:
                 fail("--resume and --force: give one (--resume continues, --force starts over)")
             if resume and out is None:

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_helpers import assert_user_error
 from typer.testing import CliRunner
 
 from sim.cli import app
@@ -25,17 +26,6 @@ def ok_json(*args):
     return json.loads(r.stdout)
 
 
-def assert_user_error(r, *fragments):
-    """Exit 2, exactly one line on stderr starting 'error:', nothing on stdout, no traceback."""
-    assert r.exit_code == 2, (r.exit_code, r.output, r.exception)
-    assert isinstance(r.exception, SystemExit)
-    assert "Traceback" not in r.output
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1, r.stderr
-    assert lines[0].startswith("error: ")
-    assert r.stdout == ""
-    for f in fragments:
-        assert f in lines[0], (f, lines[0])
 
 
 # --- play ------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import assert_user_error
 from typer.testing import CliRunner
 
 from sim import potion as pot
@@ -41,18 +42,6 @@ def invoke(*args):
     return runner.invoke(app, [str(a) for a in args])
 
 
-def assert_user_error(r, *fragments):
-    """Exit 2, exactly one line on stderr starting 'error:', nothing on stdout, no traceback."""
-    assert r.exit_code == 2, (r.exit_code, r.output, r.exception)
-    assert isinstance(r.exception, SystemExit)
-    assert "Traceback" not in r.output
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1, r.stderr
-    assert lines[0].startswith("error: ")
-    assert r.stdout == ""
-    for f in fragments:
-        assert f in lines[0], (f, lines[0])
-    return lines[0]
 
 
 def write(tmp_path: Path, name: str, body: str) -> Path:
