@@ -28,13 +28,10 @@ from sim.layout import (
     F_WHITE,
     POT_P,
     POT_T,
-    R_COINS,
     R_FLASK_REUSE,
     R_LAST,
-    R_RUBY,
-    R_VP,
 )
-from strategies.decide_nb import one_step_ev_draws
+from strategies.decide_nb import one_step_ev_draws, space_value
 from strategies.slots import (
     P_OPT_MAX_SUBBAGS,
     P_RUBY_VALUE,
@@ -49,16 +46,6 @@ MODE_DECIDE, MODE_PLACE, MODE_BLUE = 0, 1, 2
 C_LIMIT, C_LAST, C_START, C_FLASK_V, C_FLASK_MINW, C_REUSE = range(6)
 _FNV_OFFSET = uint64(0xCBF29CE484222325)
 _FNV_PRIME = uint64(0x100000001B3)
-
-
-@njit(cache=True, error_model="numpy")
-def _value(R, space, exploded, cv, rv, vv):
-    c = R[R_COINS + space] * cv
-    v = R[R_VP + space] * vv
-    r = R[R_RUBY + space] * rv
-    if exploded:
-        return max(v, c) + r
-    return v + c + r
 
 
 @njit(cache=True, error_model="numpy")
@@ -212,7 +199,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken, i, re
         if c == WHITE:
             white += v
             if white > ctx[C_LIMIT]:
-                return _value(R, min(pos + 1, 53), True, cv, rv, vv)
+                return space_value(R, min(pos + 1, 53), True, cv, rv, vv)
         returned = -1
         if c == YELLOW and pt >= 0 and TYPE_COLOUR[pt] == WHITE:
             returned = pt
@@ -263,7 +250,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken, i, re
         pp = -1
         flask = 0
     reward = min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53)
-    best = _value(R, reward, False, cv, rv, vv)
+    best = space_value(R, reward, False, cv, rv, vv)
     n = 0
     for u in range(N_TYPES):
         n += bag[u]
@@ -292,7 +279,7 @@ def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R
         M[:] = 0.0
     taken = np.zeros(N_TYPES, dtype=np.int64)
     reward = min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53)
-    stop = _value(R, reward, False, cv, rv, vv)
+    stop = space_value(R, reward, False, cv, rv, vv)
     n = 0
     for u in range(N_TYPES):
         n += bag[u]
