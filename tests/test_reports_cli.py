@@ -10,6 +10,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import typer
+from cli_helpers import assert_user_error
 from typer.testing import CliRunner
 
 from sim.cli_reports import register
@@ -39,18 +40,6 @@ def ok(*args):
     r = invoke(*args)
     assert r.exit_code == 0, (r.output, r.exception)
     return r
-
-
-def assert_user_error(r, *fragments):
-    """Exit 2, exactly one line on stderr starting 'error:', nothing on stdout, no traceback."""
-    assert r.exit_code == 2, (r.exit_code, r.output, r.exception)
-    assert "Traceback" not in r.output
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1, r.stderr
-    assert lines[0].startswith("error: ")
-    assert r.stdout == ""
-    for f in fragments:
-        assert f in lines[0], (f, lines[0])
 
 
 def assert_png(path):
