@@ -31,7 +31,6 @@ from sim.layout import (
     F_FORCED_N,
     F_FORCED_PTR,
     F_LIMIT,
-    F_LOOKING,
     F_NBAG,
     F_NCHIPS,
     F_NORANGE,
@@ -105,7 +104,6 @@ def empty_pot(P, s, start, limit):
     P[s, F_START] = start
     P[s, F_ANCHOR] = start
     P[s, F_LIMIT] = limit
-    P[s, F_LOOKING] = 0
     P[s, F_STOPREASON] = 0
     P[s, F_DRAWS] = 0
     P[s, F_BLUE_PTR] = 0
@@ -122,23 +120,6 @@ def add_chip(P, s, t):
     P[s, CHIPS + n] = t
     P[s, F_NCHIPS] = n + 1
     return True
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def remove_chip(P, s, t):
-    """Take one chip of type t out of the player's chips for good (it must be in the bag)."""
-    nb = P[s, F_NBAG]
-    for i in range(nb):
-        if P[s, CHIPS + i] == t:
-            last_bag = nb - 1
-            last = P[s, F_NCHIPS] - 1
-            P[s, CHIPS + i] = P[s, CHIPS + last_bag]
-            P[s, CHIPS + last_bag] = P[s, CHIPS + last]
-            P[s, F_NBAG] = nb - 1
-            P[s, F_NCHIPS] = last
-            P[s, BAGCNT + t] -= 1
-            return True
-    return False
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")

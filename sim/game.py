@@ -14,7 +14,6 @@ import pandas as pd
 from sim import chips
 from sim import layout as L
 from sim.game_nb import (
-    O_BOUGHT,
     O_ERR,
     O_EXPLOSIONS,
     O_NWIN,
@@ -245,8 +244,3 @@ def event_text(d: dict, names: list[str]) -> str:
         "final": lambda: f"FINAL: rank {d['rank']}, {d['score']} VP, win share {d['win_share']:.3g}",
     }.get(e)
     return who + (text() if text else e)
-
-
-def bought_columns(out: np.ndarray) -> dict[str, np.ndarray]:
-    """Chips bought per colour, as named columns."""
-    return {f"bought_{chips.COLOUR_NAMES[c]}": out[..., O_BOUGHT + c] for c in range(chips.N_COLOURS)}

@@ -142,13 +142,8 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
             P[s, L.CHIPS + P[s, L.F_NCHIPS]] = t
             P[s, L.F_NCHIPS] += 1
         all_draws.append(_apply_script(SC, P, s, pl, where, starting, final, rs))
-    FD = np.zeros((n, max(1, max(len(x) for x in all_draws))), dtype=np.int64)
-    for s, dr in enumerate(all_draws):
-        FD[s, : len(dr)] = dr
-    die_faces = d.get("die", [])
-    if not isinstance(die_faces, list) or not all(f in FACE_KEYS for f in die_faces):
-        raise RoundFileError(f"{label}: key 'die': expected a list of faces from {', '.join(FACE_KEYS)}")
-    DS = np.array([FACE_KEYS.index(f) for f in die_faces] or [0], dtype=np.int64)
+    FD = _forced_draws(all_draws)
+    die_faces, DS = _die_script(d, label)
     counts = np.zeros(chips.N_TYPES, dtype=np.int64)
     for s in range(n):
         counts += chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))
@@ -174,6 +169,22 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
     events = [event_dict(row) for row in E[: _count_events(E)]]
     _check_errors(G, P, SC, events, label, flask_before)
     return _result(P, events, n, supply)
+
+
+def _forced_draws(draws: list[list[int]]) -> np.ndarray:
+    """The forced-draw table FD[seat, i] (padded with zeros)."""
+    FD = np.zeros((len(draws), max(1, max(len(x) for x in draws))), dtype=np.int64)
+    for s, dr in enumerate(draws):
+        FD[s, : len(dr)] = dr
+    return FD
+
+
+def _die_script(d: dict, where: str) -> tuple[list[str], np.ndarray]:
+    """The ``die`` faces of a round table and the kernel's face array DS."""
+    faces = d.get("die", [])
+    if not isinstance(faces, list) or not all(f in FACE_KEYS for f in faces):
+        raise RoundFileError(f"{where}: key 'die': expected a list of faces from {', '.join(FACE_KEYS)}")
+    return faces, np.array([FACE_KEYS.index(f) for f in faces] or [0], dtype=np.int64)
 
 
 def _apply_script(SC, P, s, pl, where, starting, final, rs) -> list[int]:
@@ -349,13 +360,8 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
                     raise RoundFileError(f"{where}: seat {s}: unknown key '{k}'; expected "
                                          f"{', '.join(sorted(SCRIPT_KEYS))}")
             draws.append(_apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs))
-        FD = np.zeros((n, max(1, max(len(x) for x in draws))), dtype=np.int64)
-        for s, dr in enumerate(draws):
-            FD[s, : len(dr)] = dr
-        faces = rnd.get("die", [])
-        if not isinstance(faces, list) or not all(f in FACE_KEYS for f in faces):
-            raise RoundFileError(f"{where}: key 'die': expected a list of faces from {', '.join(FACE_KEYS)}")
-        DS = np.array([FACE_KEYS.index(f) for f in faces] or [0], dtype=np.int64)
+        FD = _forced_draws(draws)
+        faces, DS = _die_script(rnd, where)
         G[L.G_ROUND] = r
         G[L.G_DIE_N] = len(faces) if faces else -1
         G[L.G_DIE_PTR] = 0

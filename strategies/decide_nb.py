@@ -156,7 +156,8 @@ def one_step_ev_draws(P, s, G, R, SP):
     if n <= 0:
         return False
     last = R[R_LAST]
-    flask_v = SP[s, SLOT_FLASK, 0] if P[s, F_FLASK] != 0 else 1e9
+    # a full flask set to a value V > 0 sends a non-exploding white of value >= V straight back
+    flask_v = SP[s, SLOT_FLASK, 0] if P[s, F_FLASK] != 0 and SP[s, SLOT_FLASK, 0] > 0 else 1e9
     exp = 0.0
     for t in range(N_TYPES):
         cnt = P[s, BAGCNT + t]
