@@ -2,30 +2,29 @@
 
 The tournament runner feeds chunks of per-game rows (one row per game and seat, the columns of
 ``games.parquet``) to an :class:`Accumulator`, which keeps only integer sufficient statistics:
-sums, sums of squares, per-deal Gram matrices, a VP histogram and the counts of each distinct
-finishing order. Integer sums do not depend on the order in which chunks arrive, so a summary is
-bit-identical however the run was chunked, threaded, interrupted or resumed, and memory stays
-flat however many games run. :meth:`Accumulator.summary` turns the sums into tables:
-
-- **strategies**: win share (a k-way shared win counts 1/k to each winner) with its Wilson
-  interval (and, as a robustness check, a t-interval over deals that allows for the games of a
-  deal being related), mean VP, mean rank and explosion rate (explosions per potion) with normal
-  intervals, and a Plackett-Luce rating with its interval;
-- **pairs**: in duplicate format, the paired per-deal difference between every two strategies
-  (mean over deals of the difference of their per-deal average VP and average win share) with a
-  t-interval, next to the interval two independent samples would give;
-- **seats**: win share and mean VP by seat, pooled and per strategy;
-- **bought**, **vp_hist** and (with rounds detail) **rounds**: chips bought by colour, the VP
-  distribution, and per-round means (explosion rate, reward space, bag composition, ...).
+per-cell sums over deals (``sim.cluster_stats.ClusterSums``), per-deal Gram matrices, a VP
+histogram and the counts of each distinct finishing order (in total and per cluster of deals).
+Integer sums do not depend on the order in which chunks arrive, so a summary is bit-identical
+however the run was chunked, threaded, interrupted or resumed, and memory stays flat however many
+games run.
 
 A *deal* is one game seed (the kernel's game index): every seat's chips, die and choices come from
 streams (run seed, deal, seat). Duplicate format plays each deal in every cyclic rotation of the
-seats (and in round-robin, at every table).
+seats (and in round-robin, at every table), so a strategy's games within a deal are correlated:
+**the deal is the independent unit of every interval** (see ``sim.cluster_stats`` for the
+formulas and ``INTERVAL_METHODS`` for which statistic uses which). :meth:`Accumulator.summary`
+turns the sums into tables:
 
-The rating is the maximum-likelihood Plackett-Luce model of the finishing orders, fitted with the
-MM algorithm of Hunter (2004, Ann. Statist. 32:384-406); a tie is split evenly over the strict
-orders it stands for. Intervals come from the observed information (inverse Hessian, sum-zero
-constraint). Ratings are on the Elo scale: 400 log10 of the strength, centred on 0.
+- **strategies**: win share (a k-way shared win counts 1/k to each winner) and explosions per
+  potion (rates: Wilson intervals at the cluster effective sample size, inside [0, 1]), mean VP
+  and mean rank (cluster-robust t intervals over deals), and a Plackett-Luce rating (sandwich
+  covariance over clusters of deals, ``sim.rating``);
+- **pairs**: the paired per-deal difference between every two strategies (mean over deals of the
+  difference of their per-deal average VP and average win share) with a t-interval over deals,
+  next to the interval the two clustered means would give if they were independent;
+- **seats**: win share and mean VP by seat, pooled and per strategy;
+- **bought**, **vp_hist** and (with rounds detail) **rounds**: chips bought by colour, the VP
+  distribution, and per-round means (explosion rate, reward space, bag composition, ...).
 """
 
 from __future__ import annotations
@@ -39,11 +38,33 @@ import numpy as np
 import pandas as pd
 
 from sim.chips import COLOUR_NAMES, N_COLOURS
-from sim.stats import Z95
+from sim.cluster_stats import (
+    METHOD_DIFF,
+    METHOD_MEAN,
+    METHOD_RATING,
+    METHOD_SHARE,
+    METHOD_UNPAIRED,
+    ClusterSums,
+    t_interval,
+)
+from sim.rating import RATING_BUCKETS, ClusterOrders, Rating, plackett_luce
+from sim.stats import Z95, t_quantile
 from sim.stats import wilson as _wilson
 
 SHARE_UNIT = 60  # lcm(1..5): a k-way shared win is exactly SHARE_UNIT // k units
-ELO = 400.0 / math.log(10.0)
+
+# Which interval each statistic uses (written to run.json and summary.md).
+INTERVAL_METHODS: dict[str, str] = {
+    "win_share": METHOD_SHARE,
+    "explosion_rate": METHOD_SHARE,
+    "mean_vp": METHOD_MEAN,
+    "mean_rank": METHOD_MEAN,
+    "rating": METHOD_RATING,
+    "vp_diff, win_share_diff": METHOD_DIFF,
+    "unpaired differences": METHOD_UNPAIRED,
+    "seats": f"{METHOD_SHARE} (win share); {METHOD_MEAN} (VP)",
+    "bought, rounds": f"{METHOD_MEAN} ({METHOD_SHARE} for the explosion rate by round)",
+}
 
 # Per-round metrics kept from rounds detail: (column in rounds.parquet, description).
 ROUND_METRICS: tuple[tuple[str, str], ...] = (
@@ -64,81 +85,6 @@ BOUGHT_COLUMNS = tuple(f"bought_{c}" for c in COLOUR_NAMES)
 
 
 # --- small interval helpers ---------------------------------------------------------------------
-
-def _t_two_sided(t: float, df: int) -> float:
-    """P(|T| <= t) for Student's t with integer df (Abramowitz & Stegun 26.7.3-4)."""
-    th = math.atan(t / math.sqrt(df))
-    c2 = math.cos(th) ** 2
-    if df % 2:  # odd
-        if df == 1:
-            return 2 * th / math.pi
-        term, acc = 1.0, 1.0
-        for k in range(3, df, 2):  # (2*4*..(k-1)) / (1*3*..k) cos^(k-1)
-            term *= (k - 1) / k * c2
-            acc += term
-        return 2 / math.pi * (th + math.sin(th) * math.cos(th) * acc)
-    term, acc = 1.0, 1.0
-    for k in range(2, df, 2):  # (1*3*..(k-1)) / (2*4*..k) cos^k
-        term *= (k - 1) / k * c2
-        acc += term
-    return math.sin(th) * acc
-
-
-def t_quantile(p: float, df: float) -> float:
-    """Quantile of Student's t distribution for p > 0.5: exact (bisection on the closed-form
-    CDF) for whole df up to 1000, a Cornish-Fisher expansion beyond (error < 1e-6 there);
-    infinite df gives the normal quantile."""
-    if not math.isfinite(df):
-        return _norm_ppf(p)
-    if df <= 0:
-        return float("nan")
-    if df == int(df) and df <= 1000:
-        target = 2 * p - 1
-        lo, hi = 0.0, 1.0
-        while _t_two_sided(hi, int(df)) < target:
-            hi *= 2
-        for _ in range(100):
-            mid = (lo + hi) / 2
-            if _t_two_sided(mid, int(df)) < target:
-                lo = mid
-            else:
-                hi = mid
-        return (lo + hi) / 2
-    z = _norm_ppf(p)
-    g1 = (z**3 + z) / 4
-    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
-    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
-    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
-    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
-
-
-def _norm_ppf(p: float) -> float:
-    """Normal quantile (Acklam's rational approximation refined by one Halley step)."""
-    if p == 0.975:
-        return Z95
-    a = (-3.969683028665376e01, 2.209460984245205e02, -2.759285104469687e02,
-         1.383577518672690e02, -3.066479806614716e01, 2.506628277459239e00)
-    b = (-5.447609879822406e01, 1.615858368580409e02, -1.556989798598866e02,
-         6.680131188771972e01, -1.328068155288572e01)
-    c = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e00,
-         -2.549732539343734e00, 4.374664141464968e00, 2.938163982698783e00)
-    d = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00, 3.754408661907416e00)
-    lo = 0.02425
-    if p < lo:
-        q = math.sqrt(-2 * math.log(p))
-        x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / (
-            (((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
-    elif p > 1 - lo:
-        return -_norm_ppf(1 - p)
-    else:
-        q = p - 0.5
-        r = q * q
-        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / (
-            ((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
-    e = 0.5 * math.erfc(-x / math.sqrt(2)) - p
-    u = e * math.sqrt(2 * math.pi) * math.exp(x * x / 2)
-    return x - u / (1 + x * u / 2)
-
 
 def normal_ci(s1: float, s2: float, n: float) -> tuple[float, tuple[float, float]]:
     """Mean and normal 95% interval from a count, a sum and a sum of squares."""
@@ -174,132 +120,6 @@ def wilson(successes: float, n: int) -> tuple[float, float]:
     return lo, hi
 
 
-def wilson_halfwidth(share_units: np.ndarray, games: np.ndarray) -> np.ndarray:
-    """Per strategy, the larger side of the Wilson 95% interval of the win share."""
-    out = np.full(len(games), np.inf)
-    for i, (u, g) in enumerate(zip(share_units, games)):
-        if g > 0:
-            p = u / SHARE_UNIT / g
-            lo, hi = wilson(u / SHARE_UNIT, int(g))
-            out[i] = max(p - lo, hi - p)
-    return out
-
-
-# --- Plackett-Luce --------------------------------------------------------------------------
-
-@dataclass
-class Rating:
-    """A fitted Plackett-Luce model: centred log-strengths, their covariance and notes."""
-
-    theta: np.ndarray
-    cov: np.ndarray
-    iterations: int
-    converged: bool
-    regularized: bool
-    note: str = ""
-
-    def elo(self) -> np.ndarray:
-        """Ratings on the Elo scale (400 log10 strength), centred on 0."""
-        return self.theta * ELO
-
-    def elo_ci(self) -> np.ndarray:
-        """95% intervals of the Elo-scale ratings, shape (S, 2)."""
-        se = np.sqrt(np.clip(np.diag(self.cov), 0, None)) * ELO
-        e = self.elo()
-        return np.stack([e - Z95 * se, e + Z95 * se], axis=1)
-
-
-def _stages(orders: Mapping[tuple, float], S: int):
-    """Aggregate the choice stages of weighted finishing orders (ties split evenly)."""
-    acc: dict[tuple, float] = {}
-    for key, count in orders.items():
-        # key: ((rank, strategy), ...) sorted by rank
-        groups = [list(g) for _, g in itertools.groupby(key, key=lambda rs: rs[0])]
-        perms = [list(itertools.permutations([s for _, s in g])) for g in groups]
-        nperm = math.prod(len(p) for p in perms)
-        w = count / nperm
-        for combo in itertools.product(*perms):
-            order = [s for part in combo for s in part]
-            remaining = np.bincount(order, minlength=S)
-            for t in range(len(order) - 1):
-                k = (order[t], tuple(remaining))
-                acc[k] = acc.get(k, 0.0) + w
-                remaining[order[t]] -= 1
-    keys = sorted(acc)
-    chosen = np.array([k[0] for k in keys], dtype=np.int64)
-    M = np.array([k[1] for k in keys], dtype=np.float64).reshape(len(keys), S)
-    w = np.array([acc[k] for k in keys], dtype=np.float64)
-    return chosen, M, w
-
-
-def _strongly_connected(chosen: np.ndarray, M: np.ndarray, S: int) -> bool:
-    A = np.zeros((S, S), dtype=bool)
-    for c, row in zip(chosen, M):
-        A[c, row > 0] = True
-    np.fill_diagonal(A, True)
-    R = A.copy()
-    for _ in range(max(1, int(math.ceil(math.log2(S))) + 1)):
-        R = R | ((R.astype(np.int64) @ R.astype(np.int64)) > 0)
-    return bool(R.all())
-
-
-def plackett_luce(orders: Mapping[tuple, float], S: int, *, tol: float = 1e-10,
-                  max_iter: int = 100_000) -> Rating:
-    """Maximum-likelihood Plackett-Luce strengths by Hunter's MM algorithm.
-
-    ``orders`` maps a finishing order, ``((rank, strategy), ...)`` sorted by rank (equal ranks
-    are a tie), to how many games ended that way. A tie of k is split into its k! strict orders,
-    1/k! each; a strategy may appear more than once in an order (copies share one strength).
-    When no maximum-likelihood estimate exists (some strategy never beats, or never loses to,
-    the rest), half a virtual win and half a virtual loss are added between every two
-    strategies, and ``regularized`` says so.
-    """
-    if S == 1 or not orders:
-        return Rating(np.zeros(S), np.zeros((S, S)), 0, True, False, "")
-    chosen, M, w = _stages(orders, S)
-    regularized = False
-    note = ""
-    if not _strongly_connected(chosen, M, S):
-        regularized = True
-        note = ("no maximum-likelihood rating exists (a strategy never beat, or never lost to, "
-                "the others); half a virtual win and loss between every two strategies added")
-        extra_c, extra_M = [], []
-        for i in range(S):
-            for j in range(S):
-                if i != j:
-                    row = np.zeros(S)
-                    row[i] = row[j] = 1
-                    extra_c.append(i)
-                    extra_M.append(row)
-        chosen = np.concatenate([chosen, np.array(extra_c, dtype=np.int64)])
-        M = np.vstack([M, np.array(extra_M)])
-        w = np.concatenate([w, np.full(len(extra_c), 0.5)])
-    wins = np.bincount(chosen, weights=w, minlength=S)
-    present = M.sum(axis=0) > 0
-    gamma = np.ones(S)
-    it = 0
-    converged = False
-    for it in range(1, max_iter + 1):  # noqa: B007
-        denom = M @ gamma
-        d = M.T @ (w / denom)
-        new = np.where(present, wins / np.where(d > 0, d, 1.0), 1.0)
-        new = np.where(new > 0, new, 1e-300)
-        new /= math.exp(np.log(new[present]).mean())
-        delta = np.max(np.abs(np.log(new) - np.log(gamma)))
-        gamma = new
-        if delta < tol:
-            converged = True
-            break
-    theta = np.log(gamma)
-    theta -= theta[present].mean()
-    # observed information of theta
-    P = M * gamma[None, :]
-    P /= P.sum(axis=1, keepdims=True)
-    info = np.diag(w @ P) - (P.T * w) @ P
-    cov = np.linalg.pinv(info, rcond=1e-12, hermitian=True)
-    return Rating(theta, cov, it, converged, regularized, note)
-
-
 # --- the accumulator ----------------------------------------------------------------------------
 
 @dataclass
@@ -321,8 +141,7 @@ class Summary:
         return [{"name": r.pop("strategy"), **r} for r in rows]
 
 
-INTERVAL_PAIRS = ("win_share_ci", "win_share_ci_deal", "mean_vp_ci", "mean_vp_ci_deal",
-                  "mean_rank_ci", "explosion_rate_ci", "rating_ci", "vp_diff_ci",
+INTERVAL_PAIRS = ("win_share_ci", "mean_vp_ci", "mean_rank_ci", "explosion_rate_ci", "rating_ci", "vp_diff_ci",
                   "vp_diff_ci_unpaired", "win_share_diff_ci", "win_share_diff_ci_unpaired")
 
 
@@ -360,10 +179,12 @@ class Accumulator:
 
     ``names`` are the distinct strategies (their ids are positions in this list), ``players``
     the seats per game, ``rounds`` the rounds per game. Chunks must hold whole deals (every game
-    of a deal), which the tournament runner guarantees.
+    of a deal), which the tournament runner guarantees. ``keep_deals`` lists strategy ids whose
+    per-deal totals are kept (for paired comparisons across runs on the same deals, e.g. a sweep).
     """
 
-    def __init__(self, names: list[str], players: int, rounds: int, *, paired: bool = True):
+    def __init__(self, names: list[str], players: int, rounds: int, *, paired: bool = True,
+                 keep_deals: tuple[int, ...] = ()):
         S = len(names)
         self.names = list(names)
         self.S, self.n, self.rounds, self.paired = S, players, rounds, paired
@@ -371,36 +192,36 @@ class Accumulator:
         self.games = 0
         self.deals = 0
         self.count = np.zeros(S, i8)
-        self.share = np.zeros(S, i8)
-        self.vp = np.zeros(S, i8)
-        self.vp2 = np.zeros(S, i8)
-        self.rank = np.zeros(S, i8)
-        self.rank2 = np.zeros(S, i8)
-        self.expl = np.zeros(S, i8)
-        self.expl2 = np.zeros(S, i8)
         self.illegal = np.zeros(S, i8)
-        self.bought = np.zeros((S, N_COLOURS), i8)
-        self.bought2 = np.zeros((S, N_COLOURS), i8)
-        self.seat_count = np.zeros((S, players), i8)
-        self.seat_share = np.zeros((S, players), i8)
-        self.seat_vp = np.zeros((S, players), i8)
-        self.seat_vp2 = np.zeros((S, players), i8)
+        # per strategy, over deals: share units, VP, rank, explosions (per potion)
+        self.c_share, self.c_vp, self.c_rank, self.c_expl = (ClusterSums(S) for _ in range(4))
+        # per (strategy, seat) and, in the last n cells, per seat over all strategies
+        self.c_seat_share = ClusterSums((S + 1) * players)
+        self.c_seat_vp = ClusterSums((S + 1) * players)
+        self.c_bought = ClusterSums(S * N_COLOURS)
         self.vp_hist = np.zeros((S, 1), i8)
+        # paired differences: per-deal sums of each strategy and their Gram matrices
         self.per_deal = np.zeros(S, i8) - 1  # seat-games of each strategy in one deal
         self.deal_vp = np.zeros(S, i8)
         self.deal_sh = np.zeros(S, i8)
         self.gram_vp = np.zeros((S, S), i8)
         self.gram_sh = np.zeros((S, S), i8)
+        # finishing orders, in total and per cluster of deals (for the rating's sandwich)
         self.orders: dict[tuple, int] = {}
+        self.order_ids: dict[tuple, int] = {}
+        self.cluster_orders: dict[tuple[int, int], int] = {}
+        self.keep_deals = tuple(keep_deals)
+        self.kept: list[np.ndarray] = []  # rows (deal, games, vp sum, share units) per kept id
         self.round_rows = 0
         self.r_count = np.zeros((S, rounds), i8)
-        self.r_sum = np.zeros((S, rounds, len(ROUND_METRICS)), i8)
-        self.r_sum2 = np.zeros((S, rounds, len(ROUND_METRICS)), i8)
+        self.c_round = [ClusterSums(S * rounds) for _ in ROUND_METRICS]
+        self.last_round_deal = -1
 
     # -- updates ---------------------------------------------------------------------------
 
     def add_games(self, cols: Mapping[str, np.ndarray]) -> None:
-        """Add a chunk of ``games.parquet`` rows (ordered by game, then seat; whole deals)."""
+        """Add a chunk of ``games.parquet`` rows (ordered by game, then seat; whole deals, in
+        any order of chunks)."""
         S, n = self.S, self.n
         strat = np.asarray(cols["strategy"]).astype(np.intp, copy=False)
         rows = len(strat)
@@ -408,132 +229,144 @@ class Accumulator:
             return
         if rows % n:
             raise ValueError("a chunk must hold whole games")
-        # small integer columns go to bincount as they are (it converts weights itself)
-        vp = np.asarray(cols["vp"]).astype(np.int32, copy=False)
-        rank = np.asarray(cols["rank"]).astype(np.int32, copy=False)
-        share = np.rint(np.asarray(cols["win_share"], dtype=np.float64) * SHARE_UNIT).astype(np.int32)
-        expl = np.asarray(cols["explosions"]).astype(np.int32, copy=False)
+        vp = np.asarray(cols["vp"]).astype(np.int64, copy=False)
+        rank = np.asarray(cols["rank"]).astype(np.int64, copy=False)
+        share = np.rint(np.asarray(cols["win_share"], dtype=np.float64) * SHARE_UNIT).astype(np.int64)
+        expl = np.asarray(cols["explosions"]).astype(np.int64, copy=False)
         seat = np.asarray(cols["seat"]).astype(np.intp, copy=False)
         deal = np.asarray(cols["deal"], dtype=np.int64)
+        dl = deal - deal.min()
+        nd = int(dl.max()) + 1
         self.games += rows // n
-
-        def bc(x, idx=strat, size=S):
-            if x is None:
-                return np.bincount(idx, minlength=size).astype(np.int64)
-            return np.rint(np.bincount(idx, weights=x, minlength=size)).astype(np.int64)
-
-        ss = strat * n + seat
-        vp2 = vp * vp
-        by_seat = [bc(x, ss, S * n).reshape(S, n) for x in (None, share, vp, vp2)]
-        self.seat_count += by_seat[0]
-        self.seat_share += by_seat[1]
-        self.seat_vp += by_seat[2]
-        self.seat_vp2 += by_seat[3]
-        self.count += by_seat[0].sum(axis=1)
-        self.share += by_seat[1].sum(axis=1)
-        self.vp += by_seat[2].sum(axis=1)
-        self.vp2 += by_seat[3].sum(axis=1)
-        self.rank += bc(rank)
-        self.rank2 += bc(rank * rank)
-        self.expl += bc(expl)
-        self.expl2 += bc(expl * expl)
+        self.count += np.bincount(strat, minlength=S)
         if "illegal" in cols:
-            self.illegal += bc(np.asarray(cols["illegal"]) != 0)
+            self.illegal += np.bincount(strat, weights=np.asarray(cols["illegal"]) != 0,
+                                        minlength=S).astype(np.int64)
+        self.c_share.add(dl, nd, strat, share)
+        self.c_vp.add(dl, nd, strat, vp)
+        self.c_rank.add(dl, nd, strat, rank)
+        self.c_expl.add(dl, nd, strat, expl, np.full(rows, self.rounds))
+        for cell in (strat * n + seat, S * n + seat):
+            self.c_seat_share.add(dl, nd, cell, share)
+            self.c_seat_vp.add(dl, nd, cell, vp)
         for c, name in enumerate(BOUGHT_COLUMNS):
-            b = np.asarray(cols[name])
-            self.bought[:, c] += bc(b)
-            self.bought2[:, c] += bc(np.square(b, dtype=np.int32))
+            self.c_bought.add(dl, nd, strat * N_COLOURS + c, np.asarray(cols[name], dtype=np.int64))
         top = int(vp.max()) + 1
         if top > self.vp_hist.shape[1]:
             grown = np.zeros((S, top), np.int64)
             grown[:, : self.vp_hist.shape[1]] = self.vp_hist
             self.vp_hist = grown
         H = self.vp_hist.shape[1]
-        self.vp_hist += bc(None, strat * H + np.clip(vp, 0, None), S * H).reshape(S, H)
-        # per deal: sums of VP and share units of each strategy
-        dl = deal - deal.min()
-        nd = int(dl.max()) + 1
+        self.vp_hist += np.bincount(strat * H + np.clip(vp, 0, None),
+                                    minlength=S * H).reshape(S, H)
+        self._add_deal_sums(deal, dl, nd, strat, vp, share)
+        # finishing orders for the rating: per game the sorted (rank, strategy) codes
+        self._add_orders((rank * S + strat).reshape(-1, n), deal[::n])
+
+    def _add_deal_sums(self, deal, dl, nd, strat, vp, share) -> None:
+        S = self.S
         idx = dl * S + strat
         cnt = np.bincount(idx, minlength=nd * S).reshape(nd, S)
-        keep = cnt.sum(axis=1) > 0
-        present = cnt[keep]
-        self.deals += len(present)
-        per = present[0]
-        if not (present == per).all() or ((self.per_deal >= 0).any() and not (self.per_deal == per).all()):
+        present = cnt.sum(axis=1) > 0
+        ud = np.arange(nd, dtype=np.int64)[present] + int(deal.min())
+        cnt = cnt[present]
+        nd = len(ud)
+        per = cnt[0]
+        if not (cnt == per).all() or ((self.per_deal >= 0).any() and not (self.per_deal == per).all()):
             raise ValueError("every deal must seat each strategy equally often")
         self.per_deal = per.astype(np.int64)
-        V = bc(vp, idx, nd * S).reshape(nd, S)[keep]
-        W = bc(share, idx, nd * S).reshape(nd, S)[keep]
+        self.deals += nd
+        V = np.rint(np.bincount(idx, weights=vp, minlength=len(present) * S)).astype(np.int64)
+        W = np.rint(np.bincount(idx, weights=share, minlength=len(present) * S)).astype(np.int64)
+        V, W = V.reshape(-1, S)[present], W.reshape(-1, S)[present]
         self.deal_vp += V.sum(axis=0)
         self.deal_sh += W.sum(axis=0)
         self.gram_vp += V.T @ V
         self.gram_sh += W.T @ W
-        # finishing orders for the rating: per game the sorted (rank, strategy) codes
-        self._add_orders((rank.astype(np.int64) * S + strat).reshape(-1, n))
+        for i in self.keep_deals:
+            self.kept.append(np.stack([ud, np.full(nd, i), cnt[:, i], V[:, i], W[:, i]], axis=1))
 
-    def _add_orders(self, code: np.ndarray) -> None:
-        S, n = self.S, self.n
-        cols = [code[:, j].copy() for j in range(n)]
-        for _ in range(n):  # odd-even transposition sort of each row (n is small)
-            for j in range(n - 1):
-                a, b = cols[j], cols[j + 1]
-                lo = np.minimum(a, b)
-                cols[j + 1] = np.maximum(a, b)
-                cols[j] = lo
-        base = (n + 1) * S
-        if base**n <= 1 << 22:
-            key = np.zeros(len(code), dtype=np.int64)
-            for j in range(n):
-                key = key * base + cols[j]
-            counts = np.bincount(key, minlength=1)
-            keys = np.nonzero(counts)[0]
-            found = [(int(k), int(counts[k])) for k in keys]
-            rows = []
-            for k, _ in found:
-                digits = []
-                for _j in range(n):
-                    digits.append(k % base)
-                    k //= base
-                rows.append(digits[::-1])
-        else:
-            uniq, cnt = np.unique(np.stack(cols, axis=1), axis=0, return_counts=True)
-            rows = uniq.tolist()
-            found = list(zip(rows, cnt.tolist()))
-        for row, (_, c) in zip(rows, found):
-            key = tuple((int(v) // S, int(v) % S) for v in row)
+    def _add_orders(self, code: np.ndarray, game_deal: np.ndarray) -> None:
+        code = np.sort(code, axis=1)
+        bucket = (game_deal % RATING_BUCKETS)[:, None]
+        uniq, cnt = np.unique(np.concatenate([bucket, code], axis=1), axis=0, return_counts=True)
+        S = self.S
+        for row, c in zip(uniq.tolist(), cnt.tolist()):
+            key = tuple((v // S, v % S) for v in row[1:])
             self.orders[key] = self.orders.get(key, 0) + c
+            k = self.order_ids.setdefault(key, len(self.order_ids))
+            ck = (row[0], k)
+            self.cluster_orders[ck] = self.cluster_orders.get(ck, 0) + c
 
     def add_rounds(self, cols: Mapping[str, np.ndarray]) -> None:
-        """Add a chunk of ``rounds.parquet`` rows (any grouping)."""
+        """Add a chunk of ``rounds.parquet`` rows (whole deals, any order)."""
         S, R = self.S, self.rounds
         strat = np.asarray(cols["strategy"], dtype=np.int64)
         if len(strat) == 0:
             return
+        deal = np.asarray(cols["deal"], dtype=np.int64)
+        self.last_round_deal = max(self.last_round_deal, int(deal.max()))
+        dl = deal - deal.min()
+        nd = int(dl.max()) + 1
         rnd = np.asarray(cols["round"], dtype=np.int64) - 1
         idx = strat * R + rnd
         self.round_rows += len(strat)
         self.r_count += np.bincount(idx, minlength=S * R).reshape(S, R)
-        for m, name in enumerate(ROUND_METRIC_NAMES):
-            x = np.asarray(cols[name], dtype=np.float64)
-            self.r_sum[:, :, m] += np.rint(np.bincount(idx, weights=x, minlength=S * R)).astype(np.int64).reshape(S, R)
-            self.r_sum2[:, :, m] += np.rint(np.bincount(idx, weights=x * x, minlength=S * R)).astype(np.int64).reshape(S, R)
+        for cs, name in zip(self.c_round, ROUND_METRIC_NAMES):
+            cs.add(dl, nd, idx, np.asarray(cols[name], dtype=np.int64))
 
     # -- queries ---------------------------------------------------------------------------
 
+    def win_share_ci(self) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """Per strategy: win share and its 95% interval (deals as the independent unit)."""
+        return self.c_share.share_ci(self.deals, SHARE_UNIT)
+
     def win_share_halfwidth(self) -> np.ndarray:
-        """Per strategy, the larger side of its Wilson 95% win-share interval (inf if no games)."""
-        return wilson_halfwidth(self.share, self.count)
+        """Per strategy, the larger side of its 95% win-share interval (inf if not defined)."""
+        m, (lo, hi) = self.win_share_ci()
+        h = np.maximum(m - lo, hi - m)
+        return np.where(np.isfinite(h), h, np.inf)
+
+    def deal_totals(self, strategy: int) -> pd.DataFrame:
+        """Per deal, a kept strategy's seat-games, VP sum and win-share units (see keep_deals)."""
+        if strategy not in self.keep_deals:
+            raise ValueError(f"per-deal totals of strategy {strategy} were not kept")
+        cols = ["deal", "strategy", "games", "vp", "share_units"]
+        if not self.kept:
+            return pd.DataFrame({c: np.zeros(0, np.int64) for c in cols})
+        a = np.concatenate(self.kept)
+        a = a[a[:, 1] == strategy]
+        return pd.DataFrame(a, columns=cols)
 
     def state(self) -> dict:
         """Every sum, as plain lists (for tests that compare two runs exactly)."""
-        d = {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in vars(self).items()
-             if k != "orders"}
+        d = {}
+        for k, v in vars(self).items():
+            if k in ("orders", "order_ids", "cluster_orders", "kept"):
+                continue
+            if isinstance(v, ClusterSums):
+                v = [v.sx, v.sn, v.sxx, v.sxn, v.snn]
+            elif isinstance(v, list) and v and isinstance(v[0], ClusterSums):
+                v = [[c.sx, c.sn, c.sxx, c.sxn, c.snn] for c in v]
+            d[k] = _plain(v)
         d["orders"] = sorted((list(k), v) for k, v in self.orders.items())
+        keys = {i: k for k, i in self.order_ids.items()}
+        d["cluster_orders"] = sorted(([b, list(keys[k])], v) for (b, k), v in self.cluster_orders.items())
         return d
 
     def rating(self) -> Rating:
-        """The Plackett-Luce fit of every finishing order so far."""
-        return plackett_luce(self.orders, self.S)
+        """The Plackett-Luce fit of every finishing order so far, with the sandwich covariance
+        over clusters of deals."""
+        keys = [None] * len(self.order_ids)
+        for k, i in self.order_ids.items():
+            keys[i] = k
+        items = list(self.cluster_orders.items())
+        clusters = ClusterOrders(
+            keys,
+            np.array([b for (b, _), _ in items], dtype=np.int64),
+            np.array([k for (_, k), _ in items], dtype=np.int64),
+            np.array([c for _, c in items], dtype=np.float64))
+        return plackett_luce(self.orders, self.S, clusters=clusters)
 
     def summary(self) -> Summary:
         """All tables from the sums so far."""
@@ -546,52 +379,36 @@ class Accumulator:
             vp_hist=self._vp_hist_table(cat),
             rounds=self._rounds_table(cat) if self.round_rows else None,
             info={"games": self.games, "deals": self.deals, "players": self.n,
-                  "rounds": self.rounds, "rating_note": self.rating().note},
+                  "rounds": self.rounds, "rating_note": self.rating().note,
+                  "interval_methods": dict(INTERVAL_METHODS)},
         )
-
-    def _deal_mean(self, sums: np.ndarray, gram_diag: np.ndarray, i: int, scale: float):
-        c = self.per_deal[i] if self.per_deal[i] > 0 else 1
-        s1 = sums[i] / (c * scale)
-        s2 = gram_diag[i] / (c * scale) ** 2
-        return t_ci(s1, s2, self.deals)
 
     def _strategy_table(self, cat) -> pd.DataFrame:
         rating = self.rating()
         elo, elo_ci = rating.elo(), rating.elo_ci()
-        rows = []
-        for i, name in enumerate(self.names):
-            g = int(self.count[i])
-            wins = self.share[i] / SHARE_UNIT
-            ws = wins / g if g else float("nan")
-            ws_ci = wilson(wins, g)
-            _, ws_dci = self._deal_mean(self.deal_sh, np.diag(self.gram_sh), i, SHARE_UNIT)
-            vp, vp_ci = normal_ci(self.vp[i], self.vp2[i], g)
-            _, vp_dci = self._deal_mean(self.deal_vp, np.diag(self.gram_vp), i, 1.0)
-            rk, rk_ci = normal_ci(self.rank[i], self.rank2[i], g)
-            R = self.rounds
-            ex, ex_n = normal_ci(self.expl[i] / R, self.expl2[i] / (R * R), g)
-            ex_w = wilson(float(self.expl[i]), g * R)  # the union: neither collapses at 0
-            ex_ci = (min(ex_n[0], ex_w[0]), max(ex_n[1], ex_w[1])) if g else ex_n
-            rows.append({
-                "strategy": name, "games": g, "deals": self.deals,
-                "win_share": ws, "win_share_ci_lo": ws_ci[0], "win_share_ci_hi": ws_ci[1],
-                "win_share_ci_deal_lo": ws_dci[0], "win_share_ci_deal_hi": ws_dci[1],
-                "mean_vp": vp, "mean_vp_ci_lo": vp_ci[0], "mean_vp_ci_hi": vp_ci[1],
-                "mean_vp_ci_deal_lo": vp_dci[0], "mean_vp_ci_deal_hi": vp_dci[1],
-                "mean_rank": rk, "mean_rank_ci_lo": rk_ci[0], "mean_rank_ci_hi": rk_ci[1],
-                "explosion_rate": ex, "explosion_rate_ci_lo": ex_ci[0], "explosion_rate_ci_hi": ex_ci[1],
-                "potions": g * R,
-                "rating": float(elo[i]), "rating_ci_lo": float(elo_ci[i, 0]),
-                "rating_ci_hi": float(elo_ci[i, 1]),
-                "illegal_decisions": int(self.illegal[i]),
-            })
-        df = pd.DataFrame(rows)
-        df["strategy"] = df["strategy"].astype(cat)
+        D = self.deals
+        ws, ws_ci = self.c_share.share_ci(D, SHARE_UNIT)
+        vp, vp_ci = self.c_vp.mean_ci(D)
+        rk, rk_ci = self.c_rank.mean_ci(D)
+        ex, ex_ci = self.c_expl.share_ci(D)
+        df = pd.DataFrame({
+            "strategy": pd.Categorical.from_codes(np.arange(self.S), dtype=cat),
+            "games": self.count, "deals": D,
+            "win_share": ws, "win_share_ci_lo": ws_ci[0], "win_share_ci_hi": ws_ci[1],
+            "mean_vp": vp, "mean_vp_ci_lo": vp_ci[0], "mean_vp_ci_hi": vp_ci[1],
+            "mean_rank": rk, "mean_rank_ci_lo": rk_ci[0], "mean_rank_ci_hi": rk_ci[1],
+            "explosion_rate": ex, "explosion_rate_ci_lo": ex_ci[0], "explosion_rate_ci_hi": ex_ci[1],
+            "potions": self.count * self.rounds,
+            "rating": elo, "rating_ci_lo": elo_ci[:, 0], "rating_ci_hi": elo_ci[:, 1],
+            "illegal_decisions": self.illegal,
+        })
         return df
 
     def _pairs_table(self, cat) -> pd.DataFrame:
         rows = []
         D = self.deals
+        means_var = {"vp_diff": self.c_vp.mean_var(D),
+                     "win_share_diff": self.c_share.mean_var(D, SHARE_UNIT)}
         for a, b in itertools.combinations(range(self.S), 2):
             ca = self.per_deal[a] if self.per_deal[a] > 0 else 1
             cb = self.per_deal[b] if self.per_deal[b] > 0 else 1
@@ -604,21 +421,10 @@ class Accumulator:
                 m, ci = t_ci(s1, s2, D)
                 row[key] = m
                 row[key + "_ci_lo"], row[key + "_ci_hi"] = ci
-            # what two independent samples of the same sizes would give, for comparison
-            ga, gb = self.count[a], self.count[b]
-            nan2 = (float("nan"), float("nan"))
-            if ga > 1 and gb > 1:
-                pa, pb = self.share[a] / SHARE_UNIT / ga, self.share[b] / SHARE_UNIT / gb
-                h = Z95 * math.sqrt(pa * (1 - pa) / ga + pb * (1 - pb) / gb)
-                row["win_share_diff_ci_unpaired_lo"], row["win_share_diff_ci_unpaired_hi"] = pa - pb - h, pa - pb + h
-                va = max(0.0, (self.vp2[a] - self.vp[a] ** 2 / ga) / (ga - 1))
-                vb = max(0.0, (self.vp2[b] - self.vp[b] ** 2 / gb) / (gb - 1))
-                d = self.vp[a] / ga - self.vp[b] / gb
-                h = Z95 * math.sqrt(va / ga + vb / gb)
-                row["vp_diff_ci_unpaired_lo"], row["vp_diff_ci_unpaired_hi"] = d - h, d + h
-            else:
-                row["win_share_diff_ci_unpaired_lo"], row["win_share_diff_ci_unpaired_hi"] = nan2
-                row["vp_diff_ci_unpaired_lo"], row["vp_diff_ci_unpaired_hi"] = nan2
+                # as if the two means were independent (each still clustered over deals)
+                mv, vv = means_var[key]
+                lo, hi = t_interval(mv[a] - mv[b], vv[a] + vv[b], D)
+                row[key + "_ci_unpaired_lo"], row[key + "_ci_unpaired_hi"] = float(lo), float(hi)
             rows.append(row)
         cols = ["strategy_a", "strategy_b", "deals", "vp_diff", "vp_diff_ci_lo", "vp_diff_ci_hi",
                 "vp_diff_ci_unpaired_lo", "vp_diff_ci_unpaired_hi",
@@ -630,34 +436,32 @@ class Accumulator:
         return df
 
     def _seat_table(self, cat) -> pd.DataFrame:
-        rows = []
+        n, S, D = self.n, self.S, self.deals
         names = ["all", *self.names]
-        for s in range(self.n):
-            for i in range(-1, self.S):
-                sel = slice(None) if i < 0 else i
-                g = int(np.sum(self.seat_count[sel, s]))
-                wins = np.sum(self.seat_share[sel, s]) / SHARE_UNIT
-                lo, hi = wilson(wins, g)
-                vp, vp_ci = normal_ci(np.sum(self.seat_vp[sel, s]), np.sum(self.seat_vp2[sel, s]), g)
-                rows.append({"seat": s, "strategy": names[i + 1], "games": g,
-                             "win_share": wins / g if g else float("nan"),
-                             "win_share_ci_lo": lo, "win_share_ci_hi": hi,
-                             "mean_vp": vp, "mean_vp_ci_lo": vp_ci[0], "mean_vp_ci_hi": vp_ci[1]})
+        ws, (wlo, whi) = self.c_seat_share.share_ci(D, SHARE_UNIT)
+        vp, (vlo, vhi) = self.c_seat_vp.mean_ci(D)
+        games = self.c_seat_vp.sn
+        rows = []
+        for s in range(n):
+            for i in range(-1, S):
+                c = (S if i < 0 else i) * n + s
+                rows.append({"seat": s, "strategy": names[i + 1], "games": int(games[c]),
+                             "win_share": ws[c], "win_share_ci_lo": wlo[c], "win_share_ci_hi": whi[c],
+                             "mean_vp": vp[c], "mean_vp_ci_lo": vlo[c], "mean_vp_ci_hi": vhi[c]})
         df = pd.DataFrame(rows)
         df["strategy"] = df["strategy"].astype(pd.CategoricalDtype(names, ordered=True))
         return df
 
     def _bought_table(self, cat) -> pd.DataFrame:
-        rows = []
-        for i, name in enumerate(self.names):
-            g = int(self.count[i])
-            for c, colour in enumerate(COLOUR_NAMES):
-                m, ci = normal_ci(self.bought[i, c], self.bought2[i, c], g)
-                rows.append({"strategy": name, "colour": colour, "games": g, "mean": m,
-                             "ci_lo": max(0.0, ci[0]), "ci_hi": ci[1]})  # counts are >= 0
-        df = pd.DataFrame(rows)
-        df["strategy"] = df["strategy"].astype(cat)
-        df["colour"] = df["colour"].astype(pd.CategoricalDtype(COLOUR_NAMES, ordered=True))
+        m, (lo, hi) = self.c_bought.mean_ci(self.deals)
+        S, C = self.S, N_COLOURS
+        df = pd.DataFrame({
+            "strategy": pd.Categorical.from_codes(np.repeat(np.arange(S), C), dtype=cat),
+            "colour": pd.Categorical.from_codes(np.tile(np.arange(C), S),
+                                                dtype=pd.CategoricalDtype(COLOUR_NAMES, ordered=True)),
+            "games": np.repeat(self.count, C),
+            "mean": m, "ci_lo": np.maximum(lo, 0.0), "ci_hi": hi,  # counts are >= 0
+        })
         return df
 
     def _vp_hist_table(self, cat) -> pd.DataFrame:
@@ -668,19 +472,16 @@ class Accumulator:
 
     def _rounds_table(self, cat) -> pd.DataFrame:
         S, R, M = self.S, self.rounds, len(ROUND_METRICS)
-        n = np.repeat(self.r_count[:, :, None], M, axis=2).astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = self.r_sum / n
-            var = np.maximum(0.0, (self.r_sum2 - n * mean * mean) / (n - 1))
-            half = Z95 * np.sqrt(var / n)
-        # a 0/1 metric (exploded) gets the Wilson interval, which does not collapse at 0 or 1
+        D = self.deals if self.deals else (self.last_round_deal + 1)
+        mean = np.empty((S, R, M))
+        lo, hi = np.empty((S, R, M)), np.empty((S, R, M))
         m_ex = ROUND_METRIC_NAMES.index("exploded")
-        lo, hi = np.maximum(mean - half, 0.0), mean + half  # every round metric is >= 0
-        for i in range(S):
-            for r in range(R):
-                if self.r_count[i, r] > 0:
-                    lo[i, r, m_ex], hi[i, r, m_ex] = wilson(float(self.r_sum[i, r, m_ex]),
-                                                            int(self.r_count[i, r]))
+        for m, cs in enumerate(self.c_round):
+            # a 0/1 metric (exploded) gets the share interval, which does not collapse at 0 or 1
+            x, (a, b) = cs.share_ci(D) if m == m_ex else cs.mean_ci(D)
+            mean[:, :, m], lo[:, :, m], hi[:, :, m] = (v.reshape(S, R) for v in (x, a, b))
+        lo = np.maximum(lo, 0.0)  # every round metric is >= 0
+        n = np.repeat(self.r_count[:, :, None], M, axis=2)
         si, ri, mi = np.meshgrid(np.arange(S), np.arange(R), np.arange(M), indexing="ij")
         df = pd.DataFrame({
             "strategy": pd.Categorical.from_codes(si.ravel(), dtype=cat),
@@ -692,6 +493,14 @@ class Accumulator:
             "ci_hi": hi.ravel(),
         })
         return df[df["n"] > 0].reset_index(drop=True)
+
+
+def _plain(v):
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
 
 
 def summarize_games(games: pd.DataFrame, rounds_df: pd.DataFrame | None = None, *,

@@ -168,7 +168,7 @@ _GAME_TYPES = {
     "illegal": pa.int8(), **{b: pa.int8() for b in BOUGHT_COLUMNS},
 }
 _ROUND_TYPES = {
-    "game": pa.int64(), "round": pa.int8(), "seat": pa.int8(),
+    "game": pa.int64(), "deal": pa.int64(), "round": pa.int8(), "seat": pa.int8(),
     "strategy": pa.dictionary(pa.int16(), pa.string()),
     **{m: pa.int16() for m in ROUND_METRIC_NAMES},
 }
@@ -590,6 +590,14 @@ def seat_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def interval_methods_md(methods: dict) -> str:
+    """A markdown list of which interval each statistic uses."""
+    if not methods:
+        return ""
+    lines = ["Interval methods:", ""] + [f"- {k}: {v}" for k, v in methods.items()]
+    return "\n".join(lines) + "\n"
+
+
 def summary_markdown(result) -> str:
     """``summary.md``: the run in one paragraph, then every table."""
     s = result.summary
@@ -602,12 +610,14 @@ def summary_markdown(result) -> str:
            + (f" (until-ci {st['until_ci']}, widest win-share half-width {result.max_halfwidth:.4f})"
               if st["until_ci"] is not None else "") + ".",
            "",
-           "Every interval is 95%. Win share: a k-way shared win counts 1/k; Wilson interval over "
-           "the games a strategy played (copies of one spec count each seat). Mean VP, mean rank "
-           "and explosions per potion: normal intervals over games. Rating: Plackett-Luce maximum "
-           "likelihood on the finishing orders (Elo scale, centred on 0; ties split). Explosions per "
-           "potion: the union of that normal interval and the Wilson interval over potions (so it "
-           "never collapses at 0).",
+           "Every interval is 95% and treats the **deal** (one game seed, whose random streams every "
+           "rotation and table of the deal share) as the independent unit, never the game. Win share "
+           "(a k-way shared win counts 1/k) and explosions per potion: Wilson intervals at the "
+           "cluster effective sample size, with the t quantile over deals (they stay inside [0, 1]). "
+           "Mean VP and mean rank: cluster-robust t intervals over deals. Rating: Plackett-Luce "
+           "maximum likelihood on the finishing orders (Elo scale, centred on 0; ties split), with "
+           "a cluster-robust sandwich covariance over deals.",
+           "", interval_methods_md(s.info.get("interval_methods", {})),
            "", "## Strategies", ""]
     h, rows = strategy_rows(s.strategies)
     out += [md_table(h, rows, [False] + [True] * (len(h) - 1)), ""]
@@ -618,8 +628,8 @@ def summary_markdown(result) -> str:
         out += ["## Paired differences (per deal)", "",
                 "Mean over deals of the difference of the two strategies' per-deal averages (VP "
                 "and win share), with a t-interval over deals. The *(unpaired)* columns give, for "
-                "comparison, the interval of the same difference estimated from two independent "
-                "samples of the same sizes. Pairing removes the luck of the deal, which narrows the "
+                "comparison, the interval the two strategies' (deal-clustered) means would give if "
+                "they were independent samples. Pairing removes the luck of the deal, which narrows the "
                 "VP difference; a win-share difference between two strategies at the same table also "
                 "carries their head-to-head (when one wins the other does not), which pairing "
                 "rightly counts, so it can come out wider than the unpaired figure.", ""]

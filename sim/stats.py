@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -33,3 +34,79 @@ def mean_ci(values: np.ndarray, weights: np.ndarray | None = None, z: float = Z9
     var = float((w * (v - m) ** 2).sum() / (n - 1))
     half = z * math.sqrt(var / n)
     return m, (m - half, m + half)
+
+
+def _t_two_sided(t: float, df: int) -> float:
+    """P(|T| <= t) for Student's t with integer df (Abramowitz & Stegun 26.7.3-4)."""
+    th = math.atan(t / math.sqrt(df))
+    c2 = math.cos(th) ** 2
+    if df % 2:  # odd
+        if df == 1:
+            return 2 * th / math.pi
+        term, acc = 1.0, 1.0
+        for k in range(3, df, 2):  # (2*4*..(k-1)) / (1*3*..k) cos^(k-1)
+            term *= (k - 1) / k * c2
+            acc += term
+        return 2 / math.pi * (th + math.sin(th) * math.cos(th) * acc)
+    term, acc = 1.0, 1.0
+    for k in range(2, df, 2):  # (1*3*..(k-1)) / (2*4*..k) cos^k
+        term *= (k - 1) / k * c2
+        acc += term
+    return math.sin(th) * acc
+
+
+@lru_cache(maxsize=4096)
+def t_quantile(p: float, df: float) -> float:
+    """Quantile of Student's t distribution for p > 0.5: exact (bisection on the closed-form
+    CDF) for whole df up to 1000, a Cornish-Fisher expansion beyond (error < 1e-6 there);
+    infinite df gives the normal quantile."""
+    if not math.isfinite(df):
+        return _norm_ppf(p)
+    if df <= 0:
+        return float("nan")
+    if df == int(df) and df <= 1000:
+        target = 2 * p - 1
+        lo, hi = 0.0, 1.0
+        while _t_two_sided(hi, int(df)) < target:
+            hi *= 2
+        for _ in range(100):
+            mid = (lo + hi) / 2
+            if _t_two_sided(mid, int(df)) < target:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+    z = _norm_ppf(p)
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+
+
+def _norm_ppf(p: float) -> float:
+    """Normal quantile (Acklam's rational approximation refined by one Halley step)."""
+    if p == 0.975:
+        return Z95
+    a = (-3.969683028665376e01, 2.209460984245205e02, -2.759285104469687e02,
+         1.383577518672690e02, -3.066479806614716e01, 2.506628277459239e00)
+    b = (-5.447609879822406e01, 1.615858368580409e02, -1.556989798598866e02,
+         6.680131188771972e01, -1.328068155288572e01)
+    c = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e00,
+         -2.549732539343734e00, 4.374664141464968e00, 2.938163982698783e00)
+    d = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00, 3.754408661907416e00)
+    lo = 0.02425
+    if p < lo:
+        q = math.sqrt(-2 * math.log(p))
+        x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / (
+            (((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+    elif p > 1 - lo:
+        return -_norm_ppf(1 - p)
+    else:
+        q = p - 0.5
+        r = q * q
+        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / (
+            ((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+    e = 0.5 * math.erfc(-x / math.sqrt(2)) - p
+    u = e * math.sqrt(2 * math.pi) * math.exp(x * x / 2)
+    return x - u / (1 + x * u / 2)

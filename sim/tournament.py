@@ -409,6 +409,7 @@ def play_chunk(plan: Plan, d0: int, d1: int,
             del rd
             rcols = {
                 "game": np.repeat(game, R * n),
+                "deal": np.repeat(deal, R * n),
                 "round": np.tile(np.repeat(np.arange(1, R + 1, dtype=np.int8), n), m),
                 "seat": np.tile(seat.astype(np.int8), m * R),
                 "strategy": np.repeat(sid[:, None, :], R, axis=1).ravel().astype(np.int16),
@@ -482,6 +483,7 @@ class TournamentResult:
             "pairs": frame_records(self.summary.pairs),
             "seats": frame_records(seats[seats["strategy"] == "all"].drop(columns="strategy")),
             "rating_note": self.summary.info.get("rating_note", ""),
+            "interval_methods": self.summary.info.get("interval_methods", {}),
             "notes": list(self.notes),
         }
 

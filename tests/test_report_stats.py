@@ -110,10 +110,17 @@ def test_accumulator_matches_pandas():
         row = st.loc[name]
         assert row["games"] == len(g)
         assert row["win_share"] == pytest.approx(g["win_share"].mean(), abs=1e-12)
+        # deals are the unit: per-deal means, t over deals (every deal seats each strategy
+        # equally often, so the ratio estimator is the mean of deal means)
+        D = g["deal"].nunique()
+        tq = t_quantile(0.975, D - 1)
+        dm = g.groupby("deal")["win_share"].mean()
+        p_, v_ = dm.mean(), dm.var() / D
+        neff = p_ * (1 - p_) / v_
         assert (row["win_share_ci_lo"], row["win_share_ci_hi"]) == pytest.approx(
-            wilson(g["win_share"].sum(), len(g)))
+            wilson(p_ * neff, neff, tq))
         assert row["mean_vp"] == pytest.approx(g["vp"].mean())
-        h = 1.959963984540054 * g["vp"].std() / math.sqrt(len(g))
+        h = tq * g.groupby("deal")["vp"].mean().std() / math.sqrt(D)
         assert row["mean_vp_ci_hi"] - row["mean_vp"] == pytest.approx(h)
         assert row["mean_rank"] == pytest.approx(g["rank"].mean())
         assert row["explosion_rate"] == pytest.approx(g["explosions"].mean() / 9)
@@ -145,7 +152,7 @@ def test_accumulator_order_independent():
     b.add_games(later)
     b.add_games(earlier)
     assert a.state() == b.state()
-    assert a.share.sum() == 120 * 3 * SHARE_UNIT  # one win per game
+    assert a.c_share.sx.sum() == 120 * 3 * SHARE_UNIT  # one win per game
 
 
 def test_wilson_covers_a_known_coin():
