@@ -22,6 +22,7 @@ from sim.cli_common import fail, set_threads
 from sim.game import GameInputError
 from sim.reports import ReportError, dumps, pair_rows, read_saved_settings, seat_rows, strategy_rows
 from sim.ruleset import RulesetError
+from sim.sweep import plan_sweep, run_sweep
 from sim.tournament import (
     DEFAULT_CI_CAP,
     DEFAULT_GAMES,
@@ -29,7 +30,6 @@ from sim.tournament import (
     TournamentConfig,
     TournamentError,
     resolve_plan,
-    run_sweep,
     run_tournament,
 )
 from strategies.builtin import StrategySpecError, split_specs
@@ -169,6 +169,39 @@ def _print_result(res, console: Console) -> None:
         console.print(f"report: {res.out}/ ({', '.join(res.files)})")
 
 
+def _print_sweep(res, console: Console) -> None:
+    """The sweep's header line and table (values, focus results, paired difference to baseline)."""
+    st = res.settings
+    keys = st.get("keys") or [st["key"]]
+    grid = len(keys) > 1
+    b = res.baseline
+    console.print(f"sweep of {' x '.join(keys)} for {st['strategy']} vs {','.join(st['vs'])}: "
+                  f"{len(res.table)} {'cells' if grid else 'values'} x {st['games']:,} games, "
+                  f"{st['players']} players, seed {st['seed']}, rules {st['rules']}"
+                  + (f" + {', '.join(st['overrides'])}" if st.get("overrides") else "")
+                  + f"; {res.seconds:.1f} s")
+    console.print(f"baseline {b['spec']}"
+                  + ("" if b["in_grid"] else f" (played on the same deals: win share {b['win_share']:.4f})")
+                  + "; differences are paired over deals (95% CI)")
+    t = Table(show_header=True, header_style="bold")
+    for h in (*keys, "strategy", "games", "win share [95% CI]", "mean VP [95% CI]",
+              "explosions/potion [95% CI]", "win share - baseline", "VP - baseline"):
+        t.add_column(h, justify="left" if h == "strategy" else "right")
+    for r in res.table.to_dict(orient="records"):
+        vals = [f"{r['value']:g}"] + ([f"{r['value2']:g}"] if grid else [])
+        if r["baseline"]:
+            vals[-1] = f"*{vals[-1]}"
+        t.add_row(*vals, str(r["strategy"]), f"{int(r['games']):,}",
+                  f"{r['win_share']:.4f} [{r['win_share_ci_lo']:.4f}, {r['win_share_ci_hi']:.4f}]",
+                  f"{r['mean_vp']:.2f} [{r['mean_vp_ci_lo']:.2f}, {r['mean_vp_ci_hi']:.2f}]",
+                  f"{r['explosion_rate']:.4f} [{r['explosion_rate_ci_lo']:.4f}, {r['explosion_rate_ci_hi']:.4f}]",
+                  f"{r['win_share_diff']:+.4f} [{r['win_share_diff_ci_lo']:+.4f}, {r['win_share_diff_ci_hi']:+.4f}]",
+                  f"{r['vp_diff']:+.2f} [{r['vp_diff_ci_lo']:+.2f}, {r['vp_diff_ci_hi']:+.2f}]")
+    console.print(t)
+    if any(res.table["baseline"]):
+        console.print("* the baseline")
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``tournament``, ``sweep`` and ``plot`` commands to a Typer app."""
     out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
@@ -237,7 +270,8 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def sweep(
         strategy: Annotated[str | None, typer.Option(help="The strategy to sweep, with any fixed parameters: NAME or NAME:key=value,...")] = None,
-        param: Annotated[str | None, typer.Option(help="KEY=START:STOP:STEP (STOP included), e.g. t=4:9:1.")] = None,
+        param: Annotated[list[str] | None, typer.Option(help="KEY=START:STOP:STEP (STOP included), e.g. t=4:9:1; give it twice for a grid over two parameters.")] = None,
+        baseline: Annotated[str | None, typer.Option(help="The value(s) every other value is compared with on the same deals: V (V1,V2 for a grid). Default: the strategy's own default.")] = None,
         vs: Annotated[str | None, typer.Option("--vs", help="The field: one or more specs, cycled into the other seats.")] = None,
         players: Annotated[int | None, typer.Option(help="Seats per game (default 4).")] = None,
         games: Annotated[int | None, typer.Option(help=f"Games per value (default {DEFAULT_GAMES:,}; with --until-ci the cap).")] = None,
@@ -264,27 +298,31 @@ def register(app: typer.Typer) -> None:
             if resume and out is None:
                 fail("--resume needs --out DIR, the directory of the interrupted sweep")
             saved = read_saved_settings(out) if resume else None
-            s = _merge({"strategy": strategy, "param": param,
+            s = _merge({"strategy": strategy, "params": list(param) if param else None,
+                        "baseline": baseline,
                         "vs": list(split_specs(vs)) if vs is not None else None,
                         "players": players, "games": games, "seed": seed, "rules": rules,
                         "overrides": list(set_) if set_ else None, "until_ci": until_ci,
                         "detail": detail.value if detail else None,
                         "strategy_files": _files(strategy_file)}, saved)
-            for key in ("strategy", "param", "vs"):
+            if not s.get("params") and s.get("param"):  # a sweep saved before grids existed
+                s["params"] = [s["param"]]
+            for key, opt in (("strategy", "strategy"), ("params", "param"), ("vs", "vs")):
                 if not s.get(key):
-                    fail(f"--{key}: required, e.g. quacks sweep --strategy threshold --param t=4:9:1 --vs threshold")
+                    fail(f"--{opt}: required, e.g. quacks sweep --strategy threshold --param t=4:9:1 --vs threshold")
             target = out if out is not None else default_out("sweep-")
-            from sim.tournament import load_strategy_files, parse_sweep_param
+            from sim.tournament import load_strategy_files
 
             load_strategy_files(s.get("strategy_files") or ())
-            parse_sweep_param(s["strategy"], s["param"])
+            plan_sweep(s["strategy"], s["params"], s.get("baseline"))
         except typer.Exit:
             raise
         except USER_ERRORS as e:
             fail(str(e))
         try:
             with sigterm_as_interrupt(), progress_bar(quiet, "sweep") as bar:
-                res = run_sweep(s["strategy"], s["param"], s["vs"], players=s.get("players"),
+                res = run_sweep(s["strategy"], s["params"], s["vs"], players=s.get("players"),
+                                baseline=s.get("baseline"),
                                 games=s.get("games"), seed=s.get("seed", 1) if s.get("seed") is not None else 1,
                                 rules=s.get("rules") or "base", overrides=s.get("overrides") or (),
                                 until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
@@ -301,21 +339,7 @@ def register(app: typer.Typer) -> None:
         if json_:
             typer.echo(dumps(res.to_json()))
             return
-        st = res.settings
-        out_console.print(f"sweep of {st['key']} for {st['strategy']} vs {','.join(st['vs'])}: "
-                          f"{len(res.values)} values x {st['games']:,} games, {st['players']} players, "
-                          f"seed {st['seed']}, rules {st['rules']}; {res.seconds:.1f} s")
-        t = Table(show_header=True, header_style="bold")
-        for h in ("value", "strategy", "games", "win share [95% CI]", "mean VP [95% CI]",
-                  "mean rank", "explosions/potion [95% CI]"):
-            t.add_column(h, justify="left" if h == "strategy" else "right")
-        for r in res.table.to_dict(orient="records"):
-            t.add_row(f"{r['value']:g}", str(r["strategy"]), f"{int(r['games']):,}",
-                      f"{r['win_share']:.4f} [{r['win_share_ci_lo']:.4f}, {r['win_share_ci_hi']:.4f}]",
-                      f"{r['mean_vp']:.2f} [{r['mean_vp_ci_lo']:.2f}, {r['mean_vp_ci_hi']:.2f}]",
-                      f"{r['mean_rank']:.3f}",
-                      f"{r['explosion_rate']:.4f} [{r['explosion_rate_ci_lo']:.4f}, {r['explosion_rate_ci_hi']:.4f}]")
-        out_console.print(t)
+        _print_sweep(res, out_console)
         if res.out is not None:
             out_console.print(f"report: {res.out}/ ({', '.join(res.files)}; one report per value)")
 

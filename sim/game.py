@@ -13,6 +13,7 @@ import pandas as pd
 
 from sim import chips
 from sim import layout as L
+from sim.cluster_stats import ClusterSums
 from sim.game_nb import (
     O_ERR,
     O_EXPLOSIONS,
@@ -91,7 +92,9 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray, r
 
 
 def summarize(res: BatchResult, rounds: int) -> pd.DataFrame:
-    """Per-strategy summary with 95% intervals: win share, mean VP, mean rank, explosion rate."""
+    """Per-strategy summary with 95% intervals: win share (Wilson; every game is its own deal,
+    so games are independent), mean VP, mean rank, explosion rate (Wilson at the effective sample
+    size with games as the unit, since a game's nine potions are related)."""
     who = res.seat_strategy()
     rows = []
     for j, strat in enumerate(res.lineup):
@@ -104,6 +107,10 @@ def summarize(res: BatchResult, rounds: int) -> pd.DataFrame:
         rank, rank_ci = mean_ci(o[:, O_RANK])
         potions = g * rounds
         expl = o[:, O_EXPLOSIONS].sum()
+        # a game's potions share a bag and a player: the game is the unit of the rate's interval
+        ex = ClusterSums(1)
+        ex.add(np.arange(g), g, np.zeros(g, np.int64), o[:, O_EXPLOSIONS], np.full(g, rounds))
+        _, ex_ci = ex.share_ci(g)
         rows.append({
             "seat_in_lineup": j,
             "name": strat.spec,
@@ -115,7 +122,7 @@ def summarize(res: BatchResult, rounds: int) -> pd.DataFrame:
             "mean_rank": rank,
             "mean_rank_ci": rank_ci,
             "explosion_rate": expl / potions if potions else float("nan"),
-            "explosion_rate_ci": wilson(expl, potions),
+            "explosion_rate_ci": (float(ex_ci[0][0]), float(ex_ci[1][0])),
             "illegal_decisions": int((o[:, O_ERR] != 0).sum()),
         })
     return pd.DataFrame(rows)
@@ -152,7 +159,7 @@ EVENT_NAMES = {
     L.EV_STOP: "stop", L.EV_REWARD: "reward", L.EV_DIE: "die", L.EV_GREEN: "green",
     L.EV_PURPLE: "purple", L.EV_BLACK: "black", L.EV_RUBY: "ruby", L.EV_CHOICE: "choice",
     L.EV_VP: "vp", L.EV_BUY: "buy", L.EV_SPEND: "spend", L.EV_CONVERT: "convert",
-    L.EV_SCORE: "score", L.EV_FINAL: "final",
+    L.EV_SCORE: "score", L.EV_FINAL: "final", L.EV_RED: "red",
 }
 STOP_NAMES = {L.STOP_CHOICE: "stopped", L.STOP_EMPTY: "bag empty", L.STOP_TRACK: "end of track",
               L.STOP_EXPLODED: "exploded", L.STOP_SCRIPT: "end of listed draws"}
@@ -169,8 +176,12 @@ def event_dict(row) -> dict:
         d["start_player"] = a
     elif code == L.EV_BOOK:
         d["colour"] = chips.COLOUR_NAMES[a]
-    elif code in (L.EV_WHITE_ADDED, L.EV_DRAW, L.EV_BLUE_LOOK, L.EV_YELLOW, L.EV_FLASK):
+    elif code in (L.EV_WHITE_ADDED, L.EV_DRAW, L.EV_BLUE_LOOK):
         d["chip"] = chip
+    elif code in (L.EV_YELLOW, L.EV_FLASK):
+        d.update(chip=chip, index=b)
+    elif code == L.EV_RED:
+        d.update(chip=chip, extra=b, taken=bool(c))
     elif code == L.EV_BLUE_PICK:
         d["chip"] = chip if a >= 0 else None
     elif code == L.EV_PLACE:
@@ -210,8 +221,15 @@ def event_dict(row) -> dict:
     return d
 
 
-def event_text(d: dict, names: list[str]) -> str:
-    """A human line for one event dict."""
+def plural(k: int, word: str, many: str | None = None) -> str:
+    """``1 ruby``, ``2 rubies``, ``0 coins``: a count with its noun in the right number."""
+    return f"{k} {word if k == 1 else (many or word + 's')}"
+
+
+def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = None) -> str:
+    """A human line for one event dict. ``ruby_costs`` (``{"droplet": n, "flask": m}``, from the
+    ruleset) says what a ruby spending cost; without it the base game's 2 is shown."""
+    costs = ruby_costs or {}
     who = f"  {names[d['seat']]} (seat {d['seat']}): " if "seat" in d else ""
     e = d["event"]
     if e == "round":
@@ -220,27 +238,30 @@ def event_text(d: dict, names: list[str]) -> str:
         return f"  the {d['colour']} book is out"
     text = {
         "white_added": lambda: "adds a w1 to the bag",
-        "rat": lambda: f"rat {d['tails']} spaces; brews from space {d['start']}",
+        "rat": lambda: f"rat {plural(d['tails'], 'space')}; brews from space {d['start']}",
         "draw": lambda: f"draws {d['chip']}",
         "place": lambda: f"{d['chip']} -> space {d['index']}",
         "explode": lambda: f"EXPLODES (white total {d['white_total']})",
         "blue_look": lambda: f"blue looks at {d['chip']}",
         "blue_pick": lambda: f"blue places {d['chip'] or 'nothing'}",
-        "yellow_return": lambda: f"yellow returns {d['chip']} to the bag",
-        "flask": lambda: f"flask returns {d['chip']} to the bag",
+        "yellow_return": lambda: f"yellow returns {d['chip']} from space {d['index']} to the bag",
+        "flask": lambda: f"flask returns {d['chip']} from space {d['index']} to the bag",
+        "red": lambda: f"{d['chip']}: {'takes' if d['taken'] else 'declines'} +{d['extra']} for pumpkins",
         "stop": lambda: f"{d['reason']}; reward space {d['reward_space']} (white {d['white_total']})",
-        "reward": lambda: f"reward space {d['space']}: {d['coins']} coins, {d['vp']} VP",
+        "reward": lambda: f"reward space {d['space']}: {plural(d['coins'], 'coin')}, {d['vp']} VP",
         "die": lambda: f"rolls the bonus die: {d['face']}",
-        "green": lambda: f"green: +{d['rubies']} ruby",
+        "green": lambda: f"green: +{plural(d['rubies'], 'ruby', 'rubies')}",
         "purple": lambda: f"purple tier {d['tier']}",
         "black": lambda: f"black: droplet +{d['droplet']}, ruby +{d['ruby']}",
         "ruby": lambda: "ruby from the reward space",
         "choice": lambda: f"exploded, takes the {d['choice']}",
         "vp": lambda: f"+{d['vp']} VP (score {d['score']})",
         "buy": lambda: f"buys {d['chip']} for {d['price']}",
-        "spend": lambda: f"spends 2 rubies on {d['on']} ({d['rubies_left']} left)",
+        "spend": lambda: (f"spends {plural(costs.get(d['on'], 2), 'ruby', 'rubies')} on {d['on']} "
+                          f"({d['rubies_left']} left)"),
         "convert": lambda: f"converts: +{d['vp_from_coins']} VP from coins, +{d['vp_from_rubies']} VP from rubies",
-        "score": lambda: f"ends the round with {d['score']} VP, {d['rubies']} rubies, droplet {d['droplet']}",
+        "score": lambda: (f"ends the round with {d['score']} VP, {plural(d['rubies'], 'ruby', 'rubies')}, "
+                          f"droplet {d['droplet']}"),
         "final": lambda: f"FINAL: rank {d['rank']}, {d['score']} VP, win share {d['win_share']:.3g}",
     }.get(e)
     return who + (text() if text else e)

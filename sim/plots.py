@@ -17,6 +17,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
 
 from sim.chips import COLOUR_NAMES  # noqa: E402
 
@@ -262,23 +263,98 @@ def render(summary, outdir: str | Path) -> tuple[list[str], list[str]]:
     return files, notes
 
 
+def _param_label(settings: dict, i: int) -> str:
+    keys = settings.get("keys") or [settings["key"]]
+    helps = settings.get("key_help") or [""] * len(keys)
+    import textwrap
+
+    text = f"{keys[i]}: {helps[i]}" if i < len(helps) and helps[i] else keys[i]
+    return "\n".join(textwrap.wrap(text, 48))
+
+
 def plot_sweep(table: pd.DataFrame, settings: dict) -> Figure:
-    """Win share and mean VP of the focus strategy against the swept parameter, 95% bands."""
-    fig = Figure(figsize=(11, 4.5))
-    ax1, ax2 = fig.subplots(1, 2)
+    """One parameter: win share and mean VP of the focus strategy against the parameter (95%
+    bands), and below them the paired difference to the baseline. Two parameters: heat maps of
+    win share and of its paired difference to the baseline, the best cell marked."""
+    if "value2" in table.columns and table["value2"].notna().any():
+        return _plot_sweep_grid(table, settings)
+    fig = Figure(figsize=(11, 8))
+    axes = fig.subplots(2, 2, sharex=True)
     x = table["value"].to_numpy(float)
-    for ax, key, title in ((ax1, "win_share", "win share"), (ax2, "mean_vp", "mean VP")):
-        ax.plot(x, table[key], marker="o", color="#4e79a7")
-        ax.fill_between(x, table[key + "_ci_lo"], table[key + "_ci_hi"], color="#4e79a7", alpha=0.25,
-                        label="95% CI")
-        ax.set_xlabel(settings["key"])
-        ax.set_title(f"{title} of {settings['strategy']} vs {','.join(settings['vs'])}")
+    base = table["baseline"].to_numpy(bool) if "baseline" in table.columns else np.zeros(len(x), bool)
+    vs = ",".join(settings["vs"])
+    panels = (("win_share", "win share", "win share of the focus strategy"),
+              ("mean_vp", "mean VP", "mean VP of the focus strategy"),
+              ("win_share_diff", "win share - baseline", "paired difference in win share"),
+              ("vp_diff", "VP - baseline", "paired difference in VP"))
+    for ax, (key, ylabel, title) in zip(axes.ravel(), panels):
+        if key not in table.columns:
+            ax.set_visible(False)
+            continue
+        ax.plot(x, table[key], marker="o", color="#1f5f8b", label="estimate")
+        ax.fill_between(x, table[key + "_ci_lo"], table[key + "_ci_hi"], color="#1f5f8b",
+                        alpha=0.22, label="95% CI")
+        if base.any():
+            ax.plot(x[base], table[key].to_numpy(float)[base], marker="*", ms=14, ls="none",
+                    color="#c0392b", label="baseline")
+        if key.endswith("_diff"):
+            ax.axhline(0, color="grey", lw=1)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title, fontsize=10)
         ax.grid(alpha=0.3)
-    ax1.axhline(1 / settings["players"], color="grey", ls="--", lw=1,
-                label=f"equal share 1/{settings['players']}")
-    ax1.legend(fontsize=8)
+    axes[0, 0].axhline(1 / settings["players"], color="grey", ls="--", lw=1,
+                       label=f"equal share 1/{settings['players']}")
+    for ax in axes[1]:
+        ax.set_xlabel(_param_label(settings, 0))
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
     games = int(table["games"].iloc[0]) if len(table) else 0
-    fig.suptitle(f"sweep of {settings['key']}: {games:,} games per value, {settings['players']} players")
+    fig.suptitle(f"{settings['strategy']} vs {vs}: sweep of {settings['key']}\n"
+                 f"{games:,} games per value, {settings['players']} players; baseline "
+                 f"{settings.get('baseline_spec', '')}", fontsize=10)
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    return fig
+
+
+def _plot_sweep_grid(table: pd.DataFrame, settings: dict) -> Figure:
+    xs = np.unique(table["value"].to_numpy(float))
+    ys = np.unique(table["value2"].to_numpy(float))
+    fig = Figure(figsize=(12, 5.2))
+    axes = fig.subplots(1, 2)
+    best = int(np.nanargmax(table["win_share"].to_numpy(float)))
+    for ax, key, title, cmap in ((axes[0], "win_share", "win share", "viridis"),
+                                 (axes[1], "win_share_diff", "win share - baseline (paired)", "RdBu")):
+        Z = np.full((len(ys), len(xs)), np.nan)
+        lo, hi = Z.copy(), Z.copy()
+        for r in table.to_dict(orient="records"):
+            i, j = np.searchsorted(ys, r["value2"]), np.searchsorted(xs, r["value"])
+            Z[i, j], lo[i, j], hi[i, j] = r[key], r[key + "_ci_lo"], r[key + "_ci_hi"]
+        kw = {}
+        if cmap == "RdBu":
+            lim = np.nanmax(np.abs(Z)) or 1.0
+            kw = {"vmin": -lim, "vmax": lim}
+        im = ax.imshow(Z, origin="lower", aspect="auto", cmap=cmap, **kw)
+        for i in range(len(ys)):
+            for j in range(len(xs)):
+                if np.isfinite(Z[i, j]):
+                    ax.text(j, i, f"{Z[i, j]:.3f}\n[{lo[i, j]:.3f}, {hi[i, j]:.3f}]",
+                            ha="center", va="center", fontsize=6.5, color="black",
+                            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "alpha": 0.6, "lw": 0})
+        b = table.iloc[best]
+        bj, bi = np.searchsorted(xs, b["value"]), np.searchsorted(ys, b["value2"])
+        ax.add_patch(Rectangle((bj - 0.5, bi - 0.5), 1, 1, fill=False,
+                                                  ec="#c0392b", lw=2.5))
+        ax.set_xticks(range(len(xs)), [f"{v:g}" for v in xs])
+        ax.set_yticks(range(len(ys)), [f"{v:g}" for v in ys])
+        ax.set_xlabel(_param_label(settings, 0))
+        ax.set_ylabel(_param_label(settings, 1))
+        ax.set_title(title, fontsize=10)
+        fig.colorbar(im, ax=ax, label=title)
+    games = int(table["games"].iloc[0]) if len(table) else 0
+    fig.suptitle(f"{settings['strategy']} vs {','.join(settings['vs'])}: {games:,} games per cell, "
+                 f"{settings['players']} players; best cell (red box): "
+                 f"{b['value']:g}, {b['value2']:g}; baseline {settings.get('baseline_spec', '')}",
+                 fontsize=10)
     fig.tight_layout()
     return fig
 

@@ -732,18 +732,14 @@ def load_result(path: str | Path, plan):
 
 # --- sweeps -------------------------------------------------------------------------------------
 
-def value_dir(key: str, value: float) -> str:
-    """Sub-directory name of one sweep value, e.g. ``t=6`` or ``p=0.25``."""
-    return f"{key}={int(value) if float(value).is_integer() else repr(float(value))}"
-
-
 class SweepWriter:
     """Owns a sweep directory: per-value reports in sub-directories, the sweep table on top."""
 
-    def __init__(self, path: Path, settings: dict, *, resume: bool = False, force: bool = False,
-                 argv: Sequence[str] | None = None):
+    def __init__(self, path: Path, settings: dict, subdirs: Sequence[str], *, resume: bool = False,
+                 force: bool = False, argv: Sequence[str] | None = None):
         self.path = Path(path)
         self.settings = settings
+        self.subdirs = list(subdirs)
         self.argv = list(argv) if argv is not None else list(sys.argv)
         self.started = _now()
         p = self.path
@@ -768,14 +764,8 @@ class SweepWriter:
                         "is not empty; use --force to overwrite the report there")
                 raise ReportError(f"--out {p}: the directory {hint}")
         _check_writable(p)
-        subdirs = [value_dir(settings["key"], v) for v in self._values()]
         atomic_write_text(p / SWEEP_STATE, dumps({"settings": settings, "argv": self.argv,
-                                                  "started": self.started, "subdirs": subdirs}))
-
-    def _values(self) -> list[float]:
-        from sim.tournament import parse_sweep_param
-
-        return parse_sweep_param(self.settings["strategy"], self.settings["param"])[3]
+                                                  "started": self.started, "subdirs": self.subdirs}))
 
     def _previous_subdirs(self) -> list[str]:
         for name in (SWEEP_STATE, RUN_FILE):
@@ -786,10 +776,6 @@ class SweepWriter:
                 except (OSError, ValueError):
                     return []
         return []
-
-    def subdir(self, key: str, value: float, plan) -> Path:
-        """The report directory of one value."""
-        return self.path / value_dir(key, value)
 
     def finish(self, res, *, plots: bool = True) -> list[str]:
         """Write sweep.csv, sweep.md, sweep.png and run.json (atomically); return the names."""
@@ -804,9 +790,8 @@ class SweepWriter:
         (stage / "sweep.md").write_text(sweep_markdown(res), encoding="utf-8")
         if plots:
             files += P.render_sweep(res.table, res.settings, stage)
-        subdirs = [value_dir(res.key, v) for v in res.values]
         manifest = {**res.to_json(), "settings": res.settings, "argv": self.argv,
-                    "subdirs": subdirs, "versions": package_versions(), "started": self.started,
+                    "subdirs": self.subdirs, "versions": package_versions(), "started": self.started,
                     "finished": _now(), "files": sorted(files + [RUN_FILE])}
         (stage / RUN_FILE).write_text(dumps(manifest), encoding="utf-8")
         for name in files:
@@ -818,21 +803,40 @@ class SweepWriter:
 
 
 def sweep_markdown(res) -> str:
-    """``sweep.md``: the focus strategy's results at each parameter value."""
+    """``sweep.md``: the focus strategy at each value (or grid cell), with its paired difference
+    to the baseline."""
     st = res.settings
-    header = ["value", "games", "win share [95% CI]", "mean VP [95% CI]", "mean rank [95% CI]",
-              "explosions/potion [95% CI]"]
+    keys = st.get("keys") or [st["key"]]
+    grid = len(keys) > 1
+    header = [*keys, "games", "win share [95% CI]", "mean VP [95% CI]", "mean rank [95% CI]",
+              "explosions/potion [95% CI]", "win share - baseline [95% CI]", "VP - baseline [95% CI]"]
     rows = []
     for r in res.table.to_dict(orient="records"):
-        rows.append([f"{r['value']:g}", f"{int(r['games']):,}",
+        vals = [f"{r['value']:g}"] + ([f"{r['value2']:g}"] if grid else [])
+        if r.get("baseline"):
+            vals[-1] += " (baseline)"
+        rows.append([*vals, f"{int(r['games']):,}",
                      f"{_fmt(r['win_share'], 4)} {_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 4)}",
                      f"{_fmt(r['mean_vp'], 2)} {_ci(r['mean_vp_ci_lo'], r['mean_vp_ci_hi'], 2)}",
                      f"{_fmt(r['mean_rank'], 3)} {_ci(r['mean_rank_ci_lo'], r['mean_rank_ci_hi'], 3)}",
-                     f"{_fmt(r['explosion_rate'], 4)} {_ci(r['explosion_rate_ci_lo'], r['explosion_rate_ci_hi'], 4)}"])
+                     f"{_fmt(r['explosion_rate'], 4)} {_ci(r['explosion_rate_ci_lo'], r['explosion_rate_ci_hi'], 4)}",
+                     f"{_fmt(r['win_share_diff'], 4)} {_ci(r['win_share_diff_ci_lo'], r['win_share_diff_ci_hi'], 4)}",
+                     f"{_fmt(r['vp_diff'], 2)} {_ci(r['vp_diff_ci_lo'], r['vp_diff_ci_hi'], 2)}"])
+    b = res.baseline
+    where = ("one of the values above" if b.get("in_grid") else
+             f"played on the same deals in `{b.get('dir')}/`: win share {_fmt(b.get('win_share'), 4)} "
+             f"{_ci(*b.get('win_share_ci', [float('nan')] * 2), 4)}, mean VP {_fmt(b.get('mean_vp'), 2)} "
+             f"{_ci(*b.get('mean_vp_ci', [float('nan')] * 2), 2)}")
+    what = " x ".join(f"`{k}`" for k in keys)
     return "\n".join([
-        f"# Sweep of `{st['key']}` for `{st['strategy']}` against `{','.join(st['vs'])}`", "",
+        f"# Sweep of {what} for `{st['strategy']}` against `{','.join(st['vs'])}`", "",
         f"{st['players']} players, {st['games']:,} games per value (each deal in every seat rotation; "
-        f"the same deals for every value), seed {st['seed']}, rules `{st['rules']}`. 95% intervals.", "",
+        f"the same deals for every value), seed {st['seed']}, rules `{st['rules']}`"
+        + (f" + {', '.join(st['overrides'])}" if st.get("overrides") else "") + ".", "",
+        f"Baseline: `{b.get('spec', '')}`, {where}. The differences are paired: the mean over the "
+        "deals both runs played of the difference of the focus strategy's per-deal averages, with a "
+        "t interval over deals. Every other interval treats the deal as the independent unit "
+        "(win share and explosions: Wilson at the cluster effective sample size; means: "
+        "cluster-robust t). All intervals 95%.", "",
         md_table(header, rows), "",
-        f"Each value's full report is in its own directory ({value_dir(st['key'], res.values[0])}, ...).", ""])
-
+        f"Each value's full report is in its own directory ({res.dirs[0] if res.dirs else ''}, ...).", ""])

@@ -455,6 +455,7 @@ class TournamentResult:
     out: Path | None = None
     notes: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    deal_totals: dict = field(default_factory=dict)  # strategy id -> per-deal totals (keep_deals)
 
     @property
     def games_per_second(self) -> float:
@@ -541,6 +542,7 @@ def run_tournament(
     plots: bool = True,
     argv: Sequence[str] | None = None,
     note: Callable[[str], None] | None = None,
+    keep_deals: tuple[int, ...] = (),
 ) -> TournamentResult:
     """Run (or resume) a tournament; with ``out`` write the report directory.
 
@@ -550,7 +552,8 @@ def run_tournament(
     raises :class:`RunInterrupted` after keeping every finished chunk. ``resume`` continues the
     interrupted run in ``out`` (settings must match) and returns the finished result if it is
     already complete; ``force`` replaces a previous report there. ``note`` receives one-line
-    remarks (e.g. that a partial file was unreadable).
+    remarks (e.g. that a partial file was unreadable). ``keep_deals`` lists strategy ids whose
+    per-deal totals the result keeps (``deal_totals``), for paired comparisons across runs.
     """
     from sim import reports
 
@@ -562,7 +565,8 @@ def run_tournament(
         if note:
             note(msg)
 
-    acc = Accumulator(plan.names, plan.players, plan.rounds, paired=plan.config.duplicate)
+    acc = Accumulator(plan.names, plan.players, plan.rounds, paired=plan.config.duplicate,
+                      keep_deals=keep_deals)
     t0 = time.perf_counter()
     writer = None
     chunks_done = 0
@@ -616,7 +620,8 @@ def run_tournament(
         seconds = time.perf_counter() - t0
         summary = acc.summary()
         result = TournamentResult(plan, summary, acc.games, acc.deals, stopped, halfwidth,
-                                  seconds, seconds + seconds_before, Path(out) if out else None, notes)
+                                  seconds, seconds + seconds_before, Path(out) if out else None, notes,
+                                  deal_totals={i: acc.deal_totals(i) for i in keep_deals})
         if writer is not None:
             with _DeferInterrupt(reraise=False):  # a second or so: finish rather than stop
                 result.files = writer.finish(result, plots=plots)
@@ -641,149 +646,3 @@ def tournament(strategies: Sequence[str] = (), **kwargs) -> TournamentResult:
                            **{k: (tuple(v) if k == "overrides" else v) for k, v in kwargs.items() if k in fields})
     rest = {k: v for k, v in kwargs.items() if k not in fields}
     return run_tournament(cfg, **rest)
-
-
-# --- sweeps ---------------------------------------------------------------------------------
-
-class SweepError(TournamentError):
-    """A sweep specification that cannot run."""
-
-
-MAX_SWEEP_VALUES = 200
-
-
-def parse_sweep_param(strategy: str, param: str) -> tuple[str, str, list[str], list[float]]:
-    """``NAME[:fixed=...]`` and ``KEY=START:STOP:STEP`` to (base spec, key, specs, values).
-
-    STOP is included when the steps land on it (within 1e-9 of a step). Values of an integer
-    parameter must be whole numbers.
-    """
-    from strategies.builtin import REGISTRY, parse_strategy
-
-    base = strategy.strip()
-    name, _, fixed = base.partition(":")
-    name = name.strip().lower()
-    parse_strategy(base)  # unknown names and bad fixed parameters fail here, clearly
-    key, eq, rng = param.partition("=")
-    key = key.strip()
-    parts = rng.split(":")
-    if not eq or not key or len(parts) != 3:
-        raise SweepError(f"--param {param!r}: expected KEY=START:STOP:STEP, e.g. t=4:9:1")
-    params = {p.name: p for p in REGISTRY[name].params}
-    if key not in params:
-        raise SweepError(f"--param {key}: {name} has no such parameter; parameters: "
-                         f"{', '.join(params) or 'none'}")
-    p = params[key]
-    if p.kind not in ("int", "float", "round"):
-        raise SweepError(f"--param {key}: a {p.kind} parameter cannot be swept; sweep a number")
-    if any(item.partition("=")[0].strip() == key for item in fixed.split(",") if item.strip()):
-        raise SweepError(f"--param {key}: {key} is also fixed in --strategy {strategy!r}")
-    try:
-        start, stop, step = (float(x) for x in parts)
-    except ValueError:
-        raise SweepError(f"--param {param!r}: START, STOP and STEP must be numbers") from None
-    if step == 0 or not all(math.isfinite(x) for x in (start, stop, step)) or (stop - start) * step < 0:
-        raise SweepError(f"--param {param!r}: STEP must be non-zero and lead from START to STOP")
-    count = int(math.floor((stop - start) / step + 1e-9)) + 1
-    if count > MAX_SWEEP_VALUES:
-        raise SweepError(f"--param {param!r}: {count} values; at most {MAX_SWEEP_VALUES}")
-    values = [float(f"{start + i * step:.12g}") for i in range(count)]
-    whole = all(v == int(v) for v in values)
-    if p.kind == "int" and not whole:
-        raise SweepError(f"--param {key}: an integer parameter; START and STEP must be whole numbers")
-    text = [str(int(v)) if whole else repr(v) for v in values]
-    sep = "," if fixed.strip() else ""
-    specs = [f"{name}:{fixed.strip()}{sep}{key}={t}" for t in text]
-    for s in specs:
-        parse_strategy(s)  # out-of-range values fail here, naming the range
-    return base, key, specs, values
-
-
-@dataclass
-class SweepResult:
-    """One tournament per parameter value, and the table across values."""
-
-    strategy: str
-    key: str
-    values: list[float]
-    results: list[TournamentResult]
-    table: object  # pandas DataFrame
-    settings: dict
-    out: Path | None = None
-    seconds: float = 0.0
-    files: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        """One JSON-ready object: settings and one entry per value (the focus strategy's row)."""
-        from sim.report_stats import frame_records
-
-        rows = [{"name": r.pop("strategy"), **r} for r in frame_records(self.table)]
-        return {"kind": "sweep", **self.settings, "values": self.values,
-                "games_total": sum(r.games for r in self.results),
-                "seconds": round(self.seconds, 3), "out": str(self.out) if self.out else None,
-                "strategies": rows}
-
-
-def run_sweep(strategy: str, param: str, field_specs: Sequence[str], *, players: int | None = None,
-              games: int | None = None, seed: int = 1, rules: str = "base",
-              overrides: Sequence[str] = (), until_ci: float | None = None, detail: str = "games",
-              strategy_files: Sequence[str] = (),
-              out: str | Path | None = None, resume: bool = False, force: bool = False,
-              progress: Callable[[int, int], None] | None = None, plots: bool = True,
-              argv: Sequence[str] | None = None,
-              note: Callable[[str], None] | None = None) -> SweepResult:
-    """Play ``strategy`` with ``param`` at each value against ``field_specs`` (vs-field format,
-    duplicate rotations, the same deals for every value) and tabulate the focus strategy.
-
-    With ``out``, each value's full report goes to ``out/<KEY>=<value>/`` and the sweep's
-    ``sweep.csv``, ``sweep.md``, ``sweep.png`` and ``run.json`` to ``out``.
-    """
-    import pandas as pd
-
-    from sim import reports
-
-    load_strategy_files(tuple(strategy_files))
-    base, key, specs, values = parse_sweep_param(strategy, param)
-    fld = [s.strip() for s in field_specs if s.strip()]
-    if not fld:
-        raise SweepError("--vs: give the field, e.g. --vs threshold or --vs threshold,random")
-    plans = [resolve_plan(TournamentConfig(strategies=(s, *fld), players=players, format="vs-field",
-                                           games=games, seed=seed, rules=rules,
-                                           overrides=tuple(overrides), until_ci=until_ci,
-                                           detail=detail, strategy_files=tuple(strategy_files)))
-             for s in specs]
-    p0 = plans[0]
-    settings = {"strategy": base, "param": param, "key": key, "vs": fld, "players": p0.players,
-                "games": p0.config.games, "seed": seed, "rules": p0.ruleset.name,
-                "overrides": list(overrides), "rules_hash": p0.ruleset.hash, "until_ci": until_ci,
-                "detail": detail, "strategy_files": list(strategy_files), "specs": specs}
-    t0 = time.perf_counter()
-    sweeper = None
-    if out is not None:
-        sweeper = reports.SweepWriter(Path(out), settings, resume=resume, force=force, argv=argv)
-    total = sum(p.max_games for p in plans)
-    results: list[TournamentResult] = []
-    offset = 0
-    for plan, v in zip(plans, values):
-        def prog(done, _mx, _o=offset):
-            if progress:
-                progress(_o + done, total)
-
-        sub = sweeper.subdir(key, v, plan) if sweeper else None
-        r = run_tournament(plan, out=sub, resume=resume and sub is not None, force=force,
-                           progress=prog, plots=False, argv=argv, note=note)
-        results.append(r)
-        offset += plan.max_games
-    rows = []
-    for v, s, r in zip(values, specs, results):
-        row = r.summary.strategies.iloc[0].to_dict()
-        row.update({"value": v, "strategy": s})
-        rows.append(row)
-    table = pd.DataFrame(rows)
-    table = table[["value", *[c for c in table.columns if c != "value"]]]
-    table["strategy"] = table["strategy"].astype(pd.CategoricalDtype(specs, ordered=True))
-    res = SweepResult(base, key, values, results, table, settings, Path(out) if out else None,
-                      time.perf_counter() - t0)
-    if sweeper is not None:
-        res.files = sweeper.finish(res, plots=plots)
-    return res

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -257,10 +258,80 @@ def test_sweep(tmp_path):
     (("--strategy", "threshold", "--param", "t=4:6:1"), "--vs"),
     (("--strategy", "threshold", "--param", "t=4:6:1", "--vs", "nosuch"), "unknown strategy"),
     (("--strategy", "threshold", "--param", "t=4:6:1", "--vs", "threshold", "--players", "9"), "--players 9"),
+    (("--strategy", "threshold", "--param", "t=4:6:1", "--param", "t=4:6:1", "--vs", "threshold"),
+     "the same parameter twice"),
+    (("--strategy", "threshold", "--param", "t=4:6:1", "--param", "flask=2:3:1", "--param",
+      "flask_white=2:3:1", "--vs", "threshold"), "one or two parameters"),
+    (("--strategy", "threshold", "--param", "t=4:6:1", "--baseline", "5,2", "--vs", "threshold"),
+     "--baseline"),
+    (("--strategy", "threshold", "--param", "t=4:6:1", "--baseline", "99", "--vs", "threshold"),
+     "out of range"),
 ])
 def test_sweep_user_errors(tmp_path, args, fragment):
     assert_user_error(invoke("sweep", *args, "--out", tmp_path / "s"), fragment)
     assert not (tmp_path / "s").exists()
+
+
+def _focus_deal_means(run_dir, focus_spec):
+    g = pd.read_parquet(run_dir / "games.parquet")
+    g = g[g["strategy"] == focus_spec]
+    return g.groupby("deal")[["vp", "win_share"]].mean()
+
+
+def test_sweep_baseline_is_a_paired_difference(tmp_path):
+    from sim.stats import t_quantile
+
+    out = tmp_path / "sw"
+    d = json.loads(ok("sweep", "--strategy", "threshold", "--param", "t=5:7:1", "--vs", "threshold,random",
+                      "--players", 3, "--games", 600, "--out", out, "--json", "--no-plots").stdout)
+    # the default t=6 is one of the values: it is the baseline and differs from itself by 0
+    assert d["baseline"]["spec"] == "threshold" and d["baseline"]["in_grid"]
+    rows = {s["value"]: s for s in d["strategies"]}
+    assert rows[6.0]["baseline"] and rows[6.0]["win_share_diff"] == 0 and rows[6.0]["vp_diff"] == 0
+    base = _focus_deal_means(out / "t=6", "threshold:t=6")
+    for v in (5, 7):
+        x = _focus_deal_means(out / f"t={v}", f"threshold:t={v}")
+        for col, key in (("vp", "vp_diff"), ("win_share", "win_share_diff")):
+            diff = (x[col] - base[col]).to_numpy()
+            h = t_quantile(0.975, len(diff) - 1) * diff.std(ddof=1) / np.sqrt(len(diff))
+            assert rows[float(v)][key] == pytest.approx(diff.mean(), abs=1e-12)
+            assert rows[float(v)][key + "_ci"] == pytest.approx([diff.mean() - h, diff.mean() + h])
+            assert rows[float(v)]["diff_deals"] == len(diff) == 200
+    table = pd.read_csv(out / "sweep.csv")
+    assert {"win_share_diff", "win_share_diff_ci_lo", "vp_diff_ci_hi", "baseline"} <= set(table.columns)
+    # a baseline outside the values is played on the same deals in its own directory
+    d2 = json.loads(ok("sweep", "--strategy", "threshold", "--param", "t=5:7:2", "--vs", "threshold,random",
+                       "--players", 3, "--games", 600, "--out", tmp_path / "sw2", "--json",
+                       "--no-plots").stdout)
+    assert not d2["baseline"]["in_grid"] and (tmp_path / "sw2" / "baseline" / "games.parquet").exists()
+    again = {s["value"]: s for s in d2["strategies"]}
+    for v in (5.0, 7.0):
+        assert again[v]["win_share_diff"] == pytest.approx(rows[v]["win_share_diff"], abs=1e-12)
+    # --baseline picks another value
+    d3 = json.loads(ok("sweep", "--strategy", "threshold", "--param", "t=5:7:1", "--baseline", "7",
+                       "--vs", "threshold,random", "--players", 3, "--games", 600, "--out",
+                       tmp_path / "sw3", "--json", "--no-plots").stdout)
+    r3 = {s["value"]: s for s in d3["strategies"]}
+    assert r3[7.0]["baseline"] and r3[7.0]["vp_diff"] == 0
+    assert r3[5.0]["vp_diff"] == pytest.approx(rows[5.0]["vp_diff"] - rows[7.0]["vp_diff"], abs=1e-9)
+
+
+def test_sweep_grid(tmp_path):
+    out = tmp_path / "grid"
+    r = ok("sweep", "--strategy", "threshold", "--param", "t=5:6:1", "--param", "flask_white=0:2:2",
+           "--vs", "threshold", "--players", 2, "--games", 200, "--out", out, "--json")
+    d = json.loads(r.stdout)
+    assert d["keys"] == ["t", "flask_white"] and len(d["strategies"]) == 4
+    cells = {(s["value"], s["value2"]) for s in d["strategies"]}
+    assert cells == {(5.0, 0.0), (5.0, 2.0), (6.0, 0.0), (6.0, 2.0)}
+    assert [s["baseline"] for s in d["strategies"]].count(True) == 1  # t=6, flask_white=0
+    assert (out / "t=5,flask_white=2" / "games.parquet").exists()
+    table = pd.read_csv(out / "sweep.csv")
+    assert {"value", "value2", "win_share_diff"} <= set(table.columns)
+    assert_png(out / "sweep.png")
+    (out / "sweep.png").unlink()
+    ok("plot", out)
+    assert_png(out / "sweep.png")
 
 
 def test_sweep_integer_parameter_needs_whole_steps(tmp_path):
@@ -283,7 +354,7 @@ def test_plot_errors(tmp_path):
 
 
 def test_sweep_interrupted_and_resumed(tmp_path, monkeypatch):
-    import sim.tournament as T
+    import sim.sweep as T
 
     real = T.run_tournament
     calls = {"n": 0}
