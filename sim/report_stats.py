@@ -21,7 +21,8 @@ turns the sums into tables:
   covariance over clusters of deals, ``sim.rating``);
 - **pairs**: the paired per-deal difference between every two strategies (mean over deals of the
   difference of their per-deal average VP and average win share) with a t-interval over deals,
-  next to the interval the two clustered means would give if they were independent;
+  next to the width the two clustered means would give if they had been measured on independent
+  deals (what pairing buys; not an interval for this run's difference);
 - **seats**: win share and mean VP by seat, pooled and per strategy;
 - **bought**, **vp_hist** and (with rounds detail) **rounds**: chips bought by colour, the VP
   distribution, and per-round means (explosion rate, reward space, bag composition, ...).
@@ -61,7 +62,8 @@ INTERVAL_METHODS: dict[str, str] = {
     "mean_rank": METHOD_MEAN,
     "rating": METHOD_RATING,
     "vp_diff, win_share_diff": METHOD_DIFF,
-    "unpaired differences": METHOD_UNPAIRED,
+    "(if unpaired) columns": METHOD_UNPAIRED + "; a width for comparison, not an interval "
+                             "for this run's difference",
     "seats": f"{METHOD_SHARE} (win share); {METHOD_MEAN} (VP)",
     "bought, rounds": f"{METHOD_MEAN} ({METHOD_SHARE} for the explosion rate by round)",
 }

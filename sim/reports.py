@@ -5,8 +5,7 @@ A finished tournament report ``DIR`` holds:
 - ``games.parquet``: one row per game and seat (``game, deal, seed, combo, rotation, seat,
   strategy, vp, rank, win_share, explosions, rubies, droplet, final_position, chips, illegal,
   bought_<colour>``). ``strategy`` is dictionary-encoded (a pandas categorical). To replay a
-  game: ``quacks replay --seed <seed> --game <deal> --rotation <rotation> --strategies <the
-  lineup of table combo, see run.json "tables">``.
+  game: ``quacks replay DIR --row N`` (or ``--game G --seat S``; see ``sim.replay_report``).
 - ``rounds.parquet`` (``--detail rounds``): one row per game, round and seat, with the round
   record (reward space, exploded, VP gained, coins, white total, rat, score, rubies, droplet,
   chips in the bag and in the pot, and the bag by colour after the round).
@@ -54,6 +53,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.report_stats import BOUGHT_COLUMNS, ROUND_METRIC_NAMES, Accumulator, Summary
+from sim.ruleset import rules_label
 
 GAMES_FILE = "games.parquet"
 ROUNDS_FILE = "rounds.parquet"
@@ -569,7 +569,8 @@ def strategy_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
 
 def pair_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """Header and formatted rows of the paired-difference table."""
-    header = ["A", "B", "deals", "VP A-B [95% CI]", "(unpaired)", "win share A-B [95% CI]", "(unpaired)"]
+    header = ["A", "B", "deals", "VP A-B [95% CI]", "(if unpaired)", "win share A-B [95% CI]",
+              "(if unpaired)"]
     rows = [[str(r["strategy_a"]), str(r["strategy_b"]), f"{int(r['deals']):,}",
              f"{_fmt(r['vp_diff'], 2)} {_ci(r['vp_diff_ci_lo'], r['vp_diff_ci_hi'], 2)}",
              _ci(r["vp_diff_ci_unpaired_lo"], r["vp_diff_ci_unpaired_hi"], 2),
@@ -605,7 +606,7 @@ def summary_markdown(result) -> str:
     out = [f"# Tournament: {result.games:,} games ({result.deals:,} deals), {st['players']} players",
            "",
            f"Format `{st['format']}`{' (duplicate: every deal in every seat rotation)' if st['duplicate'] else ''}, "
-           f"seed {st['seed']}, rules `{result.plan.ruleset.name}` (hash `{st['rules_hash'][:12]}`), "
+           f"seed {st['seed']}, rules `{result.plan.ruleset.display}` (hash `{st['rules_hash'][:12]}`), "
            f"stopped: {result.stopped}"
            + (f" (until-ci {st['until_ci']}, widest win-share half-width {result.max_halfwidth:.4f})"
               if st["until_ci"] is not None else "") + ".",
@@ -627,10 +628,12 @@ def summary_markdown(result) -> str:
     if len(s.pairs):
         out += ["## Paired differences (per deal)", "",
                 "Mean over deals of the difference of the two strategies' per-deal averages (VP "
-                "and win share), with a t-interval over deals. The *(unpaired)* columns give, for "
-                "comparison, the interval the two strategies' (deal-clustered) means would give if "
-                "they were independent samples. Pairing removes the luck of the deal, which narrows the "
-                "VP difference; a win-share difference between two strategies at the same table also "
+                "and win share), with a t-interval over deals: this is the interval for the "
+                "difference. The *(if unpaired)* columns are not an interval for this run's "
+                "difference: they show, for comparison, how wide it would be if the two strategies' "
+                "means (each clustered over deals) had been measured on independent deals, i.e. "
+                "what pairing buys. Pairing removes the luck of the deal, which narrows the VP "
+                "difference; a win-share difference between two strategies at the same table also "
                 "carries their head-to-head (when one wins the other does not), which pairing "
                 "rightly counts, so it can come out wider than the unpaired figure.", ""]
         h, rows = pair_rows(s.pairs)
@@ -831,8 +834,8 @@ def sweep_markdown(res) -> str:
     return "\n".join([
         f"# Sweep of {what} for `{st['strategy']}` against `{','.join(st['vs'])}`", "",
         f"{st['players']} players, {st['games']:,} games per value (each deal in every seat rotation; "
-        f"the same deals for every value), seed {st['seed']}, rules `{st['rules']}`"
-        + (f" + {', '.join(st['overrides'])}" if st.get("overrides") else "") + ".", "",
+        f"the same deals for every value), seed {st['seed']}, rules "
+        f"`{rules_label(st['rules'], st.get('overrides') or [])}`.", "",
         f"Baseline: `{b.get('spec', '')}`, {where}. The differences are paired: the mean over the "
         "deals both runs played of the difference of the focus strategy's per-deal averages, with a "
         "t interval over deals. Every other interval treats the deal as the independent unit "

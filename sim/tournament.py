@@ -524,7 +524,8 @@ class _DeferInterrupt:
 
 
 def stop_reached(acc: Accumulator, until_ci: float | None) -> bool:
-    """True once every strategy's Wilson 95% win-share interval is within +-until_ci."""
+    """True once every strategy's 95% win-share interval (deals as the unit, the interval the
+    report shows) is within +-until_ci."""
     if until_ci is None or acc.games == 0:
         return False
     return bool(np.all(acc.win_share_halfwidth() <= until_ci))
