@@ -20,6 +20,7 @@ from sim.layout import (
     EV_EXPLODE,
     EV_FLASK,
     EV_PLACE,
+    EV_RED,
     EV_STOP,
     EV_YELLOW,
     F_ANCHOR,
@@ -36,6 +37,7 @@ from sim.layout import (
     F_NORANGE,
     F_NPOT,
     F_PLACED_NO,
+    F_RED_PTR,
     F_REWARD,
     F_SCRIPT_ERR,
     F_START,
@@ -57,7 +59,7 @@ from sim.layout import (
     STOP_TRACK,
 )
 from sim.rng_nb import randint
-from strategies.decide_nb import decide_blue, decide_draw, decide_flask, decide_yellow
+from strategies.decide_nb import decide_blue, decide_draw, decide_flask, decide_red, decide_yellow
 
 # Script errors (F_SCRIPT_ERR)
 ERR_DRAW_NOT_IN_BAG = 1
@@ -108,6 +110,7 @@ def empty_pot(P, s, start, limit):
     P[s, F_DRAWS] = 0
     P[s, F_BLUE_PTR] = 0
     P[s, F_YELLOW_PTR] = 0
+    P[s, F_RED_PTR] = 0
     P[s, F_REWARD] = min(start + 1, 53)
 
 
@@ -171,16 +174,20 @@ def return_chip(P, s, t):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def place_chip(P, s, t, R, E, G):
-    """Place chip t after the anchor, with the red bonus; update the white total and explosion."""
+def place_chip(P, s, t, G, R, SK, SP, SC, rng, E, UF):
+    """Place chip t after the anchor, with the red bonus if the strategy takes it (ingredient
+    actions are optional); update the white total and explosion."""
     c = TYPE_COLOUR[t]
     move = TYPE_VALUE[t]
     if c == RED:
         n_orange = P[s, F_NORANGE]
-        if n_orange >= 3:
-            move += 2
-        elif n_orange >= 1:
-            move += 1
+        extra = 2 if n_orange >= 3 else (1 if n_orange >= 1 else 0)
+        if extra > 0:
+            take = decide_red(P, s, extra, t, P[s, F_RED_PTR], G, R, SK, SP, SC, rng, UF)
+            record(E, G, s, EV_RED, t, extra, 1 if take else 0)
+            if take:
+                move += extra
+        P[s, F_RED_PTR] += 1
     last = R[R_LAST]
     pos = min(P[s, F_ANCHOR] + move, last)
     k = P[s, F_NPOT]
@@ -240,7 +247,7 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     last = R[R_LAST]
     while True:
         P[s, F_PLACED_NO] = t_no
-        place_chip(P, s, t, R, E, G)
+        place_chip(P, s, t, G, R, SK, SP, SC, rng, E, UF)
         if P[s, F_EXPLODED] != 0:
             break
         c = TYPE_COLOUR[t]
@@ -249,10 +256,11 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
             if k >= 2 and TYPE_COLOUR[P[s, POT_T + k - 2]] == WHITE:
                 wt = P[s, POT_T + k - 2]
                 if decide_yellow(P, s, wt, G, R, SK, SP, SC, rng, UF):
+                    wpos = P[s, POT_P + k - 2]
                     _remove_pot_entry(P, s, k - 2)
                     P[s, F_WHITE] -= TYPE_VALUE[wt]
                     return_chip(P, s, wt)
-                    record(E, G, s, EV_YELLOW, wt, 0, 0)
+                    record(E, G, s, EV_YELLOW, wt, wpos, 0)
             P[s, F_YELLOW_PTR] += 1
         if c == BLUE and P[s, F_ANCHOR] < last and P[s, F_NBAG] > 0:
             m = min(TYPE_VALUE[t], P[s, F_NBAG])
@@ -287,13 +295,14 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     tl = P[s, POT_T + k - 1]
     if TYPE_COLOUR[tl] == WHITE and P[s, F_FLASK] != 0:
         if decide_flask(P, s, tl, G, R, SK, SP, SC, rng, UF):
+            wpos = P[s, POT_P + k - 1]
             _remove_pot_entry(P, s, k - 1)
             P[s, F_WHITE] -= TYPE_VALUE[tl]
             return_chip(P, s, tl)
             P[s, F_FLASK] = 0
             if R[R_FLASK_REUSE] != 0:
                 P[s, F_ANCHOR] = P[s, POT_P + k - 2] if k >= 2 else P[s, F_START]
-            record(E, G, s, EV_FLASK, tl, 0, 0)
+            record(E, G, s, EV_FLASK, tl, wpos, 0)
     k = P[s, F_NPOT]
     if k > 0 and P[s, POT_P + k - 1] >= last:  # a chip on the last space (the flask may free it)
         finish_potion(P, s, STOP_TRACK, E, G)

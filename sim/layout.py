@@ -36,7 +36,7 @@ F_COINS = 17  # coins of this round's reward space
 F_VPGAIN = 18  # VP gained this round (all sources)
 F_CHOICE = 19  # exploded player's choice: 0 VP, 1 coins
 F_LIMIT = 20  # explosion limit this round
-F_SPARE21 = 21
+F_RED_PTR = 21  # next scripted red decision (one per red chip placed)
 F_STOPREASON = 22
 F_DRAWS = 23  # chips drawn this round (including blue looks)
 F_FORCED_PTR = 24  # next forced draw
@@ -113,8 +113,8 @@ EV_PLACE = 6  # a=chip type, b=space
 EV_EXPLODE = 7  # a=white total
 EV_BLUE_LOOK = 8  # a=chip type seen
 EV_BLUE_PICK = 9  # a=chip type placed, -1 none
-EV_YELLOW = 10  # a=white chip type returned
-EV_FLASK = 11  # a=white chip type returned
+EV_YELLOW = 10  # a=white chip type returned, b=the space it leaves empty
+EV_FLASK = 11  # a=white chip type returned, b=the space it leaves empty
 EV_STOP = 12  # a=reason, b=reward space
 EV_REWARD = 13  # a=space, b=coins, c=vp
 EV_DIE = 14  # a=face
@@ -130,5 +130,6 @@ EV_CONVERT = 23  # a=VP from coins, b=VP from rubies
 EV_SCORE = 24  # a=score, b=rubies, c=droplet
 EV_FINAL = 25  # a=rank, b=score, c=win share * 1e6
 EV_DIE_ROLL = 26  # a=die face index rolled (before applying)
+EV_RED = 27  # a=red chip type, b=extra distance offered (pumpkins), c=1 taken / 0 declined
 
 SPEND_DROPLET, SPEND_FLASK = 1, 2

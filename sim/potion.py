@@ -11,7 +11,6 @@ import numpy as np
 from sim import chips
 from sim.exact import MAX_STATES, Setup, exact_distribution, sub_bag_count
 from sim.layout import (
-    EV_PLACE,
     F_EXPLODED,
     F_REWARD,
     F_SCRIPT_ERR,
@@ -229,7 +228,14 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
 
 
 def forced(q: PotionQuery, draws_spec: str) -> dict:
-    """Brew with the listed chips drawn in that order; placements, explosion and rewards."""
+    """Brew with the listed chips drawn in that order; placements, explosion and rewards.
+
+    ``placements`` are the chips in the pot at the end, in order; a white chip placed and then
+    sent back to the bag (by the flask, or by a yellow chip) is listed in ``returned`` instead,
+    with the space it left and what returned it (``"flask"`` or ``"yellow"``).
+    """
+    from sim import layout as L
+
     draws = chips.parse_chips(draws_spec, what="draws", starting=q.ruleset.game("starting_bag"))
     if not draws:
         raise PotionInputError("--draws is empty; list the chips in the order they are drawn")
@@ -255,13 +261,16 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
             "at right after it"
         )
     ev = E[: G[G_NEV]]
-    placements = []
+    placements = [{"chip": chips.chip_name(int(P[0, L.POT_T + i])), "index": int(P[0, L.POT_P + i])}
+                  for i in range(int(P[0, L.F_NPOT]))]
+    returned = []
     events = []
     for row in ev:
-        code, a, b = int(row[2]), int(row[3]), int(row[4])
-        if code == EV_PLACE:
-            placements.append({"chip": chips.chip_name(a), "index": b})
-        events.append(_event_text(code, a, b))
+        code, a, b, c = int(row[2]), int(row[3]), int(row[4]), int(row[5])
+        if code in (L.EV_FLASK, L.EV_YELLOW):
+            returned.append({"chip": chips.chip_name(a), "index": b,
+                             "by": "flask" if code == L.EV_FLASK else "yellow"})
+        events.append(_event_text(code, a, b, c))
     reward = int(P[0, F_REWARD])
     rs = q.ruleset
     used = sum(1 for row in ev if row[2] in (5, 8))  # EV_DRAW, EV_BLUE_LOOK
@@ -269,6 +278,7 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
         "bag": chips.format_counts(have),
         "draws": draws_spec,
         "placements": placements,
+        "returned": returned,
         "exploded": bool(P[0, F_EXPLODED]),
         "white_total": int(P[0, F_WHITE]),
         "reward_space": reward,
@@ -280,16 +290,17 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
     }
 
 
-def _event_text(code: int, a: int, b: int) -> str:
+def _event_text(code: int, a: int, b: int, c: int = 0) -> str:
     from sim import layout as L
 
     name = chips.chip_name(a) if 0 <= a < chips.N_TYPES else "none"
     return {
+        L.EV_RED: f"{name}: {'takes' if c else 'declines'} +{b} for pumpkins",
         L.EV_PLACE: f"{name} -> space {b}",
         L.EV_EXPLODE: f"explode (white total {a})",
         L.EV_BLUE_LOOK: f"blue looks at {name}",
         L.EV_BLUE_PICK: f"blue places {name}" if a >= 0 else "blue places nothing",
-        L.EV_YELLOW: f"yellow returns {name} to the bag",
-        L.EV_FLASK: f"flask returns {name} to the bag",
+        L.EV_YELLOW: f"yellow returns {name} from space {b} to the bag",
+        L.EV_FLASK: f"flask returns {name} from space {b} to the bag",
         L.EV_STOP: f"stop, reward space {b}",
     }.get(code, "")

@@ -42,7 +42,7 @@ class RoundFileError(ValueError):
     """A round file that cannot be played; the message names the key or seat and the problem."""
 
 
-PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "blue", "yellow", "flask_on",
+PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "blue", "yellow", "red", "flask_on",
                "choice", "buy", "spend", "purple"}
 TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player"}
 
@@ -213,6 +213,12 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs) -> list[int]:
     SC[s, S.SC_NYELLOW] = len(yellow)
     for i, y in enumerate(yellow):
         SC[s, S.SC_YELLOW + i] = int(y)
+    red = pl.get("red", [])
+    if not isinstance(red, list) or not all(isinstance(x, bool) for x in red) or len(red) > S.SC_MAX_LIST:
+        raise RoundFileError(f"{where}: key 'red': expected a list of true/false, one per red chip "
+                             f"(true takes the extra distance from pumpkins)")
+    SC[s, S.SC_NRED] = len(red)
+    SC[s, S.SC_RED] = sum(1 << i for i, x in enumerate(red) if x)
     SC[s, S.SC_FLASK_ON] = _int(pl, "flask_on", where, default=0, lo=0, hi=max(len(draws), 0))
     choice = pl.get("choice", "vp")
     if choice not in ("vp", "coins"):
@@ -294,7 +300,7 @@ def _result(P, events, n, supply) -> dict:
     return {"players": players, "supply": chips.format_counts(supply), "events": events}
 
 
-SCRIPT_KEYS = {"draws", "blue", "yellow", "flask_on", "choice", "buy", "spend", "purple"}
+SCRIPT_KEYS = {"draws", "blue", "yellow", "red", "flask_on", "choice", "buy", "spend", "purple"}
 GAME_KEYS = {"players", "rules", "set", "round"}
 
 
@@ -308,7 +314,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
 
     ``d`` has ``players``, optional ``rules``/``set``, and one ``[[round]]`` table per round, each
     with ``die`` (faces in order) and one ``[[round.player]]`` table per seat holding that seat's
-    script (``draws``, ``blue``, ``yellow``, ``flask_on``, ``choice``, ``buy``, ``spend``,
+    script (``draws``, ``blue``, ``yellow``, ``red``, ``flask_on``, ``choice``, ``buy``, ``spend``,
     ``purple``). Returns every round's result and the final ranks and win shares.
     """
     from sim.game_nb import O_NWIN, O_RANK, O_WIDTH, O_WIN, finish_game, setup_game

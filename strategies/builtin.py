@@ -216,6 +216,7 @@ def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
     params[S.SLOT_RUBY, 0] = v["refill"]
     params[S.SLOT_RUBY, 1] = v["droplet_until"]
     kinds[S.SLOT_PURPLE] = S.PURPLE_MAX
+    kinds[S.SLOT_RED] = S.RED_ALWAYS
 
 
 def _value_params(coin=None, ruby=0.5) -> tuple[Param, ...]:
@@ -267,6 +268,7 @@ def _random_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
     kinds[S.SLOT_BUY] = S.BUY_RANDOM
     kinds[S.SLOT_RUBY] = S.RUBY_RANDOM
     kinds[S.SLOT_PURPLE] = S.PURPLE_MAX
+    kinds[S.SLOT_RED] = S.RED_ALWAYS
     return kinds, params
 
 

@@ -61,6 +61,7 @@ from strategies.slots import (
     P_RUBY_VALUE,
     P_VP_VALUE,
     PARAM_WIDTH,
+    RED_NEVER,
     ROUND_PARAMS,
     RUBY_DEFAULT,
     RUBY_RANDOM,
@@ -70,9 +71,11 @@ from strategies.slots import (
     SC_FLASK_ON,
     SC_NBLUE,
     SC_NBUY,
+    SC_NRED,
     SC_NSPEND,
     SC_NYELLOW,
     SC_PURPLE,
+    SC_RED,
     SC_SPEND,
     SC_YELLOW,
     SCRIPTED,
@@ -81,6 +84,7 @@ from strategies.slots import (
     SLOT_EXPLODE,
     SLOT_FLASK,
     SLOT_PURPLE,
+    SLOT_RED,
     SLOT_RUBY,
     SLOT_STOP,
     SLOT_YELLOW,
@@ -259,6 +263,20 @@ def decide_yellow(P, s, white_type, G, R, SK, SP, SC, rng, UF):
         return uniform(rng, s) < 0.5
     if k >= USER_BASE:
         return UF[0][k - USER_BASE](P, s, G, R, SP, white_type, 0, UF[1][s]) != 0
+    return True
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def decide_red(P, s, extra, red_type, ptr, G, R, SK, SP, SC, rng, UF):
+    """True to take the extra distance ``extra`` a red chip is offered (pumpkins in the pot);
+    ``ptr`` counts the red chips placed before it this potion (for a scripted decision)."""
+    k = SK[s, SLOT_RED]
+    if k == SCRIPTED:
+        return scripted_red(SC, s, ptr)
+    if k == RED_NEVER:
+        return False
+    if k >= USER_BASE:
+        return UF[0][k - USER_BASE](P, s, G, R, SP, extra, red_type, UF[1][s]) != 0
     return True
 
 
@@ -455,3 +473,11 @@ def scripted_yellow(SC, s, ptr):
     if ptr >= SC[s, SC_NYELLOW]:
         return True
     return SC[s, SC_YELLOW + ptr] != 0
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def scripted_red(SC, s, ptr):
+    """Scripted red decision for the ptr-th red chip placed (default: take the extra distance)."""
+    if ptr >= SC[s, SC_NRED]:
+        return True
+    return (SC[s, SC_RED] >> ptr) & 1 != 0

@@ -28,6 +28,9 @@ buy        a = coins, b = max chips    n, with the chip types written to ``G[G_O
            price ``R[R_PRICE+t]``)
 ruby       a = spendings so far        0 stop, 1 droplet +1, 2 refill the flask
 purple     a = purple chips            the tier taken (1..3)
+red        a = extra distance offered  1 to take it, 0 to decline (called only when a red
+           (1 or 2, from pumpkins),    chip is offered an extra distance)
+           b = the red chip's type
 =========  ==========================  =====================================================
 
 The table always has ``N_UF`` entries, padded with a no-op, so the game kernel compiles once and

@@ -49,7 +49,7 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
     """Register a user strategy.
 
     ``slot_functions`` maps slot names (``stop``, ``flask``, ``blue``, ``yellow``, ``explode``,
-    ``buy``, ``ruby``, ``purple``) to Python functions with the slot signature
+    ``buy``, ``ruby``, ``purple``, ``red``) to Python functions with the slot signature
     ``f(P, s, G, R, SP, a, b) -> int``; each is compiled with Numba now (a function that cannot be
     compiled raises StrategyFileError with Numba's message). ``params`` are ``Param`` objects whose
     values reach the functions as ``SP[s, SLOT_CUSTOM, i]`` in the order given; the fallback's own

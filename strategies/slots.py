@@ -21,10 +21,11 @@ SLOT_EXPLODE = 4  # an exploded player's choice: VP or coins
 SLOT_BUY = 5  # chips to buy
 SLOT_RUBY = 6  # spending rubies
 SLOT_PURPLE = 7  # purple tier
-SLOT_CUSTOM = 8  # no decision: parameters of user strategies
-N_SLOTS = 9
-SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple", "custom")
-DECISION_SLOTS = SLOT_NAMES[:8]
+SLOT_RED = 8  # whether a red chip takes its extra distance from pumpkins
+SLOT_CUSTOM = 9  # no decision: parameters of user strategies
+N_SLOTS = 10
+SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple", "red", "custom")
+DECISION_SLOTS = SLOT_NAMES[:9]
 PARAM_WIDTH = 24
 ROUND_PARAMS = 21  # SP[s, slot, 0..20]: per-round values (0 = outside a game)
 P_RUBY_VALUE = 21  # stop slot of ev/optimal: VP worth of one ruby
@@ -81,6 +82,10 @@ RUBY_RANDOM = 2
 # purple kinds
 PURPLE_MAX = 0
 
+# red kinds (ingredient actions are optional: a red chip may decline its extra distance)
+RED_ALWAYS = 0  # take the extra distance
+RED_NEVER = 1
+
 # Scripted decisions: SC[seat, :]
 SC_NBLUE = 0
 SC_BLUE = 1  # 16 entries: chip type placed for each blue chip, -1 none
@@ -93,5 +98,7 @@ SC_BUY = 37  # 4 entries
 SC_NSPEND = 41
 SC_SPEND = 42  # 16 entries: 1 droplet, 2 flask
 SC_PURPLE = 58  # tier, -1 = the highest
+SC_NRED = 59
+SC_RED = 60  # bit i: 1 the i-th red chip placed takes its extra distance, 0 declines it
 SC_WIDTH = 64
 SC_MAX_LIST = 16

@@ -296,6 +296,24 @@ EXPECTED["r11-4p-all-explode.toml"] = {
     ],
 }
 
+# r12, 2 players, round 2, equal scores (10, 10) -> no rats; die: vp1. Set 1 red: +1 with 1-2
+# pumpkins already in the pot, +2 with 3 or more; the extra is an ingredient action, which is
+# optional (rules guide: "Ingredient actions are optional; you may decline an effect").
+# Seat 0 (red = [false, true]): o1 1; r1, one pumpkin, offered +1, declines: 1+1 = 2; w2 4;
+# o1 5; r2, two pumpkins, offered +1, takes it: 5+2+1 = 8 -> reward 9 (9 coins, 1 VP, ruby).
+# Seat 1 (no red key: takes every extra): o1 1, r1 1+1+1 = 3, w2 5, o1 6, r2 6+2+1 = 9 ->
+# reward 10 (10 coins, 2 VP, no ruby). Seat 1 is furthest and alone rolls: vp1.
+# Green: last two chips o1, r2 -> none; black: none brewed -> nothing. No buys, no spending.
+# Seat 0: ruby +1 (2), score 10+1 = 11. Seat 1: rubies 1, score 10+2+1 = 13.
+EXPECTED["r12-2p-red-declined-and-taken.toml"] = {
+    "players": [
+        seat(placements=["o1@1", "r1@2", "w2@4", "o1@5", "r2@8"], reward_space=9, vp_gained=1,
+             coins=9, rubies=2, score=11, bag="w1x4,w2x2,w3,o1x2,g1,r1,r2"),
+        seat(placements=["o1@1", "r1@3", "w2@5", "o1@6", "r2@9"], reward_space=10, die=["vp1"],
+             vp_gained=3, coins=10, rubies=1, score=13, bag="w1x4,w2x2,w3,o1x2,g1,r1,r2"),
+    ],
+}
+
 
 def test_every_round_file_has_expectations():
     files = sorted(p.name for p in ROUNDS.glob("*.toml"))
@@ -661,3 +679,75 @@ def test_buy_in_round_9_is_ignored():
     got = _play(d)["players"][0]
     assert got["bought"] == []
     assert (got["score"], got["bag"]) == (base["score"], base["bag"])
+
+
+# --- red: the extra distance from pumpkins is optional (rules guide: "Ingredient actions are
+# optional; you may decline an effect"; decisions.md: "red's extra distance ... strategy decisions")
+
+def _spots(p):
+    return [f"{x['chip']}@{x['index']}" for x in p["placements"]]
+
+
+def test_red_declined_after_three_pumpkins():
+    # r03 seat 0 (start 2): o1 3, o1 4, k1 5, o1 6; r2 with 3 pumpkins is offered +2 and declines:
+    # 6+2 = 8; k1 9, w1 10, y1 11 returns w1 -> reward 12 (12 coins, 2 VP, no ruby), 2 spaces
+    # short of the golden 14. Still furthest (seat 1: 9): rolls droplet. Black 2 vs 1: droplet +1,
+    # ruby +1. Rubies 4+1 = 5, two droplet moves -> 1; droplet 2+1+1+2 = 6; score 20+2 = 22;
+    # buys y1 (8) + o1 (3) = 11 <= 12 coins.
+    d = _data("r03-2p-black-more-red-yellow-flask.toml")
+    d["player"][0]["red"] = [False]
+    res = _play(d)
+    p0 = res["players"][0]
+    assert _spots(p0) == ["o1@3", "o1@4", "k1@5", "o1@6", "r2@8", "k1@9", "y1@11"]
+    assert (p0["reward_space"], p0["coins"], p0["vp_gained"], p0["score"]) == (12, 12, 2, 22)
+    assert (p0["die"], p0["rubies"], p0["droplet"], p0["bought"]) == (["droplet"], 1, 6, ["y1", "o1"])
+    red = [e for e in res["events"] if e["event"] == "red"]
+    assert red == [{"round": 4, "event": "red", "seat": 0, "chip": "r2", "extra": 2, "taken": False}]
+
+
+def test_red_taken_when_scripted_true_is_the_default():
+    # red = [true] is what an unscripted red chip does: exactly the golden r03 result.
+    d = _data("r03-2p-black-more-red-yellow-flask.toml")
+    d["player"][0]["red"] = [True]
+    res = _play(d)
+    assert res["players"] == EXPECTED["r03-2p-black-more-red-yellow-flask.toml"]["players"]
+    assert [e["taken"] for e in res["events"] if e["event"] == "red"] == [True]
+
+
+def test_red_list_has_one_entry_per_red_chip_placed():
+    # Like `yellow`, `red` is consumed one entry per red chip placed, offered an extra or not.
+    # r12 seat 0 draws r1, o1, r2: r1 on 1 (no pumpkin yet: nothing offered, entry 0 used),
+    # o1 2, r2 offered +1 (one pumpkin).
+    d = _data("r12-2p-red-declined-and-taken.toml")
+    d["player"][0]["draws"] = "r1,o1,r2"
+    d["player"][0]["red"] = [True, False]  # entry 1 declines: r2 2+2 = 4 -> reward 5 (ruby)
+    p0 = _play(d)["players"][0]
+    assert _spots(p0) == ["r1@1", "o1@2", "r2@4"]
+    assert (p0["reward_space"], p0["coins"], p0["rubies"]) == (5, 5, 2)
+    d["player"][0]["red"] = [False]  # entry 0 is the r1's; the r2 has none: takes, 2+3 = 5
+    p0 = _play(d)["players"][0]
+    assert _spots(p0) == ["r1@1", "o1@2", "r2@5"]
+    assert (p0["reward_space"], p0["coins"], p0["vp_gained"]) == (6, 6, 1)
+
+
+def test_red_placed_by_a_blue_chip_may_decline():
+    # r12 seat 0 with a b1 bought in: o1 1, b1 2 looks at r1 and places it; one pumpkin: +1
+    # offered, declined: 2+1 = 3 -> reward 4 (4 coins). Taken (the default): 4 -> reward 5.
+    d = _data("r12-2p-red-declined-and-taken.toml")
+    d["player"][0]["bag"] = "start,o1,r1,r2,b1"
+    d["player"][0]["draws"] = "o1,b1,r1"
+    d["player"][0]["blue"] = ["r1"]
+    d["player"][0]["red"] = [False]
+    p0 = _play(d)["players"][0]
+    assert _spots(p0) == ["o1@1", "b1@2", "r1@3"] and p0["reward_space"] == 4
+    d["player"][0].pop("red")
+    p0 = _play(d)["players"][0]
+    assert _spots(p0) == ["o1@1", "b1@2", "r1@4"] and p0["reward_space"] == 5
+
+
+@pytest.mark.parametrize("value", [[1, 0], "false", [True, "no"]])
+def test_red_script_must_be_true_false_list(value):
+    d = _data("r12-2p-red-declined-and-taken.toml")
+    d["player"][0]["red"] = value
+    with pytest.raises(RoundFileError, match=r"seat 0: key 'red'"):
+        _play(d)

@@ -28,7 +28,13 @@ def brew(bag, draws, *, flask=None, start=0, sets=(), stop="never"):
 
 
 def places(res):
+    """The chips in the pot at the end, in order (a chip sent back to the bag is not placed)."""
     return [(p["chip"], p["index"]) for p in res["placements"]]
+
+
+def returned(res):
+    """Chips placed and then sent back to the bag: (chip, space it left, by flask / yellow)."""
+    return [(p["chip"], p["index"], p["by"]) for p in res["returned"]]
 
 
 def cli_draws(*args):
@@ -172,8 +178,9 @@ def test_flask_keep_next_chip_counts_from_emptied_space():
     # --flask 3: w1 on 1 (value 1 < 3: kept), w3 on 4 -> sent back (total back to 1), the space 4
     # stays empty and o1 counts on from it: 5; reward 6.
     res = brew("w1,w3,o1", "w1,w3,o1", flask=3)
-    assert places(res) == [("w1", 1), ("w3", 4), ("o1", 5)]
-    assert any("flask returns w3" in e for e in res["events"])
+    assert places(res) == [("w1", 1), ("o1", 5)]
+    assert returned(res) == [("w3", 4, "flask")]
+    assert "flask returns w3 from space 4 to the bag" in res["events"]
     assert res["white_total"] == 1
     assert res["reward_space"] == 6
 
@@ -182,7 +189,8 @@ def test_flask_reuse_counts_from_chip_before():
     # flask_space = reuse: after w3 (on 4) goes back, o1 counts from w1 on 1 -> 2; reward 3.
     for value in ('"reuse"', "reuse"):
         res = brew("w1,w3,o1", "w1,w3,o1", flask=3, sets=[f"game.flask_space={value}"])
-        assert places(res) == [("w1", 1), ("w3", 4), ("o1", 2)]
+        assert places(res) == [("w1", 1), ("o1", 2)]
+        assert returned(res) == [("w3", 4, "flask")]
         assert res["white_total"] == 1
         assert res["reward_space"] == 3
 
@@ -210,11 +218,13 @@ def test_flask_stop_right_after_rewards_after_last_chip_in_pot():
 def test_flask_threshold_and_once_only():
     # --flask 2: w1 (below 2) stays on 1; w2 on 3 goes back; o1 -> 4 (keep); reward 5.
     res = brew("w1,w2,o1", "w1,w2,o1", flask=2)
-    assert places(res) == [("w1", 1), ("w2", 3), ("o1", 4)]
+    assert places(res) == [("w1", 1), ("o1", 4)]
+    assert returned(res) == [("w2", 3, "flask")]
     assert res["white_total"] == 1 and res["reward_space"] == 5
     # Once per potion: first w3 on 3 goes back; the second w3 (6) stays; o1 7; total 3; reward 8.
     res = brew("w3x2,o1", "w3,w3,o1", flask=3)
-    assert places(res) == [("w3", 3), ("w3", 6), ("o1", 7)]
+    assert places(res) == [("w3", 6), ("o1", 7)]
+    assert returned(res) == [("w3", 3, "flask")]
     assert res["white_total"] == 3 and res["reward_space"] == 8
     assert sum("flask" in e for e in res["events"]) == 1
 
@@ -222,7 +232,8 @@ def test_flask_threshold_and_once_only():
 def test_flask_returned_chip_can_be_drawn_again():
     # bag w3,o1 --flask 3: w3 on 3 goes back into the bag, so it can be drawn again: o1 4, w3 7.
     res = brew("w3,o1", "w3,o1,w3", flask=3)
-    assert places(res) == [("w3", 3), ("o1", 4), ("w3", 7)]
+    assert places(res) == [("o1", 4), ("w3", 7)]
+    assert returned(res) == [("w3", 3, "flask")]
     assert res["white_total"] == 3 and res["reward_space"] == 8
 
 
@@ -248,7 +259,8 @@ def test_flask_keep_on_last_space_may_continue():
     # next chip counts on from 52: o1 reaches past 52, sits on 52 -> reward the spoon 53.
     res = brew("w3,o1", "w3,o1", flask=3, start=49)
     assert res["draws_unused"] == 0
-    assert places(res) == [("w3", 52), ("o1", 52)]
+    assert places(res) == [("o1", 52)]
+    assert returned(res) == [("w3", 52, "flask")]
     assert res["reward_space"] == 53
 
 
@@ -259,8 +271,9 @@ def test_flask_keep_on_last_space_may_continue():
 def test_yellow_returns_preceding_white():
     # w2 on 2, y1 on 3: w2 back to the bag, its space stays empty, total 0; reward after y1: 4.
     res = brew("w2,y1", "w2,y1")
-    assert places(res) == [("w2", 2), ("y1", 3)]
-    assert any("yellow returns w2" in e for e in res["events"])
+    assert places(res) == [("y1", 3)]
+    assert returned(res) == [("w2", 2, "yellow")]
+    assert "yellow returns w2 from space 2 to the bag" in res["events"]
     assert res["white_total"] == 0
     assert res["reward_space"] == 4
 
@@ -268,7 +281,8 @@ def test_yellow_returns_preceding_white():
 def test_yellow_returned_white_is_back_in_bag():
     # The returned w2 can be drawn again: it lands 2 after the yellow: 5; total 2; reward 6.
     res = brew("w2,y1", "w2,y1,w2")
-    assert places(res) == [("w2", 2), ("y1", 3), ("w2", 5)]
+    assert places(res) == [("y1", 3), ("w2", 5)]
+    assert returned(res) == [("w2", 2, "yellow")]
     assert res["white_total"] == 2 and res["reward_space"] == 6
 
 
@@ -276,6 +290,7 @@ def test_yellow_after_non_white_returns_nothing():
     # w2 2, o1 3, y1 4: the chip right before the yellow is orange -> nothing returned; total 2.
     res = brew("w2,o1,y1", "w2,o1,y1")
     assert places(res) == [("w2", 2), ("o1", 3), ("y1", 4)]
+    assert returned(res) == []
     assert not any("yellow returns" in e for e in res["events"])
     assert res["white_total"] == 2 and res["reward_space"] == 5
 
@@ -283,7 +298,8 @@ def test_yellow_after_non_white_returns_nothing():
 def test_yellow_returns_only_the_immediately_preceding_white():
     # w1 1, w2 3, y2 5: only w2 goes back; total 1; next o1 counts from the yellow: 6; reward 7.
     res = brew("w1,w2,y2,o1", "w1,w2,y2,o1")
-    assert places(res) == [("w1", 1), ("w2", 3), ("y2", 5), ("o1", 6)]
+    assert places(res) == [("w1", 1), ("y2", 5), ("o1", 6)]
+    assert returned(res) == [("w2", 3, "yellow")]
     assert res["white_total"] == 1 and res["reward_space"] == 7
 
 
@@ -299,6 +315,29 @@ def test_yellow_cannot_repair_an_explosion():
     # w3 3, w3 6, w2 8 explodes: brewing ends, the listed y1 is never drawn.
     res = brew("w3x2,w2,y1", "w3,w3,w2,y1")
     assert res["exploded"] is True and res["draws_unused"] == 1 and res["reward_space"] == 9
+
+
+def test_flask_then_yellow_both_returned_neither_placed():
+    # --flask 3: w1 on 1 (kept: below 3), w3 on 4 goes back with the flask (keep: 4 stays empty),
+    # y1 counts on from 4: 5. The chip placed right before the yellow is now w1 (decisions.md:
+    # "the flasked white is no longer placed"), so the yellow returns w1 from space 1. Only y1 is
+    # left in the pot: white total 0, reward 6.
+    res = brew("w1,w3,y1", "w1,w3,y1", flask=3)
+    assert places(res) == [("y1", 5)]
+    assert returned(res) == [("w3", 4, "flask"), ("w1", 1, "yellow")]
+    assert res["white_total"] == 0 and res["reward_space"] == 6
+
+
+def test_placements_are_the_pot_at_the_end():
+    # The README example: w2 2, o1 3, 4, 5, r1 5+1+2 (three pumpkins) = 8, w3 11 goes back with
+    # the flask, w1 counts on from 11: 12; reward 13 (13 coins, 2 VP, ruby). The w3 is returned,
+    # not placed; the reward space follows the last chip in the pot.
+    res = brew("start,o1x2,r1", "w2,o1,o1,o1,r1,w3,w1", flask=3)
+    assert places(res) == [("w2", 2), ("o1", 3), ("o1", 4), ("o1", 5), ("r1", 8), ("w1", 12)]
+    assert returned(res) == [("w3", 11, "flask")]
+    assert res["white_total"] == 3
+    assert (res["reward_space"], res["coins"], res["vp"], res["ruby"]) == (13, 13, 2, True)
+    assert "r1: takes +2 for pumpkins" in res["events"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -486,8 +525,25 @@ def test_cli_draws_blue_and_yellow():
     # w2 on 2, y1 on 3 returns w2 (total 0); b1 on 4 looks at the one chip in the bag, the
     # returned w2 -> places nothing; reward 5, total 0.
     res = cli_draws("--bag", "w2,y1,b1", "--draws", "w2,y1,b1,w2")
-    assert places(res) == [("w2", 2), ("y1", 3), ("b1", 4)]
+    assert places(res) == [("y1", 3), ("b1", 4)]
+    assert returned(res) == [("w2", 2, "yellow")]
     assert res["white_total"] == 0 and res["reward_space"] == 5
+
+
+def test_cli_draws_text_names_returned_chips():
+    # The text lists the same returns as the JSON: w1 on 1, w3 on 4 back with the flask, y1 on 5
+    # returns w1 from 1; reward 6.
+    args = ["potion", "--bag", "w1,w3,y1", "--flask", "3", "--draws", "w1,w3,y1"]
+    r = runner.invoke(app, args)
+    assert r.exit_code == 0, r.output
+    lines = [x.strip() for x in r.stdout.splitlines()]
+    first = lines.index("w1 -> space 1")
+    assert lines[first:first + 5] == ["w1 -> space 1", "w3 -> space 4", "flask returns w3 from space 4 to the bag",
+                          "y1 -> space 5", "yellow returns w1 from space 1 to the bag"]
+    assert "reward space 6" in r.stdout
+    res = cli_draws(*args[1:])
+    assert returned(res) == [("w3", 4, "flask"), ("w1", 1, "yellow")]
+    assert places(res) == [("y1", 5)]
 
 
 def test_cli_draw_not_in_bag_exit_2():

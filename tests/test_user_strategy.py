@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from sim import potion as pot
 from sim.cli import app
-from sim.game import play_batch, replay
+from sim.game import event_dict, play_batch, replay
 from sim.game_nb import O_ERR, O_EXPLOSIONS, play_games
 from sim.ruleset import load_ruleset
 from strategies import slots as S
@@ -236,6 +236,79 @@ def test_user_strategy_does_not_recompile(tmp_path):
     after = (len(play_games.signatures), len(play_games.overloads),
              sum(play_games.stats.cache_misses.values()))
     assert after == before
+
+
+# --- the red slot: a red chip's extra distance from pumpkins is optional -------------------------
+
+RED_FILE = """
+    from sim.chips import TYPE_VALUE
+    from strategies.builtin import Param
+    from strategies.registry import register
+    from strategies.slots import SLOT_CUSTOM
+
+
+    def red(P, s, G, R, SP, a, b, M):
+        # a = the extra distance offered (1 or 2), b = the red chip's type
+        return 1 if a >= SP[s, SLOT_CUSTOM, 0] and TYPE_VALUE[b] != 1 else 0
+
+
+    def red_always(P, s, G, R, SP, a, b, M):
+        return 1
+
+
+    register("ut-red", "Pumpkin archetype that takes a red's extra distance only if it is at "
+             "least k and the chip is not an r1.", fallback="pumpkin", red=red,
+             params=[Param("k", "int", 2, 1, 3, "smallest extra distance to take")])
+    register("ut-red-always", "Pumpkin archetype with a user red slot that always takes.",
+             fallback="pumpkin", red=red_always)
+"""
+
+
+@pytest.fixture(scope="module")
+def user_red(tmp_path_factory) -> Path:
+    p = write(tmp_path_factory.mktemp("ured"), "red.py", RED_FILE)
+    assert load_strategy_file(p) == ["ut-red", "ut-red-always"]
+    return p
+
+
+def _red_events(specs, games=range(12)):
+    lineup = [parse_strategy(s) for s in specs]
+    got = []
+    for g in games:
+        E, out = replay(BASE, lineup, seed=9, game=g, rotation=0)
+        assert (out[:, O_ERR] == 0).all()
+        got += [e for e in (event_dict(row) for row in E) if e["event"] == "red"]
+    return got
+
+
+def test_user_red_slot_is_registered(user_red):
+    st = parse_strategy("ut-red:k=1")
+    assert st.kinds[S.SLOT_RED] >= S.USER_BASE and st.params[S.SLOT_CUSTOM, 0] == 1
+    assert parse_strategy("pumpkin").kinds[S.SLOT_RED] == S.RED_ALWAYS
+    assert "red" in S.DECISION_SLOTS
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_user_red_slot_decides_every_offer(user_red, k):
+    """The function sees the extra offered (a) and the chip (b); each offer follows its rule,
+    and the built-ins (seat 1) take every extra."""
+    ev = _red_events([f"ut-red:k={k}", "pumpkin"])
+    mine = [e for e in ev if e["seat"] == 0]
+    assert len(mine) >= 5 and {e["extra"] for e in mine} == {1, 2}
+    for e in mine:
+        assert e["taken"] == (e["extra"] >= k and e["chip"] != "r1"), e
+    assert all(e["taken"] for e in ev if e["seat"] == 1)
+    if k == 3:
+        assert not any(e["taken"] for e in mine)
+
+
+def test_user_red_always_equals_builtin(user_red):
+    """A user red slot that always takes plays exactly the built-in games; one that declines
+    plays different ones."""
+    ref = _play(["pumpkin", "balanced", "pumpkin"])
+    same = _play(["ut-red-always", "balanced", "ut-red-always"])
+    assert np.array_equal(same.out, ref.out) and np.array_equal(same.rounds, ref.rounds)
+    assert not np.array_equal(_play(["ut-red:k=3", "balanced", "ut-red:k=3"]).out, ref.out)
 
 
 # --- user stop rules in `quacks potion` (the registry's stop rules are accepted there) ---------
