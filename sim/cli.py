@@ -19,9 +19,9 @@ from rich.table import Table
 from sim import chips
 from sim.cli_common import fail, set_threads
 from sim.exact import TooLargeError
-from sim.game import GameInputError
+from sim.game import GameInputError, plural
 from sim.round_file import RoundFileError
-from sim.ruleset import RulesetError, load_ruleset
+from sim.ruleset import RulesetError, load_ruleset, rules_label
 from strategies.builtin import StrategySpecError
 from strategies.registry import StrategyFileError
 
@@ -145,7 +145,8 @@ def _print_regret(res: dict) -> None:
     how = "exact enumeration" if res["exact"] else "sampled (95% intervals)"
     out.print(f"bag {res['bag']} | start {res['start']} | flask {res['flask'] if res['flask'] is not None else 'off'}"
               f" | value = VP + {v['coin']:g} x coins + {v['ruby']:g} x ruby (an exploded pot takes the"
-              f" better of VP and coins) | {how}, {res['seconds']} s")
+              f" better of VP and coins) | {how}, {res['seconds']} s"
+              f" | rules {rules_label(res['ruleset'], res['overrides'])}", markup=False)
     t = Table(show_header=True, header_style="bold")
     for col in ("stop rule", "expected value", "regret vs optimal", "P(explode)", "mean reward space", "n"):
         t.add_column(col, justify="left" if col == "stop rule" else "right")
@@ -157,20 +158,22 @@ def _print_regret(res: dict) -> None:
 
 
 def _print_forced(res: dict) -> None:
-    out.print(f"bag {res['bag']}, draws {res['draws']}")
+    out.print(f"bag {res['bag']}, draws {res['draws']} | rules {rules_label(res['rules'], res['overrides'])}",
+              markup=False)
     for e in res["events"]:
         out.print(f"  {e}")
     state = "EXPLODED" if res["exploded"] else "intact"
     out.print(f"{state}; white total {res['white_total']}; reward space {res['reward_space']}: "
-              f"{res['coins']} coins, {res['vp']} VP{', ruby' if res['ruby'] else ''}")
+              f"{plural(res['coins'], 'coin')}, {res['vp']} VP{', ruby' if res['ruby'] else ''}")
     if res["draws_unused"]:
-        out.print(f"({res['draws_unused']} listed draws were not used: brewing had ended)")
+        k = res["draws_unused"]
+        out.print(f"({plural(k, 'listed draw')} {'was' if k == 1 else 'were'} not used: brewing had ended)")
 
 
 def _print_potion(res: dict, rs) -> None:
     how = "exact enumeration" if res["exact"] else f"{res['n']:,} sampled potions (seed {res['seed']})"
     out.print(f"bag {res['bag']} | stop {res['stop']} | start {res['start']} | "
-              f"flask {res['flask'] if res['flask'] is not None else 'off'} | rules {res['rules']}")
+              f"flask {res['flask'] if res['flask'] is not None else 'off'} | rules {rs.display}", markup=False)
     out.print(f"{how}, {res['seconds']} s")
     t = Table(show_header=True, header_style="bold")
     t.add_column("measure")
@@ -194,10 +197,11 @@ def _print_potion(res: dict, rs) -> None:
     out.print(d)
 
 
-def _lineup(strategies: str, players: int | None):
+def _lineup(strategies: str | None, players: int | None):
+    from sim.replay_report import default_specs
     from strategies.builtin import parse_strategy, split_specs
 
-    specs = split_specs(strategies)
+    specs = split_specs(strategies) if strategies is not None else default_specs(players)
     if not specs:
         fail("--strategies: give at least one strategy, e.g. threshold,random")
     if players is None:
@@ -211,7 +215,7 @@ def _lineup(strategies: str, players: int | None):
 
 @app.command()
 def play(
-    strategies: Annotated[str, typer.Option(help="One strategy spec per seat (name or name:key=value,...), comma-separated.")] = "threshold,threshold:t=5,threshold:t=7,random",
+    strategies: Annotated[str | None, typer.Option(help="One strategy spec per seat (name or name:key=value,...), comma-separated. Default: the first --players of threshold,threshold:t=5,threshold:t=7,random.")] = None,
     players: Annotated[int | None, typer.Option(help="Players (2-4); default: one per strategy.")] = None,
     games: Annotated[int, typer.Option(help="Games to play; game k seats the lineup rotated by k.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
@@ -249,14 +253,14 @@ def play(
     if json_:
         typer.echo(json.dumps({
             "players": players, "games": games, "seed": seed, "rules": rs.name,
-            "seconds": round(secs, 3),
+            "overrides": list(rs.overrides), "seconds": round(secs, 3),
             "strategies": [
                 {k: (list(v) if isinstance(v, tuple) else v) for k, v in row.items()}
                 for row in df.to_dict(orient="records")
             ],
         }))
         return
-    out.print(f"{games:,} games, {players} players, seed {seed}, rules {rs.name}; seats rotate every game; "
+    out.print(f"{games:,} games, {players} players, seed {seed}, rules {rs.display}; seats rotate every game; "
               f"{secs:.2f} s ({games / secs:,.0f} games/s)")
     t = Table(show_header=True, header_style="bold")
     for col in ("#", "strategy", "games", "win share [95% CI]", "mean VP [95% CI]", "mean rank",
@@ -272,44 +276,98 @@ def play(
 
 @app.command()
 def replay(
-    seed: Annotated[int, typer.Option(help="The run seed.")],
-    game: Annotated[int, typer.Option(help="The game index within the run.")],
-    strategies: Annotated[str, typer.Option(help="One strategy spec per seat, as in the run.")],
-    rotation: Annotated[int, typer.Option(help="Seat rotation of the game (quacks play uses game % players).")] = 0,
-    rules: RulesOpt = "base",
+    report: Annotated[str | None, typer.Argument(help="A tournament report folder (or one value's folder of a sweep): replay its game --row N, or --game G [--seat S]; rules, strategies, seed and seating come from the report.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Without REPORT: the run seed.")] = None,
+    game: Annotated[int | None, typer.Option(help="Without REPORT: the game index within the run (quacks play's game k). With REPORT: the game column of games.parquet.")] = None,
+    seat: Annotated[int | None, typer.Option(help="With REPORT and --game: the seat whose row is asked for.")] = None,
+    row: Annotated[int | None, typer.Option(help="With REPORT: the row of games.parquet (0-based).")] = None,
+    strategies: Annotated[str | None, typer.Option(help="Without REPORT: one strategy spec per seat, as in the run (default: quacks play's default lineup).")] = None,
+    players: Annotated[int | None, typer.Option(help="Without REPORT: players (2-4); default: one per strategy.")] = None,
+    rotation: Annotated[int | None, typer.Option(help="Without REPORT: seat rotation of the game, 0 to players - 1 (quacks play uses game % players). Default 0.")] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help="Without REPORT: built-in ruleset name or a TOML file (default base).")] = None,
     set_: SetOpt = None,
     json_: JsonOpt = False,
     strategy_file: StrategyFileOpt = None,
 ) -> None:
-    """Print one game round by round: rats, every draw and placement, effects, die, buys, scores."""
+    """Print one game round by round: rats, every draw and placement, effects, die, buys, scores.
+
+    Either a game of a run (--seed, --game, --strategies, --rotation, as quacks play plays them)
+    or a game of a saved report (REPORT with --row, or --game and --seat).
+    """
     from sim.game import event_dict, event_text
     from sim.game import replay as replay_game
+    from sim.replay_report import (
+        ReplayError,
+        check_rotation,
+        load_report_game,
+        replay_report_game,
+        report_footer,
+        report_header,
+        ruby_costs,
+    )
 
+    if report is not None:
+        given = [f for f, v in (("--seed", seed), ("--strategies", strategies), ("--players", players),
+                                ("--rotation", rotation), ("--rules", rules), ("--set", set_ or None),
+                                ("--strategy-file", strategy_file or None)) if v is not None]
+        if given:
+            fail(f"{', '.join(given)}: a report replay takes the run's settings from {report}; "
+                 "give only --row, or --game and --seat")
+        try:
+            rg = load_report_game(report, game=game, seat=seat, row=row)
+            res = replay_report_game(rg)
+        except typer.Exit:
+            raise
+        except (ReplayError, *USER_ERRORS) as e:
+            fail(str(e))
+        for n in res["notes"]:
+            typer.echo(f"note: {n}", err=True)
+        if not res["matches"]:
+            typer.echo("warning: the replay differs from the report's rows (see the check at the end)",
+                       err=True)
+        if json_:
+            typer.echo(json.dumps(res))
+            return
+        for line in report_header(res):
+            out.print(line, markup=False)
+        for d in res["events"]:
+            if d["event"] != "draw":
+                out.print(event_text(d, res["seats"], ruby_costs(rg.ruleset)), markup=False)
+        for line in report_footer(res):
+            out.print(line, markup=False)
+        return
     try:
+        if seat is not None or row is not None:
+            fail("--seat and --row go with a report folder: quacks replay REPORT --row N")
+        if seed is None or game is None:
+            fail("--seed and --game: required (or give a report folder: quacks replay REPORT --row N)")
         if seed < 0 or game < 0:
             fail("--seed and --game must be 0 or more")
         load_strategies(strategy_file)
-        rs = load_ruleset(rules, set_ or [])
-        lineup, players = _lineup(strategies, None)
+        rs = load_ruleset(rules or "base", set_ or [])
+        lineup, players = _lineup(strategies, players)
         if not 2 <= players <= 5:
             fail(f"--strategies: {players} given; a game needs 2 to 4 seats")
+        rotation = 0 if rotation is None else rotation
+        check_rotation(rotation, players)
         E, res = replay_game(rs, lineup, seed=seed, game=game, rotation=rotation)
     except typer.Exit:
         raise
-    except USER_ERRORS as e:
+    except (ReplayError, *USER_ERRORS) as e:
         fail(str(e))
     events = [event_dict(r) for r in E]
     names = [lineup[(s + rotation) % players].spec for s in range(players)]
     if json_:
         typer.echo(json.dumps({"seed": seed, "game": game, "rotation": rotation, "rules": rs.name,
-                               "seats": names, "events": events}))
+                               "overrides": list(rs.overrides), "seats": names, "events": events}))
         return
-    out.print(f"game {game} of seed {seed}, rotation {rotation}, rules {rs.name}")
+    out.print(f"game {game} of seed {seed}, rotation {rotation}, rules {rs.display}", markup=False)
     for s, nm in enumerate(names):
-        out.print(f"  seat {s}: {nm}")
+        out.print(f"  seat {s}: {nm}", markup=False)
+    costs = ruby_costs(rs)
     for d in events:
         if d["event"] != "draw":  # the placement line says it
-            out.print(event_text(d, names))
+            out.print(event_text(d, names, costs), markup=False)
 
 
 @app.command(name="round")
@@ -326,13 +384,16 @@ def round_(
     except USER_ERRORS as e:
         fail(str(e))
     if json_:
-        typer.echo(json.dumps({"players": res["players"], "supply": res["supply"]}))
+        typer.echo(json.dumps({"players": res["players"], "supply": res["supply"],
+                               "rules": res["rules"], "overrides": res["overrides"]}))
         return
     n = len(res["players"])
     names = [f"player {s}" for s in range(n)]
+    if res["rules_given"]:
+        out.print(f"rules {rules_label(res['rules'], res['overrides'])}", markup=False)
     for d in res["events"]:
         if d["event"] != "draw":
-            out.print(event_text(d, names))
+            out.print(event_text(d, names, res["ruby_costs"]), markup=False)
     t = Table(show_header=True, header_style="bold")
     for col in ("seat", "rat", "reward", "exploded", "die", "VP+", "coins", "bought", "rubies", "droplet",
                 "flask", "score", "bag"):

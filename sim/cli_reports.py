@@ -21,7 +21,7 @@ from sim.chips import BagSpecError
 from sim.cli_common import fail, set_threads
 from sim.game import GameInputError
 from sim.reports import ReportError, dumps, pair_rows, read_saved_settings, seat_rows, strategy_rows
-from sim.ruleset import RulesetError
+from sim.ruleset import RulesetError, rules_label
 from sim.sweep import plan_sweep, run_sweep
 from sim.tournament import (
     DEFAULT_CI_CAP,
@@ -131,6 +131,21 @@ def progress_bar(quiet: bool, label: str):
         yield update
 
 
+def _nothing_to_resume(out: Path) -> bool:
+    """True when ``out`` holds no run (interrupted or finished) that --resume could continue."""
+    from sim.reports import RUN_FILE, STATE_FILE, SWEEP_STATE
+
+    return not any((Path(out) / n).is_file() for n in (STATE_FILE, SWEEP_STATE, RUN_FILE))
+
+
+def _sweep_interrupted(target: Path) -> str:
+    """The line an interrupted sweep prints: what is kept and the command that resumes it."""
+    if _nothing_to_resume(target):
+        return f"interrupted before the sweep kept anything in {target}; run it again to start"
+    return (f"interrupted: finished chunks kept in {target}; continue with: "
+            f"quacks sweep --out {target} --resume")
+
+
 def _merge(given: dict, saved: dict | None) -> dict:
     """Options given on the command line over those saved by the interrupted run."""
     out = dict(saved or {})
@@ -150,7 +165,7 @@ def _print_result(res, console: Console) -> None:
     gps = f" ({res.games_per_second:,.0f} games/s)" if res.seconds_total > 0 else ""
     console.print(f"{res.games:,} games ({res.deals:,} deals x {res.plan.games_per_deal} seatings), "
                   f"{s['players']} players, format {s['format']}, seed {s['seed']}, rules "
-                  f"{res.plan.ruleset.name}; {res.seconds_total:.1f} s{gps}{cap}")
+                  f"{res.plan.ruleset.display}; {res.seconds_total:.1f} s{gps}{cap}", markup=False)
     for title, (header, rows) in (("strategies (95% CI)", strategy_rows(res.summary.strategies)),
                                   ("paired differences per deal (95% CI)",
                                    pair_rows(res.summary.pairs) if len(res.summary.pairs) else ([], [])),
@@ -177,9 +192,8 @@ def _print_sweep(res, console: Console) -> None:
     b = res.baseline
     console.print(f"sweep of {' x '.join(keys)} for {st['strategy']} vs {','.join(st['vs'])}: "
                   f"{len(res.table)} {'cells' if grid else 'values'} x {st['games']:,} games, "
-                  f"{st['players']} players, seed {st['seed']}, rules {st['rules']}"
-                  + (f" + {', '.join(st['overrides'])}" if st.get("overrides") else "")
-                  + f"; {res.seconds:.1f} s")
+                  f"{st['players']} players, seed {st['seed']}, rules "
+                  f"{rules_label(st['rules'], st.get('overrides') or [])}; {res.seconds:.1f} s", markup=False)
     console.print(f"baseline {b['spec']}"
                   + ("" if b["in_grid"] else f" (played on the same deals: win share {b['win_share']:.4f})")
                   + "; differences are paired over deals (95% CI)")
@@ -243,6 +257,8 @@ def register(app: typer.Typer) -> None:
                      "format": format_.value if format_ else None, "until_ci": until_ci,
                      "detail": detail.value if detail else None,
                      "strategy_files": _files(strategy_file)}
+            if resume and _nothing_to_resume(out):
+                fail(f"nothing to resume in {out}")
             saved = read_saved_settings(out) if resume else None
             cfg = TournamentConfig.from_settings(_merge(given, saved))
             plan = resolve_plan(cfg)
@@ -297,6 +313,8 @@ def register(app: typer.Typer) -> None:
                 fail("--resume and --force: give one (--resume continues, --force starts over)")
             if resume and out is None:
                 fail("--resume needs --out DIR, the directory of the interrupted sweep")
+            if resume and _nothing_to_resume(out):
+                fail(f"nothing to resume in {out}")
             saved = read_saved_settings(out) if resume else None
             s = _merge({"strategy": strategy, "params": list(param) if param else None,
                         "baseline": baseline,
@@ -330,9 +348,8 @@ def register(app: typer.Typer) -> None:
                                 out=target, resume=resume, force=force, progress=bar, plots=plots,
                                 argv=sys.argv,
                                 note=None if quiet else (lambda m: typer.echo(f"note: {m}", err=True)))
-        except RunInterrupted as e:
-            typer.echo(f"interrupted: finished chunks kept in {e.out}; continue with: "
-                       f"quacks sweep --out {target} --resume", err=True)
+        except KeyboardInterrupt:  # RunInterrupted, or Ctrl-C between or after the values
+            typer.echo(_sweep_interrupted(target), err=True)
             raise typer.Exit(130) from None
         except RUN_ERRORS as e:
             fail(str(e))
@@ -350,6 +367,9 @@ def register(app: typer.Typer) -> None:
         """Re-draw the plots of a saved report from its tables."""
         from sim.plots import render_all
 
+        if directory.is_file():
+            fail(f"{directory}: a file; quacks plot needs a report folder (the --out of quacks "
+                 "tournament or sweep)")
         try:
             files, notes = render_all(directory)
         except USER_ERRORS as e:

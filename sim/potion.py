@@ -184,7 +184,7 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
         r["regret"] = best - r["expected_value"]
     return {"bag": chips.format_counts(counts), "start": q.start, "flask": q.flask,
             "value": {"coin": coin_value, "ruby": ruby_value, "vp": 1.0}, "exact": can_exact,
-            "rules": rows}
+            "ruleset": q.ruleset.name, "overrides": list(q.ruleset.overrides), "rules": rows}
 
 
 def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | None) -> dict:
@@ -203,6 +203,7 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
         "flask": q.flask,
         "start": q.start,
         "rules": rs.name,
+        "overrides": list(rs.overrides),
         "exact": is_exact,
         "n": int(total) if not is_exact else None,
         "seed": seed,
@@ -286,6 +287,8 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
         "vp": int(rs.vp[reward]),
         "ruby": bool(rs.ruby[reward]),
         "draws_unused": len(draws) - used,
+        "rules": rs.name,
+        "overrides": list(rs.overrides),
         "events": [e for e in events if e],
     }
 

@@ -168,7 +168,11 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
                rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
     events = [event_dict(row) for row in E[: _count_events(E)]]
     _check_errors(G, P, SC, events, label, flask_before)
-    return _result(P, events, n, supply)
+    res = _result(P, events, n, supply)
+    res.update(rules=rs.name, overrides=list(rs.overrides), rules_given="rules" in d or "set" in d,
+               ruby_costs={"droplet": int(rs.game("ruby_cost_droplet")),
+                           "flask": int(rs.game("ruby_cost_flask"))})
+    return res
 
 
 def _forced_draws(draws: list[list[int]]) -> np.ndarray:

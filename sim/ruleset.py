@@ -140,6 +140,12 @@ class Ruleset:
     book_round: np.ndarray = field(repr=False)
     book_set: np.ndarray = field(repr=False)
     starting_bag: np.ndarray = field(repr=False)
+    overrides: tuple[str, ...] = ()  # the ``--set`` assignments applied, as given
+
+    @property
+    def display(self) -> str:
+        """What was run, for headers: ``base`` or ``base + game.rounds=7 + ...``."""
+        return rules_label(self.name, self.overrides)
 
     def game(self, key: str):
         """A value from the ``[game]`` section."""
@@ -188,6 +194,11 @@ class Ruleset:
                     f"{self.source}: books.{c} = {s}: {c} Set {s} effects are not implemented yet; "
                     f"implemented: {sorted(IMPLEMENTED_SETS[c]) or 'none'}"
                 )
+
+
+def rules_label(name: str, overrides: list[str] | tuple[str, ...] = ()) -> str:
+    """A ruleset name with its overrides, as every header shows it: ``base + game.rounds=7``."""
+    return " + ".join([name, *(o.strip() for o in overrides)])
 
 
 def _builtin_path(name: str) -> Path | None:
@@ -366,10 +377,18 @@ def load_ruleset(name_or_path: str = "base", overrides: list[str] | tuple[str, .
     if overrides:
         label = f"{label} (with --set {', '.join(overrides)})"
     _validate(d, label)
-    return _build(d, label)
+    return _build(d, label, tuple(o.strip() for o in overrides))
 
 
-def _build(d: dict, label: str) -> Ruleset:
+def ruleset_from_data(d: dict, label: str, overrides: list[str] | tuple[str, ...] = ()) -> Ruleset:
+    """A ruleset from already-resolved tables (e.g. those a report's run.json saved), validated;
+    ``overrides`` are only recorded (they are already applied in ``d``)."""
+    d = copy.deepcopy(d)
+    _validate(d, label)
+    return _build(d, label, tuple(o.strip() for o in overrides))
+
+
+def _build(d: dict, label: str, overrides: tuple[str, ...] = ()) -> Ruleset:
     t = d["track"]
     ruby = np.zeros(TRACK_LEN, dtype=np.int64)
     ruby[t["ruby_spaces"]] = 1
@@ -407,6 +426,7 @@ def _build(d: dict, label: str) -> Ruleset:
         book_round=book_round,
         book_set=book_set,
         starting_bag=bag,
+        overrides=overrides,
     )
 
 
