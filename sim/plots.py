@@ -30,9 +30,31 @@ DPI = 110
 MAX_PAIRS_PLOTTED = 66  # every pair of 12 strategies
 
 
+# Strategy colours: hues kept apart from the chip colours above, so that no strategy is drawn in
+# a chip's colour (plots that show chips colour them with CHIP_COLOURS only). Beyond five
+# strategies the colours repeat with another line style (lines) or hatch (bars).
+STRATEGY_COLOURS = ("#00897b", "#c51b8a", "#827717", "#3949ab", "#6d4c41")
+_LINESTYLES = ("-", "--", ":", "-.")
+_HATCHES = ("", "//", "..", "xx")
+_BOTTOM_LEGEND = {"loc": "outside lower center", "fontsize": 8, "frameon": False}
+_RIGHT_LEGEND = {"loc": "outside right upper", "fontsize": 8}
+
+
 def _palette(n: int) -> list:
-    cmap = matplotlib.colormaps["tab10"]
-    return [cmap(i % 10) for i in range(n)]
+    return [STRATEGY_COLOURS[i % len(STRATEGY_COLOURS)] for i in range(n)]
+
+
+def _linestyle(i: int) -> str:
+    return _LINESTYLES[(i // len(STRATEGY_COLOURS)) % len(_LINESTYLES)]
+
+
+def _hatch(i: int) -> str:
+    return _HATCHES[(i // len(STRATEGY_COLOURS)) % len(_HATCHES)]
+
+
+def _figure(width: float, height: float) -> Figure:
+    """A figure with constrained layout, which leaves room for legends outside the axes."""
+    return Figure(figsize=(width, height), layout="constrained")
 
 
 def _save(fig: Figure, outdir: Path, name: str) -> str:
@@ -56,33 +78,37 @@ def plot_win_share(strategies: pd.DataFrame, players: int | None) -> Figure:
     """Win share and mean VP per strategy, with 95% intervals."""
     df = strategies.reset_index(drop=True)
     k = len(df)
-    fig = Figure(figsize=(10, 1.2 + 0.55 * k))
+    fig = _figure(10, 1.8 + 0.55 * k)
     ax1, ax2 = fig.subplots(1, 2, sharey=True)
     y = np.arange(k)[::-1]
     col = _palette(k)
-    for ax, key, title in ((ax1, "win_share", "win share (shared wins split)"),
-                           (ax2, "mean_vp", "mean VP")):
+    for ax, key, title, xlabel in (
+            (ax1, "win_share", "win share, 95% CI", "win share (a shared win counts 1/k to each)"),
+            (ax2, "mean_vp", "mean VP, 95% CI", "mean final score (VP)")):
         m = df[key].to_numpy(float)
         lo = df[key + "_ci_lo"].to_numpy(float)
         hi = df[key + "_ci_hi"].to_numpy(float)
         for i in range(k):
             ax.errorbar(m[i], y[i], xerr=_err([m[i]], [lo[i]], [hi[i]]), fmt="o", color=col[i],
                         capsize=4)
-        ax.set_title(f"{title}, 95% CI")
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
         ax.grid(axis="x", alpha=0.3)
+        ax.margins(y=0.5 / max(k, 1))
     if players:
         ax1.axvline(1 / players, color="grey", ls="--", lw=1, label=f"equal share 1/{players}")
-        ax1.legend(loc="lower right", fontsize=8)
+        fig.legend(**_BOTTOM_LEGEND)
     ax1.set_yticks(y, [_label(str(s), g) for s, g in zip(df["strategy"], df["games"])], fontsize=8)
-    fig.tight_layout()
+    ax1.set_ylabel("strategy (games)")
     return fig
 
 
 def plot_vp_distribution(vp_hist: pd.DataFrame, strategies: pd.DataFrame) -> Figure:
     """Distribution of final VP per strategy (share of games), mean and its 95% interval in the legend."""
-    fig = Figure(figsize=(9, 5))
+    k = len(strategies)
+    fig = _figure(9, 5 + 0.2 * -(-k // 2))
     ax = fig.subplots()
-    col = _palette(len(strategies))
+    col = _palette(k)
     for i, row in enumerate(strategies.to_dict(orient="records")):
         h = vp_hist[vp_hist["strategy"] == row["strategy"]]
         if not len(h):
@@ -92,37 +118,38 @@ def plot_vp_distribution(vp_hist: pd.DataFrame, strategies: pd.DataFrame) -> Fig
         full = np.zeros(x.max() - x.min() + 3)
         full[x - x.min() + 1] = c
         xs = np.arange(x.min() - 1, x.max() + 2)
-        ax.step(xs, full / c.sum(), where="mid", color=col[i],
+        ax.step(xs, full / c.sum(), where="mid", color=col[i], ls=_linestyle(i),
                 label=f"{row['strategy']}: mean {row['mean_vp']:.2f} "
                       f"[{row['mean_vp_ci_lo']:.2f}, {row['mean_vp_ci_hi']:.2f}], n={int(row['games']):,}")
-    ax.set_xlabel("final VP")
+    ax.set_xlabel("final score (VP)")
     ax.set_ylabel("share of games")
-    ax.set_title("VP distribution")
-    ax.legend(fontsize=8)
+    ax.set_title("VP distribution (legend: mean VP [95% CI])")
+    fig.legend(ncol=min(2, max(k, 1)), **_BOTTOM_LEGEND)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
     return fig
 
 
 def plot_rounds(rounds: pd.DataFrame, names: list[str]) -> Figure:
     """Explosion rate and mean reward space by round, with 95% bands."""
-    fig = Figure(figsize=(11, 4.5))
+    fig = _figure(12, 4.5)
     axes = fig.subplots(1, 2)
     col = _palette(len(names))
-    for ax, metric, title in ((axes[0], "exploded", "explosion rate by round"),
-                              (axes[1], "reward_space", "mean reward space by round")):
+    for ax, metric, title, ylabel in (
+            (axes[0], "exploded", "explosion rate by round", "explosions per potion (share)"),
+            (axes[1], "reward_space", "mean reward space by round", "reward space (pot track index)")):
         sub = rounds[rounds["metric"] == metric]
         for i, name in enumerate(names):
             g = sub[sub["strategy"] == name].sort_values("round")
             if not len(g):
                 continue
-            ax.plot(g["round"], g["mean"], marker="o", ms=3, color=col[i], label=name)
+            ax.plot(g["round"], g["mean"], marker="o", ms=3, color=col[i], ls=_linestyle(i),
+                    label=name if ax is axes[0] else None)
             ax.fill_between(g["round"], g["ci_lo"], g["ci_hi"], color=col[i], alpha=0.2)
         ax.set_xlabel("round")
+        ax.set_ylabel(ylabel)
         ax.set_title(f"{title} (95% CI)")
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=8)
-    fig.tight_layout()
+    fig.legend(title="strategy", **_RIGHT_LEGEND)
     return fig
 
 
@@ -131,8 +158,9 @@ def plot_bag(rounds: pd.DataFrame, names: list[str]) -> Figure:
     k = len(names)
     cols = min(k, 2)
     nrows = -(-k // cols)
-    fig = Figure(figsize=(6 * cols, 3.6 * nrows))
+    fig = _figure(6.5 * cols + 1.2, 3.6 * nrows + 0.4)
     axes = np.atleast_1d(fig.subplots(nrows, cols, squeeze=False)).ravel()
+    handles = {}
     for ax, name in zip(axes, names):
         sub = rounds[rounds["strategy"] == name]
         bottom = None
@@ -142,8 +170,8 @@ def plot_bag(rounds: pd.DataFrame, names: list[str]) -> Figure:
                 continue
             x, m = g["round"].to_numpy(), g["mean"].to_numpy(float)
             base = np.zeros_like(m) if bottom is None else bottom
-            ax.fill_between(x, base, base + m, color=CHIP_COLOURS[colour], label=colour,
-                            edgecolor="#555555", lw=0.3)
+            handles[colour] = ax.fill_between(x, base, base + m, color=CHIP_COLOURS[colour],
+                                              label=colour, edgecolor="#555555", lw=0.3)
             bottom = base + m
         ax.set_title(str(name), fontsize=9)
         ax.set_xlabel("round")
@@ -151,9 +179,9 @@ def plot_bag(rounds: pd.DataFrame, names: list[str]) -> Figure:
         ax.grid(alpha=0.3)
     for ax in axes[k:]:
         ax.set_visible(False)
-    axes[0].legend(fontsize=7, ncol=2)
+    order = [c for c in COLOUR_NAMES if c in handles]
+    fig.legend([handles[c] for c in order], order, title="chip colour", **_RIGHT_LEGEND)
     fig.suptitle("average bag composition after each round")
-    fig.tight_layout()
     return fig
 
 
@@ -161,77 +189,89 @@ def plot_seats(seats: pd.DataFrame) -> Figure:
     """Win share by seat: pooled over strategies and per strategy, with 95% intervals."""
     groups = [str(g) for g in seats["strategy"].cat.categories if (seats["strategy"] == g).any()]
     nseat = int(seats["seat"].max()) + 1
-    fig = Figure(figsize=(min(11, max(6, 0.8 * nseat * max(1, len(groups)))), 4.5))
+    fig = _figure(min(13, max(7, 0.8 * nseat * max(1, len(groups)) + 2)), 4.5)
     ax = fig.subplots()
     width = 0.8 / max(1, len(groups))
-    col = ["#555555", *_palette(len(groups) - 1)]
+    strategies = [g for g in groups if g != "all"]
     for j, g in enumerate(groups):
         sub = seats[seats["strategy"] == g].sort_values("seat")
         x = sub["seat"].to_numpy() + (j - (len(groups) - 1) / 2) * width
         m = sub["win_share"].to_numpy(float)
         err = _err(m, sub["win_share_ci_lo"], sub["win_share_ci_hi"])
-        ax.bar(x, m, width, yerr=err, capsize=3, color=col[j], alpha=0.85,
+        i = strategies.index(g) if g != "all" else -1
+        ax.bar(x, m, width, yerr=err, capsize=3, alpha=0.85, edgecolor="white", lw=0.5,
+               color="#9e9e9e" if i < 0 else _palette(i + 1)[-1], hatch="" if i < 0 else _hatch(i),
                label="all strategies" if g == "all" else g)
-    ax.axhline(1 / nseat, color="grey", ls="--", lw=1)
+    ax.axhline(1 / nseat, color="grey", ls="--", lw=1, label=f"equal share 1/{nseat}")
     ax.set_xticks(range(nseat), [f"seat {s}" for s in range(nseat)])
+    ax.set_xlabel("seat")
     ax.set_ylabel("win share")
-    ax.set_title("win share by seat (95% CI); dashed: 1/players")
-    ax.legend(fontsize=8)
+    ax.set_title("win share by seat (95% CI)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize=8)
     ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
     return fig
 
 
 def plot_bought(bought: pd.DataFrame, names: list[str]) -> Figure:
-    """Mean chips bought per game by colour and strategy, with 95% intervals."""
+    """Mean chips bought per game by strategy and colour, with 95% intervals: one group of bars
+    per strategy, each bar in its chip's colour (colours mean chips only in this plot)."""
     colours = [c for c in COLOUR_NAMES if bought[bought["colour"] == c]["mean"].max() > 0]
-    fig = Figure(figsize=(min(11, max(6, 0.4 * len(colours) * max(1, len(names)))), 4.5))
+    fig = _figure(min(13, max(7, 0.35 * len(colours) * max(1, len(names)) + 2.5)), 4.5)
     ax = fig.subplots()
-    width = 0.8 / max(1, len(names))
-    col = _palette(len(names))
-    for j, name in enumerate(names):
-        sub = bought[bought["strategy"] == name].set_index("colour").reindex(colours)
-        x = np.arange(len(colours)) + (j - (len(names) - 1) / 2) * width
+    width = 0.8 / max(1, len(colours))
+    for j, colour in enumerate(colours):
+        sub = bought[bought["colour"] == colour].set_index("strategy").reindex(names)
+        x = np.arange(len(names)) + (j - (len(colours) - 1) / 2) * width
         m = sub["mean"].to_numpy(float)
         err = _err(m, sub["ci_lo"], sub["ci_hi"])
-        ax.bar(x, m, width, yerr=err, capsize=2, color=col[j], label=name)
-    ax.set_xticks(range(len(colours)), colours)
-    ax.set_ylabel("chips bought per game")
+        ax.bar(x, m, width, yerr=err, capsize=2, color=CHIP_COLOURS[colour], edgecolor="#333333",
+               lw=0.5, ecolor="#333333", label=colour)
+    ax.set_xticks(range(len(names)), names)
+    ax.set_xlabel("strategy")
+    ax.set_ylabel("chips bought per game (mean)")
     ax.set_title("chips bought by colour (95% CI)")
-    ax.legend(fontsize=8)
+    ax.legend(title="chip colour", loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0,
+              fontsize=8)
     ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
     return fig
 
 
 def plot_pairs(pairs: pd.DataFrame) -> Figure:
-    """Paired per-deal win-share differences (black) against the unpaired interval (grey)."""
+    """Paired per-deal differences A - B in win share and in VP (black, 95% CI), each beside the
+    width the interval would have without pairing (grey)."""
     k = len(pairs)
-    fig = Figure(figsize=(9, 1.2 + 0.5 * k))
-    ax = fig.subplots()
+    panels = [("win_share_diff", "win share", "win share difference A - B")]
+    if "vp_diff" in pairs.columns:
+        panels.append(("vp_diff", "VP", "VP difference A - B (VP)"))
+    fig = _figure(6 * len(panels) + 2, 1.8 + 0.5 * k)
+    axes = np.atleast_1d(fig.subplots(1, len(panels), sharey=True, squeeze=False)).ravel()
     y = np.arange(k)[::-1]
-    m = pairs["win_share_diff"].to_numpy(float)
-    for i, r in enumerate(pairs.to_dict(orient="records")):
-        ax.plot([r["win_share_diff_ci_unpaired_lo"], r["win_share_diff_ci_unpaired_hi"]], [y[i] - 0.15] * 2,
-                color="#aaaaaa", lw=4, solid_capstyle="butt", label="unpaired CI" if i == 0 else None)
-        ax.errorbar(m[i], y[i], xerr=_err([m[i]], [r["win_share_diff_ci_lo"]], [r["win_share_diff_ci_hi"]]),
-                    fmt="o", color="black", capsize=4, label="paired per deal, 95% CI" if i == 0 else None)
-    ax.axvline(0, color="grey", ls="--", lw=1)
-    ax.set_yticks(y, [f"{a} - {b}" for a, b in zip(pairs["strategy_a"], pairs["strategy_b"])], fontsize=8)
-    ax.set_xlabel("win share difference A - B")
-    ax.set_title(f"paired differences over {int(pairs['deals'].iloc[0]):,} deals")
-    ax.legend(fontsize=8)
-    ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
+    rows = pairs.to_dict(orient="records")
+    for ax, (key, what, xlabel) in zip(axes, panels):
+        m = pairs[key].to_numpy(float)
+        for i, r in enumerate(rows):
+            ax.plot([r[key + "_ci_unpaired_lo"], r[key + "_ci_unpaired_hi"]], [y[i] - 0.15] * 2,
+                    color="#aaaaaa", lw=4, solid_capstyle="butt",
+                    label="width if unpaired" if i == 0 and ax is axes[0] else None)
+            ax.errorbar(m[i], y[i], xerr=_err([m[i]], [r[key + "_ci_lo"]], [r[key + "_ci_hi"]]),
+                        fmt="o", color="black", capsize=4,
+                        label="paired per deal, 95% CI" if i == 0 and ax is axes[0] else None)
+        ax.axvline(0, color="grey", ls="--", lw=1)
+        ax.set_xlabel(xlabel)
+        ax.set_title(f"{what}: A - B")
+        ax.grid(axis="x", alpha=0.3)
+        ax.margins(y=0.5 / max(k, 1))
+    axes[0].set_yticks(y, [f"{a} - {b}" for a, b in zip(pairs["strategy_a"], pairs["strategy_b"])],
+                       fontsize=8)
+    axes[0].set_ylabel("pair (A - B)")
+    fig.suptitle(f"paired differences over {int(pairs['deals'].iloc[0]):,} deals")
+    fig.legend(ncol=2, **_BOTTOM_LEGEND)
     return fig
 
 
-def render(summary, outdir: str | Path) -> tuple[list[str], list[str]]:
-    """Draw every plot the summary supports into ``outdir``; return (file names, notes).
-
-    A plot that fails to draw is reported in the notes; it never loses the report.
-    """
-    out = Path(outdir)
+def plot_jobs(summary) -> tuple[list, list[str]]:
+    """The plots a summary supports, as (file name, function drawing the Figure), and notes on
+    the plots it cannot draw."""
     s = summary
     names = [str(x) for x in s.strategies["strategy"]]
     players = s.info.get("players")
@@ -254,6 +294,16 @@ def render(summary, outdir: str | Path) -> tuple[list[str], list[str]]:
         else:
             notes.append(f"pairs.png skipped: {len(s.pairs)} pairs (at most {MAX_PAIRS_PLOTTED}); "
                          "see pairs.csv")
+    return jobs, notes
+
+
+def render(summary, outdir: str | Path) -> tuple[list[str], list[str]]:
+    """Draw every plot the summary supports into ``outdir``; return (file names, notes).
+
+    A plot that fails to draw is reported in the notes; it never loses the report.
+    """
+    out = Path(outdir)
+    jobs, notes = plot_jobs(summary)
     files = []
     for name, draw in jobs:
         try:
