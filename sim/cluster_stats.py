@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
 from sim.stats import t_quantile, wilson
 
@@ -58,11 +59,24 @@ class ClusterSums:
         if len(dl) == 0:
             return
         C = self.cells
-        idx = dl * C + cell
-        N = (np.bincount(idx, minlength=nd * C) if n is None
-             else np.rint(np.bincount(idx, weights=n, minlength=nd * C)).astype(np.int64))
-        X = np.rint(np.bincount(idx, weights=x, minlength=nd * C)).astype(np.int64)
+        idx = np.asarray(dl, np.int64) * C + np.asarray(cell, np.int64)
+        N = (np.bincount(idx, minlength=nd * C).astype(np.int64) if n is None
+             else group_sums(idx, nd * C, n))
+        X = group_sums(idx, nd * C, x)
         self.add_totals(X.reshape(nd, C), N.reshape(nd, C))
+
+    @staticmethod
+    def add_many(targets: list[ClusterSums], dl: np.ndarray, nd: int, cell: np.ndarray,
+                 xs: list[np.ndarray]) -> None:
+        """Like ``add`` for several quantities over the same observations (one compiled pass):
+        ``targets[i]`` gets ``xs[i]``; all have the same cells."""
+        if len(dl) == 0:
+            return
+        C = targets[0].cells
+        idx = (np.asarray(dl, np.int64) * C + np.asarray(cell, np.int64))
+        N = np.bincount(idx, minlength=nd * C).astype(np.int64).reshape(nd, C)
+        for cs, x in zip(targets, xs):
+            cs.add_totals(group_sums(idx, nd * C, x).reshape(nd, C), N)
 
     def add_totals(self, X: np.ndarray, N: np.ndarray) -> None:
         """Add per-deal totals directly: ``X`` and ``N`` of shape (deals, cells)."""
@@ -86,6 +100,20 @@ class ClusterSums:
         """Per cell: share and its Wilson interval at the effective sample size."""
         m, v = self.mean_var(deals, scale)
         return m, share_interval(m, v, deals)
+
+
+def group_sums(idx: np.ndarray, size: int, x: np.ndarray) -> np.ndarray:
+    """Per group 0..size-1, the integer sum of ``x`` over the observations in it (``bincount``
+    with weights, exact and without a float conversion)."""
+    return _group_sums(np.asarray(idx, np.int64), int(size), np.asarray(x, np.int64))
+
+
+@njit(cache=True)
+def _group_sums(idx: np.ndarray, size: int, x: np.ndarray) -> np.ndarray:
+    out = np.zeros(size, np.int64)
+    for j in range(idx.shape[0]):
+        out[idx[j]] += x[j]
+    return out
 
 
 def ratio_mean_var(sx, sn, sxx, sxn, snn, deals: int, scale: float = 1.0):

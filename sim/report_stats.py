@@ -46,6 +46,7 @@ from sim.cluster_stats import (
     METHOD_SHARE,
     METHOD_UNPAIRED,
     ClusterSums,
+    group_sums,
     t_interval,
 )
 from sim.rating import RATING_BUCKETS, ClusterOrders, Rating, plackett_luce
@@ -211,7 +212,7 @@ class Accumulator:
         # finishing orders, in total and per cluster of deals (for the rating's sandwich)
         self.orders: dict[tuple, int] = {}
         self.order_ids: dict[tuple, int] = {}
-        self.cluster_orders: dict[tuple[int, int], int] = {}
+        self.cluster_orders = np.zeros((RATING_BUCKETS, 0), i8)  # bucket x order id
         self.keep_deals = tuple(keep_deals)
         self.kept: list[np.ndarray] = []  # rows (deal, games, vp sum, share units) per kept id
         self.round_rows = 0
@@ -244,15 +245,34 @@ class Accumulator:
         if "illegal" in cols:
             self.illegal += np.bincount(strat, weights=np.asarray(cols["illegal"]) != 0,
                                         minlength=S).astype(np.int64)
-        self.c_share.add(dl, nd, strat, share)
-        self.c_vp.add(dl, nd, strat, vp)
-        self.c_rank.add(dl, nd, strat, rank)
-        self.c_expl.add(dl, nd, strat, expl, np.full(rows, self.rounds))
-        for cell in (strat * n + seat, S * n + seat):
-            self.c_seat_share.add(dl, nd, cell, share)
-            self.c_seat_vp.add(dl, nd, cell, vp)
-        for c, name in enumerate(BOUGHT_COLUMNS):
-            self.c_bought.add(dl, nd, strat * N_COLOURS + c, np.asarray(cols[name], dtype=np.int64))
+        # per-deal totals, each cell computed once: (deal, strategy, seat) for share, VP, count
+        ss = dl * (S * n) + strat * n + seat
+
+        def per(idx, x, size):
+            if x is None:
+                return np.bincount(idx, minlength=size).astype(np.int64)
+            return group_sums(idx, size, x)
+
+        cnt3 = per(ss, None, nd * S * n).reshape(nd, S, n)
+        sh3 = per(ss, share, nd * S * n).reshape(nd, S, n)
+        vp3 = per(ss, vp, nd * S * n).reshape(nd, S, n)
+        present = cnt3.sum(axis=(1, 2)) > 0
+        cnt3, sh3, vp3 = cnt3[present], sh3[present], vp3[present]
+        cnt, W, V = cnt3.sum(axis=2), sh3.sum(axis=2), vp3.sum(axis=2)
+        ds = dl * S + strat
+        rk = per(ds, rank, nd * S).reshape(nd, S)[present]
+        ex = per(ds, expl, nd * S).reshape(nd, S)[present]
+        self.c_share.add_totals(W, cnt)
+        self.c_vp.add_totals(V, cnt)
+        self.c_rank.add_totals(rk, cnt)
+        self.c_expl.add_totals(ex, cnt * self.rounds)
+        self.c_seat_share.add_totals(np.concatenate([sh3.reshape(len(W), -1), sh3.sum(axis=1)], axis=1),
+                                     np.concatenate([cnt3.reshape(len(W), -1), cnt3.sum(axis=1)], axis=1))
+        self.c_seat_vp.add_totals(np.concatenate([vp3.reshape(len(W), -1), vp3.sum(axis=1)], axis=1),
+                                  np.concatenate([cnt3.reshape(len(W), -1), cnt3.sum(axis=1)], axis=1))
+        bought = np.stack([per(ds, np.asarray(cols[name]), nd * S).reshape(nd, S)[present]
+                           for name in BOUGHT_COLUMNS], axis=2)
+        self.c_bought.add_totals(bought.reshape(len(W), -1), np.repeat(cnt, N_COLOURS, axis=1))
         top = int(vp.max()) + 1
         if top > self.vp_hist.shape[1]:
             grown = np.zeros((S, top), np.int64)
@@ -261,44 +281,56 @@ class Accumulator:
         H = self.vp_hist.shape[1]
         self.vp_hist += np.bincount(strat * H + np.clip(vp, 0, None),
                                     minlength=S * H).reshape(S, H)
-        self._add_deal_sums(deal, dl, nd, strat, vp, share)
+        ud = np.nonzero(present)[0].astype(np.int64) + int(deal.min())
+        self._add_deal_sums(ud, cnt, V, W)
         # finishing orders for the rating: per game the sorted (rank, strategy) codes
         self._add_orders((rank * S + strat).reshape(-1, n), deal[::n])
 
-    def _add_deal_sums(self, deal, dl, nd, strat, vp, share) -> None:
-        S = self.S
-        idx = dl * S + strat
-        cnt = np.bincount(idx, minlength=nd * S).reshape(nd, S)
-        present = cnt.sum(axis=1) > 0
-        ud = np.arange(nd, dtype=np.int64)[present] + int(deal.min())
-        cnt = cnt[present]
-        nd = len(ud)
+    def _add_deal_sums(self, ud, cnt, V, W) -> None:
         per = cnt[0]
         if not (cnt == per).all() or ((self.per_deal >= 0).any() and not (self.per_deal == per).all()):
             raise ValueError("every deal must seat each strategy equally often")
         self.per_deal = per.astype(np.int64)
-        self.deals += nd
-        V = np.rint(np.bincount(idx, weights=vp, minlength=len(present) * S)).astype(np.int64)
-        W = np.rint(np.bincount(idx, weights=share, minlength=len(present) * S)).astype(np.int64)
-        V, W = V.reshape(-1, S)[present], W.reshape(-1, S)[present]
+        self.deals += len(ud)
         self.deal_vp += V.sum(axis=0)
         self.deal_sh += W.sum(axis=0)
         self.gram_vp += V.T @ V
         self.gram_sh += W.T @ W
         for i in self.keep_deals:
-            self.kept.append(np.stack([ud, np.full(nd, i), cnt[:, i], V[:, i], W[:, i]], axis=1))
+            self.kept.append(np.stack([ud, np.full(len(ud), i), cnt[:, i], V[:, i], W[:, i]], axis=1))
 
     def _add_orders(self, code: np.ndarray, game_deal: np.ndarray) -> None:
+        S, n = self.S, code.shape[1]
         code = np.sort(code, axis=1)
-        bucket = (game_deal % RATING_BUCKETS)[:, None]
-        uniq, cnt = np.unique(np.concatenate([bucket, code], axis=1), axis=0, return_counts=True)
-        S = self.S
-        for row, c in zip(uniq.tolist(), cnt.tolist()):
-            key = tuple((v // S, v % S) for v in row[1:])
-            self.orders[key] = self.orders.get(key, 0) + c
-            k = self.order_ids.setdefault(key, len(self.order_ids))
-            ck = (row[0], k)
-            self.cluster_orders[ck] = self.cluster_orders.get(ck, 0) + c
+        bucket = game_deal % RATING_BUCKETS
+        base = (n + 1) * S
+        if float(base) ** n * RATING_BUCKETS < 2**62:  # one integer per game: fast
+            key = np.zeros(len(code), dtype=np.int64)
+            for j in range(n):
+                key = key * base + code[:, j]
+            uk, kinv = np.unique(key, return_inverse=True)
+            rows = np.zeros((len(uk), n), dtype=np.int64)
+            rest = uk.copy()
+            for j in range(n - 1, -1, -1):
+                rows[:, j] = rest % base
+                rest //= base
+        else:
+            rows, kinv = np.unique(code, axis=0, return_inverse=True)
+        kinv = kinv.ravel()
+        ids = np.empty(len(rows), dtype=np.int64)
+        counts = np.bincount(kinv, minlength=len(rows))
+        for u, row in enumerate(rows.tolist()):
+            k = tuple((v // S, v % S) for v in row)
+            self.orders[k] = self.orders.get(k, 0) + int(counts[u])
+            ids[u] = self.order_ids.setdefault(k, len(self.order_ids))
+        K = len(self.order_ids)
+        if K > self.cluster_orders.shape[1]:
+            grown = np.zeros((RATING_BUCKETS, max(K, 2 * self.cluster_orders.shape[1])), np.int64)
+            grown[:, : self.cluster_orders.shape[1]] = self.cluster_orders
+            self.cluster_orders = grown
+        Kc = self.cluster_orders.shape[1]
+        self.cluster_orders += np.bincount(bucket * Kc + ids[kinv],
+                                           minlength=RATING_BUCKETS * Kc).reshape(RATING_BUCKETS, Kc)
 
     def add_rounds(self, cols: Mapping[str, np.ndarray]) -> None:
         """Add a chunk of ``rounds.parquet`` rows (whole deals, any order)."""
@@ -314,8 +346,7 @@ class Accumulator:
         idx = strat * R + rnd
         self.round_rows += len(strat)
         self.r_count += np.bincount(idx, minlength=S * R).reshape(S, R)
-        for cs, name in zip(self.c_round, ROUND_METRIC_NAMES):
-            cs.add(dl, nd, idx, np.asarray(cols[name], dtype=np.int64))
+        ClusterSums.add_many(self.c_round, dl, nd, idx, [cols[name] for name in ROUND_METRIC_NAMES])
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -353,7 +384,9 @@ class Accumulator:
             d[k] = _plain(v)
         d["orders"] = sorted((list(k), v) for k, v in self.orders.items())
         keys = {i: k for k, i in self.order_ids.items()}
-        d["cluster_orders"] = sorted(([b, list(keys[k])], v) for (b, k), v in self.cluster_orders.items())
+        b, k = np.nonzero(self.cluster_orders)
+        d["cluster_orders"] = sorted(([int(bi), list(keys[int(ki)])], int(self.cluster_orders[bi, ki]))
+                                     for bi, ki in zip(b, k))
         return d
 
     def rating(self) -> Rating:
@@ -362,12 +395,9 @@ class Accumulator:
         keys = [None] * len(self.order_ids)
         for k, i in self.order_ids.items():
             keys[i] = k
-        items = list(self.cluster_orders.items())
-        clusters = ClusterOrders(
-            keys,
-            np.array([b for (b, _), _ in items], dtype=np.int64),
-            np.array([k for (_, k), _ in items], dtype=np.int64),
-            np.array([c for _, c in items], dtype=np.float64))
+        b, k = np.nonzero(self.cluster_orders)
+        clusters = ClusterOrders(keys, b.astype(np.int64), k.astype(np.int64),
+                                 self.cluster_orders[b, k].astype(np.float64))
         return plackett_luce(self.orders, self.S, clusters=clusters)
 
     def summary(self) -> Summary:

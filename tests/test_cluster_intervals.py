@@ -164,3 +164,101 @@ def test_paired_diff_is_t_over_deals():
     assert (m, D) == (pytest.approx(d.mean()), 4)
     assert lo == pytest.approx(d.mean() - h) and hi == pytest.approx(d.mean() + h)
 
+
+
+def _rounds(deals: int, copies: int, seed: int = 1) -> dict[str, np.ndarray]:
+    from sim.report_stats import ROUND_METRIC_NAMES
+
+    rng = np.random.default_rng(seed)
+    R = 9
+    out: dict[str, list] = {k: [] for k in ("game", "deal", "round", "seat", "strategy",
+                                            *ROUND_METRIC_NAMES)}
+    g = 0
+    for d in range(deals):
+        vals = {m: rng.integers(0, 2 if m == "exploded" else 30, (R, PLAYERS)) for m in ROUND_METRIC_NAMES}
+        for _ in range(copies):
+            for r in range(R):
+                for s in range(PLAYERS):
+                    out["game"].append(g)
+                    out["deal"].append(d)
+                    out["round"].append(r + 1)
+                    out["seat"].append(s)
+                    out["strategy"].append(s)
+                    for m in ROUND_METRIC_NAMES:
+                        out[m].append(vals[m][r, s])
+            g += 1
+    return {k: np.asarray(v) for k, v in out.items()}
+
+
+def test_round_metrics_treat_the_deal_as_the_unit():
+    tables = []
+    for copies in (1, 3):
+        acc = Accumulator([f"s{i}" for i in range(PLAYERS)], PLAYERS, 9)
+        acc.add_games(_games(40, copies))
+        acc.add_rounds(_rounds(40, copies))
+        tables.append(acc.summary().rounds)
+    one, three = tables
+    assert (three["n"] == 3 * one["n"]).all()
+    for col in ("mean", "ci_lo", "ci_hi"):
+        np.testing.assert_allclose(three[col], one[col], rtol=1e-9, atol=1e-12, err_msg=col)
+    ex = one[one["metric"] == "exploded"]
+    assert ((ex["ci_lo"] >= 0) & (ex["ci_hi"] <= 1)).all()
+
+
+def _layout_games(deals: int, tables: list[tuple[int, ...]], seed: int = 2):
+    """Games of a round-robin or vs-field layout in which a strategy's VP and explosions depend
+    only on the deal and the strategy (identical at every table, seat and rotation): every game
+    of a strategy within a deal is a copy, so the right interval is the t interval over deals."""
+    rng = np.random.default_rng(seed)
+    S = 1 + max(max(t) for t in tables)
+    n = len(tables[0])
+    f_vp = rng.integers(20, 70, (deals, S))
+    f_ex = rng.integers(0, 6, (deals, S))
+    rows: dict[str, list] = {k: [] for k in ("game", "deal", "seat", "strategy", "vp", "rank",
+                                             "win_share", "explosions", *BOUGHT_COLUMNS)}
+    g = 0
+    for d in range(deals):
+        for t in tables:
+            for rot in range(n):
+                seated = [t[(s + rot) % n] for s in range(n)]
+                for s, i in enumerate(seated):
+                    rows["game"].append(g)
+                    rows["deal"].append(d)
+                    rows["seat"].append(s)
+                    rows["strategy"].append(i)
+                    rows["vp"].append(f_vp[d, i])
+                    rows["rank"].append(1 + s)
+                    rows["win_share"].append(1.0 if s == 0 else 0.0)
+                    rows["explosions"].append(f_ex[d, i])
+                    for name in BOUGHT_COLUMNS:
+                        rows[name].append(0)
+                g += 1
+    return {k: np.asarray(v) for k, v in rows.items()}, f_vp, f_ex, S, n
+
+
+@pytest.mark.parametrize("layout", ["round-robin", "vs-field"])
+def test_round_robin_and_vs_field_intervals_are_t_over_deals(layout):
+    import itertools
+
+    D = 30
+    tables = (list(itertools.combinations(range(5), 3)) if layout == "round-robin"
+              else [(0, 1, 2, 1)])  # the focus strategy 0 against a field of 1, 2, 1
+    cols, f_vp, f_ex, S, n = _layout_games(D, tables)
+    acc = Accumulator([f"s{i}" for i in range(S)], n, 9)
+    acc.add_games(cols)
+    st = acc.summary().strategies
+    tq = t_quantile(0.975, D - 1)
+    for i in range(S):
+        x = f_vp[:, i].astype(float)
+        h = tq * x.std(ddof=1) / math.sqrt(D)
+        assert st["mean_vp"][i] == pytest.approx(x.mean())
+        assert st["mean_vp_ci_lo"][i] == pytest.approx(x.mean() - h)
+        assert st["mean_vp_ci_hi"][i] == pytest.approx(x.mean() + h)
+        games = int(st["games"][i])
+        naive = 1.96 * x.std(ddof=1) / math.sqrt(games)  # games as if independent
+        assert games >= 3 * D and h > 1.6 * naive
+        # explosions per potion: Wilson at n_eff = p(1-p)/var with the t quantile
+        e = f_ex[:, i] / 9
+        p, v = e.mean(), e.var(ddof=1) / D
+        lo, hi = wilson(p * (p * (1 - p) / v), p * (1 - p) / v, tq)
+        assert (st["explosion_rate_ci_lo"][i], st["explosion_rate_ci_hi"][i]) == pytest.approx((lo, hi))
