@@ -170,6 +170,39 @@ def order_score(key: tuple, gamma: np.ndarray, S: int) -> np.ndarray:
     return g
 
 
+def key_scores(keys: list, gamma: np.ndarray, S: int) -> np.ndarray:
+    """``order_score`` of every key at once, shape (len(keys), S) (vectorized over stages)."""
+    kid, chosen, rem, w = [], [], [], []
+    for i, key in enumerate(keys):
+        groups = [list(g) for _, g in itertools.groupby(key, key=lambda rs: rs[0])]
+        if all(len(g) == 1 for g in groups):  # no tie: one strict order
+            order, wt = [s for _, s in key], 1.0
+            combos = [order]
+        else:
+            perms = [list(itertools.permutations([s for _, s in g])) for g in groups]
+            wt = 1.0 / math.prod(len(p) for p in perms)
+            combos = [[s for part in c for s in part] for c in itertools.product(*perms)]
+        for order in combos:
+            remaining = np.bincount(order, minlength=S)
+            for t in range(len(order) - 1):
+                kid.append(i)
+                chosen.append(order[t])
+                rem.append(remaining.copy())
+                w.append(wt)
+                remaining[order[t]] -= 1
+    if not kid:
+        return np.zeros((len(keys), S))
+    kid_a, ch = np.array(kid), np.array(chosen)
+    P = np.array(rem, dtype=np.float64) * gamma[None, :]
+    P /= P.sum(axis=1, keepdims=True)
+    wa = np.array(w)
+    G = -wa[:, None] * P
+    G[np.arange(len(ch)), ch] += wa
+    out = np.zeros((len(keys), S))
+    np.add.at(out, kid_a, G)
+    return out
+
+
 @dataclass
 class ClusterOrders:
     """Finishing orders counted per cluster: ``keys`` the distinct orders, and parallel arrays
@@ -182,7 +215,7 @@ class ClusterOrders:
 
     def cluster_scores(self, gamma: np.ndarray, S: int) -> np.ndarray:
         """Score vectors of the non-empty clusters, shape (clusters, S)."""
-        g = np.array([order_score(k, gamma, S) for k in self.keys]).reshape(len(self.keys), S)
+        g = key_scores(self.keys, gamma, S)
         ids, inv = np.unique(self.cluster, return_inverse=True)
         out = np.zeros((len(ids), S))
         np.add.at(out, inv, g[self.key] * self.count[:, None])

@@ -403,20 +403,20 @@ class Accumulator:
     def summary(self) -> Summary:
         """All tables from the sums so far."""
         cat = pd.CategoricalDtype(self.names, ordered=True)
+        rating = self.rating()
         return Summary(
-            strategies=self._strategy_table(cat),
+            strategies=self._strategy_table(cat, rating),
             pairs=self._pairs_table(cat),
             seats=self._seat_table(cat),
             bought=self._bought_table(cat),
             vp_hist=self._vp_hist_table(cat),
             rounds=self._rounds_table(cat) if self.round_rows else None,
             info={"games": self.games, "deals": self.deals, "players": self.n,
-                  "rounds": self.rounds, "rating_note": self.rating().note,
+                  "rounds": self.rounds, "rating_note": rating.note,
                   "interval_methods": dict(INTERVAL_METHODS)},
         )
 
-    def _strategy_table(self, cat) -> pd.DataFrame:
-        rating = self.rating()
+    def _strategy_table(self, cat, rating: Rating) -> pd.DataFrame:
         elo, elo_ci = rating.elo(), rating.elo_ci()
         D = self.deals
         ws, ws_ci = self.c_share.share_ci(D, SHARE_UNIT)
