@@ -1,6 +1,31 @@
 """quacks-sim: a rules-exact, Numba-fast simulator for The Quacks of Quedlinburg."""
 
-from sim._numba_cache import configure as _configure_numba_cache
+
+def _quiet_start_up_interrupt() -> None:
+    """In the ``quacks`` command only: Ctrl-C during start-up (the imports take seconds) prints
+    one line and exits 130 instead of a traceback from the middle of an import; ``sim.cli.main``
+    gives Ctrl-C back to Python (KeyboardInterrupt) as soon as it runs."""
+    import os
+    import signal
+    import sys
+
+    argv0 = os.path.basename(sys.argv[0]) if getattr(sys, "argv", None) else ""
+    if argv0 not in ("quacks", "quacks.exe", "quacks-script.py"):
+        return
+
+    def handler(signum, frame):
+        os.write(2, b"interrupted\n")
+        os._exit(130)
+
+    try:
+        signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread
+        pass
+
+
+_quiet_start_up_interrupt()
+
+from sim._numba_cache import configure as _configure_numba_cache  # noqa: E402
 
 __version__ = "0.1.0"
 NUMBA_CACHE_DIR = _configure_numba_cache()

@@ -36,3 +36,19 @@ def configure() -> str:
     path = os.path.join(base, kernel_source_hash())
     numba.config.CACHE_DIR = path
     return path
+
+
+def is_cached(entry: str) -> bool:
+    """True when the on-disk cache for these kernel sources holds the compiled function ``entry``
+    (``module.function`` of ``sim`` or ``strategies``, e.g. ``"game_nb.play_games"``) for this
+    source tree, so calling it loads instead of compiling."""
+    import numba
+
+    module = entry.split(".")[0]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for folder in (here, os.path.join(os.path.dirname(here), "strategies")):
+        if os.path.isfile(os.path.join(folder, module + ".py")):
+            # the sub-folder Numba's cache locator gives the folder of a module
+            sub = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+            return any(Path(numba.config.CACHE_DIR or "", sub).glob(f"{entry}-*.nbi"))
+    return False

@@ -17,8 +17,15 @@ from rich.console import Console
 from rich.table import Table
 
 from sim import chips
-from sim.cli_common import fail, set_threads
-from sim.exact import TooLargeError
+from sim.cli_common import (
+    QuacksGroup,
+    compile_notice,
+    exit_on_interrupt,
+    fail,
+    set_threads,
+    work_progress,
+)
+from sim.exact import MAX_STATES, TooLargeError, sub_bag_count
 from sim.game import GameInputError, plural
 from sim.round_file import RoundFileError
 from sim.ruleset import RulesetError, load_ruleset, rules_label
@@ -26,12 +33,33 @@ from strategies.builtin import StrategySpecError
 from strategies.registry import StrategyFileError
 
 app = typer.Typer(
+    cls=QuacksGroup,
     add_completion=False,
     no_args_is_help=True,
     help="Quacks of Quedlinburg strategy simulator: potions, games, replays and scripted rounds.",
     pretty_exceptions_enable=False,
 )
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            v = version("quacks-sim")
+        except PackageNotFoundError:  # run from a source tree that is not installed
+            from sim import __version__ as v
+        typer.echo(f"quacks-sim {v}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_version,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Quacks of Quedlinburg strategy simulator: potions, games, replays and scripted rounds."""
 
 
 def _register_report_commands() -> None:
@@ -110,26 +138,39 @@ def potion(
             rules_ = [r.strip() for r in (compare or ";".join(pot.DEFAULT_COMPARE)).split(";") if r.strip()]
             for r in rules_:
                 pot.make_query(bag, r, flask, start, rs)  # validates every rule
-            t0 = time.perf_counter()
-            res = pot.regret(q, rules_, coin_value=coin_value, ruby_value=ruby_value, n=n, seed=seed,
-                             exact_if_possible=True, n_optimal=min(n, 100_000))
-            res["seconds"] = round(time.perf_counter() - t0, 3)
+            with exit_on_interrupt():
+                if sub_bag_count(chips.counts_of(q.bag)) > MAX_STATES:  # sampled: compile first
+                    compile_notice("potion_nb.potion_histograms")
+                    pot.sample(pot.make_query(bag, "optimal", flask, start, rs), 1, seed)
+                with work_progress("stop rules") as bar:
+                    t0 = time.perf_counter()
+                    res = pot.regret(q, rules_, coin_value=coin_value, ruby_value=ruby_value, n=n,
+                                     seed=seed, exact_if_possible=True, n_optimal=min(n, 100_000),
+                                     progress=bar)
+                    res["seconds"] = round(time.perf_counter() - t0, 3)
             if json_:
                 typer.echo(json.dumps(res))
             else:
                 _print_regret(res)
             return
         if draws is not None:
+            compile_notice("potion_nb.potion_forced")
             res = pot.forced(q, draws)
             if json_:
                 typer.echo(json.dumps(res))
                 return
             _print_forced(res)
             return
-        t0 = time.perf_counter()
-        hist = pot.exact(q) if exact else pot.sample(q, n, seed)
+        with exit_on_interrupt():
+            if not exact:
+                compile_notice("potion_nb.potion_histograms")
+                pot.sample(q, 1, seed)  # compile (or load) the kernel outside the clock
+            with work_progress("exact enumeration" if exact else "potions") as bar:
+                t0 = time.perf_counter()
+                hist = pot.exact(q) if exact else pot.sample(q, n, seed, progress=bar)
+                secs = time.perf_counter() - t0
         res = pot.summarize(hist, q, is_exact=exact, seed=None if exact else seed)
-        res["seconds"] = round(time.perf_counter() - t0, 3)
+        res["seconds"] = round(secs, 3)
     except typer.Exit:
         raise
     except USER_ERRORS as e:
@@ -241,6 +282,7 @@ def play(
 
         check_players(rs, players)
         idx = np.arange(games, dtype=np.int64)
+        compile_notice("game_nb.play_games")
         play_batch(rs, lineup, games=idx[:1], rotations=idx[:1], seed=seed)  # compile outside the clock
         t0 = time.perf_counter()
         res = play_batch(rs, lineup, games=idx, rotations=idx % players, seed=seed)
@@ -350,6 +392,7 @@ def replay(
             fail(f"--strategies: {players} given; a game needs 2 to 4 seats")
         rotation = 0 if rotation is None else rotation
         check_rotation(rotation, players)
+        compile_notice("game_nb.play_game")
         E, res = replay_game(rs, lineup, seed=seed, game=game, rotation=rotation)
     except typer.Exit:
         raise
@@ -380,6 +423,7 @@ def round_(
     from sim.round_file import play_round_file
 
     try:
+        compile_notice("game_nb.play_round")
         res = play_round_file(file)
     except USER_ERRORS as e:
         fail(str(e))
@@ -448,8 +492,77 @@ def strategies(
         out.print(f"  {p.describe()}")
 
 
+@app.command()
+def warmup(
+    optimal: Annotated[bool, typer.Option("--optimal", help="Also compile the optimal stopper (about a minute or two; Numba cannot cache it, so it is not kept for later runs).")] = False,
+    threads: ThreadsOpt = None,
+) -> None:
+    """Compile every kernel now (potion, forced draws, the game kernel with every built-in
+    strategy, replay, scripted rounds) and say how long it took; they are cached on disk after
+    that, so later commands start at once."""
+    from sim import NUMBA_CACHE_DIR
+    from sim import potion as pot
+    from sim._numba_cache import is_cached
+    from sim.game import play_batch
+    from sim.game import replay as replay_game
+    from sim.round_file import play_round_data
+    from strategies.builtin import REGISTRY, parse_strategy
+
+    set_threads(threads)
+    rs = load_ruleset("base", [])
+    names = [d.name for d in REGISTRY.values() if d.source == "built-in" and d.name != "optimal"]
+    entries = ("potion_nb.potion_histograms", "potion_nb.potion_forced", "game_nb.play_games",
+               "game_nb.play_game", "game_nb.play_round")
+    cached = all(is_cached(e) for e in entries)
+    compile_notice(*entries)
+    steps: list[tuple[str, float]] = []
+    one = np.zeros(1, dtype=np.int64)
+
+    def step(label: str, work) -> None:
+        t = time.perf_counter()
+        work()
+        steps.append((label, time.perf_counter() - t))
+
+    def games() -> None:
+        for i in range(0, len(names), 4):
+            group = (names[i:i + 4] * 4)[:4]
+            play_batch(rs, [parse_strategy(x) for x in group], games=one, rotations=one, seed=1)
+
+    def start(stop: str):
+        return pot.make_query("start", stop, None, 0, rs)
+
+    two = [parse_strategy("threshold"), parse_strategy("random")]
+    scripted = {"players": 2, "round": 1, "die": ["vp1"],
+                "player": [{"bag": "start", "draws": "w1"}, {"bag": "start", "draws": "w2"}]}
+    step("potion kernel", lambda: pot.sample(start("white:6"), 1_000, 1))
+    step("forced draws (potion --draws)", lambda: pot.forced(start("white:6"), "w1,w2"))
+    step("exact enumeration (pure Python)", lambda: pot.exact(start("white:6")))
+    step(f"game kernel ({len(names)} built-in strategies)", games)
+    step("replay", lambda: replay_game(rs, two, seed=1, game=0))
+    step("scripted round (quacks round)", lambda: play_round_data(scripted, "warmup"))
+    if optimal:
+        step("optimal stopper (not cached)", lambda: pot.sample(start("optimal"), 10, 1))
+        step("optimal stopper in a game",
+             lambda: play_batch(rs, [parse_strategy("optimal"), two[0]], games=one, rotations=one,
+                                seed=1))
+    total = sum(t for _, t in steps)
+    out.print(f"warmup: {total:.1f} s in all ({'loaded from' if cached else 'compiled into'} "
+              f"{NUMBA_CACHE_DIR})", markup=False)
+    for label, t in steps:
+        out.print(f"  {label:<40} {t:7.1f} s", markup=False)
+    if not optimal:
+        out.print("The optimal stopper is recursive, which Numba cannot cache: every run that uses "
+                  "it compiles it (about a minute; --optimal times it now).", markup=False)
+
+
 def main() -> None:
-    """Console entry point."""
+    """Console entry point: usage errors are one line with exit status 2, Ctrl-C one line with
+    130 (see ``QuacksGroup``)."""
+    import signal
+
+    # Ctrl-C raises KeyboardInterrupt again from here on (during start-up, sim/__init__.py
+    # exits at once with one line instead of a traceback from the middle of an import)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         app()
     except KeyboardInterrupt:

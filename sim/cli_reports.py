@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sim.chips import BagSpecError
-from sim.cli_common import fail, set_threads
+from sim.cli_common import fail, set_threads, warm_game_kernel
 from sim.game import GameInputError
 from sim.reports import ReportError, dumps, pair_rows, read_saved_settings, seat_rows, strategy_rows
 from sim.ruleset import RulesetError, rules_label
@@ -268,6 +268,10 @@ def register(app: typer.Typer) -> None:
         except USER_ERRORS as e:
             fail(str(e))
         try:
+            warm_game_kernel(plan.ruleset, plan.lineup(0), quiet=quiet)  # compile outside the clock
+        except RUN_ERRORS as e:
+            fail(str(e))
+        try:
             with sigterm_as_interrupt(), progress_bar(quiet, "tournament") as bar:
                 res = run_tournament(plan, out=target, resume=resume, force=force, progress=bar,
                                      plots=plots, argv=sys.argv,
@@ -332,11 +336,21 @@ def register(app: typer.Typer) -> None:
             from sim.tournament import load_strategy_files
 
             load_strategy_files(s.get("strategy_files") or ())
-            plan_sweep(s["strategy"], s["params"], s.get("baseline"))
+            first = plan_sweep(s["strategy"], s["params"], s.get("baseline")).specs[0]
         except typer.Exit:
             raise
         except USER_ERRORS as e:
             fail(str(e))
+        try:  # compile outside the clock; a bad field or player count is run_sweep's to report
+            from sim.ruleset import load_ruleset
+            from strategies.builtin import parse_strategy
+
+            n = s.get("players") or 4
+            warm_game_kernel(load_ruleset(s.get("rules") or "base", list(s.get("overrides") or [])),
+                             [parse_strategy(x) for x in ([first] + list(s["vs"]) * n)[:n]],
+                             quiet=quiet)
+        except USER_ERRORS:
+            pass
         try:
             with sigterm_as_interrupt(), progress_bar(quiet, "sweep") as bar:
                 res = run_sweep(s["strategy"], s["params"], s["vs"], players=s.get("players"),

@@ -4,6 +4,8 @@ explode and where does the potion end? Sampled with the Numba kernel, or exactly
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +28,8 @@ from strategies.registry import slot_table
 
 SPOON = 53
 DEFAULT_CHUNKS = 64
+PIECE_SECONDS = 0.25  # sample() works in pieces this long: Ctrl-C and progress between them
+FIRST_PIECE = 4096
 
 
 class PotionInputError(ValueError):
@@ -78,15 +82,35 @@ def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset:
     return PotionQuery(bag=bag, stop=stop, flask=flask, start=start, ruleset=ruleset)
 
 
-def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS) -> np.ndarray:
-    """Histogram counts[reward space, exploded] of n sampled potions."""
+def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
+           progress: Callable[[int, int], None] | None = None,
+           piece_seconds: float = PIECE_SECONDS) -> np.ndarray:
+    """Histogram counts[reward space, exploded] of n sampled potions.
+
+    Potion i uses random stream (seed, i), so the counts are the same however the index range
+    is split: it is worked through in pieces of about ``piece_seconds`` each (one compiled call
+    each, ``chunks`` threads' chunks inside), so Ctrl-C (KeyboardInterrupt) is seen between
+    pieces, and ``progress(done, n)`` is called after every piece.
+    """
     R, SK, SP = q.arrays()
     bag = np.array(q.bag, dtype=np.int64)
     limit = int(q.ruleset.game("explosion_limit"))
-    return potion_histograms(
-        np.uint64(seed), 0, n, bag, q.start, limit, 1 if q.flask is not None else 0, R, SK, SP,
-        max(1, min(chunks, n)), *slot_table(),
-    )
+    flask = 1 if q.flask is not None else 0
+    uf = slot_table()
+    hist = np.zeros((54, 2), dtype=np.int64)
+    done, step = 0, min(n, FIRST_PIECE)
+    while done < n:
+        m = min(step, n - done)
+        t = time.perf_counter()
+        hist += potion_histograms(np.uint64(seed), done, m, bag, q.start, limit, flask, R, SK, SP,
+                                  max(1, min(chunks, m)), *uf)
+        dt = time.perf_counter() - t
+        done += m
+        if progress is not None:
+            progress(done, n)
+        # the next piece: about piece_seconds at the rate just seen (at most 8 times bigger)
+        step = max(1, min(8 * m, int(m * piece_seconds / dt) if dt > 0 else 8 * m))
+    return hist
 
 
 def exact_setup(q: PotionQuery, stop: str | None = None, *, coin_value: float | None = None,
@@ -136,13 +160,14 @@ DEFAULT_COMPARE = ("white:5", "white:6", "white:7", "risk:0.1", "risk:0.2", "ris
 
 def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE, *, coin_value: float,
            ruby_value: float, n: int, seed: int, exact_if_possible: bool = True,
-           n_optimal: int | None = None) -> dict:
+           n_optimal: int | None = None, progress: Callable[[int, int], None] | None = None) -> dict:
     """Expected value of each stop rule against the optimal stopper's, for this bag and start.
 
     Every rule is valued with the same value of a reward space (VP + coins x ``coin_value`` +
     ruby x ``ruby_value``; an exploded pot takes the better of VP and coins). Exact when the bag
     is small enough to enumerate, else sampled (``n`` potions each; the optimal stopper, which
     solves the potion at every draw, samples ``n_optimal``) with 95% intervals.
+    ``progress(rules done, rules)`` is called after every rule.
     """
     rules = list(rules)
     if "optimal" not in [r.split(":")[0] for r in rules]:
@@ -179,6 +204,8 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
         row["p_explode"] = float(hist[:, 1].sum() / tot)
         row["expected_reward_space"] = float((hist.sum(axis=1) * np.arange(54)).sum() / tot)
         rows.append(row)
+        if progress is not None:
+            progress(len(rows), len(rules))
     best = next(r for r in rows if r["rule"].split(":")[0] == "optimal")["expected_value"]
     for r in rows:
         r["regret"] = best - r["expected_value"]
