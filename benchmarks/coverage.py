@@ -154,12 +154,14 @@ def main(argv=None) -> int:
     rows = []
     for f in [x.strip() for x in a.formats.split(",") if x.strip()]:
         if f == "sweep":
-            rows += run_sweep_format(a.reps, a.scale)
+            new = run_sweep_format(a.reps, a.scale)
         elif f in FORMATS:
-            rows += run_format(f, a.reps, a.scale)
+            new = run_format(f, a.reps, a.scale)
         else:
             ap.error(f"unknown format {f}")
-        print(f"{f}: done ({rows[-1]['seconds']} s)", file=sys.stderr, flush=True)
+        rows += new
+        part = pd.DataFrame(new).drop(columns=["seconds"]).to_string(index=False, float_format=lambda x: f"{x:.4f}")
+        print(f"{f}: done ({new[-1]['seconds']} s)\n{part}", file=sys.stderr, flush=True)
     df = pd.DataFrame(rows)
     with pd.option_context("display.width", 200, "display.max_rows", 200):
         print(df.drop(columns=["seconds"]).to_string(index=False, float_format=lambda x: f"{x:.4f}"))
