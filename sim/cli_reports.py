@@ -163,9 +163,11 @@ def _print_result(res, console: Console) -> None:
             cap = (f"; reached the cap of {res.games:,} games (widest win-share half-width "
                    f"{res.max_halfwidth:.4f} > {s['until_ci']:g})")
     gps = f" ({res.games_per_second:,.0f} games/s)" if res.seconds_total > 0 else ""
+    play = res.seconds_total - res.report_seconds
+    rep = f", report {res.report_seconds:.1f} s" if res.report_seconds > 0 else ""
     console.print(f"{res.games:,} games ({res.deals:,} deals x {res.plan.games_per_deal} seatings), "
                   f"{s['players']} players, format {s['format']}, seed {s['seed']}, rules "
-                  f"{res.plan.ruleset.display}; {res.seconds_total:.1f} s{gps}{cap}", markup=False)
+                  f"{res.plan.ruleset.display}; {play:.1f} s{gps}{rep}{cap}", markup=False)
     for title, (header, rows) in (("strategies (95% CI)", strategy_rows(res.summary.strategies)),
                                   ("paired differences per deal (95% CI)",
                                    pair_rows(res.summary.pairs) if len(res.summary.pairs) else ([], [])),

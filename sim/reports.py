@@ -480,6 +480,7 @@ class ReportWriter:
         spent = time.perf_counter() - t_finish  # the wall time counts the writing of the report
         result.seconds += spent
         result.seconds_total += spent
+        result.report_seconds = spent
         (stage / RUN_FILE).write_text(dumps(self.manifest(result)), encoding="utf-8")
         for name in data:
             os.replace(p / partial(name), p / name)

@@ -456,11 +456,14 @@ class TournamentResult:
     notes: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     deal_totals: dict = field(default_factory=dict)  # strategy id -> per-deal totals (keep_deals)
+    report_seconds: float = 0.0  # writing the report (tables, plots) at the end
 
     @property
     def games_per_second(self) -> float:
-        """Games per second of wall time over the whole run (all sessions)."""
-        return self.games / self.seconds_total if self.seconds_total > 0 else float("nan")
+        """Games per second of wall time over the whole run (all sessions), not counting the
+        writing of the report at the end (its plots take seconds whatever the run's size)."""
+        play = self.seconds_total - self.report_seconds
+        return self.games / play if play > 0 else float("nan")
 
     def to_json(self) -> dict:
         """One JSON-ready object: run settings, per-strategy results, pairs, seats."""
@@ -479,6 +482,7 @@ class TournamentResult:
             "out": str(self.out) if self.out is not None else None,
             "seconds": round(self.seconds_total, 3),
             "games_per_second": _num(round(self.games_per_second, 1)),
+            "report_seconds": round(self.report_seconds, 3),
             "strategies": [{**r, "spec": st.spec, "params": st.values}
                            for r, st in zip(self.summary.records(), self.plan.strategies)],
             "pairs": frame_records(self.summary.pairs),
@@ -568,6 +572,9 @@ def run_tournament(
 
     acc = Accumulator(plan.names, plan.players, plan.rounds, paired=plan.config.duplicate,
                       keep_deals=keep_deals)
+    if out is not None:
+        import sim.plots  # noqa: F401 - the report writer needs it; importing matplotlib takes
+        # a second or two, which is no part of the run's time
     t0 = time.perf_counter()
     writer = None
     chunks_done = 0
