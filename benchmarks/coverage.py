@@ -88,6 +88,9 @@ def _tournament_checks(ref_summary, small_summary) -> list[tuple[str, int, int, 
     return out
 
 
+FIRST_SEED = 1  # seeds of the small runs: FIRST_SEED, FIRST_SEED + 1, ... (--first-seed)
+
+
 def run_format(name: str, reps: int, scale: int) -> list[dict]:
     specs, players, games = FORMATS[name]
     fmt = name
@@ -98,7 +101,7 @@ def run_format(name: str, reps: int, scale: int) -> list[dict]:
     base = resolve_plan(replace(cfg, games=games, seed=1))
     sums: dict[str, list] = {}
     for r in range(reps):
-        plan = replace(base, config=replace(base.config, seed=1 + r))
+        plan = replace(base, config=replace(base.config, seed=FIRST_SEED + r))
         small = run_tournament(plan, plots=False).summary
         for stat, c, n, w in _tournament_checks(ref, small):
             acc = sums.setdefault(stat, [0, 0, 0.0])
@@ -121,7 +124,7 @@ def run_sweep_format(reps: int, scale: int) -> list[dict]:
     ref = sweep(s["games"] * scale, REF_SEED)
     sums: dict[str, list] = {}
     for r in range(reps):
-        small = sweep(s["games"], 1 + r)
+        small = sweep(s["games"], FIRST_SEED + r)
         for stat in ("win_share", "mean_vp", "mean_rank", "explosion_rate", "win_share_diff",
                      "vp_diff"):
             sm = small[~small["baseline"]] if stat.endswith("_diff") else small
@@ -148,9 +151,12 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=200, help="small runs per format (default 200)")
     ap.add_argument("--scale", type=int, default=100, help="reference run size / small run size")
     ap.add_argument("--formats", default="rotate,round-robin,vs-field,sweep")
+    ap.add_argument("--first-seed", type=int, default=1, help="seed of the first small run")
     ap.add_argument("--csv", type=Path, help="write the table as CSV")
     ap.add_argument("--md", type=Path, help="write the table as markdown")
     a = ap.parse_args(argv)
+    global FIRST_SEED
+    FIRST_SEED = a.first_seed
     rows = []
     for f in [x.strip() for x in a.formats.split(",") if x.strip()]:
         if f == "sweep":
