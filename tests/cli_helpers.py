@@ -13,3 +13,21 @@ def assert_user_error(r, *fragments):
     for f in fragments:
         assert f in lines[0], (f, lines[0])
     return lines[0]
+
+
+def invokers(app):
+    """``invoke(*args)`` and ``ok(*args)`` (which asserts exit 0) for a Typer app; arguments
+    may be paths or numbers."""
+    from typer.testing import CliRunner
+
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(app, [str(a) for a in args])
+
+    def ok(*args):
+        r = invoke(*args)
+        assert r.exit_code == 0, (r.output, r.exception)
+        return r
+
+    return invoke, ok

@@ -11,23 +11,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from cli_helpers import assert_user_error
-from typer.testing import CliRunner
+from cli_helpers import assert_user_error, invokers
 
 from sim.cli import app
 
-runner = CliRunner()
 CAREFUL = Path(__file__).resolve().parents[1] / "experiments" / "strategies" / "careful.py"
 
 
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def ok(*args):
-    r = invoke(*args)
-    assert r.exit_code == 0, (r.output, r.exception)
-    return r
+invoke, ok = invokers(app)
 
 
 def ok_json(*args):

@@ -11,8 +11,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import typer
-from cli_helpers import assert_user_error
-from typer.testing import CliRunner
+from cli_helpers import assert_user_error, invokers
 
 from sim.cli_reports import register
 from sim.tournament import RunInterrupted
@@ -26,21 +25,13 @@ def _root() -> None:
     """Test app with the report commands."""
 
 
-runner = CliRunner()
 PNG = b"\x89PNG\r\n\x1a\n"
 THREE = "threshold,threshold:t=7,random"
 JSON_KEYS = ("name", "games", "win_share", "win_share_ci", "mean_vp", "mean_vp_ci", "mean_rank",
              "explosion_rate")
 
 
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def ok(*args):
-    r = invoke(*args)
-    assert r.exit_code == 0, (r.output, r.exception)
-    return r
+invoke, ok = invokers(app)
 
 
 def assert_png(path):
