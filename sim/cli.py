@@ -25,8 +25,9 @@ from sim.cli_common import (
     set_threads,
     work_progress,
 )
+from sim.cli_print import ci_text, print_forced, print_potion, print_regret
 from sim.exact import MAX_STATES, TooLargeError, sub_bag_count
-from sim.game import GameInputError, plural
+from sim.game import GameInputError
 from sim.round_file import RoundFileError
 from sim.ruleset import RulesetError, load_ruleset, rules_label
 from strategies.builtin import StrategySpecError
@@ -91,10 +92,6 @@ def load_strategies(files: list[str] | None) -> None:
         load_strategy_file(f)
 
 
-def _ci(lo_hi) -> str:
-    return f"[{lo_hi[0]:.4g}, {lo_hi[1]:.4g}]"
-
-
 @app.command()
 def potion(
     bag: Annotated[str, typer.Option(help="Chips: <colour><value>[x<count>], comma-separated; 'start' is the starting bag. Colours w o g b r y p k.")] = "start",
@@ -151,7 +148,7 @@ def potion(
             if json_:
                 typer.echo(json.dumps(res))
             else:
-                _print_regret(res)
+                print_regret(res)
             return
         if draws is not None:
             compile_notice("potion_nb.potion_forced")
@@ -159,7 +156,7 @@ def potion(
             if json_:
                 typer.echo(json.dumps(res))
                 return
-            _print_forced(res)
+            print_forced(res)
             return
         with exit_on_interrupt():
             if not exact:
@@ -178,64 +175,7 @@ def potion(
     if json_:
         typer.echo(json.dumps(res))
         return
-    _print_potion(res, rs)
-
-
-def _print_regret(res: dict) -> None:
-    v = res["value"]
-    how = "exact enumeration" if res["exact"] else "sampled (95% intervals)"
-    out.print(f"bag {res['bag']} | start {res['start']} | flask {res['flask'] if res['flask'] is not None else 'off'}"
-              f" | value = VP + {v['coin']:g} x coins + {v['ruby']:g} x ruby (an exploded pot takes the"
-              f" better of VP and coins) | {how}, {res['seconds']} s"
-              f" | rules {rules_label(res['ruleset'], res['overrides'])}", markup=False)
-    t = Table(show_header=True, header_style="bold")
-    for col in ("stop rule", "expected value", "regret vs optimal", "P(explode)", "mean reward space", "n"):
-        t.add_column(col, justify="left" if col == "stop rule" else "right")
-    for r in sorted(res["rules"], key=lambda r: r["regret"]):
-        val = f"{r['expected_value']:.4f}" + ("" if r["exact"] else f" {_ci(r['expected_value_ci'])}")
-        t.add_row(r["rule"], val, f"{r['regret']:.4f}", f"{r['p_explode']:.4f}",
-                  f"{r['expected_reward_space']:.3f}", "exact" if r["exact"] else f"{r['n']:,}")
-    out.print(t)
-
-
-def _print_forced(res: dict) -> None:
-    out.print(f"bag {res['bag']}, draws {res['draws']} | rules {rules_label(res['rules'], res['overrides'])}",
-              markup=False)
-    for e in res["events"]:
-        out.print(f"  {e}")
-    state = "EXPLODED" if res["exploded"] else "intact"
-    out.print(f"{state}; white total {res['white_total']}; reward space {res['reward_space']}: "
-              f"{plural(res['coins'], 'coin')}, {res['vp']} VP{', ruby' if res['ruby'] else ''}")
-    if res["draws_unused"]:
-        k = res["draws_unused"]
-        out.print(f"({plural(k, 'listed draw')} {'was' if k == 1 else 'were'} not used: brewing had ended)")
-
-
-def _print_potion(res: dict, rs) -> None:
-    how = "exact enumeration" if res["exact"] else f"{res['n']:,} sampled potions (seed {res['seed']})"
-    out.print(f"bag {res['bag']} | stop {res['stop']} | start {res['start']} | "
-              f"flask {res['flask'] if res['flask'] is not None else 'off'} | rules {rs.display}", markup=False)
-    out.print(f"{how}, {res['seconds']} s")
-    t = Table(show_header=True, header_style="bold")
-    t.add_column("measure")
-    t.add_column("value", justify="right")
-    t.add_column("95% interval", justify="right")
-    ex = res["exact"]
-    t.add_row("P(explode)", f"{res['p_explode']:.4f}", "exact" if ex else _ci(res["p_explode_ci"]))
-    for key, label in (("expected_reward_space", "mean reward space"), ("expected_coins", "mean coins"),
-                       ("expected_vp", "mean VP")):
-        t.add_row(label, f"{res[key]:.3f}", "exact" if ex else _ci(res[key + "_ci"]))
-    out.print(t)
-    d = Table(title="reward spaces", show_header=True, header_style="bold")
-    for col in ("space", "coins", "VP", "ruby", "P(intact)", "P(exploded)"):
-        d.add_column(col, justify="right")
-    total = sum(res["distribution"]["intact"].values()) + sum(res["distribution"]["exploded"].values())
-    spaces = sorted({int(k) for part in res["distribution"].values() for k in part})
-    for s in spaces:
-        a = res["distribution"]["intact"].get(str(s), 0) / total
-        b = res["distribution"]["exploded"].get(str(s), 0) / total
-        d.add_row(str(s), str(rs.coins[s]), str(rs.vp[s]), "R" if rs.ruby[s] else "", f"{a:.4f}", f"{b:.4f}")
-    out.print(d)
+    print_potion(res, rs)
 
 
 def _lineup(strategies: str | None, players: int | None):
@@ -310,9 +250,9 @@ def play(
         t.add_column(col, justify="left" if col == "strategy" else "right")
     for row in df.to_dict(orient="records"):
         t.add_row(str(row["seat_in_lineup"]), row["name"], f"{row['games']:,}",
-                  f"{row['win_share']:.4f} {_ci(row['win_share_ci'])}",
-                  f"{row['mean_vp']:.2f} {_ci(row['mean_vp_ci'])}", f"{row['mean_rank']:.3f}",
-                  f"{row['explosion_rate']:.4f} {_ci(row['explosion_rate_ci'])}")
+                  f"{row['win_share']:.4f} {ci_text(row['win_share_ci'])}",
+                  f"{row['mean_vp']:.2f} {ci_text(row['mean_vp_ci'])}", f"{row['mean_rank']:.3f}",
+                  f"{row['explosion_rate']:.4f} {ci_text(row['explosion_rate_ci'])}")
     out.print(t)
 
 
@@ -501,50 +441,10 @@ def warmup(
     strategy, replay, scripted rounds) and say how long it took; they are cached on disk after
     that, so later commands start at once."""
     from sim import NUMBA_CACHE_DIR
-    from sim import potion as pot
-    from sim._numba_cache import is_cached
-    from sim.game import play_batch
-    from sim.game import replay as replay_game
-    from sim.round_file import play_round_data
-    from strategies.builtin import REGISTRY, parse_strategy
+    from sim.warmup import warm_all
 
     set_threads(threads)
-    rs = load_ruleset("base", [])
-    names = [d.name for d in REGISTRY.values() if d.source == "built-in" and d.name != "optimal"]
-    entries = ("potion_nb.potion_histograms", "potion_nb.potion_forced", "game_nb.play_games",
-               "game_nb.play_game", "game_nb.play_round")
-    cached = all(is_cached(e) for e in entries)
-    compile_notice(*entries)
-    steps: list[tuple[str, float]] = []
-    one = np.zeros(1, dtype=np.int64)
-
-    def step(label: str, work) -> None:
-        t = time.perf_counter()
-        work()
-        steps.append((label, time.perf_counter() - t))
-
-    def games() -> None:
-        for i in range(0, len(names), 4):
-            group = (names[i:i + 4] * 4)[:4]
-            play_batch(rs, [parse_strategy(x) for x in group], games=one, rotations=one, seed=1)
-
-    def start(stop: str):
-        return pot.make_query("start", stop, None, 0, rs)
-
-    two = [parse_strategy("threshold"), parse_strategy("random")]
-    scripted = {"players": 2, "round": 1, "die": ["vp1"],
-                "player": [{"bag": "start", "draws": "w1"}, {"bag": "start", "draws": "w2"}]}
-    step("potion kernel", lambda: pot.sample(start("white:6"), 1_000, 1))
-    step("forced draws (potion --draws)", lambda: pot.forced(start("white:6"), "w1,w2"))
-    step("exact enumeration (pure Python)", lambda: pot.exact(start("white:6")))
-    step(f"game kernel ({len(names)} built-in strategies)", games)
-    step("replay", lambda: replay_game(rs, two, seed=1, game=0))
-    step("scripted round (quacks round)", lambda: play_round_data(scripted, "warmup"))
-    if optimal:
-        step("optimal stopper (not cached)", lambda: pot.sample(start("optimal"), 10, 1))
-        step("optimal stopper in a game",
-             lambda: play_batch(rs, [parse_strategy("optimal"), two[0]], games=one, rotations=one,
-                                seed=1))
+    steps, cached = warm_all(optimal)
     total = sum(t for _, t in steps)
     out.print(f"warmup: {total:.1f} s in all ({'loaded from' if cached else 'compiled into'} "
               f"{NUMBA_CACHE_DIR})", markup=False)

@@ -20,7 +20,8 @@ from rich.table import Table
 from sim.chips import BagSpecError
 from sim.cli_common import fail, set_threads, warm_game_kernel
 from sim.game import GameInputError
-from sim.reports import ReportError, dumps, pair_rows, read_saved_settings, seat_rows, strategy_rows
+from sim.report_markdown import pair_rows, seat_rows, strategy_rows
+from sim.reports import ReportError, dumps, read_saved_settings
 from sim.ruleset import RulesetError, rules_label
 from sim.sweep import plan_sweep, run_sweep
 from sim.tournament import (

@@ -416,7 +416,8 @@ def render_sweep(table: pd.DataFrame, settings: dict, outdir: str | Path) -> lis
 
 def render_all(path: str | Path) -> tuple[list[str], list[str]]:
     """Re-draw every plot of a saved report (tournament or sweep) from its tables."""
-    from sim.reports import RUN_FILE, ReportError, load_summary
+    from sim.report_load import load_summary
+    from sim.reports import RUN_FILE, ReportError
 
     p = Path(path)
     if not p.is_dir():

@@ -31,9 +31,7 @@ turns the sums into tables:
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -50,8 +48,8 @@ from sim.cluster_stats import (
     t_interval,
 )
 from sim.rating import RATING_BUCKETS, ClusterOrders, Rating, plackett_luce
-from sim.stats import Z95, t_quantile
-from sim.stats import wilson as _wilson
+from sim.stats import t_ci
+from sim.summary import Summary
 
 SHARE_UNIT = 60  # lcm(1..5): a k-way shared win is exactly SHARE_UNIT // k units
 
@@ -87,95 +85,7 @@ ROUND_METRIC_NAMES = tuple(m for m, _ in ROUND_METRICS)
 BOUGHT_COLUMNS = tuple(f"bought_{c}" for c in COLOUR_NAMES)
 
 
-# --- small interval helpers ---------------------------------------------------------------------
-
-def normal_ci(s1: float, s2: float, n: float) -> tuple[float, tuple[float, float]]:
-    """Mean and normal 95% interval from a count, a sum and a sum of squares."""
-    if n <= 0:
-        return float("nan"), (float("nan"), float("nan"))
-    m = s1 / n
-    if n < 2:
-        return m, (m, m)
-    var = max(0.0, (s2 - n * m * m) / (n - 1))
-    h = Z95 * math.sqrt(var / n)
-    return m, (m - h, m + h)
-
-
-def t_ci(s1: float, s2: float, n: float) -> tuple[float, tuple[float, float]]:
-    """Mean and Student-t 95% interval from a count, a sum and a sum of squares."""
-    if n <= 0:
-        return float("nan"), (float("nan"), float("nan"))
-    m = s1 / n
-    if n < 2:
-        return m, (float("nan"), float("nan"))
-    var = max(0.0, (s2 - n * m * m) / (n - 1))
-    h = t_quantile(0.975, n - 1) * math.sqrt(var / n)
-    return m, (m - h, m + h)
-
-
-def wilson(successes: float, n: int) -> tuple[float, float]:
-    """Wilson 95% interval (``sim.stats.wilson``), nudged to contain the estimate exactly when
-    rounding puts a bound a hair past it (at 0 or 1)."""
-    lo, hi = _wilson(successes, n)
-    if n > 0:
-        p = successes / n
-        lo, hi = min(lo, p), max(hi, p)
-    return lo, hi
-
-
 # --- the accumulator ----------------------------------------------------------------------------
-
-@dataclass
-class Summary:
-    """The tables of a tournament (pandas frames, ``strategy`` columns categorical)."""
-
-    strategies: pd.DataFrame
-    pairs: pd.DataFrame
-    seats: pd.DataFrame
-    bought: pd.DataFrame
-    vp_hist: pd.DataFrame
-    rounds: pd.DataFrame | None
-    info: dict = field(default_factory=dict)
-
-    def records(self) -> list[dict]:
-        """Per-strategy rows as JSON-ready dicts: ``name`` first, intervals as [low, high],
-        NaN as None."""
-        rows = frame_records(self.strategies, INTERVAL_PAIRS)
-        return [{"name": r.pop("strategy"), **r} for r in rows]
-
-
-INTERVAL_PAIRS = ("win_share_ci", "mean_vp_ci", "mean_rank_ci", "explosion_rate_ci", "rating_ci", "vp_diff_ci",
-                  "vp_diff_ci_unpaired", "win_share_diff_ci", "win_share_diff_ci_unpaired")
-
-
-def _clean(v):
-    if isinstance(v, (np.floating, float)):
-        v = float(v)
-        return None if math.isnan(v) else v
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, np.bool_):
-        return bool(v)
-    return v
-
-
-def frame_records(df: pd.DataFrame, pairs=INTERVAL_PAIRS) -> list[dict]:
-    """Rows of a summary frame as dicts; ``X_lo``/``X_hi`` columns become ``X: [lo, hi]``."""
-    rows = []
-    for rec in df.to_dict(orient="records"):
-        out: dict = {}
-        for k, v in rec.items():
-            for p in pairs:
-                if k == p + "_lo":
-                    out[p] = [_clean(v), _clean(rec[p + "_hi"])]
-                    break
-                if k == p + "_hi":
-                    break
-            else:
-                out[k] = _clean(v)
-        rows.append(out)
-    return rows
-
 
 class Accumulator:
     """Integer sufficient statistics of a tournament, updated chunk by chunk.
@@ -218,7 +128,6 @@ class Accumulator:
         self.round_rows = 0
         self.r_count = np.zeros((S, rounds), i8)
         self.c_round = [ClusterSums(S * rounds) for _ in ROUND_METRICS]
-        self.last_round_deal = -1
 
     # -- updates ---------------------------------------------------------------------------
 
@@ -339,7 +248,6 @@ class Accumulator:
         if len(strat) == 0:
             return
         deal = np.asarray(cols["deal"], dtype=np.int64)
-        self.last_round_deal = max(self.last_round_deal, int(deal.max()))
         dl = deal - deal.min()
         nd = int(dl.max()) + 1
         rnd = np.asarray(cols["round"], dtype=np.int64) - 1
@@ -504,7 +412,7 @@ class Accumulator:
 
     def _rounds_table(self, cat) -> pd.DataFrame:
         S, R, M = self.S, self.rounds, len(ROUND_METRICS)
-        D = self.deals if self.deals else (self.last_round_deal + 1)
+        D = self.deals
         mean = np.empty((S, R, M))
         lo, hi = np.empty((S, R, M)), np.empty((S, R, M))
         m_ex = ROUND_METRIC_NAMES.index("exploded")

@@ -48,12 +48,19 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.report_stats import BOUGHT_COLUMNS, ROUND_METRIC_NAMES, Accumulator, Summary
-from sim.ruleset import rules_label
+from sim.report_markdown import summary_markdown
+from sim.report_schema import (
+    GAME_TYPES,
+    ROUND_TYPES,
+    ReportError,
+    arrow_schema,
+    arrow_table,
+    numpy_columns,
+)
+from sim.report_stats import Accumulator, Summary
 
 GAMES_FILE = "games.parquet"
 ROUNDS_FILE = "rounds.parquet"
@@ -67,10 +74,6 @@ SWEEP_FILES = ("sweep.csv", "sweep.md", "sweep.png")
 SWEEP_STATE = ".sweep.json.partial"
 COMPRESSION = "lz4"  # fast to write; pandas, pyarrow, polars and duckdb read it
 VERSION_PACKAGES = ("quacks-sim", "numpy", "numba", "pandas", "pyarrow", "matplotlib", "typer", "rich")
-
-
-class ReportError(ValueError):
-    """A report directory that cannot be used; the message says why and what to do."""
 
 
 def partial(name: str) -> str:
@@ -124,7 +127,7 @@ def _sha256(path: str) -> str | None:
         return None
 
 
-def _now() -> str:
+def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
@@ -160,60 +163,13 @@ def _nan_to_none(o):
 
 # --- schemas and tables -----------------------------------------------------------------------
 
-_GAME_TYPES = {
-    "game": pa.int64(), "deal": pa.int64(), "seed": pa.int64(), "combo": pa.int16(),
-    "rotation": pa.int8(), "seat": pa.int8(), "strategy": pa.dictionary(pa.int16(), pa.string()),
-    "vp": pa.int16(), "rank": pa.int8(), "win_share": pa.float64(), "explosions": pa.int8(),
-    "rubies": pa.int16(), "droplet": pa.int16(), "final_position": pa.int16(), "chips": pa.int16(),
-    "illegal": pa.int8(), **{b: pa.int8() for b in BOUGHT_COLUMNS},
-}
-_ROUND_TYPES = {
-    "game": pa.int64(), "deal": pa.int64(), "round": pa.int8(), "seat": pa.int8(),
-    "strategy": pa.dictionary(pa.int16(), pa.string()),
-    **{m: pa.int16() for m in ROUND_METRIC_NAMES},
-}
-
-
-def _schema(types: dict, meta: dict) -> pa.Schema:
-    return pa.schema([pa.field(k, t, nullable=False) for k, t in types.items()],
-                     metadata={"quacks": dumps(meta)})
-
-
-def _arrow(cols: dict[str, np.ndarray], schema: pa.Schema, names: pa.Array) -> pa.Table:
-    arrays = []
-    for f in schema:
-        if f.name == "strategy":
-            arrays.append(pa.DictionaryArray.from_arrays(pa.array(cols["strategy"], pa.int16()), names))
-        else:
-            arrays.append(pa.array(cols[f.name], f.type))
-    return pa.Table.from_arrays(arrays, schema=schema)
-
-
-def _numpy_cols(table: pa.Table, names: list[str]) -> dict[str, np.ndarray]:
-    out = {}
-    for name in table.column_names:
-        col = table.column(name)
-        if name == "strategy":
-            arr = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
-            dictionary = arr.dictionary.to_pylist()
-            try:
-                lut = np.array([names.index(x) for x in dictionary], dtype=np.int64)
-            except ValueError as e:
-                raise ReportError(f"the partial results name a strategy not in this run ({e})") from None
-            idx = arr.indices.to_numpy(zero_copy_only=False)
-            out[name] = lut[idx] if len(lut) else idx.astype(np.int64)
-        else:
-            out[name] = col.to_numpy()
-    return out
-
-
 # --- the directory ----------------------------------------------------------------------------
 
-def _entries(path: Path) -> list[str]:
+def dir_entries(path: Path) -> list[str]:
     return sorted(os.listdir(path)) if path.is_dir() else []
 
 
-def _check_writable(path: Path, flag: str = "--out") -> None:
+def check_writable(path: Path, flag: str = "--out") -> None:
     try:
         path.mkdir(parents=True, exist_ok=True)
         probe = path / ".quacks-write-test"
@@ -224,26 +180,26 @@ def _check_writable(path: Path, flag: str = "--out") -> None:
         raise ReportError(f"{flag} {path}: cannot write there ({e.strerror or e})") from None
 
 
-def _remove_known(path: Path, extra_dirs: Sequence[str] = ()) -> None:
+def remove_known(path: Path, extra_dirs: Sequence[str] = ()) -> None:
     for name in [*known_files(), STAGING, *extra_dirs]:
         p = path / name
         if p.is_dir() and not p.is_symlink():
             shutil.rmtree(p, ignore_errors=True)
         elif p.exists() or p.is_symlink():
             p.unlink()
-    for name in _entries(path):  # temporary names of atomic writes
+    for name in dir_entries(path):  # temporary names of atomic writes
         if name.startswith(".") and name.endswith(".partial") and (path / name).is_file():
             (path / name).unlink()
 
 
-def _diff(saved: dict, new: dict) -> str | None:
+def settings_diff(saved: dict, new: dict) -> str | None:
     for k in sorted(set(saved) | set(new)):
         if json.loads(dumps(saved.get(k))) != json.loads(dumps(new.get(k))):
             return f"{k} = {saved.get(k)!r} there, {new.get(k)!r} now"
     return None
 
 
-def _read_json(path: Path) -> dict:
+def read_json(path: Path) -> dict:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
@@ -291,13 +247,13 @@ class ReportWriter:
         self.complete_result = None
         self.seconds_before = 0.0
         self.kept_games = 0  # games an interrupted run had kept (known once open() has looked)
-        self.started = _now()
+        self.started = now_iso()
         self._gw: pq.ParquetWriter | None = None
         self._rw: pq.ParquetWriter | None = None
         self._names = pa.array(plan.names, pa.string())
         meta = {"settings": plan.settings(), "names": plan.names}
-        self._gschema = _schema(_GAME_TYPES, meta)
-        self._rschema = _schema(_ROUND_TYPES, meta)
+        self._gschema = arrow_schema(GAME_TYPES, dumps(meta))
+        self._rschema = arrow_schema(ROUND_TYPES, dumps(meta))
         self.mode = self._prepare(resume, force)
 
     # -- set-up ----------------------------------------------------------------------------
@@ -306,21 +262,21 @@ class ReportWriter:
         p = self.path
         if p.exists() and not p.is_dir():
             raise ReportError(f"--out {p}: exists and is not a directory")
-        entries = _entries(p)
+        entries = dir_entries(p)
         mode = "fresh"
         if entries:
             if force:
-                _check_writable(p)
-                _remove_known(p)
+                check_writable(p)
+                remove_known(p)
             elif resume:
                 state = p / STATE_FILE
                 if (p / RUN_FILE).is_file():
-                    saved = _read_json(p / RUN_FILE)
+                    saved = read_json(p / RUN_FILE)
                     self._check_same(saved.get("settings", {}))
                     state.unlink(missing_ok=True)  # stopped after run.json was in place
                     mode = "complete"
                 elif state.is_file():
-                    saved = _read_json(state)
+                    saved = read_json(state)
                     self._check_same(saved.get("settings", {}))
                     self.seconds_before = float(saved.get("seconds_before", 0.0))
                     self.started = saved.get("started", self.started)
@@ -332,13 +288,15 @@ class ReportWriter:
                         if (p / STATE_FILE).exists() else
                         "is not empty; use --force to overwrite the report there")
                 raise ReportError(f"--out {p}: the directory {hint}")
-        _check_writable(p)
+        check_writable(p)
         if mode == "complete":
+            from sim.report_load import load_result  # it reads this module's file names
+
             self.complete_result = load_result(p, self.plan)
         return mode
 
     def _check_same(self, saved: dict) -> None:
-        d = _diff(saved, self.plan.settings())
+        d = settings_diff(saved, self.plan.settings())
         if d:
             raise ReportError(f"--resume: {self.path} holds a run with other settings ({d}); "
                               "repeat its command with --resume, or use --force to start over")
@@ -413,7 +371,7 @@ class ReportWriter:
                     continue
                 t = t.replace_schema_metadata(writer.schema.metadata).cast(writer.schema)
                 writer.write_table(t, row_group_size=max(1, t.num_rows))
-                feed(_numpy_cols(t, plan.names))
+                feed(numpy_columns(t, plan.names))
         for src in (gsrc, rsrc):
             if src is not None and src.exists():
                 src.unlink()
@@ -426,7 +384,7 @@ class ReportWriter:
     def write_rounds(self, cols: dict[str, np.ndarray]) -> None:
         """Append a block of rounds rows (they precede the games rows of their chunk)."""
         if self._rw is not None:
-            t = _arrow(cols, self._rschema, self._names)
+            t = arrow_table(cols, self._rschema, self._names)
             self._rw.write_table(t, row_group_size=max(1, t.num_rows))
 
     def write_chunk(self, rows) -> None:
@@ -434,7 +392,7 @@ class ReportWriter:
         already written, see ``write_rounds``)."""
         if rows.rounds is not None:
             self.write_rounds(rows.rounds)
-        t = _arrow(rows.games, self._gschema, self._names)
+        t = arrow_table(rows.games, self._gschema, self._names)
         self._gw.write_table(t, row_group_size=max(1, t.num_rows))
 
     def close(self) -> None:
@@ -510,7 +468,7 @@ class ReportWriter:
                                      " // rotations, rotation g % rotations"},
             "strategy_files": [{"path": f, "sha256": _sha256(f)} for f in plan.config.strategy_files],
             "versions": package_versions(),
-            "started": self.started, "finished": _now(),
+            "started": self.started, "finished": now_iso(),
             "wall_seconds": round(result.seconds, 3),
             "wall_seconds_total": round(result.seconds_total, 3),
             "files": result.files,
@@ -530,317 +488,3 @@ def write_tables(summary: Summary, outdir: Path) -> list[str]:
         df.to_csv(outdir / fname, index=False)
         names.append(fname)
     return names
-
-
-def _fmt(x, digits: int) -> str:
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "n/a"
-    return f"{x:.{digits}f}"
-
-
-def _ci(lo, hi, digits: int) -> str:
-    return f"[{_fmt(lo, digits)}, {_fmt(hi, digits)}]"
-
-
-def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool] | None = None) -> str:
-    """A GitHub-flavoured markdown table."""
-    right = right or [i > 0 for i in range(len(header))]
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join("---:" if r else ":---" for r in right) + "|"]
-    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def strategy_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """Header and formatted rows of the per-strategy table (shared by markdown and console)."""
-    header = ["strategy", "games", "win share [95% CI]", "mean VP [95% CI]", "mean rank [95% CI]",
-              "explosions/potion [95% CI]", "rating [95% CI]"]
-    rows = []
-    for r in df.to_dict(orient="records"):
-        rows.append([
-            str(r["strategy"]), f"{int(r['games']):,}",
-            f"{_fmt(r['win_share'], 4)} {_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 4)}",
-            f"{_fmt(r['mean_vp'], 2)} {_ci(r['mean_vp_ci_lo'], r['mean_vp_ci_hi'], 2)}",
-            f"{_fmt(r['mean_rank'], 3)} {_ci(r['mean_rank_ci_lo'], r['mean_rank_ci_hi'], 3)}",
-            f"{_fmt(r['explosion_rate'], 4)} {_ci(r['explosion_rate_ci_lo'], r['explosion_rate_ci_hi'], 4)}",
-            f"{_fmt(r['rating'], 0)} {_ci(r['rating_ci_lo'], r['rating_ci_hi'], 0)}",
-        ])
-    return header, rows
-
-
-def pair_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """Header and formatted rows of the paired-difference table."""
-    header = ["A", "B", "deals", "VP A-B [95% CI]", "(if unpaired)", "win share A-B [95% CI]",
-              "(if unpaired)"]
-    rows = [[str(r["strategy_a"]), str(r["strategy_b"]), f"{int(r['deals']):,}",
-             f"{_fmt(r['vp_diff'], 2)} {_ci(r['vp_diff_ci_lo'], r['vp_diff_ci_hi'], 2)}",
-             _ci(r["vp_diff_ci_unpaired_lo"], r["vp_diff_ci_unpaired_hi"], 2),
-             f"{_fmt(r['win_share_diff'], 4)} {_ci(r['win_share_diff_ci_lo'], r['win_share_diff_ci_hi'], 4)}",
-             _ci(r["win_share_diff_ci_unpaired_lo"], r["win_share_diff_ci_unpaired_hi"], 4)]
-            for r in df.to_dict(orient="records")]
-    return header, rows
-
-
-def seat_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the seat table (pooled over strategies)."""
-    header = ["seat", "games", "win share [95% CI]", "mean VP [95% CI]"]
-    sub = df[df["strategy"] == "all"]
-    rows = [[str(int(r["seat"])), f"{int(r['games']):,}",
-             f"{_fmt(r['win_share'], 4)} {_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 4)}",
-             f"{_fmt(r['mean_vp'], 2)} {_ci(r['mean_vp_ci_lo'], r['mean_vp_ci_hi'], 2)}"]
-            for r in sub.to_dict(orient="records")]
-    return header, rows
-
-
-def interval_methods_md(methods: dict) -> str:
-    """A markdown list of which interval each statistic uses."""
-    if not methods:
-        return ""
-    lines = ["Interval methods:", ""] + [f"- {k}: {v}" for k, v in methods.items()]
-    return "\n".join(lines) + "\n"
-
-
-def summary_markdown(result) -> str:
-    """``summary.md``: the run in one paragraph, then every table."""
-    s = result.summary
-    st = result.plan.settings()
-    out = [f"# Tournament: {result.games:,} games ({result.deals:,} deals), {st['players']} players",
-           "",
-           f"Format `{st['format']}`{' (duplicate: every deal in every seat rotation)' if st['duplicate'] else ''}, "
-           f"seed {st['seed']}, rules `{result.plan.ruleset.display}` (hash `{st['rules_hash'][:12]}`), "
-           f"stopped: {result.stopped}"
-           + (f" (until-ci {st['until_ci']}, widest win-share half-width {result.max_halfwidth:.4f})"
-              if st["until_ci"] is not None else "") + ".",
-           "",
-           "Every interval is 95% and treats the **deal** (one game seed, whose random streams every "
-           "rotation and table of the deal share) as the independent unit, never the game. Win share "
-           "(a k-way shared win counts 1/k) and explosions per potion: Wilson intervals at the "
-           "cluster effective sample size, with the t quantile over deals (they stay inside [0, 1]). "
-           "Mean VP and mean rank: cluster-robust t intervals over deals. Rating: Plackett-Luce "
-           "maximum likelihood on the finishing orders (Elo scale, centred on 0; ties split), with "
-           "a cluster-robust sandwich covariance over deals.",
-           "", interval_methods_md(s.info.get("interval_methods", {})),
-           "", "## Strategies", ""]
-    h, rows = strategy_rows(s.strategies)
-    out += [md_table(h, rows, [False] + [True] * (len(h) - 1)), ""]
-    note = s.info.get("rating_note")
-    if note:
-        out += [f"Rating note: {note}.", ""]
-    if len(s.pairs):
-        out += ["## Paired differences (per deal)", "",
-                "Mean over deals of the difference of the two strategies' per-deal averages (VP "
-                "and win share), with a t-interval over deals: this is the interval for the "
-                "difference. The *(if unpaired)* columns are not an interval for this run's "
-                "difference: they show, for comparison, how wide it would be if the two strategies' "
-                "means (each clustered over deals) had been measured on independent deals, i.e. "
-                "what pairing buys. Pairing removes the luck of the deal, which narrows the VP "
-                "difference; a win-share difference between two strategies at the same table also "
-                "carries their head-to-head (when one wins the other does not), which pairing "
-                "rightly counts, so it can come out wider than the unpaired figure.", ""]
-        h, rows = pair_rows(s.pairs)
-        out += [md_table(h, rows, [False, False, True, True, True, True, True]), ""]
-    out += ["## Seats", "", "Win share by seat, pooled over strategies (the seat advantage the "
-            "rotation balances out).", ""]
-    h, rows = seat_rows(s.seats)
-    out += [md_table(h, rows), ""]
-    per = s.seats[s.seats["strategy"] != "all"]
-    if len(per):
-        seats = sorted(per["seat"].unique())
-        rows = []
-        for name, g in per.groupby("strategy", observed=True):
-            cells = {int(r["seat"]): f"{_fmt(r['win_share'], 3)} {_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 3)}"
-                     for r in g.to_dict(orient="records")}
-            rows.append([str(name)] + [cells.get(int(x), "") for x in seats])
-        out += ["Win share by strategy and seat [95% CI]:", "",
-                md_table(["strategy", *[f"seat {int(x)}" for x in seats]], rows), ""]
-    b = s.bought
-    if len(b):
-        colours = [c for c in b["colour"].cat.categories if b.loc[b["colour"] == c, "mean"].max() > 0]
-        rows = []
-        for name, g in b.groupby("strategy", observed=True):
-            cells = {r["colour"]: f"{_fmt(r['mean'], 2)} {_ci(r['ci_lo'], r['ci_hi'], 2)}"
-                     for r in g.to_dict(orient="records")}
-            rows.append([str(name), f"{int(g['games'].iloc[0]):,}", *[cells.get(c, "") for c in colours]])
-        out += ["## Chips bought per game (mean [95% CI])", "",
-                md_table(["strategy", "games", *colours], rows), ""]
-    if s.rounds is not None:
-        r = s.rounds
-        out += ["## By round (mean [95% CI]; every metric in rounds_summary.csv)", ""]
-        for metric, title, digits in (("exploded", "Explosion rate", 3), ("reward_space", "Reward space", 2)):
-            sub = r[r["metric"] == metric]
-            rounds = sorted(sub["round"].unique())
-            rows = []
-            for name, g in sub.groupby("strategy", observed=True):
-                cells = {int(x["round"]): f"{_fmt(x['mean'], digits)} {_ci(x['ci_lo'], x['ci_hi'], digits)}"
-                         for x in g.to_dict(orient="records")}
-                rows.append([str(name), f"{int(g['n'].iloc[0]):,}", *[cells.get(int(k), "") for k in rounds]])
-            out += [f"{title} by round:", "",
-                    md_table(["strategy", "games", *[f"round {int(k)}" for k in rounds]], rows), ""]
-    if result.notes:
-        out += ["## Notes", "", *[f"- {n}" for n in result.notes], ""]
-    return "\n".join(out)
-
-
-# --- reading a report back --------------------------------------------------------------------
-
-def load_summary(path: str | Path) -> Summary:
-    """The summary tables of a finished report, read from its CSV files (categoricals restored)."""
-    p = Path(path)
-    if not (p / TABLE_FILES["strategies"]).is_file():
-        raise ReportError(f"{p}: no {TABLE_FILES['strategies']} here; is this a quacks tournament report?")
-    run = _read_json(p / RUN_FILE) if (p / RUN_FILE).is_file() else {}
-    strategies = pd.read_csv(p / TABLE_FILES["strategies"])
-    names = [str(x) for x in strategies["strategy"]]
-    cat = pd.CategoricalDtype(names, ordered=True)
-
-    def read(key, cols=("strategy",), cats=None):
-        f = p / TABLE_FILES[key]
-        if not f.is_file():
-            return None
-        df = pd.read_csv(f, dtype={c: str for c in cols})
-        for c in cols:
-            df[c] = df[c].astype(cats or cat)
-        return df
-
-    strategies["strategy"] = strategies["strategy"].astype(str).astype(cat)
-    seats = read("seats", cats=pd.CategoricalDtype(["all", *names], ordered=True))
-    bought = read("bought")
-    if bought is not None:
-        from sim.chips import COLOUR_NAMES
-
-        bought["colour"] = bought["colour"].astype(pd.CategoricalDtype(COLOUR_NAMES, ordered=True))
-    pairs = read("pairs", ("strategy_a", "strategy_b"))
-    rounds = read("rounds")
-    if rounds is not None:
-        rounds["metric"] = rounds["metric"].astype(pd.CategoricalDtype(list(ROUND_METRIC_NAMES)))
-    info = {"games": run.get("games"), "deals": run.get("deals"), "players": run.get("players"),
-            "rounds": (run.get("ruleset", {}).get("data", {}).get("game", {}).get("rounds")),
-            "rating_note": run.get("rating_note", ""), "format": run.get("format"),
-            "detail": run.get("detail")}
-    return Summary(strategies, pairs if pairs is not None else pd.DataFrame(), seats, bought,
-                   read("vp_hist"), rounds, info)
-
-
-def load_result(path: str | Path, plan):
-    """A finished report as a TournamentResult (tables from the CSVs, facts from run.json)."""
-    from sim.tournament import TournamentResult
-
-    p = Path(path)
-    run = _read_json(p / RUN_FILE)
-    return TournamentResult(plan, load_summary(p), int(run["games"]), int(run["deals"]),
-                            run.get("stopped", "games"),
-                            float(run["max_win_share_halfwidth"] if run.get("max_win_share_halfwidth") is not None else "nan"),
-                            0.0, float(run.get("wall_seconds_total", 0.0)), p,
-                            ["the run in this directory was already complete"], run.get("files", []))
-
-
-# --- sweeps -------------------------------------------------------------------------------------
-
-class SweepWriter:
-    """Owns a sweep directory: per-value reports in sub-directories, the sweep table on top."""
-
-    def __init__(self, path: Path, settings: dict, subdirs: Sequence[str], *, resume: bool = False,
-                 force: bool = False, argv: Sequence[str] | None = None):
-        self.path = Path(path)
-        self.settings = settings
-        self.subdirs = list(subdirs)
-        self.argv = list(argv) if argv is not None else list(sys.argv)
-        self.started = _now()
-        p = self.path
-        if p.exists() and not p.is_dir():
-            raise ReportError(f"--out {p}: exists and is not a directory")
-        entries = _entries(p)
-        if entries:
-            if force:
-                _check_writable(p)
-                _remove_known(p, self._previous_subdirs())
-            elif resume:
-                saved = read_saved_settings(p)
-                if saved is None:
-                    raise ReportError(f"--resume: {p} holds no quacks sweep to resume")
-                d = _diff(saved, settings)
-                if d:
-                    raise ReportError(f"--resume: {p} holds a sweep with other settings ({d}); "
-                                      "repeat its command with --resume, or use --force to start over")
-            else:
-                hint = ("holds an interrupted sweep; add --resume to continue it or --force to start over"
-                        if (p / SWEEP_STATE).exists() else
-                        "is not empty; use --force to overwrite the report there")
-                raise ReportError(f"--out {p}: the directory {hint}")
-        _check_writable(p)
-        atomic_write_text(p / SWEEP_STATE, dumps({"settings": settings, "argv": self.argv,
-                                                  "started": self.started, "subdirs": self.subdirs}))
-
-    def _previous_subdirs(self) -> list[str]:
-        for name in (SWEEP_STATE, RUN_FILE):
-            f = self.path / name
-            if f.is_file():
-                try:
-                    return list(json.loads(f.read_text()).get("subdirs", []))
-                except (OSError, ValueError):
-                    return []
-        return []
-
-    def finish(self, res, *, plots: bool = True) -> list[str]:
-        """Write sweep.csv, sweep.md, sweep.png and run.json (atomically); return the names."""
-        from sim import plots as P
-
-        p = self.path
-        stage = p / STAGING
-        shutil.rmtree(stage, ignore_errors=True)
-        stage.mkdir()
-        res.table.to_csv(stage / "sweep.csv", index=False)
-        files = ["sweep.csv", "sweep.md"]
-        (stage / "sweep.md").write_text(sweep_markdown(res), encoding="utf-8")
-        if plots:
-            files += P.render_sweep(res.table, res.settings, stage)
-        manifest = {**res.to_json(), "settings": res.settings, "argv": self.argv,
-                    "subdirs": self.subdirs, "versions": package_versions(), "started": self.started,
-                    "finished": _now(), "files": sorted(files + [RUN_FILE])}
-        (stage / RUN_FILE).write_text(dumps(manifest), encoding="utf-8")
-        for name in files:
-            os.replace(stage / name, p / name)
-        os.replace(stage / RUN_FILE, p / RUN_FILE)
-        stage.rmdir()
-        (p / SWEEP_STATE).unlink(missing_ok=True)
-        return manifest["files"]
-
-
-def sweep_markdown(res) -> str:
-    """``sweep.md``: the focus strategy at each value (or grid cell), with its paired difference
-    to the baseline."""
-    st = res.settings
-    keys = st.get("keys") or [st["key"]]
-    grid = len(keys) > 1
-    header = [*keys, "games", "win share [95% CI]", "mean VP [95% CI]", "mean rank [95% CI]",
-              "explosions/potion [95% CI]", "win share - baseline [95% CI]", "VP - baseline [95% CI]"]
-    rows = []
-    for r in res.table.to_dict(orient="records"):
-        vals = [f"{r['value']:g}"] + ([f"{r['value2']:g}"] if grid else [])
-        if r.get("baseline"):
-            vals[-1] += " (baseline)"
-        rows.append([*vals, f"{int(r['games']):,}",
-                     f"{_fmt(r['win_share'], 4)} {_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 4)}",
-                     f"{_fmt(r['mean_vp'], 2)} {_ci(r['mean_vp_ci_lo'], r['mean_vp_ci_hi'], 2)}",
-                     f"{_fmt(r['mean_rank'], 3)} {_ci(r['mean_rank_ci_lo'], r['mean_rank_ci_hi'], 3)}",
-                     f"{_fmt(r['explosion_rate'], 4)} {_ci(r['explosion_rate_ci_lo'], r['explosion_rate_ci_hi'], 4)}",
-                     f"{_fmt(r['win_share_diff'], 4)} {_ci(r['win_share_diff_ci_lo'], r['win_share_diff_ci_hi'], 4)}",
-                     f"{_fmt(r['vp_diff'], 2)} {_ci(r['vp_diff_ci_lo'], r['vp_diff_ci_hi'], 2)}"])
-    b = res.baseline
-    where = ("one of the values above" if b.get("in_grid") else
-             f"played on the same deals in `{b.get('dir')}/`: win share {_fmt(b.get('win_share'), 4)} "
-             f"{_ci(*b.get('win_share_ci', [float('nan')] * 2), 4)}, mean VP {_fmt(b.get('mean_vp'), 2)} "
-             f"{_ci(*b.get('mean_vp_ci', [float('nan')] * 2), 2)}")
-    what = " x ".join(f"`{k}`" for k in keys)
-    return "\n".join([
-        f"# Sweep of {what} for `{st['strategy']}` against `{','.join(st['vs'])}`", "",
-        f"{st['players']} players, {st['games']:,} games per value (each deal in every seat rotation; "
-        f"the same deals for every value), seed {st['seed']}, rules "
-        f"`{rules_label(st['rules'], st.get('overrides') or [])}`.", "",
-        f"Baseline: `{b.get('spec', '')}`, {where}. The differences are paired: the mean over the "
-        "deals both runs played of the difference of the focus strategy's per-deal averages, with a "
-        "t interval over deals. Every other interval treats the deal as the independent unit "
-        "(win share and explosions: Wilson at the cluster effective sample size; means: "
-        "cluster-robust t). All intervals 95%.", "",
-        md_table(header, rows), "",
-        f"Each value's full report is in its own directory ({res.dirs[0] if res.dirs else ''}, ...).", ""])

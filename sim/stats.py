@@ -110,3 +110,15 @@ def _norm_ppf(p: float) -> float:
     e = 0.5 * math.erfc(-x / math.sqrt(2)) - p
     u = e * math.sqrt(2 * math.pi) * math.exp(x * x / 2)
     return x - u / (1 + x * u / 2)
+
+
+def t_ci(s1: float, s2: float, n: float) -> tuple[float, tuple[float, float]]:
+    """Mean and Student-t 95% interval from a count, a sum and a sum of squares."""
+    if n <= 0:
+        return float("nan"), (float("nan"), float("nan"))
+    m = s1 / n
+    if n < 2:
+        return m, (float("nan"), float("nan"))
+    var = max(0.0, (s2 - n * m * m) / (n - 1))
+    h = t_quantile(0.975, n - 1) * math.sqrt(var / n)
+    return m, (m - h, m + h)

@@ -192,7 +192,7 @@ class SweepResult:
     def to_json(self) -> dict:
         """One JSON-ready object: settings, the baseline, and one entry per cell (the focus
         strategy's row with its paired difference to the baseline)."""
-        from sim.report_stats import frame_records
+        from sim.summary import frame_records
 
         pairs = ("win_share_ci", "mean_vp_ci", "mean_rank_ci", "explosion_rate_ci", "rating_ci",
                  "win_share_diff_ci", "vp_diff_ci")
@@ -249,7 +249,7 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
     ``out/<KEY1>=<v1>,<KEY2>=<v2>/``, an extra baseline run to ``out/baseline/``) and the sweep's
     ``sweep.csv``, ``sweep.md``, ``sweep.png`` and ``run.json`` to ``out``.
     """
-    from sim import reports
+    from sim.sweep_report import SweepWriter
     from strategies.builtin import REGISTRY
 
     load_strategy_files(tuple(strategy_files))
@@ -276,7 +276,7 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
     t0 = time.perf_counter()
     sweeper = None
     if out is not None:
-        sweeper = reports.SweepWriter(Path(out), settings, sp.run_dirs, resume=resume, force=force,
+        sweeper = SweepWriter(Path(out), settings, sp.run_dirs, resume=resume, force=force,
                                       argv=argv)
     total = sum(p.max_games for p in plans)
     results: list[TournamentResult] = []

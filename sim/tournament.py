@@ -32,8 +32,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import signal
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -41,35 +39,11 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.game import check_players, play_batch
-from sim.game_nb import (
-    O_BOUGHT,
-    O_DROPLET,
-    O_ERR,
-    O_EXPLOSIONS,
-    O_FINALPOS,
-    O_NCHIPS,
-    O_NWIN,
-    O_RANK,
-    O_RUBIES,
-    O_SCORE,
-    O_WIDTH,
-    O_WIN,
-    RD_BAG,
-    RD_COINS,
-    RD_DROPLET,
-    RD_EXPLODED,
-    RD_NCHIPS,
-    RD_NPOT,
-    RD_RAT,
-    RD_REWARD,
-    RD_RUBIES,
-    RD_SCORE,
-    RD_VPGAIN,
-    RD_WHITE,
-    RD_WIDTH,
-)
-from sim.report_stats import BOUGHT_COLUMNS, Accumulator, Summary
+from sim.chunks import play_chunk
+from sim.cluster_stats import warm as warm_statistics
+from sim.game import check_players
+from sim.interrupts import DeferInterrupt
+from sim.report_stats import Accumulator, Summary
 from sim.ruleset import Ruleset, load_ruleset
 
 FORMATS = ("rotate", "round-robin", "vs-field")
@@ -81,14 +55,7 @@ DEFAULT_GAMES = 20_000
 DEFAULT_CI_CAP = 1_000_000  # the cap on games for --until-ci when --games is not given
 FIRST_CHUNK_GAMES = 2_000
 MAX_CHUNK_GAMES = 50_000
-ROUNDS_BATCH_GAMES = 4_000  # kernel batch with rounds detail (its record is ~6 KB per game)
 MAX_TABLES = 5_000
-KERNEL_THREAD_CHUNKS = 64
-
-# Per-round record columns of rounds.parquet, in ROUND_METRICS order (see sim.report_stats).
-RD_COLUMNS = (RD_REWARD, RD_EXPLODED, RD_VPGAIN, RD_COINS, RD_WHITE, RD_RAT, RD_SCORE, RD_RUBIES,
-              RD_DROPLET, RD_NCHIPS, RD_NPOT) + tuple(RD_BAG + c for c in range(9))
-
 
 class TournamentError(ValueError):
     """Settings that cannot run; the message names the option and what would be right."""
@@ -304,128 +271,6 @@ def resolve_plan(config: TournamentConfig) -> Plan:
                 _chunk_bounds(deals, gpd, c.first_chunk_games, c.max_chunk_games))
 
 
-# --- playing one chunk ----------------------------------------------------------------------
-
-@dataclass
-class ChunkRows:
-    """The rows of one chunk: ``games`` (one per game and seat) and optional ``rounds``
-    (one per game, round and seat), as numpy columns named as in the parquet files."""
-
-    games: dict[str, np.ndarray]
-    rounds: dict[str, np.ndarray] | None
-    first_game: int
-    n_games: int
-
-
-def _items(plan: Plan, d0: int, d1: int):
-    """Per item of deals d0..d1-1 in game order: global game index, deal, table, rotation."""
-    nd, T, R, n = d1 - d0, len(plan.tables), plan.rotations, plan.players
-    deal = np.repeat(np.arange(d0, d1, dtype=np.int64), T * R)
-    table = np.tile(np.repeat(np.arange(T, dtype=np.int64), R), nd)
-    if plan.config.duplicate:
-        rot = np.tile(np.arange(R, dtype=np.int64), nd * T)
-    else:
-        rot = deal % n
-    game = np.arange(d0 * plan.games_per_deal, d1 * plan.games_per_deal, dtype=np.int64)
-    return game, deal, table, rot
-
-
-def _play_block(plan: Plan, game, deal, table, rot):
-    """Kernel results of the given items: ``out`` (m, n, O_WIDTH) and, with rounds detail,
-    ``rd`` (m, rounds, n, RD_WIDTH); one ``play_batch`` call per table."""
-    m = len(game)
-    detail = plan.config.detail == "rounds"
-    if len(plan.tables) == 1:  # one kernel call, no copies
-        res = play_batch(plan.ruleset, plan.lineup(0), games=deal, rotations=rot,
-                         seed=plan.config.seed, detail=detail, chunks=min(KERNEL_THREAD_CHUNKS, m))
-        return res.out, res.rounds
-    out = np.empty((m, plan.players, O_WIDTH), dtype=np.int64)
-    rd = np.empty((m, plan.rounds, plan.players, RD_WIDTH), dtype=np.int64) if detail else None
-    for t in range(len(plan.tables)):
-        part = np.nonzero(table == t)[0]
-        res = play_batch(plan.ruleset, plan.lineup(t), games=deal[part], rotations=rot[part],
-                         seed=plan.config.seed, detail=detail,
-                         chunks=min(KERNEL_THREAD_CHUNKS, len(part)))
-        out[part] = res.out
-        if detail:
-            rd[part] = res.rounds
-    return out, rd
-
-
-def _concat(parts: list[dict]) -> dict[str, np.ndarray]:
-    if len(parts) == 1:
-        return parts[0]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-
-def play_chunk(plan: Plan, d0: int, d1: int,
-               on_rounds: Callable[[dict[str, np.ndarray]], None] | None = None) -> ChunkRows:
-    """Play deals d0..d1-1 (every table and rotation) and return their rows.
-
-    With rounds detail the deals run in blocks of about ROUNDS_BATCH_GAMES games, in game
-    order; each block's rounds rows go to ``on_rounds`` as soon as they exist (so a chunk's
-    round records are never all in memory at once), or are gathered into the result.
-    """
-    from sim.report_stats import ROUND_METRIC_NAMES
-
-    n, R = plan.players, plan.rounds
-    detail = plan.config.detail == "rounds"
-    gpd = plan.games_per_deal
-    step = max(1, ROUNDS_BATCH_GAMES // gpd) if detail else max(1, d1 - d0)
-    tab = np.array(plan.tables, dtype=np.int64)
-    seat = np.arange(n, dtype=np.int64)
-    games_parts, rounds_parts = [], []
-    for b0 in range(d0, d1, step):
-        b1 = min(d1, b0 + step)
-        game, deal, table, rot = _items(plan, b0, b1)
-        m = len(game)
-        out, rd = _play_block(plan, game, deal, table, rot)
-        sid = tab[table[:, None], (seat[None, :] + rot[:, None]) % n]  # (m, n) strategy ids
-        o = out.reshape(m * n, -1).astype(np.int16).T.copy()  # one row per field: fast copies
-        del out
-        cols = {
-            "game": np.repeat(game, n),
-            "deal": np.repeat(deal, n),
-            "seed": np.full(m * n, plan.config.seed, dtype=np.int64),
-            "combo": np.repeat(table, n).astype(np.int16),
-            "rotation": np.repeat(rot, n).astype(np.int8),
-            "seat": np.tile(seat, m).astype(np.int8),
-            "strategy": sid.ravel().astype(np.int16),
-            "vp": o[O_SCORE],
-            "rank": o[O_RANK].astype(np.int8),
-            "win_share": o[O_WIN] / o[O_NWIN].astype(np.float64),
-            "explosions": o[O_EXPLOSIONS].astype(np.int8),
-            "rubies": o[O_RUBIES],
-            "droplet": o[O_DROPLET],
-            "final_position": o[O_FINALPOS],
-            "chips": o[O_NCHIPS],
-            "illegal": o[O_ERR].astype(np.int8),
-        }
-        for c, name in enumerate(BOUGHT_COLUMNS):
-            cols[name] = o[O_BOUGHT + c].astype(np.int8)
-        games_parts.append(cols)
-        if detail:
-            r = rd.reshape(m * R * n, -1).astype(np.int16).T.copy()
-            del rd
-            rcols = {
-                "game": np.repeat(game, R * n),
-                "deal": np.repeat(deal, R * n),
-                "round": np.tile(np.repeat(np.arange(1, R + 1, dtype=np.int8), n), m),
-                "seat": np.tile(seat.astype(np.int8), m * R),
-                "strategy": np.repeat(sid[:, None, :], R, axis=1).ravel().astype(np.int16),
-            }
-            for name, col in zip(ROUND_METRIC_NAMES, RD_COLUMNS):
-                rcols[name] = r[col]
-            if on_rounds is not None:
-                on_rounds(rcols)
-            else:
-                rounds_parts.append(rcols)
-    games = _concat(games_parts)
-    rounds = _concat(rounds_parts) if rounds_parts else None
-    first = int(games["game"][0]) if len(games["game"]) else 0
-    return ChunkRows(games, rounds, first, len(games["game"]) // n)
-
-
 # --- running --------------------------------------------------------------------------------
 
 
@@ -467,7 +312,7 @@ class TournamentResult:
 
     def to_json(self) -> dict:
         """One JSON-ready object: run settings, per-strategy results, pairs, seats."""
-        from sim.report_stats import frame_records
+        from sim.summary import frame_records
 
         s = self.plan.settings()
         seats = self.summary.seats
@@ -495,36 +340,6 @@ class TournamentResult:
 
 def _num(x):
     return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
-
-
-class _DeferInterrupt:
-    """Let a chunk finish when Ctrl-C arrives, then raise KeyboardInterrupt (unless ``reraise``
-    is false: then the interrupt is dropped); a second Ctrl-C raises at once. Only in the main
-    thread (elsewhere it does nothing)."""
-
-    def __init__(self, reraise: bool = True):
-        self.reraise = reraise
-
-    def __enter__(self):
-        self.hit = False
-        self.old = None
-        if threading.current_thread() is threading.main_thread():
-            self.old = signal.getsignal(signal.SIGINT)
-
-            def handler(signum, frame):
-                if self.hit:
-                    raise KeyboardInterrupt
-                self.hit = True
-
-            signal.signal(signal.SIGINT, handler)
-        return self
-
-    def __exit__(self, et, ev, tb):
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
-        if self.hit and et is None and self.reraise:
-            raise KeyboardInterrupt
-        return False
 
 
 def stop_reached(acc: Accumulator, until_ci: float | None) -> bool:
@@ -575,6 +390,7 @@ def run_tournament(
     if out is not None:
         import sim.plots  # noqa: F401 - the report writer needs it; importing matplotlib takes
         # a second or two, which is no part of the run's time
+    warm_statistics()  # the accumulator's compiled sums: loaded (or compiled) outside the clock
     t0 = time.perf_counter()
     writer = None
     chunks_done = 0
@@ -602,7 +418,7 @@ def run_tournament(
             progress(kept, plan.max_games)
         k = chunks_done
         while k < len(plan.chunk_bounds) - 1 and not stop_reached(acc, plan.config.until_ci):
-            with _DeferInterrupt():
+            with DeferInterrupt():
                 rows = play_chunk(plan, plan.chunk_bounds[k], plan.chunk_bounds[k + 1],
                                   on_rounds=on_rounds)
                 if writer is not None:  # the games rows commit the chunk
@@ -631,7 +447,7 @@ def run_tournament(
                                   seconds, seconds + seconds_before, Path(out) if out else None, notes,
                                   deal_totals={i: acc.deal_totals(i) for i in keep_deals})
         if writer is not None:
-            with _DeferInterrupt(reraise=False):  # a second or so: finish rather than stop
+            with DeferInterrupt(reraise=False):  # a second or so: finish rather than stop
                 result.files = writer.finish(result, plots=plots)
         return result
     except KeyboardInterrupt:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from sim import plots
 from sim.cli_reports import register
-from sim.reports import load_summary
+from sim.report_load import load_summary
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 register(app)

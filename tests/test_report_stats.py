@@ -15,10 +15,8 @@ from sim.report_stats import (
     Accumulator,
     plackett_luce,
     summarize_games,
-    t_ci,
-    t_quantile,
 )
-from sim.stats import wilson
+from sim.stats import t_ci, t_quantile, wilson
 from sim.tournament import TournamentConfig, resolve_plan, run_tournament
 
 

@@ -253,9 +253,9 @@ def test_until_ci_cap_and_resume(tmp_path):
 
 
 def test_round_robin_rounds_detail_resume(tmp_path, monkeypatch):
-    import sim.tournament as T
+    import sim.chunks as C
 
-    monkeypatch.setattr(T, "ROUNDS_BATCH_GAMES", 100)  # several blocks per chunk
+    monkeypatch.setattr(C, "ROUNDS_BATCH_GAMES", 100)  # several blocks per chunk
     pool = ("threshold", "threshold:t=5", "threshold:t=7", "random")
     cfg = TournamentConfig(strategies=pool, players=3, games=1200, detail="rounds",
                            first_chunk_games=200, max_chunk_games=400)
