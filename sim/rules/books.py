@@ -1,0 +1,148 @@
+"""The ingredient books of the base game, as data: Sets 1-4 for green, blue, red, yellow and
+purple, the one orange book and the one black book (a 2-player and a 3-4-player side).
+
+Timing (component-data.md section 7): ``draw`` resolves when the chip is drawn and placed, ``B``
+in evaluation step B after everyone stopped, ``passive`` is a rule for the rest of the round, and
+``draw, after stop`` is drawn during brewing but decided after stopping. Prices are not copied
+here: they are read from the base ruleset's ``[prices.setN]`` tables. Every text is a short
+paraphrase in our own words, with the simulator's settled readings (decisions.md) folded in;
+``choices`` names the decisions an effect leaves to the player (a strategy).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sim.rules import chips
+
+DRAW, B, PASSIVE, AFTER_STOP, NONE = "draw", "B", "passive", "draw, after stop", "none"
+SETS = (1, 2, 3, 4)
+COLOURED = ("green", "blue", "red", "yellow", "purple")
+
+
+@dataclass(frozen=True)
+class Book:
+    """One ingredient book (or one side of the black book) and its chip prices (chip -> coins)."""
+
+    colour: str
+    set: int | None  # None: orange and black have one book for every set
+    side: str | None  # the black book: "2 players" or "3-4 players"
+    ingredient: str
+    timing: str
+    prices: tuple[tuple[str, int], ...]
+    text: str
+    choices: tuple[str, ...] = ()
+
+    @property
+    def price_text(self) -> str:
+        """The prices of the 1-, 2- and 4-chip as the books print them: ``4/8/14``."""
+        return "/".join(str(p) for _, p in self.prices)
+
+    def as_json(self) -> dict:
+        from sim.rules.ruleset import IMPLEMENTED_SETS
+
+        return {"colour": self.colour, "set": self.set, "side": self.side,
+                "ingredient": self.ingredient, "timing": self.timing, "prices": dict(self.prices),
+                "text": self.text, "choices": list(self.choices),
+                "implemented": (self.set or 1) in IMPLEMENTED_SETS.get(self.colour, set())}
+
+
+INGREDIENT = {"orange": "pumpkin", "green": "garden spider", "blue": "crow skull",
+              "red": "toadstool", "yellow": "mandrake", "purple": "ghost's breath",
+              "black": "hawkmoth"}
+
+# (colour, set) -> (timing, effect, choices)
+_EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
+    ("green", 1): (B, "1 ruby for each green chip that is the last or next-to-last chip in the "
+                      "pot, whatever its value.", ()),
+    ("green", 2): (B, "Each green chip last or next-to-last earns a free chip into the bag: "
+                      "green 1 an orange 1; green 2 a blue 1 or red 1; green 4 a yellow 1 or "
+                      "purple 1 (only once that book is out).",
+                   ("which chip to take (or none)",)),
+    ("green", 3): (B, "If the white chips total exactly the explosion limit (7, before any raise), "
+                      "the last chip moves on by the sum of all green values in the pot; after "
+                      "the bonus die, so it changes the scoring space only.", ()),
+    ("green", 4): (B, "For each green chip last or next-to-last, the player may pay 1 ruby to move "
+                      "the droplet 1 space.",
+                   ("pay a ruby or not, per green chip",)),
+    ("blue", 1): (DRAW, "Look at as many chips as the blue value (1/2/4); one of them may be placed "
+                        "next (its action resolves, a white may explode), the rest go back.",
+                  ("which chip to place, or none",)),
+    ("blue", 2): (DRAW, "If the pot explodes within the next 1/2/4 chips drawn, the player still "
+                        "gets both VP and coins (no bonus die). Windows never add up: the longer "
+                        "remaining one counts.", ()),
+    ("blue", 3): (DRAW, "A blue chip landing on a ruby space earns 1 ruby at once, whatever its "
+                        "value.", ()),
+    ("blue", 4): (DRAW, "A blue chip landing on a ruby space scores its value (1/2/4) in VP at "
+                        "once.", ()),
+    ("red", 1): (DRAW, "With 1-2 orange chips already in the pot the red chip moves 1 extra space, "
+                       "with 3 or more 2 extra.",
+                 ("take or decline the extra distance",)),
+    ("red", 2): (AFTER_STOP, "Set beside the pot when drawn. After stopping (or exploding) each "
+                             "one is placed after the last chip (moving its value), kept for a "
+                             "later round, or returned to the bag.",
+                 ("per red chip: place, keep or return",)),
+    ("red", 3): (DRAW, "If the chip placed right before it is white, the red chip moves its own "
+                       "value plus that white's value.", ()),
+    ("red", 4): (PASSIVE, "Once a red chip is in the pot, every white 1-chip drawn after it moves "
+                          "2 spaces (it still counts 1 towards the limit); more reds add nothing.",
+                 ()),
+    ("yellow", 1): (DRAW, "Drawn right after a white chip, the yellow may send that white back to "
+                          "the bag; the white's space stays empty and the white total drops.",
+                    ("return the white or not",)),
+    ("yellow", 2): (DRAW, "The next chip placed moves twice as far (its value plus any extra from "
+                          "its own book), whatever the yellow's value.", ()),
+    ("yellow", 3): (PASSIVE, "The explosion limit rises by 1 after the round's first yellow and by "
+                             "2 after its third; with Living in Luxury the larger raise counts.",
+                    ()),
+    ("yellow", 4): (DRAW, "The round's 1st, 2nd and 3rd yellow chips move 1, 2 and 3 extra spaces; "
+                          "later ones nothing extra.", ()),
+    ("purple", 1): (B, "Purple chips in the pot: 1 gives 1 VP; 2 give 1 VP and 1 ruby; 3 or more "
+                       "give 2 VP and droplet +1. One tier only.",
+                    ("a lower tier (or none) is allowed",)),
+    ("purple", 2): (B, "Purple chips may go back to the supply for one trade: 1 for a black 1, "
+                       "1 VP, 1 ruby; 2 for a green 1, blue 2, 3 VP, droplet +1; 3 for a yellow 4, "
+                       "6 VP, 1 ruby, droplet +2.",
+                    ("which trade (or none)",)),
+    ("purple", 3): (B, "Each purple chip scores by the printed coin number of its space: 0-9 none, "
+                       "10-19 1 VP, 20-29 2 VP, 30 or more 3 VP.", ()),
+    ("purple", 4): (B, "Purple chips in the pot: 1 upgrades a 1-chip to a 2-chip of its colour, 2 "
+                       "a 2-chip to a 4-chip, 3 or more a 1-chip to a 4-chip (new chip into the "
+                       "bag, old to supply).",
+                    ("which chip to upgrade; a lower tier (or none) is allowed",)),
+}
+
+_ORANGE = (NONE, "No action: a pumpkin only fills spaces. The same book in every set.", ())
+_BLACK = {
+    "2 players": (B, "As many black chips as the opponent: droplet +1; more: droplet +1 and 1 "
+                     "ruby. A player who brewed no black chip gets nothing.", ()),
+    "3-4 players": (B, "More black chips than one neighbour: droplet +1; more than both: droplet "
+                       "+1 and 1 ruby. Also used with 5 players.", ()),
+}
+
+
+def _prices(price_tables: dict, colour: str, set_: int) -> tuple[tuple[str, int], ...]:
+    """(chip, price) for the chips of a colour in the base ruleset's ``[prices.set<set_>]``."""
+    letter = chips.COLOUR_LETTERS[chips.COLOUR_NAMES.index(colour)]
+    table = price_tables[f"set{set_}"]
+    return tuple((k, table[k]) for k in (chips.chip_name(t) for t in range(chips.N_TYPES))
+                 if k[0] == letter and k in table)
+
+
+@lru_cache(maxsize=1)
+def books() -> tuple[Book, ...]:
+    """Every book: the five coloured books in Sets 1-4, then orange and the two black sides.
+    Orange and black cost the same in Sets 1-4; their prices come from ``[prices.set1]``."""
+    from sim.rules.ruleset import load_ruleset
+
+    tables = load_ruleset("base").data["prices"]
+    out = [Book(c, s, None, INGREDIENT[c], timing, _prices(tables, c, s), text, choices)
+           for c in COLOURED for s in SETS for timing, text, choices in [_EFFECTS[(c, s)]]]
+    timing, text, choices = _ORANGE
+    out.append(Book("orange", None, None, INGREDIENT["orange"], timing, _prices(tables, "orange", 1),
+                    text, choices))
+    for side, (timing, text, choices) in _BLACK.items():
+        out.append(Book("black", None, side, INGREDIENT["black"], timing,
+                        _prices(tables, "black", 1), text, choices))
+    return tuple(out)

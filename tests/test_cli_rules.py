@@ -1,0 +1,158 @@
+"""``quacks rules``: the cards, books and variants as data, the listing and ``rules show``.
+Nothing here compiles a kernel."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from cli_helpers import assert_user_error, invokers
+
+from sim.cli.main import app
+from sim.rules import cards
+from sim.rules.books import books
+from sim.rules.ruleset import load_ruleset
+from sim.rules.variants import VARIANTS
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+invoke, ok = invokers(app)
+
+CARD_ORDER = [
+    "roll-the-die", "the-pot-is-filling-up", "charity", "rat-infestation", "beginners-bonus",
+    "just-in-time", "you-only-get-to-choose-one", "rats-are-your-friends", "a-good-start",
+    "choose-wisely", "wheel-and-deal", "an-opportunistic-moment", "less-is-more",
+    "the-pot-is-full", "pumpkin-patch-party", "lucky-devil", "its-shining-extra-bright",
+    "magic-potion", "seasoned-perfectly", "living-in-luxury", "well-stirred", "strong-ingredient",
+    "schadenfreude", "a-second-chance",
+]
+
+
+@pytest.fixture(scope="module")
+def listing() -> dict:
+    r = ok("rules", "--json")
+    return json.loads(r.stdout)
+
+
+def test_listing_has_the_four_lists(listing):
+    assert set(listing) == {"rulesets", "books", "cards", "variants"}
+    assert all(isinstance(v, list) and v for v in listing.values())
+    assert "base" in [r["name"] for r in listing["rulesets"]]
+    base = next(r for r in listing["rulesets"] if r["name"] == "base")
+    assert base["description"] == load_ruleset("base").data["description"]
+
+
+def test_cards_in_kernel_order_with_their_timings(listing):
+    got = listing["cards"]
+    assert [c["id"] for c in got] == CARD_ORDER
+    assert [c["number"] for c in got] == list(range(1, 25))
+    assert [c["timing"] for c in got] == ["purple"] * 13 + ["blue"] * 11
+    assert got[3]["name"] == "Rat Infestation" and got[16]["name"] == "It's Shining Extra Bright"
+    assert all(c["text"] for c in got)
+    assert list(cards.CARD_IDS) == CARD_ORDER
+
+
+def test_settled_card_readings_are_in_the_texts():
+    text = {c.id: c.text for c in cards.CARDS}
+    assert "even if the pot exploded" in text["lucky-devil"]
+    assert "never add up" in text["living-in-luxury"]
+    assert "never explode" in text["strong-ingredient"]
+    assert "book is out" in text["you-only-get-to-choose-one"]
+    assert "into the bag at once" in text["rats-are-your-friends"]
+
+
+def test_card_lookup():
+    assert cards.card_number("roll-the-die") == 1
+    assert cards.card_number("a-second-chance") == 24
+    assert cards.card_by_id("lucky-devil").timing == "blue"
+    with pytest.raises(ValueError) as e:
+        cards.card_by_id("lucky-dice")
+    msg = str(e.value)
+    assert "\n" not in msg and "lucky-dice" in msg
+    assert all(cid in msg for cid in CARD_ORDER)
+    with pytest.raises(ValueError):
+        cards.card_number("")
+
+
+def _book(listing, colour, set_, side=None):
+    [b] = [b for b in listing["books"] if b["colour"] == colour and b["set"] == set_ and b["side"] == side]
+    return b
+
+
+def test_books_sets_1_to_4_with_the_base_prices(listing):
+    for colour in ("green", "blue", "red", "yellow", "purple"):
+        assert sorted(b["set"] for b in listing["books"] if b["colour"] == colour) == [1, 2, 3, 4]
+    assert _book(listing, "red", 2)["prices"] == {"r1": 4, "r2": 8, "r4": 14}
+    assert _book(listing, "blue", 3)["prices"] == {"b1": 4, "b2": 8, "b4": 14}
+    assert _book(listing, "green", 3)["prices"] == {"g1": 6, "g2": 11, "g4": 21}
+    assert _book(listing, "purple", 2)["prices"] == {"p1": 12}
+    assert _book(listing, "orange", None)["prices"] == {"o1": 3}
+    assert {b["side"] for b in listing["books"] if b["colour"] == "black"} == {"2 players", "3-4 players"}
+    tables = load_ruleset("base").data["prices"]
+    for b in listing["books"]:
+        for chip, price in b["prices"].items():
+            assert tables[f"set{b['set'] or 1}"][chip] == price
+
+
+def test_book_timings_and_choices(listing):
+    assert _book(listing, "red", 2)["timing"] == "draw, after stop"
+    assert _book(listing, "red", 4)["timing"] == "passive"
+    assert _book(listing, "green", 1)["timing"] == "B"
+    assert _book(listing, "blue", 1)["timing"] == "draw"
+    for colour, set_ in [("red", 2), ("purple", 2), ("purple", 4), ("green", 2), ("green", 4),
+                         ("purple", 1), ("red", 1), ("yellow", 1), ("blue", 1)]:
+        assert _book(listing, colour, set_)["choices"], (colour, set_)
+    assert "place" in _book(listing, "red", 2)["choices"][0]
+    assert len(books()) == 5 * 4 + 1 + 2
+
+
+def test_variants_say_honestly_what_is_built(listing):
+    by_id = {v["id"]: v for v in listing["variants"]}
+    assert {"test-tube", "synchronized", "teams", "sequential"} <= set(by_id)
+    assert by_id["synchronized"]["status"] == "available"
+    for vid in ("test-tube", "teams", "sequential"):
+        assert by_id[vid]["status"] == "not yet implemented"
+    assert by_id["teams"]["setting"] == "game.teams = true"
+    assert [g["glass"] for g in by_id["test-tube"]["glasses"]] == list(range(1, 13))
+    assert by_id["test-tube"]["glasses"][10]["bonus"] == "yellow 4-chip"
+    settings = " ".join(v.setting for v in VARIANTS)
+    for key in ("cards.deck = false", "cards.exclude", "cards.order"):
+        assert key in settings
+
+
+def test_listing_tables():
+    out = ok("rules").stdout
+    for piece in ("base", "rulesets", "a-second-chance", "Living in Luxury", "4/8/14", "test-tube",
+                  "not yet", "draw, after"):
+        assert piece in out, piece
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_show_applies_set():
+    j = json.loads(ok("rules", "show", "base", "--set", "game.rounds=7", "--json").stdout)
+    assert j["game"]["rounds"] == 7
+    assert j["name"] == "base" and j["overrides"] == ["game.rounds=7"]
+    rs = load_ruleset("base", ["game.rounds=7"])
+    assert j["hash"] == rs.hash and j["source"] == rs.source
+    assert j["prices"]["set2"]["r2"] == 8
+
+
+def test_show_prints_toml_that_reads_back():
+    out = ok("rules", "show", "base", "--set", "game.explosion_limit=8").stdout
+    assert tomllib.loads(out) == load_ruleset("base", ["game.explosion_limit=8"]).data
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (("rules", "show", "no-such-ruleset"), "no-such-ruleset"),
+    (("rules", "show", "no-such-ruleset", "--json"), "no-such-ruleset"),
+    (("rules", "show", "base", "--set", "game.rounds"), "section.key=value"),
+    (("rules", "show", "base", "--set", "game.rounds=99"), "game.rounds"),
+    (("rules", "show", "base", "--set", "nosection.x=1"), "unknown key"),
+    (("rules", "show"), "name"),
+])
+def test_bad_input_is_one_line(args, fragment):
+    assert_user_error(invoke(*args), fragment)
