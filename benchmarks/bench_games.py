@@ -15,8 +15,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from sim.game import play_batch
-from sim.ruleset import load_ruleset
+from sim.api.game import play_batch
+from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
 
 LINEUPS = {

@@ -16,9 +16,9 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from sim import potion
-from sim.rng_nb import randint, stream_seed
-from sim.ruleset import load_ruleset
+from sim.api import potion
+from sim.kernel.rng import randint, stream_seed
+from sim.rules.ruleset import load_ruleset
 
 
 @njit(cache=True, parallel=True)

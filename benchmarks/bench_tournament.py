@@ -24,10 +24,10 @@ from pathlib import Path
 import numba
 import numpy as np
 
-import sim.chunks as T  # the module whose kernel calls are timed
-from sim.chunks import play_chunk
-from sim.game import play_batch
-from sim.tournament import TournamentConfig, resolve_plan, run_tournament
+import sim.study.chunks as T  # the module whose kernel calls are timed
+from sim.api.game import play_batch
+from sim.study.chunks import play_chunk
+from sim.study.tournament import TournamentConfig, resolve_plan, run_tournament
 
 LINEUP = ("threshold", "threshold:t=5", "threshold:t=7", "random")
 

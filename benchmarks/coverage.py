@@ -27,9 +27,9 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sim.stats import wilson  # noqa: E402
-from sim.sweep import run_sweep  # noqa: E402
-from sim.tournament import TournamentConfig, resolve_plan, run_tournament  # noqa: E402
+from sim.stats.intervals import wilson  # noqa: E402
+from sim.study.sweep import run_sweep  # noqa: E402
+from sim.study.tournament import TournamentConfig, resolve_plan, run_tournament  # noqa: E402
 
 FORMATS = {
     # name: (strategies, players, games per small run)

@@ -1,5 +1,5 @@
 """A user-file twin of the built-in ``threshold`` stop rule, for the benchmark (same decisions)."""
-from sim.layout import F_WHITE
+from sim.kernel.layout import F_WHITE
 from strategies.registry import register
 from strategies.slots import SLOT_STOP
 

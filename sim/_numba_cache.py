@@ -11,7 +11,10 @@ import hashlib
 import os
 from pathlib import Path
 
-_KERNEL_GLOBS = ("sim/*_nb.py", "sim/chips.py", "sim/layout.py", "strategies/*_nb.py", "strategies/slots.py")
+_KERNEL_GLOBS = (
+    "sim/kernel/*.py", "sim/kernel/effects/*.py", "sim/rules/chips.py", "strategies/*_nb.py",
+    "strategies/slots.py",
+)
 
 
 def kernel_source_hash() -> str:
@@ -20,7 +23,7 @@ def kernel_source_hash() -> str:
     h = hashlib.sha256()
     for pattern in _KERNEL_GLOBS:
         for p in sorted(root.glob(pattern)):
-            h.update(p.name.encode())
+            h.update(p.relative_to(root).as_posix().encode())
             h.update(p.read_bytes())
     return h.hexdigest()[:16]
 
@@ -40,15 +43,16 @@ def configure() -> str:
 
 def is_cached(entry: str) -> bool:
     """True when the on-disk cache for these kernel sources holds the compiled function ``entry``
-    (``module.function`` of ``sim`` or ``strategies``, e.g. ``"game_nb.play_games"``) for this
-    source tree, so calling it loads instead of compiling."""
+    (``path/module.function`` relative to the project root, e.g. ``"sim/kernel/game.play_games"``)
+    for this source tree, so calling it loads instead of compiling."""
     import numba
 
-    module = entry.split(".")[0]
-    here = os.path.dirname(os.path.abspath(__file__))
-    for folder in (here, os.path.join(os.path.dirname(here), "strategies")):
-        if os.path.isfile(os.path.join(folder, module + ".py")):
-            # the sub-folder Numba's cache locator gives the folder of a module
-            sub = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
-            return any(Path(numba.config.CACHE_DIR or "", sub).glob(f"{entry}-*.nbi"))
-    return False
+    path, func = entry.rsplit(".", 1)
+    root = Path(__file__).resolve().parent.parent
+    source = root / f"{path}.py"
+    if not source.is_file():
+        return False
+    folder = str(source.parent)
+    # the sub-folder Numba's cache locator gives the folder of a module
+    sub = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+    return any(Path(numba.config.CACHE_DIR or "", sub).glob(f"{source.stem}.{func}-*.nbi"))

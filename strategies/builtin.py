@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim import chips
+from sim.rules import chips
 from strategies import slots as S
 
 

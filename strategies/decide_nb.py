@@ -13,8 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.chips import N_TYPES, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.layout import (
+from sim.kernel.layout import (
     BAGCNT,
     F_ANCHOR,
     F_BLUE_PTR,
@@ -43,7 +42,8 @@ from sim.layout import (
     SPEND_DROPLET,
     SPEND_FLASK,
 )
-from sim.rng_nb import randint, uniform
+from sim.kernel.rng import randint, uniform
+from sim.rules.chips import N_TYPES, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
 from strategies.slots import (
     BLUE_BEST,
     BLUE_RANDOM,

@@ -16,8 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types, uint64
 
-from sim.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
-from sim.layout import (
+from sim.kernel.layout import (
     BAGCNT,
     F_ANCHOR,
     F_FLASK,
@@ -31,6 +30,7 @@ from sim.layout import (
     R_FLASK_REUSE,
     R_LAST,
 )
+from sim.rules.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
 from strategies.decide_nb import one_step_ev_draws, space_value
 from strategies.slots import (
     P_OPT_MAX_SUBBAGS,

@@ -5,7 +5,7 @@ Every slot function has the same signature::
 
     f(P, s, G, R, SP, a, b, M) -> int
 
-``P`` (int64[:, ::1]) is every player's row (see ``sim.layout``: read your own ``P[s]`` and the
+``P`` (int64[:, ::1]) is every player's row (see ``sim.kernel.layout``: read your own ``P[s]`` and the
 scores), ``s`` the seat, ``G`` (int64[::1]) the game row (``G[G_ROUND]`` is the round, 0 outside
 a game), ``R`` (int64[::1]) the rules (``R[R_COINS + space]``, ``R[R_VP + space]``, ...), ``SP``
 (float64[:, :, ::1]) every seat's parameters (yours: ``SP[s, slot, :]``; custom parameters in

@@ -10,7 +10,7 @@ import pytest
 from cli_helpers import assert_user_error
 from typer.testing import CliRunner
 
-from sim.cli import app
+from sim.cli.main import app
 
 runner = CliRunner()
 ROUNDS = Path(__file__).parent / "rounds"

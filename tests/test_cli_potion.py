@@ -10,8 +10,8 @@ import pytest
 from cli_helpers import assert_user_error
 from typer.testing import CliRunner
 
-from sim.cli import app
-from sim.ruleset import load_ruleset
+from sim.cli.main import app
+from sim.rules.ruleset import load_ruleset
 
 runner = CliRunner()
 BASE = load_ruleset("base")

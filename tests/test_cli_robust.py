@@ -20,9 +20,9 @@ import typer
 from cli_helpers import assert_user_error
 from typer.testing import CliRunner
 
-from sim import potion as pot
-from sim.cli import app
-from sim.ruleset import load_ruleset
+from sim.api import potion as pot
+from sim.cli.main import app
+from sim.rules.ruleset import load_ruleset
 
 runner = CliRunner()
 BASE = load_ruleset("base")
@@ -100,7 +100,7 @@ def test_other_usage_errors_are_one_line(args):
 
 
 def test_the_console_entry_point_takes_the_same_path():
-    r = subprocess.run([sys.executable, "-m", "sim.cli", "potion", "--seed", str(2**64)],
+    r = subprocess.run([sys.executable, "-m", "sim.cli.main", "potion", "--seed", str(2**64)],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 2
     assert r.stdout == ""
@@ -153,7 +153,7 @@ def test_ctrl_c_stops_a_long_potion_run():
 
     assert runner.invoke(app, ["potion", "--n", "1000"]).exit_code == 0  # kernel on disk
     master, slave = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "sim.cli", "potion", "--n", "10000000000"],
+    p = subprocess.Popen([sys.executable, "-m", "sim.cli.main", "potion", "--n", "10000000000"],
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
     seen = b""
@@ -200,7 +200,7 @@ def test_ctrl_c_stops_a_long_potion_run():
 
 @pytest.mark.parametrize("stop", ["white:6", "risk:0.2"])
 def test_potion_counts_do_not_depend_on_the_pieces(monkeypatch, stop):
-    from sim.potion_nb import potion_histograms
+    from sim.kernel.potions import potion_histograms
     from strategies.registry import slot_table
 
     q = pot.make_query("start,r1,b1,y1", stop, 2, 1, BASE)
@@ -221,7 +221,7 @@ def test_potion_counts_do_not_depend_on_the_pieces(monkeypatch, stop):
 
 
 def test_potion_cli_matches_one_kernel_call():
-    from sim.potion_nb import potion_histograms
+    from sim.kernel.potions import potion_histograms
     from strategies.registry import slot_table
 
     r = runner.invoke(app, ["potion", "--n", "50000", "--seed", "5", "--json"])

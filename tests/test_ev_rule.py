@@ -3,8 +3,8 @@ would send that white straight back."""
 
 import numpy as np
 
-from sim import layout as L
-from sim.ruleset import load_ruleset
+from sim.kernel import layout as L
+from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
 from strategies.decide_nb import one_step_ev_draws
 

@@ -20,11 +20,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim import potion as pot
-from sim.chips import counts_of, parse_chips
-from sim.cli import app
-from sim.exact import MAX_STATES, Setup, TooLargeError, exact_distribution, sub_bag_count
-from sim.ruleset import load_ruleset
+from sim.api import potion as pot
+from sim.api.exact import MAX_STATES, Setup, TooLargeError, exact_distribution, sub_bag_count
+from sim.cli.main import app
+from sim.rules.chips import counts_of, parse_chips
+from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_stop_policy
 
 runner = CliRunner()
@@ -171,7 +171,7 @@ def test_fractions_sum_to_one_and_are_fractions():
 
 
 def test_potion_exact_api_matches_fractions():
-    # sim.potion.exact gives floats on a 54 x 2 array: same numbers as the hand result
+    # sim.api.potion.exact gives floats on a 54 x 2 array: same numbers as the hand result
     p = exact_api("w3x2,w2,o1", "risk:0.5")
     assert p.shape == (54, 2)
     assert p[7, 0] == pytest.approx(0.5) and p[8, 0] == pytest.approx(0.25)

@@ -16,23 +16,15 @@ import numba
 import numpy as np
 import pytest
 
-from sim import chips, game_nb
-from sim import layout as L
-from sim.game import _count_events, event_dict, play_batch, replay
-from sim.game_nb import (
-    O_ERR,
-    O_RANK,
-    O_SCORE,
-    O_WIDTH,
-    RD_SCORE,
-    RD_WIDTH,
-    finish_game,
-    play_game,
-    play_round,
-    setup_game,
-)
-from sim.rng_nb import stream_seed
-from sim.ruleset import load_ruleset
+from sim.api.game import _count_events, event_dict, play_batch, replay
+from sim.kernel import layout as L
+from sim.kernel import records as game_nb
+from sim.kernel.game import finish_game, play_game, setup_game
+from sim.kernel.records import O_ERR, O_RANK, O_SCORE, O_WIDTH, RD_SCORE, RD_WIDTH
+from sim.kernel.rng import stream_seed
+from sim.kernel.round import play_round
+from sim.rules import chips
+from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
 
 # component-data.md section 5.1: the chips in the box.

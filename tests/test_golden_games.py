@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.round_file import RoundFileError, load, play_game_file, play_scripted_game
+from sim.api.round_file import RoundFileError, load, play_game_file, play_scripted_game
 
 GAMES = Path(__file__).parent / "games"
 

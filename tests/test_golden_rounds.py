@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.round_file import RoundFileError, load, play_round_data, play_round_file
+from sim.api.round_file import RoundFileError, load, play_round_data, play_round_file
 
 if sys.version_info >= (3, 11):
     import tomllib

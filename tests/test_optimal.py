@@ -1,8 +1,8 @@
 """The optimal stopper against the exact reference, and regret against it.
 
 * The in-kernel optimal stopper (``strategies.optimal_nb``, reached through the slot-function
-  table ``UF[0]``), sampled with ``sim.potion.sample``, has the expected value that
-  ``sim.exact.optimal_value`` computes, within ``Z_TOL`` standard errors (n = 30,000 potions per
+  table ``UF[0]``), sampled with ``sim.api.potion.sample``, has the expected value that
+  ``sim.api.exact.optimal_value`` computes, within ``Z_TOL`` standard errors (n = 30,000 potions per
   bag), and its outcome distribution matches the exact distribution of the optimal policy.
 * ``optimal_value`` is the expected value of the optimal policy's exact distribution.
 * No other stop rule (white:T, risk:P, never, ev) beats ``optimal_value`` on random small bags.
@@ -25,17 +25,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 from typer.testing import CliRunner
 
-from sim import chips
-from sim import potion as pot
-from sim.cli import app
-from sim.exact import (
+from sim.api import potion as pot
+from sim.api.exact import (
     Setup,
     exact_distribution,
     expected_value,
     optimal_value,
     sub_bag_count,
 )
-from sim.ruleset import load_ruleset
+from sim.cli.main import app
+from sim.rules import chips
+from sim.rules.ruleset import load_ruleset
 from strategies import plugin
 from strategies import slots as S
 from strategies.builtin import parse_strategy

@@ -1,4 +1,4 @@
-"""The report plots (``sim.plots``) drawn from a small tournament's saved tables: every axis says
+"""The report plots (``sim.study.plots``) drawn from a small tournament's saved tables: every axis says
 what it measures, legends lie outside the data areas, strategies are never drawn in a chip's
 colour (chip colours mean chips), and pairs.png shows the VP difference beside the win share's."""
 
@@ -11,9 +11,9 @@ from matplotlib.colors import to_hex
 from matplotlib.patches import Rectangle
 from typer.testing import CliRunner
 
-from sim import plots
-from sim.cli_reports import register
-from sim.report_load import load_summary
+from sim.cli.reports import register
+from sim.study import plots
+from sim.study.report_load import load_summary
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 register(app)

@@ -15,9 +15,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from sim.cli import app
-from sim.potion import PotionInputError, forced, make_query
-from sim.ruleset import load_ruleset
+from sim.api.potion import PotionInputError, forced, make_query
+from sim.cli.main import app
+from sim.rules.ruleset import load_ruleset
 
 runner = CliRunner()
 
@@ -486,7 +486,7 @@ def test_draw_not_in_bag_is_an_error():
 
 
 def test_draws_that_do_not_parse_are_an_error():
-    from sim.chips import BagSpecError
+    from sim.rules.chips import BagSpecError
 
     with pytest.raises(BagSpecError):
         brew("w1,o1", "w1,q1")

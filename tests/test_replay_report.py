@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from cli_helpers import assert_user_error, invokers
 
-from sim.cli import app
+from sim.cli.main import app
 
 CAREFUL = Path(__file__).resolve().parents[1] / "experiments" / "strategies" / "careful.py"
 
@@ -221,8 +221,8 @@ def test_resume_with_nothing_to_resume(tmp_path, make):
 
 
 def test_interrupted_sweep_prints_the_resume_hint(tmp_path, monkeypatch):
-    import sim.cli_reports as C
-    from sim.reports import SWEEP_STATE
+    import sim.cli.reports as C
+    from sim.study.reports import SWEEP_STATE
 
     def interrupted_between_values(*a, **k):
         Path(k["out"]).mkdir(parents=True)
@@ -245,7 +245,7 @@ def test_plot_of_a_file(tmp_path):
 # --- singular and plural -----------------------------------------------------------------------
 
 def test_event_text_singular_and_plural():
-    from sim.game import event_text
+    from sim.api.game import event_text
 
     names = ["a"]
     one = {"event": "score", "seat": 0, "round": 1, "score": 3, "rubies": 1, "droplet": 0}

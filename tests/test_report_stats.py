@@ -10,14 +10,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.report_stats import (
+from sim.stats.intervals import t_ci, t_quantile, wilson
+from sim.study.report_stats import (
     SHARE_UNIT,
     Accumulator,
     plackett_luce,
     summarize_games,
 )
-from sim.stats import t_ci, t_quantile, wilson
-from sim.tournament import TournamentConfig, resolve_plan, run_tournament
+from sim.study.tournament import TournamentConfig, resolve_plan, run_tournament
 
 
 @pytest.mark.parametrize("df, expected", [(1, 12.7062), (2, 4.3027), (3, 3.1824), (4, 2.7764),

@@ -1,5 +1,5 @@
 """The report commands through Typer's CliRunner: ``tournament``, ``sweep`` and ``plot`` on a local
-app (``sim.cli_reports.register``); report files (schema, row counts, no missing values, readable
+app (``sim.cli.reports.register``); report files (schema, row counts, no missing values, readable
 by pandas), PNG files, JSON keys, and the one-line user errors (exit 2, no traceback, no file)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 import typer
 from cli_helpers import assert_user_error, invokers
 
-from sim.cli_reports import register
-from sim.tournament import RunInterrupted
+from sim.cli.reports import register
+from sim.study.tournament import RunInterrupted
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 register(app)
@@ -112,7 +112,7 @@ def test_tournament_table_output_and_games_detail(tmp_path):
 
 def test_no_options_runs_the_default_field(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    import sim.tournament as T
+    import sim.study.tournament as T
 
     monkeypatch.setattr(T, "DEFAULT_GAMES", 400)
     r = ok("tournament", "--json", "--no-plots")
@@ -137,7 +137,7 @@ def test_existing_dir_is_refused_unless_force_or_resume(tmp_path):
 
 
 def test_resume_takes_saved_settings(tmp_path, monkeypatch):
-    import sim.cli_reports as C
+    import sim.cli.reports as C
 
     real = C.run_tournament
     calls = {"n": 0}
@@ -163,7 +163,7 @@ def test_resume_takes_saved_settings(tmp_path, monkeypatch):
 
 
 def test_ctrl_c_exit_status(tmp_path, monkeypatch):
-    import sim.cli_reports as C
+    import sim.cli.reports as C
 
     def boom(*a, **k):
         raise RunInterrupted(1234, tmp_path / "z")
@@ -270,7 +270,7 @@ def _focus_deal_means(run_dir, focus_spec):
 
 
 def test_sweep_baseline_is_a_paired_difference(tmp_path):
-    from sim.stats import t_quantile
+    from sim.stats.intervals import t_quantile
 
     out = tmp_path / "sw"
     d = json.loads(ok("sweep", "--strategy", "threshold", "--param", "t=5:7:1", "--vs", "threshold,random",
@@ -345,7 +345,7 @@ def test_plot_errors(tmp_path):
 
 
 def test_sweep_interrupted_and_resumed(tmp_path, monkeypatch):
-    import sim.sweep as T
+    import sim.study.sweep as T
 
     real = T.run_tournament
     calls = {"n": 0}

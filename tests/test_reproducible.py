@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim import potion as pot
-from sim.cli import app
-from sim.potion_nb import potion_histograms
-from sim.ruleset import load_ruleset
+from sim.api import potion as pot
+from sim.cli.main import app
+from sim.kernel.potions import potion_histograms
+from sim.rules.ruleset import load_ruleset
 from strategies.registry import slot_table
 
 runner = CliRunner()
@@ -104,7 +104,7 @@ def test_potion_i_is_the_same_in_any_run():
 
 
 def test_sample_is_run_from_zero():
-    # sim.potion.sample(q, n, seed) is the run [0, n) of that seed
+    # sim.api.potion.sample(q, n, seed) is the run [0, n) of that seed
     assert np.array_equal(pot.sample(Q, 3000, seed=4), hist_range(Q, 4, 0, 3000))
 
 

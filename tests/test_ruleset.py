@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import chips
-from sim.layout import R_FLASK_REUSE, R_LIMIT
-from sim.ruleset import BUILTIN_DIR, RulesetError, load_ruleset
+from sim.kernel.layout import R_FLASK_REUSE, R_LIMIT
+from sim.rules import chips
+from sim.rules.ruleset import BUILTIN_DIR, RulesetError, load_ruleset
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "shared/rules"
 COMPONENT_DATA = RULES_DIR / "component-data.md"

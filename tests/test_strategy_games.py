@@ -16,9 +16,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import potion as pot
-from sim.game import play_batch, summarize
-from sim.game_nb import (
+from sim.api import potion as pot
+from sim.api.game import play_batch, summarize
+from sim.kernel.game import play_games
+from sim.kernel.potions import potion_histograms
+from sim.kernel.records import (
     O_ERR,
     O_EXPLOSIONS,
     O_NWIN,
@@ -27,10 +29,8 @@ from sim.game_nb import (
     O_WIN,
     RD_EXPLODED,
     RD_WHITE,
-    play_games,
 )
-from sim.potion_nb import potion_histograms
-from sim.ruleset import load_ruleset
+from sim.rules.ruleset import load_ruleset
 from strategies import plugin
 from strategies.builtin import REGISTRY, parse_strategy
 from strategies.registry import slot_table
@@ -121,7 +121,7 @@ def test_optimal_is_not_a_no_op_in_games(optimal_kernel):
     (a no-op stopper at UF[0] would stop after every first chip and never explode)."""
     res = run(["optimal", "optimal:coin=0.2"], 4, seed=9, detail=True)
     check_sane(res, 2)
-    from sim.game_nb import RD_NPOT
+    from sim.kernel.records import RD_NPOT
 
     assert res.rounds[..., RD_NPOT].mean() > 3
 

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim import chips
-from sim.cli import app
+from sim.cli.main import app
+from sim.rules import chips
 from strategies import slots as S
 from strategies.builtin import (
     PRESETS,

@@ -1,7 +1,7 @@
 """Playing strength: sensible strategies beat the floor by a wide margin.
 
 Win share: a shared win counts 1 / (number of winners). Intervals are 95% Wilson intervals
-(``sim.stats.wilson``) over the stated number of 2-player games; the seats alternate (game k
+(``sim.stats.intervals.wilson``) over the stated number of 2-player games; the seats alternate (game k
 seats the lineup rotated by k), so both strategies play both seats equally often. Seeds are
 fixed, so the outcome is deterministic; the margins are wide enough that any seed would do.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.game import play_batch
-from sim.game_nb import O_ERR, O_NWIN, O_WIN
-from sim.ruleset import load_ruleset
-from sim.stats import wilson
+from sim.api.game import play_batch
+from sim.kernel.records import O_ERR, O_NWIN, O_WIN
+from sim.rules.ruleset import load_ruleset
+from sim.stats.intervals import wilson
 from strategies.builtin import PRESETS, parse_strategy
 
 BASE = load_ruleset("base")

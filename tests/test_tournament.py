@@ -12,8 +12,8 @@ import numba
 import pandas as pd
 import pytest
 
-from sim.reports import ReportError
-from sim.tournament import (
+from sim.study.reports import ReportError
+from sim.study.tournament import (
     DEFAULT_FIELD,
     RunInterrupted,
     TournamentConfig,
@@ -253,7 +253,7 @@ def test_until_ci_cap_and_resume(tmp_path):
 
 
 def test_round_robin_rounds_detail_resume(tmp_path, monkeypatch):
-    import sim.chunks as C
+    import sim.study.chunks as C
 
     monkeypatch.setattr(C, "ROUNDS_BATCH_GAMES", 100)  # several blocks per chunk
     pool = ("threshold", "threshold:t=5", "threshold:t=7", "random")

@@ -23,11 +23,12 @@ import pytest
 from cli_helpers import assert_user_error
 from typer.testing import CliRunner
 
-from sim import potion as pot
-from sim.cli import app
-from sim.game import event_dict, play_batch, replay
-from sim.game_nb import O_ERR, O_EXPLOSIONS, play_games
-from sim.ruleset import load_ruleset
+from sim.api import potion as pot
+from sim.api.game import event_dict, play_batch, replay
+from sim.cli.main import app
+from sim.kernel.game import play_games
+from sim.kernel.records import O_ERR, O_EXPLOSIONS
+from sim.rules.ruleset import load_ruleset
 from strategies import slots as S
 from strategies.builtin import REGISTRY, StrategySpecError, parse_strategy
 from strategies.registry import StrategyFileError, load_strategy_file
@@ -144,7 +145,7 @@ def test_readme_example_replays(careful_copy):
 # --- user slots run inside the game loop ----------------------------------------------------------
 
 THRESHOLD_FILE = """
-    from sim.layout import F_WHITE
+    from sim.kernel.layout import F_WHITE
     from strategies.builtin import Param
     from strategies.registry import register
     from strategies.slots import SLOT_CUSTOM
@@ -241,7 +242,7 @@ def test_user_strategy_does_not_recompile(tmp_path):
 # --- the red slot: a red chip's extra distance from pumpkins is optional -------------------------
 
 RED_FILE = """
-    from sim.chips import TYPE_VALUE
+    from sim.rules.chips import TYPE_VALUE
     from strategies.builtin import Param
     from strategies.registry import register
     from strategies.slots import SLOT_CUSTOM
@@ -333,8 +334,8 @@ def test_potion_exact_user_stop_is_not_never(user_threshold):
 
 OVERFLOW = """
 import numpy as np
-from sim.game import play_batch
-from sim.ruleset import load_ruleset
+from sim.api.game import play_batch
+from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
 from strategies.registry import StrategyFileError, register
 from strategies.slots import N_UF

@@ -1,5 +1,5 @@
 """A user strategy: stop at a white total or at a risk, and keep the flask for a white 3."""
-from sim.layout import BAGCNT, F_LIMIT, F_NBAG, F_WHITE
+from sim.kernel.layout import BAGCNT, F_LIMIT, F_NBAG, F_WHITE
 from strategies.builtin import Param
 from strategies.registry import register
 from strategies.slots import SLOT_CUSTOM

@@ -1,0 +1,1 @@
+"""Python entry points over the kernel: potions, games, exact odds, scripted rounds."""

@@ -1,0 +1,266 @@
+"""Full games as a Python API: batches of games, per-strategy summaries, and single-game replay.
+
+``play_batch`` runs the parallel kernel; ``replay`` plays one game of a run again with events
+recorded, through the same ``play_game`` kernel the batch uses, so a replay is the scored game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim.kernel import layout as L
+from sim.kernel.game import play_game, play_games
+from sim.kernel.records import (
+    O_ERR,
+    O_EXPLOSIONS,
+    O_NWIN,
+    O_RANK,
+    O_SCORE,
+    O_WIDTH,
+    O_WIN,
+    RD_WIDTH,
+)
+from sim.rules import chips
+from sim.rules.ruleset import Ruleset
+from sim.stats.clusters import ClusterSums
+from sim.stats.intervals import mean_ci, wilson
+from strategies.builtin import Strategy
+from strategies.registry import slot_table
+
+DEFAULT_CHUNKS = 64
+MAX_EVENTS = 20_000
+
+
+class GameInputError(ValueError):
+    """Bad input to a game run; the message says what would be right."""
+
+
+def check_players(ruleset: Ruleset, nplayers: int) -> None:
+    """Raise GameInputError unless the ruleset allows this many players."""
+    lo, hi = ruleset.game("min_players"), ruleset.game("max_players")
+    if not lo <= nplayers <= hi:
+        raise GameInputError(f"--players {nplayers}: this ruleset plays {lo} to {hi} players")
+
+
+def lineup_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
+    """Stack the seats' strategies into the kernel's SK and SP arrays."""
+    return (
+        np.stack([s.kinds for s in strategies]).astype(np.int64),
+        np.stack([s.params for s in strategies]).astype(np.float64),
+    )
+
+
+def _kernel_tables(rs: Ruleset):
+    return (rs.scalars(), rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, rs.supply, rs.price,
+            rs.book_round, rs.book_set, rs.starting_bag)
+
+
+@dataclass
+class BatchResult:
+    """Per-game, per-seat results of a batch: ``out[k, seat, O_*]`` and optional ``rounds``."""
+
+    games: np.ndarray
+    rotations: np.ndarray
+    out: np.ndarray
+    rounds: np.ndarray | None
+    lineup: list[Strategy]
+
+    def seat_strategy(self) -> np.ndarray:
+        """Index into the lineup of the strategy at each (item, seat)."""
+        n = self.out.shape[1]
+        return (np.arange(n)[None, :] + self.rotations[:, None]) % n
+
+
+def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray, rotations: np.ndarray,
+               seed: int, detail: bool = False, chunks: int = DEFAULT_CHUNKS) -> BatchResult:
+    """Play every (games[k], rotations[k]) with the lineup; results independent of chunking."""
+    ruleset.check_implemented()
+    n = len(lineup)
+    check_players(ruleset, n)
+    SK, SP = lineup_arrays(lineup)
+    m = len(games)
+    out = np.zeros((m, n, O_WIDTH), dtype=np.int64)
+    rounds = int(ruleset.game("rounds"))
+    rd = np.zeros((m if detail else 0, rounds, n, RD_WIDTH), dtype=np.int64)
+    play_games(np.uint64(seed), np.asarray(games, dtype=np.int64), np.asarray(rotations, dtype=np.int64),
+               n, *_kernel_tables(ruleset), SK, SP, out, rd, max(1, min(chunks, m)), *slot_table())
+    return BatchResult(np.asarray(games), np.asarray(rotations), out, rd if detail else None, lineup)
+
+
+def summarize(res: BatchResult, rounds: int) -> pd.DataFrame:
+    """Per-strategy summary with 95% intervals: win share (Wilson; every game is its own deal,
+    so games are independent), mean VP, mean rank, explosion rate (Wilson at the effective sample
+    size with games as the unit, since a game's nine potions are related)."""
+    who = res.seat_strategy()
+    rows = []
+    for j, strat in enumerate(res.lineup):
+        mask = who == j
+        o = res.out[mask]
+        g = len(o)
+        share = (o[:, O_WIN] / o[:, O_NWIN]).astype(np.float64)
+        wins = share.sum()
+        vp, vp_ci = mean_ci(o[:, O_SCORE])
+        rank, rank_ci = mean_ci(o[:, O_RANK])
+        potions = g * rounds
+        expl = o[:, O_EXPLOSIONS].sum()
+        # a game's potions share a bag and a player: the game is the unit of the rate's interval
+        ex = ClusterSums(1)
+        ex.add(np.arange(g), g, np.zeros(g, np.int64), o[:, O_EXPLOSIONS], np.full(g, rounds))
+        _, ex_ci = ex.share_ci(g)
+        rows.append({
+            "seat_in_lineup": j,
+            "name": strat.spec,
+            "games": g,
+            "win_share": wins / g if g else float("nan"),
+            "win_share_ci": wilson(wins, g),
+            "mean_vp": vp,
+            "mean_vp_ci": vp_ci,
+            "mean_rank": rank,
+            "mean_rank_ci": rank_ci,
+            "explosion_rate": expl / potions if potions else float("nan"),
+            "explosion_rate_ci": (float(ex_ci[0][0]), float(ex_ci[1][0])),
+            "illegal_decisions": int((o[:, O_ERR] != 0).sum()),
+        })
+    return pd.DataFrame(rows)
+
+
+def replay(ruleset: Ruleset, lineup: list[Strategy], *, seed: int, game: int, rotation: int = 0):
+    """Play game ``game`` of a run again with events recorded. Returns (events, out)."""
+    ruleset.check_implemented()
+    n = len(lineup)
+    check_players(ruleset, n)
+    SK0, SP0 = lineup_arrays(lineup)
+    order = [(s + rotation) % n for s in range(n)]
+    SK, SP = SK0[order].copy(), SP0[order].copy()
+    E = np.zeros((MAX_EVENTS, L.EV_WIDTH), dtype=np.int64)
+    out = np.zeros((n, O_WIDTH), dtype=np.int64)
+    rd = np.zeros((int(ruleset.game("rounds")), n, RD_WIDTH), dtype=np.int64)
+    tables = _kernel_tables(ruleset)
+    play_game(np.uint64(seed), game, n, *tables, SK, SP, out, rd, E, slot_table())
+    nev = _count_events(E)
+    return E[:nev], out
+
+
+def _count_events(E: np.ndarray) -> int:
+    nz = np.nonzero(E[:, 2])[0]
+    return int(nz[-1]) + 1 if len(nz) else 0
+
+
+DIE_NAMES = ("1 VP", "2 VP", "ruby", "droplet", "pumpkin")
+FACE_KEYS = ("vp1", "vp2", "ruby", "droplet", "pumpkin")
+EVENT_NAMES = {
+    L.EV_ROUND: "round", L.EV_BOOK: "book", L.EV_WHITE_ADDED: "white_added", L.EV_RAT: "rat",
+    L.EV_DRAW: "draw", L.EV_PLACE: "place", L.EV_EXPLODE: "explode", L.EV_BLUE_LOOK: "blue_look",
+    L.EV_BLUE_PICK: "blue_pick", L.EV_YELLOW: "yellow_return", L.EV_FLASK: "flask",
+    L.EV_STOP: "stop", L.EV_REWARD: "reward", L.EV_DIE: "die", L.EV_GREEN: "green",
+    L.EV_PURPLE: "purple", L.EV_BLACK: "black", L.EV_RUBY: "ruby", L.EV_CHOICE: "choice",
+    L.EV_VP: "vp", L.EV_BUY: "buy", L.EV_SPEND: "spend", L.EV_CONVERT: "convert",
+    L.EV_SCORE: "score", L.EV_FINAL: "final", L.EV_RED: "red",
+}
+STOP_NAMES = {L.STOP_CHOICE: "stopped", L.STOP_EMPTY: "bag empty", L.STOP_TRACK: "end of track",
+              L.STOP_EXPLODED: "exploded", L.STOP_SCRIPT: "end of listed draws"}
+
+
+def event_dict(row) -> dict:
+    """One event row as a JSON-ready dict with named fields."""
+    rnd, seat, code, a, b, c = (int(x) for x in row)
+    d: dict = {"round": rnd, "event": EVENT_NAMES.get(code, str(code))}
+    if seat >= 0:
+        d["seat"] = seat
+    chip = chips.chip_name(a) if 0 <= a < chips.N_TYPES else None
+    if code == L.EV_ROUND:
+        d["start_player"] = a
+    elif code == L.EV_BOOK:
+        d["colour"] = chips.COLOUR_NAMES[a]
+    elif code in (L.EV_WHITE_ADDED, L.EV_DRAW, L.EV_BLUE_LOOK):
+        d["chip"] = chip
+    elif code in (L.EV_YELLOW, L.EV_FLASK):
+        d.update(chip=chip, index=b)
+    elif code == L.EV_RED:
+        d.update(chip=chip, extra=b, taken=bool(c))
+    elif code == L.EV_BLUE_PICK:
+        d["chip"] = chip if a >= 0 else None
+    elif code == L.EV_PLACE:
+        d.update(chip=chip, index=b)
+    elif code == L.EV_EXPLODE:
+        d["white_total"] = a
+    elif code == L.EV_RAT:
+        d.update(tails=a, start=b)
+    elif code == L.EV_STOP:
+        d.update(reason=STOP_NAMES.get(a, str(a)), reward_space=b, white_total=c)
+    elif code == L.EV_REWARD:
+        d.update(space=a, coins=b, vp=c)
+    elif code == L.EV_DIE:
+        d["face"] = FACE_KEYS[a]
+    elif code == L.EV_GREEN:
+        d["rubies"] = a
+    elif code == L.EV_PURPLE:
+        d["tier"] = a
+    elif code == L.EV_BLACK:
+        d.update(droplet=a, ruby=b)
+    elif code == L.EV_RUBY:
+        d["rubies"] = a
+    elif code == L.EV_CHOICE:
+        d["choice"] = "coins" if a else "vp"
+    elif code == L.EV_VP:
+        d.update(vp=a, score=b)
+    elif code == L.EV_BUY:
+        d.update(chip=chip, price=b)
+    elif code == L.EV_SPEND:
+        d.update(on="droplet" if a == L.SPEND_DROPLET else "flask", rubies_left=b)
+    elif code == L.EV_CONVERT:
+        d.update(vp_from_coins=a, vp_from_rubies=b)
+    elif code == L.EV_SCORE:
+        d.update(score=a, rubies=b, droplet=c)
+    elif code == L.EV_FINAL:
+        d.update(rank=a, score=b, win_share=c / 1e6)
+    return d
+
+
+def plural(k: int, word: str, many: str | None = None) -> str:
+    """``1 ruby``, ``2 rubies``, ``0 coins``: a count with its noun in the right number."""
+    return f"{k} {word if k == 1 else (many or word + 's')}"
+
+
+def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = None) -> str:
+    """A human line for one event dict. ``ruby_costs`` (``{"droplet": n, "flask": m}``, from the
+    ruleset) says what a ruby spending cost; without it the base game's 2 is shown."""
+    costs = ruby_costs or {}
+    who = f"  {names[d['seat']]} (seat {d['seat']}): " if "seat" in d else ""
+    e = d["event"]
+    if e == "round":
+        return f"Round {d['round']} (start player seat {d['start_player']})"
+    if e == "book":
+        return f"  the {d['colour']} book is out"
+    text = {
+        "white_added": lambda: "adds a w1 to the bag",
+        "rat": lambda: f"rat {plural(d['tails'], 'space')}; brews from space {d['start']}",
+        "draw": lambda: f"draws {d['chip']}",
+        "place": lambda: f"{d['chip']} -> space {d['index']}",
+        "explode": lambda: f"EXPLODES (white total {d['white_total']})",
+        "blue_look": lambda: f"blue looks at {d['chip']}",
+        "blue_pick": lambda: f"blue places {d['chip'] or 'nothing'}",
+        "yellow_return": lambda: f"yellow returns {d['chip']} from space {d['index']} to the bag",
+        "flask": lambda: f"flask returns {d['chip']} from space {d['index']} to the bag",
+        "red": lambda: f"{d['chip']}: {'takes' if d['taken'] else 'declines'} +{d['extra']} for pumpkins",
+        "stop": lambda: f"{d['reason']}; reward space {d['reward_space']} (white {d['white_total']})",
+        "reward": lambda: f"reward space {d['space']}: {plural(d['coins'], 'coin')}, {d['vp']} VP",
+        "die": lambda: f"rolls the bonus die: {d['face']}",
+        "green": lambda: f"green: +{plural(d['rubies'], 'ruby', 'rubies')}",
+        "purple": lambda: f"purple tier {d['tier']}",
+        "black": lambda: f"black: droplet +{d['droplet']}, ruby +{d['ruby']}",
+        "ruby": lambda: "ruby from the reward space",
+        "choice": lambda: f"exploded, takes the {d['choice']}",
+        "vp": lambda: f"+{d['vp']} VP (score {d['score']})",
+        "buy": lambda: f"buys {d['chip']} for {d['price']}",
+        "spend": lambda: (f"spends {plural(costs.get(d['on'], 2), 'ruby', 'rubies')} on {d['on']} "
+                          f"({d['rubies_left']} left)"),
+        "convert": lambda: f"converts: +{d['vp_from_coins']} VP from coins, +{d['vp_from_rubies']} VP from rubies",
+        "score": lambda: (f"ends the round with {d['score']} VP, {plural(d['rubies'], 'ruby', 'rubies')}, "
+                          f"droplet {d['droplet']}"),
+        "final": lambda: f"FINAL: rank {d['rank']}, {d['score']} VP, win share {d['win_share']:.3g}",
+    }.get(e)
+    return who + (text() if text else e)

@@ -1,0 +1,336 @@
+"""The potion question as a Python API: with this bag and this stop policy, how often does the pot
+explode and where does the potion end? Sampled with the Numba kernel, or exactly.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.api.exact import MAX_STATES, Setup, exact_distribution, sub_bag_count
+from sim.kernel.layout import (
+    F_EXPLODED,
+    F_REWARD,
+    F_SCRIPT_ERR,
+    F_WHITE,
+    G_NEV,
+)
+from sim.kernel.potions import potion_forced, potion_histograms
+from sim.rules import chips
+from sim.rules.ruleset import Ruleset
+from sim.stats.intervals import mean_ci, wilson
+from strategies import slots as S
+from strategies.builtin import DEFAULT_COIN_VALUE, blank_arrays, parse_stop_policy, parse_strategy
+from strategies.registry import slot_table
+
+SPOON = 53
+DEFAULT_CHUNKS = 64
+PIECE_SECONDS = 0.25  # sample() works in pieces this long: Ctrl-C and progress between them
+FIRST_PIECE = 4096
+
+
+class PotionInputError(ValueError):
+    """Bad input to a potion query; the message says what would be right."""
+
+
+@dataclass(frozen=True)
+class PotionQuery:
+    """A validated potion question."""
+
+    bag: list[int]
+    stop: str
+    flask: int | None
+    start: int
+    ruleset: Ruleset
+
+    def arrays(self):
+        """(R, SK, SP) for the kernel: a one-seat strategy with this stop policy and flask."""
+        kind, row = parse_stop_policy(self.stop)
+        kinds, params = blank_arrays()
+        kinds[S.SLOT_STOP] = kind
+        params[S.SLOT_STOP] = row
+        if kind >= S.USER_BASE and kind != S.STOP_OPTIMAL:
+            params[S.SLOT_CUSTOM] = parse_strategy(self.stop).params[S.SLOT_CUSTOM]
+        if self.flask is not None:
+            kinds[S.SLOT_FLASK] = S.FLASK_MIN
+            params[S.SLOT_FLASK, 0] = self.flask
+        else:
+            kinds[S.SLOT_FLASK] = S.FLASK_NEVER
+        kinds[S.SLOT_BLUE] = S.BLUE_BEST
+        kinds[S.SLOT_YELLOW] = S.YELLOW_ALWAYS
+        return self.ruleset.scalars(), kinds[None, :], params[None, :, :]
+
+
+def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset: Ruleset) -> PotionQuery:
+    """Parse and validate the inputs of a potion query (raises PotionInputError / BagSpecError)."""
+    starting = ruleset.game("starting_bag")
+    bag = chips.parse_chips(bag_spec, what="bag", starting=starting)
+    if not bag:
+        raise PotionInputError("bag is empty; give at least one chip, e.g. --bag start")
+    if len(bag) > 64:
+        raise PotionInputError(f"bag has {len(bag)} chips; at most 64 are supported")
+    parse_stop_policy(stop)
+    if start < 0:
+        raise PotionInputError(f"--start {start}: must be 0 or more (a space on the 0..52 track)")
+    if start > 52:
+        raise PotionInputError(f"--start {start}: the last chip space is 52")
+    if flask is not None and not 1 <= flask <= 3:
+        raise PotionInputError(f"--flask {flask}: white chips have values 1, 2 and 3")
+    return PotionQuery(bag=bag, stop=stop, flask=flask, start=start, ruleset=ruleset)
+
+
+def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
+           progress: Callable[[int, int], None] | None = None,
+           piece_seconds: float = PIECE_SECONDS) -> np.ndarray:
+    """Histogram counts[reward space, exploded] of n sampled potions.
+
+    Potion i uses random stream (seed, i), so the counts are the same however the index range
+    is split: it is worked through in pieces of about ``piece_seconds`` each (one compiled call
+    each, ``chunks`` threads' chunks inside), so Ctrl-C (KeyboardInterrupt) is seen between
+    pieces, and ``progress(done, n)`` is called after every piece.
+    """
+    R, SK, SP = q.arrays()
+    bag = np.array(q.bag, dtype=np.int64)
+    limit = int(q.ruleset.game("explosion_limit"))
+    flask = 1 if q.flask is not None else 0
+    uf = slot_table()
+    hist = np.zeros((54, 2), dtype=np.int64)
+    done, step = 0, min(n, FIRST_PIECE)
+    while done < n:
+        m = min(step, n - done)
+        t = time.perf_counter()
+        hist += potion_histograms(np.uint64(seed), done, m, bag, q.start, limit, flask, R, SK, SP,
+                                  max(1, min(chunks, m)), *uf)
+        dt = time.perf_counter() - t
+        done += m
+        if progress is not None:
+            progress(done, n)
+        # the next piece: about piece_seconds at the rate just seen (at most 8 times bigger)
+        step = max(1, min(8 * m, int(m * piece_seconds / dt) if dt > 0 else 8 * m))
+    return hist
+
+
+def exact_setup(q: PotionQuery, stop: str | None = None, *, coin_value: float | None = None,
+                ruby_value: float | None = None) -> Setup:
+    """The exact reference's setup for this query (and another stop rule, if given).
+
+    The value of a reward space (for the ev and optimal rules, and for regrets) comes from the
+    stop rule's parameters, or from ``coin_value`` / ``ruby_value`` when given.
+    """
+    kind, row = parse_stop_policy(stop or q.stop)
+    if kind >= S.USER_BASE and kind != S.STOP_OPTIMAL:
+        raise PotionInputError(
+            f"stop rule '{stop or q.stop}' is a user strategy: it can be sampled but not enumerated "
+            f"exactly; drop --exact"
+        )
+    g = q.ruleset.data["game"]
+    uses_value = kind in (S.STOP_EV, S.STOP_OPTIMAL)
+    cv = coin_value if coin_value is not None else (float(row[0]) if uses_value else DEFAULT_COIN_VALUE[0])
+    rv = ruby_value if ruby_value is not None else (float(row[S.P_RUBY_VALUE]) if uses_value else 0.5)
+    return Setup(
+        start=q.start,
+        limit=int(g["explosion_limit"]),
+        last=int(q.ruleset.data["track"]["last_chip_space"]),
+        stop_kind=kind,
+        stop_param=float(row[0]),
+        flask_min=q.flask or 0,
+        flask_reuse=g["flask_space"] == "reuse",
+        coins=tuple(int(x) for x in q.ruleset.coins),
+        vp=tuple(int(x) for x in q.ruleset.vp),
+        ruby=tuple(int(x) for x in q.ruleset.ruby),
+        coin_value=cv,
+        ruby_value=rv,
+    )
+
+
+def exact(q: PotionQuery) -> np.ndarray:
+    """Probabilities [reward space, exploded] computed exactly (raises TooLargeError)."""
+    dist = exact_distribution(chips.counts_of(q.bag), exact_setup(q))
+    out = np.zeros((54, 2), dtype=np.float64)
+    for (space, exploded), p in dist.items():
+        out[space, exploded] += float(p)
+    return out
+
+
+DEFAULT_COMPARE = ("white:5", "white:6", "white:7", "risk:0.1", "risk:0.2", "risk:0.3", "ev", "optimal")
+
+
+def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE, *, coin_value: float,
+           ruby_value: float, n: int, seed: int, exact_if_possible: bool = True,
+           n_optimal: int | None = None, progress: Callable[[int, int], None] | None = None) -> dict:
+    """Expected value of each stop rule against the optimal stopper's, for this bag and start.
+
+    Every rule is valued with the same value of a reward space (VP + coins x ``coin_value`` +
+    ruby x ``ruby_value``; an exploded pot takes the better of VP and coins). Exact when the bag
+    is small enough to enumerate, else sampled (``n`` potions each; the optimal stopper, which
+    solves the potion at every draw, samples ``n_optimal``) with 95% intervals.
+    ``progress(rules done, rules)`` is called after every rule.
+    """
+    rules = list(rules)
+    if "optimal" not in [r.split(":")[0] for r in rules]:
+        rules.append("optimal")
+    value_params = f"coin={coin_value:g},ruby={ruby_value:g}"
+    specs = [f"{r}:{value_params}" if r in ("ev", "optimal") else r for r in rules]
+    counts = chips.counts_of(q.bag)
+    can_exact = exact_if_possible and sub_bag_count(counts) <= MAX_STATES
+    rows = []
+    base = exact_setup(q, "never", coin_value=coin_value, ruby_value=ruby_value)
+    values = np.array([[base.value(sp, ex) for ex in (0, 1)] for sp in range(54)])
+    for rule, spec in zip(rules, specs):
+        qq = PotionQuery(bag=q.bag, stop=spec, flask=q.flask, start=q.start, ruleset=q.ruleset)
+        kind, _ = parse_stop_policy(spec)
+        if can_exact and (kind < S.USER_BASE or kind == S.STOP_OPTIMAL):
+            # the rule decides with its own parameters; every rule is valued with the same value
+            st = exact_setup(qq)
+            dist = exact_distribution(counts, st)
+            hist = np.zeros((54, 2))
+            for (sp, ex), p in dist.items():
+                hist[sp, ex] += float(p)
+            ev = float((hist * values).sum())
+            row = {"rule": rule, "exact": True, "expected_value": ev, "expected_value_ci": None,
+                   "n": None}
+        else:
+            m = n_optimal if (n_optimal and rule.split(":")[0] == "optimal") else n
+            hist = sample(qq, m, seed)
+            per = values.ravel()
+            w = hist.ravel()
+            ev, ci = mean_ci(per, w)
+            row = {"rule": rule, "exact": False, "expected_value": ev, "expected_value_ci": list(ci),
+                   "n": int(hist.sum())}
+        tot = hist.sum()
+        row["p_explode"] = float(hist[:, 1].sum() / tot)
+        row["expected_reward_space"] = float((hist.sum(axis=1) * np.arange(54)).sum() / tot)
+        rows.append(row)
+        if progress is not None:
+            progress(len(rows), len(rules))
+    best = next(r for r in rows if r["rule"].split(":")[0] == "optimal")["expected_value"]
+    for r in rows:
+        r["regret"] = best - r["expected_value"]
+    return {"bag": chips.format_counts(counts), "start": q.start, "flask": q.flask,
+            "value": {"coin": coin_value, "ruby": ruby_value, "vp": 1.0}, "exact": can_exact,
+            "ruleset": q.ruleset.name, "overrides": list(q.ruleset.overrides), "rules": rows}
+
+
+def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | None) -> dict:
+    """The JSON-ready answer from a histogram of counts (sampled) or probabilities (exact)."""
+    rs = q.ruleset
+    total = float(hist.sum())
+    probs = hist / total
+    spaces = np.arange(54)
+    p_explode = float(probs[:, 1].sum())
+    reward_w = hist.sum(axis=1)
+    coins_mean = float((probs.sum(axis=1) * rs.coins).sum())
+    vp_mean = float((probs.sum(axis=1) * rs.vp).sum())
+    out = {
+        "bag": chips.format_counts(chips.counts_of(q.bag)),
+        "stop": q.stop,
+        "flask": q.flask,
+        "start": q.start,
+        "rules": rs.name,
+        "overrides": list(rs.overrides),
+        "exact": is_exact,
+        "n": int(total) if not is_exact else None,
+        "seed": seed,
+        "p_explode": p_explode,
+        "expected_reward_space": float((reward_w * spaces).sum() / total),
+        "expected_coins": coins_mean,
+        "expected_vp": vp_mean,
+    }
+    if not is_exact:
+        n = int(total)
+        out["p_explode_ci"] = list(wilson(hist[:, 1].sum(), n))
+        m, ci = mean_ci(spaces, reward_w)
+        out["expected_reward_space_ci"] = list(ci)
+        out["expected_coins_ci"] = list(mean_ci(rs.coins, reward_w)[1])
+        out["expected_vp_ci"] = list(mean_ci(rs.vp, reward_w)[1])
+    key = (lambda x: float(x)) if is_exact else (lambda x: int(x))
+    out["distribution"] = {
+        "intact": {str(s): key(hist[s, 0]) for s in range(54) if hist[s, 0] > 0},
+        "exploded": {str(s): key(hist[s, 1]) for s in range(54) if hist[s, 1] > 0},
+    }
+    out["distribution_unit"] = "probability" if is_exact else "count"
+    return out
+
+
+def forced(q: PotionQuery, draws_spec: str) -> dict:
+    """Brew with the listed chips drawn in that order; placements, explosion and rewards.
+
+    ``placements`` are the chips in the pot at the end, in order; a white chip placed and then
+    sent back to the bag (by the flask, or by a yellow chip) is listed in ``returned`` instead,
+    with the space it left and what returned it (``"flask"`` or ``"yellow"``).
+    """
+    from sim.kernel import layout as L
+
+    draws = chips.parse_chips(draws_spec, what="draws", starting=q.ruleset.game("starting_bag"))
+    if not draws:
+        raise PotionInputError("--draws is empty; list the chips in the order they are drawn")
+    have = chips.counts_of(q.bag)
+    need = chips.counts_of(draws)
+    R, SK, SP = q.arrays()
+    E = np.zeros((512, 6), dtype=np.int64)
+    P, G = potion_forced(
+        np.array(q.bag, dtype=np.int64), np.array(draws, dtype=np.int64), q.start,
+        int(q.ruleset.game("explosion_limit")), 1 if q.flask is not None else 0, R, SK, SP, E, slot_table(),
+    )
+    err = int(P[0, F_SCRIPT_ERR])
+    if err:
+        over = [chips.chip_name(t) for t in range(chips.N_TYPES) if need[t] > have[t]]
+        if err == 1:
+            raise PotionInputError(
+                "--draws: a listed chip is not in the bag when it is drawn"
+                + (f" (the bag has fewer {', '.join(over)} than listed)" if over else
+                   " (it was already drawn and is still in the pot)")
+            )
+        raise PotionInputError(
+            "--draws: a blue chip looks at more chips than the list gives; list the chips it looks "
+            "at right after it"
+        )
+    ev = E[: G[G_NEV]]
+    placements = [{"chip": chips.chip_name(int(P[0, L.POT_T + i])), "index": int(P[0, L.POT_P + i])}
+                  for i in range(int(P[0, L.F_NPOT]))]
+    returned = []
+    events = []
+    for row in ev:
+        code, a, b, c = int(row[2]), int(row[3]), int(row[4]), int(row[5])
+        if code in (L.EV_FLASK, L.EV_YELLOW):
+            returned.append({"chip": chips.chip_name(a), "index": b,
+                             "by": "flask" if code == L.EV_FLASK else "yellow"})
+        events.append(_event_text(code, a, b, c))
+    reward = int(P[0, F_REWARD])
+    rs = q.ruleset
+    used = sum(1 for row in ev if row[2] in (5, 8))  # EV_DRAW, EV_BLUE_LOOK
+    return {
+        "bag": chips.format_counts(have),
+        "draws": draws_spec,
+        "placements": placements,
+        "returned": returned,
+        "exploded": bool(P[0, F_EXPLODED]),
+        "white_total": int(P[0, F_WHITE]),
+        "reward_space": reward,
+        "coins": int(rs.coins[reward]),
+        "vp": int(rs.vp[reward]),
+        "ruby": bool(rs.ruby[reward]),
+        "draws_unused": len(draws) - used,
+        "rules": rs.name,
+        "overrides": list(rs.overrides),
+        "events": [e for e in events if e],
+    }
+
+
+def _event_text(code: int, a: int, b: int, c: int = 0) -> str:
+    from sim.kernel import layout as L
+
+    name = chips.chip_name(a) if 0 <= a < chips.N_TYPES else "none"
+    return {
+        L.EV_RED: f"{name}: {'takes' if c else 'declines'} +{b} for pumpkins",
+        L.EV_PLACE: f"{name} -> space {b}",
+        L.EV_EXPLODE: f"explode (white total {a})",
+        L.EV_BLUE_LOOK: f"blue looks at {name}",
+        L.EV_BLUE_PICK: f"blue places {name}" if a >= 0 else "blue places nothing",
+        L.EV_YELLOW: f"yellow returns {name} from space {b} to the bag",
+        L.EV_FLASK: f"flask returns {name} from space {b} to the bag",
+        L.EV_STOP: f"stop, reward space {b}",
+    }.get(code, "")

@@ -1,0 +1,402 @@
+"""``quacks round FILE``: one round from a described state, with every random event and every
+decision forced, so any rule can be checked by hand.
+
+The file (TOML) gives ``players``, ``round``, optionally ``rules`` and ``set`` (overrides),
+``start_player``, ``die`` (faces in the order rolled), ``supply`` (bag notation; default: the box
+less every chip in the players' bags) and one ``[[player]]`` table per seat.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from sim.api.game import FACE_KEYS, _count_events, event_dict
+from sim.kernel import layout as L
+from sim.kernel.records import (
+    GERR_BLUE,
+    GERR_BUY_OVER_BUDGET,
+    GERR_BUY_SAME_COLOUR,
+    GERR_BUY_TOO_MANY,
+    GERR_BUY_UNAVAILABLE,
+    GERR_DIE_SHORT,
+    GERR_SPEND,
+    RD_WIDTH,
+    W_WIDTH,
+)
+from sim.kernel.round import play_round
+from sim.rules import chips
+from sim.rules.ruleset import RulesetError, load_ruleset
+from strategies import slots as S
+from strategies.registry import slot_table
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+class RoundFileError(ValueError):
+    """A round file that cannot be played; the message names the key or seat and the problem."""
+
+
+PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "blue", "yellow", "red", "flask_on",
+               "choice", "buy", "spend", "purple"}
+TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player"}
+
+
+def _int(d: dict, key: str, where: str, default=None, lo=0, hi=10_000) -> int:
+    v = d.get(key, default)
+    if v is None:
+        raise RoundFileError(f"{where}: missing key '{key}' (an integer)")
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise RoundFileError(f"{where}: key '{key}' = {v!r}: expected an integer from {lo} to {hi}")
+    return v
+
+
+def _chips(d: dict, key: str, where: str, starting: str, default=None) -> list[int]:
+    v = d.get(key, default)
+    if v is None:
+        raise RoundFileError(f"{where}: missing key '{key}' (bag notation, e.g. 'w1x4,o1')")
+    if isinstance(v, list):
+        v = ",".join(str(x) for x in v)
+    if not isinstance(v, str):
+        raise RoundFileError(f"{where}: key '{key}': expected bag notation such as 'w1,o1,r2'")
+    try:
+        return chips.parse_chips(v, what=f"{where} {key}", starting=starting)
+    except chips.BagSpecError as e:
+        raise RoundFileError(str(e)) from None
+
+
+def load(path: str | Path) -> dict:
+    """Read a round file's TOML (RoundFileError on a missing or broken file)."""
+    p = Path(path)
+    try:
+        return tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RoundFileError(f"{path}: no such file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise RoundFileError(f"{path}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise RoundFileError(f"{path}: cannot read: {e.strerror}") from None
+
+
+def play_round_file(path: str | Path) -> dict:
+    """Play the round described in the file; return ``{"players": [...]}`` (see the issue's keys)."""
+    return play_round_data(load(path), str(path))
+
+
+def play_round_data(d: dict, label: str = "round file") -> dict:
+    """Play a round from already-parsed round-file data."""
+    for k in d:
+        if k not in TOP_KEYS:
+            raise RoundFileError(f"{label}: unknown key '{k}'; expected {', '.join(sorted(TOP_KEYS))}")
+    overrides = d.get("set", [])
+    if isinstance(overrides, str):
+        overrides = [overrides]
+    rules = d.get("rules", "base")
+    if not isinstance(rules, str):
+        raise RoundFileError(f"{label}: key 'rules': expected a ruleset name or path")
+    if not Path(rules).is_absolute() and (Path(label).parent / rules).is_file():
+        rules = str(Path(label).parent / rules)
+    try:
+        rs = load_ruleset(rules, overrides)
+        rs.check_implemented()
+    except RulesetError as e:
+        raise RoundFileError(str(e)) from None
+    n = _int(d, "players", label, lo=rs.game("min_players"), hi=rs.game("max_players"))
+    rnd = _int(d, "round", label, lo=1, hi=rs.game("rounds"))
+    sp = _int(d, "start_player", label, default=0, lo=0, hi=n - 1)
+    seats = d.get("player")
+    if not isinstance(seats, list) or len(seats) != n:
+        raise RoundFileError(f"{label}: expected {n} [[player]] tables, found "
+                             f"{len(seats) if isinstance(seats, list) else 0}")
+    starting = rs.game("starting_bag")
+    R = rs.scalars()
+    P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
+    SC = np.zeros((n, S.SC_WIDTH), dtype=np.int64)
+    SK = np.full((n, S.N_SLOTS), S.SCRIPTED, dtype=np.int64)
+    SP = np.zeros((n, S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
+    all_draws = []
+    final = rnd >= rs.game("rounds")
+    for s, pl in enumerate(seats):
+        where = f"{label}: seat {s}"
+        if not isinstance(pl, dict):
+            raise RoundFileError(f"{where}: expected a [[player]] table")
+        for k in pl:
+            if k not in PLAYER_KEYS:
+                raise RoundFileError(f"{where}: unknown key '{k}'; expected {', '.join(sorted(PLAYER_KEYS))}")
+        P[s, L.F_SCORE] = _int(pl, "score", where, default=0)
+        P[s, L.F_RUBIES] = _int(pl, "rubies", where, default=rs.game("starting_rubies"))
+        P[s, L.F_DROPLET] = _int(pl, "droplet", where, default=0, hi=52)
+        flask = pl.get("flask", True)
+        if not isinstance(flask, bool):
+            raise RoundFileError(f"{where}: key 'flask': expected true (full) or false (empty)")
+        P[s, L.F_FLASK] = int(flask)
+        bag = _chips(pl, "bag", where, starting)
+        if len(bag) > L.MAX_CHIPS - 2:
+            raise RoundFileError(f"{where}: bag has {len(bag)} chips; at most {L.MAX_CHIPS - 2}")
+        for t in bag:
+            P[s, L.CHIPS + P[s, L.F_NCHIPS]] = t
+            P[s, L.F_NCHIPS] += 1
+        all_draws.append(_apply_script(SC, P, s, pl, where, starting, final, rs))
+    FD = _forced_draws(all_draws)
+    die_faces, DS = _die_script(d, label)
+    counts = np.zeros(chips.N_TYPES, dtype=np.int64)
+    for s in range(n):
+        counts += chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))
+    if "supply" in d:
+        supply = chips.counts_of(_chips(d, "supply", label, starting))
+    else:
+        supply = rs.supply - counts
+        short = [chips.chip_name(t) for t in range(chips.N_TYPES) if supply[t] < 0]
+        if short:
+            raise RoundFileError(f"{label}: the bags hold more {', '.join(short)} than the box has; "
+                                 f"give 'supply' explicitly")
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    G[L.G_NP] = n
+    G[L.G_ROUND] = rnd
+    G[L.G_START_PLAYER] = sp
+    G[L.G_DIE_N] = len(die_faces) if die_faces else -1
+    E = np.zeros((5000, L.EV_WIDTH), dtype=np.int64)
+    rd = np.zeros((0, n, RD_WIDTH), dtype=np.int64)
+    rng = np.zeros(n + 1, dtype=np.uint64)
+    flask_before = P[:, L.F_FLASK].copy()
+    play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
+               rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
+    events = [event_dict(row) for row in E[: _count_events(E)]]
+    _check_errors(G, P, SC, events, label, flask_before)
+    res = _result(P, events, n, supply)
+    res.update(rules=rs.name, overrides=list(rs.overrides), rules_given="rules" in d or "set" in d,
+               ruby_costs={"droplet": int(rs.game("ruby_cost_droplet")),
+                           "flask": int(rs.game("ruby_cost_flask"))})
+    return res
+
+
+def _forced_draws(draws: list[list[int]]) -> np.ndarray:
+    """The forced-draw table FD[seat, i] (padded with zeros)."""
+    FD = np.zeros((len(draws), max(1, max(len(x) for x in draws))), dtype=np.int64)
+    for s, dr in enumerate(draws):
+        FD[s, : len(dr)] = dr
+    return FD
+
+
+def _die_script(d: dict, where: str) -> tuple[list[str], np.ndarray]:
+    """The ``die`` faces of a round table and the kernel's face array DS."""
+    faces = d.get("die", [])
+    if not isinstance(faces, list) or not all(f in FACE_KEYS for f in faces):
+        raise RoundFileError(f"{where}: key 'die': expected a list of faces from {', '.join(FACE_KEYS)}")
+    return faces, np.array([FACE_KEYS.index(f) for f in faces] or [0], dtype=np.int64)
+
+
+def _apply_script(SC, P, s, pl, where, starting, final, rs) -> list[int]:
+    """Set seat s's forced draws count and scripted decisions from its table; return the draws."""
+    SC[s, :] = 0
+    P[s, L.F_FORCED_PTR] = 0
+    draws = _chips(pl, "draws", where, starting, default="")
+    if len(draws) > 60:
+        raise RoundFileError(f"{where}: at most 60 draws")
+    P[s, L.F_FORCED_N] = len(draws) if draws else -1
+    blue = pl.get("blue", [])
+    if not isinstance(blue, list) or len(blue) > S.SC_MAX_LIST:
+        raise RoundFileError(f"{where}: key 'blue': expected a list (chip or \"none\" per blue chip)")
+    SC[s, S.SC_NBLUE] = len(blue)
+    for i, b in enumerate(blue):
+        if b == "none":
+            SC[s, S.SC_BLUE + i] = -1
+        else:
+            got = _chips({"blue": b}, "blue", where, starting)
+            if len(got) != 1:
+                raise RoundFileError(f"{where}: key 'blue': each entry is one chip or \"none\"")
+            SC[s, S.SC_BLUE + i] = got[0]
+    yellow = pl.get("yellow", [])
+    if not isinstance(yellow, list) or not all(isinstance(y, bool) for y in yellow) or len(yellow) > S.SC_MAX_LIST:
+        raise RoundFileError(f"{where}: key 'yellow': expected a list of true/false, one per yellow chip")
+    SC[s, S.SC_NYELLOW] = len(yellow)
+    for i, y in enumerate(yellow):
+        SC[s, S.SC_YELLOW + i] = int(y)
+    red = pl.get("red", [])
+    if not isinstance(red, list) or not all(isinstance(x, bool) for x in red) or len(red) > S.SC_MAX_LIST:
+        raise RoundFileError(f"{where}: key 'red': expected a list of true/false, one per red chip "
+                             f"(true takes the extra distance from pumpkins)")
+    SC[s, S.SC_NRED] = len(red)
+    SC[s, S.SC_RED] = sum(1 << i for i, x in enumerate(red) if x)
+    SC[s, S.SC_FLASK_ON] = _int(pl, "flask_on", where, default=0, lo=0, hi=max(len(draws), 0))
+    choice = pl.get("choice", "vp")
+    if choice not in ("vp", "coins"):
+        raise RoundFileError(f"{where}: key 'choice': expected \"vp\" or \"coins\"")
+    SC[s, S.SC_CHOICE] = 1 if choice == "coins" else 0
+    buy = [] if final else _chips(pl, "buy", where, starting, default="")
+    if len(buy) > 4:
+        raise RoundFileError(f"{where}: key 'buy': at most {rs.game('max_buys')} chips")
+    if len(buy) > rs.game("max_buys"):
+        raise RoundFileError(f"{where}: buy: {len(buy)} chips; at most {rs.game('max_buys')} may be bought")
+    SC[s, S.SC_NBUY] = len(buy)
+    for i, t in enumerate(buy):
+        SC[s, S.SC_BUY + i] = t
+    spend = pl.get("spend", [])
+    if not isinstance(spend, list) or not all(x in ("droplet", "flask") for x in spend) or len(spend) > S.SC_MAX_LIST:
+        raise RoundFileError(f"{where}: key 'spend': expected a list of \"droplet\" / \"flask\"")
+    SC[s, S.SC_NSPEND] = 0 if final else len(spend)
+    for i, x in enumerate(spend):
+        SC[s, S.SC_SPEND + i] = L.SPEND_DROPLET if x == "droplet" else L.SPEND_FLASK
+    SC[s, S.SC_PURPLE] = _int(pl, "purple", where, default=-1, lo=-1, hi=3) if "purple" in pl else -1
+    return draws
+
+
+def _check_errors(G, P, SC, events, label, flask_before) -> None:
+    err, seat, arg = int(G[L.G_ERR]), int(G[L.G_ERRSEAT]), int(G[L.G_ERRARG])
+    where = f"{label}: seat {seat}"
+    name = chips.chip_name(arg) if 0 <= arg < chips.N_TYPES else str(arg)
+    if err == GERR_BUY_UNAVAILABLE:
+        raise RoundFileError(f"{where}: cannot buy {name}: its book is not out, it is not sold, or it is sold out")
+    if err == GERR_BUY_SAME_COLOUR:
+        raise RoundFileError(f"{where}: cannot buy two chips of one colour ({name})")
+    if err == GERR_BUY_OVER_BUDGET:
+        raise RoundFileError(f"{where}: cannot afford {name} with the coins of the reward space")
+    if err == GERR_BUY_TOO_MANY:
+        raise RoundFileError(f"{where}: too many chips bought")
+    if err == GERR_SPEND:
+        what = "droplet" if arg == L.SPEND_DROPLET else "flask"
+        raise RoundFileError(f"{where}: cannot spend rubies on {what}: not enough rubies"
+                             + (" or the flask is already full" if what == "flask" else ""))
+    if err == GERR_DIE_SHORT:
+        raise RoundFileError(f"{label}: key 'die': seat {seat} rolls the bonus die but no face is left in the list")
+    if err == GERR_BLUE:
+        msg = {
+            1: "a listed draw is not in the bag when it is drawn",
+            2: "a blue chip looks at more chips than 'draws' lists; list them right after it",
+            3: "'blue' has no entry for a blue chip that was drawn",
+            4: "the 'blue' entry names a chip that the blue chip did not look at",
+        }.get(arg, f"script error {arg}")
+        raise RoundFileError(f"{where}: {msg}")
+    for s in range(P.shape[0]):
+        k = int(SC[s, S.SC_FLASK_ON])
+        if k and not any(e["event"] == "flask" and e.get("seat") == s for e in events):
+            why = "the flask is empty" if not flask_before[s] else (
+                "that draw is not a white chip placed without exploding")
+            raise RoundFileError(f"{label}: seat {s}: flask_on = {k}: {why}")
+
+
+def _result(P, events, n, supply) -> dict:
+    players = []
+    for s in range(n):
+        ev = [e for e in events if e.get("seat") == s]
+        rat = next((e["tails"] for e in ev if e["event"] == "rat"), 0)
+        players.append({
+            "rat": rat,
+            "placements": [{"chip": chips.chip_name(int(P[s, L.POT_T + i])), "index": int(P[s, L.POT_P + i])}
+                           for i in range(int(P[s, L.F_NPOT]))],
+            "exploded": bool(P[s, L.F_EXPLODED]),
+            "reward_space": int(P[s, L.F_REWARD]),
+            "die": [e["face"] for e in ev if e["event"] == "die"],
+            "vp_gained": int(P[s, L.F_VPGAIN]),
+            "coins": int(P[s, L.F_COINS]),
+            "bought": [e["chip"] for e in ev if e["event"] == "buy"],
+            "rubies": int(P[s, L.F_RUBIES]),
+            "droplet": int(P[s, L.F_DROPLET]),
+            "flask": bool(P[s, L.F_FLASK]),
+            "score": int(P[s, L.F_SCORE]),
+            "bag": chips.format_counts(chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))),
+        })
+    return {"players": players, "supply": chips.format_counts(supply), "events": events}
+
+
+SCRIPT_KEYS = {"draws", "blue", "yellow", "red", "flask_on", "choice", "buy", "spend", "purple"}
+GAME_KEYS = {"players", "rules", "set", "round"}
+
+
+def play_game_file(path: str | Path) -> dict:
+    """Play a whole scripted game from a file (golden games); see ``play_scripted_game``."""
+    return play_scripted_game(load(path), str(path))
+
+
+def play_scripted_game(d: dict, label: str = "game file") -> dict:
+    """A complete game from the rules' starting state with every draw, die face and decision forced.
+
+    ``d`` has ``players``, optional ``rules``/``set``, and one ``[[round]]`` table per round, each
+    with ``die`` (faces in order) and one ``[[round.player]]`` table per seat holding that seat's
+    script (``draws``, ``blue``, ``yellow``, ``red``, ``flask_on``, ``choice``, ``buy``, ``spend``,
+    ``purple``). Returns every round's result and the final ranks and win shares.
+    """
+    from sim.kernel.game import finish_game, setup_game
+    from sim.kernel.records import O_NWIN, O_RANK, O_WIDTH, O_WIN
+
+    for k in d:
+        if k not in GAME_KEYS:
+            raise RoundFileError(f"{label}: unknown key '{k}'; expected {', '.join(sorted(GAME_KEYS))}")
+    overrides = d.get("set", [])
+    if isinstance(overrides, str):
+        overrides = [overrides]
+    try:
+        rs = load_ruleset(d.get("rules", "base"), overrides)
+        rs.check_implemented()
+    except RulesetError as e:
+        raise RoundFileError(str(e)) from None
+    n = _int(d, "players", label, lo=rs.game("min_players"), hi=rs.game("max_players"))
+    rounds = d.get("round")
+    nr = int(rs.game("rounds"))
+    if not isinstance(rounds, list) or len(rounds) != nr:
+        raise RoundFileError(f"{label}: expected {nr} [[round]] tables, found "
+                             f"{len(rounds) if isinstance(rounds, list) else 0}")
+    starting = rs.game("starting_bag")
+    R = rs.scalars()
+    P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    supply = rs.supply.copy()
+    setup_game(P, G, R, supply, rs.starting_bag, n)
+    SC = np.zeros((n, S.SC_WIDTH), dtype=np.int64)
+    SK = np.full((n, S.N_SLOTS), S.SCRIPTED, dtype=np.int64)
+    SP = np.zeros((n, S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
+    E = np.zeros((5000, L.EV_WIDTH), dtype=np.int64)
+    rd = np.zeros((0, n, RD_WIDTH), dtype=np.int64)
+    rng = np.zeros(n + 1, dtype=np.uint64)
+    results = []
+    for r, rnd in enumerate(rounds, start=1):
+        where = f"{label}: round {r}"
+        if not isinstance(rnd, dict):
+            raise RoundFileError(f"{where}: expected a [[round]] table")
+        for k in rnd:
+            if k not in ("die", "player"):
+                raise RoundFileError(f"{where}: unknown key '{k}'; expected die, player")
+        seats = rnd.get("player")
+        if not isinstance(seats, list) or len(seats) != n:
+            raise RoundFileError(f"{where}: expected {n} [[round.player]] tables")
+        draws = []
+        for s, pl in enumerate(seats):
+            for k in pl:
+                if k not in SCRIPT_KEYS:
+                    raise RoundFileError(f"{where}: seat {s}: unknown key '{k}'; expected "
+                                         f"{', '.join(sorted(SCRIPT_KEYS))}")
+            draws.append(_apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs))
+        FD = _forced_draws(draws)
+        faces, DS = _die_script(rnd, where)
+        G[L.G_ROUND] = r
+        G[L.G_DIE_N] = len(faces) if faces else -1
+        G[L.G_DIE_PTR] = 0
+        G[L.G_NEV] = 0
+        E[:] = 0
+        flask_before = P[:, L.F_FLASK].copy()
+        play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
+                   rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
+        events = [event_dict(row) for row in E[: _count_events(E)]]
+        _check_errors(G, P, SC, events, where, flask_before)
+        res = _result(P, events, n, supply)
+        res["round"] = r
+        results.append(res)
+    out = np.zeros((n, O_WIDTH), dtype=np.int64)
+    E[:] = 0
+    G[L.G_NEV] = 0
+    finish_game(P, G, out, E)
+    final = [{
+        "score": int(out[s, 0]),
+        "rank": int(out[s, O_RANK]),
+        "win_share": float(out[s, O_WIN]) / float(out[s, O_NWIN]),
+        "rubies": int(P[s, L.F_RUBIES]),
+        "droplet": int(P[s, L.F_DROPLET]),
+        "final_position": int(P[s, L.F_FINALPOS]),
+        "bag": chips.format_counts(chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))),
+    } for s in range(n)]
+    return {"rounds": results, "final": final, "supply": chips.format_counts(supply)}

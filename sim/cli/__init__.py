@@ -1,0 +1,1 @@
+"""The quacks command line."""

@@ -1,0 +1,75 @@
+"""How ``quacks potion`` prints its results: the potion table, forced draws and the regret
+table (rich tables on the command line's console)."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from sim.api.game import plural
+from sim.rules.ruleset import rules_label
+
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+
+
+def ci_text(lo_hi) -> str:
+    return f"[{lo_hi[0]:.4g}, {lo_hi[1]:.4g}]"
+
+
+def print_regret(res: dict) -> None:
+    v = res["value"]
+    how = "exact enumeration" if res["exact"] else "sampled (95% intervals)"
+    out.print(f"bag {res['bag']} | start {res['start']} | flask {res['flask'] if res['flask'] is not None else 'off'}"
+              f" | value = VP + {v['coin']:g} x coins + {v['ruby']:g} x ruby (an exploded pot takes the"
+              f" better of VP and coins) | {how}, {res['seconds']} s"
+              f" | rules {rules_label(res['ruleset'], res['overrides'])}", markup=False)
+    t = Table(show_header=True, header_style="bold")
+    for col in ("stop rule", "expected value", "regret vs optimal", "P(explode)", "mean reward space", "n"):
+        t.add_column(col, justify="left" if col == "stop rule" else "right")
+    for r in sorted(res["rules"], key=lambda r: r["regret"]):
+        val = f"{r['expected_value']:.4f}" + ("" if r["exact"] else f" {ci_text(r['expected_value_ci'])}")
+        t.add_row(r["rule"], val, f"{r['regret']:.4f}", f"{r['p_explode']:.4f}",
+                  f"{r['expected_reward_space']:.3f}", "exact" if r["exact"] else f"{r['n']:,}")
+    out.print(t)
+
+
+def print_forced(res: dict) -> None:
+    out.print(f"bag {res['bag']}, draws {res['draws']} | rules {rules_label(res['rules'], res['overrides'])}",
+              markup=False)
+    for e in res["events"]:
+        out.print(f"  {e}")
+    state = "EXPLODED" if res["exploded"] else "intact"
+    out.print(f"{state}; white total {res['white_total']}; reward space {res['reward_space']}: "
+              f"{plural(res['coins'], 'coin')}, {res['vp']} VP{', ruby' if res['ruby'] else ''}")
+    if res["draws_unused"]:
+        k = res["draws_unused"]
+        out.print(f"({plural(k, 'listed draw')} {'was' if k == 1 else 'were'} not used: brewing had ended)")
+
+
+def print_potion(res: dict, rs) -> None:
+    how = "exact enumeration" if res["exact"] else f"{res['n']:,} sampled potions (seed {res['seed']})"
+    out.print(f"bag {res['bag']} | stop {res['stop']} | start {res['start']} | "
+              f"flask {res['flask'] if res['flask'] is not None else 'off'} | rules {rs.display}", markup=False)
+    out.print(f"{how}, {res['seconds']} s")
+    t = Table(show_header=True, header_style="bold")
+    t.add_column("measure")
+    t.add_column("value", justify="right")
+    t.add_column("95% interval", justify="right")
+    ex = res["exact"]
+    t.add_row("P(explode)", f"{res['p_explode']:.4f}", "exact" if ex else ci_text(res["p_explode_ci"]))
+    for key, label in (("expected_reward_space", "mean reward space"), ("expected_coins", "mean coins"),
+                       ("expected_vp", "mean VP")):
+        t.add_row(label, f"{res[key]:.3f}", "exact" if ex else ci_text(res[key + "_ci"]))
+    out.print(t)
+    d = Table(title="reward spaces", show_header=True, header_style="bold")
+    for col in ("space", "coins", "VP", "ruby", "P(intact)", "P(exploded)"):
+        d.add_column(col, justify="right")
+    total = sum(res["distribution"]["intact"].values()) + sum(res["distribution"]["exploded"].values())
+    spaces = sorted({int(k) for part in res["distribution"].values() for k in part})
+    for s in spaces:
+        a = res["distribution"]["intact"].get(str(s), 0) / total
+        b = res["distribution"]["exploded"].get(str(s), 0) / total
+        d.add_row(str(s), str(rs.coins[s]), str(rs.vp[s]), "R" if rs.ruby[s] else "", f"{a:.4f}", f"{b:.4f}")
+    out.print(d)

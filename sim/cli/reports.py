@@ -1,0 +1,396 @@
+"""The report commands ``tournament``, ``sweep`` and ``plot``: ``register(app)`` adds them to a
+Typer app. Results go to stdout (tables, or one JSON object with ``--json``), progress and notes
+to stderr; a user error is one line ``error: ...`` on stderr with exit status 2; Ctrl-C keeps
+every finished chunk and exits 130 with the command that resumes the run.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sim.api.game import GameInputError
+from sim.cli.common import fail, set_threads, warm_game_kernel
+from sim.rules.chips import BagSpecError
+from sim.rules.ruleset import RulesetError, rules_label
+from sim.study.report_markdown import pair_rows, seat_rows, strategy_rows
+from sim.study.reports import ReportError, dumps, read_saved_settings
+from sim.study.sweep import plan_sweep, run_sweep
+from sim.study.tournament import (
+    DEFAULT_CI_CAP,
+    DEFAULT_GAMES,
+    RunInterrupted,
+    TournamentConfig,
+    TournamentError,
+    resolve_plan,
+    run_tournament,
+)
+from strategies.builtin import StrategySpecError, split_specs
+
+USER_ERRORS = (RulesetError, BagSpecError, StrategySpecError, GameInputError, TournamentError,
+               ReportError, ValueError, OSError)
+# While a run goes, only these are the user's doing (a directory, a disk, a resume mismatch);
+# anything else is a bug and keeps its traceback.
+RUN_ERRORS = (ReportError, TournamentError, RulesetError, StrategySpecError, GameInputError, OSError)
+
+
+class Format(str, Enum):
+    """Tournament formats."""
+
+    rotate = "rotate"
+    round_robin = "round-robin"
+    vs_field = "vs-field"
+
+
+class Detail(str, Enum):
+    """How much is recorded per game."""
+
+    games = "games"
+    rounds = "rounds"
+
+
+StrategyFileOpt = Annotated[list[str] | None, typer.Option(
+    "--strategy-file", help="Load user strategies from a Python file (repeatable).")]
+
+
+def _files(files: list[str] | None) -> tuple[str, ...] | None:
+    """Strategy files as absolute paths (a resumed run finds them from anywhere)."""
+    return tuple(str(Path(f).resolve()) for f in files) if files else None
+
+
+def default_out(prefix: str = "") -> Path:
+    """``./reports/<timestamp>/`` (a suffix keeps it new if that exists already)."""
+    stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
+    base = Path("reports") / f"{prefix}{stamp}"
+    p, i = base, 2
+    while p.exists():
+        p = base.with_name(f"{base.name}-{i}")
+        i += 1
+    return p
+
+
+@contextmanager
+def sigterm_as_interrupt():
+    """While a run goes, SIGTERM stops it like Ctrl-C (finished chunks kept, files closed)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+@contextmanager
+def progress_bar(quiet: bool, label: str):
+    """A rich progress bar on stderr (games, games/s, time left); None when quiet or not a tty."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            return Text(f"{task.speed:,.0f}/s" if task.speed else "-/s")
+
+    prog = Progress(TextColumn("{task.description}"), BarColumn(bar_width=24), MofNCompleteColumn(),
+                    TextColumn("games,"), Rate(), TextColumn("left"), TimeRemainingColumn(),
+                    console=Console(stderr=True), transient=True)
+    task = {}
+
+    def update(done: int, total: int) -> None:
+        if "id" not in task:
+            task["id"] = prog.add_task(label, total=total, completed=done)
+        else:
+            prog.update(task["id"], completed=done, total=total)
+
+    with prog:
+        yield update
+
+
+def _nothing_to_resume(out: Path) -> bool:
+    """True when ``out`` holds no run (interrupted or finished) that --resume could continue."""
+    from sim.study.reports import RUN_FILE, STATE_FILE, SWEEP_STATE
+
+    return not any((Path(out) / n).is_file() for n in (STATE_FILE, SWEEP_STATE, RUN_FILE))
+
+
+def _sweep_interrupted(target: Path) -> str:
+    """The line an interrupted sweep prints: what is kept and the command that resumes it."""
+    if _nothing_to_resume(target):
+        return f"interrupted before the sweep kept anything in {target}; run it again to start"
+    return (f"interrupted: finished chunks kept in {target}; continue with: "
+            f"quacks sweep --out {target} --resume")
+
+
+def _merge(given: dict, saved: dict | None) -> dict:
+    """Options given on the command line over those saved by the interrupted run."""
+    out = dict(saved or {})
+    out.update({k: v for k, v in given.items() if v is not None})
+    return out
+
+
+def _print_result(res, console: Console) -> None:
+    s = res.plan.settings()
+    cap = ""
+    if s["until_ci"] is not None:
+        if res.stopped == "until-ci":
+            cap = f"; every win-share interval within +-{s['until_ci']:g} after {res.games:,} games"
+        else:
+            cap = (f"; reached the cap of {res.games:,} games (widest win-share half-width "
+                   f"{res.max_halfwidth:.4f} > {s['until_ci']:g})")
+    gps = f" ({res.games_per_second:,.0f} games/s)" if res.seconds_total > 0 else ""
+    play = res.seconds_total - res.report_seconds
+    rep = f", report {res.report_seconds:.1f} s" if res.report_seconds > 0 else ""
+    console.print(f"{res.games:,} games ({res.deals:,} deals x {res.plan.games_per_deal} seatings), "
+                  f"{s['players']} players, format {s['format']}, seed {s['seed']}, rules "
+                  f"{res.plan.ruleset.display}; {play:.1f} s{gps}{rep}{cap}", markup=False)
+    for title, (header, rows) in (("strategies (95% CI)", strategy_rows(res.summary.strategies)),
+                                  ("paired differences per deal (95% CI)",
+                                   pair_rows(res.summary.pairs) if len(res.summary.pairs) else ([], [])),
+                                  ("seats (95% CI)", seat_rows(res.summary.seats))):
+        if not rows:
+            continue
+        t = Table(title=title, show_header=True, header_style="bold", title_justify="left")
+        for i, h in enumerate(header):
+            t.add_column(h, justify="left" if i == 0 or h in ("A", "B") else "right")
+        for r in rows:
+            t.add_row(*r)
+        console.print(t)
+    if res.summary.info.get("rating_note"):
+        console.print(f"rating: {res.summary.info['rating_note']}")
+    if res.out is not None:
+        console.print(f"report: {res.out}/ ({', '.join(res.files)})")
+
+
+def _print_sweep(res, console: Console) -> None:
+    """The sweep's header line and table (values, focus results, paired difference to baseline)."""
+    st = res.settings
+    keys = st.get("keys") or [st["key"]]
+    grid = len(keys) > 1
+    b = res.baseline
+    console.print(f"sweep of {' x '.join(keys)} for {st['strategy']} vs {','.join(st['vs'])}: "
+                  f"{len(res.table)} {'cells' if grid else 'values'} x {st['games']:,} games, "
+                  f"{st['players']} players, seed {st['seed']}, rules "
+                  f"{rules_label(st['rules'], st.get('overrides') or [])}; {res.seconds:.1f} s", markup=False)
+    console.print(f"baseline {b['spec']}"
+                  + ("" if b["in_grid"] else f" (played on the same deals: win share {b['win_share']:.4f})")
+                  + "; differences are paired over deals (95% CI)")
+    t = Table(show_header=True, header_style="bold")
+    for h in (*keys, "strategy", "games", "win share [95% CI]", "mean VP [95% CI]",
+              "explosions/potion [95% CI]", "win share - baseline", "VP - baseline"):
+        t.add_column(h, justify="left" if h == "strategy" else "right")
+    for r in res.table.to_dict(orient="records"):
+        vals = [f"{r['value']:g}"] + ([f"{r['value2']:g}"] if grid else [])
+        if r["baseline"]:
+            vals[-1] = f"*{vals[-1]}"
+        t.add_row(*vals, str(r["strategy"]), f"{int(r['games']):,}",
+                  f"{r['win_share']:.4f} [{r['win_share_ci_lo']:.4f}, {r['win_share_ci_hi']:.4f}]",
+                  f"{r['mean_vp']:.2f} [{r['mean_vp_ci_lo']:.2f}, {r['mean_vp_ci_hi']:.2f}]",
+                  f"{r['explosion_rate']:.4f} [{r['explosion_rate_ci_lo']:.4f}, {r['explosion_rate_ci_hi']:.4f}]",
+                  f"{r['win_share_diff']:+.4f} [{r['win_share_diff_ci_lo']:+.4f}, {r['win_share_diff_ci_hi']:+.4f}]",
+                  f"{r['vp_diff']:+.2f} [{r['vp_diff_ci_lo']:+.2f}, {r['vp_diff_ci_hi']:+.2f}]")
+    console.print(t)
+    if any(res.table["baseline"]):
+        console.print("* the baseline")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``tournament``, ``sweep`` and ``plot`` commands to a Typer app."""
+    out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+
+    @app.command()
+    def tournament(
+        strategies: Annotated[str | None, typer.Option(help="Strategy specs (name or name:key=value,...), comma-separated. Default: the built-in presets.")] = None,
+        players: Annotated[int | None, typer.Option(help="Seats per game (2-4). Default: one per strategy (4 for the presets and vs-field).")] = None,
+        games: Annotated[int | None, typer.Option(help=f"Games to play, rounded up to whole deals (every seating of a deal). Default {DEFAULT_GAMES:,}; with --until-ci the cap (default {DEFAULT_CI_CAP:,}).")] = None,
+        seed: Annotated[int | None, typer.Option(help="Run seed (default 1).")] = None,
+        out: Annotated[Path | None, typer.Option(help="Report directory. Default: ./reports/<timestamp>/.")] = None,
+        rules: Annotated[str | None, typer.Option("--rules", help="Built-in ruleset name or a TOML file (default base).")] = None,
+        set_: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        format_: Annotated[Format | None, typer.Option("--format", help="rotate: every deal in every seat rotation; round-robin: every combination of --players strategies from the pool; vs-field: the first strategy against copies of the rest. Default: rotate, or round-robin with more strategies than seats.")] = None,
+        until_ci: Annotated[float | None, typer.Option("--until-ci", help="Add chunks of games until every strategy's 95% win-share interval is within +-W (capped by --games).")] = None,
+        detail: Annotated[Detail | None, typer.Option(help="games: games.parquet; rounds: also rounds.parquet and the per-round plots.")] = None,
+        resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted run in --out (options not given are taken from it).")] = False,
+        force: Annotated[bool, typer.Option("--force", help="Overwrite the report in a non-empty --out.")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar and no notes on stderr.")] = False,
+        json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+        threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
+        plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the PNG plots.")] = True,
+        strategy_file: StrategyFileOpt = None,
+    ) -> None:
+        """Play a seat-balanced tournament and write a report (parquet, CSV, markdown, PNG, run.json)."""
+        try:
+            set_threads(threads)
+            if resume and force:
+                fail("--resume and --force: give one (--resume continues, --force starts over)")
+            if resume and out is None:
+                fail("--resume needs --out DIR, the directory of the interrupted run")
+            specs = None
+            if strategies is not None:
+                specs = tuple(split_specs(strategies))
+                if not specs:
+                    fail("--strategies: give at least one strategy, e.g. threshold,random")
+            given = {"strategies": specs, "players": players, "games": games, "seed": seed,
+                     "rules": rules, "overrides": tuple(set_) if set_ else None,
+                     "format": format_.value if format_ else None, "until_ci": until_ci,
+                     "detail": detail.value if detail else None,
+                     "strategy_files": _files(strategy_file)}
+            if resume and _nothing_to_resume(out):
+                fail(f"nothing to resume in {out}")
+            saved = read_saved_settings(out) if resume else None
+            cfg = TournamentConfig.from_settings(_merge(given, saved))
+            plan = resolve_plan(cfg)
+            target = out if out is not None else default_out()
+        except typer.Exit:
+            raise
+        except USER_ERRORS as e:
+            fail(str(e))
+        try:
+            warm_game_kernel(plan.ruleset, plan.lineup(0), quiet=quiet)  # compile outside the clock
+        except RUN_ERRORS as e:
+            fail(str(e))
+        try:
+            with sigterm_as_interrupt(), progress_bar(quiet, "tournament") as bar:
+                res = run_tournament(plan, out=target, resume=resume, force=force, progress=bar,
+                                     plots=plots, argv=sys.argv,
+                                     note=None if quiet else (lambda m: typer.echo(f"note: {m}", err=True)))
+        except RunInterrupted as e:
+            typer.echo(f"interrupted: {e.games_done:,} games kept in {e.out}; continue with: "
+                       f"quacks tournament --out {e.out} --resume", err=True)
+            raise typer.Exit(130) from None
+        except RUN_ERRORS as e:
+            fail(str(e))
+        if json_:
+            typer.echo(dumps(res.to_json()))
+            return
+        _print_result(res, out_console)
+
+    @app.command()
+    def sweep(
+        strategy: Annotated[str | None, typer.Option(help="The strategy to sweep, with any fixed parameters: NAME or NAME:key=value,...")] = None,
+        param: Annotated[list[str] | None, typer.Option(help="KEY=START:STOP:STEP (STOP included), e.g. t=4:9:1; give it twice for a grid over two parameters.")] = None,
+        baseline: Annotated[str | None, typer.Option(help="The value(s) every other value is compared with on the same deals: V (V1,V2 for a grid). Default: the strategy's own default.")] = None,
+        vs: Annotated[str | None, typer.Option("--vs", help="The field: one or more specs, cycled into the other seats.")] = None,
+        players: Annotated[int | None, typer.Option(help="Seats per game (default 4).")] = None,
+        games: Annotated[int | None, typer.Option(help=f"Games per value (default {DEFAULT_GAMES:,}; with --until-ci the cap).")] = None,
+        seed: Annotated[int | None, typer.Option(help="Run seed (default 1); every value plays the same deals.")] = None,
+        out: Annotated[Path | None, typer.Option(help="Report directory. Default: ./reports/sweep-<timestamp>/.")] = None,
+        rules: Annotated[str | None, typer.Option("--rules", help="Built-in ruleset name or a TOML file (default base).")] = None,
+        set_: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        until_ci: Annotated[float | None, typer.Option("--until-ci", help="Per value: play until the win-share intervals are within +-W.")] = None,
+        detail: Annotated[Detail | None, typer.Option(help="games or rounds (per-value reports).")] = None,
+        resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted sweep in --out.")] = False,
+        force: Annotated[bool, typer.Option("--force", help="Overwrite the report in a non-empty --out.")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar and no notes on stderr.")] = False,
+        json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+        threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
+        plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw sweep.png.")] = True,
+        strategy_file: StrategyFileOpt = None,
+    ) -> None:
+        """Play one strategy at each value of a parameter against a field; table and plot of win
+        share and mean VP against the parameter (parameters never recompile the kernels)."""
+        try:
+            set_threads(threads)
+            if resume and force:
+                fail("--resume and --force: give one (--resume continues, --force starts over)")
+            if resume and out is None:
+                fail("--resume needs --out DIR, the directory of the interrupted sweep")
+            if resume and _nothing_to_resume(out):
+                fail(f"nothing to resume in {out}")
+            saved = read_saved_settings(out) if resume else None
+            s = _merge({"strategy": strategy, "params": list(param) if param else None,
+                        "baseline": baseline,
+                        "vs": list(split_specs(vs)) if vs is not None else None,
+                        "players": players, "games": games, "seed": seed, "rules": rules,
+                        "overrides": list(set_) if set_ else None, "until_ci": until_ci,
+                        "detail": detail.value if detail else None,
+                        "strategy_files": _files(strategy_file)}, saved)
+            if not s.get("params") and s.get("param"):  # a sweep saved before grids existed
+                s["params"] = [s["param"]]
+            for key, opt in (("strategy", "strategy"), ("params", "param"), ("vs", "vs")):
+                if not s.get(key):
+                    fail(f"--{opt}: required, e.g. quacks sweep --strategy threshold --param t=4:9:1 --vs threshold")
+            target = out if out is not None else default_out("sweep-")
+            from sim.study.tournament import load_strategy_files
+
+            load_strategy_files(s.get("strategy_files") or ())
+            first = plan_sweep(s["strategy"], s["params"], s.get("baseline")).specs[0]
+        except typer.Exit:
+            raise
+        except USER_ERRORS as e:
+            fail(str(e))
+        try:  # compile outside the clock; a bad field or player count is run_sweep's to report
+            from sim.rules.ruleset import load_ruleset
+            from strategies.builtin import parse_strategy
+
+            n = s.get("players") or 4
+            warm_game_kernel(load_ruleset(s.get("rules") or "base", list(s.get("overrides") or [])),
+                             [parse_strategy(x) for x in ([first] + list(s["vs"]) * n)[:n]],
+                             quiet=quiet)
+        except USER_ERRORS:
+            pass
+        try:
+            with sigterm_as_interrupt(), progress_bar(quiet, "sweep") as bar:
+                res = run_sweep(s["strategy"], s["params"], s["vs"], players=s.get("players"),
+                                baseline=s.get("baseline"),
+                                games=s.get("games"), seed=s.get("seed", 1) if s.get("seed") is not None else 1,
+                                rules=s.get("rules") or "base", overrides=s.get("overrides") or (),
+                                until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
+                                strategy_files=s.get("strategy_files") or (),
+                                out=target, resume=resume, force=force, progress=bar, plots=plots,
+                                argv=sys.argv,
+                                note=None if quiet else (lambda m: typer.echo(f"note: {m}", err=True)))
+        except KeyboardInterrupt:  # RunInterrupted, or Ctrl-C between or after the values
+            typer.echo(_sweep_interrupted(target), err=True)
+            raise typer.Exit(130) from None
+        except RUN_ERRORS as e:
+            fail(str(e))
+        if json_:
+            typer.echo(dumps(res.to_json()))
+            return
+        _print_sweep(res, out_console)
+        if res.out is not None:
+            out_console.print(f"report: {res.out}/ ({', '.join(res.files)}; one report per value)")
+
+    @app.command()
+    def plot(
+        directory: Annotated[Path, typer.Argument(help="A report directory written by quacks tournament or sweep.")],
+    ) -> None:
+        """Re-draw the plots of a saved report from its tables."""
+        from sim.study.plots import render_all
+
+        if directory.is_file():
+            fail(f"{directory}: a file; quacks plot needs a report folder (the --out of quacks "
+                 "tournament or sweep)")
+        try:
+            files, notes = render_all(directory)
+        except USER_ERRORS as e:
+            fail(str(e))
+        for n in notes:
+            typer.echo(f"note: {n}", err=True)
+        out_console.print(f"{directory}/: {', '.join(files)}")

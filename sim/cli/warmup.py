@@ -1,0 +1,63 @@
+"""Compile (or load from the on-disk cache) every kernel a command may need, timing each step:
+``quacks warmup``."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from sim.cli.common import compile_notice
+from sim.rules.ruleset import load_ruleset
+from sim.stats.clusters import warm as warm_statistics
+
+
+def warm_all(optimal: bool = False) -> tuple[list[tuple[str, float]], bool]:
+    """Run every kernel once on a tiny input; return (label, seconds) per step and whether
+    everything was already in the cache. ``optimal`` also compiles the optimal stopper (which
+    Numba cannot cache)."""
+    from sim._numba_cache import is_cached
+    from sim.api import potion as pot
+    from sim.api.game import play_batch
+    from sim.api.game import replay as replay_game
+    from sim.api.round_file import play_round_data
+    from strategies.builtin import REGISTRY, parse_strategy
+
+    rs = load_ruleset("base", [])
+    names = [d.name for d in REGISTRY.values() if d.source == "built-in" and d.name != "optimal"]
+    entries = ("sim/kernel/potions.potion_histograms", "sim/kernel/potions.potion_forced", "sim/kernel/game.play_games",
+               "sim/kernel/game.play_game", "sim/kernel/round.play_round")
+    cached = all(is_cached(e) for e in entries)
+    compile_notice(*entries)
+    steps: list[tuple[str, float]] = []
+    one = np.zeros(1, dtype=np.int64)
+
+    def step(label: str, work) -> None:
+        t = time.perf_counter()
+        work()
+        steps.append((label, time.perf_counter() - t))
+
+    def games() -> None:
+        for i in range(0, len(names), 4):
+            group = (names[i:i + 4] * 4)[:4]
+            play_batch(rs, [parse_strategy(x) for x in group], games=one, rotations=one, seed=1)
+
+    def start(stop: str):
+        return pot.make_query("start", stop, None, 0, rs)
+
+    two = [parse_strategy("threshold"), parse_strategy("random")]
+    scripted = {"players": 2, "round": 1, "die": ["vp1"],
+                "player": [{"bag": "start", "draws": "w1"}, {"bag": "start", "draws": "w2"}]}
+    step("potion kernel", lambda: pot.sample(start("white:6"), 1_000, 1))
+    step("forced draws (potion --draws)", lambda: pot.forced(start("white:6"), "w1,w2"))
+    step("exact enumeration (pure Python)", lambda: pot.exact(start("white:6")))
+    step(f"game kernel ({len(names)} built-in strategies)", games)
+    step("replay", lambda: replay_game(rs, two, seed=1, game=0))
+    step("scripted round (quacks round)", lambda: play_round_data(scripted, "warmup"))
+    if optimal:
+        step("optimal stopper (not cached)", lambda: pot.sample(start("optimal"), 10, 1))
+        step("optimal stopper in a game",
+             lambda: play_batch(rs, [parse_strategy("optimal"), two[0]], games=one, rotations=one,
+                                seed=1))
+    step("report statistics (group sums)", warm_statistics)
+    return steps, cached

@@ -1,0 +1,1 @@
+"""The Numba kernel: state layout, random streams, brewing, round phases, effects and cards."""

@@ -1,0 +1,160 @@
+"""A player's bag and pot: chips in and out, forced and random draws, and ending a potion.
+
+All functions act on one player's row ``P[s]`` (see ``sim.kernel.layout``).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.kernel.events import record
+from sim.kernel.layout import (
+    BAGCNT,
+    CHIPS,
+    EV_STOP,
+    F_ANCHOR,
+    F_BLUE_PTR,
+    F_DONE,
+    F_DRAWS,
+    F_EXPLODED,
+    F_FORCED_N,
+    F_FORCED_PTR,
+    F_LIMIT,
+    F_NBAG,
+    F_NCHIPS,
+    F_NORANGE,
+    F_NPOT,
+    F_RED_PTR,
+    F_REWARD,
+    F_SCRIPT_ERR,
+    F_START,
+    F_STOPREASON,
+    F_WHITE,
+    F_YELLOW_PTR,
+    POT_P,
+    POT_T,
+)
+from sim.kernel.rng import randint
+from sim.rules.chips import N_TYPES
+
+# Script errors (F_SCRIPT_ERR)
+ERR_DRAW_NOT_IN_BAG = 1
+ERR_DRAWS_SHORT = 2  # a blue chip needs more listed chips than remain
+ERR_BLUE_SCRIPT = 3  # no blue decision for a blue chip
+ERR_BLUE_NOT_SEEN = 4  # the blue decision names a chip not looked at
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def reset_potion(P, s, start, limit):
+    """Put every chip back into the bag and empty the pot, ready to brew from ``start``."""
+    for t in range(N_TYPES):
+        P[s, BAGCNT + t] = 0
+    for i in range(P[s, F_NCHIPS]):
+        P[s, BAGCNT + P[s, CHIPS + i]] += 1
+    empty_pot(P, s, start, limit)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def empty_pot(P, s, start, limit):
+    """Reset the potion fields (the bag counts must already be right)."""
+    P[s, F_NBAG] = P[s, F_NCHIPS]
+    P[s, F_NPOT] = 0
+    P[s, F_WHITE] = 0
+    P[s, F_NORANGE] = 0
+    P[s, F_EXPLODED] = 0
+    P[s, F_DONE] = 0
+    P[s, F_START] = start
+    P[s, F_ANCHOR] = start
+    P[s, F_LIMIT] = limit
+    P[s, F_STOPREASON] = 0
+    P[s, F_DRAWS] = 0
+    P[s, F_BLUE_PTR] = 0
+    P[s, F_YELLOW_PTR] = 0
+    P[s, F_RED_PTR] = 0
+    P[s, F_REWARD] = min(start + 1, 53)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def add_chip(P, s, t):
+    """Give the player a new chip of type t (it joins the bag at the next reset)."""
+    n = P[s, F_NCHIPS]
+    if n >= 64:
+        return False
+    P[s, CHIPS + n] = t
+    P[s, F_NCHIPS] = n + 1
+    return True
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def _take(P, s, j):
+    """Move the chip at bag slot j out of the bag; return its type."""
+    n = P[s, F_NBAG]
+    t = P[s, CHIPS + j]
+    P[s, CHIPS + j] = P[s, CHIPS + n - 1]
+    P[s, CHIPS + n - 1] = t
+    P[s, F_NBAG] = n - 1
+    P[s, BAGCNT + t] -= 1
+    P[s, F_DRAWS] += 1
+    return t
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def draw_chip(P, s, FD, rng):
+    """Draw one chip: the next forced one if a forced list is set, else uniformly from the bag.
+
+    Returns the chip type, or -1 with F_SCRIPT_ERR set if a forced chip is not in the bag.
+    """
+    n = P[s, F_NBAG]
+    if P[s, F_FORCED_N] > 0:
+        p = P[s, F_FORCED_PTR]
+        if p >= P[s, F_FORCED_N]:
+            P[s, F_SCRIPT_ERR] = ERR_DRAWS_SHORT
+            return -1
+        want = FD[s, p]
+        P[s, F_FORCED_PTR] = p + 1
+        for j in range(n):
+            if P[s, CHIPS + j] == want:
+                return _take(P, s, j)
+        P[s, F_SCRIPT_ERR] = ERR_DRAW_NOT_IN_BAG
+        return -1
+    return _take(P, s, randint(rng, s, n))
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def return_chip(P, s, t):
+    """Put one chip of type t that is out of the bag (pot or looked at) back into the bag."""
+    nb = P[s, F_NBAG]
+    for i in range(nb, P[s, F_NCHIPS]):
+        if P[s, CHIPS + i] == t:
+            P[s, CHIPS + i] = P[s, CHIPS + nb]
+            P[s, CHIPS + nb] = t
+            P[s, F_NBAG] = nb + 1
+            P[s, BAGCNT + t] += 1
+            return
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def remove_pot_entry(P, s, k):
+    """Take pot entry k out of the pot list (its space stays empty); return its type."""
+    t = P[s, POT_T + k]
+    n = P[s, F_NPOT]
+    for i in range(k, n - 1):
+        P[s, POT_T + i] = P[s, POT_T + i + 1]
+        P[s, POT_P + i] = P[s, POT_P + i + 1]
+    P[s, F_NPOT] = n - 1
+    return t
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def finish_potion(P, s, reason, E, G):
+    """Mark brewing over and set the reward space (the space after the last chip in the pot)."""
+    P[s, F_DONE] = 1
+    P[s, F_STOPREASON] = reason
+    n = P[s, F_NPOT]
+    if n == 0:
+        P[s, F_REWARD] = min(P[s, F_START] + 1, 53)
+    else:
+        P[s, F_REWARD] = min(P[s, POT_P + n - 1] + 1, 53)
+    record(E, G, s, EV_STOP, reason, P[s, F_REWARD], P[s, F_WHITE])
+
+

@@ -1,0 +1,147 @@
+"""A complete game in Numba: set-up, nine rounds (``sim.kernel.round``), ranks; and many games
+in parallel chunks."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim.kernel.bag import add_chip
+from sim.kernel.events import record
+from sim.kernel.layout import (
+    BOUGHT,
+    EV_FINAL,
+    F_DROPLET,
+    F_EXPLOSIONS,
+    F_FINALPOS,
+    F_FLASK,
+    F_NCHIPS,
+    F_RUBIES,
+    F_SCORE,
+    G_ERR,
+    G_ERRSEAT,
+    G_NP,
+    G_ROUND,
+    G_WIDTH,
+    P_WIDTH,
+    R_ROUNDS,
+    R_START_DROPLET,
+    R_START_RUBIES,
+)
+from sim.kernel.records import (
+    O_BOUGHT,
+    O_DROPLET,
+    O_ERR,
+    O_EXPLOSIONS,
+    O_FINALPOS,
+    O_NCHIPS,
+    O_NWIN,
+    O_RANK,
+    O_RUBIES,
+    O_SCORE,
+    O_WIN,
+    W_WIDTH,
+)
+from sim.kernel.rng import stream_seed
+from sim.kernel.round import play_round
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def setup_game(P, G, R, supply, start_bag, nplayers):
+    """Give every seat its starting bag (taken from the supply), rubies, droplet and full flask."""
+    P[:, :] = 0
+    G[:] = 0
+    G[G_NP] = nplayers
+    for s in range(nplayers):
+        for t in range(start_bag.shape[0]):
+            for _ in range(start_bag[t]):
+                add_chip(P, s, t)
+                supply[t] -= 1
+        P[s, F_RUBIES] = R[R_START_RUBIES]
+        P[s, F_DROPLET] = R[R_START_DROPLET]
+        P[s, F_FLASK] = 1
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def finish_game(P, G, out, E):
+    """Ranks and win shares: most VP, then the furthest final potion, then a shared win."""
+    n = G[G_NP]
+    nwin = 0
+    for s in range(n):
+        better = 0
+        for o in range(n):
+            if P[o, F_SCORE] > P[s, F_SCORE] or (
+                P[o, F_SCORE] == P[s, F_SCORE] and P[o, F_FINALPOS] > P[s, F_FINALPOS]
+            ):
+                better += 1
+        out[s, O_RANK] = better + 1
+        if better == 0:
+            nwin += 1
+    for s in range(n):
+        out[s, O_SCORE] = P[s, F_SCORE]
+        out[s, O_WIN] = 1 if out[s, O_RANK] == 1 else 0
+        out[s, O_NWIN] = nwin
+        out[s, O_EXPLOSIONS] = P[s, F_EXPLOSIONS]
+        out[s, O_RUBIES] = P[s, F_RUBIES]
+        out[s, O_DROPLET] = P[s, F_DROPLET]
+        out[s, O_FINALPOS] = P[s, F_FINALPOS]
+        out[s, O_NCHIPS] = P[s, F_NCHIPS]
+        out[s, O_ERR] = G[G_ERR] if G[G_ERRSEAT] == s else 0
+        for c in range(9):
+            out[s, O_BOUGHT + c] = P[s, BOUGHT + c]
+        record(E, G, s, EV_FINAL, out[s, O_RANK], P[s, F_SCORE], 1000000 * out[s, O_WIN] // nwin)
+
+
+@njit(cache=True, error_model="numpy")
+def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, price, book_round,
+              book_set, start_bag, SK, SP, out, rd, E, UF):
+    """Play one complete game; fill ``out`` (seats x O_WIDTH), ``rd`` and events ``E``.
+
+    The randomness of seat s comes from stream (seed, game, s) only, so the same seat meets the
+    same luck whatever strategy sits there and whatever else runs in the batch.
+    """
+    P = np.zeros((nplayers, P_WIDTH), dtype=np.int64)
+    G = np.zeros(G_WIDTH, dtype=np.int64)
+    SC = np.zeros((nplayers, 64), dtype=np.int64)
+    FD = np.zeros((nplayers, 1), dtype=np.int64)
+    DS = np.zeros(1, dtype=np.int64)
+    W = np.zeros(W_WIDTH, dtype=np.int64)
+    rng = np.empty(nplayers + 1, dtype=np.uint64)
+    for s in range(nplayers + 1):
+        rng[s] = stream_seed(seed, game, s)
+    supply = supply0.copy()
+    setup_game(P, G, R, supply, start_bag, nplayers)
+    for r in range(1, R[R_ROUNDS] + 1):
+        G[G_ROUND] = r
+        play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
+                   SK, SP, SC, FD, DS, rng, E, rd, W, UF)
+    finish_game(P, G, out, E)
+    return G[G_ERR]
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die, supply0, price,
+               book_round, book_set, start_bag, lineup_SK, lineup_SP, out, rd, n_chunks, UF_funcs,
+               UF_memory):
+    """Play games[k] with the lineup rotated by rotations[k] for every k, in parallel chunks.
+
+    Seat s of item k gets lineup entry (s + rotations[k]) % nplayers. Every item depends only on
+    (seed, games[k], rotations[k]), never on the chunking or the thread that runs it.
+    """
+    m = games.shape[0]
+    E = np.zeros((0, 6), dtype=np.int64)
+    for c in prange(n_chunks):
+        lo = c * m // n_chunks
+        hi = (c + 1) * m // n_chunks
+        SK = np.empty_like(lineup_SK)
+        SP = np.empty_like(lineup_SP)
+        rd_empty = np.zeros((0, nplayers, rd.shape[-1] if rd.ndim == 4 else 1), dtype=np.int64)
+        UFc = (UF_funcs, np.zeros_like(UF_memory))  # each chunk its own strategy memory
+        for k in range(lo, hi):
+            for s in range(nplayers):
+                j = (s + rotations[k]) % nplayers
+                SK[s] = lineup_SK[j]
+                SP[s] = lineup_SP[j]
+            rdk = rd[k] if rd.shape[0] > 0 else rd_empty
+            play_game(seed, games[k], nplayers, R, coins, vp, ruby, tails, die, supply0, price,
+                      book_round, book_set, start_bag, SK, SP, out[k], rdk, E, UFc)

@@ -1,0 +1,136 @@
+"""Fixed layouts of the kernel state arrays (plain ints, compile-time constants for Numba).
+
+* ``P[seat, :]`` (int64, ``P_WIDTH``): everything about one player: scalars ``F_*``, the per-type
+  counts of chips in the bag at ``BAGCNT``, chips bought per colour at ``BOUGHT``, the pot (chip types
+  at ``POT_T``, track positions at ``POT_P``) and all the player's chips at ``CHIPS``. The chips in
+  the bag are ``CHIPS[0:F_NBAG]``; the rest are out of the bag (in the pot, or being looked at).
+* ``G`` (int64, ``G_WIDTH``): the state of the game being played.
+* ``R`` (int64, ``R_WIDTH``): the ruleset's scalars.
+* Event rows (int64, ``EV_WIDTH``): ``round, seat, code, a, b, c`` (see ``EV_*``).
+"""
+
+from __future__ import annotations
+
+MAX_POT = 64
+MAX_CHIPS = 64
+
+# --- player row ------------------------------------------------------------------------------
+F_SCORE = 0
+F_RUBIES = 1
+F_DROPLET = 2
+F_FLASK = 3  # 1 = full
+F_RAT = 4  # rat spaces this round
+F_START = 5  # space the first chip counts from
+F_WHITE = 6  # white total in the pot
+F_ANCHOR = 7  # space the next chip counts from
+F_EXPLODED = 8
+F_DONE = 9  # brewing over (stopped, exploded, bag empty or track end)
+F_NPOT = 10
+F_NBAG = 11
+F_NCHIPS = 12
+F_NORANGE = 13  # orange chips in the pot
+F_REWARD = 14  # reward space of this round's potion
+F_FINALPOS = 15  # furthest space of the last potion (for the tie-break)
+F_EXPLOSIONS = 16  # explosions so far this game
+F_COINS = 17  # coins of this round's reward space
+F_VPGAIN = 18  # VP gained this round (all sources)
+F_CHOICE = 19  # exploded player's choice: 0 VP, 1 coins
+F_LIMIT = 20  # explosion limit this round
+F_RED_PTR = 21  # next scripted red decision (one per red chip placed)
+F_STOPREASON = 22
+F_DRAWS = 23  # chips drawn this round (including blue looks)
+F_FORCED_PTR = 24  # next forced draw
+F_FORCED_N = 25  # number of forced draws (0 = random draws)
+F_BLUE_PTR = 26  # next scripted blue / yellow decision
+F_YELLOW_PTR = 27
+F_RUBYGAIN = 28
+F_DIEROLLS = 29
+F_SCRIPT_ERR = 30
+F_PLACED_NO = 31  # draw number (1-based) of the chip placed last
+BAGCNT = 32  # N_TYPES = 20 entries
+BOUGHT = 52  # N_COLOURS = 9 entries
+LOOK_T = 64  # 4 entries: chips a blue chip is looking at
+LOOK_NO = 68  # 4 entries: their draw numbers
+POT_T = 96
+POT_P = POT_T + MAX_POT
+CHIPS = POT_P + MAX_POT
+P_WIDTH = CHIPS + MAX_CHIPS
+
+# Why brewing ended.
+STOP_CHOICE, STOP_EMPTY, STOP_TRACK, STOP_EXPLODED, STOP_SCRIPT = 1, 2, 3, 4, 5
+
+# --- game row ---------------------------------------------------------------------------------
+G_ROUND = 0
+G_NP = 1
+G_START_PLAYER = 2
+G_INFO = 3  # information model of the current round
+G_NEV = 4  # events recorded
+G_ERR = 5  # scripted-decision error code (0 = none)
+G_ERRSEAT = 6
+G_DIE_PTR = 7
+G_DIE_N = 8
+G_ERRARG = 9
+G_CARD = 10  # fortune-teller card of the round (-1 none)
+G_MAX_BUYS = 11  # chips a player may buy (for buying slots)
+G_SUPPLY = 16  # 20 entries: the shared supply, refreshed before each buying decision
+G_AVAIL = 36  # 20 entries: 1 if the chip type is for sale this round
+G_OUT = 56  # 8 entries: a buying slot writes the chip types it buys here
+G_WIDTH = 64
+
+# --- rules scalars ----------------------------------------------------------------------------
+R_ROUNDS = 0
+R_LIMIT = 1
+R_WHITE_ROUND = 2
+R_MAX_BUYS = 3
+R_RUBY_DROPLET = 4
+R_RUBY_FLASK = 5
+R_FINAL_COINS = 6
+R_FINAL_RUBIES = 7
+R_FLASK_REUSE = 8
+R_INFO = 9
+R_FINAL_INFO = 10
+R_RATS_FROM = 11
+R_LAST = 12  # last chip space (52)
+R_LAP = 13
+R_START_RUBIES = 14
+R_START_DROPLET = 15
+R_BOOK = 16  # 9 entries: the book (set number) of each colour, 0 = colour not in the game
+R_COINS = 32  # 54 entries: coins of each pot space
+R_VP = 86  # 54 entries
+R_RUBY = 140  # 54 entries: 1 if the space shows a ruby
+R_PRICE = 194  # 20 entries: price of each chip type with this ruleset's books (-1 not sold)
+R_WIDTH = 256
+
+INFO_INDEPENDENT, INFO_SYNCHRONIZED, INFO_SEQUENTIAL = 0, 1, 2
+
+# --- events -----------------------------------------------------------------------------------
+EV_WIDTH = 6
+EV_ROUND = 1  # a=start player
+EV_BOOK = 2  # a=colour now buyable
+EV_WHITE_ADDED = 3  # a=chip type
+EV_RAT = 4  # a=tails, b=start space
+EV_DRAW = 5  # a=chip type
+EV_PLACE = 6  # a=chip type, b=space
+EV_EXPLODE = 7  # a=white total
+EV_BLUE_LOOK = 8  # a=chip type seen
+EV_BLUE_PICK = 9  # a=chip type placed, -1 none
+EV_YELLOW = 10  # a=white chip type returned, b=the space it leaves empty
+EV_FLASK = 11  # a=white chip type returned, b=the space it leaves empty
+EV_STOP = 12  # a=reason, b=reward space
+EV_REWARD = 13  # a=space, b=coins, c=vp
+EV_DIE = 14  # a=face
+EV_GREEN = 15  # a=rubies
+EV_PURPLE = 16  # a=tier
+EV_BLACK = 17  # a=droplet, b=ruby
+EV_RUBY = 18  # a=rubies from the reward space
+EV_CHOICE = 19  # a=0 VP / 1 coins
+EV_VP = 20  # a=VP from the reward space, b=score
+EV_BUY = 21  # a=chip type, b=price
+EV_SPEND = 22  # a=1 droplet / 2 flask, b=rubies left
+EV_CONVERT = 23  # a=VP from coins, b=VP from rubies
+EV_SCORE = 24  # a=score, b=rubies, c=droplet
+EV_FINAL = 25  # a=rank, b=score, c=win share * 1e6
+EV_DIE_ROLL = 26  # a=die face index rolled (before applying)
+EV_RED = 27  # a=red chip type, b=extra distance offered (pumpkins), c=1 taken / 0 declined
+
+SPEND_DROPLET, SPEND_FLASK = 1, 2

@@ -1,0 +1,101 @@
+"""Many independent potions in parallel, compiled with Numba.
+
+Potion i of a run with seed s draws from stream (s, i, 0) only, so its result is the same on any
+thread count or chunking. Results are histograms per chunk (reward space x exploded), merged by
+integer sums, so memory stays flat for any number of potions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim.kernel.bag import add_chip, empty_pot, reset_potion
+from sim.kernel.brew import brew_until_stop
+from sim.kernel.layout import (
+    BAGCNT,
+    CHIPS,
+    F_EXPLODED,
+    F_FLASK,
+    F_FORCED_N,
+    F_FORCED_PTR,
+    F_NCHIPS,
+    F_REWARD,
+    G_WIDTH,
+    P_WIDTH,
+)
+from sim.kernel.rng import stream_seed
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, flask, UF):
+    """Brew one potion from a fresh bag (chip type list, in this order) on row 0 of P.
+
+    Only the fields a potion reads are reset, and the chips are laid out in the given order, so
+    the potion depends on its own random stream only, never on the potion before it.
+    """
+    n = bag.shape[0]
+    for i in range(n):
+        P[0, CHIPS + i] = bag[i]
+    for t in range(bag_counts.shape[0]):
+        P[0, BAGCNT + t] = bag_counts[t]
+    P[0, F_NCHIPS] = n
+    P[0, F_FLASK] = flask
+    P[0, F_FORCED_N] = 0
+    P[0, F_FORCED_PTR] = 0
+    empty_pot(P, 0, start, limit)
+    brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chunks, UF_funcs,
+                      UF_memory):
+    """Brew potions first..first+n-1; return counts[reward space 0..53, exploded 0/1] and the
+    summed final white totals per chunk, merged."""
+    hist = np.zeros((n_chunks, 54, 2), dtype=np.int64)
+    for c in prange(n_chunks):
+        lo = first + c * n // n_chunks
+        hi = first + (c + 1) * n // n_chunks
+        P = np.zeros((1, P_WIDTH), dtype=np.int64)
+        G = np.zeros(G_WIDTH, dtype=np.int64)
+        SC = np.zeros((1, 64), dtype=np.int64)
+        FD = np.zeros((1, 1), dtype=np.int64)
+        E = np.zeros((0, 6), dtype=np.int64)
+        rng = np.empty(1, dtype=np.uint64)
+        counts = np.zeros(20, dtype=np.int64)
+        UFc = (UF_funcs, np.zeros_like(UF_memory))  # each chunk its own strategy memory
+        for t in bag:
+            counts[t] += 1
+        run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask,
+                  UFc, hist[c])
+    return hist.sum(axis=0)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UF,
+              hist):
+    """Potions lo..hi-1 into ``hist`` (one chunk, one thread): the whole potion loop is one
+    function without reference counting, with the brewing inlined."""
+    for i in range(lo, hi):
+        rng[0] = stream_seed(seed, i, 0)
+        brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UF)
+        hist[P[0, F_REWARD], P[0, F_EXPLODED]] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E, UF):
+    """Brew one potion drawing exactly ``draws`` in order; return (P row, G) for inspection."""
+    P = np.zeros((1, P_WIDTH), dtype=np.int64)
+    G = np.zeros(G_WIDTH, dtype=np.int64)
+    SC = np.zeros((1, 64), dtype=np.int64)
+    FD = np.zeros((1, max(1, draws.shape[0])), dtype=np.int64)
+    FD[0, : draws.shape[0]] = draws
+    rng = np.zeros(1, dtype=np.uint64)
+    P[0, :] = 0
+    for t in bag:
+        add_chip(P, 0, t)
+    P[0, F_FLASK] = flask
+    reset_potion(P, 0, start, limit)
+    P[0, F_FORCED_N] = draws.shape[0]
+    brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
+    return P, G

@@ -1,0 +1,1 @@
+"""Rules as data: chip types, rulesets and their built-in TOML files."""

@@ -1,0 +1,442 @@
+"""Rules as data: load, merge, override and validate a ruleset, and lay it out for the kernels.
+
+A ruleset is a TOML file (see ``sim/rulesets/base.toml``). A user file may say
+``extends = "base"`` (or a path) and override any key; ``--set section.key=value`` overrides
+one value from the command line. Everything is validated on load, and every error names the
+source, the key and what was expected.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.rules import chips
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+BUILTIN_DIR = Path(__file__).parent / "rulesets"
+TRACK_LEN = 54
+DIE_FACES = ("vp1", "vp2", "ruby", "droplet", "pumpkin")
+FACE_VP1, FACE_VP2, FACE_RUBY, FACE_DROPLET, FACE_PUMPKIN = range(5)
+INFO_MODELS = ("independent", "synchronized", "sequential")
+FLASK_SPACE = ("keep", "reuse")
+BOOK_COLOURS = ("orange", "green", "blue", "red", "yellow", "purple", "black", "locoweed")
+# Sets whose effects the kernel implements, per colour (orange and black have one book).
+IMPLEMENTED_SETS = {c: {1} for c in BOOK_COLOURS}
+IMPLEMENTED_SETS["locoweed"] = set()
+
+
+class RulesetError(ValueError):
+    """A ruleset that cannot be loaded; the message names the file, the key and the fix."""
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+# Schema: section -> key -> (description of what is expected, check(value) -> bool).
+def _int_range(lo: int, hi: int):
+    return (f"an integer from {lo} to {hi}", lambda v: _is_int(v) and lo <= v <= hi)
+
+
+def _choice(options):
+    return (f"one of {', '.join(repr(o) for o in options)}", lambda v: v in options)
+
+
+def _int_list(n: int | None, lo: int, hi: int):
+    what = f"a list of {n if n is not None else 'any number of'} integers from {lo} to {hi}"
+    return (
+        what,
+        lambda v: isinstance(v, list)
+        and (n is None or len(v) == n)
+        and all(_is_int(x) and lo <= x <= hi for x in v),
+    )
+
+
+def _bag_spec():
+    def check(v):
+        if not isinstance(v, str):
+            return False
+        try:
+            chips.parse_chips(v)
+        except chips.BagSpecError:
+            return False
+        return True
+
+    return ("bag notation such as 'w1x4,w2x2,w3,o1,g1'", check)
+
+
+_CHIP_KEYS = [chips.chip_name(t) for t in range(chips.N_TYPES)]
+
+SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
+    "game": {
+        "rounds": _int_range(1, 20),
+        "explosion_limit": _int_range(1, 40),
+        "starting_rubies": _int_range(0, 20),
+        "starting_bag": _bag_spec(),
+        "starting_droplet": _int_range(0, 51),
+        "round_white_chip": _int_range(0, 20),
+        "min_players": _int_range(1, 5),
+        "max_players": _int_range(1, 5),
+        "max_buys": _int_range(0, 4),
+        "ruby_cost_droplet": _int_range(1, 20),
+        "ruby_cost_flask": _int_range(1, 20),
+        "final_coins_per_vp": _int_range(1, 100),
+        "final_rubies_per_vp": _int_range(1, 100),
+        "flask_space": _choice(FLASK_SPACE),
+        "info_model": _choice(INFO_MODELS),
+        "final_info_model": _choice(INFO_MODELS),
+        "rats_from_round": _int_range(1, 21),
+    },
+    "track": {
+        "last_chip_space": _int_range(52, 52),
+        "coins": _int_list(TRACK_LEN, 0, 1000),
+        "vp": _int_list(TRACK_LEN, 0, 1000),
+        "ruby_spaces": _int_list(None, 1, TRACK_LEN - 1),
+    },
+    "rats": {
+        "tails": _int_list(None, 0, 1000),
+        "lap": _int_range(1, 1000),
+    },
+    "die": {
+        "faces": (
+            f"a list of 1 to 12 faces, each one of {', '.join(DIE_FACES)}",
+            lambda v: isinstance(v, list) and 1 <= len(v) <= 12 and all(f in DIE_FACES for f in v),
+        ),
+    },
+    "books": {c: _int_range(0 if c == "locoweed" else 1, 6) for c in BOOK_COLOURS},
+    "book_round": {c: _int_range(1, 20) for c in BOOK_COLOURS},
+    "supply": {k: _int_range(0, 200) for k in _CHIP_KEYS},
+}
+TOP_KEYS = {"name": str, "description": str, "extends": str}
+PRICE_SETS = [f"set{i}" for i in range(1, 7)]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A validated ruleset: the raw merged tables plus numpy arrays the kernels take."""
+
+    name: str
+    source: str
+    data: dict
+    coins: np.ndarray = field(repr=False)
+    vp: np.ndarray = field(repr=False)
+    ruby: np.ndarray = field(repr=False)
+    tails: np.ndarray = field(repr=False)
+    die: np.ndarray = field(repr=False)
+    supply: np.ndarray = field(repr=False)
+    price: np.ndarray = field(repr=False)
+    book_round: np.ndarray = field(repr=False)
+    book_set: np.ndarray = field(repr=False)
+    starting_bag: np.ndarray = field(repr=False)
+    overrides: tuple[str, ...] = ()  # the ``--set`` assignments applied, as given
+
+    @property
+    def display(self) -> str:
+        """What was run, for headers: ``base`` or ``base + game.rounds=7 + ...``."""
+        return rules_label(self.name, self.overrides)
+
+    def game(self, key: str):
+        """A value from the ``[game]`` section."""
+        return self.data["game"][key]
+
+    @property
+    def hash(self) -> str:
+        """SHA-256 of the resolved ruleset (canonical JSON), for run manifests."""
+        blob = json.dumps(self.data, sort_keys=True, separators=(",", ":")).encode()
+        return hashlib.sha256(blob).hexdigest()
+
+    def scalars(self) -> np.ndarray:
+        """The rules scalars array ``R`` the kernels take (layout ``sim.kernel.layout.R_*``)."""
+        from sim.kernel import layout as L
+
+        g = self.data["game"]
+        R = np.zeros(L.R_WIDTH, dtype=np.int64)
+        R[L.R_ROUNDS] = g["rounds"]
+        R[L.R_LIMIT] = g["explosion_limit"]
+        R[L.R_WHITE_ROUND] = g["round_white_chip"]
+        R[L.R_MAX_BUYS] = g["max_buys"]
+        R[L.R_RUBY_DROPLET] = g["ruby_cost_droplet"]
+        R[L.R_RUBY_FLASK] = g["ruby_cost_flask"]
+        R[L.R_FINAL_COINS] = g["final_coins_per_vp"]
+        R[L.R_FINAL_RUBIES] = g["final_rubies_per_vp"]
+        R[L.R_FLASK_REUSE] = 1 if g["flask_space"] == "reuse" else 0
+        R[L.R_INFO] = INFO_MODELS.index(g["info_model"])
+        R[L.R_FINAL_INFO] = INFO_MODELS.index(g["final_info_model"])
+        R[L.R_RATS_FROM] = g["rats_from_round"]
+        R[L.R_LAST] = self.data["track"]["last_chip_space"]
+        R[L.R_LAP] = self.data["rats"]["lap"]
+        R[L.R_START_RUBIES] = g["starting_rubies"]
+        R[L.R_START_DROPLET] = g["starting_droplet"]
+        R[L.R_BOOK : L.R_BOOK + chips.N_COLOURS] = self.book_set
+        R[L.R_COINS : L.R_COINS + TRACK_LEN] = self.coins
+        R[L.R_VP : L.R_VP + TRACK_LEN] = self.vp
+        R[L.R_RUBY : L.R_RUBY + TRACK_LEN] = self.ruby
+        R[L.R_PRICE : L.R_PRICE + chips.N_TYPES] = self.price
+        return R
+
+    def check_implemented(self) -> None:
+        """Raise RulesetError if the ruleset asks for a book whose effects are not built yet."""
+        for c in BOOK_COLOURS:
+            s = self.data["books"][c]
+            if s and s not in IMPLEMENTED_SETS[c]:
+                raise RulesetError(
+                    f"{self.source}: books.{c} = {s}: {c} Set {s} effects are not implemented yet; "
+                    f"implemented: {sorted(IMPLEMENTED_SETS[c]) or 'none'}"
+                )
+
+
+def rules_label(name: str, overrides: list[str] | tuple[str, ...] = ()) -> str:
+    """A ruleset name with its overrides, as every header shows it: ``base + game.rounds=7``."""
+    return " + ".join([name, *(o.strip() for o in overrides)])
+
+
+def _builtin_path(name: str) -> Path | None:
+    p = BUILTIN_DIR / f"{name}.toml"
+    return p if p.is_file() else None
+
+
+def builtin_names() -> list[str]:
+    """Names of the rulesets shipped with the package."""
+    return sorted(p.stem for p in BUILTIN_DIR.glob("*.toml"))
+
+
+def _read(name_or_path: str, seen: tuple[str, ...] = ()) -> tuple[dict, str]:
+    path = _builtin_path(name_or_path)
+    if path is None:
+        path = Path(name_or_path)
+        if not path.is_file():
+            raise RulesetError(
+                f"ruleset '{name_or_path}': no such file and no built-in of that name "
+                f"(built-ins: {', '.join(builtin_names())})"
+            )
+    label = str(path) if _builtin_path(name_or_path) is None else name_or_path
+    key = str(path.resolve())
+    if key in seen:
+        raise RulesetError(f"{label}: key 'extends': cycle through '{label}'")
+    seen = (*seen, key)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise RulesetError(f"{label}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise RulesetError(f"{label}: cannot read: {e.strerror}") from None
+    parent = raw.pop("extends", None)
+    if parent is not None:
+        if not isinstance(parent, str):
+            raise RulesetError(f"{label}: key 'extends': expected a ruleset name or path")
+        parent_path = parent
+        if _builtin_path(parent) is None and not Path(parent).is_absolute():
+            parent_path = str(path.parent / parent)
+        try:
+            base, _ = _read(parent_path, seen)
+        except RulesetError as e:
+            raise RulesetError(f"{label}: extends '{parent}': {e}") from None
+        _check_unknown(raw, label)
+        raw = _merge(base, raw)
+    return raw, label
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = _merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def _check_unknown(raw: dict, label: str) -> None:
+    for k, v in raw.items():
+        if k in TOP_KEYS:
+            continue
+        if k == "prices":
+            if not isinstance(v, dict):
+                raise RulesetError(f"{label}: key 'prices': expected tables [prices.set1] .. [prices.set6]")
+            for s, table in v.items():
+                if s not in PRICE_SETS:
+                    raise RulesetError(
+                        f"{label}: unknown key 'prices.{s}'; expected one of {', '.join(PRICE_SETS)}"
+                    )
+                if not isinstance(table, dict):
+                    raise RulesetError(f"{label}: key 'prices.{s}': expected a table of chip prices")
+                for chip, price in table.items():
+                    if chip not in _CHIP_KEYS or chip.startswith("w"):
+                        raise RulesetError(
+                            f"{label}: unknown key 'prices.{s}.{chip}'; expected a buyable chip "
+                            f"({', '.join(c for c in _CHIP_KEYS if not c.startswith('w'))})"
+                        )
+                    if not (_is_int(price) and 0 <= price <= 200):
+                        raise RulesetError(
+                            f"{label}: key 'prices.{s}.{chip}': expected an integer from 0 to 200, "
+                            f"got {price!r}"
+                        )
+            continue
+        if k not in SCHEMA:
+            raise RulesetError(
+                f"{label}: unknown key '{k}'; expected one of "
+                f"{', '.join([*TOP_KEYS, *SCHEMA, 'prices'])}"
+            )
+        if not isinstance(v, dict):
+            raise RulesetError(f"{label}: key '{k}': expected a table [{k}]")
+        for kk in v:
+            if kk not in SCHEMA[k]:
+                raise RulesetError(
+                    f"{label}: unknown key '{k}.{kk}'; expected one of {', '.join(SCHEMA[k])}"
+                )
+
+
+def _validate(d: dict, label: str) -> None:
+    _check_unknown(d, label)
+    for k in ("name",):
+        if not isinstance(d.get(k), str):
+            raise RulesetError(f"{label}: key '{k}': expected a string")
+    for section, keys in SCHEMA.items():
+        if section not in d:
+            raise RulesetError(f"{label}: missing table [{section}]")
+        for key, (what, check) in keys.items():
+            if key not in d[section] and section == "supply":
+                continue  # a chip type not in the box
+            if key not in d[section]:
+                raise RulesetError(f"{label}: missing key '{section}.{key}'; expected {what}")
+            v = d[section][key]
+            if not check(v):
+                raise RulesetError(f"{label}: key '{section}.{key}': expected {what}, got {v!r}")
+    g = d["game"]
+    if g["min_players"] > g["max_players"]:
+        raise RulesetError(f"{label}: key 'game.min_players': must not exceed game.max_players")
+    t = d["track"]
+    for key in ("coins", "vp"):
+        if any(b < a for a, b in zip(t[key], t[key][1:])):
+            raise RulesetError(f"{label}: key 'track.{key}': expected a non-decreasing list")
+    if len(set(t["ruby_spaces"])) != len(t["ruby_spaces"]):
+        raise RulesetError(f"{label}: key 'track.ruby_spaces': spaces must not repeat")
+    tails = d["rats"]["tails"]
+    if any(b <= a for a, b in zip(tails, tails[1:])) or any(x >= d["rats"]["lap"] for x in tails):
+        raise RulesetError(
+            f"{label}: key 'rats.tails': expected strictly increasing scores below rats.lap"
+        )
+    prices = d.get("prices", {})
+    for c in BOOK_COLOURS:
+        s = d["books"][c]
+        if s == 0:
+            continue
+        table = prices.get(f"set{s}")
+        letter = chips.COLOUR_LETTERS[chips.COLOUR_NAMES.index(c)]
+        if table is None or not any(k.startswith(letter) for k in table):
+            raise RulesetError(
+                f"{label}: key 'books.{c}' = {s}: no prices for {c} in [prices.set{s}]"
+            )
+
+
+def apply_override(d: dict, assignment: str, label: str = "--set") -> None:
+    """Apply one ``section.key=value`` override in place (value is read as TOML, else a string)."""
+    if "=" not in assignment:
+        raise RulesetError(f"{label} '{assignment}': expected section.key=value, e.g. game.explosion_limit=8")
+    key, _, text = assignment.partition("=")
+    key = key.strip()
+    parts = key.split(".")
+    if not all(parts):
+        raise RulesetError(f"{label} '{assignment}': malformed key '{key}'")
+    try:
+        value = tomllib.loads(f"v = {text.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = text.strip()
+    node = d
+    for p in parts[:-1]:
+        if not isinstance(node.get(p), dict):
+            if p == "prices" or (node is d.get("prices")):
+                node = node.setdefault(p, {})
+                continue
+            raise RulesetError(
+                f"{label} '{assignment}': unknown key '{key}'; sections are "
+                f"{', '.join([*SCHEMA, 'prices'])}"
+            )
+        node = node[p]
+    if len(parts) == 1 and parts[0] not in TOP_KEYS:
+        raise RulesetError(f"{label} '{assignment}': unknown key '{key}'; write section.key=value")
+    node[parts[-1]] = value
+
+
+def load_ruleset(name_or_path: str = "base", overrides: list[str] | tuple[str, ...] = ()) -> Ruleset:
+    """Load a built-in ruleset by name or a TOML file by path, apply overrides and validate."""
+    d, label = _read(name_or_path)
+    for o in overrides:
+        apply_override(d, o)
+    if overrides:
+        label = f"{label} (with --set {', '.join(overrides)})"
+    _validate(d, label)
+    return _build(d, label, tuple(o.strip() for o in overrides))
+
+
+def ruleset_from_data(d: dict, label: str, overrides: list[str] | tuple[str, ...] = ()) -> Ruleset:
+    """A ruleset from already-resolved tables (e.g. those a report's run.json saved), validated;
+    ``overrides`` are only recorded (they are already applied in ``d``)."""
+    d = copy.deepcopy(d)
+    _validate(d, label)
+    return _build(d, label, tuple(o.strip() for o in overrides))
+
+
+def _build(d: dict, label: str, overrides: tuple[str, ...] = ()) -> Ruleset:
+    t = d["track"]
+    ruby = np.zeros(TRACK_LEN, dtype=np.int64)
+    ruby[t["ruby_spaces"]] = 1
+    supply = np.zeros(chips.N_TYPES, dtype=np.int64)
+    for k, n in d["supply"].items():
+        supply[_CHIP_KEYS.index(k)] = n
+    book_set = np.zeros(chips.N_COLOURS, dtype=np.int64)
+    book_round = np.zeros(chips.N_COLOURS, dtype=np.int64)
+    for c in BOOK_COLOURS:
+        ci = chips.COLOUR_NAMES.index(c)
+        book_set[ci] = d["books"][c]
+        book_round[ci] = d["book_round"][c] if d["books"][c] else 0
+    price = np.full(chips.N_TYPES, -1, dtype=np.int64)
+    for ti in range(chips.N_TYPES):
+        col = int(chips.TYPE_COLOUR[ti])
+        s = book_set[col]
+        if col == chips.WHITE or s == 0:
+            continue
+        p = d.get("prices", {}).get(f"set{s}", {}).get(_CHIP_KEYS[ti])
+        if p is not None:
+            price[ti] = p
+    die = np.array([DIE_FACES.index(f) for f in d["die"]["faces"]], dtype=np.int64)
+    bag = chips.counts_of(chips.parse_chips(d["game"]["starting_bag"]))
+    return Ruleset(
+        name=d["name"],
+        source=label,
+        data=d,
+        coins=np.array(t["coins"], dtype=np.int64),
+        vp=np.array(t["vp"], dtype=np.int64),
+        ruby=ruby,
+        tails=np.array(d["rats"]["tails"], dtype=np.int64),
+        die=die,
+        supply=supply,
+        price=price,
+        book_round=book_round,
+        book_set=book_set,
+        starting_bag=bag,
+        overrides=overrides,
+    )
+
+
+def tails_between(tails: np.ndarray, lap: int, a: int, b: int) -> int:
+    """Rat tails strictly between scores a and b (a <= b): tails t + lap*k with a <= t+lap*k < b."""
+    n = 0
+    for base in range(0, b + 1, lap):
+        for t in tails:
+            s = base + int(t)
+            if a <= s < b:
+                n += 1
+    return n

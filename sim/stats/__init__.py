@@ -1,0 +1,1 @@
+"""Interval arithmetic shared by every layer: Wilson, t, cluster-robust (deal) intervals."""

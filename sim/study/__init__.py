@@ -1,0 +1,1 @@
+"""Many games: tournaments, sweeps, statistics, reports and plots."""

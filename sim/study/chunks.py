@@ -1,0 +1,174 @@
+"""Playing one chunk of a tournament: deals d0..d1-1 at every table and rotation, as the rows
+of ``games.parquet`` (and, with rounds detail, ``rounds.parquet``).
+
+Layout: game ``g`` of a run is deal ``g // games_per_deal``, table ``(g % games_per_deal) //
+rotations``, rotation ``g % rotations`` (see ``sim.study.tournament``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sim.api.game import play_batch
+from sim.kernel.records import (
+    O_BOUGHT,
+    O_DROPLET,
+    O_ERR,
+    O_EXPLOSIONS,
+    O_FINALPOS,
+    O_NCHIPS,
+    O_NWIN,
+    O_RANK,
+    O_RUBIES,
+    O_SCORE,
+    O_WIDTH,
+    O_WIN,
+    RD_BAG,
+    RD_COINS,
+    RD_DROPLET,
+    RD_EXPLODED,
+    RD_NCHIPS,
+    RD_NPOT,
+    RD_RAT,
+    RD_REWARD,
+    RD_RUBIES,
+    RD_SCORE,
+    RD_VPGAIN,
+    RD_WHITE,
+    RD_WIDTH,
+)
+from sim.study.report_stats import BOUGHT_COLUMNS
+
+if TYPE_CHECKING:
+    from sim.study.tournament import Plan
+
+ROUNDS_BATCH_GAMES = 4_000  # kernel batch with rounds detail (its record is ~6 KB per game)
+KERNEL_THREAD_CHUNKS = 64
+
+# Per-round record columns of rounds.parquet, in ROUND_METRICS order (see sim.study.report_stats).
+RD_COLUMNS = (RD_REWARD, RD_EXPLODED, RD_VPGAIN, RD_COINS, RD_WHITE, RD_RAT, RD_SCORE, RD_RUBIES,
+              RD_DROPLET, RD_NCHIPS, RD_NPOT) + tuple(RD_BAG + c for c in range(9))
+
+
+@dataclass
+class ChunkRows:
+    """The rows of one chunk: ``games`` (one per game and seat) and optional ``rounds``
+    (one per game, round and seat), as numpy columns named as in the parquet files."""
+
+    games: dict[str, np.ndarray]
+    rounds: dict[str, np.ndarray] | None
+    first_game: int
+    n_games: int
+
+
+def _items(plan: Plan, d0: int, d1: int):
+    """Per item of deals d0..d1-1 in game order: global game index, deal, table, rotation."""
+    nd, T, R, n = d1 - d0, len(plan.tables), plan.rotations, plan.players
+    deal = np.repeat(np.arange(d0, d1, dtype=np.int64), T * R)
+    table = np.tile(np.repeat(np.arange(T, dtype=np.int64), R), nd)
+    if plan.config.duplicate:
+        rot = np.tile(np.arange(R, dtype=np.int64), nd * T)
+    else:
+        rot = deal % n
+    game = np.arange(d0 * plan.games_per_deal, d1 * plan.games_per_deal, dtype=np.int64)
+    return game, deal, table, rot
+
+
+def _play_block(plan: Plan, game, deal, table, rot):
+    """Kernel results of the given items: ``out`` (m, n, O_WIDTH) and, with rounds detail,
+    ``rd`` (m, rounds, n, RD_WIDTH); one ``play_batch`` call per table."""
+    m = len(game)
+    detail = plan.config.detail == "rounds"
+    if len(plan.tables) == 1:  # one kernel call, no copies
+        res = play_batch(plan.ruleset, plan.lineup(0), games=deal, rotations=rot,
+                         seed=plan.config.seed, detail=detail, chunks=min(KERNEL_THREAD_CHUNKS, m))
+        return res.out, res.rounds
+    out = np.empty((m, plan.players, O_WIDTH), dtype=np.int64)
+    rd = np.empty((m, plan.rounds, plan.players, RD_WIDTH), dtype=np.int64) if detail else None
+    for t in range(len(plan.tables)):
+        part = np.nonzero(table == t)[0]
+        res = play_batch(plan.ruleset, plan.lineup(t), games=deal[part], rotations=rot[part],
+                         seed=plan.config.seed, detail=detail,
+                         chunks=min(KERNEL_THREAD_CHUNKS, len(part)))
+        out[part] = res.out
+        if detail:
+            rd[part] = res.rounds
+    return out, rd
+
+
+def _concat(parts: list[dict]) -> dict[str, np.ndarray]:
+    if len(parts) == 1:
+        return parts[0]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def play_chunk(plan: Plan, d0: int, d1: int,
+               on_rounds: Callable[[dict[str, np.ndarray]], None] | None = None) -> ChunkRows:
+    """Play deals d0..d1-1 (every table and rotation) and return their rows.
+
+    With rounds detail the deals run in blocks of about ROUNDS_BATCH_GAMES games, in game
+    order; each block's rounds rows go to ``on_rounds`` as soon as they exist (so a chunk's
+    round records are never all in memory at once), or are gathered into the result.
+    """
+    from sim.study.report_stats import ROUND_METRIC_NAMES
+
+    n, R = plan.players, plan.rounds
+    detail = plan.config.detail == "rounds"
+    gpd = plan.games_per_deal
+    step = max(1, ROUNDS_BATCH_GAMES // gpd) if detail else max(1, d1 - d0)
+    tab = np.array(plan.tables, dtype=np.int64)
+    seat = np.arange(n, dtype=np.int64)
+    games_parts, rounds_parts = [], []
+    for b0 in range(d0, d1, step):
+        b1 = min(d1, b0 + step)
+        game, deal, table, rot = _items(plan, b0, b1)
+        m = len(game)
+        out, rd = _play_block(plan, game, deal, table, rot)
+        sid = tab[table[:, None], (seat[None, :] + rot[:, None]) % n]  # (m, n) strategy ids
+        o = out.reshape(m * n, -1).astype(np.int16).T.copy()  # one row per field: fast copies
+        del out
+        cols = {
+            "game": np.repeat(game, n),
+            "deal": np.repeat(deal, n),
+            "seed": np.full(m * n, plan.config.seed, dtype=np.int64),
+            "combo": np.repeat(table, n).astype(np.int16),
+            "rotation": np.repeat(rot, n).astype(np.int8),
+            "seat": np.tile(seat, m).astype(np.int8),
+            "strategy": sid.ravel().astype(np.int16),
+            "vp": o[O_SCORE],
+            "rank": o[O_RANK].astype(np.int8),
+            "win_share": o[O_WIN] / o[O_NWIN].astype(np.float64),
+            "explosions": o[O_EXPLOSIONS].astype(np.int8),
+            "rubies": o[O_RUBIES],
+            "droplet": o[O_DROPLET],
+            "final_position": o[O_FINALPOS],
+            "chips": o[O_NCHIPS],
+            "illegal": o[O_ERR].astype(np.int8),
+        }
+        for c, name in enumerate(BOUGHT_COLUMNS):
+            cols[name] = o[O_BOUGHT + c].astype(np.int8)
+        games_parts.append(cols)
+        if detail:
+            r = rd.reshape(m * R * n, -1).astype(np.int16).T.copy()
+            del rd
+            rcols = {
+                "game": np.repeat(game, R * n),
+                "deal": np.repeat(deal, R * n),
+                "round": np.tile(np.repeat(np.arange(1, R + 1, dtype=np.int8), n), m),
+                "seat": np.tile(seat.astype(np.int8), m * R),
+                "strategy": np.repeat(sid[:, None, :], R, axis=1).ravel().astype(np.int16),
+            }
+            for name, col in zip(ROUND_METRIC_NAMES, RD_COLUMNS):
+                rcols[name] = r[col]
+            if on_rounds is not None:
+                on_rounds(rcols)
+            else:
+                rounds_parts.append(rcols)
+    games = _concat(games_parts)
+    rounds = _concat(rounds_parts) if rounds_parts else None
+    first = int(games["game"][0]) if len(games["game"]) else 0
+    return ChunkRows(games, rounds, first, len(games["game"]) // n)
