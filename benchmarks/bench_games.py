@@ -1,9 +1,11 @@
 """Full-game throughput: complete base games per second with the built-in strategies.
 
-    python benchmarks/bench_games.py [--games 200000] [--threads 2] [--presets]
+    python benchmarks/bench_games.py [--games 200000] [--threads 2] [--presets] [--variants]
 
-Reports 4-player and 2-player games per second (best of --repeat runs, after a warm-up that
-compiles the kernels) for a mixed lineup of the built-in strategies.
+Reports 4-, 3- and 2-player games per second (best of --repeat runs, after a warm-up that
+compiles the kernels) for a mixed lineup of the built-in strategies, in the base game with Set 1
+and no fortune-teller deck (the reference). --variants adds 4-player games with the deck on and
+each ingredient set, as a share of the reference (target: at least 80%).
 """
 
 from __future__ import annotations
@@ -46,15 +48,25 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200_000)
     ap.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--variants", action="store_true",
+                    help="also time the deck on with each ingredient set (4 players)")
     ap.add_argument("--presets", action="store_true",
                     help="also time each preset (4 copies) and a user-file twin of threshold")
     args = ap.parse_args()
     numba.set_num_threads(args.threads)
-    rs = load_ruleset("base")
+    rs = load_ruleset("base", ["cards.deck=false"])
     print(f"threads {args.threads}, {args.games:,} games per run, best of {args.repeat}")
+    print("base game, Set 1, no deck:")
+    ref = {}
     for n in (4, 3, 2):
-        gps = bench(rs, LINEUPS[n], args.games, args.repeat)
-        print(f"{n} players: {gps:12,.0f} games/s   lineup {', '.join(LINEUPS[n])}")
+        ref[n] = bench(rs, LINEUPS[n], args.games, args.repeat)
+        print(f"{n} players: {ref[n]:12,.0f} games/s   lineup {', '.join(LINEUPS[n])}")
+    if args.variants:
+        print("4 players, with the fortune-teller deck:")
+        for books in (1, 2, 3, 4):
+            v = load_ruleset("base", [f"books.all={books}"])
+            gps = bench(v, LINEUPS[4], args.games, args.repeat)
+            print(f"  deck + Set {books}: {gps:12,.0f} games/s   {gps / ref[4]:.0%} of the reference")
     if args.presets:
         from strategies.builtin import PRESETS
         from strategies.registry import load_strategy_file

@@ -23,9 +23,12 @@ SLOT_RUBY = 6  # spending rubies
 SLOT_PURPLE = 7  # purple tier
 SLOT_RED = 8  # whether a red chip takes its extra distance from pumpkins
 SLOT_CUSTOM = 9  # no decision: parameters of user strategies
-N_SLOTS = 10
-SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple", "red", "custom")
-DECISION_SLOTS = SLOT_NAMES[:9]
+SLOT_BOOK = 10  # the choices of the Set 2-4 books (see Q_*)
+SLOT_CARD = 11  # the choices fortune-teller cards offer
+N_SLOTS = 12
+SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple", "red", "custom",
+              "book", "card")
+DECISION_SLOTS = (*SLOT_NAMES[:9], "book", "card")
 PARAM_WIDTH = 24
 ROUND_PARAMS = 21  # SP[s, slot, 0..20]: per-round values (0 = outside a game)
 P_RUBY_VALUE = 21  # stop slot of ev/optimal: VP worth of one ruby
@@ -86,6 +89,32 @@ PURPLE_MAX = 0
 RED_ALWAYS = 0  # take the extra distance
 RED_NEVER = 1
 
+# book kinds: one slot answers every book question; a slot function gets (question, arg)
+BOOK_DEFAULT = 0  # take every optional effect, the best option by the book prices
+BOOK_DECLINE = 1  # decline every optional effect
+# book questions (the ``a`` argument of a slot function; ``b`` is the question's argument)
+Q_GREEN_CHIP = 1  # green Set 2; b = the green chip's value; answer: chip type to take, -1 none
+Q_GREEN_RUBY = 2  # green Set 4; answer 1 = pay a ruby for droplet +1
+Q_RED_AFTER = 3  # red Set 2; b = red chip type; answer 0 place it, 1 keep it aside, 2 return it
+Q_PURPLE_TRADE = 4  # purple Set 2; b = purple chips in the pot; answer: tier 0..3
+Q_PURPLE_UPGRADE = 5  # purple Set 4; b = purple chips; answer: tier * 32 + chip type in the pot, -1 none
+RED_PLACE, RED_KEEP, RED_RETURN = 0, 1, 2
+
+# card kinds: a slot function gets (card number, argument); answers per card:
+CARD_DEFAULT = 0
+CARD_JUST_IN_TIME = 6  # b = white 1-chips held; answer W1 (0) removes one, anything else 4 VP
+CARD_CHOOSE_ONE = 7  # answer: k1 or a 2-chip type, or CARD_TAKE_OTHER for 3 rubies
+CARD_RATS_FRIENDS = 8  # b = rat tails this round; answer: a 4-chip type, or CARD_TAKE_OTHER (VP)
+CARD_GOOD_START = 9  # b = rat tails this round; answer: tails given up for rubies (0-3)
+CARD_CHOOSE_WISELY = 10  # answer: p1 (17) for the purple chip, anything else droplet +2
+CARD_WHEEL_AND_DEAL = 11  # b = rubies; answer: a 1-chip type bought for 1 ruby, -1 none
+CARD_OPPORTUNISTIC = 12  # b = chips drawn (in P[s, CARD_LOOK:]); answer: the chip type exchanged
+CARD_WELL_STIRRED = 21  # b = the white chip type; answer 1 returns it to the bag
+CARD_STRONG_INGREDIENT = 22  # b = chips drawn (in P[s, CARD_LOOK:]); answer: chip type placed, -1
+CARD_SCHADENFREUDE = 23  # b = the seat whose pot exploded; answer: the 2-chip type taken
+CARD_SECOND_CHANCE = 24  # b = 1 if the pot exploded; answer 1 starts the potion again
+CARD_TAKE_OTHER = 99
+
 # Scripted decisions: SC[seat, :]
 SC_NBLUE = 0
 SC_BLUE = 1  # 16 entries: chip type placed for each blue chip, -1 none
@@ -100,5 +129,12 @@ SC_SPEND = 42  # 16 entries: 1 droplet, 2 flask
 SC_PURPLE = 58  # tier, -1 = the highest
 SC_NRED = 59
 SC_RED = 60  # bit i: 1 the i-th red chip placed takes its extra distance, 0 declines it
-SC_WIDTH = 64
+SC_NRED_AFTER = 64
+SC_RED_AFTER = 65  # 8 entries: red Set 2, per chip beside the pot: 0 place, 1 keep, 2 return
+SC_NGREEN = 73
+SC_GREEN = 74  # 4 entries: green Set 2 chip type taken (-1 none) / green Set 4 1 pay, 0 not
+SC_UPGRADE = 78  # purple Set 4: tier * 32 + chip type, -1 none, -2 not scripted
+SC_NCARD = 79
+SC_CARD = 80  # 8 entries: card decisions in order
+SC_WIDTH = 96
 SC_MAX_LIST = 16

@@ -107,6 +107,8 @@ def test_book_timings_and_choices(listing):
                          ("purple", 1), ("red", 1), ("yellow", 1), ("blue", 1)]:
         assert _book(listing, colour, set_)["choices"], (colour, set_)
     assert "place" in _book(listing, "red", 2)["choices"][0]
+    assert all(_book(listing, c, k)["implemented"] for c in ("green", "blue", "red", "yellow", "purple")
+               for k in (1, 2, 3, 4))
     assert len(books()) == 5 * 4 + 1 + 2
 
 
@@ -116,6 +118,8 @@ def test_variants_say_honestly_what_is_built(listing):
     assert by_id["synchronized"]["status"] == "available"
     for vid in ("test-tube", "teams", "sequential"):
         assert by_id[vid]["status"] == "not yet implemented"
+    for vid in ("no-cards", "card-exclude", "card-order"):
+        assert by_id[vid]["status"] == "available"
     assert by_id["teams"]["setting"] == "game.teams = true"
     assert [g["glass"] for g in by_id["test-tube"]["glasses"]] == list(range(1, 13))
     assert by_id["test-tube"]["glasses"][10]["bonus"] == "yellow 4-chip"

@@ -19,6 +19,7 @@ import pytest
 from sim.api.game import _count_events, event_dict, play_batch, replay
 from sim.kernel import layout as L
 from sim.kernel import records as game_nb
+from sim.kernel.cards import deal_deck
 from sim.kernel.game import finish_game, play_game, setup_game
 from sim.kernel.records import O_ERR, O_RANK, O_SCORE, O_WIDTH, RD_SCORE, RD_WIDTH
 from sim.kernel.rng import stream_seed
@@ -26,6 +27,7 @@ from sim.kernel.round import play_round
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
+from strategies.slots import SC_WIDTH
 
 # component-data.md section 5.1: the chips in the box.
 BOX = {"w1": 20, "w2": 8, "w3": 4, "o1": 20, "g1": 15, "g2": 10, "g4": 13, "b1": 14, "b2": 10,
@@ -54,7 +56,7 @@ def tails_between(a: int, b: int) -> int:
     return sum(1 for k in range(0, 4) for t in TAILS if a <= t + 50 * k < b)
 
 
-RS = load_ruleset("base")
+RS = load_ruleset("base", ["cards.deck=false"])  # the base mechanics; the deck: test_deck_games
 LINEUPS = {
     "threshold": ["threshold", "threshold:t=5", "threshold:t=7,flask=0", "threshold"],
     "random": ["random", "random:p=0.1", "random:p=0.5", "random"],
@@ -92,7 +94,7 @@ def call_kernel(fn, **values):
     return fn(*args)
 
 
-def drive_game(seed: int, game: int, strategies):
+def drive_game(seed: int, game: int, strategies, RS=RS):
     """Play one game like ``play_game`` does, round by round, checking chip conservation.
 
     Returns (events as dicts, out, rd, bags after each round)."""
@@ -102,7 +104,7 @@ def drive_game(seed: int, game: int, strategies):
     R = RS.scalars()
     P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
     G = np.zeros(L.G_WIDTH, dtype=np.int64)
-    SC = np.zeros((n, 64), dtype=np.int64)
+    SC = np.zeros((n, SC_WIDTH), dtype=np.int64)
     FD = np.zeros((n, 1), dtype=np.int64)
     DS = np.zeros(1, dtype=np.int64)
     rng = np.array([stream_seed(np.uint64(seed), game, s) for s in range(n + 1)], dtype=np.uint64)
@@ -110,6 +112,7 @@ def drive_game(seed: int, game: int, strategies):
     E = np.zeros((20_000, L.EV_WIDTH), dtype=np.int64)
     rd = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
     setup_game(P, G, R, supply, RS.starting_bag, n)
+    deal_deck(G, R, rng, n)
     bags = []
     for r in range(1, 10):
         G[L.G_ROUND] = r
@@ -413,3 +416,13 @@ def test_batch_sweep_no_errors_and_sane_ranks(n):
             assert (rank[higher, a] < rank[higher, b]).all()
     share = out[:, :, game_nb.O_WIN] / out[:, :, game_nb.O_NWIN]
     np.testing.assert_allclose(share.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("books", [1, 2, 3, 4])
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_deck_games_with_every_set_keep_every_chip(books, n):
+    """With the deck on and every ingredient set: bags + supply = box after every round, no
+    illegal decision, and each driven game is play_game's game (all checked in drive_game)."""
+    rs = load_ruleset("base", [f"books.all={books}"])
+    for g in range(12):
+        drive_game(500 + books, g, lineup("mixed", n), RS=rs)

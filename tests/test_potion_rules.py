@@ -337,7 +337,7 @@ def test_placements_are_the_pot_at_the_end():
     assert returned(res) == [("w3", 11, "flask")]
     assert res["white_total"] == 3
     assert (res["reward_space"], res["coins"], res["vp"], res["ruby"]) == (13, 13, 2, True)
-    assert "r1: takes +2 for pumpkins" in res["events"]
+    assert "r1: takes +2 extra" in res["events"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -158,8 +158,16 @@ EVENT_NAMES = {
     L.EV_STOP: "stop", L.EV_REWARD: "reward", L.EV_DIE: "die", L.EV_GREEN: "green",
     L.EV_PURPLE: "purple", L.EV_BLACK: "black", L.EV_RUBY: "ruby", L.EV_CHOICE: "choice",
     L.EV_VP: "vp", L.EV_BUY: "buy", L.EV_SPEND: "spend", L.EV_CONVERT: "convert",
-    L.EV_SCORE: "score", L.EV_FINAL: "final", L.EV_RED: "red",
+    L.EV_SCORE: "score", L.EV_FINAL: "final", L.EV_RED: "red", L.EV_ASIDE: "red_aside",
+    L.EV_RED_AFTER: "red_after", L.EV_PROTECT: "protect", L.EV_PROTECTED: "protected",
+    L.EV_BLUE_RUBY: "blue_ruby", L.EV_BLUE_VP: "blue_vp", L.EV_DOUBLE: "double",
+    L.EV_LIMIT: "limit", L.EV_GREEN_CHIP: "green_chip", L.EV_GREEN_MOVE: "green_move",
+    L.EV_GREEN_DROPLET: "green_droplet", L.EV_PURPLE_TRADE: "purple_trade",
+    L.EV_PURPLE_VP: "purple_vp", L.EV_UPGRADE: "upgrade", L.EV_CARD: "card",
+    L.EV_CARD_GAIN: "card_effect", L.EV_CARD_LOOK: "card_look",
 }
+CARD_GAINS = {0: "rats_doubled", 1: "vp", 2: "rubies", 3: "droplet", 4: "chip", 5: "chip_removed",
+              7: "restart"}
 STOP_NAMES = {L.STOP_CHOICE: "stopped", L.STOP_EMPTY: "bag empty", L.STOP_TRACK: "end of track",
               L.STOP_EXPLODED: "exploded", L.STOP_SCRIPT: "end of listed draws"}
 
@@ -217,6 +225,36 @@ def event_dict(row) -> dict:
         d.update(score=a, rubies=b, droplet=c)
     elif code == L.EV_FINAL:
         d.update(rank=a, score=b, win_share=c / 1e6)
+    elif code in (L.EV_ASIDE, L.EV_GREEN_CHIP, L.EV_CARD_LOOK):
+        d["chip"] = chip
+    elif code == L.EV_RED_AFTER:
+        d.update(chip=chip, action=("place", "keep", "return")[b], index=c)
+    elif code == L.EV_PROTECT:
+        d["draws"] = a
+    elif code in (L.EV_BLUE_RUBY,):
+        d["rubies"] = a
+    elif code in (L.EV_BLUE_VP, L.EV_PURPLE_VP):
+        d["vp"] = a
+    elif code == L.EV_LIMIT:
+        d["limit"] = a
+    elif code == L.EV_GREEN_MOVE:
+        d.update(spaces=a, reward_space=b)
+    elif code == L.EV_GREEN_DROPLET:
+        d["droplet"] = a
+    elif code == L.EV_PURPLE_TRADE:
+        d["tier"] = a
+    elif code == L.EV_UPGRADE:
+        d.update(chip=chip, to=chips.chip_name(b))
+    elif code == L.EV_CARD:
+        from sim.rules.cards import CARDS
+
+        d["card"] = CARDS[a - 1].id
+    elif code == L.EV_CARD_GAIN:
+        d["effect"] = CARD_GAINS.get(a, str(a))
+        if a == 4 or a == 5:
+            d["chip"] = chips.chip_name(b)
+        else:
+            d["amount"] = b
     return d
 
 
@@ -245,7 +283,7 @@ def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = No
         "blue_pick": lambda: f"blue places {d['chip'] or 'nothing'}",
         "yellow_return": lambda: f"yellow returns {d['chip']} from space {d['index']} to the bag",
         "flask": lambda: f"flask returns {d['chip']} from space {d['index']} to the bag",
-        "red": lambda: f"{d['chip']}: {'takes' if d['taken'] else 'declines'} +{d['extra']} for pumpkins",
+        "red": lambda: f"{d['chip']}: {'takes' if d['taken'] else 'declines'} +{d['extra']} extra",
         "stop": lambda: f"{d['reason']}; reward space {d['reward_space']} (white {d['white_total']})",
         "reward": lambda: f"reward space {d['space']}: {plural(d['coins'], 'coin')}, {d['vp']} VP",
         "die": lambda: f"rolls the bonus die: {d['face']}",
@@ -259,6 +297,24 @@ def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = No
         "spend": lambda: (f"spends {plural(costs.get(d['on'], 2), 'ruby', 'rubies')} on {d['on']} "
                           f"({d['rubies_left']} left)"),
         "convert": lambda: f"converts: +{d['vp_from_coins']} VP from coins, +{d['vp_from_rubies']} VP from rubies",
+        "red_aside": lambda: f"{d['chip']} set beside the pot",
+        "red_after": lambda: (f"{d['chip']} from beside the pot -> space {d['index']}" if d["action"] == "place"
+                              else f"{d['chip']} {'kept beside the pot' if d['action'] == 'keep' else 'back to the bag'}"),
+        "protect": lambda: f"protected for the next {plural(d['draws'], 'draw')}",
+        "protected": lambda: "the explosion falls in the protection window: VP and coins",
+        "blue_ruby": lambda: "blue on a ruby space: +1 ruby",
+        "blue_vp": lambda: f"blue on a ruby space: +{d['vp']} VP",
+        "double": lambda: "the next chip moves twice as far",
+        "limit": lambda: f"explosion limit now {d['limit']}",
+        "green_chip": lambda: f"green: takes {d['chip']}",
+        "green_move": lambda: f"green: last chip +{d['spaces']}; reward space {d['reward_space']}",
+        "green_droplet": lambda: f"green: pays {plural(d['droplet'], 'ruby', 'rubies')} for droplet +{d['droplet']}",
+        "purple_trade": lambda: f"purple: trades tier {d['tier']}",
+        "purple_vp": lambda: f"purple: +{d['vp']} VP",
+        "upgrade": lambda: f"purple: {d['chip']} becomes {d['to']}",
+        "card": lambda: f"fortune card: {d['card']}",
+        "card_effect": lambda: f"card: {d['effect']} {d.get('chip', d.get('amount', ''))}",
+        "card_look": lambda: f"card draws {d['chip']}",
         "score": lambda: (f"ends the round with {d['score']} VP, {plural(d['rubies'], 'ruby', 'rubies')}, "
                           f"droplet {d['droplet']}"),
         "final": lambda: f"FINAL: rank {d['rank']}, {d['score']} VP, win share {d['win_share']:.3g}",

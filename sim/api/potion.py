@@ -20,7 +20,7 @@ from sim.kernel.layout import (
 )
 from sim.kernel.potions import potion_forced, potion_histograms
 from sim.rules import chips
-from sim.rules.ruleset import Ruleset
+from sim.rules.ruleset import SET_COLOURS, Ruleset
 from sim.stats.intervals import mean_ci, wilson
 from strategies import slots as S
 from strategies.builtin import DEFAULT_COIN_VALUE, blank_arrays, parse_stop_policy, parse_strategy
@@ -45,6 +45,7 @@ class PotionQuery:
     flask: int | None
     start: int
     ruleset: Ruleset
+    card: int = 0  # fortune-teller card number (0 none): its draw-time rule applies
 
     def arrays(self):
         """(R, SK, SP) for the kernel: a one-seat strategy with this stop policy and flask."""
@@ -61,10 +62,20 @@ class PotionQuery:
             kinds[S.SLOT_FLASK] = S.FLASK_NEVER
         kinds[S.SLOT_BLUE] = S.BLUE_BEST
         kinds[S.SLOT_YELLOW] = S.YELLOW_ALWAYS
-        return self.ruleset.scalars(), kinds[None, :], params[None, :, :]
+        from sim.kernel import layout as L
+
+        R = self.ruleset.scalars()
+        R[L.R_POTION_CARD] = self.card
+        return R, kinds[None, :], params[None, :, :]
 
 
-def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset: Ruleset) -> PotionQuery:
+def exact_supported(q: PotionQuery) -> bool:
+    """Whether exact enumeration (and the optimal stopper) covers this query: Set 1 books, no card."""
+    return q.card == 0 and all(int(q.ruleset.data["books"][c]) == 1 for c in SET_COLOURS)
+
+
+def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset: Ruleset,
+               card: str | None = None) -> PotionQuery:
     """Parse and validate the inputs of a potion query (raises PotionInputError / BagSpecError)."""
     starting = ruleset.game("starting_bag")
     bag = chips.parse_chips(bag_spec, what="bag", starting=starting)
@@ -79,7 +90,14 @@ def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset:
         raise PotionInputError(f"--start {start}: the last chip space is 52")
     if flask is not None and not 1 <= flask <= 3:
         raise PotionInputError(f"--flask {flask}: white chips have values 1, 2 and 3")
-    return PotionQuery(bag=bag, stop=stop, flask=flask, start=start, ruleset=ruleset)
+    number = 0
+    if card is not None:
+        from sim.rules.cards import CARD_IDS, card_number
+
+        if card not in CARD_IDS:
+            raise PotionInputError(f"--card {card}: no such card; cards are {', '.join(CARD_IDS)}")
+        number = card_number(card)
+    return PotionQuery(bag=bag, stop=stop, flask=flask, start=start, ruleset=ruleset, card=number)
 
 
 def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
@@ -314,10 +332,32 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
         "vp": int(rs.vp[reward]),
         "ruby": bool(rs.ruby[reward]),
         "draws_unused": len(draws) - used,
+        "explosion_limit": int(P[0, L.F_LIMIT]),
+        "protected": bool(P[0, L.F_PROTECTED]),
+        "book_rubies": int(P[0, L.F_RUBIES]),
+        "book_vp": int(P[0, L.F_SCORE]),
+        "beside": chips.format_counts(_beside(P)),
         "rules": rs.name,
         "overrides": list(rs.overrides),
         "events": [e for e in events if e],
     }
+
+
+def _beside(P) -> np.ndarray:
+    """Per-type counts of the red chips left beside the pot (red Set 2)."""
+    from sim.kernel import layout as L
+
+    counts = np.zeros(chips.N_TYPES, dtype=np.int64)
+    counts[chips.R1 : chips.R1 + 3] = P[0, L.ASIDE : L.ASIDE + 3]
+    return counts
+
+
+def _card_gain_text(kind: int, b: int) -> str:
+    """Text of a card's effect event (kinds as in sim.kernel.cards)."""
+    name = chips.chip_name(b) if 0 <= b < chips.N_TYPES else ""
+    return {1: f"card: {b:+d} VP", 2: f"card: {b:+d} rubies", 3: f"card: droplet +{b}",
+            4: f"card: {name} into the bag", 5: f"card: {name} back to the bag",
+            7: "card: everything back, brewing again"}.get(kind, "")
 
 
 def _event_text(code: int, a: int, b: int, c: int = 0) -> str:
@@ -325,7 +365,18 @@ def _event_text(code: int, a: int, b: int, c: int = 0) -> str:
 
     name = chips.chip_name(a) if 0 <= a < chips.N_TYPES else "none"
     return {
-        L.EV_RED: f"{name}: {'takes' if c else 'declines'} +{b} for pumpkins",
+        L.EV_RED: f"{name}: {'takes' if c else 'declines'} +{b} extra",
+        L.EV_ASIDE: f"{name} set beside the pot",
+        L.EV_RED_AFTER: (f"{name} placed after the last chip -> space {c}" if b == 0 else
+                         f"{name} kept beside the pot" if b == 1 else f"{name} returned to the bag"),
+        L.EV_PROTECT: f"protected for the next {a} draws",
+        L.EV_PROTECTED: "explosion inside the protection window: VP and coins both count",
+        L.EV_BLUE_RUBY: f"blue on a ruby space: +{a} ruby",
+        L.EV_BLUE_VP: f"blue on a ruby space: +{a} VP",
+        L.EV_DOUBLE: "the next chip moves twice as far",
+        L.EV_LIMIT: f"explosion limit now {a}",
+        L.EV_CARD_GAIN: _card_gain_text(a, b),
+        L.EV_CARD_LOOK: f"card looks at {name}",
         L.EV_PLACE: f"{name} -> space {b}",
         L.EV_EXPLODE: f"explode (white total {a})",
         L.EV_BLUE_LOOK: f"blue looks at {name}",

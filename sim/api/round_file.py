@@ -43,8 +43,11 @@ class RoundFileError(ValueError):
 
 
 PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "blue", "yellow", "red", "flask_on",
-               "choice", "buy", "spend", "purple"}
-TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player"}
+               "choice", "buy", "spend", "purple", "red_after", "green", "upgrade", "beside", "card_choice",
+               "card_draws"}
+RED_AFTER = ("place", "keep", "return")  # red Set 2, per chip beside the pot
+UPGRADES = {(1, 2): 1, (2, 4): 2, (1, 4): 3}  # purple Set 4: (from value, to value) -> tier
+TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player", "card"}
 
 
 def _int(d: dict, key: str, where: str, default=None, lo=0, hi=10_000) -> int:
@@ -120,6 +123,7 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
     SK = np.full((n, S.N_SLOTS), S.SCRIPTED, dtype=np.int64)
     SP = np.zeros((n, S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
     all_draws = []
+    card = _card(d, label)
     final = rnd >= rs.game("rounds")
     for s, pl in enumerate(seats):
         where = f"{label}: seat {s}"
@@ -138,10 +142,17 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
         bag = _chips(pl, "bag", where, starting)
         if len(bag) > L.MAX_CHIPS - 2:
             raise RoundFileError(f"{where}: bag has {len(bag)} chips; at most {L.MAX_CHIPS - 2}")
-        for t in bag:
+        beside = _chips(pl, "beside", where, starting, default="")
+        if any(chips.TYPE_COLOUR[t] != chips.RED for t in beside):
+            raise RoundFileError(f"{where}: key 'beside': only red chips wait beside the pot (red Set 2)")
+        if len(bag) + len(beside) > L.MAX_CHIPS - 2:
+            raise RoundFileError(f"{where}: bag and beside hold more than {L.MAX_CHIPS - 2} chips")
+        for t in [*bag, *beside]:
             P[s, L.CHIPS + P[s, L.F_NCHIPS]] = t
             P[s, L.F_NCHIPS] += 1
-        all_draws.append(_apply_script(SC, P, s, pl, where, starting, final, rs))
+        for t in beside:
+            P[s, L.ASIDE + t - chips.R1] += 1
+        all_draws.append(_apply_script(SC, P, s, pl, where, starting, final, rs, card))
     FD = _forced_draws(all_draws)
     die_faces, DS = _die_script(d, label)
     counts = np.zeros(chips.N_TYPES, dtype=np.int64)
@@ -160,6 +171,9 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
     G[L.G_ROUND] = rnd
     G[L.G_START_PLAYER] = sp
     G[L.G_DIE_N] = len(die_faces) if die_faces else -1
+    if card:
+        G[L.G_DECK + rnd - 1] = card
+        G[L.G_DECK_N] = rnd
     E = np.zeros((5000, L.EV_WIDTH), dtype=np.int64)
     rd = np.zeros((0, n, RD_WIDTH), dtype=np.int64)
     rng = np.zeros(n + 1, dtype=np.uint64)
@@ -191,14 +205,25 @@ def _die_script(d: dict, where: str) -> tuple[list[str], np.ndarray]:
     return faces, np.array([FACE_KEYS.index(f) for f in faces] or [0], dtype=np.int64)
 
 
-def _apply_script(SC, P, s, pl, where, starting, final, rs) -> list[int]:
+def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0) -> list[int]:
     """Set seat s's forced draws count and scripted decisions from its table; return the draws."""
     SC[s, :] = 0
     P[s, L.F_FORCED_PTR] = 0
     draws = _chips(pl, "draws", where, starting, default="")
-    if len(draws) > 60:
+    card_draws = _chips(pl, "card_draws", where, starting, default="")
+    if len(draws) + len(card_draws) > 60:
         raise RoundFileError(f"{where}: at most 60 draws")
     P[s, L.F_FORCED_N] = len(draws) if draws else -1
+    P[s, L.F_CARD_ARG] = 0
+    if card_draws:
+        from sim.rules.cards import card_number
+
+        if card == card_number("strong-ingredient"):  # its draws come after the potion's
+            P[s, L.F_CARD_ARG] = len(card_draws)
+            draws = draws + card_draws
+        else:  # a purple card draws before the potion
+            draws = card_draws + draws
+            P[s, L.F_FORCED_N] = len(draws)
     blue = pl.get("blue", [])
     if not isinstance(blue, list) or len(blue) > S.SC_MAX_LIST:
         raise RoundFileError(f"{where}: key 'blue': expected a list (chip or \"none\" per blue chip)")
@@ -243,7 +268,86 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs) -> list[int]:
     for i, x in enumerate(spend):
         SC[s, S.SC_SPEND + i] = L.SPEND_DROPLET if x == "droplet" else L.SPEND_FLASK
     SC[s, S.SC_PURPLE] = _int(pl, "purple", where, default=-1, lo=-1, hi=3) if "purple" in pl else -1
+    _apply_book_script(SC, s, pl, where, starting)
     return draws
+
+
+def _card(d: dict, where: str) -> int:
+    """The card number of a table's optional ``card`` key (0: no card)."""
+    from sim.rules.cards import CARD_IDS, card_number
+
+    if "card" not in d:
+        return 0
+    if d["card"] not in CARD_IDS:
+        raise RoundFileError(f"{where}: key 'card': expected a card id ({', '.join(CARD_IDS)})")
+    return card_number(d["card"])
+
+
+CARD_WORDS = {"vp": 99, "rubies": 99, "droplet": 0, "purple": 17, "none": -1}
+
+
+def _card_choice(x, where: str, starting: str) -> int:
+    """A player's answer to the round's card: a chip, a word (vp, rubies, droplet, purple, none),
+    true/false or a number (A Good Start: tails given up)."""
+    if isinstance(x, bool):
+        return int(x)
+    if isinstance(x, int):
+        return x
+    if isinstance(x, str) and x in CARD_WORDS:
+        return CARD_WORDS[x]
+    got = _chips({"card_choice": x}, "card_choice", where, starting) if isinstance(x, str) else []
+    if len(got) != 1:
+        raise RoundFileError(f"{where}: key 'card_choice': expected one chip, a number, true/false or "
+                             f"one of {', '.join(CARD_WORDS)}")
+    return got[0]
+
+
+def _apply_book_script(SC, s, pl, where, starting) -> None:
+    """The Set 2-4 book decisions of a seat; an optional effect not scripted is taken."""
+    after = pl.get("red_after", [])
+    if not isinstance(after, list) or not all(x in RED_AFTER for x in after) or len(after) > 8:
+        raise RoundFileError(f"{where}: key 'red_after': expected a list of \"place\" / \"keep\" / "
+                             f"\"return\", one per red chip beside the pot (red Set 2)")
+    SC[s, S.SC_NRED_AFTER] = len(after)
+    for i, x in enumerate(after):
+        SC[s, S.SC_RED_AFTER + i] = RED_AFTER.index(x)
+    green = pl.get("green", [])
+    if not isinstance(green, list) or len(green) > 4:
+        raise RoundFileError(f"{where}: key 'green': expected a list, one entry per green chip that is "
+                             f"last or next-to-last: a chip or \"none\" (Set 2), true/false (Set 4)")
+    SC[s, S.SC_NGREEN] = len(green)
+    for i, x in enumerate(green):
+        if isinstance(x, bool):
+            SC[s, S.SC_GREEN + i] = int(x)
+        elif x == "none":
+            SC[s, S.SC_GREEN + i] = -1
+        else:
+            got = _chips({"green": x}, "green", where, starting) if isinstance(x, str) else []
+            if len(got) != 1:
+                raise RoundFileError(f"{where}: key 'green': each entry is one chip, \"none\", true or false")
+            SC[s, S.SC_GREEN + i] = got[0]
+    if "card_choice" in pl:
+        SC[s, S.SC_NCARD] = 1
+        SC[s, S.SC_CARD] = _card_choice(pl["card_choice"], where, starting)
+    SC[s, S.SC_UPGRADE] = -2
+    if "upgrade" in pl:
+        SC[s, S.SC_UPGRADE] = _upgrade(pl["upgrade"], where)
+
+
+def _upgrade(x, where) -> int:
+    """Purple Set 4: ``"r1>r2"`` (tier 1), ``"g2>g4"`` (tier 2), ``"b1>b4"`` (tier 3) or ``"none"``."""
+    if x == "none":
+        return -1
+    parts = x.split(">") if isinstance(x, str) else []
+    try:
+        a, b = (chips.parse_chips(p, what="upgrade") for p in parts)
+    except (ValueError, chips.BagSpecError):
+        a = b = []
+    if len(parts) != 2 or len(a) != 1 or len(b) != 1 or chips.TYPE_COLOUR[a[0]] != chips.TYPE_COLOUR[b[0]] \
+            or (int(chips.TYPE_VALUE[a[0]]), int(chips.TYPE_VALUE[b[0]])) not in UPGRADES:
+        raise RoundFileError(f"{where}: key 'upgrade': expected \"none\" or a chip and its upgrade of the "
+                             f"same colour: 1>2, 2>4 or 1>4 (e.g. \"r1>r2\")")
+    return UPGRADES[(int(chips.TYPE_VALUE[a[0]]), int(chips.TYPE_VALUE[b[0]]))] * 32 + a[0]
 
 
 def _check_errors(G, P, SC, events, label, flask_before) -> None:
@@ -301,10 +405,16 @@ def _result(P, events, n, supply) -> dict:
             "score": int(P[s, L.F_SCORE]),
             "bag": chips.format_counts(chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))),
         })
+        aside = P[s, L.ASIDE:L.ASIDE + 3]
+        if aside.any():  # red Set 2: chips kept beside the pot (they are in 'bag' too)
+            players[-1]["beside"] = ",".join(
+                f"{chips.chip_name(chips.R1 + j)}x{int(k)}" if k > 1 else chips.chip_name(chips.R1 + j)
+                for j, k in enumerate(aside) if k)
     return {"players": players, "supply": chips.format_counts(supply), "events": events}
 
 
-SCRIPT_KEYS = {"draws", "blue", "yellow", "red", "flask_on", "choice", "buy", "spend", "purple"}
+SCRIPT_KEYS = {"draws", "blue", "yellow", "red", "flask_on", "choice", "buy", "spend", "purple",
+               "red_after", "green", "upgrade", "card_choice", "card_draws"}
 GAME_KEYS = {"players", "rules", "set", "round"}
 
 
@@ -359,8 +469,11 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         if not isinstance(rnd, dict):
             raise RoundFileError(f"{where}: expected a [[round]] table")
         for k in rnd:
-            if k not in ("die", "player"):
-                raise RoundFileError(f"{where}: unknown key '{k}'; expected die, player")
+            if k not in ("die", "player", "card"):
+                raise RoundFileError(f"{where}: unknown key '{k}'; expected card, die, player")
+        card = _card(rnd, where)  # a scripted game has no deck: a round's card is named or none
+        G[L.G_DECK + r - 1] = card
+        G[L.G_DECK_N] = r
         seats = rnd.get("player")
         if not isinstance(seats, list) or len(seats) != n:
             raise RoundFileError(f"{where}: expected {n} [[round.player]] tables")
@@ -370,7 +483,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
                 if k not in SCRIPT_KEYS:
                     raise RoundFileError(f"{where}: seat {s}: unknown key '{k}'; expected "
                                          f"{', '.join(sorted(SCRIPT_KEYS))}")
-            draws.append(_apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs))
+            draws.append(_apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs, card))
         FD = _forced_draws(draws)
         faces, DS = _die_script(rnd, where)
         G[L.G_ROUND] = r

@@ -117,6 +117,7 @@ def potion(
     compare: Annotated[str | None, typer.Option(help="Stop rules for --regret, separated by ';' (default: white:5;white:6;white:7;risk:0.1;risk:0.2;risk:0.3;ev;optimal).")] = None,
     coin_value: Annotated[float, typer.Option(help="VP worth of a coin when valuing potions (--regret, ev, optimal).")] = 0.3,
     ruby_value: Annotated[float, typer.Option(help="VP worth of a ruby when valuing potions (--regret, ev, optimal).")] = 0.5,
+    card: Annotated[str | None, typer.Option(help="A fortune-teller card whose draw-time rule applies (pumpkin-patch-party, living-in-luxury, well-stirred, a-second-chance, ...; see quacks rules).")] = None,
     json_: JsonOpt = False,
     threads: ThreadsOpt = None,
     strategy_file: StrategyFileOpt = None,
@@ -137,7 +138,10 @@ def potion(
         load_strategies(strategy_file)
         rs = load_ruleset(rules, set_ or [])
         rs.check_implemented()
-        q = pot.make_query(bag, stop, flask, start, rs)
+        q = pot.make_query(bag, stop, flask, start, rs, card=card)
+        if (exact or regret) and not pot.exact_supported(q):
+            fail(f"{'--exact' if exact else '--regret'}: exact odds cover the Set 1 books without a "
+                 f"card; drop --card / the books.* overrides, or sample (leave out --exact)")
         if regret:
             if not (0 <= coin_value <= 10 and 0 <= ruby_value <= 10):
                 fail("--coin-value and --ruby-value: expected numbers from 0 to 10")

@@ -13,17 +13,26 @@ from sim.kernel.layout import (
     CHIPS,
     EV_STOP,
     F_ANCHOR,
+    F_BASE_LIMIT,
     F_BLUE_PTR,
+    F_BOOK_PTR,
+    F_CARD_PTR,
+    F_CARD_USED,
     F_DONE,
+    F_DOUBLE,
     F_DRAWS,
     F_EXPLODED,
     F_FORCED_N,
     F_FORCED_PTR,
+    F_GREEN_PTR,
     F_LIMIT,
     F_NBAG,
     F_NCHIPS,
     F_NORANGE,
     F_NPOT,
+    F_NRED,
+    F_PROTECT,
+    F_PROTECTED,
     F_RED_PTR,
     F_REWARD,
     F_SCRIPT_ERR,
@@ -31,6 +40,7 @@ from sim.kernel.layout import (
     F_STOPREASON,
     F_WHITE,
     F_YELLOW_PTR,
+    G_SUPPLY,
     POT_P,
     POT_T,
 )
@@ -72,6 +82,15 @@ def empty_pot(P, s, start, limit):
     P[s, F_YELLOW_PTR] = 0
     P[s, F_RED_PTR] = 0
     P[s, F_REWARD] = min(start + 1, 53)
+    P[s, F_NRED] = 0
+    P[s, F_DOUBLE] = 0
+    P[s, F_PROTECT] = 0
+    P[s, F_PROTECTED] = 0
+    P[s, F_BOOK_PTR] = 0
+    P[s, F_GREEN_PTR] = 0
+    P[s, F_BASE_LIMIT] = limit
+    P[s, F_CARD_USED] = 0
+    P[s, F_CARD_PTR] = 0
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -158,3 +177,35 @@ def finish_potion(P, s, reason, E, G):
     record(E, G, s, EV_STOP, reason, P[s, F_REWARD], P[s, F_WHITE])
 
 
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def discard_chip(P, s, t):
+    """Remove one chip of type t that is out of the bag from the player's chips for good."""
+    n = P[s, F_NCHIPS]
+    for i in range(P[s, F_NBAG], n):
+        if P[s, CHIPS + i] == t:
+            P[s, CHIPS + i] = P[s, CHIPS + n - 1]
+            P[s, F_NCHIPS] = n - 1
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def remove_any_chip(P, s, t):
+    """Remove one chip of type t from the player's chips for good, wherever it is (between rounds,
+    before the bag is refilled)."""
+    n = P[s, F_NCHIPS]
+    for i in range(n):
+        if P[s, CHIPS + i] == t:
+            P[s, CHIPS + i] = P[s, CHIPS + n - 1]
+            P[s, F_NCHIPS] = n - 1
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def show_supply(G, supply):
+    """Copy the supply into the game row, where a strategy reads it (``G_SUPPLY``)."""
+    for t in range(supply.shape[0]):
+        G[G_SUPPLY + t] = supply[t]

@@ -11,17 +11,21 @@ from __future__ import annotations
 from numba import njit
 
 from sim.kernel.bag import draw_chip, finish_potion, remove_pot_entry, return_chip
+from sim.kernel.cards import PUMPKIN_PARTY, SECOND_CHANCE, WELL_STIRRED, second_chance, well_stirred
 from sim.kernel.effects.blue import BLUE_ABORT, blue_placed
-from sim.kernel.effects.red import red_extra
-from sim.kernel.effects.yellow import yellow_placed
+from sim.kernel.effects.red import goes_aside, red_extra, set_aside, white_extra
+from sim.kernel.effects.yellow import yellow_extra, yellow_placed
 from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_DRAW,
     EV_EXPLODE,
     EV_FLASK,
     EV_PLACE,
+    EV_PROTECTED,
     F_ANCHOR,
+    F_CARD_USED,
     F_DONE,
+    F_DOUBLE,
     F_DRAWS,
     F_EXPLODED,
     F_FLASK,
@@ -32,8 +36,11 @@ from sim.kernel.layout import (
     F_NORANGE,
     F_NPOT,
     F_PLACED_NO,
+    F_PROTECT,
+    F_PROTECTED,
     F_START,
     F_WHITE,
+    G_CARD,
     LOOK_NO,
     LOOK_T,
     POT_P,
@@ -52,12 +59,21 @@ from strategies.decide_nb import decide_draw, decide_flask
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def place_chip(P, s, t, G, R, SK, SP, SC, rng, E, UF):
-    """Place chip t after the anchor (with its book's extra distance); update the white total
-    and the explosion."""
+    """Place chip t after the anchor (with its book's extra distance, doubled after a yellow
+    Set 2 chip); update the white total and the explosion."""
     c = TYPE_COLOUR[t]
     move = TYPE_VALUE[t]
     if c == RED:
         move += red_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF)
+    elif c == WHITE:
+        move += white_extra(P, s, t, R)
+    elif c == YELLOW:
+        move += yellow_extra(P, s, R)
+    elif c == ORANGE and G[G_CARD] == PUMPKIN_PARTY:
+        move += 1
+    if P[s, F_DOUBLE] != 0:
+        move *= 2
+        P[s, F_DOUBLE] = 0
     pos = min(P[s, F_ANCHOR] + move, R[R_LAST])
     k = P[s, F_NPOT]
     P[s, POT_T + k] = t
@@ -99,8 +115,16 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
         finish_potion(P, s, STOP_SCRIPT, E, G)
         return
     record(E, G, s, EV_DRAW, t, 0, 0)
+    protected = P[s, F_PROTECT] > 0  # blue Set 2: this draw is inside a protection window
+    if protected:
+        P[s, F_PROTECT] -= 1
     t_no = P[s, F_DRAWS]
+    placed = True
     while True:
+        if goes_aside(R, t):  # red Set 2: beside the pot until the potion ends
+            set_aside(P, s, t, G, E)
+            placed = False
+            break
         P[s, F_PLACED_NO] = t_no
         place_chip(P, s, t, G, R, SK, SP, SC, rng, E, UF)
         if P[s, F_EXPLODED] != 0:
@@ -109,7 +133,8 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
         if c == YELLOW:
             yellow_placed(P, s, G, R, SK, SP, SC, rng, E, UF)
         if c == BLUE:
-            pick = blue_placed(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF)
+            pos = P[s, POT_P + P[s, F_NPOT] - 1]
+            pick = blue_placed(P, s, t, pos, G, R, SK, SP, SC, FD, rng, E, UF)
             if pick == BLUE_ABORT:
                 return
             if pick >= 0:  # the chip the blue chose is placed next, with its own action
@@ -118,9 +143,21 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
                 continue
         break
     if P[s, F_EXPLODED] != 0:
+        if G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] <= 5:
+            if second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
+                return
+        if protected:
+            P[s, F_PROTECTED] = 1
+            record(E, G, s, EV_PROTECTED, 0, 0, 0)
         finish_potion(P, s, STOP_EXPLODED, E, G)
         return
-    use_flask(P, s, G, R, SK, SP, SC, rng, E, UF)
+    if placed:
+        if G[G_CARD] == WELL_STIRRED and P[s, F_CARD_USED] == 0 and TYPE_COLOUR[t] == WHITE:
+            well_stirred(P, s, G, R, SK, SP, SC, rng, E, UF)
+        use_flask(P, s, G, R, SK, SP, SC, rng, E, UF)
+    if G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] >= 5:
+        if second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
+            return
     k = P[s, F_NPOT]
     if k > 0 and P[s, POT_P + k - 1] >= R[R_LAST]:  # a chip on the last space (the flask may free it)
         finish_potion(P, s, STOP_TRACK, E, G)

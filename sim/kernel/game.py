@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit, prange
 
 from sim.kernel.bag import add_chip
+from sim.kernel.cards import deal_deck
 from sim.kernel.events import record
 from sim.kernel.layout import (
     BOUGHT,
@@ -102,7 +103,7 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     """
     P = np.zeros((nplayers, P_WIDTH), dtype=np.int64)
     G = np.zeros(G_WIDTH, dtype=np.int64)
-    SC = np.zeros((nplayers, 64), dtype=np.int64)
+    SC = np.zeros((nplayers, 96), dtype=np.int64)  # SC_WIDTH
     FD = np.zeros((nplayers, 1), dtype=np.int64)
     DS = np.zeros(1, dtype=np.int64)
     W = np.zeros(W_WIDTH, dtype=np.int64)
@@ -111,6 +112,7 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
         rng[s] = stream_seed(seed, game, s)
     supply = supply0.copy()
     setup_game(P, G, R, supply, start_bag, nplayers)
+    deal_deck(G, R, rng, nplayers)
     for r in range(1, R[R_ROUNDS] + 1):
         G[G_ROUND] = r
         play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,

@@ -51,6 +51,18 @@ BAGCNT = 32  # N_TYPES = 20 entries
 BOUGHT = 52  # N_COLOURS = 9 entries
 LOOK_T = 64  # 4 entries: chips a blue chip is looking at
 LOOK_NO = 68  # 4 entries: their draw numbers
+F_NRED = 72  # red chips in the pot (red Set 4)
+F_DOUBLE = 73  # 1: the next chip placed moves twice as far (yellow Set 2)
+F_PROTECT = 74  # draws left in a blue Set 2 protection window
+F_PROTECTED = 75  # 1: the pot exploded inside a protection window (VP and coins both taken)
+ASIDE = 76  # 3 entries: red r1/r2/r4 chips beside the pot (red Set 2), kept across rounds
+F_BOOK_PTR = 79  # next scripted book decision
+F_CARD_PTR = 80  # next scripted card decision
+F_BASE_LIMIT = 81  # explosion limit of the round before any raise (yellow Set 3, cards)
+F_GREEN_PTR = 82  # next scripted green decision
+F_CARD_USED = 83  # 1: this round's once-only card option is spent (Well Stirred, A Second Chance)
+F_CARD_ARG = 84  # a purple card's answer kept for the rats (A Good Start, Rats Are Your Friends)
+CARD_LOOK = 85  # 5 entries: chips a card draws to look at
 POT_T = 96
 POT_P = POT_T + MAX_POT
 CHIPS = POT_P + MAX_POT
@@ -72,10 +84,12 @@ G_DIE_N = 8
 G_ERRARG = 9
 G_CARD = 10  # fortune-teller card of the round (-1 none)
 G_MAX_BUYS = 11  # chips a player may buy (for buying slots)
+G_DECK_N = 12  # cards in this game's deck (dealt at set-up); round r plays G_DECK + r - 1
 G_SUPPLY = 16  # 20 entries: the shared supply, refreshed before each buying decision
 G_AVAIL = 36  # 20 entries: 1 if the chip type is for sale this round
 G_OUT = 56  # 8 entries: a buying slot writes the chip types it buys here
-G_WIDTH = 64
+G_DECK = 64  # 24 entries: the deck in the order it is played
+G_WIDTH = 96
 
 # --- rules scalars ----------------------------------------------------------------------------
 R_ROUNDS = 0
@@ -95,10 +109,16 @@ R_LAP = 13
 R_START_RUBIES = 14
 R_START_DROPLET = 15
 R_BOOK = 16  # 9 entries: the book (set number) of each colour, 0 = colour not in the game
+R_DECK = 25  # 1: deal a shuffled fortune-teller deck at set-up
+R_CARD_MASK = 26  # bit c: card number c is in the deck
+R_CARD_ORDER_N = 27  # > 0: the deck has this fixed order (R_CARD_ORDER)
+R_POTION_CARD = 28  # the card a single potion (quacks potion --card) is brewed under
 R_COINS = 32  # 54 entries: coins of each pot space
 R_VP = 86  # 54 entries
 R_RUBY = 140  # 54 entries: 1 if the space shows a ruby
 R_PRICE = 194  # 20 entries: price of each chip type with this ruleset's books (-1 not sold)
+R_BOOK_ROUND = 214  # 9 entries: first round a colour's book is out
+R_CARD_ORDER = 224  # 24 entries: a fixed deck order (card numbers)
 R_WIDTH = 256
 
 INFO_INDEPENDENT, INFO_SYNCHRONIZED, INFO_SEQUENTIAL = 0, 1, 2
@@ -131,6 +151,23 @@ EV_CONVERT = 23  # a=VP from coins, b=VP from rubies
 EV_SCORE = 24  # a=score, b=rubies, c=droplet
 EV_FINAL = 25  # a=rank, b=score, c=win share * 1e6
 EV_DIE_ROLL = 26  # a=die face index rolled (before applying)
-EV_RED = 27  # a=red chip type, b=extra distance offered (pumpkins), c=1 taken / 0 declined
+EV_RED = 27  # a=red chip type, b=extra distance offered, c=1 taken / 0 declined
+EV_ASIDE = 28  # a=red chip type set beside the pot (red Set 2)
+EV_RED_AFTER = 29  # a=red chip type, b=0 placed / 1 kept beside the pot / 2 returned, c=space placed
+EV_PROTECT = 30  # a=draws in the protection window now (blue Set 2)
+EV_PROTECTED = 31  # the explosion fell in a protection window: VP and coins
+EV_BLUE_RUBY = 32  # a=rubies (blue Set 3)
+EV_BLUE_VP = 33  # a=VP (blue Set 4)
+EV_DOUBLE = 34  # the next chip moves twice as far (yellow Set 2)
+EV_LIMIT = 35  # a=explosion limit now
+EV_GREEN_CHIP = 36  # a=chip type taken (green Set 2)
+EV_GREEN_MOVE = 37  # a=spaces, b=new reward space (green Set 3)
+EV_GREEN_DROPLET = 38  # a=droplet moves bought with rubies (green Set 4)
+EV_PURPLE_TRADE = 39  # a=tier, b=purple chips discarded (purple Set 2)
+EV_PURPLE_VP = 40  # a=VP (purple Set 3)
+EV_UPGRADE = 41  # a=old chip type, b=new chip type (purple Set 4)
+EV_CARD = 42  # a=card number of the round
+EV_CARD_GAIN = 43  # a=what (CARD_GAIN_*), b=amount or chip type, c=card
+EV_CARD_LOOK = 44  # a=chip type a card drew
 
 SPEND_DROPLET, SPEND_FLASK = 1, 2

@@ -12,7 +12,11 @@ from numba import njit, prange
 
 from sim.kernel.bag import add_chip, empty_pot, reset_potion
 from sim.kernel.brew import brew_until_stop
+from sim.kernel.cards import LUXURY
+from sim.kernel.effects.red import reds_after_stop
+from sim.kernel.effects.yellow import raise_limit
 from sim.kernel.layout import (
+    ASIDE,
     BAGCNT,
     CHIPS,
     F_EXPLODED,
@@ -21,10 +25,20 @@ from sim.kernel.layout import (
     F_FORCED_PTR,
     F_NCHIPS,
     F_REWARD,
+    G_CARD,
     G_WIDTH,
     P_WIDTH,
+    R_POTION_CARD,
 )
 from sim.kernel.rng import stream_seed
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def potion_card(P, G, R, E):
+    """The card a single potion is brewed under (``quacks potion --card``): its draw-time rule."""
+    G[G_CARD] = R[R_POTION_CARD]
+    if G[G_CARD] == LUXURY:
+        raise_limit(P, 0, 2, G, E)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -43,8 +57,12 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, fla
     P[0, F_FLASK] = flask
     P[0, F_FORCED_N] = 0
     P[0, F_FORCED_PTR] = 0
+    for j in range(3):
+        P[0, ASIDE + j] = 0
     empty_pot(P, 0, start, limit)
+    potion_card(P, G, R, E)
     brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
+    reds_after_stop(P, 0, G, R, SK, SP, SC, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
@@ -58,7 +76,7 @@ def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chu
         hi = first + (c + 1) * n // n_chunks
         P = np.zeros((1, P_WIDTH), dtype=np.int64)
         G = np.zeros(G_WIDTH, dtype=np.int64)
-        SC = np.zeros((1, 64), dtype=np.int64)
+        SC = np.zeros((1, 96), dtype=np.int64)  # SC_WIDTH
         FD = np.zeros((1, 1), dtype=np.int64)
         E = np.zeros((0, 6), dtype=np.int64)
         rng = np.empty(1, dtype=np.uint64)
@@ -87,7 +105,7 @@ def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E, UF):
     """Brew one potion drawing exactly ``draws`` in order; return (P row, G) for inspection."""
     P = np.zeros((1, P_WIDTH), dtype=np.int64)
     G = np.zeros(G_WIDTH, dtype=np.int64)
-    SC = np.zeros((1, 64), dtype=np.int64)
+    SC = np.zeros((1, 96), dtype=np.int64)  # SC_WIDTH
     FD = np.zeros((1, max(1, draws.shape[0])), dtype=np.int64)
     FD[0, : draws.shape[0]] = draws
     rng = np.zeros(1, dtype=np.uint64)
@@ -96,6 +114,8 @@ def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E, UF):
         add_chip(P, 0, t)
     P[0, F_FLASK] = flask
     reset_potion(P, 0, start, limit)
+    potion_card(P, G, R, E)
     P[0, F_FORCED_N] = draws.shape[0]
     brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
+    reds_after_stop(P, 0, G, R, SK, SP, SC, rng, E, UF)
     return P, G

@@ -21,7 +21,8 @@ W_BLACK, W_WANT, W_WIDTH = 0, 8, 16
 # Per-round record (rd[round, seat, :])
 RD_REWARD, RD_EXPLODED, RD_VPGAIN, RD_COINS, RD_WHITE, RD_RAT, RD_SCORE, RD_RUBIES = range(8)
 RD_DROPLET, RD_NCHIPS, RD_NPOT, RD_BAG = 8, 9, 10, 11  # RD_BAG: 9 colour counts
-RD_WIDTH = 20
+RD_CARD = 20  # the round's fortune-teller card number (0 none)
+RD_WIDTH = 21
 
 # Per-game result (out[seat, :])
 O_SCORE, O_RANK, O_WIN, O_NWIN, O_EXPLOSIONS, O_RUBIES, O_DROPLET, O_FINALPOS = range(8)

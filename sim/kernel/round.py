@@ -9,13 +9,30 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import add_chip, reset_potion
+from sim.kernel.bag import add_chip, reset_potion, show_supply
 from sim.kernel.brew import brew_first, brew_until_stop, potion_step, stop_by_choice, wants_draw
-from sim.kernel.cards import fortune_card
+from sim.kernel.cards import (
+    GOOD_START,
+    LAST_PURPLE,
+    LUCKY_DEVIL,
+    LUXURY,
+    MAGIC_POTION,
+    POT_IS_FULL,
+    RAT_INFESTATION,
+    RATS_FRIENDS,
+    SEASONED,
+    SHINING,
+    after_brewing,
+    purple_card,
+    rat_card,
+    round_card,
+)
 from sim.kernel.die import roll_die
 from sim.kernel.effects.black import black_at_b, count_black
 from sim.kernel.effects.green import green_at_b
 from sim.kernel.effects.purple import purple_at_b
+from sim.kernel.effects.red import hold_aside, reds_after_stop
+from sim.kernel.effects.yellow import raise_limit
 from sim.kernel.events import record
 from sim.kernel.layout import (
     BOUGHT,
@@ -32,6 +49,7 @@ from sim.kernel.layout import (
     EV_SPEND,
     EV_VP,
     EV_WHITE_ADDED,
+    F_CARD_PTR,
     F_CHOICE,
     F_COINS,
     F_DONE,
@@ -42,6 +60,7 @@ from sim.kernel.layout import (
     F_FLASK,
     F_NCHIPS,
     F_NPOT,
+    F_PROTECTED,
     F_RAT,
     F_REWARD,
     F_RUBIES,
@@ -62,6 +81,7 @@ from sim.kernel.layout import (
     G_SUPPLY,
     INFO_SYNCHRONIZED,
     POT_P,
+    R_BOOK,
     R_FINAL_COINS,
     R_FINAL_INFO,
     R_FINAL_RUBIES,
@@ -86,6 +106,7 @@ from sim.kernel.records import (
     GERR_BUY_UNAVAILABLE,
     GERR_SPEND,
     RD_BAG,
+    RD_CARD,
     RD_COINS,
     RD_DROPLET,
     RD_EXPLODED,
@@ -101,7 +122,7 @@ from sim.kernel.records import (
     W_WANT,
     game_error,
 )
-from sim.rules.chips import TYPE_COLOUR, W1
+from sim.rules.chips import RED, TYPE_COLOUR, W1
 from strategies.decide_nb import decide_buy, decide_explosion, decide_spend
 
 
@@ -126,6 +147,10 @@ def round_start(P, G, R, supply, book_round, book_set, E):
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     record(E, G, -1, EV_ROUND, sp, 0, 0)
+    for s in range(n):
+        P[s, F_VPGAIN] = P[s, F_SCORE]  # score at round start; turned into the gain at the end
+        P[s, F_RUBYGAIN] = 0
+        P[s, F_CARD_PTR] = 0
     for c in range(book_set.shape[0]):
         if book_set[c] > 0 and book_round[c] == r and r > 1:
             record(E, G, -1, EV_BOOK, c, 0, 0)
@@ -138,21 +163,27 @@ def round_start(P, G, R, supply, book_round, book_set, E):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def rats_phase(P, G, R, tails, E):
+def rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF):
     """Rat tails between each player and the leader move their start; every pot is emptied."""
     n = G[G_NP]
     leader = 0
     for s in range(n):
         leader = max(leader, P[s, F_SCORE])
     for s in range(n):
-        P[s, F_VPGAIN] = P[s, F_SCORE]  # score at round start; turned into the gain at the end
-        P[s, F_RUBYGAIN] = 0
         tails_n = 0
         if G[G_ROUND] >= R[R_RATS_FROM]:
             tails_n = tails_between(tails, R[R_LAP], P[s, F_SCORE], leader)
+        card = G[G_CARD]
+        if card == RAT_INFESTATION:
+            tails_n *= 2
+        elif card == RATS_FRIENDS or card == GOOD_START:
+            tails_n = rat_card(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF)
         P[s, F_RAT] = tails_n
         start = min(P[s, F_DROPLET] + tails_n, R[R_LAST])
         reset_potion(P, s, start, R[R_LIMIT])
+        hold_aside(P, s)
+        if card == LUXURY:
+            raise_limit(P, s, 2, G, E)
         record(E, G, s, EV_RAT, tails_n, start, 0)
 
 
@@ -190,9 +221,16 @@ def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def potions_done(P, G, coins, vp, E):
-    """After brewing: explosions counted, coins of the reward space, the tie-break position."""
-    for s in range(G[G_NP]):
+def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
+    """After brewing: red chips beside the pot (red Set 2), explosions counted, coins of the
+    reward space, the tie-break position."""
+    n = G[G_NP]
+    if R[R_BOOK + RED] == 2:
+        for k in range(n):
+            reds_after_stop(P, (G[G_START_PLAYER] + k) % n, G, R, SK, SP, SC, rng, E, UF)
+    if G[G_CARD] >= SEASONED and G[G_CARD] != LUXURY:
+        after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF)
+    for s in range(n):
         if P[s, F_SCRIPT_ERR] != 0:
             game_error(G, GERR_BLUE, s, P[s, F_SCRIPT_ERR])
         if P[s, F_EXPLODED] != 0:
@@ -217,10 +255,12 @@ def phase_a_die(P, G, die, DS, supply, rng, E):
         s = (sp + k) % n
         if P[s, F_EXPLODED] == 0 and P[s, F_REWARD] == best:
             roll_die(P, s, G, die, DS, supply, rng, E)
+            if G[G_CARD] == POT_IS_FULL:
+                roll_die(P, s, G, die, DS, supply, rng, E)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def phase_b_actions(P, G, R, SK, SP, SC, rng, E, W, UF):
+def phase_b_actions(P, G, R, supply, SK, SP, SC, rng, E, W, UF):
     """B: green, purple and black chip actions, in start-player order."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
@@ -228,8 +268,10 @@ def phase_b_actions(P, G, R, SK, SP, SC, rng, E, W, UF):
     count_black(P, n, black)
     for k in range(n):
         s = (sp + k) % n
-        green_at_b(P, s, G, R, E)
-        purple_at_b(P, s, G, R, SK, SP, SC, rng, E, UF)
+        show_supply(G, supply)  # what a strategy sees of the supply when a book grants a chip
+        green_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
+        show_supply(G, supply)
+        purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
         black_at_b(P, s, black, G, E)
 
 
@@ -238,8 +280,12 @@ def phase_c_rubies(P, G, ruby, E):
     """C: a ruby for every reward space that shows one, exploded or not."""
     for s in range(G[G_NP]):
         if ruby[P[s, F_REWARD]] != 0:
-            P[s, F_RUBIES] += 1
-            record(E, G, s, EV_RUBY, 1, 0, 0)
+            extra = 1 if G[G_CARD] == SHINING else 0
+            P[s, F_RUBIES] += 1 + extra
+            record(E, G, s, EV_RUBY, 1 + extra, 0, 0)
+            if G[G_CARD] == LUCKY_DEVIL:
+                P[s, F_SCORE] += 2
+                record(E, G, s, EV_VP, 2, P[s, F_SCORE], 0)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -249,7 +295,7 @@ def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
         rw = P[s, F_REWARD]
         take_vp = True
         take_coins = True
-        if P[s, F_EXPLODED] != 0:
+        if P[s, F_EXPLODED] != 0 and P[s, F_PROTECTED] == 0:
             ch = decide_explosion(P, s, vp[rw], coins[rw], G, R, SK, SP, SC, rng, UF)
             P[s, F_CHOICE] = ch
             take_vp = ch == 0
@@ -370,6 +416,7 @@ def round_end(P, G, coins, E, rd):
             row[RD_DROPLET] = P[s, F_DROPLET]
             row[RD_NCHIPS] = P[s, F_NCHIPS]
             row[RD_NPOT] = P[s, F_NPOT]
+            row[RD_CARD] = G[G_CARD]
             for c in range(9):
                 row[RD_BAG + c] = 0
             for i in range(P[s, F_NCHIPS]):
@@ -386,13 +433,14 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     """
     final = G[G_ROUND] >= R[R_ROUNDS]
     round_start(P, G, R, supply, book_round, book_set, E)
-    G[G_CARD] = fortune_card(P, G, R, rng, E)
-    rats_phase(P, G, R, tails, E)
+    if round_card(G, E) <= LAST_PURPLE and G[G_CARD] > 0:
+        purple_card(P, G, R, supply, die, DS, FD, SK, SP, SC, rng, E, UF)
+    rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF)
     G[G_INFO] = R[R_FINAL_INFO] if final else R[R_INFO]
     brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF)
-    potions_done(P, G, coins, vp, E)
+    potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF)
     phase_a_die(P, G, die, DS, supply, rng, E)
-    phase_b_actions(P, G, R, SK, SP, SC, rng, E, W, UF)
+    phase_b_actions(P, G, R, supply, SK, SP, SC, rng, E, W, UF)
     phase_c_rubies(P, G, ruby, E)
     phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF)
     if final:
@@ -400,5 +448,8 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     else:
         phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E, UF)
         phase_f_rubies(P, G, R, SK, SP, SC, rng, E, UF)
+    if G[G_CARD] == MAGIC_POTION:
+        for s in range(G[G_NP]):
+            P[s, F_FLASK] = 1
     round_end(P, G, coins, E, rd)
     G[G_START_PLAYER] = (G[G_START_PLAYER] + 1) % G[G_NP]

@@ -35,7 +35,12 @@ TYPE_VALUE = np.array([v for _, v in CHIP_TYPES], dtype=np.int64)
 _TYPE_INDEX = {ct: i for i, ct in enumerate(CHIP_TYPES)}
 
 W1, W2, W3 = 0, 1, 2
-O1 = 3
+O1, O6 = 3, 4
+G1, G2, G4 = 5, 6, 7
+B1, B2, B4 = 8, 9, 10
+R1, R2, R4 = 11, 12, 13
+Y1, Y2, Y4 = 14, 15, 16
+P1, K1, L1 = 17, 18, 19
 
 
 class BagSpecError(ValueError):

@@ -32,8 +32,11 @@ FACE_VP1, FACE_VP2, FACE_RUBY, FACE_DROPLET, FACE_PUMPKIN = range(5)
 INFO_MODELS = ("independent", "synchronized", "sequential")
 FLASK_SPACE = ("keep", "reuse")
 BOOK_COLOURS = ("orange", "green", "blue", "red", "yellow", "purple", "black", "locoweed")
+SET_COLOURS = ("green", "blue", "red", "yellow", "purple")  # the colours with a book per set
 # Sets whose effects the kernel implements, per colour (orange and black have one book).
 IMPLEMENTED_SETS = {c: {1} for c in BOOK_COLOURS}
+for _c in SET_COLOURS:
+    IMPLEMENTED_SETS[_c] = {1, 2, 3, 4}
 IMPLEMENTED_SETS["locoweed"] = set()
 
 
@@ -79,6 +82,13 @@ def _bag_spec():
 
 _CHIP_KEYS = [chips.chip_name(t) for t in range(chips.N_TYPES)]
 
+
+def _card_list():
+    from sim.rules.cards import CARD_IDS
+
+    return (f"a list of card ids ({', '.join(CARD_IDS)})",
+            lambda v: isinstance(v, list) and all(x in CARD_IDS for x in v) and len(set(v)) == len(v))
+
 SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
     "game": {
         "rounds": _int_range(1, 20),
@@ -116,6 +126,11 @@ SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
         ),
     },
     "books": {c: _int_range(0 if c == "locoweed" else 1, 6) for c in BOOK_COLOURS},
+    "cards": {
+        "deck": ("true or false", lambda v: isinstance(v, bool)),
+        "exclude": _card_list(),
+        "order": _card_list(),
+    },
     "book_round": {c: _int_range(1, 20) for c in BOOK_COLOURS},
     "supply": {k: _int_range(0, 200) for k in _CHIP_KEYS},
 }
@@ -184,6 +199,16 @@ class Ruleset:
         R[L.R_VP : L.R_VP + TRACK_LEN] = self.vp
         R[L.R_RUBY : L.R_RUBY + TRACK_LEN] = self.ruby
         R[L.R_PRICE : L.R_PRICE + chips.N_TYPES] = self.price
+        R[L.R_BOOK_ROUND : L.R_BOOK_ROUND + chips.N_COLOURS] = self.book_round
+        from sim.rules.cards import card_number
+
+        cards = self.data["cards"]
+        R[L.R_DECK] = 1 if cards["deck"] else 0
+        out = {card_number(c) for c in cards["exclude"]}
+        R[L.R_CARD_MASK] = sum(1 << k for k in range(1, 25) if k not in out)
+        order = [card_number(c) for c in cards["order"] if card_number(c) not in out]
+        R[L.R_CARD_ORDER_N] = len(order)
+        R[L.R_CARD_ORDER : L.R_CARD_ORDER + len(order)] = order
         return R
 
     def check_implemented(self) -> None:
@@ -367,6 +392,10 @@ def apply_override(d: dict, assignment: str, label: str = "--set") -> None:
         node = node[p]
     if len(parts) == 1 and parts[0] not in TOP_KEYS:
         raise RulesetError(f"{label} '{assignment}': unknown key '{key}'; write section.key=value")
+    if parts == ["books", "all"]:  # a whole ingredient set; orange and black keep their one book
+        for c in SET_COLOURS:
+            node[c] = value
+        return
     node[parts[-1]] = value
 
 

@@ -55,11 +55,11 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("sequential", 'game.info_model = "sequential"', False,
             "An analysis option: players brew one after another in seat order, and later players "
             "see earlier results (what waiting and seeing is worth)."),
-    Variant("no-cards", "cards.deck = false", False,
+    Variant("no-cards", "cards.deck = false", True,
             "Play without the fortune-teller cards."),
-    Variant("card-exclude", 'cards.exclude = ["card-id", ...]', False,
+    Variant("card-exclude", 'cards.exclude = ["card-id", ...]', True,
             "Take the named cards out of the deck (ids as `quacks rules` lists them)."),
-    Variant("card-order", 'cards.order = ["card-id", ...]', False,
+    Variant("card-order", 'cards.order = ["card-id", ...]', True,
             "Fix the order in which cards are turned up, one a round, instead of shuffling."),
 )
 VARIANT_IDS = tuple(v.id for v in VARIANTS)

@@ -28,6 +28,7 @@ from sim.kernel.records import (
     O_WIDTH,
     O_WIN,
     RD_BAG,
+    RD_CARD,
     RD_COINS,
     RD_DROPLET,
     RD_EXPLODED,
@@ -164,6 +165,7 @@ def play_chunk(plan: Plan, d0: int, d1: int,
             }
             for name, col in zip(ROUND_METRIC_NAMES, RD_COLUMNS):
                 rcols[name] = r[col]
+            rcols["card"] = r[RD_CARD].astype(np.int8)
             if on_rounds is not None:
                 on_rounds(rcols)
             else:

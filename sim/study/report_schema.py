@@ -24,6 +24,7 @@ ROUND_TYPES = {
     "game": pa.int64(), "deal": pa.int64(), "round": pa.int8(), "seat": pa.int8(),
     "strategy": pa.dictionary(pa.int16(), pa.string()),
     **{m: pa.int16() for m in ROUND_METRIC_NAMES},
+    "card": pa.int8(),  # the round's fortune-teller card number (sim.rules.cards; 0 none)
 }
 
 

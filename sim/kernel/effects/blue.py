@@ -1,4 +1,5 @@
-"""Blue (crow skull): what a blue chip does right after it is placed."""
+"""Blue (crow skull): what a blue chip does once placed: look and place (Set 1), a protection
+window (Set 2), a ruby (Set 3) or VP (Set 4) on a ruby space."""
 
 from __future__ import annotations
 
@@ -15,15 +16,22 @@ from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_BLUE_LOOK,
     EV_BLUE_PICK,
+    EV_BLUE_RUBY,
+    EV_BLUE_VP,
+    EV_PROTECT,
     F_ANCHOR,
     F_BLUE_PTR,
     F_DRAWS,
     F_NBAG,
+    F_PROTECT,
+    F_RUBIES,
+    F_SCORE,
     F_SCRIPT_ERR,
     LOOK_NO,
     LOOK_T,
     R_BOOK,
     R_LAST,
+    R_RUBY,
     STOP_SCRIPT,
 )
 from sim.rules.chips import BLUE, TYPE_VALUE
@@ -34,15 +42,38 @@ BLUE_ABORT = -2  # a scripted draw failed; the potion is finished
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def blue_placed(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Resolve blue chip t just placed; return the index into ``LOOK_T`` of the chip to place
-    next, ``BLUE_NONE`` or ``BLUE_ABORT``.
+def blue_placed(P, s, t, pos, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Resolve blue chip t just placed on space ``pos``; return the index into ``LOOK_T`` of the
+    chip to place next (Set 1), ``BLUE_NONE`` or ``BLUE_ABORT``.
 
-    Set 1: look at as many chips as its value; the strategy may place one of them next (its own
-    action resolves), the rest go back.
+    Set 2: a window over the next (value) draws in which an explosion still scores VP and coins;
+    windows do not add up, the longer remaining one counts.
+    Set 3: on a ruby space, one ruby at once. Set 4: on a ruby space, VP = its value at once.
     """
-    if R[R_BOOK + BLUE] != 1 or P[s, F_ANCHOR] >= R[R_LAST] or P[s, F_NBAG] == 0:
+    book = R[R_BOOK + BLUE]
+    if book == 2:
+        if TYPE_VALUE[t] > P[s, F_PROTECT]:
+            P[s, F_PROTECT] = TYPE_VALUE[t]
+        record(E, G, s, EV_PROTECT, P[s, F_PROTECT], 0, 0)
         return BLUE_NONE
+    if book == 3 or book == 4:
+        if R[R_RUBY + pos] != 0:
+            if book == 3:
+                P[s, F_RUBIES] += 1
+                record(E, G, s, EV_BLUE_RUBY, 1, 0, 0)
+            else:
+                P[s, F_SCORE] += TYPE_VALUE[t]
+                record(E, G, s, EV_BLUE_VP, TYPE_VALUE[t], 0, 0)
+        return BLUE_NONE
+    if book != 1 or P[s, F_ANCHOR] >= R[R_LAST] or P[s, F_NBAG] == 0:
+        return BLUE_NONE
+    return blue_look(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def blue_look(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Set 1: look at as many chips as its value; the strategy may place one of them next (its
+    own action resolves), the rest go back."""
     looked = P[s, LOOK_T : LOOK_T + 4]
     m = min(TYPE_VALUE[t], P[s, F_NBAG])
     for i in range(m):

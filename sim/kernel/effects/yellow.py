@@ -1,4 +1,5 @@
-"""Yellow (mandrake): what a yellow chip does right after it is placed."""
+"""Yellow (mandrake): what a yellow chip does once placed (Sets 1-3), and its extra distance
+(Set 4)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,40 @@ from numba import njit
 
 from sim.kernel.bag import remove_pot_entry, return_chip
 from sim.kernel.events import record
-from sim.kernel.layout import EV_YELLOW, F_NPOT, F_WHITE, F_YELLOW_PTR, POT_P, POT_T, R_BOOK
+from sim.kernel.layout import (
+    EV_DOUBLE,
+    EV_LIMIT,
+    EV_YELLOW,
+    F_BASE_LIMIT,
+    F_DOUBLE,
+    F_LIMIT,
+    F_NPOT,
+    F_WHITE,
+    F_YELLOW_PTR,
+    POT_P,
+    POT_T,
+    R_BOOK,
+)
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
 from strategies.decide_nb import decide_yellow
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def yellow_extra(P, s, R):
+    """Set 4: the 1st / 2nd / 3rd yellow chip of the round moves +1 / +2 / +3 extra spaces."""
+    if R[R_BOOK + YELLOW] == 4 and P[s, F_YELLOW_PTR] < 3:
+        return P[s, F_YELLOW_PTR] + 1
+    return 0
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def raise_limit(P, s, raise_by, G, E):
+    """Raise this round's explosion limit to base + ``raise_by`` unless it is already higher:
+    raises (yellow Set 3, Living in Luxury) never add up, the larger counts."""
+    new = P[s, F_BASE_LIMIT] + raise_by
+    if new > P[s, F_LIMIT]:
+        P[s, F_LIMIT] = new
+        record(E, G, s, EV_LIMIT, new, 0, 0)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -17,8 +49,11 @@ def yellow_placed(P, s, G, R, SK, SP, SC, rng, E, UF):
 
     Set 1: if the chip before it is white, the strategy may put that white back into the bag
     (its space stays empty, the yellow stays where it landed).
+    Set 2: the next chip placed moves twice as far.
+    Set 3: after the 1st yellow the explosion limit is base + 1, after the 3rd base + 2.
     """
-    if R[R_BOOK + YELLOW] == 1:
+    book = R[R_BOOK + YELLOW]
+    if book == 1:
         k = P[s, F_NPOT]
         if k >= 2 and TYPE_COLOUR[P[s, POT_T + k - 2]] == WHITE:
             wt = P[s, POT_T + k - 2]
@@ -28,4 +63,10 @@ def yellow_placed(P, s, G, R, SK, SP, SC, rng, E, UF):
                 P[s, F_WHITE] -= TYPE_VALUE[wt]
                 return_chip(P, s, wt)
                 record(E, G, s, EV_YELLOW, wt, wpos, 0)
+    elif book == 2:
+        P[s, F_DOUBLE] = 1
+        record(E, G, s, EV_DOUBLE, 0, 0, 0)
+    elif book == 3:
+        nth = P[s, F_YELLOW_PTR] + 1
+        raise_limit(P, s, 2 if nth >= 3 else 1, G, E)
     P[s, F_YELLOW_PTR] += 1
