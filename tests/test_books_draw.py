@@ -165,3 +165,35 @@ def test_potion_cli_takes_a_book():
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert [(p["chip"], p["index"]) for p in out["placements"]] == [("y1", 1), ("o1", 3)]
+
+
+# --- a card's draw-time rule on a single potion (quacks potion --card) -------------------------
+
+
+def brew_card(bag, draws, card):
+    rs = load_ruleset("base")
+    return forced(make_query(bag, "never", None, 0, rs, card=card), draws)
+
+
+def test_potion_under_pumpkin_patch_party():
+    assert places(brew_card("o1,o1", "o1,o1", "pumpkin-patch-party")) == [("o1", 2), ("o1", 4)]
+
+
+def test_potion_under_living_in_luxury():
+    res = brew_card("w3x3", "w3,w3,w3", "living-in-luxury")
+    assert res["exploded"] is False and res["explosion_limit"] == 9
+
+
+def test_potion_under_a_second_chance():
+    # w3 w3 w2 explodes on the third chip; the default starts again and draws o1 -> 1.
+    res = brew_card("w3x2,w2,o1", "w3,w3,w2,o1", "a-second-chance")
+    assert res["exploded"] is False and places(res) == [("o1", 1)]
+
+
+def test_potion_card_errors_are_one_line():
+    r = runner.invoke(app, ["potion", "--card", "no-such-card"])
+    assert r.exit_code == 2 and "no such card" in r.output
+    r = runner.invoke(app, ["potion", "--card", "living-in-luxury", "--exact"])
+    assert r.exit_code == 2 and "--exact" in r.output
+    r = runner.invoke(app, ["potion", "--set", "books.red=2", "--exact"])
+    assert r.exit_code == 2

@@ -35,7 +35,7 @@ from strategies import plugin
 from strategies.builtin import REGISTRY, parse_strategy
 from strategies.registry import slot_table
 
-BASE = load_ruleset("base")
+BASE = load_ruleset("base", ["cards.deck=false"])  # base mechanics: a card can break a bound (test_deck)
 ROUNDS = int(BASE.game("rounds"))
 BUILTIN = sorted(n for n, d in REGISTRY.items() if d.source == "built-in")
 PARTNERS = ["balanced", "random", "threshold:t=7", "greedy"]

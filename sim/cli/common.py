@@ -278,7 +278,7 @@ def compile_notice(*entries: str, quiet: bool = False) -> None:
     optimal = builtin.OPTIMAL_REQUESTED and getattr(plugin, "_OPTIMAL", None) is None
     if kernels or optimal:
         _NOTICE_SHOWN = True
-        what = ("the simulation kernels (once; about a minute)" if not optimal else
+        what = ("the simulation kernels (once; several minutes)" if not optimal else
                 "the optimal stopper (every run that uses it; about a minute)" if not kernels else
                 "the simulation kernels and the optimal stopper (a minute or two)")
         typer.echo(f"compiling {what}", err=True)
