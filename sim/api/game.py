@@ -290,7 +290,7 @@ def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = No
         "green": lambda: f"green: +{plural(d['rubies'], 'ruby', 'rubies')}",
         "purple": lambda: f"purple tier {d['tier']}",
         "black": lambda: f"black: droplet +{d['droplet']}, ruby +{d['ruby']}",
-        "ruby": lambda: "ruby from the reward space",
+        "ruby": lambda: f"{plural(d['rubies'], 'ruby', 'rubies')} from the reward space",
         "choice": lambda: f"exploded, takes the {d['choice']}",
         "vp": lambda: f"+{d['vp']} VP (score {d['score']})",
         "buy": lambda: f"buys {d['chip']} for {d['price']}",
