@@ -1,0 +1,116 @@
+"""Reading the scripted parts of a round file: key readers, and the card and Set 2-4 book
+decisions a seat may script (``card``, ``card_choice``, ``red_after``, ``green``, ``upgrade``)."""
+
+from __future__ import annotations
+
+from sim.rules import chips
+from strategies import slots as S
+
+
+class RoundFileError(ValueError):
+    """A round file that cannot be played; the message names the key or seat and the problem."""
+
+
+RED_AFTER = ("place", "keep", "return")  # red Set 2, per chip beside the pot
+UPGRADES = {(1, 2): 1, (2, 4): 2, (1, 4): 3}  # purple Set 4: (from value, to value) -> tier
+
+
+def _int(d: dict, key: str, where: str, default=None, lo=0, hi=10_000) -> int:
+    v = d.get(key, default)
+    if v is None:
+        raise RoundFileError(f"{where}: missing key '{key}' (an integer)")
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise RoundFileError(f"{where}: key '{key}' = {v!r}: expected an integer from {lo} to {hi}")
+    return v
+
+
+def _chips(d: dict, key: str, where: str, starting: str, default=None) -> list[int]:
+    v = d.get(key, default)
+    if v is None:
+        raise RoundFileError(f"{where}: missing key '{key}' (bag notation, e.g. 'w1x4,o1')")
+    if isinstance(v, list):
+        v = ",".join(str(x) for x in v)
+    if not isinstance(v, str):
+        raise RoundFileError(f"{where}: key '{key}': expected bag notation such as 'w1,o1,r2'")
+    try:
+        return chips.parse_chips(v, what=f"{where} {key}", starting=starting)
+    except chips.BagSpecError as e:
+        raise RoundFileError(str(e)) from None
+
+
+def _card(d: dict, where: str) -> int:
+    """The card number of a table's optional ``card`` key (0: no card)."""
+    from sim.rules.cards import CARD_IDS, card_number
+
+    if "card" not in d:
+        return 0
+    if d["card"] not in CARD_IDS:
+        raise RoundFileError(f"{where}: key 'card': expected a card id ({', '.join(CARD_IDS)})")
+    return card_number(d["card"])
+
+
+CARD_WORDS = {"vp": 99, "rubies": 99, "droplet": 0, "purple": 17, "none": -1}
+
+
+def _card_choice(x, where: str, starting: str) -> int:
+    """A player's answer to the round's card: a chip, a word (vp, rubies, droplet, purple, none),
+    true/false or a number (A Good Start: tails given up)."""
+    if isinstance(x, bool):
+        return int(x)
+    if isinstance(x, int):
+        return x
+    if isinstance(x, str) and x in CARD_WORDS:
+        return CARD_WORDS[x]
+    got = _chips({"card_choice": x}, "card_choice", where, starting) if isinstance(x, str) else []
+    if len(got) != 1:
+        raise RoundFileError(f"{where}: key 'card_choice': expected one chip, a number, true/false or "
+                             f"one of {', '.join(CARD_WORDS)}")
+    return got[0]
+
+
+def _apply_book_script(SC, s, pl, where, starting) -> None:
+    """The Set 2-4 book decisions of a seat; an optional effect not scripted is taken."""
+    after = pl.get("red_after", [])
+    if not isinstance(after, list) or not all(x in RED_AFTER for x in after) or len(after) > 8:
+        raise RoundFileError(f"{where}: key 'red_after': expected a list of \"place\" / \"keep\" / "
+                             f"\"return\", one per red chip beside the pot (red Set 2)")
+    SC[s, S.SC_NRED_AFTER] = len(after)
+    for i, x in enumerate(after):
+        SC[s, S.SC_RED_AFTER + i] = RED_AFTER.index(x)
+    green = pl.get("green", [])
+    if not isinstance(green, list) or len(green) > 4:
+        raise RoundFileError(f"{where}: key 'green': expected a list, one entry per green chip that is "
+                             f"last or next-to-last: a chip or \"none\" (Set 2), true/false (Set 4)")
+    SC[s, S.SC_NGREEN] = len(green)
+    for i, x in enumerate(green):
+        if isinstance(x, bool):
+            SC[s, S.SC_GREEN + i] = int(x)
+        elif x == "none":
+            SC[s, S.SC_GREEN + i] = -1
+        else:
+            got = _chips({"green": x}, "green", where, starting) if isinstance(x, str) else []
+            if len(got) != 1:
+                raise RoundFileError(f"{where}: key 'green': each entry is one chip, \"none\", true or false")
+            SC[s, S.SC_GREEN + i] = got[0]
+    if "card_choice" in pl:
+        SC[s, S.SC_NCARD] = 1
+        SC[s, S.SC_CARD] = _card_choice(pl["card_choice"], where, starting)
+    SC[s, S.SC_UPGRADE] = -2
+    if "upgrade" in pl:
+        SC[s, S.SC_UPGRADE] = _upgrade(pl["upgrade"], where)
+
+
+def _upgrade(x, where) -> int:
+    """Purple Set 4: ``"r1>r2"`` (tier 1), ``"g2>g4"`` (tier 2), ``"b1>b4"`` (tier 3) or ``"none"``."""
+    if x == "none":
+        return -1
+    parts = x.split(">") if isinstance(x, str) else []
+    try:
+        a, b = (chips.parse_chips(p, what="upgrade") for p in parts)
+    except (ValueError, chips.BagSpecError):
+        a = b = []
+    if len(parts) != 2 or len(a) != 1 or len(b) != 1 or chips.TYPE_COLOUR[a[0]] != chips.TYPE_COLOUR[b[0]] \
+            or (int(chips.TYPE_VALUE[a[0]]), int(chips.TYPE_VALUE[b[0]])) not in UPGRADES:
+        raise RoundFileError(f"{where}: key 'upgrade': expected \"none\" or a chip and its upgrade of the "
+                             f"same colour: 1>2, 2>4 or 1>4 (e.g. \"r1>r2\")")
+    return UPGRADES[(int(chips.TYPE_VALUE[a[0]]), int(chips.TYPE_VALUE[b[0]]))] * 32 + a[0]
