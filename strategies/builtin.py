@@ -114,6 +114,7 @@ def blank_arrays() -> tuple[np.ndarray, np.ndarray]:
     kinds = np.zeros(S.N_SLOTS, dtype=np.int64)
     params = np.zeros((S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
     params[S.SLOT_BUY, :] = -1
+    params[S.SLOT_TUBE, : len(S.TUBE_DEFAULTS)] = S.TUBE_DEFAULTS
     return kinds, params
 
 

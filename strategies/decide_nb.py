@@ -15,34 +15,30 @@ from numba import njit
 
 from sim.kernel.layout import (
     BAGCNT,
-    CARD_LOOK,
     F_ANCHOR,
     F_BLUE_PTR,
-    F_BOOK_PTR,
-    F_CARD_PTR,
+    F_DONE,
+    F_EXPLODED,
     F_FLASK,
     F_FORCED_N,
     F_FORCED_PTR,
-    F_GREEN_PTR,
     F_LIMIT,
     F_NBAG,
     F_NORANGE,
     F_NPOT,
     F_PLACED_NO,
+    F_REWARD,
     F_RUBIES,
     F_START,
     F_WHITE,
     F_YELLOW_PTR,
+    G_NP,
     G_ROUND,
-    G_SUPPLY,
+    G_SEEN,
     POT_P,
-    POT_T,
-    R_BOOK,
-    R_BOOK_ROUND,
     R_COINS,
     R_FINAL_COINS,
     R_LAST,
-    R_PRICE,
     R_ROUNDS,
     R_RUBY,
     R_RUBY_DROPLET,
@@ -53,91 +49,50 @@ from sim.kernel.layout import (
 )
 from sim.kernel.rng import randint, uniform
 from sim.rules.chips import (
-    B1,
-    BLACK,
-    G1,
-    K1,
-    LOCOWEED,
     N_TYPES,
-    O1,
-    ORANGE,
-    P1,
-    PURPLE,
-    R1,
     RED,
     TYPE_COLOUR,
     TYPE_VALUE,
-    W1,
     WHITE,
-    Y1,
 )
 from strategies.slots import (
     BLUE_BEST,
     BLUE_RANDOM,
-    BOOK_DECLINE,
-    BOOK_DEFAULT,
     BUY_EXPENSIVE,
     BUY_PER_COIN,
     BUY_PRIORITY,
     BUY_RANDOM,
     BUY_VALUE,
-    CARD_CHOOSE_ONE,
-    CARD_CHOOSE_WISELY,
-    CARD_GOOD_START,
-    CARD_JUST_IN_TIME,
-    CARD_OPPORTUNISTIC,
-    CARD_RATS_FRIENDS,
-    CARD_SCHADENFREUDE,
-    CARD_SECOND_CHANCE,
-    CARD_STRONG_INGREDIENT,
-    CARD_TAKE_OTHER,
-    CARD_WELL_STIRRED,
-    CARD_WHEEL_AND_DEAL,
     EXPLODE_BY_ROUND,
     EXPLODE_RANDOM,
     EXPLODE_VALUE,
     FLASK_MIN,
     FLASK_RANDOM,
     P_BUY_MIN_VALUE,
+    P_DIE_VALUE,
     P_RUBY_VALUE,
     P_VP_VALUE,
     PARAM_WIDTH,
-    Q_GREEN_CHIP,
-    Q_GREEN_RUBY,
-    Q_PURPLE_TRADE,
-    Q_PURPLE_UPGRADE,
-    Q_RED_AFTER,
     RED_NEVER,
-    RED_PLACE,
-    RED_RETURN,
     ROUND_PARAMS,
     RUBY_DEFAULT,
     RUBY_RANDOM,
     SC_BLUE,
     SC_BUY,
-    SC_CARD,
     SC_CHOICE,
     SC_FLASK_ON,
-    SC_GREEN,
     SC_NBLUE,
     SC_NBUY,
-    SC_NCARD,
-    SC_NGREEN,
     SC_NRED,
-    SC_NRED_AFTER,
     SC_NSPEND,
     SC_NYELLOW,
     SC_PURPLE,
     SC_RED,
-    SC_RED_AFTER,
     SC_SPEND,
-    SC_UPGRADE,
     SC_YELLOW,
     SCRIPTED,
     SLOT_BLUE,
-    SLOT_BOOK,
     SLOT_BUY,
-    SLOT_CARD,
     SLOT_EXPLODE,
     SLOT_FLASK,
     SLOT_PURPLE,
@@ -202,17 +157,34 @@ def current_reward(P, s):
     return min(P[s, POT_P + n - 1] + 1, 53)
 
 
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def best_seen_reward(P, s, G):
+    """The furthest reward space among the other players' finished, intact potions of this round
+    that seat s may see (``G_SEEN``: the information model), or -1 if none."""
+    best = -1
+    for o in range(G[G_NP]):
+        if o != s and (G[G_SEEN] >> o) & 1 and P[o, F_DONE] != 0 and P[o, F_EXPLODED] == 0:
+            best = max(best, P[o, F_REWARD])
+    return best
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)
 def one_step_ev_draws(P, s, G, R, SP):
     """True if one more chip (then stopping) is worth more in expectation than stopping now.
 
     Counts the explosion chance and the explosion choice, the red bonus, and a flask that would
-    send a white straight back (the reward then stays); a blue chip's look is not counted.
+    send a white straight back (the reward then stays); a blue chip's look is not counted. With
+    a die value (``P_DIE_VALUE``) and another player's finished potion in sight (sequential or
+    synchronized brewing), an intact potion that reaches the best one seen also earns the die.
     """
     cv = round_param(SP, s, SLOT_STOP, G)
     rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
     vv = SP[s, SLOT_STOP, P_VP_VALUE]
+    dv = SP[s, SLOT_STOP, P_DIE_VALUE]
+    best = best_seen_reward(P, s, G) if dv > 0 else -1
     now = space_value(R, current_reward(P, s), False, cv, rv, vv)
+    if best >= 0 and current_reward(P, s) >= best:
+        now += dv
     n = P[s, F_NBAG]
     if n <= 0:
         return False
@@ -238,7 +210,10 @@ def one_step_ev_draws(P, s, G, R, SP):
             if TYPE_VALUE[t] >= flask_v:
                 exp += p * now
                 continue
-        exp += p * space_value(R, min(pos + 1, 53), False, cv, rv, vv)
+        gain = space_value(R, min(pos + 1, 53), False, cv, rv, vv)
+        if best >= 0 and min(pos + 1, 53) >= best:
+            gain += dv
+        exp += p * gain
     return exp > now + 1e-12
 
 
@@ -538,190 +513,3 @@ def scripted_red(SC, s, ptr):
     if ptr >= SC[s, SC_NRED]:
         return True
     return (SC[s, SC_RED] >> ptr) & 1 != 0
-
-
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def book_out(G, R, colour):
-    """Whether a colour's book is in the game and out this round (chips of it may be granted)."""
-    return R[R_BOOK + colour] > 0 and G[G_ROUND] >= R[R_BOOK_ROUND + colour]
-
-
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def grantable(G, R, t):
-    """A chip type that may be given to a player now: its book is out and the supply has one."""
-    return book_out(G, R, TYPE_COLOUR[t]) and G[G_SUPPLY + t] > 0
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def green_chip_default(G, R, value):
-    """Green Set 2: the better chip (by this ruleset's price) a green chip of ``value`` grants."""
-    a, b = -1, -1
-    if value == 1:
-        a = O1
-    elif value == 2:
-        a, b = B1, R1
-    else:
-        a, b = Y1, P1
-    best = -1
-    for t in (a, b):
-        if t >= 0 and grantable(G, R, t) and (best < 0 or R[R_PRICE + t] > R[R_PRICE + best]):
-            best = t
-    return best
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def upgrade_target(t, tier):
-    """The chip type chip t becomes at a purple Set 4 tier, or -1 (orange never upgrades)."""
-    c = TYPE_COLOUR[t]
-    v = TYPE_VALUE[t]
-    if c == ORANGE or c == PURPLE or c == BLACK or c == LOCOWEED:
-        return -1
-    want_from = 2 if tier == 2 else 1
-    want_to = 2 if tier == 1 else 4
-    if v != want_from:
-        return -1
-    for u in range(N_TYPES):
-        if TYPE_COLOUR[u] == c and TYPE_VALUE[u] == want_to:
-            return u
-    return -1
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def upgrade_default(P, s, G, R, npurple):
-    """Purple Set 4: the highest tier with a coloured (not white) chip to upgrade, the one whose
-    upgrade gains most by price; encoded tier * 32 + chip type, -1 none."""
-    for tier in range(min(npurple, 3), 0, -1):
-        best = -1
-        gain = -1
-        for i in range(P[s, F_NPOT]):
-            t = P[s, POT_T + i]
-            if TYPE_COLOUR[t] == WHITE:
-                continue
-            u = upgrade_target(t, tier)
-            if u >= 0 and G[G_SUPPLY + u] > 0 and R[R_PRICE + u] - R[R_PRICE + t] > gain:
-                gain = R[R_PRICE + u] - R[R_PRICE + t]
-                best = t
-        if best >= 0:
-            return tier * 32 + best
-    return -1
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def decide_book(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
-    """The answer to book question ``q`` (``Q_*`` in ``strategies.slots``) with argument ``arg``."""
-    k = SK[s, SLOT_BOOK]
-    if k == SCRIPTED:
-        if q == Q_RED_AFTER and P[s, F_BOOK_PTR] < SC[s, SC_NRED_AFTER]:
-            return SC[s, SC_RED_AFTER + P[s, F_BOOK_PTR]]
-        if (q == Q_GREEN_CHIP or q == Q_GREEN_RUBY) and P[s, F_GREEN_PTR] < SC[s, SC_NGREEN]:
-            return SC[s, SC_GREEN + P[s, F_GREEN_PTR]]
-        if q == Q_PURPLE_TRADE and SC[s, SC_PURPLE] >= 0:
-            return min(SC[s, SC_PURPLE], arg, 3)
-        if q == Q_PURPLE_UPGRADE and SC[s, SC_UPGRADE] != -2:
-            return SC[s, SC_UPGRADE]
-        k = BOOK_DEFAULT  # an optional effect that is not scripted is taken
-    if k >= USER_BASE:
-        return UF[0][k - USER_BASE](P, s, G, R, SP, q, arg, UF[1][s])
-    decline = k == BOOK_DECLINE
-    if q == Q_GREEN_CHIP:
-        return -1 if decline else green_chip_default(G, R, arg)
-    if q == Q_GREEN_RUBY:
-        return 0 if decline or G[G_ROUND] >= R[R_ROUNDS] else 1
-    if q == Q_RED_AFTER:
-        return RED_RETURN if decline else RED_PLACE
-    if q == Q_PURPLE_TRADE:
-        return 0 if decline else min(arg, 3)
-    if q == Q_PURPLE_UPGRADE:
-        return -1 if decline else upgrade_default(P, s, G, R, arg)
-    return 0
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def next_value_type(t):
-    """The next-higher chip of t's colour (white 1 -> 2 -> 3; green, blue, red, yellow 1 -> 2 ->
-    4), or -1 (orange, purple, black, locoweed and the top values have none)."""
-    c = TYPE_COLOUR[t]
-    v = TYPE_VALUE[t]
-    if c == ORANGE or c == PURPLE or c == BLACK or c == LOCOWEED:
-        return -1
-    for u in range(N_TYPES):
-        if TYPE_COLOUR[u] == c and TYPE_VALUE[u] > v:
-            return u  # types of a colour are listed by value
-    return -1
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def dearest(G, R, lo, hi, value):
-    """The grantable chip type of ``value`` among types lo..hi-1 with the highest price, or -1."""
-    best = -1
-    for t in range(lo, hi):
-        if TYPE_VALUE[t] == value and TYPE_COLOUR[t] != WHITE and grantable(G, R, t):
-            if best < 0 or R[R_PRICE + t] > R[R_PRICE + best]:
-                best = t
-    return best
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def card_default(P, s, card, arg, G, R):
-    """The built-in answer to a card's choice (see ``strategies.slots``, card questions)."""
-    if card == CARD_JUST_IN_TIME:
-        return W1 if arg > 0 and G[G_ROUND] <= 3 else -1
-    if card == CARD_CHOOSE_ONE:
-        best = dearest(G, R, 0, N_TYPES, 2)
-        if best < 0 or (grantable(G, R, K1) and R[R_PRICE + K1] > R[R_PRICE + best]):
-            best = K1 if grantable(G, R, K1) else best
-        return best if best >= 0 else CARD_TAKE_OTHER
-    if card == CARD_RATS_FRIENDS:
-        best = dearest(G, R, 0, N_TYPES, 4)
-        return CARD_TAKE_OTHER if arg >= 4 or best < 0 else best
-    if card == CARD_GOOD_START:
-        return 0
-    if card == CARD_CHOOSE_WISELY:
-        return P1 if R[R_ROUNDS] - G[G_ROUND] < 2 else 0
-    if card == CARD_WHEEL_AND_DEAL:
-        if arg < 1 or G[G_ROUND] >= R[R_ROUNDS]:
-            return -1
-        best = -1
-        for t in (O1, G1, B1, R1, Y1):
-            if grantable(G, R, t) and (best < 0 or R[R_PRICE + t] > R[R_PRICE + best]):
-                best = t
-        return best
-    if card == CARD_OPPORTUNISTIC:
-        best = -1
-        gain = 0
-        for i in range(arg):
-            t = P[s, CARD_LOOK + i]
-            u = next_value_type(t)
-            if TYPE_COLOUR[t] != WHITE and u >= 0 and G[G_SUPPLY + u] > 0 \
-                    and R[R_PRICE + u] - R[R_PRICE + t] > gain:
-                gain = R[R_PRICE + u] - R[R_PRICE + t]
-                best = t
-        return best
-    if card == CARD_WELL_STIRRED:
-        return 1
-    if card == CARD_STRONG_INGREDIENT:
-        best = -1
-        for i in range(arg):
-            t = P[s, CARD_LOOK + i]
-            if best < 0 or TYPE_VALUE[t] * 16 + TYPE_COLOUR[t] > TYPE_VALUE[best] * 16 + TYPE_COLOUR[best]:
-                best = t
-        return best
-    if card == CARD_SCHADENFREUDE:
-        return dearest(G, R, 0, N_TYPES, 2)
-    if card == CARD_SECOND_CHANCE:
-        return 1 if arg != 0 or P[s, F_WHITE] >= P[s, F_LIMIT] - 1 else 0
-    return 0
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def decide_card(P, s, card, arg, G, R, SK, SP, SC, rng, UF):
-    """The answer to this round's card ``card`` (1-24) with argument ``arg``."""
-    k = SK[s, SLOT_CARD]
-    if k == SCRIPTED:
-        i = P[s, F_CARD_PTR]
-        P[s, F_CARD_PTR] = i + 1
-        if i < SC[s, SC_NCARD]:
-            return SC[s, SC_CARD + i]
-    elif k >= USER_BASE:
-        return UF[0][k - USER_BASE](P, s, G, R, SP, card, arg, UF[1][s])
-    return card_default(P, s, card, arg, G, R)

@@ -25,15 +25,17 @@ SLOT_RED = 8  # whether a red chip takes its extra distance from pumpkins
 SLOT_CUSTOM = 9  # no decision: parameters of user strategies
 SLOT_BOOK = 10  # the choices of the Set 2-4 books (see Q_*)
 SLOT_CARD = 11  # the choices fortune-teller cards offer
-N_SLOTS = 12
+SLOT_TUBE = 12  # test-tube side: each droplet move goes to the pot or the test-tube track
+N_SLOTS = 13
 SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple", "red", "custom",
-              "book", "card")
-DECISION_SLOTS = (*SLOT_NAMES[:9], "book", "card")
-PARAM_WIDTH = 24
+              "book", "card", "tube")
+DECISION_SLOTS = (*SLOT_NAMES[:9], "book", "card", "tube")
+PARAM_WIDTH = 28
 ROUND_PARAMS = 21  # SP[s, slot, 0..20]: per-round values (0 = outside a game)
 P_RUBY_VALUE = 21  # stop slot of ev/optimal: VP worth of one ruby
 P_VP_VALUE = 22  # stop slot of ev/optimal: weight of VP (1)
 P_OPT_MAX_SUBBAGS = 23  # optimal: solve exactly only when the bag left has at most this many sub-bags
+P_DIE_VALUE = 24  # stop slot of ev: VP worth of the bonus die, counted once others' potions are seen
 
 SCRIPTED = 99  # every slot: read the decision from SC
 USER_BASE = 100  # kind USER_BASE + i: call UF[i]
@@ -115,6 +117,16 @@ CARD_SCHADENFREUDE = 23  # b = the seat whose pot exploded; answer: the 2-chip t
 CARD_SECOND_CHANCE = 24  # b = 1 if the pot exploded; answer 1 starts the potion again
 CARD_TAKE_OTHER = 99
 
+# tube kinds (only asked on the test-tube side of the pot; a slot function gets (glass entered, 0)
+# and answers 1 to move the test-tube droplet, 0 the pot droplet)
+TUBE_VALUE = 0  # tube if the glass's bonus is worth at least p0 VP per round the pot droplet still helps
+TUBE_POT = 1  # always the pot droplet (the ordinary game)
+TUBE_ALWAYS = 2  # the test-tube droplet while a glass is left
+P_TUBE_SPACE = 0  # TUBE_VALUE: VP worth of one pot space for one round
+P_TUBE_RUBY = 1  # TUBE_VALUE: VP worth of a ruby
+P_TUBE_COIN = 2  # TUBE_VALUE: VP worth of one coin of a chip's price
+TUBE_DEFAULTS = (0.7, 0.5, 0.25)  # p0, p1, p2 of the default player (and of unscripted moves)
+
 # Scripted decisions: SC[seat, :]
 SC_NBLUE = 0
 SC_BLUE = 1  # 16 entries: chip type placed for each blue chip, -1 none
@@ -136,5 +148,7 @@ SC_GREEN = 74  # 4 entries: green Set 2 chip type taken (-1 none) / green Set 4 
 SC_UPGRADE = 78  # purple Set 4: tier * 32 + chip type, -1 none, -2 not scripted
 SC_NCARD = 79
 SC_CARD = 80  # 8 entries: card decisions in order
+SC_NTUBE = 88  # droplet moves scripted (test-tube side)
+SC_TUBE = 89  # bit i: 1 the i-th droplet move goes to the test tube, 0 to the pot
 SC_WIDTH = 96
 SC_MAX_LIST = 16

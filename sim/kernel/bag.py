@@ -45,7 +45,7 @@ from sim.kernel.layout import (
     POT_T,
 )
 from sim.kernel.rng import randint
-from sim.rules.chips import N_TYPES
+from sim.rules.chips import N_TYPES, TYPE_VALUE
 
 # Script errors (F_SCRIPT_ERR)
 ERR_DRAW_NOT_IN_BAG = 1
@@ -202,6 +202,19 @@ def remove_any_chip(P, s, t):
             P[s, F_NCHIPS] = n - 1
             return True
     return False
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def place_plain(P, s, t, last):
+    """Put chip t (already out of the bag) in the pot after the last chip, moving its printed
+    value and nothing more (no action, no explosion check); return the space."""
+    pos = min(P[s, F_ANCHOR] + TYPE_VALUE[t], last)
+    k = P[s, F_NPOT]
+    P[s, POT_T + k] = t
+    P[s, POT_P + k] = pos
+    P[s, F_NPOT] = k + 1
+    P[s, F_ANCHOR] = pos
+    return pos
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")

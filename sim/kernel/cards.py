@@ -14,6 +14,7 @@ from numba import njit
 from sim.kernel.bag import (
     add_chip,
     draw_chip,
+    place_plain,
     remove_any_chip,
     remove_pot_entry,
     reset_potion,
@@ -21,6 +22,7 @@ from sim.kernel.bag import (
     show_supply,
 )
 from sim.kernel.die import roll_die
+from sim.kernel.droplet import move_droplet
 from sim.kernel.effects.red import hold_aside
 from sim.kernel.events import record
 from sim.kernel.layout import (
@@ -30,14 +32,11 @@ from sim.kernel.layout import (
     EV_CARD_GAIN,
     EV_CARD_LOOK,
     EV_PLACE,
-    F_ANCHOR,
     F_BASE_LIMIT,
     F_CARD_ARG,
     F_CARD_USED,
-    F_DROPLET,
     F_EXPLODED,
     F_FORCED_N,
-    F_LIMIT,
     F_NBAG,
     F_NCHIPS,
     F_NPOT,
@@ -53,7 +52,6 @@ from sim.kernel.layout import (
     G_ROUND,
     G_START_PLAYER,
     G_SUPPLY,
-    POT_P,
     POT_T,
     R_CARD_MASK,
     R_CARD_ORDER,
@@ -64,7 +62,7 @@ from sim.kernel.layout import (
 )
 from sim.kernel.rng import randint
 from sim.rules.chips import B2, G1, K1, P1, TYPE_COLOUR, TYPE_VALUE, W1, WHITE
-from strategies.decide_nb import decide_card, grantable, next_value_type
+from strategies.choices_nb import decide_card, grantable, next_value_type
 
 N_CARDS = 24
 (ROLL_THE_DIE, POT_FILLING_UP, CHARITY, RAT_INFESTATION, BEGINNERS_BONUS, JUST_IN_TIME,
@@ -121,7 +119,7 @@ def gain(P, s, G, E, kind, amount):
     elif kind == GAIN_RUBY:
         P[s, F_RUBIES] += amount
     elif kind == GAIN_DROPLET:
-        P[s, F_DROPLET] += amount
+        move_droplet(P, s, amount)
     record(E, G, s, EV_CARD_GAIN, kind, amount, G[G_CARD])
 
 
@@ -203,8 +201,6 @@ def purple_card(P, G, R, supply, die, DS, FD, SK, SP, SC, rng, E, UF):
             if a == TAKE_RUBIES or not (a == K1 or (0 <= a < supply.shape[0] and TYPE_VALUE[a] == 2)) \
                     or not grant_chip(P, s, a, G, R, supply, E):
                 gain(P, s, G, E, GAIN_RUBY, 3)
-        elif card == RATS_FRIENDS or card == GOOD_START:
-            P[s, F_CARD_ARG] = -1  # answered once the rats are known (rats_phase)
         elif card == CHOOSE_WISELY:
             show_supply(G, supply)
             a = decide_card(P, s, card, 0, G, R, SK, SP, SC, rng, UF)
@@ -315,11 +311,8 @@ def second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
     if decide_card(P, s, SECOND_CHANCE, P[s, F_EXPLODED], G, R, SK, SP, SC, rng, UF) != 1:
         return False
     limit = P[s, F_BASE_LIMIT]
-    raised = P[s, F_LIMIT]
     reset_potion(P, s, P[s, F_START], limit)
     hold_aside(P, s)
-    if G[G_CARD] == LUXURY:
-        P[s, F_LIMIT] = raised
     P[s, F_CARD_USED] = 1
     record(E, G, s, EV_CARD_GAIN, GAIN_RESTART, 0, SECOND_CHANCE)
     return True
@@ -366,12 +359,7 @@ def strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
             return_chip(P, s, P[s, CARD_LOOK + i])
     if pick < 0:
         return
-    pos = min(P[s, F_ANCHOR] + TYPE_VALUE[want], R[R_LAST])
-    k = P[s, F_NPOT]
-    P[s, POT_T + k] = want
-    P[s, POT_P + k] = pos
-    P[s, F_NPOT] = k + 1
-    P[s, F_ANCHOR] = pos
+    pos = place_plain(P, s, want, R[R_LAST])
     if TYPE_COLOUR[want] == WHITE:
         P[s, F_WHITE] += TYPE_VALUE[want]  # counts, but a card's draw never explodes the pot
     P[s, F_REWARD] = pos + 1

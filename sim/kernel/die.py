@@ -5,8 +5,9 @@ from __future__ import annotations
 from numba import njit
 
 from sim.kernel.bag import add_chip
+from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
-from sim.kernel.layout import EV_DIE, F_DROPLET, F_RUBIES, F_SCORE, G_DIE_N, G_DIE_PTR
+from sim.kernel.layout import EV_DIE, F_RUBIES, F_SCORE, G_DIE_N, G_DIE_PTR
 from sim.kernel.records import GERR_DIE_SHORT, game_error
 from sim.kernel.rng import randint
 from sim.rules.chips import O1
@@ -33,7 +34,7 @@ def roll_die(P, s, G, die, DS, supply, rng, E):
     elif face == FACE_RUBY:
         P[s, F_RUBIES] += 1
     elif face == FACE_DROPLET:
-        P[s, F_DROPLET] += 1
+        move_droplet(P, s, 1)
     elif face == FACE_PUMPKIN:
         if supply[O1] > 0 and add_chip(P, s, O1):
             supply[O1] -= 1

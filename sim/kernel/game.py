@@ -28,6 +28,7 @@ from sim.kernel.layout import (
     R_ROUNDS,
     R_START_DROPLET,
     R_START_RUBIES,
+    R_TEAMS,
 )
 from sim.kernel.records import (
     O_BOUGHT,
@@ -100,24 +101,41 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
 
     The randomness of seat s comes from stream (seed, game, s) only, so the same seat meets the
     same luck whatever strategy sits there and whatever else runs in the batch.
+
+    Teams (``R_TEAMS``): players t and t + n/2 share cauldron t (the kernel's seat t), and take
+    turns deciding for it, player t in odd rounds and player t + n/2 in even ones; both get the
+    cauldron's result in ``out`` and ``rd``. Events name cauldrons.
     """
-    P = np.zeros((nplayers, P_WIDTH), dtype=np.int64)
+    teams = R[R_TEAMS] != 0
+    nc = nplayers // 2 if teams else nplayers
+    P = np.zeros((nc, P_WIDTH), dtype=np.int64)
     G = np.zeros(G_WIDTH, dtype=np.int64)
-    SC = np.zeros((nplayers, 96), dtype=np.int64)  # SC_WIDTH
-    FD = np.zeros((nplayers, 1), dtype=np.int64)
+    SC = np.zeros((nc, 96), dtype=np.int64)  # SC_WIDTH
+    FD = np.zeros((nc, 1), dtype=np.int64)
     DS = np.zeros(1, dtype=np.int64)
     W = np.zeros(W_WIDTH, dtype=np.int64)
+    SKr = np.empty((nc, SK.shape[1]), dtype=np.int64)
+    SPr = np.empty((nc, SP.shape[1], SP.shape[2]), dtype=np.float64)
     rng = np.empty(nplayers + 1, dtype=np.uint64)
     for s in range(nplayers + 1):
         rng[s] = stream_seed(seed, game, s)
     supply = supply0.copy()
-    setup_game(P, G, R, supply, start_bag, nplayers)
+    setup_game(P, G, R, supply, start_bag, nc)
     deal_deck(G, R, rng, nplayers)
     for r in range(1, R[R_ROUNDS] + 1):
         G[G_ROUND] = r
+        for s in range(nc):  # who decides for each cauldron this round
+            m = s + nc * ((r - 1) % 2) if teams else s
+            SKr[s] = SK[m]
+            SPr[s] = SP[m]
         play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
-                   SK, SP, SC, FD, DS, rng, E, rd, W, UF)
+                   SKr, SPr, SC, FD, DS, rng, E, rd, W, UF)
     finish_game(P, G, out, E)
+    for m in range(nc, nplayers):  # teams: the second member shares the cauldron's result
+        out[m] = out[m - nc]
+        if rd.shape[0] > 0:
+            for r in range(rd.shape[0]):
+                rd[r, m] = rd[r, m - nc]
     return G[G_ERR]
 
 

@@ -63,6 +63,9 @@ F_GREEN_PTR = 82  # next scripted green decision
 F_CARD_USED = 83  # 1: this round's once-only card option is spent (Well Stirred, A Second Chance)
 F_CARD_ARG = 84  # a purple card's answer kept for the rats (A Good Start, Rats Are Your Friends)
 CARD_LOOK = 85  # 5 entries: chips a card draws to look at
+F_TUBE = 90  # test-tube side: the glass the test-tube droplet is on (0 = start)
+F_DROP_PEND = 91  # droplet moves granted but not yet given to the pot or the tube (settle_droplets)
+F_TUBE_PTR = 92  # next scripted droplet move (pot or tube)
 POT_T = 96
 POT_P = POT_T + MAX_POT
 CHIPS = POT_P + MAX_POT
@@ -85,6 +88,8 @@ G_ERRARG = 9
 G_CARD = 10  # fortune-teller card of the round (-1 none)
 G_MAX_BUYS = 11  # chips a player may buy (for buying slots)
 G_DECK_N = 12  # cards in this game's deck (dealt at set-up); round r plays G_DECK + r - 1
+G_SEEN = 13  # while brewing, bit o: seat o's potion of this round may be read (information model)
+G_BREWED = 14  # 1 once this round's potions are brewed (0 before: a pot droplet move still helps)
 G_SUPPLY = 16  # 20 entries: the shared supply, refreshed before each buying decision
 G_AVAIL = 36  # 20 entries: 1 if the chip type is for sale this round
 G_OUT = 56  # 8 entries: a buying slot writes the chip types it buys here
@@ -113,13 +118,21 @@ R_DECK = 25  # 1: deal a shuffled fortune-teller deck at set-up
 R_CARD_MASK = 26  # bit c: card number c is in the deck
 R_CARD_ORDER_N = 27  # > 0: the deck has this fixed order (R_CARD_ORDER)
 R_POTION_CARD = 28  # the card a single potion (quacks potion --card) is brewed under
+R_TUBE = 29  # 1: the test-tube side of the pot (every droplet move: pot or tube)
+R_TEAMS = 30  # 1: teams of two share a cauldron (players t and t + n/2)
 R_COINS = 32  # 54 entries: coins of each pot space
 R_VP = 86  # 54 entries
 R_RUBY = 140  # 54 entries: 1 if the space shows a ruby
 R_PRICE = 194  # 20 entries: price of each chip type with this ruleset's books (-1 not sold)
 R_BOOK_ROUND = 214  # 9 entries: first round a colour's book is out
 R_CARD_ORDER = 224  # 24 entries: a fixed deck order (card numbers)
-R_WIDTH = 256
+R_TUBE_GLASS = 256  # 13 entries: the bonus of glass 0..12 (TUBE_* codes)
+R_WIDTH = 272
+
+# Test-tube glass bonus codes: a chip type (0..19), TUBE_RUBY + n rubies, TUBE_VP + n VP.
+TUBE_GLASSES = 12
+TUBE_RUBY = 1000
+TUBE_VP = 2000
 
 INFO_INDEPENDENT, INFO_SYNCHRONIZED, INFO_SEQUENTIAL = 0, 1, 2
 
@@ -169,5 +182,6 @@ EV_UPGRADE = 41  # a=old chip type, b=new chip type (purple Set 4)
 EV_CARD = 42  # a=card number of the round
 EV_CARD_GAIN = 43  # a=what (CARD_GAIN_*), b=amount or chip type, c=card
 EV_CARD_LOOK = 44  # a=chip type a card drew
+EV_TUBE = 45  # a=glass entered, b=its bonus (TUBE_* code), c=1 if a granted chip was not given
 
 SPEND_DROPLET, SPEND_FLASK = 1, 2

@@ -28,6 +28,7 @@ from sim.kernel.cards import (
     round_card,
 )
 from sim.kernel.die import roll_die
+from sim.kernel.droplet import move_droplet, settle_all, settle_droplets
 from sim.kernel.effects.black import black_at_b, count_black
 from sim.kernel.effects.green import green_at_b
 from sim.kernel.effects.purple import purple_at_b
@@ -68,17 +69,21 @@ from sim.kernel.layout import (
     F_SCORE,
     F_SCRIPT_ERR,
     F_START,
+    F_TUBE_PTR,
     F_VPGAIN,
     F_WHITE,
     G_AVAIL,
+    G_BREWED,
     G_CARD,
     G_INFO,
     G_MAX_BUYS,
     G_NP,
     G_OUT,
     G_ROUND,
+    G_SEEN,
     G_START_PLAYER,
     G_SUPPLY,
+    INFO_SEQUENTIAL,
     INFO_SYNCHRONIZED,
     POT_P,
     R_BOOK,
@@ -122,7 +127,7 @@ from sim.kernel.records import (
     W_WANT,
     game_error,
 )
-from sim.rules.chips import RED, TYPE_COLOUR, W1
+from sim.rules.chips import GREEN, PURPLE, RED, TYPE_COLOUR, W1
 from strategies.decide_nb import decide_buy, decide_explosion, decide_spend
 
 
@@ -151,6 +156,9 @@ def round_start(P, G, R, supply, book_round, book_set, E):
         P[s, F_VPGAIN] = P[s, F_SCORE]  # score at round start; turned into the gain at the end
         P[s, F_RUBYGAIN] = 0
         P[s, F_CARD_PTR] = 0
+        P[s, F_TUBE_PTR] = 0
+    G[G_BREWED] = 0
+    G[G_SEEN] = (1 << n) - 1  # outside brewing every potion is on the table
     for c in range(book_set.shape[0]):
         if book_set[c] > 0 and book_round[c] == r and r > 1:
             record(E, G, -1, EV_BOOK, c, 0, 0)
@@ -192,7 +200,9 @@ def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
     """Every player brews, by the round's information model."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
+    everyone = (1 << n) - 1
     if G[G_INFO] == INFO_SYNCHRONIZED:
+        G[G_SEEN] = everyone
         # Lock-step: first chips for all, then before each reveal every active player decides
         # (seeing every pot so far), then all who go on draw one chip.
         want = W[W_WANT : W_WANT + n]
@@ -216,8 +226,16 @@ def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
                 if want[s] != 0:
                     potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
     else:
+        # One after another from the start player. Independent: nobody sees another potion of
+        # this round; sequential: each player sees the potions brewed before theirs.
+        seen = 0
         for k in range(n):
-            brew_until_stop(P, (sp + k) % n, G, R, SK, SP, SC, FD, rng, E, UF)
+            s = (sp + k) % n
+            G[G_SEEN] = seen if G[G_INFO] == INFO_SEQUENTIAL else 0
+            brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+            seen |= 1 << s
+    G[G_SEEN] = everyone
+    G[G_BREWED] = 1
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -243,7 +261,7 @@ def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def phase_a_die(P, G, die, DS, supply, rng, E):
+def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
     """A: the bonus die for the furthest intact potions (all ties roll; the spoon is furthest)."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
@@ -257,6 +275,7 @@ def phase_a_die(P, G, die, DS, supply, rng, E):
             roll_die(P, s, G, die, DS, supply, rng, E)
             if G[G_CARD] == POT_IS_FULL:
                 roll_die(P, s, G, die, DS, supply, rng, E)
+            settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -266,13 +285,17 @@ def phase_b_actions(P, G, R, supply, SK, SP, SC, rng, E, W, UF):
     sp = G[G_START_PLAYER]
     black = W[W_BLACK : W_BLACK + n]
     count_black(P, n, black)
+    grants = R[R_BOOK + GREEN] == 2 or R[R_BOOK + PURPLE] == 4  # books that grant a chip at B
     for k in range(n):
         s = (sp + k) % n
-        show_supply(G, supply)  # what a strategy sees of the supply when a book grants a chip
+        if grants:
+            show_supply(G, supply)  # what a strategy sees of the supply when a book grants a chip
         green_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
-        show_supply(G, supply)
+        if grants:
+            show_supply(G, supply)
         purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
         black_at_b(P, s, black, G, E)
+        settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -374,7 +397,7 @@ def phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def phase_f_rubies(P, G, R, SK, SP, SC, rng, E, UF):
+def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
     """F: rubies for droplet moves and flask refills, as the strategy asks."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
@@ -384,7 +407,8 @@ def phase_f_rubies(P, G, R, SK, SP, SC, rng, E, UF):
             a = decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF)
             if a == SPEND_DROPLET and P[s, F_RUBIES] >= R[R_RUBY_DROPLET]:
                 P[s, F_RUBIES] -= R[R_RUBY_DROPLET]
-                P[s, F_DROPLET] += 1
+                move_droplet(P, s, 1)
+                settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
             elif a == SPEND_FLASK and P[s, F_RUBIES] >= R[R_RUBY_FLASK] and P[s, F_FLASK] == 0:
                 P[s, F_RUBIES] -= R[R_RUBY_FLASK]
                 P[s, F_FLASK] = 1
@@ -435,11 +459,13 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     round_start(P, G, R, supply, book_round, book_set, E)
     if round_card(G, E) <= LAST_PURPLE and G[G_CARD] > 0:
         purple_card(P, G, R, supply, die, DS, FD, SK, SP, SC, rng, E, UF)
+        settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF)  # before the rats: the start moves
     rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF)
     G[G_INFO] = R[R_FINAL_INFO] if final else R[R_INFO]
     brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF)
     potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF)
-    phase_a_die(P, G, die, DS, supply, rng, E)
+    settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF)
+    phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF)
     phase_b_actions(P, G, R, supply, SK, SP, SC, rng, E, W, UF)
     phase_c_rubies(P, G, ruby, E)
     phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF)
@@ -447,9 +473,10 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
         final_conversions(P, G, R, E)
     else:
         phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E, UF)
-        phase_f_rubies(P, G, R, SK, SP, SC, rng, E, UF)
+        phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF)
     if G[G_CARD] == MAGIC_POTION:
         for s in range(G[G_NP]):
             P[s, F_FLASK] = 1
+    settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF)
     round_end(P, G, coins, E, rd)
     G[G_START_PLAYER] = (G[G_START_PLAYER] + 1) % G[G_NP]

@@ -83,6 +83,31 @@ def _bag_spec():
 _CHIP_KEYS = [chips.chip_name(t) for t in range(chips.N_TYPES)]
 
 
+POT_SIDES = ("pot", "test-tube")
+
+
+def _glass_bonus(v) -> bool:
+    if v == "ruby" or (isinstance(v, str) and v.startswith("ruby:") and v[5:].isdigit()):
+        return True
+    if isinstance(v, str) and v.startswith("vp:") and v[3:].isdigit():
+        return True
+    return isinstance(v, str) and v in _CHIP_KEYS and not v.startswith("w")
+
+
+def glass_code(v: str) -> int:
+    """A test-tube glass bonus (``ruby``, ``ruby:N``, ``vp:N`` or a chip such as ``b1``) as the
+    kernel's code (``sim.kernel.layout.TUBE_*``)."""
+    from sim.kernel import layout as L
+
+    if v == "ruby":
+        return L.TUBE_RUBY + 1
+    if v.startswith("ruby:"):
+        return L.TUBE_RUBY + int(v[5:])
+    if v.startswith("vp:"):
+        return L.TUBE_VP + int(v[3:])
+    return _CHIP_KEYS.index(v)
+
+
 def _card_list():
     from sim.rules.cards import CARD_IDS
 
@@ -108,6 +133,12 @@ SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
         "info_model": _choice(INFO_MODELS),
         "final_info_model": _choice(INFO_MODELS),
         "rats_from_round": _int_range(1, 21),
+        "teams": ("true or false", lambda v: isinstance(v, bool)),
+    },
+    "pot": {
+        "side": _choice(POT_SIDES),
+        "test_tube": ("a list of 12 glass bonuses, each ruby, ruby:N, vp:N or a chip (b1, k1...)",
+                      lambda v: isinstance(v, list) and len(v) == 12 and all(map(_glass_bonus, v))),
     },
     "track": {
         "last_chip_space": _int_range(52, 52),
@@ -209,6 +240,11 @@ class Ruleset:
         order = [card_number(c) for c in cards["order"] if card_number(c) not in out]
         R[L.R_CARD_ORDER_N] = len(order)
         R[L.R_CARD_ORDER : L.R_CARD_ORDER + len(order)] = order
+        pot = self.data["pot"]
+        R[L.R_TUBE] = 1 if pot["side"] == "test-tube" else 0
+        R[L.R_TEAMS] = 1 if g["teams"] else 0
+        for i, v in enumerate(pot["test_tube"]):
+            R[L.R_TUBE_GLASS + 1 + i] = glass_code(v)
         return R
 
     def check_implemented(self) -> None:
@@ -323,7 +359,24 @@ def _check_unknown(raw: dict, label: str) -> None:
                 )
 
 
+# Keys added after rulesets were first saved in reports: a resolved ruleset without them takes
+# the built-in base ruleset's values (the ordinary game), so older run.json files and stand-alone
+# ruleset files still load.
+OPTIONAL_KEYS = (("game", "teams"), ("pot", "side"), ("pot", "test_tube"))
+
+
+def _fill_optional(d: dict) -> None:
+    base = None
+    for section, key in OPTIONAL_KEYS:
+        node = d.setdefault(section, {})
+        if isinstance(node, dict) and key not in node:
+            if base is None:
+                base = tomllib.loads((BUILTIN_DIR / "base.toml").read_text(encoding="utf-8"))
+            node[key] = copy.deepcopy(base[section][key])
+
+
 def _validate(d: dict, label: str) -> None:
+    _fill_optional(d)
     _check_unknown(d, label)
     for k in ("name",):
         if not isinstance(d.get(k), str):

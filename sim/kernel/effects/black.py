@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from numba import njit
 
+from sim.kernel.droplet import move_droplet
 from sim.kernel.effects.purple import count_colour
 from sim.kernel.events import record
-from sim.kernel.layout import EV_BLACK, F_DROPLET, F_RUBIES, G_NP
+from sim.kernel.layout import EV_BLACK, F_RUBIES, G_NP
 from sim.rules.chips import BLACK
 
 
@@ -42,6 +43,6 @@ def black_at_b(P, s, black, G, E):
         if beaten == 2:
             rub = 1
     if drop + rub > 0:
-        P[s, F_DROPLET] += drop
+        move_droplet(P, s, drop)
         P[s, F_RUBIES] += rub
         record(E, G, s, EV_BLACK, drop, rub, 0)

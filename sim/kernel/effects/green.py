@@ -5,6 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.kernel.bag import add_chip
+from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_GREEN,
@@ -12,7 +13,6 @@ from sim.kernel.layout import (
     EV_GREEN_DROPLET,
     EV_GREEN_MOVE,
     F_COINS,
-    F_DROPLET,
     F_EXPLODED,
     F_FINALPOS,
     F_GREEN_PTR,
@@ -28,7 +28,7 @@ from sim.kernel.layout import (
     R_LIMIT,
 )
 from sim.rules.chips import B1, GREEN, O1, P1, R1, TYPE_COLOUR, TYPE_VALUE, Y1
-from strategies.decide_nb import decide_book, grantable
+from strategies.choices_nb import decide_book, grantable
 from strategies.slots import Q_GREEN_CHIP, Q_GREEN_RUBY
 
 
@@ -88,7 +88,7 @@ def green_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
                 P[s, F_GREEN_PTR] += 1
                 if pay != 0 and P[s, F_RUBIES] >= 1:
                     P[s, F_RUBIES] -= 1
-                    P[s, F_DROPLET] += 1
+                    move_droplet(P, s, 1)
                     moves += 1
         if moves > 0:
             record(E, G, s, EV_GREEN_DROPLET, moves, 0, 0)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from numba import njit
 
 from sim.kernel.bag import add_chip, discard_chip, remove_pot_entry
+from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_PURPLE,
     EV_PURPLE_TRADE,
     EV_PURPLE_VP,
     EV_UPGRADE,
-    F_DROPLET,
     F_NPOT,
     F_RUBIES,
     F_SCORE,
@@ -21,7 +21,8 @@ from sim.kernel.layout import (
     R_COINS,
 )
 from sim.rules.chips import B2, G1, K1, P1, PURPLE, TYPE_COLOUR, WHITE, Y4
-from strategies.decide_nb import decide_book, decide_purple, upgrade_target
+from strategies.choices_nb import decide_book, upgrade_target
+from strategies.decide_nb import decide_purple
 from strategies.slots import Q_PURPLE_TRADE, Q_PURPLE_UPGRADE
 
 
@@ -82,7 +83,7 @@ def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
             P[s, F_RUBIES] += 1
         elif tier >= 3:
             P[s, F_SCORE] += 2
-            P[s, F_DROPLET] += 1
+            move_droplet(P, s, 1)
         record(E, G, s, EV_PURPLE, tier, 0, 0)
     elif book == 2:
         tier = decide_book(P, s, Q_PURPLE_TRADE, npurple, G, R, SK, SP, SC, rng, UF)
@@ -99,12 +100,12 @@ def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
             grant(P, s, G1, supply)
             grant(P, s, B2, supply)
             P[s, F_SCORE] += 3
-            P[s, F_DROPLET] += 1
+            move_droplet(P, s, 1)
         else:
             grant(P, s, Y4, supply)
             P[s, F_SCORE] += 6
             P[s, F_RUBIES] += 1
-            P[s, F_DROPLET] += 2
+            move_droplet(P, s, 2)
         record(E, G, s, EV_PURPLE_TRADE, tier, tier, 0)
     elif book == 3:
         vp = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import return_chip
+from sim.kernel.bag import place_plain, return_chip
 from sim.kernel.events import record
 from sim.kernel.layout import (
     ASIDE,
@@ -14,7 +14,6 @@ from sim.kernel.layout import (
     EV_ASIDE,
     EV_RED,
     EV_RED_AFTER,
-    F_ANCHOR,
     F_BOOK_PTR,
     F_NBAG,
     F_NORANGE,
@@ -28,7 +27,8 @@ from sim.kernel.layout import (
     R_LAST,
 )
 from sim.rules.chips import R1, RED, TYPE_COLOUR, TYPE_VALUE, W1, WHITE
-from strategies.decide_nb import decide_book, decide_red
+from strategies.choices_nb import decide_book
+from strategies.decide_nb import decide_red
 from strategies.slots import Q_RED_AFTER, RED_KEEP, RED_PLACE, RED_RETURN
 
 N_RED_TYPES = 3  # r1, r2, r4 are types R1, R1 + 1, R1 + 2
@@ -110,12 +110,7 @@ def reds_after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
             a = decide_book(P, s, Q_RED_AFTER, t, G, R, SK, SP, SC, rng, UF)
             P[s, F_BOOK_PTR] += 1
             if a == RED_PLACE:
-                pos = min(P[s, F_ANCHOR] + TYPE_VALUE[t], R[R_LAST])
-                k = P[s, F_NPOT]
-                P[s, POT_T + k] = t
-                P[s, POT_P + k] = pos
-                P[s, F_NPOT] = k + 1
-                P[s, F_ANCHOR] = pos
+                pos = place_plain(P, s, t, R[R_LAST])
                 P[s, F_NRED] += 1
                 P[s, ASIDE + j] -= 1
                 moved = True
