@@ -5,7 +5,8 @@
 Reports 4-, 3- and 2-player games per second (best of --repeat runs, after a warm-up that
 compiles the kernels) for a mixed lineup of the built-in strategies, in the base game with Set 1
 and no fortune-teller deck (the reference). --variants adds 4-player games with the deck on and
-each ingredient set, as a share of the reference (target: at least 80%).
+each ingredient set, and the published variants (test-tube side, sequential brewing, teams),
+as a share of the reference (target: at least 80%).
 """
 
 from __future__ import annotations
@@ -67,6 +68,11 @@ def main() -> None:
             v = load_ruleset("base", [f"books.all={books}"])
             gps = bench(v, LINEUPS[4], args.games, args.repeat)
             print(f"  deck + Set {books}: {gps:12,.0f} games/s   {gps / ref[4]:.0%} of the reference")
+        for label, sets in (("test-tube side", ["pot.side=test-tube"]),
+                            ("sequential brewing", ["game.info_model=sequential"]),
+                            ("teams of two", ["game.teams=true"])):
+            gps = bench(load_ruleset("base", sets), LINEUPS[4], args.games, args.repeat)
+            print(f"  deck + {label}: {gps:12,.0f} games/s   {gps / ref[4]:.0%} of the reference")
     if args.presets:
         from strategies.builtin import PRESETS
         from strategies.registry import load_strategy_file

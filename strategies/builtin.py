@@ -191,7 +191,16 @@ def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, drople
               "then the VP (the last round takes whichever is worth more)"),
         Param("droplet_until", "int", droplet_until, 0, 20, "spend rubies on droplet moves up to this round"),
         Param("refill", "int", refill, 0, 1, "refill an empty flask (2 rubies) before droplet moves"),
+        Param("tube", "choice", "value", help="test-tube side only: where each droplet move goes: the "
+              "glass when its bonus is worth more than the pot spaces it gives up (value), always the "
+              "pot, or always the tube", choices=TUBE_CHOICES),
+        Param("tube_space", "float", S.TUBE_DEFAULTS[0], 0, 10, "tube=value: VP worth of one pot "
+              "space for one round (a glass is taken when its bonus beats this x rounds left)"),
     )
+
+
+TUBE_CHOICES = ("value", "pot", "tube")
+_TUBE_KIND = {"value": S.TUBE_VALUE, "pot": S.TUBE_POT, "tube": S.TUBE_ALWAYS}
 
 
 def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
@@ -218,6 +227,14 @@ def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
     params[S.SLOT_RUBY, 1] = v["droplet_until"]
     kinds[S.SLOT_PURPLE] = S.PURPLE_MAX
     kinds[S.SLOT_RED] = S.RED_ALWAYS
+    kinds[S.SLOT_TUBE] = _TUBE_KIND[v["tube"]]
+    params[S.SLOT_TUBE, S.P_TUBE_SPACE] = v["tube_space"]
+
+
+def _die_param() -> tuple[Param, ...]:
+    return (Param("die", "float", 0.0, 0, 5, "VP worth of the bonus die: once another player's "
+                  "finished potion is in sight (sequential or synchronized brewing), reaching it "
+                  "earns the die; 0 ignores what the others brewed"),)
 
 
 def _value_params(coin=None, ruby=0.5) -> tuple[Param, ...]:
@@ -247,6 +264,7 @@ def _stop_builder(stop_kind: int, key: str | None):
                 _set_round(params, S.SLOT_STOP, coin)
             params[S.SLOT_STOP, S.P_RUBY_VALUE] = v["ruby"]
             params[S.SLOT_STOP, S.P_VP_VALUE] = 1.0
+            params[S.SLOT_STOP, S.P_DIE_VALUE] = v.get("die", 0.0)
             if stop_kind == S.STOP_OPTIMAL:
                 params[S.SLOT_STOP, S.P_OPT_MAX_SUBBAGS] = v["max_subbags"]
         elif key is not None:
@@ -296,7 +314,7 @@ _define("risk", "Stops when the exact chance that the next chip explodes is abov
 _define("ev", "One-step expected value: draws while one more chip is worth more than stopping.",
         "Values a reward space as VP + coins x coin + ruby x ruby, counts the chance of exploding "
         "and the explosion choice, and draws when one more chip beats stopping now.",
-        S.STOP_EV, _value_params())
+        S.STOP_EV, _value_params() + _die_param())
 _define("optimal", "Exact optimal stopping by dynamic programming over the bag (slow; the reference).",
         "Solves the rest of the potion exactly at every decision, with the same value of a reward "
         "space as ev; no stop rule can do better in expectation for that value. While the bag left "
@@ -336,7 +354,7 @@ _define("greenruby", "Archetype: green spiders and rubies turned into droplet mo
         S.STOP_RISK, [_p(0.2)], key="p", buy=["g4", "g2", "g1", "r4", "b4", "o1"], droplet_until=8)
 _define("expected-value", "Preset: the one-step expected-value stopper with value-based buying.",
         "Draws while one more chip is worth more than stopping; buys the pair of greatest value.",
-        S.STOP_EV, _value_params(), buyer="value")
+        S.STOP_EV, _value_params() + _die_param(), buyer="value")
 
 PRESETS = ("cautious", "balanced", "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby",
            "expected-value", "optimal", "random")

@@ -31,7 +31,17 @@ purple     a = purple chips            the tier taken (1..3)
 red        a = extra distance offered  1 to take it, 0 to decline (called only when a red
            (1 or 2, from pumpkins),    chip is offered an extra distance)
            b = the red chip's type
+book       a = question (``Q_*``),     the answer (see ``strategies.slots``, book questions)
+           b = its argument
+card       a = card number (1-24),     the answer (see ``strategies.slots``, card questions)
+           b = its argument
+tube       a = the glass a test-tube   1 to move the test-tube droplet, 0 the pot droplet
+           move would enter (1-12)     (asked only on the test-tube side, per droplet move)
 =========  ==========================  =====================================================
+
+What a player may see of the others while brewing is ``G[G_SEEN]``: bit o set means seat o's
+potion of this round may be read (independent brewing: none; sequential: the seats that brewed
+before; synchronized: all). Outside brewing every potion is on the table.
 
 The table always has ``N_UF`` entries, padded with a no-op, so the game kernel compiles once and
 is cached whatever the user functions are.

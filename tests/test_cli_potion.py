@@ -191,3 +191,24 @@ def test_sample_counts_are_plain_json_numbers():
     assert d["distribution"] == {"intact": {"3": 1000}, "exploded": {}}
     assert d["p_explode"] == 0.0 and d["expected_reward_space"] == 3.0
     assert np.isclose(d["expected_coins"], 3.0)
+
+
+def test_blue_set2_protected_explosions_have_their_own_column():
+    """Blue Set 2: an explosion inside a protection window still counts as an explosion, but
+    scores VP and coins; the sampled distribution keeps those potions in a third column."""
+    args = ("--bag", "b2x3,w3x3,w2x2", "--stop", "never", "--n", "20000", "--seed", "3")
+    d = ok_json(*args, "--set", "books.blue=2")
+    dist = d["distribution"]
+    assert set(dist) == {"intact", "exploded", "protected"}
+    n_prot = sum(dist["protected"].values())
+    n_expl = sum(dist["exploded"].values())
+    assert n_prot > 0 and n_expl > 0
+    assert sum(dist["intact"].values()) + n_expl + n_prot == 20000
+    assert d["p_protected"] == pytest.approx(n_prot / 20000)
+    assert d["p_explode"] == pytest.approx((n_expl + n_prot) / 20000)
+    lo, hi = d["p_protected_ci"]
+    assert 0 <= lo <= d["p_protected"] <= hi <= 1
+    plain = ok_json(*args)  # blue Set 1: no protection, no third column
+    assert set(plain["distribution"]) == {"intact", "exploded"} and "p_protected" not in plain
+    r = run(*args, "--set", "books.blue=2")
+    assert r.exit_code == 0 and "P(protected)" in r.stdout

@@ -39,8 +39,13 @@ class GameInputError(ValueError):
 
 
 def check_players(ruleset: Ruleset, nplayers: int) -> None:
-    """Raise GameInputError unless the ruleset allows this many players."""
+    """Raise GameInputError unless the ruleset allows this many players (teams: exactly 4)."""
     lo, hi = ruleset.game("min_players"), ruleset.game("max_players")
+    if ruleset.game("teams"):
+        if nplayers != 4:
+            raise GameInputError(f"--players {nplayers}: game.teams = true plays exactly 4 players "
+                                 f"(two teams of two)")
+        return
     if not lo <= nplayers <= hi:
         raise GameInputError(f"--players {nplayers}: this ruleset plays {lo} to {hi} players")
 
@@ -144,6 +149,15 @@ def replay(ruleset: Ruleset, lineup: list[Strategy], *, seed: int, game: int, ro
     return E[:nev], out
 
 
+def event_seat_names(ruleset: Ruleset, names: list[str]) -> list[str]:
+    """The names events use for their seats: the players, or with ``game.teams`` the two
+    cauldrons (team t is players t and t + 2, who take turns deciding, t in odd rounds)."""
+    if not ruleset.game("teams"):
+        return names
+    h = len(names) // 2
+    return [f"team {'AB'[t]} ({names[t]} & {names[t + h]})" for t in range(h)]
+
+
 def _count_events(E: np.ndarray) -> int:
     nz = np.nonzero(E[:, 2])[0]
     return int(nz[-1]) + 1 if len(nz) else 0
@@ -164,7 +178,7 @@ EVENT_NAMES = {
     L.EV_LIMIT: "limit", L.EV_GREEN_CHIP: "green_chip", L.EV_GREEN_MOVE: "green_move",
     L.EV_GREEN_DROPLET: "green_droplet", L.EV_PURPLE_TRADE: "purple_trade",
     L.EV_PURPLE_VP: "purple_vp", L.EV_UPGRADE: "upgrade", L.EV_CARD: "card",
-    L.EV_CARD_GAIN: "card_effect", L.EV_CARD_LOOK: "card_look",
+    L.EV_CARD_GAIN: "card_effect", L.EV_CARD_LOOK: "card_look", L.EV_TUBE: "tube",
 }
 CARD_GAINS = {0: "rats_doubled", 1: "vp", 2: "rubies", 3: "droplet", 4: "chip", 5: "chip_removed",
               7: "restart"}
@@ -249,6 +263,8 @@ def event_dict(row) -> dict:
         from sim.rules.cards import CARDS
 
         d["card"] = CARDS[a - 1].id
+    elif code == L.EV_TUBE:
+        d.update(glass=a, bonus=glass_name(b), given=not c)
     elif code == L.EV_CARD_GAIN:
         d["effect"] = CARD_GAINS.get(a, str(a))
         if a == 4 or a == 5:
@@ -256,6 +272,15 @@ def event_dict(row) -> dict:
         else:
             d["amount"] = b
     return d
+
+
+def glass_name(code: int) -> str:
+    """A test-tube glass bonus code as the ruleset writes it: ``ruby``, ``vp:2``, ``b1``."""
+    if code >= L.TUBE_VP:
+        return f"vp:{code - L.TUBE_VP}"
+    if code >= L.TUBE_RUBY:
+        return "ruby" if code == L.TUBE_RUBY + 1 else f"ruby:{code - L.TUBE_RUBY}"
+    return chips.chip_name(code)
 
 
 def plural(k: int, word: str, many: str | None = None) -> str:
@@ -315,6 +340,8 @@ def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = No
         "card": lambda: f"fortune card: {d['card']}",
         "card_effect": lambda: f"card: {d['effect']} {d.get('chip', d.get('amount', ''))}",
         "card_look": lambda: f"card draws {d['chip']}",
+        "tube": lambda: (f"test-tube droplet to glass {d['glass']}: {d['bonus']}"
+                         + ("" if d["given"] else " (not given: book not out or none left)")),
         "score": lambda: (f"ends the round with {d['score']} VP, {plural(d['rubies'], 'ruby', 'rubies')}, "
                           f"droplet {d['droplet']}"),
         "final": lambda: f"FINAL: rank {d['rank']}, {d['score']} VP, win share {d['win_share']:.3g}",

@@ -103,7 +103,8 @@ def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset:
 def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
            progress: Callable[[int, int], None] | None = None,
            piece_seconds: float = PIECE_SECONDS) -> np.ndarray:
-    """Histogram counts[reward space, exploded] of n sampled potions.
+    """Histogram counts[reward space, outcome] of n sampled potions; outcome 0 intact, 1 exploded,
+    2 exploded inside a blue Set 2 protection window (VP and coins both count).
 
     Potion i uses random stream (seed, i), so the counts are the same however the index range
     is split: it is worked through in pieces of about ``piece_seconds`` each (one compiled call
@@ -115,7 +116,7 @@ def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
     limit = int(q.ruleset.game("explosion_limit"))
     flask = 1 if q.flask is not None else 0
     uf = slot_table()
-    hist = np.zeros((54, 2), dtype=np.int64)
+    hist = np.zeros((54, N_OUTCOMES), dtype=np.int64)
     done, step = 0, min(n, FIRST_PIECE)
     while done < n:
         m = min(step, n - done)
@@ -165,14 +166,16 @@ def exact_setup(q: PotionQuery, stop: str | None = None, *, coin_value: float | 
 
 
 def exact(q: PotionQuery) -> np.ndarray:
-    """Probabilities [reward space, exploded] computed exactly (raises TooLargeError)."""
+    """Probabilities [reward space, outcome] computed exactly (raises TooLargeError); exact odds
+    cover the Set 1 books, so the protected column is 0."""
     dist = exact_distribution(chips.counts_of(q.bag), exact_setup(q))
-    out = np.zeros((54, 2), dtype=np.float64)
+    out = np.zeros((54, N_OUTCOMES), dtype=np.float64)
     for (space, exploded), p in dist.items():
         out[space, exploded] += float(p)
     return out
 
 
+N_OUTCOMES = 3  # histogram columns: intact, exploded, exploded but protected (blue Set 2)
 DEFAULT_COMPARE = ("white:5", "white:6", "white:7", "risk:0.1", "risk:0.2", "risk:0.3", "ev", "optimal")
 
 
@@ -196,7 +199,8 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
     can_exact = exact_if_possible and sub_bag_count(counts) <= MAX_STATES
     rows = []
     base = exact_setup(q, "never", coin_value=coin_value, ruby_value=ruby_value)
-    values = np.array([[base.value(sp, ex) for ex in (0, 1)] for sp in range(54)])
+    # a protected explosion (blue Set 2) is worth what an intact potion is: VP and coins
+    values = np.array([[base.value(sp, 0), base.value(sp, 1), base.value(sp, 0)] for sp in range(54)])
     for rule, spec in zip(rules, specs):
         qq = PotionQuery(bag=q.bag, stop=spec, flask=q.flask, start=q.start, ruleset=q.ruleset)
         kind, _ = parse_stop_policy(spec)
@@ -204,7 +208,7 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
             # the rule decides with its own parameters; every rule is valued with the same value
             st = exact_setup(qq)
             dist = exact_distribution(counts, st)
-            hist = np.zeros((54, 2))
+            hist = np.zeros((54, N_OUTCOMES))
             for (sp, ex), p in dist.items():
                 hist[sp, ex] += float(p)
             ev = float((hist * values).sum())
@@ -219,7 +223,7 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
             row = {"rule": rule, "exact": False, "expected_value": ev, "expected_value_ci": list(ci),
                    "n": int(hist.sum())}
         tot = hist.sum()
-        row["p_explode"] = float(hist[:, 1].sum() / tot)
+        row["p_explode"] = float(hist[:, 1:].sum() / tot)
         row["expected_reward_space"] = float((hist.sum(axis=1) * np.arange(54)).sum() / tot)
         rows.append(row)
         if progress is not None:
@@ -238,7 +242,7 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
     total = float(hist.sum())
     probs = hist / total
     spaces = np.arange(54)
-    p_explode = float(probs[:, 1].sum())
+    p_explode = float(probs[:, 1:].sum())  # a protected pot exploded too
     reward_w = hist.sum(axis=1)
     coins_mean = float((probs.sum(axis=1) * rs.coins).sum())
     vp_mean = float((probs.sum(axis=1) * rs.vp).sum())
@@ -259,7 +263,7 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
     }
     if not is_exact:
         n = int(total)
-        out["p_explode_ci"] = list(wilson(hist[:, 1].sum(), n))
+        out["p_explode_ci"] = list(wilson(hist[:, 1:].sum(), n))
         m, ci = mean_ci(spaces, reward_w)
         out["expected_reward_space_ci"] = list(ci)
         out["expected_coins_ci"] = list(mean_ci(rs.coins, reward_w)[1])
@@ -269,6 +273,11 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
         "intact": {str(s): key(hist[s, 0]) for s in range(54) if hist[s, 0] > 0},
         "exploded": {str(s): key(hist[s, 1]) for s in range(54) if hist[s, 1] > 0},
     }
+    if rs.data["books"]["blue"] == 2:  # explosions inside a protection window: VP and coins
+        out["distribution"]["protected"] = {str(s): key(hist[s, 2]) for s in range(54) if hist[s, 2] > 0}
+        out["p_protected"] = float(probs[:, 2].sum())
+        if not is_exact:
+            out["p_protected_ci"] = list(wilson(hist[:, 2].sum(), int(total)))
     out["distribution_unit"] = "probability" if is_exact else "count"
     return out
 

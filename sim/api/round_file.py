@@ -17,6 +17,7 @@ from sim.api.game import FACE_KEYS, _count_events, event_dict
 from sim.api.round_script import (
     RoundFileError,
     _apply_book_script,
+    _apply_tube_script,
     _card,
     _chips,
     _int,
@@ -47,7 +48,7 @@ else:  # pragma: no cover
 
 PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "blue", "yellow", "red", "flask_on",
                "choice", "buy", "spend", "purple", "red_after", "green", "upgrade", "beside", "card_choice",
-               "card_draws"}
+               "card_draws", "glass", "tube"}
 TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player", "card"}
 
 
@@ -113,6 +114,7 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
         P[s, L.F_SCORE] = _int(pl, "score", where, default=0)
         P[s, L.F_RUBIES] = _int(pl, "rubies", where, default=rs.game("starting_rubies"))
         P[s, L.F_DROPLET] = _int(pl, "droplet", where, default=0, hi=52)
+        P[s, L.F_TUBE] = _int(pl, "glass", where, default=0, hi=L.TUBE_GLASSES)
         flask = pl.get("flask", True)
         if not isinstance(flask, bool):
             raise RoundFileError(f"{where}: key 'flask': expected true (full) or false (empty)")
@@ -160,7 +162,7 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
                rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
     events = [event_dict(row) for row in E[: _count_events(E)]]
     _check_errors(G, P, SC, events, label, flask_before)
-    res = _result(P, events, n, supply)
+    res = _result(P, events, n, supply, tube=bool(R[L.R_TUBE]))
     res.update(rules=rs.name, overrides=list(rs.overrides), rules_given="rules" in d or "set" in d,
                ruby_costs={"droplet": int(rs.game("ruby_cost_droplet")),
                            "flask": int(rs.game("ruby_cost_flask"))})
@@ -247,6 +249,7 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0) -> list[int]
         SC[s, S.SC_SPEND + i] = L.SPEND_DROPLET if x == "droplet" else L.SPEND_FLASK
     SC[s, S.SC_PURPLE] = _int(pl, "purple", where, default=-1, lo=-1, hi=3) if "purple" in pl else -1
     _apply_book_script(SC, s, pl, where, starting)
+    _apply_tube_script(SC, s, pl, where)
     return draws
 
 
@@ -284,7 +287,7 @@ def _check_errors(G, P, SC, events, label, flask_before) -> None:
             raise RoundFileError(f"{label}: seat {s}: flask_on = {k}: {why}")
 
 
-def _result(P, events, n, supply) -> dict:
+def _result(P, events, n, supply, tube=False) -> dict:
     players = []
     for s in range(n):
         ev = [e for e in events if e.get("seat") == s]
@@ -305,6 +308,8 @@ def _result(P, events, n, supply) -> dict:
             "score": int(P[s, L.F_SCORE]),
             "bag": chips.format_counts(chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))),
         })
+        if tube:  # the test-tube side: the glass the test-tube droplet is on
+            players[-1]["glass"] = int(P[s, L.F_TUBE])
         aside = P[s, L.ASIDE:L.ASIDE + 3]
         if aside.any():  # red Set 2: chips kept beside the pot (they are in 'bag' too)
             players[-1]["beside"] = ",".join(
@@ -314,7 +319,7 @@ def _result(P, events, n, supply) -> dict:
 
 
 SCRIPT_KEYS = {"draws", "blue", "yellow", "red", "flask_on", "choice", "buy", "spend", "purple",
-               "red_after", "green", "upgrade", "card_choice", "card_draws"}
+               "red_after", "green", "upgrade", "card_choice", "card_draws", "tube"}
 GAME_KEYS = {"players", "rules", "set", "round"}
 
 
@@ -396,7 +401,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
                    rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
         events = [event_dict(row) for row in E[: _count_events(E)]]
         _check_errors(G, P, SC, events, where, flask_before)
-        res = _result(P, events, n, supply)
+        res = _result(P, events, n, supply, tube=bool(R[L.R_TUBE]))
         res["round"] = r
         results.append(res)
     out = np.zeros((n, O_WIDTH), dtype=np.int64)
@@ -409,6 +414,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         "win_share": float(out[s, O_WIN]) / float(out[s, O_NWIN]),
         "rubies": int(P[s, L.F_RUBIES]),
         "droplet": int(P[s, L.F_DROPLET]),
+        **({"glass": int(P[s, L.F_TUBE])} if R[L.R_TUBE] else {}),
         "final_position": int(P[s, L.F_FINALPOS]),
         "bag": chips.format_counts(chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))),
     } for s in range(n)]

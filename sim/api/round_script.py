@@ -114,3 +114,14 @@ def _upgrade(x, where) -> int:
         raise RoundFileError(f"{where}: key 'upgrade': expected \"none\" or a chip and its upgrade of the "
                              f"same colour: 1>2, 2>4 or 1>4 (e.g. \"r1>r2\")")
     return UPGRADES[(int(chips.TYPE_VALUE[a[0]]), int(chips.TYPE_VALUE[b[0]]))] * 32 + a[0]
+
+
+def _apply_tube_script(SC, s, pl, where) -> None:
+    """Test-tube side: ``tube``, one "pot" or "tube" per droplet move the seat is granted this
+    round, in order; moves beyond the list follow the default player."""
+    tube = pl.get("tube", [])
+    if not isinstance(tube, list) or not all(x in ("pot", "tube") for x in tube) or len(tube) > 60:
+        raise RoundFileError(f"{where}: key 'tube': expected a list of \"pot\" / \"tube\", one per "
+                             f"droplet move (test-tube side of the pot)")
+    SC[s, S.SC_NTUBE] = len(tube)
+    SC[s, S.SC_TUBE] = sum(1 << i for i, x in enumerate(tube) if x == "tube")

@@ -289,7 +289,7 @@ def replay(
     Either a game of a run (--seed, --game, --strategies, --rotation, as quacks play plays them)
     or a game of a saved report (REPORT with --row, or --game and --seat).
     """
-    from sim.api.game import event_dict, event_text
+    from sim.api.game import event_dict, event_seat_names, event_text
     from sim.api.game import replay as replay_game
     from sim.study.replay_report import (
         ReplayError,
@@ -325,9 +325,10 @@ def replay(
             return
         for line in report_header(res):
             out.print(line, markup=False)
+        ev_names = event_seat_names(rg.ruleset, res["seats"])
         for d in res["events"]:
             if d["event"] != "draw":
-                out.print(event_text(d, res["seats"], ruby_costs(rg.ruleset)), markup=False)
+                out.print(event_text(d, ev_names, ruby_costs(rg.ruleset)), markup=False)
         for line in report_footer(res):
             out.print(line, markup=False)
         return
@@ -361,9 +362,10 @@ def replay(
     for s, nm in enumerate(names):
         out.print(f"  seat {s}: {nm}", markup=False)
     costs = ruby_costs(rs)
+    ev_names = event_seat_names(rs, names)
     for d in events:
         if d["event"] != "draw":  # the placement line says it
-            out.print(event_text(d, names, costs), markup=False)
+            out.print(event_text(d, ev_names, costs), markup=False)
 
 
 @app.command(name="round")
@@ -392,14 +394,15 @@ def round_(
         if d["event"] != "draw":
             out.print(event_text(d, names, res["ruby_costs"]), markup=False)
     t = Table(show_header=True, header_style="bold")
+    tube = "glass" in res["players"][0]  # the test-tube side of the pot
     for col in ("seat", "rat", "reward", "exploded", "die", "VP+", "coins", "bought", "rubies", "droplet",
-                "flask", "score", "bag"):
+                *(("glass",) if tube else ()), "flask", "score", "bag"):
         t.add_column(col)
     for s, p in enumerate(res["players"]):
         t.add_row(str(s), str(p["rat"]), str(p["reward_space"]), "yes" if p["exploded"] else "",
                   ",".join(p["die"]), str(p["vp_gained"]), str(p["coins"]), ",".join(p["bought"]),
-                  str(p["rubies"]), str(p["droplet"]), "full" if p["flask"] else "empty", str(p["score"]),
-                  p["bag"])
+                  str(p["rubies"]), str(p["droplet"]), *((str(p["glass"]),) if tube else ()),
+                  "full" if p["flask"] else "empty", str(p["score"]), p["bag"])
     out.print(t)
 
 

@@ -59,17 +59,21 @@ def print_potion(res: dict, rs) -> None:
     t.add_column("95% interval", justify="right")
     ex = res["exact"]
     t.add_row("P(explode)", f"{res['p_explode']:.4f}", "exact" if ex else ci_text(res["p_explode_ci"]))
+    if "p_protected" in res:
+        t.add_row("P(explode, protected)", f"{res['p_protected']:.4f}",
+                  "exact" if ex else ci_text(res["p_protected_ci"]))
     for key, label in (("expected_reward_space", "mean reward space"), ("expected_coins", "mean coins"),
                        ("expected_vp", "mean VP")):
         t.add_row(label, f"{res[key]:.3f}", "exact" if ex else ci_text(res[key + "_ci"]))
     out.print(t)
     d = Table(title="reward spaces", show_header=True, header_style="bold")
-    for col in ("space", "coins", "VP", "ruby", "P(intact)", "P(exploded)"):
+    dist = res["distribution"]
+    parts = [k for k in ("intact", "exploded", "protected") if k in dist]
+    for col in ("space", "coins", "VP", "ruby", *(f"P({k})" for k in parts)):
         d.add_column(col, justify="right")
-    total = sum(res["distribution"]["intact"].values()) + sum(res["distribution"]["exploded"].values())
-    spaces = sorted({int(k) for part in res["distribution"].values() for k in part})
+    total = sum(sum(dist[k].values()) for k in parts)
+    spaces = sorted({int(k) for part in dist.values() for k in part})
     for s in spaces:
-        a = res["distribution"]["intact"].get(str(s), 0) / total
-        b = res["distribution"]["exploded"].get(str(s), 0) / total
-        d.add_row(str(s), str(rs.coins[s]), str(rs.vp[s]), "R" if rs.ruby[s] else "", f"{a:.4f}", f"{b:.4f}")
+        ps = [f"{dist[k].get(str(s), 0) / total:.4f}" for k in parts]
+        d.add_row(str(s), str(rs.coins[s]), str(rs.vp[s]), "R" if rs.ruby[s] else "", *ps)
     out.print(d)

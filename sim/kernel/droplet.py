@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import add_chip
+from sim.kernel.bag import add_chip, show_supply
 from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_TUBE,
@@ -59,6 +59,7 @@ def glass_bonus(P, s, glass, G, R, supply, E):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def tube_moves(P, s, k, G, R, supply, SK, SP, SC, rng, E, UF):
     """Test-tube side: k single droplet moves, each to the pot or the next glass."""
+    show_supply(G, supply)  # what the strategy sees of the supply (a glass may give a chip)
     for _ in range(k):
         if P[s, F_TUBE] < TUBE_GLASSES and decide_tube(P, s, G, R, SK, SP, SC, rng, UF) != 0:
             P[s, F_TUBE] += 1

@@ -24,6 +24,7 @@ from sim.kernel.layout import (
     F_FORCED_N,
     F_FORCED_PTR,
     F_NCHIPS,
+    F_PROTECTED,
     F_REWARD,
     G_CARD,
     G_WIDTH,
@@ -68,9 +69,9 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, fla
 @njit(cache=True, error_model="numpy", parallel=True)
 def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chunks, UF_funcs,
                       UF_memory):
-    """Brew potions first..first+n-1; return counts[reward space 0..53, exploded 0/1] and the
-    summed final white totals per chunk, merged."""
-    hist = np.zeros((n_chunks, 54, 2), dtype=np.int64)
+    """Brew potions first..first+n-1; return counts[reward space 0..53, outcome], outcome 0
+    intact, 1 exploded, 2 exploded inside a blue Set 2 protection window (VP and coins)."""
+    hist = np.zeros((n_chunks, 54, 3), dtype=np.int64)
     for c in prange(n_chunks):
         lo = first + c * n // n_chunks
         hi = first + (c + 1) * n // n_chunks
@@ -97,7 +98,7 @@ def run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start,
     for i in range(lo, hi):
         rng[0] = stream_seed(seed, i, 0)
         brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UF)
-        hist[P[0, F_REWARD], P[0, F_EXPLODED]] += 1
+        hist[P[0, F_REWARD], P[0, F_EXPLODED] + P[0, F_PROTECTED]] += 1
 
 
 @njit(cache=True, error_model="numpy")

@@ -210,7 +210,7 @@ def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
             brew_first(P, (sp + k) % n, G, R, SK, SP, SC, FD, rng, E, UF)
         while True:
             active = 0
-            for k in range(n):
+            for k in range(n):  # everyone decides on the same view, then the stops are revealed
                 s = (sp + k) % n
                 want[s] = 0
                 if P[s, F_DONE] == 0:
@@ -218,7 +218,11 @@ def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
                         want[s] = 1
                         active += 1
                     else:
-                        stop_by_choice(P, s, E, G)
+                        want[s] = -1
+            for k in range(n):
+                s = (sp + k) % n
+                if want[s] < 0:
+                    stop_by_choice(P, s, E, G)
             if active == 0:
                 break
             for k in range(n):

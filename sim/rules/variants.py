@@ -6,13 +6,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# The test-tube side of the pot (component-data.md 2.1): the bonus of each glass, 1 to 12
-# (glass 0 is the start and gives nothing).
-TEST_TUBE_GLASSES: tuple[tuple[int, str], ...] = (
-    (1, "1 ruby"), (2, "1 VP"), (3, "blue 1-chip"), (4, "2 VP"), (5, "black 1-chip"), (6, "2 VP"),
-    (7, "red 2-chip"), (8, "3 VP"), (9, "purple 1-chip"), (10, "3 VP"), (11, "yellow 4-chip"),
-    (12, "4 VP"),
-)
+
+def glass_text(bonus: str) -> str:
+    """A ruleset's glass bonus (``ruby``, ``ruby:N``, ``vp:N``, a chip) in words: ``2 VP``."""
+    from sim.rules import chips
+
+    if bonus.startswith("vp:"):
+        return f"{bonus[3:]} VP"
+    if bonus.startswith("ruby"):
+        n = bonus[5:] or "1"
+        return f"{n} ruby" if n == "1" else f"{n} rubies"
+    t = chips.parse_chips(bonus)[0]
+    return f"{chips.COLOUR_NAMES[chips.TYPE_COLOUR[t]]} {chips.TYPE_VALUE[t]}-chip"
+
+
+def _base_glasses() -> tuple[tuple[int, str], ...]:
+    """The test-tube side of the pot (component-data.md 2.1) as the base ruleset gives it: the
+    bonus of each glass, 1 to 12 (glass 0 is the start and gives nothing)."""
+    from sim.rules.ruleset import load_ruleset
+
+    return tuple((i, glass_text(b)) for i, b in enumerate(load_ruleset("base").data["pot"]["test_tube"], 1))
 
 
 @dataclass(frozen=True)
@@ -39,22 +52,26 @@ class Variant:
 
 
 VARIANTS: tuple[Variant, ...] = (
-    Variant("test-tube", 'pot.side = "test-tube"', False,
+    Variant("test-tube", 'pot.side = "test-tube"', True,
             "The pot's reverse side: every droplet move (card, chip, die, 2 rubies) goes either to "
             "the pot droplet or one glass along the test-tube track, whose bonus is taken at once "
-            "(chips straight into the bag). A 2-space move is two single moves; after glass 12 "
-            "only the pot droplet moves.",
-            TEST_TUBE_GLASSES),
+            "(chips straight into the bag, if their book is out and the supply has one). A 2-space "
+            "move is two single moves; after glass 12 only the pot droplet moves. The strategy's "
+            "tube slot decides each move.",
+            _base_glasses()),
     Variant("synchronized", 'game.info_model = "synchronized"', True,
             "Every round is brewed like the last: draws in lock-step, and before each draw every "
             "player sees what the others have placed so far."),
-    Variant("teams", "game.teams = true", False,
-            "Four players in two teams of two, one cauldron (bag, score, rubies) per team, the "
-            "2-player black book, and one shared shopping allowance (two chips of different "
-            "colours) per team."),
-    Variant("sequential", 'game.info_model = "sequential"', False,
-            "An analysis option: players brew one after another in seat order, and later players "
-            "see earlier results (what waiting and seeing is worth)."),
+    Variant("teams", "game.teams = true", True,
+            "Four players in two teams of two (players 0 and 2, 1 and 3), one cauldron (bag, "
+            "score, rubies) per team, the 2-player black book, and one shared shopping allowance "
+            "(two chips of different colours) per team. Teammates take turns deciding, a round "
+            "each (the first-named in odd rounds); both get the team's result."),
+    Variant("sequential", 'game.info_model = "sequential"', True,
+            "An analysis option: players brew one after another in seat order from the start "
+            "player, and later players see earlier results (what waiting and seeing is worth; "
+            "ev:die=1 uses them). Independent brewing, the default, shows nobody another potion "
+            "of the round."),
     Variant("no-cards", "cards.deck = false", True,
             "Play without the fortune-teller cards."),
     Variant("card-exclude", 'cards.exclude = ["card-id", ...]', True,
