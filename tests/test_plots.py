@@ -1,6 +1,7 @@
 """The report plots (``sim.study.plots``) drawn from a small tournament's saved tables: every axis says
 what it measures, legends lie outside the data areas, strategies are never drawn in a chip's
-colour (chip colours mean chips), and pairs.png shows the VP difference beside the win share's."""
+colour (chip colours mean chips), and pairs.png shows the VP difference beside the win share's. The
+tournament is a round-robin (4 strategies, 3 seats), so head_to_head.png is drawn too."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ def figures(tmp_path_factory):
     """Every tournament plot, drawn: {file name: (figure, renderer)}."""
     out = tmp_path_factory.mktemp("plots") / "rep"
     r = CliRunner().invoke(app, ["tournament", "--strategies", FOUR, "--games", "400", "--seed", "3",
-                                 "--out", str(out), "--detail", "rounds", "--no-plots"])
+                                 "--players", "3", "--out", str(out), "--detail", "rounds",
+                                 "--no-plots"])
     assert r.exit_code == 0, (r.output, r.exception)
     jobs, notes = plots.plot_jobs(load_summary(out))
     assert not notes
@@ -70,6 +72,8 @@ def test_every_axis_says_what_it_measures(figures):
     ("seats.png", ["seat", "win share"]),
     ("chips_bought.png", ["strategy", "chips bought per game"]),
     ("pairs.png", ["win share difference", "VP difference", "pair"]),
+    ("head_to_head.png", ["A: the strategy whose win share", "B: the strategy A shares a table with",
+                          "A's win share at tables with B"]),
 ])
 def test_axis_labels_name_the_measure_and_unit(figures, name, words):
     fig, _ = figures[name]

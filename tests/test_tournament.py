@@ -30,7 +30,7 @@ SMALL = dict(first_chunk_games=300, max_chunk_games=900)
 
 def frames_equal(a, b):
     """Every summary table identical, bit for bit."""
-    for attr in ("strategies", "pairs", "seats", "bought", "vp_hist", "rounds"):
+    for attr in ("strategies", "pairs", "seats", "bought", "vp_hist", "rounds", "head_to_head"):
         x, y = getattr(a.summary, attr), getattr(b.summary, attr)
         if x is None or y is None:
             assert x is None and y is None, attr

@@ -21,7 +21,13 @@ from sim.api.game import GameInputError
 from sim.cli.common import fail, set_threads, warm_game_kernel
 from sim.rules.chips import BagSpecError
 from sim.rules.ruleset import RulesetError, rules_label
-from sim.study.report_markdown import pair_rows, seat_rows, strategy_rows
+from sim.study.report_markdown import (
+    head_to_head_counts,
+    head_to_head_rows,
+    pair_rows,
+    seat_rows,
+    strategy_rows,
+)
 from sim.study.reports import ReportError, dumps, read_saved_settings
 from sim.study.sweep import plan_sweep, run_sweep
 from sim.study.tournament import (
@@ -169,9 +175,16 @@ def _print_result(res, console: Console) -> None:
     console.print(f"{res.games:,} games ({res.deals:,} deals x {res.plan.games_per_deal} seatings), "
                   f"{s['players']} players, format {s['format']}, seed {s['seed']}, rules "
                   f"{res.plan.ruleset.display}; {play:.1f} s{gps}{rep}{cap}", markup=False)
+    h2h = res.summary.head_to_head
+    if h2h is not None and len(h2h):  # round-robin with more strategies than seats
+        h2h_table = (f"head to head: A's win share vs B (95% CI; "
+                     f"{head_to_head_counts(h2h)})", head_to_head_rows(h2h))
+    else:
+        h2h_table = ("", ([], []))
     for title, (header, rows) in (("strategies (95% CI)", strategy_rows(res.summary.strategies)),
                                   ("paired differences per deal (95% CI)",
                                    pair_rows(res.summary.pairs) if len(res.summary.pairs) else ([], [])),
+                                  h2h_table,
                                   ("seats (95% CI)", seat_rows(res.summary.seats))):
         if not rows:
             continue

@@ -16,18 +16,21 @@ import matplotlib
 matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
+from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
 from sim.rules.chips import COLOUR_NAMES  # noqa: E402
+from sim.study.report_markdown import head_to_head_counts  # noqa: E402
 
 PLOT_FILES = ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_round.png",
-              "seats.png", "chips_bought.png", "pairs.png")
+              "seats.png", "chips_bought.png", "pairs.png", "head_to_head.png")
 CHIP_COLOURS = {"white": "#e8e8e8", "orange": "#f28e2b", "green": "#59a14f", "blue": "#4e79a7",
                 "red": "#e15759", "yellow": "#edc948", "purple": "#b07aa1", "black": "#333333",
                 "locoweed": "#9c755f"}
 DPI = 110
 MAX_PAIRS_PLOTTED = 66  # every pair of 12 strategies
+MAX_H2H_ANNOTATED = 12  # head-to-head cells carry their numbers up to 12 strategies
 
 
 # Strategy colours: hues kept apart from the chip colours above, so that no strategy is drawn in
@@ -269,6 +272,45 @@ def plot_pairs(pairs: pd.DataFrame) -> Figure:
     return fig
 
 
+def plot_head_to_head(h2h: pd.DataFrame, players: int | None) -> Figure:
+    """Heat map of the head-to-head table: row A, column B, colour and label A's win share in the
+    games where A and B sat at the same table, with its 95% interval; the diagonal is blank. The
+    colour scale is centred on the equal share 1/players."""
+    names = [str(x) for x in h2h["a"].cat.categories]
+    k = len(names)
+    pos = {n: i for i, n in enumerate(names)}
+    Z = np.full((k, k), np.nan)
+    lo, hi = Z.copy(), Z.copy()
+    for r in h2h.to_dict(orient="records"):
+        i, j = pos[str(r["a"])], pos[str(r["b"])]
+        Z[i, j], lo[i, j], hi[i, j] = r["win_share_a"], r["win_share_a_ci_lo"], r["win_share_a_ci_hi"]
+    side = max(5.0, 1.15 * k + 2.5)
+    fig = _figure(side + 1.5, side)
+    ax = fig.subplots()
+    even = 1 / players if players else 0.5
+    cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="white")
+    im = ax.imshow(np.ma.masked_invalid(Z), cmap=cmap, norm=TwoSlopeNorm(even, 0.0, 1.0))
+    for i in range(k):  # the diagonal: a strategy against itself, left blank (hatched)
+        ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False, hatch="//", ec="#bbbbbb", lw=0))
+    if k <= MAX_H2H_ANNOTATED:
+        for i in range(k):
+            for j in range(k):
+                if np.isfinite(Z[i, j]):
+                    ax.text(j, i, f"{Z[i, j]:.3f}\n[{lo[i, j]:.3f}, {hi[i, j]:.3f}]", ha="center",
+                            va="center", fontsize=7 if k <= 6 else 5.5, color="black",
+                            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "alpha": 0.6, "lw": 0})
+    ax.set_xticks(range(k), names, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(k), names, fontsize=8)
+    ax.set_xlabel("B: the strategy A shares a table with")
+    ax.set_ylabel("A: the strategy whose win share is shown")
+    fig.colorbar(im, ax=ax, label=f"A's win share at tables with B (equal share 1/{players or 2})")
+    fig.legend(handles=[Patch(fill=False, hatch="//", ec="#bbbbbb",
+                              label="diagonal: a strategy and itself (blank)")], **_BOTTOM_LEGEND)
+    ax.set_title(f"head to head: A's win share in games with B [95% CI]\n{head_to_head_counts(h2h)}",
+                 fontsize=10)
+    return fig
+
+
 def plot_jobs(summary) -> tuple[list, list[str]]:
     """The plots a summary supports, as (file name, function drawing the Figure), and notes on
     the plots it cannot draw."""
@@ -294,6 +336,9 @@ def plot_jobs(summary) -> tuple[list, list[str]]:
         else:
             notes.append(f"pairs.png skipped: {len(s.pairs)} pairs (at most {MAX_PAIRS_PLOTTED}); "
                          "see pairs.csv")
+    h2h = s.head_to_head
+    if h2h is not None and len(h2h):
+        jobs.append(("head_to_head.png", lambda: plot_head_to_head(h2h, players)))
     return jobs, notes
 
 

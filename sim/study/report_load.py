@@ -45,7 +45,7 @@ def load_summary(path: str | Path) -> Summary:
             "rating_note": run.get("rating_note", ""), "format": run.get("format"),
             "detail": run.get("detail")}
     return Summary(strategies, pairs if pairs is not None else pd.DataFrame(), seats, bought,
-                   read("vp_hist"), rounds, info)
+                   read("vp_hist"), rounds, info, head_to_head=read("head_to_head", ("a", "b")))
 
 
 def load_result(path: str | Path, plan):

@@ -71,6 +71,26 @@ def seat_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def head_to_head_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the head-to-head matrix: row A, column B, cell A's win share [95% CI]
+    in the games where A and B sat at the same table (the diagonal is "-")."""
+    names = [str(x) for x in df["a"].cat.categories]
+    cells = {(str(r["a"]), str(r["b"])):
+             f"{_fmt(r['win_share_a'], 3)} {_ci(r['win_share_a_ci_lo'], r['win_share_a_ci_hi'], 3)}"
+             for r in df.to_dict(orient="records")}
+    rows = [[a, *[("-" if a == b else cells.get((a, b), "")) for b in names]] for a in names]
+    return ["A \\ B", *names], rows
+
+
+def head_to_head_counts(df: pd.DataFrame) -> str:
+    """How many games and deals each head-to-head cell rests on (one figure when all are equal)."""
+    def span(col: str) -> str:
+        lo, hi = int(df[col].min()), int(df[col].max())
+        return f"{lo:,}" if lo == hi else f"{lo:,}-{hi:,}"
+
+    return f"{span('games')} games, {span('deals')} deals per pair"
+
+
 def interval_methods_md(methods: dict) -> str:
     """A markdown list of which interval each statistic uses."""
     if not methods:
@@ -118,6 +138,17 @@ def summary_markdown(result) -> str:
                 "rightly counts, so it can come out wider than the unpaired figure.", ""]
         h, rows = pair_rows(s.pairs)
         out += [md_table(h, rows, [False, False, True, True, True, True, True]), ""]
+    h2h = s.head_to_head
+    if h2h is not None and len(h2h):
+        out += ["## Head to head", "",
+                "Row A, column B: A's win share in the games where A and B sat at the same table "
+                f"[95% CI] ({head_to_head_counts(h2h)}; every cell in head_to_head.csv). Same "
+                "interval as the strategies' win share: a ratio over deals, Wilson at the cluster "
+                "effective sample size. At two-player tables a cell is the head-to-head result and "
+                "A-B plus B-A is 1; at larger tables it also counts the other players, and the "
+                f"equal share is 1/{st['players']}.", ""]
+        h, rows = head_to_head_rows(h2h)
+        out += [md_table(h, rows, [False] + [True] * (len(h) - 1)), ""]
     out += ["## Seats", "", "Win share by seat, pooled over strategies (the seat advantage the "
             "rotation balances out).", ""]
     h, rows = seat_rows(s.seats)

@@ -24,6 +24,11 @@ turns the sums into tables:
   next to the width the two clustered means would give if they had been measured on independent
   deals (what pairing buys; not an interval for this run's difference);
 - **seats**: win share and mean VP by seat, pooled and per strategy;
+- **head_to_head** (when the strategies sit at more than one table, i.e. a round-robin with more
+  strategies than seats): for every ordered pair (A, B), A's win share in the games where A and B
+  sat at the same table (per-deal sums of A's share units and seat-games in those games, a
+  ``ClusterSums`` cell per pair, so the same Wilson interval at the cluster effective sample size
+  as the per-strategy win share), with the games and deals behind it;
 - **bought**, **vp_hist** and (with rounds detail) **rounds**: chips bought by colour, the VP
   distribution, and per-round means (explosion rate, reward space, bag composition, ...).
 """
@@ -64,6 +69,7 @@ INTERVAL_METHODS: dict[str, str] = {
     "(if unpaired) columns": METHOD_UNPAIRED + "; a width for comparison, not an interval "
                              "for this run's difference",
     "seats": f"{METHOD_SHARE} (win share); {METHOD_MEAN} (VP)",
+    "head_to_head": METHOD_SHARE,
     "bought, rounds": f"{METHOD_MEAN} ({METHOD_SHARE} for the explosion rate by round)",
 }
 
@@ -94,10 +100,12 @@ class Accumulator:
     the seats per game, ``rounds`` the rounds per game. Chunks must hold whole deals (every game
     of a deal), which the tournament runner guarantees. ``keep_deals`` lists strategy ids whose
     per-deal totals are kept (for paired comparisons across runs on the same deals, e.g. a sweep).
+    ``head_to_head`` keeps, for every ordered pair of strategies, the sums of the head-to-head
+    table (worth it only when strategies sit at more than one table: round-robin).
     """
 
     def __init__(self, names: list[str], players: int, rounds: int, *, paired: bool = True,
-                 keep_deals: tuple[int, ...] = ()):
+                 keep_deals: tuple[int, ...] = (), head_to_head: bool = False):
         S = len(names)
         self.names = list(names)
         self.S, self.n, self.rounds, self.paired = S, players, rounds, paired
@@ -119,6 +127,12 @@ class Accumulator:
         self.deal_sh = np.zeros(S, i8)
         self.gram_vp = np.zeros((S, S), i8)
         self.gram_sh = np.zeros((S, S), i8)
+        # head to head, cell a * S + b: a's share units and seat-games in the games where b sat at
+        # the same table, over deals; the games where both sat there; the deals where they met
+        self.head_to_head = head_to_head
+        self.c_h2h = ClusterSums(S * S)
+        self.h2h_games = np.zeros((S, S), i8)
+        self.h2h_deals = np.zeros((S, S), i8)
         # finishing orders, in total and per cluster of deals (for the rating's sandwich)
         self.orders: dict[tuple, int] = {}
         self.order_ids: dict[tuple, int] = {}
@@ -190,6 +204,8 @@ class Accumulator:
         H = self.vp_hist.shape[1]
         self.vp_hist += np.bincount(strat * H + np.clip(vp, 0, None),
                                     minlength=S * H).reshape(S, H)
+        if self.head_to_head:
+            self._add_head_to_head(strat.reshape(-1, n), share.reshape(-1, n), dl[::n], nd)
         ud = np.nonzero(present)[0].astype(np.int64) + int(deal.min())
         self._add_deal_sums(ud, cnt, V, W)
         # finishing orders for the rating: per game the sorted (rank, strategy) codes
@@ -207,6 +223,30 @@ class Accumulator:
         self.gram_sh += W.T @ W
         for i in self.keep_deals:
             self.kept.append(np.stack([ud, np.full(len(ud), i), cnt[:, i], V[:, i], W[:, i]], axis=1))
+
+    def _add_head_to_head(self, st: np.ndarray, sh: np.ndarray, gdeal: np.ndarray, nd: int) -> None:
+        """Per game (rows of ``st``, strategies by seat, and ``sh``, share units by seat; ``gdeal``
+        the game's deal 0..nd-1 in the chunk): every seat of A is one observation of the cell
+        (A, B) for each other strategy B at the table (counted once however many seats B has)."""
+        S, n = self.S, st.shape[1]
+        first = np.ones(st.shape, bool)  # seat j holds the first copy of its strategy in the game
+        for j in range(1, n):
+            first[:, j] = (st[:, :j] != st[:, j:j + 1]).all(axis=1)
+        dl, cell, x = [], [], []
+        for i in range(n):
+            for j in range(n):
+                m = first[:, j] & (st[:, j] != st[:, i])
+                dl.append(gdeal[m])
+                cell.append(st[m, i] * S + st[m, j])
+                x.append(sh[m, i])
+        C = S * S
+        idx = np.concatenate(dl) * C + np.concatenate(cell)
+        N = np.bincount(idx, minlength=nd * C).astype(np.int64).reshape(nd, C)
+        self.c_h2h.add_totals(group_sums(idx, nd * C, np.concatenate(x)).reshape(nd, C), N)
+        self.h2h_deals += (N > 0).sum(axis=0).reshape(S, S)
+        at = np.zeros((len(st), S), np.int64)  # at[g, a]: strategy a sits at game g's table
+        at[np.arange(len(st))[:, None], st] = 1
+        self.h2h_games += at.T @ at
 
     def _add_orders(self, code: np.ndarray, game_deal: np.ndarray) -> None:
         S, n = self.S, code.shape[1]
@@ -312,6 +352,9 @@ class Accumulator:
         """All tables from the sums so far."""
         cat = pd.CategoricalDtype(self.names, ordered=True)
         rating = self.rating()
+        methods = dict(INTERVAL_METHODS)
+        if not self.head_to_head:
+            del methods["head_to_head"]
         return Summary(
             strategies=self._strategy_table(cat, rating),
             pairs=self._pairs_table(cat),
@@ -321,7 +364,8 @@ class Accumulator:
             rounds=self._rounds_table(cat) if self.round_rows else None,
             info={"games": self.games, "deals": self.deals, "players": self.n,
                   "rounds": self.rounds, "rating_note": rating.note,
-                  "interval_methods": dict(INTERVAL_METHODS)},
+                  "interval_methods": methods},
+            head_to_head=self._head_to_head_table(cat) if self.head_to_head else None,
         )
 
     def _strategy_table(self, cat, rating: Rating) -> pd.DataFrame:
@@ -374,6 +418,22 @@ class Accumulator:
         df["strategy_a"] = df["strategy_a"].astype(cat)
         df["strategy_b"] = df["strategy_b"].astype(cat)
         return df
+
+    def _head_to_head_table(self, cat) -> pd.DataFrame:
+        """One row per ordered pair (a, b) that met: a's win share in those games. Like the
+        per-strategy win share, a ratio over all deals (a deal where the two did not meet adds
+        nothing to either sum) with the Wilson interval at the cluster effective sample size."""
+        S = self.S
+        ws, (lo, hi) = self.c_h2h.share_ci(self.deals, SHARE_UNIT)
+        a, b = np.divmod(np.arange(S * S), S)
+        keep = (a != b) & (self.c_h2h.sn > 0)
+        return pd.DataFrame({
+            "a": pd.Categorical.from_codes(a[keep], dtype=cat),
+            "b": pd.Categorical.from_codes(b[keep], dtype=cat),
+            "games": self.h2h_games.ravel()[keep], "deals": self.h2h_deals.ravel()[keep],
+            "seat_games_a": self.c_h2h.sn[keep],
+            "win_share_a": ws[keep], "win_share_a_ci_lo": lo[keep], "win_share_a_ci_hi": hi[keep],
+        })
 
     def _seat_table(self, cat) -> pd.DataFrame:
         n, S, D = self.n, self.S, self.deals
@@ -455,7 +515,8 @@ def summarize_games(games: pd.DataFrame, rounds_df: pd.DataFrame | None = None, 
         strat = strat.astype("category")
     names = [str(c) for c in strat.cat.categories]
     players = int(games["seat"].max()) + 1
-    acc = Accumulator(names, players, rounds)
+    tables = games["combo"].nunique() if "combo" in games.columns else 1
+    acc = Accumulator(names, players, rounds, head_to_head=tables > 1)
     cols = {c: games[c].to_numpy() for c in games.columns if c != "strategy"}
     cols["strategy"] = strat.cat.codes.to_numpy()
     acc.add_games(cols)

@@ -11,7 +11,9 @@ A finished tournament report ``DIR`` holds:
   chips in the bag and in the pot, and the bag by colour after the round).
 - ``summary.csv`` (per strategy), ``pairs.csv`` (paired differences), ``seats.csv`` (win share
   by seat), ``bought.csv`` (chips bought by colour), ``vp_hist.csv`` (VP distribution),
-  ``rounds_summary.csv`` (per-round means, with rounds detail), ``summary.md`` (all tables).
+  ``rounds_summary.csv`` (per-round means, with rounds detail), ``head_to_head.csv`` (round-robin
+  with more strategies than seats: A's win share at the tables A shares with B, every ordered
+  pair), ``summary.md`` (all tables).
 - ``run.json``: command line, settings, resolved ruleset and its hash, strategy specs with
   parameters, seed, game count, package versions, wall time and the per-strategy results.
 - the PNG plots (see ``sim.study.plots``).
@@ -67,7 +69,8 @@ ROUNDS_FILE = "rounds.parquet"
 RUN_FILE = "run.json"
 MD_FILE = "summary.md"
 TABLE_FILES = {"strategies": "summary.csv", "pairs": "pairs.csv", "seats": "seats.csv",
-               "bought": "bought.csv", "vp_hist": "vp_hist.csv", "rounds": "rounds_summary.csv"}
+               "bought": "bought.csv", "vp_hist": "vp_hist.csv", "rounds": "rounds_summary.csv",
+               "head_to_head": "head_to_head.csv"}
 STATE_FILE = ".run.json.partial"
 STAGING = ".staging"
 SWEEP_FILES = ("sweep.csv", "sweep.md", "sweep.png")

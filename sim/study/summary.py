@@ -20,6 +20,7 @@ class Summary:
     vp_hist: pd.DataFrame
     rounds: pd.DataFrame | None
     info: dict = field(default_factory=dict)
+    head_to_head: pd.DataFrame | None = None  # round-robin only (strategies at several tables)
 
     def records(self) -> list[dict]:
         """Per-strategy rows as JSON-ready dicts: ``name`` first, intervals as [low, high],
@@ -29,7 +30,8 @@ class Summary:
 
 
 INTERVAL_PAIRS = ("win_share_ci", "mean_vp_ci", "mean_rank_ci", "explosion_rate_ci", "rating_ci", "vp_diff_ci",
-                  "vp_diff_ci_unpaired", "win_share_diff_ci", "win_share_diff_ci_unpaired")
+                  "vp_diff_ci_unpaired", "win_share_diff_ci", "win_share_diff_ci_unpaired",
+                  "win_share_a_ci")
 
 
 def _clean(v):

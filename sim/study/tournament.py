@@ -311,7 +311,8 @@ class TournamentResult:
         return self.games / play if play > 0 else float("nan")
 
     def to_json(self) -> dict:
-        """One JSON-ready object: run settings, per-strategy results, pairs, seats."""
+        """One JSON-ready object: run settings, per-strategy results, pairs, seats and (with
+        strategies at more than one table) the head-to-head rows."""
         from sim.study.summary import frame_records
 
         s = self.plan.settings()
@@ -332,6 +333,8 @@ class TournamentResult:
                            for r, st in zip(self.summary.records(), self.plan.strategies)],
             "pairs": frame_records(self.summary.pairs),
             "seats": frame_records(seats[seats["strategy"] == "all"].drop(columns="strategy")),
+            "head_to_head": (frame_records(self.summary.head_to_head)
+                             if self.summary.head_to_head is not None else None),
             "rating_note": self.summary.info.get("rating_note", ""),
             "interval_methods": self.summary.info.get("interval_methods", {}),
             "notes": list(self.notes),
@@ -386,7 +389,7 @@ def run_tournament(
             note(msg)
 
     acc = Accumulator(plan.names, plan.players, plan.rounds, paired=plan.config.duplicate,
-                      keep_deals=keep_deals)
+                      keep_deals=keep_deals, head_to_head=len(plan.tables) > 1)
     if out is not None:
         import sim.study.plots  # noqa: F401 - the report writer needs it; importing matplotlib takes
         # a second or two, which is no part of the run's time
