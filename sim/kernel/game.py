@@ -114,8 +114,11 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     FD = np.zeros((nc, 1), dtype=np.int64)
     DS = np.zeros(1, dtype=np.int64)
     W = np.zeros(W_WIDTH, dtype=np.int64)
-    SKr = np.empty((nc, SK.shape[1]), dtype=np.int64)
-    SPr = np.empty((nc, SP.shape[1], SP.shape[2]), dtype=np.float64)
+    SKr = SK  # teams: each round, the rows of the players deciding for the cauldrons
+    SPr = SP
+    if teams:
+        SKr = np.empty((nc, SK.shape[1]), dtype=np.int64)
+        SPr = np.empty((nc, SP.shape[1], SP.shape[2]), dtype=np.float64)
     rng = np.empty(nplayers + 1, dtype=np.uint64)
     for s in range(nplayers + 1):
         rng[s] = stream_seed(seed, game, s)
@@ -124,10 +127,11 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     deal_deck(G, R, rng, nplayers)
     for r in range(1, R[R_ROUNDS] + 1):
         G[G_ROUND] = r
-        for s in range(nc):  # who decides for each cauldron this round
-            m = s + nc * ((r - 1) % 2) if teams else s
-            SKr[s] = SK[m]
-            SPr[s] = SP[m]
+        if teams:  # who decides for each cauldron this round
+            for s in range(nc):
+                m = s + nc * ((r - 1) % 2)
+                SKr[s] = SK[m]
+                SPr[s] = SP[m]
         play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
                    SKr, SPr, SC, FD, DS, rng, E, rd, W, UF)
     finish_game(P, G, out, E)

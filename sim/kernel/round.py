@@ -195,6 +195,41 @@ def rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF):
         record(E, G, s, EV_RAT, tails_n, start, 0)
 
 
+@njit(cache=True, error_model="numpy", _nrt=False)
+def brew_synchronized(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
+    """Lock-step brewing: first chips for all, then before each reveal every active player
+    decides (seeing every pot so far), then all who go on draw one chip. Not inlined: it runs
+    once a game (the last round) unless every round is synchronized, and keeping it out of
+    ``play_round`` keeps the hot loop small."""
+    n = G[G_NP]
+    sp = G[G_START_PLAYER]
+    G[G_SEEN] = (1 << n) - 1
+    want = W[W_WANT : W_WANT + n]
+    for k in range(n):
+        brew_first(P, (sp + k) % n, G, R, SK, SP, SC, FD, rng, E, UF)
+    while True:
+        active = 0
+        for k in range(n):  # everyone decides on the same view, then the stops are revealed
+            s = (sp + k) % n
+            want[s] = 0
+            if P[s, F_DONE] == 0:
+                if wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
+                    want[s] = 1
+                    active += 1
+                else:
+                    want[s] = -1
+        for k in range(n):
+            s = (sp + k) % n
+            if want[s] < 0:
+                stop_by_choice(P, s, E, G)
+        if active == 0:
+            break
+        for k in range(n):
+            s = (sp + k) % n
+            if want[s] > 0:
+                potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+
+
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
     """Every player brews, by the round's information model."""
@@ -202,33 +237,7 @@ def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
     sp = G[G_START_PLAYER]
     everyone = (1 << n) - 1
     if G[G_INFO] == INFO_SYNCHRONIZED:
-        G[G_SEEN] = everyone
-        # Lock-step: first chips for all, then before each reveal every active player decides
-        # (seeing every pot so far), then all who go on draw one chip.
-        want = W[W_WANT : W_WANT + n]
-        for k in range(n):
-            brew_first(P, (sp + k) % n, G, R, SK, SP, SC, FD, rng, E, UF)
-        while True:
-            active = 0
-            for k in range(n):  # everyone decides on the same view, then the stops are revealed
-                s = (sp + k) % n
-                want[s] = 0
-                if P[s, F_DONE] == 0:
-                    if wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
-                        want[s] = 1
-                        active += 1
-                    else:
-                        want[s] = -1
-            for k in range(n):
-                s = (sp + k) % n
-                if want[s] < 0:
-                    stop_by_choice(P, s, E, G)
-            if active == 0:
-                break
-            for k in range(n):
-                s = (sp + k) % n
-                if want[s] != 0:
-                    potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+        brew_synchronized(P, G, R, SK, SP, SC, FD, rng, E, W, UF)
     else:
         # One after another from the start player. Independent: nobody sees another potion of
         # this round; sequential: each player sees the potions brewed before theirs.
