@@ -171,9 +171,10 @@ def test_fractions_sum_to_one_and_are_fractions():
 
 
 def test_potion_exact_api_matches_fractions():
-    # sim.api.potion.exact gives floats on a 54 x 2 array: same numbers as the hand result
+    # sim.api.potion.exact gives floats on a 54 x 3 array (intact, exploded, protected: 0 with
+    # the Set 1 books exact odds cover): same numbers as the hand result
     p = exact_api("w3x2,w2,o1", "risk:0.5")
-    assert p.shape == (54, 2)
+    assert p.shape == (54, 3) and not p[:, 2].any()
     assert p[7, 0] == pytest.approx(0.5) and p[8, 0] == pytest.approx(0.25)
     assert p[9, 1] == pytest.approx(0.25)
     assert p.sum() == pytest.approx(1.0)

@@ -67,12 +67,13 @@ def query(bag: str, stop: str, *, flask=None, start=0):
 
 
 def value_table(setup: Setup) -> np.ndarray:
-    """values[space, exploded] of a setup."""
-    return np.array([[setup.value(sp, ex) for ex in (0, 1)] for sp in range(54)])
+    """values[space, outcome] of a setup (outcome 2, a protected explosion, is worth what an
+    intact potion is; it never happens with the Set 1 books these tests use)."""
+    return np.array([[setup.value(sp, ex) for ex in (0, 1, 0)] for sp in range(54)])
 
 
 def hist_of(dist: dict) -> np.ndarray:
-    h = np.zeros((54, 2))
+    h = np.zeros((54, 3))
     for (sp, ex), p in dist.items():
         h[sp, ex] += float(p)
     return h

@@ -269,3 +269,15 @@ def test_later_players_see_earlier_potions():
     # independent rounds 1-8 show nothing of the others: die=1 plays like die=0 there
     assert np.array_equal(ind.rounds[:, :8, :, RD_SCORE], plain.rounds[:, :8, :, RD_SCORE])
     assert (seq.out[..., O_SCORE] > 0).all()
+
+
+@pytest.mark.parametrize("sets", [[TUBE], [TEAMS], ["game.info_model=sequential"]])
+def test_variant_games_do_not_depend_on_chunking(sets):
+    lineup = [parse_strategy(s) for s in ("balanced", "ev:die=1", "greedy", "cautious")]
+    idx = np.arange(90, dtype=np.int64)
+    rs = load_ruleset("base", sets)
+    one = play_batch(rs, lineup, games=idx, rotations=idx % 4, seed=4, detail=True, chunks=1)
+    many = play_batch(rs, lineup, games=idx, rotations=idx % 4, seed=4, detail=True, chunks=13)
+    part = play_batch(rs, lineup, games=idx[45:], rotations=idx[45:] % 4, seed=4, detail=True)
+    assert np.array_equal(one.out, many.out) and np.array_equal(one.rounds, many.rounds)
+    assert np.array_equal(one.out[45:], part.out)

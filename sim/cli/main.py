@@ -80,6 +80,15 @@ def _register_rules_command() -> None:
 
 _register_rules_command()
 
+
+def _register_tune_command() -> None:
+    from sim.cli.tune_cmd import register
+
+    register(app)
+
+
+_register_tune_command()
+
 USER_ERRORS = (RulesetError, chips.BagSpecError, StrategySpecError, TooLargeError, GameInputError,
                RoundFileError, StrategyFileError, ValueError)
 

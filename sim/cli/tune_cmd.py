@@ -1,0 +1,149 @@
+"""The ``tune`` command: ``register(app)`` adds it to a Typer app.
+
+``quacks tune SPEC --param KEY=LO:HI [--param ...] --vs FIELD`` searches the parameter ranges
+for the values that win most against the field (``sim.study.tune``), prints the best spec with
+its re-tested win share and the paired improvement over SPEC, and with ``--out DIR`` writes
+``history.parquet`` (every candidate), ``progress.png`` and ``tune.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from sim.cli.common import exit_on_interrupt, fail, set_threads, work_progress
+
+out = Console(soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``quacks tune`` to the app."""
+
+    @app.command()
+    def tune(
+        spec: Annotated[str, typer.Argument(help="The strategy to tune, NAME or NAME:key=value,... "
+                                                 "(its values are the starting point).")],
+        param: Annotated[list[str], typer.Option(
+            "--param", help="A parameter and its range, KEY=LO:HI (repeatable).")],
+        vs: Annotated[str, typer.Option("--vs", help="The field: one strategy for every other "
+                                                     "seat, or one per seat, comma-separated.")],
+        players: Annotated[int | None, typer.Option(
+            "--players", help="Seats per game (default: 1 + the field, or 4 for one field spec).")] = None,
+        budget: Annotated[int, typer.Option("--budget", help="Games the search may play "
+                                                             "(the re-test comes on top).")] = 200_000,
+        seed: Annotated[int, typer.Option("--seed", help="Run seed (default 1).")] = 1,
+        out_dir: Annotated[str | None, typer.Option(
+            "--out", help="Directory for history.parquet, progress.png and tune.json.")] = None,
+        rules: Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")] = "base",
+        set_: Annotated[list[str] | None, typer.Option(
+            "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        threads: Annotated[int | None, typer.Option(
+            "--threads", help="Numba threads (results never depend on it).")] = None,
+        json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+        strategy_file: Annotated[list[str] | None, typer.Option(
+            "--strategy-file", help="Load user strategies from a Python file (repeatable).")] = None,
+    ) -> None:
+        """Find the parameter values of a strategy that win most against a field (Optuna TPE,
+        successive halving on shared deals, then a re-test against the start on fresh deals)."""
+        from sim.cli.main import USER_ERRORS, load_strategies
+        from sim.rules.ruleset import load_ruleset
+        from sim.study.tune import TuneError, parse_tune_param
+        from sim.study.tune import tune as run_tune
+        from strategies.builtin import split_specs
+
+        set_threads(threads)
+        try:
+            load_strategies(strategy_file)
+            rs = load_ruleset(rules, set_ or [])
+            rs.check_implemented()
+            from strategies.builtin import parse_strategy
+
+            parse_strategy(spec)
+            params = [parse_tune_param(spec, p) for p in param]
+            if len({p.key for p in params}) != len(params):
+                fail("--param: each parameter once")
+            field = split_specs(vs)
+            n = players or (4 if len(field) == 1 else len(field) + 1)
+            target = Path(out_dir) if out_dir else None
+            if target is not None and target.exists() and not target.is_dir():
+                fail(f"--out {out_dir}: exists and is not a directory")
+            with exit_on_interrupt(), work_progress("games", quiet=json_) as bar:
+                res = run_tune(spec, params, field, rs, players=n, budget=budget, seed=seed,
+                               progress=bar)
+        except typer.Exit:
+            raise
+        except (TuneError, *USER_ERRORS) as e:
+            fail(str(e))
+        files = write_tune_report(res, target, settings={
+            "spec": spec, "params": param, "vs": field, "players": n, "budget": budget, "seed": seed,
+            "rules": rs.name, "overrides": list(rs.overrides)}) if target is not None else []
+        if json_:
+            typer.echo(json.dumps(res.as_json()))
+            return
+        print_tune(res, n, files, target)
+
+
+def print_tune(res, players: int, files: list[str], target: Path | None) -> None:
+    """The lines ``quacks tune`` prints."""
+    from sim.cli.printing import ci_text
+
+    out.print(f"{res.evaluations} candidates, {res.games:,} games ({players} players); "
+              f"re-test on {res.retest_deals:,} fresh deals x {players} seatings", markup=False)
+    out.print(f"best:  {res.best}", markup=False)
+    out.print(f"  win share {res.best_win_share:.4f} {ci_text(res.best_win_share_ci)}", markup=False)
+    out.print(f"start: {res.start}", markup=False)
+    out.print(f"  win share {res.start_win_share:.4f} {ci_text(res.start_win_share_ci)}", markup=False)
+    out.print(f"improvement (paired by deal): {res.improvement:+.4f} {ci_text(res.improvement_ci)}",
+              markup=False)
+    if target is not None:
+        out.print(f"report: {target}/ ({', '.join(files)})", markup=False)
+
+
+def write_tune_report(res, target: Path, settings: dict) -> list[str]:
+    """history.parquet, progress.png and tune.json in ``target``, each written atomically."""
+    from sim.study.reports import atomic_write_text, partial
+
+    target.mkdir(parents=True, exist_ok=True)
+    hist = target / "history.parquet"
+    tmp = hist.with_name(partial(hist.name))
+    res.history.to_parquet(tmp, index=False)
+    os.replace(tmp, hist)
+    atomic_write_text(target / "tune.json", json.dumps({**res.as_json(), "settings": settings},
+                                                       indent=2) + "\n")
+    fig = progress_figure(res)
+    png = target / "progress.png"
+    tmp = png.with_name(partial(png.name))
+    fig.savefig(tmp, format="png", dpi=110)
+    os.replace(tmp, png)
+    return ["history.parquet", "progress.png", "tune.json"]
+
+
+def progress_figure(res):
+    """Every candidate's win share against the games played so far, the best full-length one
+    so far as a line, and the re-tested winner with its interval."""
+    from matplotlib.figure import Figure
+
+    h = res.history
+    fig = Figure(figsize=(7, 4), layout="constrained")
+    ax = fig.add_subplot()
+    for state, marker in (("complete", "o"), ("pruned", "x"), ("budget", "^")):
+        part = h[h["state"] == state]
+        if len(part):
+            ax.scatter(part["games_so_far"], part["win_share"], marker=marker, s=18, label=state)
+    full = h["deals"] == h["deals"].max()
+    best = h["win_share"].where(full).cummax()
+    ax.step(h["games_so_far"], best, where="post", color="black", lw=1, label="best full run")
+    lo, hi = res.best_win_share_ci
+    ax.errorbar([h["games_so_far"].max()], [res.best_win_share],
+                yerr=[[res.best_win_share - lo], [hi - res.best_win_share]], fmt="s", color="C3",
+                label="winner, re-tested (95% CI)")
+    ax.set_xlabel("games played by the search")
+    ax.set_ylabel("win share")
+    ax.set_title(f"quacks tune {res.start}")
+    ax.legend(fontsize=8)
+    return fig
