@@ -54,13 +54,28 @@ def _value_text(v: float, whole: bool) -> str:
     return str(int(v)) if whole else repr(v)
 
 
+def number_param(name: str, key: str, verb: str, error: type[Exception]):
+    """The number parameter ``key`` of the registered strategy ``name`` (its ``Param``), or
+    ``error`` naming the parameters there are or why this one cannot be ``verb``."""
+    from strategies.builtin import REGISTRY
+
+    params = {p.name: p for p in REGISTRY[name].params}
+    if key not in params:
+        raise error(f"--param {key}: {name} has no such parameter; parameters: "
+                    f"{', '.join(params) or 'none'}")
+    p = params[key]
+    if p.kind not in ("int", "float", "round"):
+        raise error(f"--param {key}: a {p.kind} parameter cannot be {verb}; give a number parameter")
+    return p
+
+
 def parse_param(strategy: str, param: str) -> SweepParam:
     """``KEY=START:STOP:STEP`` of the strategy ``NAME[:fixed=...]`` to its values.
 
     STOP is included when the steps land on it (within 1e-9 of a step). Values of an integer
     parameter must be whole numbers.
     """
-    from strategies.builtin import REGISTRY, parse_strategy
+    from strategies.builtin import parse_strategy
 
     base = strategy.strip()
     name, _, fixed = base.partition(":")
@@ -71,13 +86,7 @@ def parse_param(strategy: str, param: str) -> SweepParam:
     parts = rng.split(":")
     if not eq or not key or len(parts) != 3:
         raise SweepError(f"--param {param!r}: expected KEY=START:STOP:STEP, e.g. t=4:9:1")
-    params = {p.name: p for p in REGISTRY[name].params}
-    if key not in params:
-        raise SweepError(f"--param {key}: {name} has no such parameter; parameters: "
-                         f"{', '.join(params) or 'none'}")
-    p = params[key]
-    if p.kind not in ("int", "float", "round"):
-        raise SweepError(f"--param {key}: a {p.kind} parameter cannot be swept; sweep a number")
+    p = number_param(name, key, "swept", SweepError)
     if any(item.partition("=")[0].strip() == key for item in fixed.split(",") if item.strip()):
         raise SweepError(f"--param {key}: {key} is also fixed in --strategy {strategy!r}")
     try:

@@ -23,7 +23,8 @@ from sim.api.game import check_players, play_batch
 from sim.kernel.records import O_NWIN, O_WIN
 from sim.rules.ruleset import Ruleset
 from sim.stats.clusters import paired_diff, share_interval
-from strategies.builtin import REGISTRY, StrategySpecError, parse_strategy
+from sim.study.sweep import number_param
+from strategies.builtin import StrategySpecError, parse_strategy
 
 
 class TuneError(ValueError):
@@ -49,13 +50,7 @@ def parse_tune_param(strategy: str, text: str) -> TuneParam:
     parts = rng.split(":")
     if not eq or not key or len(parts) != 2:
         raise TuneError(f"--param {text!r}: expected KEY=LO:HI, e.g. p=0.1:0.4")
-    params = {p.name: p for p in REGISTRY[name].params}
-    if key not in params:
-        raise TuneError(f"--param {key}: {name} has no such parameter; parameters: "
-                        f"{', '.join(params) or 'none'}")
-    p = params[key]
-    if p.kind not in ("int", "float", "round"):
-        raise TuneError(f"--param {key}: a {p.kind} parameter cannot be tuned; tune a number")
+    p = number_param(name, key, "tuned", TuneError)
     try:
         lo, hi = float(parts[0]), float(parts[1])
     except ValueError:
