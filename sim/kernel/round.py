@@ -36,6 +36,7 @@ from sim.kernel.effects.red import hold_aside, reds_after_stop
 from sim.kernel.effects.yellow import raise_limit
 from sim.kernel.events import record
 from sim.kernel.layout import (
+    ASIDE,
     BOUGHT,
     CHIPS,
     EV_BOOK,
@@ -258,7 +259,9 @@ def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
     n = G[G_NP]
     if R[R_BOOK + RED] == 2:
         for k in range(n):
-            reds_after_stop(P, (G[G_START_PLAYER] + k) % n, G, R, SK, SP, SC, rng, E, UF)
+            s = (G[G_START_PLAYER] + k) % n
+            if P[s, ASIDE] + P[s, ASIDE + 1] + P[s, ASIDE + 2] > 0:  # a call is dear: only if needed
+                reds_after_stop(P, s, G, R, SK, SP, SC, rng, E, UF)
     if G[G_CARD] >= SEASONED and G[G_CARD] != LUXURY:
         after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF)
     for s in range(n):
