@@ -1,0 +1,186 @@
+"""Compiled helpers for slot functions: read a player's state without raw array offsets.
+
+A slot function (``f(P, s, G, R, SP, a, b, M)``, see ``strategies.plugin``) may call these; each
+is a Numba function inlined where it is called, so a helper costs what the raw read costs::
+
+    from strategies.helpers_nb import explosion_chance, white_total
+
+    def stop(P, s, G, R, SP, a, b, M):
+        return 1 if white_total(P, s) < 6 and explosion_chance(P, s) <= 0.25 else 0
+
+Chip types and colours are numbered as in ``sim.rules.chips`` (``W1``.., ``RED``..).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.kernel.layout import (
+    BAGCNT,
+    F_DROPLET,
+    F_FLASK,
+    F_LIMIT,
+    F_NBAG,
+    F_NPOT,
+    F_RUBIES,
+    F_SCORE,
+    F_START,
+    F_WHITE,
+    G_AVAIL,
+    G_NP,
+    G_ROUND,
+    G_SEEN,
+    G_SUPPLY,
+    POT_P,
+    R_COINS,
+    R_PRICE,
+    R_ROUNDS,
+    R_RUBY,
+    R_VP,
+)
+from sim.rules.chips import N_TYPES, TYPE_COLOUR
+from strategies.decide_nb import explosion_risk
+
+_JIT = {"cache": True, "error_model": "numpy", "_nrt": False, "inline": "always"}
+
+
+@njit(**_JIT)
+def white_total(P, s):
+    """The white total in seat s's pot."""
+    return P[s, F_WHITE]
+
+
+@njit(**_JIT)
+def explosion_limit(P, s):
+    """The white total seat s may reach without exploding this round (7, or raised)."""
+    return P[s, F_LIMIT]
+
+
+@njit(**_JIT)
+def explosion_chance(P, s):
+    """The exact chance that the next chip seat s draws explodes the pot (from the bag's chips)."""
+    return explosion_risk(P, s)
+
+
+@njit(**_JIT)
+def chips_in_bag(P, s):
+    """How many chips are in seat s's bag."""
+    return P[s, F_NBAG]
+
+
+@njit(**_JIT)
+def in_bag(P, s, t):
+    """How many chips of type t are in seat s's bag."""
+    return P[s, BAGCNT + t]
+
+
+@njit(**_JIT)
+def colour_in_bag(P, s, colour):
+    """How many chips of a colour are in seat s's bag."""
+    n = 0
+    for t in range(N_TYPES):
+        if TYPE_COLOUR[t] == colour:
+            n += P[s, BAGCNT + t]
+    return n
+
+
+@njit(**_JIT)
+def reward_space(P, s):
+    """The reward space seat s's potion would score if it stopped now."""
+    n = P[s, F_NPOT]
+    last = P[s, POT_P + n - 1] if n > 0 else P[s, F_START]
+    return min(last + 1, 53)
+
+
+@njit(**_JIT)
+def space_coins(R, space):
+    """Coins of a reward space."""
+    return R[R_COINS + space]
+
+
+@njit(**_JIT)
+def space_vp(R, space):
+    """VP of a reward space."""
+    return R[R_VP + space]
+
+
+@njit(**_JIT)
+def space_ruby(R, space):
+    """1 if a reward space shows a ruby."""
+    return R[R_RUBY + space]
+
+
+@njit(**_JIT)
+def flask_full(P, s):
+    """True if seat s's flask is full."""
+    return P[s, F_FLASK] != 0
+
+
+@njit(**_JIT)
+def rubies(P, s):
+    """Seat s's rubies."""
+    return P[s, F_RUBIES]
+
+
+@njit(**_JIT)
+def droplet(P, s):
+    """Seat s's droplet (the space a potion starts after, before rats)."""
+    return P[s, F_DROPLET]
+
+
+@njit(**_JIT)
+def score(P, s):
+    """Seat s's VP."""
+    return P[s, F_SCORE]
+
+
+@njit(**_JIT)
+def best_other_score(P, s, G):
+    """The highest VP among the other players (-1 outside a game of two or more)."""
+    best = -1
+    for o in range(G[G_NP]):
+        if o != s:
+            best = max(best, P[o, F_SCORE])
+    return best
+
+
+@njit(**_JIT)
+def score_gap(P, s, G):
+    """Seat s's VP minus the best other player's (negative: behind)."""
+    return P[s, F_SCORE] - best_other_score(P, s, G)
+
+
+@njit(**_JIT)
+def round_number(G):
+    """The round being played (1-9; 0 outside a game)."""
+    return G[G_ROUND]
+
+
+@njit(**_JIT)
+def rounds_left(G, R):
+    """Rounds still to come after this one."""
+    return max(R[R_ROUNDS] - G[G_ROUND], 0)
+
+
+@njit(**_JIT)
+def players(G):
+    """Players (cauldrons) in the game."""
+    return G[G_NP]
+
+
+@njit(**_JIT)
+def potion_seen(G, o):
+    """True if seat o's potion of this round may be read now (the information model)."""
+    return (G[G_SEEN] >> o) & 1 != 0
+
+
+@njit(**_JIT)
+def can_buy(G, R, t, coins, used_colours):
+    """True if chip type t may be bought now for ``coins`` by a player who already bought the
+    colours in the bitmask ``used_colours`` (bit c: colour c): for sale this round (its book is
+    out), in the supply, affordable, and of a colour not bought yet. For the ``buy`` slot."""
+    if t < 0 or t >= N_TYPES or G[G_AVAIL + t] == 0 or G[G_SUPPLY + t] <= 0:
+        return False
+    if (used_colours >> TYPE_COLOUR[t]) & 1:
+        return False
+    return 0 <= R[R_PRICE + t] <= coins

@@ -1,0 +1,76 @@
+"""The helper functions a slot function may call (strategies.helpers_nb), each against a state
+set up by hand, and the README's example strategy, which uses them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.kernel import layout as L
+from sim.kernel.bag import add_chip, reset_potion
+from sim.rules import chips
+from sim.rules.ruleset import load_ruleset
+from strategies import helpers_nb as H
+
+RS = load_ruleset("base")
+
+
+def state():
+    """Two players; seat 0's bag w1 w1 w3 o1 r2 (the pot holds w2 on 3, w1 on 4), white total
+    3, limit 7, 2 rubies, droplet 4, flask empty, 20 VP; seat 1 has 27 VP."""
+    P = np.zeros((2, L.P_WIDTH), dtype=np.int64)
+    for name in ("w1", "w1", "w3", "o1", "r2"):
+        add_chip(P, 0, chips.parse_chips(name)[0])
+    reset_potion(P, 0, 0, 7)  # every chip into the bag
+    P[0, L.F_WHITE], P[0, L.F_LIMIT] = 3, 7
+    P[0, L.F_RUBIES], P[0, L.F_DROPLET], P[0, L.F_SCORE], P[1, L.F_SCORE] = 2, 4, 20, 27
+    P[0, L.F_NPOT] = 2
+    P[0, L.POT_T], P[0, L.POT_P] = chips.W2, 3
+    P[0, L.POT_T + 1], P[0, L.POT_P + 1] = chips.W1, 4
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    G[L.G_NP], G[L.G_ROUND], G[L.G_SEEN] = 2, 6, 0b10
+    return P, G, RS.scalars()
+
+
+def test_bag_and_pot_helpers():
+    P, G, R = state()
+    assert H.white_total(P, 0) == 3 and H.explosion_limit(P, 0) == 7
+    assert H.chips_in_bag(P, 0) == 5
+    assert H.in_bag(P, 0, chips.W1) == 2 and H.in_bag(P, 0, chips.W2) == 0
+    assert H.colour_in_bag(P, 0, chips.WHITE) == 3 and H.colour_in_bag(P, 0, chips.RED) == 1
+    # white total 3, limit 7: even the w3 (3 + 3 = 6) is safe
+    assert H.explosion_chance(P, 0) == 0.0
+    P[0, L.F_WHITE] = 5  # now the w3 (5 + 3 = 8 > 7) explodes: 1 chip of 5
+    assert H.explosion_chance(P, 0) == pytest.approx(1 / 5)
+    P[0, L.F_WHITE] = 7  # every white explodes: 3 of 5
+    assert H.explosion_chance(P, 0) == pytest.approx(3 / 5)
+    assert H.reward_space(P, 0) == 5  # the space after the last chip (4)
+    assert not H.flask_full(P, 0) and H.rubies(P, 0) == 2 and H.droplet(P, 0) == 4
+
+
+def test_track_helpers():
+    R = RS.scalars()
+    # component-data.md section 2: space 9 pays 9 coins, 1 VP and shows a ruby; space 10 2 VP
+    assert (H.space_coins(R, 9), H.space_vp(R, 9), H.space_ruby(R, 9)) == (9, 1, 1)
+    assert (H.space_coins(R, 10), H.space_vp(R, 10), H.space_ruby(R, 10)) == (10, 2, 0)
+
+
+def test_game_helpers():
+    P, G, R = state()
+    assert H.score(P, 0) == 20 and H.best_other_score(P, 0, G) == 27
+    assert H.score_gap(P, 0, G) == -7 and H.score_gap(P, 1, G) == 7
+    assert H.round_number(G) == 6 and H.rounds_left(G, R) == 3 and H.players(G) == 2
+    assert H.potion_seen(G, 1) and not H.potion_seen(G, 0)
+
+
+def test_can_buy():
+    P, G, R = state()
+    r4, y4 = chips.parse_chips("r4")[0], chips.parse_chips("y4")[0]
+    G[L.G_AVAIL + r4], G[L.G_SUPPLY + r4] = 1, 3
+    assert H.can_buy(G, R, r4, 16, 0)  # Set 1 price of r4: 16
+    assert not H.can_buy(G, R, r4, 15, 0)  # too dear
+    assert not H.can_buy(G, R, r4, 16, 1 << chips.RED)  # a red bought already
+    assert not H.can_buy(G, R, y4, 30, 0)  # not for sale this round
+    G[L.G_SUPPLY + r4] = 0
+    assert not H.can_buy(G, R, r4, 16, 0)  # sold out
+    assert not H.can_buy(G, R, -1, 16, 0) and not H.can_buy(G, R, chips.N_TYPES, 99, 0)
