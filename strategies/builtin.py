@@ -179,10 +179,11 @@ _BUY_KIND = {"priority": S.BUY_PRIORITY, "expensive": S.BUY_EXPENSIVE, "value": 
 
 
 def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, droplet_until=8,
-                   refill=1) -> tuple[Param, ...]:
+                   refill=1, flask_white=0) -> tuple[Param, ...]:
     return (
         Param("flask", "int", flask, 0, 3, "use the flask on a white of at least this value (0 never)"),
-        Param("flask_white", "int", 0, 0, 30, "use the flask only if the white total is then at least this"),
+        Param("flask_white", "int", flask_white, 0, 30,
+              "use the flask only if the white total is then at least this"),
         Param("buyer", "choice", buyer, help="how to buy: priority list, most expensive, best total "
               "value, best value per coin, random or nothing", choices=BUYERS),
         Param("buy", "chips", list(buy or DEFAULT_BUY), help="chips or colours, best first (the "
@@ -231,8 +232,8 @@ def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
     params[S.SLOT_TUBE, S.P_TUBE_SPACE] = v["tube_space"]
 
 
-def _die_param() -> tuple[Param, ...]:
-    return (Param("die", "float", 0.0, 0, 5, "VP worth of the bonus die: once another player's "
+def _die_param(default: float = 0.0) -> tuple[Param, ...]:
+    return (Param("die", "float", default, 0, 5, "VP worth of the bonus die: once another player's "
                   "finished potion is in sight (sequential or synchronized brewing), reaching it "
                   "earns the die; 0 ignores what the others brewed"),)
 
@@ -356,8 +357,19 @@ _define("expected-value", "Preset: the one-step expected-value stopper with valu
         "Draws while one more chip is worth more than stopping; buys the pair of greatest value.",
         S.STOP_EV, _value_params() + _die_param(), buyer="value")
 
+_define("expert", "Preset: the strongest built-in; ev with values found by quacks tune.",
+        "The one-step expected-value stopper with the values `quacks tune` found against balanced, "
+        "greedy and ev (4 players, base game with the deck): a coin worth 1.17 VP in every round "
+        "and a ruby 1.27 (so it draws on for coins), the bonus die worth 1.26 VP once it can see "
+        "the others' potions, the flask only on a white 3 that leaves the white total at 3 or "
+        "more, rubies on droplet moves to round 9 and never on refills, and the coins of an "
+        "explosion up to round 6. README (Strategies) says how it was found.",
+        S.STOP_EV, (Param("coin", "round", 1.17, 0, 5, "VP worth of one coin (one value, or one per round)"),
+                    Param("ruby", "float", 1.27, 0, 5, "VP worth of one ruby"), *_die_param(1.26)),
+        flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0)
+
 PRESETS = ("cautious", "balanced", "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby",
-           "expected-value", "optimal", "random")
+           "expected-value", "expert", "optimal", "random")
 
 
 def parse_strategy(spec: str) -> Strategy:

@@ -183,7 +183,7 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
                         f"one (it fills every seat) or exactly {players - 1}")
     check_players(ruleset, players)
     budget_deals = budget // players
-    first = first_rung or max(20, budget_deals // 60)
+    first = first_rung or max(20, budget_deals // 200)  # about 60 candidates in a budget
     plan = rungs(first, budget_deals)
     if budget_deals < 2 * first:
         raise TuneError(f"--budget {budget}: too small; give at least {2 * first * players} games")
