@@ -14,7 +14,7 @@ table ``UF[0]``, with the uniform slot signature of ``strategies.plugin``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types, uint64
+from numba import njit, uint64
 
 from sim.kernel.layout import (
     BAGCNT,
@@ -71,12 +71,6 @@ def _best_blue(taken):
     return best
 
 
-_I = types.int64
-_A = types.int64[::1]
-_F = types.float64
-_M = types.float64[::1]
-DP_SIGNATURE = _F(_I, _I, _A, _I, _I, _I, _I, _I, _I, _I, _I, _A, _I, _I, _F, _A, _F, _F, _F, _A,
-                  _M, _I)
 _KEY_MASK = (1 << 52) - 1  # keys are stored as float64: 52 bits are exact
 
 
@@ -152,132 +146,253 @@ def setup_hash(ctx, cv, rv, vv):
     return np.int64(h >> uint64(1))
 
 
-@njit(DP_SIGNATURE, error_model="numpy")  # recursive: Numba cannot cache it
-def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken, i, rem, ways,
-       ctx, cv, rv, vv, R, M, h0):
-    """Expected value of the rest of the potion under optimal stopping (see module docstring).
+# Frame fields of the iterative DP (one row per pending call): ints in FI, floats in FF.
+(X_MODE, X_T, X_WHITE, X_ANCHOR, X_NORANGE, X_FLASK, X_LT, X_LP, X_PT, X_PP, X_I, X_REM, X_PC,
+ X_U, X_FLASKED, X_RETURNED, X_N, X_KEY, X_SLOT, X_K, X_PICK, X_BLUE) = range(22)
+N_XI = 22
+Y_WAYS, Y_ACC, Y_BEST, Y_P, Y_DENOM = range(5)
+N_YF = 5
+MAX_FRAMES = 8192
+MAX_BLUE = 128
+
+
+@njit(cache=True, error_model="numpy")
+def frames():
+    """Scratch for ``dp``: frame ints, frame floats, and the chips of each open blue look (every
+    field is written before it is read, so nothing needs clearing)."""
+    return (np.empty((MAX_FRAMES, N_XI), dtype=np.int64), np.empty((MAX_FRAMES, N_YF), dtype=np.float64),
+            np.empty((MAX_BLUE, N_TYPES), dtype=np.int64))
+
+
+@njit(cache=True, error_model="numpy")
+def _push(FI, FF, d, mode, t, src, i, rem, ways, slot):
+    """Frame d: a call in ``mode`` for chip ``t`` from the state of frame ``src``."""
+    for j in (X_WHITE, X_ANCHOR, X_NORANGE, X_FLASK, X_LT, X_LP, X_PT, X_PP):
+        FI[d, j] = FI[src, j]
+    FI[d, X_MODE] = mode
+    FI[d, X_T] = t
+    FI[d, X_I] = i
+    FI[d, X_REM] = rem
+    FI[d, X_PC] = 0
+    FI[d, X_SLOT] = slot
+    FI[d, X_FLASKED] = -1
+    FI[d, X_RETURNED] = -1
+    FI[d, X_BLUE] = 0
+    FF[d, Y_WAYS] = ways
+
+
+@njit(cache=True, error_model="numpy")
+def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R, M, h0,
+       FI, FF, TK):
+    """Expected value of the rest of the potion under optimal stopping (see module docstring),
+    from a call in ``mode``.
 
     MODE_DECIDE: a chip has resolved; apply the flask policy, then the better of stopping and
     drawing. MODE_PLACE: chip ``t`` has just left the bag; place it and resolve it. MODE_BLUE:
     enumerate the multisets a blue chip may look at (types ``i..``, ``rem`` chips still to pick).
-    ``bag`` is changed in place and restored before returning. ``M`` is the memo (hash table).
+    The recursion runs on an explicit stack of frames (so Numba can cache it); ``bag`` is changed
+    in place and restored before returning. ``M`` is the memo (hash table); ``FI``, ``FF`` and
+    ``TK`` are scratch (``frames``): the frames' ints and floats and each open blue look's chips.
     """
-    if mode == MODE_BLUE:
-        if rem == 0:
-            pick = _best_blue(taken)
-            if pick < 0:
-                return ways * dp(MODE_DECIDE, -1, bag, white, anchor, norange, flask, lt, lp, pt, pp,
-                                 taken, 0, 0, 1.0, ctx, cv, rv, vv, R, M, h0)
-            bag[pick] -= 1
-            v = ways * dp(MODE_PLACE, pick, bag, white, anchor, norange, flask, lt, lp, pt, pp,
-                          taken, 0, 0, 1.0, ctx, cv, rv, vv, R, M, h0)
-            bag[pick] += 1
-            return v
-        if i >= N_TYPES:
-            return 0.0
-        acc = 0.0
-        for k in range(min(rem, bag[i]) + 1):
-            taken[i] = k
-            acc += dp(MODE_BLUE, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken,
-                      i + 1, rem - k, ways * _comb(bag[i], k), ctx, cv, rv, vv, R, M, h0)
-        taken[i] = 0
-        return acc
-    if mode == MODE_PLACE:
-        c = TYPE_COLOUR[t]
-        v = TYPE_VALUE[t]
-        move = v
-        if c == RED:
-            move += 2 if norange >= 3 else (1 if norange >= 1 else 0)
-        pos = min(anchor + move, ctx[C_LAST])
-        pt = lt
-        pp = lp
-        lt = t
-        lp = pos
-        anchor = pos
-        if c == ORANGE:
-            norange = min(norange + 1, 3)
-        if c == WHITE:
-            white += v
-            if white > ctx[C_LIMIT]:
-                return space_value(R, min(pos + 1, 53), True, cv, rv, vv)
-        returned = -1
-        if c == YELLOW and pt >= 0 and TYPE_COLOUR[pt] == WHITE:
-            returned = pt
-            bag[pt] += 1
-            white -= TYPE_VALUE[pt]
-            pt = -1
-            pp = -1
-        n = 0
-        for u in range(N_TYPES):
-            n += bag[u]
-        if c == BLUE and anchor < ctx[C_LAST] and n > 0:
-            m = min(v, n)
-            fresh = np.zeros(N_TYPES, dtype=np.int64)
-            val = dp(MODE_BLUE, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, fresh,
-                     0, m, 1.0, ctx, cv, rv, vv, R, M, h0) / _comb(n, m)
-        else:
-            val = dp(MODE_DECIDE, -1, bag, white, anchor, norange, flask, lt, lp, pt, pp, taken,
-                     0, 0, 1.0, ctx, cv, rv, vv, R, M, h0)
-        if returned >= 0:
-            bag[returned] -= 1
-        return val
-    # MODE_DECIDE
-    # The key keeps only what the future depends on: whether the last chip is white (and which
-    # white: the flask and a following yellow care), and the chip before it only while the flask
-    # could still take the last chip away.
-    klt = lt if lt < 0 or TYPE_COLOUR[lt] == WHITE else 100
-    if flask != 0 and klt >= 0 and klt != 100:
-        kpt = pt if pt < 0 or TYPE_COLOUR[pt] == WHITE else 100
-        kpp = pp
-    else:
-        kpt = -3
-        kpp = -3
-    key = _key(h0, bag, white, anchor, norange, flask, klt, lp, kpt, kpp)
-    got = memo_get(M, key)
-    if not np.isnan(got):
-        return got
-    flasked = -1
-    if (flask != 0 and lt >= 0 and TYPE_COLOUR[lt] == WHITE and ctx[C_FLASK_V] > 0
-            and TYPE_VALUE[lt] >= ctx[C_FLASK_V] and white >= ctx[C_FLASK_MINW]):
-        flasked = lt
-        bag[lt] += 1
-        white -= TYPE_VALUE[lt]
-        if ctx[C_REUSE] != 0:
-            anchor = pp if pt >= 0 else ctx[C_START]
-        lt = pt
-        lp = pp
-        pt = -1
-        pp = -1
-        flask = 0
-    reward = min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53)
-    best = space_value(R, reward, False, cv, rv, vv)
-    n = 0
-    for u in range(N_TYPES):
-        n += bag[u]
-    if n > 0 and not (lt >= 0 and lp >= ctx[C_LAST]):
-        draw = 0.0
-        for u in range(N_TYPES):
-            cnt = bag[u]
-            if cnt > 0:
-                bag[u] -= 1
-                draw += cnt / n * dp(MODE_PLACE, u, bag, white, anchor, norange, flask, lt, lp, pt,
-                                     pp, taken, 0, 0, 1.0, ctx, cv, rv, vv, R, M, h0)
-                bag[u] += 1
-        best = max(best, draw)
-    if flasked >= 0:
-        bag[flasked] -= 1
-    memo_put(M, key, best)
-    return best
+    nblue = 0
+    FI[0, X_WHITE] = white
+    FI[0, X_ANCHOR] = anchor
+    FI[0, X_NORANGE] = norange
+    FI[0, X_FLASK] = flask
+    FI[0, X_LT] = lt
+    FI[0, X_LP] = lp
+    FI[0, X_PT] = pt
+    FI[0, X_PP] = pp
+    _push(FI, FF, 0, mode, t, 0, 0, 0, 1.0, -1)
+    d = 0  # the frame running
+    ret = 0.0  # the value the last finished frame returned
+    last = ctx[C_LAST]
+    while True:
+        m = FI[d, X_MODE]
+        pc = FI[d, X_PC]
+        done = False
+        out = 0.0
+        if m == MODE_DECIDE:
+            if pc == 0:
+                lt_ = FI[d, X_LT]
+                klt = lt_ if lt_ < 0 or TYPE_COLOUR[lt_] == WHITE else 100
+                if FI[d, X_FLASK] != 0 and klt >= 0 and klt != 100:
+                    pt_ = FI[d, X_PT]
+                    kpt = pt_ if pt_ < 0 or TYPE_COLOUR[pt_] == WHITE else 100
+                    kpp = FI[d, X_PP]
+                else:
+                    kpt = -3
+                    kpp = -3
+                key = _key(h0, bag, FI[d, X_WHITE], FI[d, X_ANCHOR], FI[d, X_NORANGE],
+                           FI[d, X_FLASK], klt, FI[d, X_LP], kpt, kpp)
+                got = memo_get(M, key)
+                if not np.isnan(got):
+                    out = got
+                    done = True
+                else:
+                    FI[d, X_KEY] = key
+                    if (FI[d, X_FLASK] != 0 and lt_ >= 0 and TYPE_COLOUR[lt_] == WHITE
+                            and ctx[C_FLASK_V] > 0 and TYPE_VALUE[lt_] >= ctx[C_FLASK_V]
+                            and FI[d, X_WHITE] >= ctx[C_FLASK_MINW]):
+                        FI[d, X_FLASKED] = lt_
+                        bag[lt_] += 1
+                        FI[d, X_WHITE] -= TYPE_VALUE[lt_]
+                        if ctx[C_REUSE] != 0:
+                            FI[d, X_ANCHOR] = FI[d, X_PP] if FI[d, X_PT] >= 0 else ctx[C_START]
+                        FI[d, X_LT] = FI[d, X_PT]
+                        FI[d, X_LP] = FI[d, X_PP]
+                        FI[d, X_PT] = -1
+                        FI[d, X_PP] = -1
+                        FI[d, X_FLASK] = 0
+                    lt_ = FI[d, X_LT]
+                    lp_ = FI[d, X_LP]
+                    reward = min(lp_ + 1, 53) if lt_ >= 0 else min(ctx[C_START] + 1, 53)
+                    FF[d, Y_BEST] = space_value(R, reward, False, cv, rv, vv)
+                    n = 0
+                    for u in range(N_TYPES):
+                        n += bag[u]
+                    FI[d, X_N] = n
+                    FF[d, Y_ACC] = 0.0
+                    FI[d, X_U] = 0
+                    FI[d, X_PC] = 1 if (n > 0 and not (lt_ >= 0 and lp_ >= last)) else 3
+            elif pc == 2:  # a drawn chip's value came back
+                FF[d, Y_ACC] += FF[d, Y_P] * ret
+                bag[FI[d, X_U]] += 1
+                FI[d, X_U] += 1
+                FI[d, X_PC] = 1
+            if not done and FI[d, X_PC] == 1:  # draw the next kind of chip in the bag
+                u = FI[d, X_U]
+                while u < N_TYPES and bag[u] == 0:
+                    u += 1
+                if u < N_TYPES:
+                    FI[d, X_U] = u
+                    FF[d, Y_P] = bag[u] / FI[d, X_N]
+                    bag[u] -= 1
+                    FI[d, X_PC] = 2
+                    _push(FI, FF, d + 1, MODE_PLACE, u, d, 0, 0, 1.0, -1)
+                    d += 1
+                    continue
+                FF[d, Y_BEST] = max(FF[d, Y_BEST], FF[d, Y_ACC])
+                FI[d, X_PC] = 3
+            if not done and FI[d, X_PC] == 3:
+                if FI[d, X_FLASKED] >= 0:
+                    bag[FI[d, X_FLASKED]] -= 1
+                memo_put(M, FI[d, X_KEY], FF[d, Y_BEST])
+                out = FF[d, Y_BEST]
+                done = True
+        elif m == MODE_PLACE:
+            if pc == 0:
+                t_ = FI[d, X_T]
+                c = TYPE_COLOUR[t_]
+                v = TYPE_VALUE[t_]
+                move = v
+                if c == RED:
+                    no = FI[d, X_NORANGE]
+                    move += 2 if no >= 3 else (1 if no >= 1 else 0)
+                pos = min(FI[d, X_ANCHOR] + move, last)
+                FI[d, X_PT] = FI[d, X_LT]
+                FI[d, X_PP] = FI[d, X_LP]
+                FI[d, X_LT] = t_
+                FI[d, X_LP] = pos
+                FI[d, X_ANCHOR] = pos
+                if c == ORANGE:
+                    FI[d, X_NORANGE] = min(FI[d, X_NORANGE] + 1, 3)
+                exploded = False
+                if c == WHITE:
+                    FI[d, X_WHITE] += v
+                    exploded = FI[d, X_WHITE] > ctx[C_LIMIT]
+                if exploded:
+                    out = space_value(R, min(pos + 1, 53), True, cv, rv, vv)
+                    done = True
+                else:
+                    pt_ = FI[d, X_PT]
+                    if c == YELLOW and pt_ >= 0 and TYPE_COLOUR[pt_] == WHITE:
+                        FI[d, X_RETURNED] = pt_
+                        bag[pt_] += 1
+                        FI[d, X_WHITE] -= TYPE_VALUE[pt_]
+                        FI[d, X_PT] = -1
+                        FI[d, X_PP] = -1
+                    n = 0
+                    for u in range(N_TYPES):
+                        n += bag[u]
+                    FI[d, X_PC] = 1
+                    if c == BLUE and pos < last and n > 0:
+                        k = min(v, n)
+                        FF[d, Y_DENOM] = _comb(n, k)
+                        FI[d, X_BLUE] = 1
+                        for u in range(N_TYPES):
+                            TK[nblue, u] = 0
+                        _push(FI, FF, d + 1, MODE_BLUE, t_, d, 0, k, 1.0, nblue)
+                        nblue += 1
+                    else:
+                        _push(FI, FF, d + 1, MODE_DECIDE, -1, d, 0, 0, 1.0, -1)
+                    d += 1
+                    continue
+            else:
+                out = ret
+                if FI[d, X_BLUE] != 0:
+                    out = ret / FF[d, Y_DENOM]
+                    nblue -= 1
+                if FI[d, X_RETURNED] >= 0:
+                    bag[FI[d, X_RETURNED]] -= 1
+                done = True
+        else:  # MODE_BLUE
+            slot = FI[d, X_SLOT]
+            if pc == 0:
+                if FI[d, X_REM] == 0:
+                    pick = _best_blue(TK[slot])
+                    FI[d, X_PICK] = pick
+                    FI[d, X_PC] = 10
+                    if pick < 0:
+                        _push(FI, FF, d + 1, MODE_DECIDE, -1, d, 0, 0, 1.0, -1)
+                    else:
+                        bag[pick] -= 1
+                        _push(FI, FF, d + 1, MODE_PLACE, pick, d, 0, 0, 1.0, -1)
+                    d += 1
+                    continue
+                if FI[d, X_I] >= N_TYPES:
+                    out = 0.0
+                    done = True
+                else:
+                    FF[d, Y_ACC] = 0.0
+                    FI[d, X_K] = 0
+                    FI[d, X_PC] = 1
+            elif pc == 2:
+                FF[d, Y_ACC] += ret
+                FI[d, X_K] += 1
+                FI[d, X_PC] = 1
+            elif pc == 10:
+                if FI[d, X_PICK] >= 0:
+                    bag[FI[d, X_PICK]] += 1
+                out = FF[d, Y_WAYS] * ret
+                done = True
+            if not done and FI[d, X_PC] == 1:
+                i = FI[d, X_I]
+                k = FI[d, X_K]
+                if k <= min(FI[d, X_REM], bag[i]):
+                    TK[slot, i] = k
+                    FI[d, X_PC] = 2
+                    _push(FI, FF, d + 1, MODE_BLUE, FI[d, X_T], d, i + 1, FI[d, X_REM] - k,
+                          FF[d, Y_WAYS] * _comb(bag[i], k), slot)
+                    d += 1
+                    continue
+                TK[slot, i] = 0
+                out = FF[d, Y_ACC]
+                done = True
+        if done:
+            if d == 0:
+                return out
+            ret = out
+            d -= 1
 
 
-@njit(error_model="numpy")  # calls the recursive dp: not cached either
+@njit(cache=True, error_model="numpy")
 def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R, M):
     """(value of stopping now, value of drawing then playing optimally) from a decision state
     whose last chip has already been resolved (flask included). ``M`` is the memo."""
     h0 = setup_hash(ctx, cv, rv, vv)
     if M[0] > 0.5 * memo_capacity(M):
         M[:] = 0.0
-    taken = np.zeros(N_TYPES, dtype=np.int64)
     reward = min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53)
     stop = space_value(R, reward, False, cv, rv, vv)
     n = 0
@@ -285,13 +400,14 @@ def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R
         n += bag[u]
     if n == 0:
         return stop, -1.0
+    FI, FF, TK = frames()
     draw = 0.0
     for u in range(N_TYPES):
         cnt = bag[u]
         if cnt > 0:
             bag[u] -= 1
             draw += cnt / n * dp(MODE_PLACE, u, bag, white, anchor, norange, flask, lt, lp, pt, pp,
-                                 taken, 0, 0, 1.0, ctx, cv, rv, vv, R, M, h0)
+                                 ctx, cv, rv, vv, R, M, h0, FI, FF, TK)
             bag[u] += 1
     return stop, draw
 

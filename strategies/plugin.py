@@ -93,13 +93,14 @@ def noop():
 
 
 def require_optimal() -> bool:
-    """Compile the optimal stopper (not cacheable: it is recursive); True if it was new."""
+    """Compile (or load from the on-disk cache) the optimal stopper; True if it was new to this
+    process."""
     global _OPTIMAL
     if _OPTIMAL is not None:
         return False
     from strategies.optimal_nb import _optimal_stop
 
-    _OPTIMAL = compile_slot(_optimal_stop)
+    _OPTIMAL = compile_slot(_optimal_stop, cache=True)
     return True
 
 

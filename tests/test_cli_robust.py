@@ -246,11 +246,11 @@ def test_warmup_compiles_the_kernels_and_says_how_long():
     for step in ("potion kernel", "forced draws", "exact enumeration", "game kernel", "replay",
                  "scripted round"):
         assert step in r.stdout
-    assert "cannot cache" in r.stdout  # what it leaves out, and why
+    assert "optimal stopper" in r.stdout  # cached like the rest now
 
 
 @pytest.mark.slow
 def test_warmup_with_the_optimal_stopper():
     r = runner.invoke(app, ["warmup", "--optimal"])
     assert r.exit_code == 0, r.output
-    assert "optimal stopper (not cached)" in r.stdout and "optimal stopper in a game" in r.stdout
+    assert "optimal stopper" in r.stdout and "optimal stopper in a game" in r.stdout

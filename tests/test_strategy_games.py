@@ -45,7 +45,7 @@ OPTIMAL_GAMES = 6
 
 @pytest.fixture(scope="module")
 def optimal_kernel():
-    """UF[0] is the compiled optimal stopper (compiled once per process, not cacheable: ~30-60 s).
+    """UF[0] is the compiled optimal stopper (compiled once and cached on disk).
     slot_table() leaves it out on its very first call (see test_optimal.py), hence the loop."""
     parse_strategy("optimal")
     for _ in range(3):

@@ -262,12 +262,13 @@ def work_progress(label: str, *, quiet: bool = False, after: float = 2.0):
 
 
 _NOTICE_SHOWN = False
+OPTIMAL_ENTRY = "strategies/optimal_nb._optimal_stop"  # the optimal stopper's cache entry
 
 
 def compile_notice(*entries: str, quiet: bool = False) -> None:
     """One line on stderr when a kernel this command needs (``module.function``) is not in the
-    on-disk cache yet, or the optimal stopper (which Numba cannot cache) is about to be compiled,
-    so the minute of compiling is not mistaken for a hang."""
+    on-disk cache yet (or the optimal stopper, when a strategy uses it, is not), so the minutes of
+    compiling are not mistaken for a hang."""
     global _NOTICE_SHOWN
     from sim._numba_cache import is_cached
     from strategies import builtin, plugin
@@ -275,12 +276,13 @@ def compile_notice(*entries: str, quiet: bool = False) -> None:
     if quiet or _NOTICE_SHOWN:
         return
     kernels = not all(is_cached(e) for e in entries)
-    optimal = builtin.OPTIMAL_REQUESTED and getattr(plugin, "_OPTIMAL", None) is None
+    optimal = (builtin.OPTIMAL_REQUESTED and getattr(plugin, "_OPTIMAL", None) is None
+               and not is_cached(OPTIMAL_ENTRY))
     if kernels or optimal:
         _NOTICE_SHOWN = True
         what = ("the simulation kernels (once; several minutes)" if not optimal else
-                "the optimal stopper (every run that uses it; about a minute)" if not kernels else
-                "the simulation kernels and the optimal stopper (a minute or two)")
+                "the optimal stopper (once; about a minute)" if not kernels else
+                "the simulation kernels and the optimal stopper (once; several minutes)")
         typer.echo(f"compiling {what}", err=True)
 
 

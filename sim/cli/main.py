@@ -459,12 +459,12 @@ def strategies(
 
 @app.command()
 def warmup(
-    optimal: Annotated[bool, typer.Option("--optimal", help="Also compile the optimal stopper (about a minute or two; Numba cannot cache it, so it is not kept for later runs).")] = False,
+    optimal: Annotated[bool, typer.Option("--optimal", help="Also time one game with the optimal stopper (the stopper itself is always compiled and cached).")] = False,
     threads: ThreadsOpt = None,
 ) -> None:
     """Compile every kernel now (potion, forced draws, the game kernel with every built-in
-    strategy, replay, scripted rounds) and say how long it took; they are cached on disk after
-    that, so later commands start at once."""
+    strategy, replay, scripted rounds, the optimal stopper) and say how long it took; they are
+    cached on disk after that, so later commands start at once."""
     from sim import NUMBA_CACHE_DIR
     from sim.cli.warmup import warm_all
 
@@ -475,9 +475,6 @@ def warmup(
               f"{NUMBA_CACHE_DIR})", markup=False)
     for label, t in steps:
         out.print(f"  {label:<40} {t:7.1f} s", markup=False)
-    if not optimal:
-        out.print("The optimal stopper is recursive, which Numba cannot cache: every run that uses "
-                  "it compiles it (about a minute; --optimal times it now).", markup=False)
 
 
 def main() -> None:
