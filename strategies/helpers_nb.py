@@ -13,6 +13,7 @@ Chip types and colours are numbered as in ``sim.rules.chips`` (``W1``.., ``RED``
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim.kernel.layout import (
@@ -40,6 +41,7 @@ from sim.kernel.layout import (
 )
 from sim.rules.chips import N_TYPES, TYPE_COLOUR
 from strategies.decide_nb import explosion_risk
+from strategies.slots import SLOT_CUSTOM
 
 _JIT = {"cache": True, "error_model": "numpy", "_nrt": False, "inline": "always"}
 
@@ -184,3 +186,28 @@ def can_buy(G, R, t, coins, used_colours):
     if (used_colours >> TYPE_COLOUR[t]) & 1:
         return False
     return 0 <= R[R_PRICE + t] <= coins
+
+
+@njit(**_JIT)
+def chip_at(SP, s, i, k):
+    """The k-th chip type (0-based) of the chip-list parameter at custom index i (a user
+    strategy's ``Param(name, "chips", [...])``), or -1 past its end."""
+    code = np.int64(SP[s, SLOT_CUSTOM, i])
+    for _ in range(k):
+        code //= 21
+    d = code % 21
+    return d - 1 if d > 0 else -1
+
+
+@njit(**_JIT)
+def chip_rank(SP, s, i, t):
+    """The position (0 = first) of chip type t in the chip-list parameter at custom index i, or
+    -1 if it is not listed."""
+    code = np.int64(SP[s, SLOT_CUSTOM, i])
+    k = 0
+    while code > 0:
+        if code % 21 == t + 1:
+            return k
+        code //= 21
+        k += 1
+    return -1

@@ -74,8 +74,12 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
     if len(params) > S.PARAM_WIDTH:
         raise StrategyFileError(f"strategy '{key}': at most {S.PARAM_WIDTH} custom parameters")
     for p in params:
-        if not isinstance(p, Param) or p.kind not in ("int", "float"):
-            raise StrategyFileError(f"strategy '{key}': params must be Param(name, 'int'|'float', default, lo, hi)")
+        if not isinstance(p, Param) or p.kind not in ("int", "float", "chips"):
+            raise StrategyFileError(f"strategy '{key}': params must be Param(name, 'int'|'float', "
+                                    f"default, lo, hi) or Param(name, 'chips', [chip, ...])")
+        if p.kind == "chips" and len(p.default) > MAX_CHIP_LIST:
+            raise StrategyFileError(f"strategy '{key}': parameter {p.name}: at most "
+                                    f"{MAX_CHIP_LIST} chips in a chip list")
     base = REGISTRY[fallback]
     custom_names = [p.name for p in params]
     indices = {}
@@ -100,8 +104,10 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
         kinds, arr = base.build({p.name: values[p.name] for p in base.params})
         for slot, idx in indices.items():
             kinds[S.DECISION_SLOTS.index(slot)] = S.USER_BASE + idx
-        for i, pname in enumerate(custom_names):
-            arr[S.SLOT_CUSTOM, i] = values[pname]
+        for i, p in enumerate(params):
+            v = values[p.name]
+            arr[S.SLOT_CUSTOM, i] = encode_chip_list(v, f"{key}: parameter {p.name}") \
+                if p.kind == "chips" else v
         return kinds, arr
 
     all_params = params + tuple(p for p in base.params if p.name not in custom_names)
@@ -111,6 +117,22 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
     REGISTRY[key] = d  # a later registration of the same user name replaces the earlier one
     _REGISTERED.append(key)
     return d
+
+
+MAX_CHIP_LIST = 12  # 21**12 < 2**53: the list fits one float64 exactly
+
+
+def encode_chip_list(names: list[str], where: str) -> float:
+    """A chip-list parameter as one number: chip type + 1 in base 21, first chip lowest (read it
+    with ``strategies.helpers_nb.chip_at`` / ``chip_rank``)."""
+    from sim.rules import chips
+
+    if len(names) > MAX_CHIP_LIST:
+        raise StrategySpecError(f"{where}: at most {MAX_CHIP_LIST} chips in a chip list")
+    code = 0
+    for k, name in enumerate(names):
+        code += (chips.parse_chips(name)[0] + 1) * 21**k
+    return float(code)
 
 
 def load_strategy_file(path: str | Path) -> list[str]:

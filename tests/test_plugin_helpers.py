@@ -74,3 +74,68 @@ def test_can_buy():
     G[L.G_SUPPLY + r4] = 0
     assert not H.can_buy(G, R, r4, 16, 0)  # sold out
     assert not H.can_buy(G, R, -1, 16, 0) and not H.can_buy(G, R, chips.N_TYPES, 99, 0)
+
+
+PREFER_FILE = '''
+from sim.kernel.layout import G_OUT, R_PRICE
+from sim.rules.chips import TYPE_COLOUR
+from strategies.builtin import Param
+from strategies.helpers_nb import can_buy, chip_at
+from strategies.registry import register
+
+
+def buy(P, s, G, R, SP, a, b, M):
+    # the first affordable legal chips of the list, in order
+    coins, n, used, k = a, 0, 0, 0
+    while n < b and k < 12:
+        t = chip_at(SP, s, 0, k)
+        if t < 0:
+            break
+        if can_buy(G, R, t, coins, used):
+            G[G_OUT + n] = t
+            n += 1
+            coins -= R[R_PRICE + t]
+            used |= 1 << TYPE_COLOUR[t]
+        k += 1
+    return n
+
+
+register("ut-prefer", "Buys from its own chip list.", fallback="balanced", buy=buy,
+         params=[Param("prefer", "chips", ["o1"], help="chips to buy, best first")])
+'''
+
+
+def test_chip_list_parameters_reach_the_slot_function(tmp_path):
+    from sim.api.game import play_batch
+    from sim.kernel.records import O_BOUGHT, O_ERR
+    from strategies.builtin import parse_strategy
+    from strategies.registry import load_strategy_file
+    from strategies.slots import SLOT_CUSTOM
+
+    p = tmp_path / "prefer.py"
+    p.write_text(PREFER_FILE)
+    load_strategy_file(p)
+    st = parse_strategy("ut-prefer:prefer=k1>blue>o1")
+    SP = st.params[None]
+    want = [chips.parse_chips(x)[0] for x in ("k1", "b4", "b2", "b1", "o1")]
+    assert [H.chip_at(SP, 0, 0, k) for k in range(6)] == [*want, -1]
+    assert H.chip_rank(SP, 0, 0, chips.parse_chips("b2")[0]) == 2
+    assert H.chip_rank(SP, 0, 0, chips.parse_chips("r4")[0]) == -1
+    assert SP[0, SLOT_CUSTOM, 0] == sum((t + 1) * 21**k for k, t in enumerate(want))
+    idx = np.arange(200, dtype=np.int64)
+    res = play_batch(RS, [st, parse_strategy("balanced")], games=idx, rotations=idx % 2, seed=3)
+    mine = res.out[res.seat_strategy() == 0]
+    assert (mine[:, O_ERR] == 0).all()
+    bought = mine[:, O_BOUGHT:O_BOUGHT + chips.N_COLOURS].sum(axis=0)
+    listed = {chips.BLACK, chips.BLUE, chips.ORANGE}
+    assert all(bought[c] == 0 for c in range(chips.N_COLOURS) if c not in listed)
+    assert bought[chips.BLACK] > 0 and bought[chips.BLUE] > 0
+
+
+def test_chip_lists_are_limited():
+    from strategies.builtin import StrategySpecError
+    from strategies.registry import encode_chip_list
+
+    assert encode_chip_list(["w1"], "x") == 1.0
+    with pytest.raises(StrategySpecError, match="at most 12"):
+        encode_chip_list(["o1"] * 13, "x")
