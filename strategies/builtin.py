@@ -343,16 +343,16 @@ _define("greedy", "Preset: presses its luck (risk up to 35%), coins when it expl
         S.STOP_RISK, [_p(0.35)], key="p", coins_until=7)
 _define("pumpkin", "Archetype: pumpkins and red toadstools (red moves further with pumpkins).",
         "Every pumpkin in the pot pushes red chips one or two spaces further.",
-        S.STOP_RISK, [_p(0.2)], key="p", buy=["r4", "r2", "o1", "r1"])
+        S.STOP_RISK, [_p(0.2)], key="p", buy=["r4", "k1", "r2", "o1", "r1"])
 _define("blueyellow", "Archetype: blue crow skulls and yellow mandrakes (pick chips, undo whites).",
         "Blue picks the best of several chips; yellow sends a white back, so it can draw longer.",
-        S.STOP_RISK, [_p(0.22)], key="p", buy=["b4", "y4", "b2", "y2", "b1", "y1", "o1"])
+        S.STOP_RISK, [_p(0.22)], key="p", buy=["b4", "y4", "k1", "b2", "y2", "b1", "y1", "o1"])
 _define("blackpurple", "Archetype: black moths and purple ghosts (droplets, VP and rubies at B).",
         "Black beats the neighbours for droplet moves and rubies; purple pays VP by count.",
         S.STOP_RISK, [_p(0.2)], key="p", buy=["p1", "k1", "r4", "b4", "r2", "b2", "o1"])
 _define("greenruby", "Archetype: green spiders and rubies turned into droplet moves.",
         "Greens at the end of the potion pay rubies; rubies move the droplet forward for good.",
-        S.STOP_RISK, [_p(0.2)], key="p", buy=["g4", "g2", "g1", "r4", "b4", "o1"], droplet_until=8)
+        S.STOP_RISK, [_p(0.2)], key="p", buy=["g4", "k1", "g2", "g1", "r4", "b4", "o1"], droplet_until=8)
 _define("expected-value", "Preset: the one-step expected-value stopper with value-based buying.",
         "Draws while one more chip is worth more than stopping; buys the pair of greatest value.",
         S.STOP_EV, _value_params() + _die_param(), buyer="value")
