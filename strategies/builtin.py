@@ -204,6 +204,18 @@ TUBE_CHOICES = ("value", "pot", "tube")
 _TUBE_KIND = {"value": S.TUBE_VALUE, "pot": S.TUBE_POT, "tube": S.TUBE_ALWAYS}
 
 
+def chip_values(types_: list[int]) -> dict[int, float]:
+    """What the value and per-coin buyers take a listed chip to be worth: its price in the base
+    game (the designers' own scale of a chip's worth) times a preference weight from 2 for the
+    first chip listed down to 1 for the last. The value buyer then buys the legal pair of the
+    greatest total worth; the per-coin buyer goes by the weight, that is, by the list."""
+    from sim.rules.ruleset import load_ruleset
+
+    price = load_ruleset("base").price
+    n = len(types_)
+    return {t: float(max(price[t], 1)) * (1.0 + (n - 1 - i) / max(n, 1)) for i, t in enumerate(types_)}
+
+
 def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
     kinds[S.SLOT_FLASK] = S.FLASK_MIN if v["flask"] > 0 else S.FLASK_NEVER
     params[S.SLOT_FLASK, 0] = v["flask"]
@@ -219,10 +231,14 @@ def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
         params[S.SLOT_BUY, :] = -1
         for i, t in enumerate(types_[: S.PARAM_WIDTH]):
             params[S.SLOT_BUY, i] = t
-    elif buyer in ("expensive", "value", "percoin"):
+    elif buyer == "expensive":
         params[S.SLOT_BUY, :] = 0
         for i, t in enumerate(types_):
-            params[S.SLOT_BUY, t] = len(types_) - i  # earlier in the list: worth more
+            params[S.SLOT_BUY, t] = len(types_) - i  # > 0 marks the chips considered
+    elif buyer in ("value", "percoin"):
+        params[S.SLOT_BUY, :] = 0
+        for t, worth in chip_values(types_).items():
+            params[S.SLOT_BUY, t] = worth
     kinds[S.SLOT_RUBY] = S.RUBY_DEFAULT
     params[S.SLOT_RUBY, 0] = v["refill"]
     params[S.SLOT_RUBY, 1] = v["droplet_until"]

@@ -459,3 +459,38 @@ def test_cli_play_rejects_bad_specs(spec, fragment):
     assert r.exit_code == 2, r.output
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0]
+
+
+def _buys(spec: str, coins: int) -> list[str]:
+    """What a strategy's buying slot buys with ``coins`` in a shop where everything is for sale."""
+    from sim.kernel import layout as L
+    from sim.rules.ruleset import load_ruleset
+    from strategies.decide_nb import decide_buy
+    from strategies.registry import slot_table
+
+    rs = load_ruleset("base", ["cards.deck=false"])
+    st = parse_strategy(spec)
+    P = np.zeros((1, L.P_WIDTH), dtype=np.int64)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    G[L.G_ROUND] = 5
+    supply = rs.supply.copy()
+    avail = (rs.price >= 0).astype(np.int64)
+    out = np.zeros(8, dtype=np.int64)
+    n = decide_buy(P, 0, coins, 2, supply, rs.price, avail, out, G, rs.scalars(), st.kinds[None].copy(),
+                   st.params[None].copy(), np.zeros((1, S.SC_WIDTH), dtype=np.int64),
+                   np.zeros(2, dtype=np.uint64), slot_table())
+    return sorted(chips.chip_name(int(t)) for t in out[:n])
+
+
+def test_value_buyer_weighs_price_and_preference():
+    """Worth = base price x a weight from 2 (first listed) to 1 (last): b2 10 x 1.5 = 15, r4 16 x 1
+    = 16. The value buyer takes the greater worth it can afford (r4 with 19 coins, both with 26);
+    the per-coin buyer the greater worth per coin (b2: 1.5 a coin against 1.0)."""
+    from strategies.builtin import chip_values
+
+    assert chip_values([chips.parse_chips("b2")[0], chips.parse_chips("r4")[0]]) == {
+        chips.parse_chips("b2")[0]: 15.0, chips.parse_chips("r4")[0]: 16.0}
+    assert _buys("ev:buyer=value,buy=b2>r4", 19) == ["r4"]
+    assert _buys("ev:buyer=value,buy=b2>r4", 26) == ["b2", "r4"]
+    assert _buys("ev:buyer=percoin,buy=b2>r4", 19) == ["b2"]
+    assert _buys("ev:buyer=value,buy=b2>r4", 9) == []
