@@ -14,46 +14,31 @@ import numpy as np
 from numba import njit
 
 from sim.kernel.layout import (
-    BAGCNT,
-    F_ANCHOR,
     F_BLUE_PTR,
-    F_DONE,
-    F_EXPLODED,
     F_FLASK,
     F_FORCED_N,
     F_FORCED_PTR,
-    F_LIMIT,
-    F_NBAG,
-    F_NORANGE,
-    F_NPOT,
     F_PLACED_NO,
-    F_REWARD,
     F_RUBIES,
-    F_START,
     F_WHITE,
     F_YELLOW_PTR,
-    G_NP,
     G_ROUND,
-    G_SEEN,
-    POT_P,
-    R_COINS,
     R_FINAL_COINS,
-    R_LAST,
     R_ROUNDS,
-    R_RUBY,
     R_RUBY_DROPLET,
     R_RUBY_FLASK,
-    R_VP,
     SPEND_DROPLET,
     SPEND_FLASK,
 )
 from sim.kernel.rng import randint, uniform
 from sim.rules.chips import (
-    N_TYPES,
-    RED,
     TYPE_COLOUR,
     TYPE_VALUE,
-    WHITE,
+)
+from strategies.potion_value_nb import (
+    explosion_risk,
+    one_step_ev_draws,
+    round_param,
 )
 from strategies.slots import (
     BLUE_BEST,
@@ -69,12 +54,8 @@ from strategies.slots import (
     FLASK_MIN,
     FLASK_RANDOM,
     P_BUY_MIN_VALUE,
-    P_DIE_VALUE,
-    P_RUBY_VALUE,
-    P_VP_VALUE,
     PARAM_WIDTH,
     RED_NEVER,
-    ROUND_PARAMS,
     RUBY_DEFAULT,
     RUBY_RANDOM,
     SC_BLUE,
@@ -109,112 +90,6 @@ from strategies.slots import (
     YELLOW_NEVER,
     YELLOW_RANDOM,
 )
-
-
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def round_param(SP, s, slot, G):
-    """The per-round parameter of a slot for the current round (index 0 outside a game)."""
-    r = G[G_ROUND]
-    if r >= ROUND_PARAMS:
-        r = ROUND_PARAMS - 1
-    return SP[s, slot, r]
-
-
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def explosion_risk(P, s):
-    """Exact chance that the next chip drawn explodes the pot, from the bag's multiset."""
-    n = P[s, F_NBAG]
-    if n <= 0:
-        return 0.0
-    bad = 0
-    for t in range(3):  # the white types w1, w2, w3
-        if P[s, F_WHITE] + TYPE_VALUE[t] > P[s, F_LIMIT]:
-            bad += P[s, BAGCNT + t]
-    return bad / n
-
-
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def space_value(R, space, exploded, coin_value, ruby_value, vp_value):
-    """What ending the potion on reward space ``space`` is worth, in VP.
-
-    Intact: VP + coins x coin value + ruby x ruby value. Exploded: the better of the VP and the
-    coins (the explosion choice), plus the ruby, which an exploded pot still takes.
-    """
-    c = R[R_COINS + space] * coin_value
-    v = R[R_VP + space] * vp_value
-    r = R[R_RUBY + space] * ruby_value
-    if exploded:
-        return max(v, c) + r
-    return v + c + r
-
-
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def current_reward(P, s):
-    """Reward space if the potion stopped now."""
-    n = P[s, F_NPOT]
-    if n == 0:
-        return min(P[s, F_START] + 1, 53)
-    return min(P[s, POT_P + n - 1] + 1, 53)
-
-
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def best_seen_reward(P, s, G):
-    """The furthest reward space among the other players' finished, intact potions of this round
-    that seat s may see (``G_SEEN``: the information model), or -1 if none."""
-    best = -1
-    for o in range(G[G_NP]):
-        if o != s and (G[G_SEEN] >> o) & 1 and P[o, F_DONE] != 0 and P[o, F_EXPLODED] == 0:
-            best = max(best, P[o, F_REWARD])
-    return best
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def one_step_ev_draws(P, s, G, R, SP):
-    """True if one more chip (then stopping) is worth more in expectation than stopping now.
-
-    Counts the explosion chance and the explosion choice, the red bonus, and a flask that would
-    send a white straight back (the reward then stays); a blue chip's look is not counted. With
-    a die value (``P_DIE_VALUE``) and another player's finished potion in sight (sequential or
-    synchronized brewing), an intact potion that reaches the best one seen also earns the die.
-    """
-    cv = round_param(SP, s, SLOT_STOP, G)
-    rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
-    vv = SP[s, SLOT_STOP, P_VP_VALUE]
-    dv = SP[s, SLOT_STOP, P_DIE_VALUE]
-    best = best_seen_reward(P, s, G) if dv > 0 else -1
-    now = space_value(R, current_reward(P, s), False, cv, rv, vv)
-    if best >= 0 and current_reward(P, s) >= best:
-        now += dv
-    n = P[s, F_NBAG]
-    if n <= 0:
-        return False
-    last = R[R_LAST]
-    # a full flask set to a value V > 0 sends a non-exploding white of value >= V straight back
-    flask_v = SP[s, SLOT_FLASK, 0] if P[s, F_FLASK] != 0 and SP[s, SLOT_FLASK, 0] > 0 else 1e9
-    exp = 0.0
-    for t in range(N_TYPES):
-        cnt = P[s, BAGCNT + t]
-        if cnt == 0:
-            continue
-        p = cnt / n
-        c = TYPE_COLOUR[t]
-        move = TYPE_VALUE[t]
-        if c == RED:
-            no = P[s, F_NORANGE]
-            move += 2 if no >= 3 else (1 if no >= 1 else 0)
-        pos = min(P[s, F_ANCHOR] + move, last)
-        if c == WHITE:
-            if P[s, F_WHITE] + TYPE_VALUE[t] > P[s, F_LIMIT]:
-                exp += p * space_value(R, min(pos + 1, 53), True, cv, rv, vv)
-                continue
-            if TYPE_VALUE[t] >= flask_v:
-                exp += p * now
-                continue
-        gain = space_value(R, min(pos + 1, 53), False, cv, rv, vv)
-        if best >= 0 and min(pos + 1, 53) >= best:
-            gain += dv
-        exp += p * gain
-    return exp > now + 1e-12
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")

@@ -40,7 +40,7 @@ from sim.kernel.layout import (
     R_VP,
 )
 from sim.rules.chips import N_TYPES, TYPE_COLOUR
-from strategies.decide_nb import explosion_risk
+from strategies.potion_value_nb import explosion_risk
 from strategies.slots import SLOT_CUSTOM
 
 _JIT = {"cache": True, "error_model": "numpy", "_nrt": False, "inline": "always"}

@@ -2,7 +2,7 @@
 
 At each decision it solves the rest of the potion from the current state by recursion over the
 chips left in the bag (memoized on the whole state), with the same value of a reward space as the
-one-step expected-value stopper (``decide_nb.space_value``: VP + coins x coin value + ruby x ruby
+one-step expected-value stopper (``potion_value_nb.space_value``: VP + coins x coin value + ruby x ruby
 value; an exploded pot takes the better of VP and coins). Blue chips place the highest-value
 non-white chip they look at, yellow chips return the white before them, and the flask follows the
 seat's ``flask`` parameters (a white of value >= V), as in the built-in players.
@@ -31,7 +31,7 @@ from sim.kernel.layout import (
     R_LAST,
 )
 from sim.rules.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
-from strategies.decide_nb import one_step_ev_draws, space_value
+from strategies.potion_value_nb import one_step_ev_draws, space_value
 from strategies.slots import (
     P_OPT_MAX_SUBBAGS,
     P_RUBY_VALUE,

@@ -6,7 +6,7 @@ import numpy as np
 from sim.kernel import layout as L
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
-from strategies.decide_nb import one_step_ev_draws
+from strategies.potion_value_nb import one_step_ev_draws
 
 RS = load_ruleset("base")
 

@@ -186,7 +186,7 @@ class ExactPotion:
         raise ValueError(f"stop kind {s.stop_kind} cannot be enumerated exactly")
 
     def _one_step(self, state) -> bool:
-        """The one-step expected-value rule (as ``decide_nb.one_step_ev_draws``)."""
+        """The one-step expected-value rule (as ``potion_value_nb.one_step_ev_draws``)."""
         bag, white, anchor, norange, flask, last, prev = state
         s = self.s
         now = s.value(self.reward(last), 0)

@@ -301,7 +301,8 @@ def phase_b_actions(P, G, R, supply, SK, SP, SC, rng, E, W, UF):
     sp = G[G_START_PLAYER]
     black = W[W_BLACK : W_BLACK + n]
     count_black(P, n, black)
-    grants = R[R_BOOK + GREEN] == 2 or R[R_BOOK + PURPLE] == 4  # books that grant a chip at B
+    # the books whose choices at B involve the supply (green 2 and purple 2 and 4 grant chips)
+    grants = R[R_BOOK + GREEN] == 2 or R[R_BOOK + PURPLE] == 2 or R[R_BOOK + PURPLE] == 4
     for k in range(n):
         s = (sp + k) % n
         if grants:

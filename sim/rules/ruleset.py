@@ -14,159 +14,36 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from sim.rules import chips
+from sim.rules.schema import (
+    _CHIP_KEYS,
+    BOOK_COLOURS,
+    BUILTIN_DIR,
+    DIE_FACES,
+    IMPLEMENTED_SETS,
+    INFO_MODELS,
+    PRICE_SETS,
+    SCHEMA,
+    SET_COLOURS,
+    TOP_KEYS,
+    TRACK_LEN,
+    _is_int,
+    glass_code,
+)
+
+__all__ = ["BUILTIN_DIR", "IMPLEMENTED_SETS", "SET_COLOURS", "Ruleset", "RulesetError",
+           "builtin_names", "load_ruleset", "rules_label", "ruleset_from_data"]
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-BUILTIN_DIR = Path(__file__).parent / "rulesets"
-TRACK_LEN = 54
-DIE_FACES = ("vp1", "vp2", "ruby", "droplet", "pumpkin")
-FACE_VP1, FACE_VP2, FACE_RUBY, FACE_DROPLET, FACE_PUMPKIN = range(5)
-INFO_MODELS = ("independent", "synchronized", "sequential")
-FLASK_SPACE = ("keep", "reuse")
-BOOK_COLOURS = ("orange", "green", "blue", "red", "yellow", "purple", "black", "locoweed")
-SET_COLOURS = ("green", "blue", "red", "yellow", "purple")  # the colours with a book per set
-# Sets whose effects the kernel implements, per colour (orange and black have one book).
-IMPLEMENTED_SETS = {c: {1} for c in BOOK_COLOURS}
-for _c in SET_COLOURS:
-    IMPLEMENTED_SETS[_c] = {1, 2, 3, 4}
-IMPLEMENTED_SETS["locoweed"] = set()
-
-
 class RulesetError(ValueError):
     """A ruleset that cannot be loaded; the message names the file, the key and the fix."""
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-# Schema: section -> key -> (description of what is expected, check(value) -> bool).
-def _int_range(lo: int, hi: int):
-    return (f"an integer from {lo} to {hi}", lambda v: _is_int(v) and lo <= v <= hi)
-
-
-def _choice(options):
-    return (f"one of {', '.join(repr(o) for o in options)}", lambda v: v in options)
-
-
-def _int_list(n: int | None, lo: int, hi: int):
-    what = f"a list of {n if n is not None else 'any number of'} integers from {lo} to {hi}"
-    return (
-        what,
-        lambda v: isinstance(v, list)
-        and (n is None or len(v) == n)
-        and all(_is_int(x) and lo <= x <= hi for x in v),
-    )
-
-
-def _bag_spec():
-    def check(v):
-        if not isinstance(v, str):
-            return False
-        try:
-            chips.parse_chips(v)
-        except chips.BagSpecError:
-            return False
-        return True
-
-    return ("bag notation such as 'w1x4,w2x2,w3,o1,g1'", check)
-
-
-_CHIP_KEYS = [chips.chip_name(t) for t in range(chips.N_TYPES)]
-
-
-POT_SIDES = ("pot", "test-tube")
-
-
-def _glass_bonus(v) -> bool:
-    if v == "ruby" or (isinstance(v, str) and v.startswith("ruby:") and v[5:].isdigit()):
-        return True
-    if isinstance(v, str) and v.startswith("vp:") and v[3:].isdigit():
-        return True
-    return isinstance(v, str) and v in _CHIP_KEYS and not v.startswith("w")
-
-
-def glass_code(v: str) -> int:
-    """A test-tube glass bonus (``ruby``, ``ruby:N``, ``vp:N`` or a chip such as ``b1``) as the
-    kernel's code (``sim.kernel.layout.TUBE_*``)."""
-    from sim.kernel import layout as L
-
-    if v == "ruby":
-        return L.TUBE_RUBY + 1
-    if v.startswith("ruby:"):
-        return L.TUBE_RUBY + int(v[5:])
-    if v.startswith("vp:"):
-        return L.TUBE_VP + int(v[3:])
-    return _CHIP_KEYS.index(v)
-
-
-def _card_list():
-    from sim.rules.cards import CARD_IDS
-
-    return (f"a list of card ids ({', '.join(CARD_IDS)})",
-            lambda v: isinstance(v, list) and all(x in CARD_IDS for x in v) and len(set(v)) == len(v))
-
-SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
-    "game": {
-        "rounds": _int_range(1, 20),
-        "explosion_limit": _int_range(1, 40),
-        "starting_rubies": _int_range(0, 20),
-        "starting_bag": _bag_spec(),
-        "starting_droplet": _int_range(0, 51),
-        "round_white_chip": _int_range(0, 20),
-        "min_players": _int_range(1, 5),
-        "max_players": _int_range(1, 5),
-        "max_buys": _int_range(0, 4),
-        "ruby_cost_droplet": _int_range(1, 20),
-        "ruby_cost_flask": _int_range(1, 20),
-        "final_coins_per_vp": _int_range(1, 100),
-        "final_rubies_per_vp": _int_range(1, 100),
-        "flask_space": _choice(FLASK_SPACE),
-        "info_model": _choice(INFO_MODELS),
-        "final_info_model": _choice(INFO_MODELS),
-        "rats_from_round": _int_range(1, 21),
-        "teams": ("true or false", lambda v: isinstance(v, bool)),
-    },
-    "pot": {
-        "side": _choice(POT_SIDES),
-        "test_tube": ("a list of 12 glass bonuses, each ruby, ruby:N, vp:N or a chip (b1, k1...)",
-                      lambda v: isinstance(v, list) and len(v) == 12 and all(map(_glass_bonus, v))),
-    },
-    "track": {
-        "last_chip_space": _int_range(52, 52),
-        "coins": _int_list(TRACK_LEN, 0, 1000),
-        "vp": _int_list(TRACK_LEN, 0, 1000),
-        "ruby_spaces": _int_list(None, 1, TRACK_LEN - 1),
-    },
-    "rats": {
-        "tails": _int_list(None, 0, 1000),
-        "lap": _int_range(1, 1000),
-    },
-    "die": {
-        "faces": (
-            f"a list of 1 to 12 faces, each one of {', '.join(DIE_FACES)}",
-            lambda v: isinstance(v, list) and 1 <= len(v) <= 12 and all(f in DIE_FACES for f in v),
-        ),
-    },
-    "books": {c: _int_range(0 if c == "locoweed" else 1, 6) for c in BOOK_COLOURS},
-    "cards": {
-        "deck": ("true or false", lambda v: isinstance(v, bool)),
-        "exclude": _card_list(),
-        "order": _card_list(),
-    },
-    "book_round": {c: _int_range(1, 20) for c in BOOK_COLOURS},
-    "supply": {k: _int_range(0, 200) for k in _CHIP_KEYS},
-}
-TOP_KEYS = {"name": str, "description": str, "extends": str}
-PRICE_SETS = [f"set{i}" for i in range(1, 7)]
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,13 @@ class Variant:
     setting: str
     implemented: bool
     text: str
-    glasses: tuple[tuple[int, str], ...] = ()
+    has_glasses: bool = False  # the test-tube track: list the base ruleset's glasses
+
+    @property
+    def glasses(self) -> tuple[tuple[int, str], ...]:
+        """(glass, bonus in words) of the base ruleset's test-tube track, or () (read on use, not
+        at import: it loads the base ruleset)."""
+        return _base_glasses() if self.has_glasses else ()
 
     @property
     def status(self) -> str:
@@ -46,7 +52,7 @@ class Variant:
     def as_json(self) -> dict:
         d = {"id": self.id, "setting": self.setting, "implemented": self.implemented,
              "status": self.status, "text": self.text}
-        if self.glasses:
+        if self.has_glasses:
             d["glasses"] = [{"glass": g, "bonus": b} for g, b in self.glasses]
         return d
 
@@ -58,7 +64,7 @@ VARIANTS: tuple[Variant, ...] = (
             "(chips straight into the bag, if their book is out and the supply has one). A 2-space "
             "move is two single moves; after glass 12 only the pot droplet moves. The strategy's "
             "tube slot decides each move.",
-            _base_glasses()),
+            has_glasses=True),
     Variant("synchronized", 'game.info_model = "synchronized"', True,
             "Every round is brewed like the last: draws in lock-step, and before each draw every "
             "player sees what the others have placed so far."),

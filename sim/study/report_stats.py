@@ -53,6 +53,7 @@ from sim.stats.clusters import (
     t_interval,
 )
 from sim.stats.intervals import t_ci
+from sim.study.head_to_head import HeadToHead
 from sim.study.rating import RATING_BUCKETS, ClusterOrders, Rating, plackett_luce
 from sim.study.summary import Summary
 
@@ -127,12 +128,7 @@ class Accumulator:
         self.deal_sh = np.zeros(S, i8)
         self.gram_vp = np.zeros((S, S), i8)
         self.gram_sh = np.zeros((S, S), i8)
-        # head to head, cell a * S + b: a's share units and seat-games in the games where b sat at
-        # the same table, over deals; the games where both sat there; the deals where they met
-        self.head_to_head = head_to_head
-        self.c_h2h = ClusterSums(S * S)
-        self.h2h_games = np.zeros((S, S), i8)
-        self.h2h_deals = np.zeros((S, S), i8)
+        self.h2h = HeadToHead(S) if head_to_head else None
         # finishing orders, in total and per cluster of deals (for the rating's sandwich)
         self.orders: dict[tuple, int] = {}
         self.order_ids: dict[tuple, int] = {}
@@ -204,8 +200,8 @@ class Accumulator:
         H = self.vp_hist.shape[1]
         self.vp_hist += np.bincount(strat * H + np.clip(vp, 0, None),
                                     minlength=S * H).reshape(S, H)
-        if self.head_to_head:
-            self._add_head_to_head(strat.reshape(-1, n), share.reshape(-1, n), dl[::n], nd)
+        if self.h2h is not None:
+            self.h2h.add(strat.reshape(-1, n), share.reshape(-1, n), dl[::n], nd)
         ud = np.nonzero(present)[0].astype(np.int64) + int(deal.min())
         self._add_deal_sums(ud, cnt, V, W)
         # finishing orders for the rating: per game the sorted (rank, strategy) codes
@@ -223,30 +219,6 @@ class Accumulator:
         self.gram_sh += W.T @ W
         for i in self.keep_deals:
             self.kept.append(np.stack([ud, np.full(len(ud), i), cnt[:, i], V[:, i], W[:, i]], axis=1))
-
-    def _add_head_to_head(self, st: np.ndarray, sh: np.ndarray, gdeal: np.ndarray, nd: int) -> None:
-        """Per game (rows of ``st``, strategies by seat, and ``sh``, share units by seat; ``gdeal``
-        the game's deal 0..nd-1 in the chunk): every seat of A is one observation of the cell
-        (A, B) for each other strategy B at the table (counted once however many seats B has)."""
-        S, n = self.S, st.shape[1]
-        first = np.ones(st.shape, bool)  # seat j holds the first copy of its strategy in the game
-        for j in range(1, n):
-            first[:, j] = (st[:, :j] != st[:, j:j + 1]).all(axis=1)
-        dl, cell, x = [], [], []
-        for i in range(n):
-            for j in range(n):
-                m = first[:, j] & (st[:, j] != st[:, i])
-                dl.append(gdeal[m])
-                cell.append(st[m, i] * S + st[m, j])
-                x.append(sh[m, i])
-        C = S * S
-        idx = np.concatenate(dl) * C + np.concatenate(cell)
-        N = np.bincount(idx, minlength=nd * C).astype(np.int64).reshape(nd, C)
-        self.c_h2h.add_totals(group_sums(idx, nd * C, np.concatenate(x)).reshape(nd, C), N)
-        self.h2h_deals += (N > 0).sum(axis=0).reshape(S, S)
-        at = np.zeros((len(st), S), np.int64)  # at[g, a]: strategy a sits at game g's table
-        at[np.arange(len(st))[:, None], st] = 1
-        self.h2h_games += at.T @ at
 
     def _add_orders(self, code: np.ndarray, game_deal: np.ndarray) -> None:
         S, n = self.S, code.shape[1]
@@ -325,7 +297,9 @@ class Accumulator:
         for k, v in vars(self).items():
             if k in ("orders", "order_ids", "cluster_orders", "kept"):
                 continue
-            if isinstance(v, ClusterSums):
+            if isinstance(v, HeadToHead):
+                v = v.state()
+            elif isinstance(v, ClusterSums):
                 v = [v.sx, v.sn, v.sxx, v.sxn, v.snn]
             elif isinstance(v, list) and v and isinstance(v[0], ClusterSums):
                 v = [[c.sx, c.sn, c.sxx, c.sxn, c.snn] for c in v]
@@ -353,7 +327,7 @@ class Accumulator:
         cat = pd.CategoricalDtype(self.names, ordered=True)
         rating = self.rating()
         methods = dict(INTERVAL_METHODS)
-        if not self.head_to_head:
+        if self.h2h is None:
             del methods["head_to_head"]
         return Summary(
             strategies=self._strategy_table(cat, rating),
@@ -365,7 +339,7 @@ class Accumulator:
             info={"games": self.games, "deals": self.deals, "players": self.n,
                   "rounds": self.rounds, "rating_note": rating.note,
                   "interval_methods": methods},
-            head_to_head=self._head_to_head_table(cat) if self.head_to_head else None,
+            head_to_head=self.h2h.table(cat, self.deals, SHARE_UNIT) if self.h2h is not None else None,
         )
 
     def _strategy_table(self, cat, rating: Rating) -> pd.DataFrame:
@@ -418,22 +392,6 @@ class Accumulator:
         df["strategy_a"] = df["strategy_a"].astype(cat)
         df["strategy_b"] = df["strategy_b"].astype(cat)
         return df
-
-    def _head_to_head_table(self, cat) -> pd.DataFrame:
-        """One row per ordered pair (a, b) that met: a's win share in those games. Like the
-        per-strategy win share, a ratio over all deals (a deal where the two did not meet adds
-        nothing to either sum) with the Wilson interval at the cluster effective sample size."""
-        S = self.S
-        ws, (lo, hi) = self.c_h2h.share_ci(self.deals, SHARE_UNIT)
-        a, b = np.divmod(np.arange(S * S), S)
-        keep = (a != b) & (self.c_h2h.sn > 0)
-        return pd.DataFrame({
-            "a": pd.Categorical.from_codes(a[keep], dtype=cat),
-            "b": pd.Categorical.from_codes(b[keep], dtype=cat),
-            "games": self.h2h_games.ravel()[keep], "deals": self.h2h_deals.ravel()[keep],
-            "seat_games_a": self.c_h2h.sn[keep],
-            "win_share_a": ws[keep], "win_share_a_ci_lo": lo[keep], "win_share_a_ci_hi": hi[keep],
-        })
 
     def _seat_table(self, cat) -> pd.DataFrame:
         n, S, D = self.n, self.S, self.deals
