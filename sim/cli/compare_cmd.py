@@ -1,0 +1,139 @@
+"""``quacks compare``: the same field of strategies under two or more rulesets or variants, on the
+same deals; ``register(app)`` adds the command to a Typer app. Tables (or one JSON object with
+``--json``) go to stdout, progress to stderr; a user error is one line ``error: ...`` with exit
+status 2 and writes nothing; Ctrl-C exits 130 and writes nothing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sim.cli.common import fail, set_threads, warm_game_kernel
+from sim.study.compare import (
+    CompareConfig,
+    RulesetSpec,
+    check_out,
+    default_label,
+    parse_variant,
+    plan_compare,
+    run_compare,
+)
+from sim.study.tournament import DEFAULT_GAMES
+
+# Every error of the settings is a ValueError subclass (ruleset, strategy spec, strategy file,
+# players, compare's own), or an OSError for a strategy file or --out.
+USER_ERRORS = (ValueError, OSError)
+
+
+def build_config(rules: list[str] | None, variants: list[str] | None, overrides: list[str] | None,
+                 strategies: str | None, players: int | None, games: int | None, seed: int,
+                 leader_round: int, threads: int | None,
+                 strategy_files: list[str] | None) -> CompareConfig:
+    """The CompareConfig of the command's options: every --rules in order, then every --variant
+    (the first --rules with its overrides); --set applies to all."""
+    from strategies.builtin import split_specs
+
+    common = tuple(overrides or ())
+    names = list(rules or ["base"])
+    specs = [RulesetSpec(default_label(r), r, common) for r in names]
+    specs += [parse_variant(v, names[0], common) for v in variants or []]
+    field = ()
+    if strategies is not None:
+        field = tuple(split_specs(strategies))
+        if not field:
+            fail("--strategies: give at least one strategy, e.g. cautious,balanced,greedy")
+    return CompareConfig(rulesets=tuple(specs), strategies=field, players=players,
+                         games=games if games is not None else DEFAULT_GAMES, seed=seed,
+                         threads=threads, leader_round=leader_round,
+                         strategy_files=tuple(str(Path(f).resolve()) for f in strategy_files or ()))
+
+
+def _table(title: str, header: list[str], rows: list[list[str]]) -> Table:
+    t = Table(title=title, show_header=True, header_style="bold", title_justify="left")
+    for i, h in enumerate(header):
+        t.add_column(h, justify="left" if i == 0 else "right")
+    for r in rows:
+        t.add_row(*r)
+    return t
+
+
+def print_result(res, console: Console) -> None:
+    """The header line and the three tables: metrics, differences, strategies' win share."""
+    from sim.study.compare_report import difference_rows, metric_rows, strategy_rows
+
+    p = res.plans[0]
+    console.print(f"{res.games:,} games per ruleset ({res.deals:,} deals x {p.games_per_deal} "
+                  f"seatings), {res.players} players, field {','.join(p.names)}, seed "
+                  f"{res.config.seed}; {res.seconds:.1f} s", markup=False)
+    for label, plan in zip(res.labels, res.plans):
+        console.print(f"  {label}: {plan.ruleset.display}", markup=False)
+    console.print(_table("per ruleset (95% CI, deals as the unit)", *metric_rows(res)))
+    console.print(_table(f"paired differences to {res.labels[0]} (95% CI over deals; * excludes 0)",
+                         *difference_rows(res)))
+    console.print(_table("win share by strategy (95% CI)", *strategy_rows(res)))
+    console.print(f"game length: the total of a player's reward spaces over the game; round-"
+                  f"{res.config.leader_round} leader: tied leaders count as one picked at random; "
+                  "seats from 0", markup=False)
+    for n in res.notes:
+        console.print(f"note: {n}", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``compare`` command to a Typer app."""
+    out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+
+    @app.command()
+    def compare(
+        rules: Annotated[list[str] | None, typer.Option("--rules", help="Built-in ruleset name or a TOML file (repeatable: each is one ruleset; the first is the reference). Default base.")] = None,
+        variant: Annotated[list[str] | None, typer.Option("--variant", help="LABEL=section.key=value;section.key=value: the first --rules with these overrides (repeatable; a label has no dot; without LABEL= the overrides name it).")] = None,
+        set_: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value in every ruleset: section.key=value (repeatable).")] = None,
+        strategies: Annotated[str | None, typer.Option(help="The field: strategy specs (name or name:key=value,...), comma-separated. Default: the built-in presets.")] = None,
+        players: Annotated[int | None, typer.Option(help="Seats per game (2-4). Default: one per strategy (4 for the presets).")] = None,
+        games: Annotated[int | None, typer.Option(help=f"Games per ruleset, rounded up to whole deals (every seating of a deal). Default {DEFAULT_GAMES:,}.")] = None,
+        seed: Annotated[int, typer.Option(help="Run seed; every ruleset plays the same deals.")] = 1,
+        leader_round: Annotated[int, typer.Option("--leader-round", help="The round after which the leader is taken for 'leader wins'.")] = 6,
+        out: Annotated[Path | None, typer.Option(help="Write a report folder: parquet tables, PNG plots, report.md, run.json.")] = None,
+        force: Annotated[bool, typer.Option("--force", help="Write into a non-empty --out (replacing a previous report's files).")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
+        json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+        threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
+        strategy_file: Annotated[list[str] | None, typer.Option("--strategy-file", help="Load user strategies from a Python file (repeatable).")] = None,
+    ) -> None:
+        """Compare rulesets side by side: the same field on the same deals under each ruleset or
+        variant; score level and spread, explosions, game length, seat advantage, the round-6
+        leader, each strategy's win share, and the paired differences to the first ruleset."""
+        from sim.cli.reports import progress_bar
+        from sim.study.reports import dumps
+
+        try:
+            set_threads(threads)
+            config = build_config(rules, variant, set_, strategies, players, games, seed,
+                                  leader_round, threads, strategy_file)
+            plans = plan_compare(config)
+            if out is not None:
+                check_out(out, force)
+        except typer.Exit:
+            raise
+        except USER_ERRORS as e:
+            fail(str(e))
+        warm_game_kernel(plans[0].ruleset, plans[0].lineup(0), quiet=quiet)  # compile outside the clock
+        try:
+            with progress_bar(quiet, "compare") as bar:
+                res = run_compare(config, progress=bar)
+            files = res.write(out, force=force, argv=sys.argv) if out is not None else []
+        except KeyboardInterrupt:
+            typer.echo("interrupted: nothing written", err=True)
+            raise typer.Exit(130) from None
+        except OSError as e:
+            fail(f"--out {out}: {e}")
+        if json_:
+            typer.echo(dumps({**res.to_json(), "out": str(out) if out else None, "files": files}))
+            return
+        print_result(res, out_console)
+        if out is not None:
+            out_console.print(f"report: {out}/ ({', '.join(files)})", markup=False)
