@@ -229,3 +229,14 @@ def test_out_not_empty(tmp_path):
     r = invoke("compare", "--variant", LIMIT8, "--games", 40, "--out", tmp_path)
     assert_user_error(r, "not empty", "--force")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
+
+
+def test_a_variant_with_fewer_rounds_than_the_leader_round(tmp_path):
+    r = ok("compare", "--variant", "r5=game.rounds=5", "--strategies", "cautious,greedy",
+           "--games", 200, "--out", tmp_path / "r5")
+    row = next(line for line in r.stdout.splitlines() if "round-6 leader wins" in line)
+    assert "n/a" in row  # the r5 column, the base column keeps its value
+    assert "note: leader_wins left out for r5" in r.stdout
+    d = pd.read_parquet(tmp_path / "r5" / "differences.parquet")
+    assert "leader_wins" not in set(d["metric"]) and "game_length" in set(d["metric"])
+    assert (tmp_path / "r5" / "metrics.png").read_bytes()[:8] == PNG

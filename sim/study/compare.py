@@ -20,6 +20,7 @@ picked at random; a shared win counts 1/k); and every strategy's win share and m
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
@@ -238,8 +239,9 @@ class CompareResult:
     def __post_init__(self):
         self.estimates = [estimates(t, self.players) for t in self.totals]
         self.tables = self._tables()
-        if "leader_wins" not in self.estimates[0]:
-            self.notes.append(f"leader_wins left out: the game has fewer than "
+        short = [lb for lb, e in zip(self.labels, self.estimates) if "leader_wins" not in e]
+        if short:
+            self.notes.append(f"leader_wins left out for {', '.join(short)}: fewer than "
                               f"{self.config.leader_round} rounds")
 
     @property
@@ -360,15 +362,26 @@ class CompareResult:
         ``run.json`` (settings, command, versions, the JSON result). Everything is written into
         ``OUT/.staging`` and moved into place at the end (``run.json`` last), so an interrupted
         write leaves no half-written visible file. Returns the file names."""
+        p = Path(out)
+        check_out(p, force)
+        stage = p / STAGING
+        created = not p.exists()
+        shutil.rmtree(stage, ignore_errors=True)
+        stage.mkdir(parents=True)
+        try:
+            return self._write(p, stage, argv)
+        except BaseException:  # an error or Ctrl-C: no staging files (or new empty folder) left
+            shutil.rmtree(stage, ignore_errors=True)
+            if created:
+                with contextlib.suppress(OSError):
+                    p.rmdir()
+            raise
+
+    def _write(self, p: Path, stage: Path, argv: Sequence[str] | None) -> list[str]:
         from sim.study.compare_plots import render
         from sim.study.compare_report import command_line, report_markdown
         from sim.study.reports import dumps, package_versions
 
-        p = Path(out)
-        check_out(p, force)
-        stage = p / STAGING
-        shutil.rmtree(stage, ignore_errors=True)
-        stage.mkdir(parents=True)
         files = []
         for name in TABLES:
             self.tables[name].to_parquet(stage / f"{name}.parquet", index=False)

@@ -65,9 +65,9 @@ def plot_metrics(res) -> Figure:
     col = _palette(len(labels))
     for ax, key in zip(axes, scalar):
         sub = t[t["metric"] == key]
-        m = sub["value"].to_numpy(float)
-        for i in range(len(sub)):
-            ax.errorbar(i, m[i], yerr=_err([m[i]], [sub["ci_lo"].iloc[i]], [sub["ci_hi"].iloc[i]]),
+        for r in sub.to_dict(orient="records"):
+            i = labels.index(r["ruleset"])
+            ax.errorbar(i, r["value"], yerr=_err([r["value"]], [r["ci_lo"]], [r["ci_hi"]]),
                         fmt="o", color=col[i], capsize=4)
         if key == "first_seat_excess":
             ax.axhline(0, color="grey", ls="--", lw=1)
@@ -92,7 +92,8 @@ def plot_differences(res) -> Figure:
     col = _palette(len(res.labels))[1:]
     for ax, key in zip(axes, scalar):
         sub = d[d["metric"] == key]
-        for i, r in enumerate(sub.to_dict(orient="records")):
+        for r in sub.to_dict(orient="records"):
+            i = others.index(r["ruleset"])
             ax.errorbar(i, r["diff"], yerr=_err([r["diff"]], [r["ci_lo"]], [r["ci_hi"]]), fmt="o",
                         color=col[i], mfc=col[i] if r["significant"] else "white", capsize=4)
         ax.axhline(0, color="grey", ls="--", lw=1)

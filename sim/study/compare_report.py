@@ -104,11 +104,11 @@ def metric_rows(res) -> tuple[list[str], list[list[str]]]:
     keys = list(dict.fromkeys(t["metric"]))
     rows = []
     for k in keys:
-        sub = t[t["metric"] == k].set_index("ruleset", drop=False)
-        first = sub.iloc[0]
+        sub = t[t["metric"] == k]
+        cells = {r["ruleset"]: _cell(r["value"], r["ci_lo"], r["ci_hi"], metric_digits(k))
+                 for r in sub.to_dict(orient="records")}
         ns = list(dict.fromkeys(int(x) for x in sub["n"]))
-        rows.append([str(first["label"]), *[_cell(r["value"], r["ci_lo"], r["ci_hi"], metric_digits(k))
-                                            for _, r in sub.iterrows()],
+        rows.append([str(sub["label"].iloc[0]), *[cells.get(lb, "n/a") for lb in res.labels],
                      " / ".join(f"{x:,}" for x in ns)])
     return ["metric", *res.labels, "n (per ruleset)"], rows
 
