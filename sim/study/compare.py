@@ -138,6 +138,9 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
     if len(c.rulesets) < 2:
         raise CompareError(f"{len(c.rulesets)} ruleset given; compare needs at least two: --rules "
                            "NAME twice, or --variant LABEL=section.key=value")
+    labels = [r.label for r in c.rulesets]
+    if len(set(labels)) < len(labels):
+        raise CompareError(f"ruleset labels {', '.join(labels)}: each must be different")
     if c.games is None or c.games < 2:
         raise CompareError(f"--games {c.games}: expected at least 2 (intervals need two deals)")
     if c.leader_round < 1:
