@@ -1,0 +1,105 @@
+"""The ``experiment`` commands: ``register(app)`` adds ``quacks experiment run`` and
+``quacks experiment list`` to a Typer app.
+
+``quacks experiment run FILE [--out DIR] [--games N]`` runs a study declared in TOML (see
+``sim.study.experiment_file``) and writes a report folder (parquet tables, PNG plots and
+``report.md``); FILE is a path or the name of a shipped experiment (``quacks experiment list``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sim.cli.common import fail, set_threads
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``quacks experiment run|list``."""
+    exp_app = typer.Typer(help="Studies declared in TOML files: run one into a report folder, or "
+                               "list the shipped ones.", no_args_is_help=True)
+    app.add_typer(exp_app, name="experiment")
+
+    @exp_app.command("list")
+    def list_() -> None:
+        """The shipped experiments (experiments/*.toml): name, title, parts and games per part."""
+        from sim.study.experiment_file import (
+            ExperimentFileError,
+            load_experiment,
+            shipped_experiments,
+        )
+
+        t = Table(title="shipped experiments (quacks experiment run NAME)")
+        for c in ("name", "title", "parts", "games/part"):
+            t.add_column(c)
+        for p in shipped_experiments():
+            try:
+                e = load_experiment(p)
+            except ExperimentFileError as exc:
+                t.add_row(p.stem, f"[red]malformed: {exc}[/red]", "", "")
+                continue
+            t.add_row(e.name, e.title, ", ".join(f"{q['name']} ({q['kind']})" for q in e.parts),
+                      f"{e.games:,}")
+        out.print(t)
+
+    @exp_app.command("run")
+    def run(
+        file: Annotated[str, typer.Argument(help="An experiment file, or the name of a shipped "
+                                                 "one (quacks experiment list).")],
+        out_dir: Annotated[str | None, typer.Option(
+            "--out", help="Report folder (default: reports/<experiment name>).")] = None,
+        games: Annotated[int | None, typer.Option(
+            "--games", help="Games for every game part instead of the file's (a quick run).")] = None,
+        json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+        threads: Annotated[int | None, typer.Option(
+            "--threads", help="Numba threads (results never depend on it).")] = None,
+    ) -> None:
+        """Run an experiment file: every part in order, into a report folder with parquet tables,
+        PNG plots and report.md (tables and figures, the exact command and versions)."""
+        from sim.rules.chips import BagSpecError
+        from sim.rules.ruleset import RulesetError
+        from sim.study.experiment import ExperimentRunError, run_experiment
+        from sim.study.experiment_file import ExperimentFileError, find_experiment, load_experiment
+        from sim.study.tournament import TournamentError
+        from strategies.builtin import StrategySpecError
+
+        set_threads(threads)
+        if games is not None and games <= 0:
+            fail(f"--games {games}: expected a positive number of games")
+        try:
+            exp = load_experiment(find_experiment(file))
+        except ExperimentFileError as e:
+            fail(str(e))
+        target = Path(out_dir) if out_dir else Path("reports") / exp.name
+
+        def say(msg: str) -> None:
+            if not json_ and sys.stderr.isatty():
+                err.print(f"[dim]{msg}[/dim]")
+
+        try:
+            res = run_experiment(exp, target, games=games, argv=sys.argv[3:] or [file],
+                                 progress=say)
+        except KeyboardInterrupt:
+            typer.echo("interrupted: no report written", err=True)
+            raise typer.Exit(130) from None
+        except (ExperimentRunError, TournamentError, RulesetError, StrategySpecError,
+                BagSpecError) as e:
+            fail(f"{exp.path.name}: {e}")
+        if json_:
+            typer.echo(json.dumps(res.to_json(), indent=2))
+            return
+        out.print(f"[bold]{exp.title}[/bold]: {len(res.parts)} parts, {res.games:,} games in "
+                  f"{res.seconds:.1f} s")
+        for p in res.parts:
+            out.print(f"  {p.name} ({p.kind}): {', '.join(f'{t}.parquet' for t in p.tables)}"
+                      + (f"; {', '.join(f for f, _ in p.figures)}" if p.figures else ""))
+        out.print(f"report: {res.out / 'report.md'}")
