@@ -1,0 +1,92 @@
+"""Every shipped experiment runs end to end on a small game count and writes its report; the
+same file and seed give the same tables; the CLI refuses malformed files with exit 2."""
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from cli_helpers import assert_user_error, invokers
+
+from sim.cli.main import app
+from sim.study.experiment import run_experiment
+from sim.study.experiment_file import load_experiment, shipped_experiments
+from sim.study.experiment_parts import best_other, gap_table
+
+invoke, ok = invokers(app)
+
+SHIPPED = shipped_experiments()
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_shipped_experiment_runs_end_to_end(path, tmp_path):
+    exp = load_experiment(path)
+    res = run_experiment(exp, tmp_path / "out", games=120)
+    out = tmp_path / "out"
+    report = (out / "report.md").read_text()
+    assert exp.title in report and "quacks experiment run" in report
+    assert (out / "experiment.json").is_file()
+    assert [p.name for p in res.parts] == [q["name"] for q in exp.parts]
+    for part in res.parts:
+        assert part.tables, part.name
+        for name, df in part.tables.items():
+            back = pd.read_parquet(out / part.name / f"{name}.parquet")
+            assert len(back) == len(df) > 0
+        for f, _ in part.figures:
+            assert (out / part.name / f).stat().st_size > 1000
+            assert f"]({part.name}/{f})" in report
+    assert not list(tmp_path.glob(".*partial*"))
+
+
+def test_same_seed_same_tables(tmp_path):
+    exp = load_experiment(Path(SHIPPED[0]).with_name("seat-advantage.toml"))
+    a = run_experiment(exp, tmp_path / "a", games=200)
+    b = run_experiment(exp, tmp_path / "b", games=200)
+    for pa, pb in zip(a.parts, b.parts):
+        for name in pa.tables:
+            pd.testing.assert_frame_equal(pa.tables[name], pb.tables[name])
+    exp.seed = 2
+    c = run_experiment(exp, tmp_path / "c", games=200)
+    assert not c.parts[0].tables["seats"]["win_share"].equals(a.parts[0].tables["seats"]["win_share"])
+
+
+def test_best_other_and_gap_bins_by_hand():
+    import numpy as np
+
+    game = np.array([0, 0, 0, 1, 1])
+    score = np.array([10, 20, 20, 7, 3])
+    assert best_other(game, score).tolist() == [20, 20, 20, 3, 7]
+    games = pd.DataFrame({"game": [0, 0, 0, 1, 1], "deal": [0, 0, 0, 1, 1], "seat": [0, 1, 2, 0, 1],
+                          "win_share": [0.0, 0.5, 0.5, 1.0, 0.0]})
+    rounds = pd.DataFrame({"game": [0, 0, 0, 1, 1], "round": [3] * 5, "seat": [0, 1, 2, 0, 1],
+                           "score": score})
+    t = gap_table(games, rounds, 3, [-5, 0, 1, 5]).set_index("gap")
+    # gaps: -10, 0, 0 (game 0); +4, -4 (game 1)
+    assert t.loc["< -5", "rows"] == 1 and t.loc["< -5", "win_share"] == 0.0
+    assert t.loc["0", "rows"] == 2 and t.loc["0", "win_share"] == 0.5
+    assert t.loc["1..4", "rows"] == 1 and t.loc["1..4", "win_share"] == 1.0
+    assert t.loc["-5..-1", "rows"] == 1 and t.loc["-5..-1", "win_share"] == 0.0
+    assert t.loc[">= 5", "rows"] == 0
+
+
+def test_cli_list_and_bad_files(tmp_path):
+    r = ok("experiment", "list")
+    for p in SHIPPED:
+        assert p.stem in r.stdout
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[experiment]\ntitle = "x"\n\n[[part]]\nkind = "seats"\nname = "a"\n'
+                   'strategy = "balanced"\nplayer_count = [2]\n')
+    r = invoke("experiment", "run", bad, "--out", tmp_path / "o")
+    assert_user_error(r, "unknown key 'player_count'", "part 1 (seats)")
+    assert not (tmp_path / "o").exists()
+    assert_user_error(invoke("experiment", "run", "no-such-experiment"), "not found")
+    assert_user_error(invoke("experiment", "run", bad, "--games", "0"), "--games 0")
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "keep.txt").write_text("mine")
+    good = tmp_path / "good.toml"
+    good.write_text(bad.read_text().replace("player_count", "player_counts"))
+    r = invoke("experiment", "run", good, "--out", tmp_path / "busy", "--games", "40")
+    assert_user_error(r, "not an experiment report")
+    assert (tmp_path / "busy" / "keep.txt").read_text() == "mine"
+    r = ok("experiment", "run", good, "--out", tmp_path / "ok", "--games", "40", "--json")
+    assert '"parts"' in r.stdout
+    assert (tmp_path / "ok" / "a" / "seats.parquet").is_file()
