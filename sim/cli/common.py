@@ -9,6 +9,8 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
+from enum import Enum
+from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
@@ -296,3 +298,48 @@ def warm_game_kernel(ruleset, lineup, *, quiet: bool = False) -> None:
     compile_notice("sim/kernel/game.play_games", quiet=quiet)
     idx = np.zeros(1, dtype=np.int64)
     play_batch(ruleset, list(lineup), games=idx, rotations=idx, seed=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Where the games run: --backend local|dask, --scheduler, --workers (tournament, sweep, tune)
+
+
+class Backend(str, Enum):
+    """Where the games are played."""
+
+    local = "local"
+    dask = "dask"
+
+
+BackendOpt = Annotated[Backend, typer.Option(
+    "--backend", help="local: this process; dask: chunks of games as Dask tasks on the cluster at "
+                      "--scheduler, or on --workers local worker processes (needs the 'dist' "
+                      "extra). The results are the same to the last digit.")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", help="With --backend dask: the address of a running Dask scheduler, e.g. "
+                        "tcp://10.0.0.5:8786.")]
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", help="With --backend dask: start a local cluster of K worker processes for the "
+                      "run (default: one per core).")]
+
+
+@contextmanager
+def open_backend(backend: Backend, scheduler: str | None, workers: int | None,
+                 threads: int | None, *, quiet: bool = False):
+    """The chosen backend, entered for the block (a cluster it starts is stopped after it); bad
+    options, the missing ``dist`` extra or an unreachable scheduler fail with one line (exit 2).
+    With Dask, ``threads`` fixes each worker's Numba threads and a note says where games run."""
+    from sim.study.backend import BackendError, make_backend
+
+    try:
+        be = make_backend(backend.value, scheduler=scheduler, workers=workers, threads=threads)
+        be.__enter__()
+    except BackendError as e:
+        fail(str(e))
+    try:
+        where = be.describe()
+        if where and not quiet:
+            typer.echo(f"note: {where}", err=True)
+        yield be
+    finally:
+        be.__exit__(None, None, None)

@@ -18,9 +18,19 @@ from rich.console import Console
 from rich.table import Table
 
 from sim.api.game import GameInputError
-from sim.cli.common import fail, set_threads, warm_game_kernel
+from sim.cli.common import (
+    Backend,
+    BackendOpt,
+    SchedulerOpt,
+    WorkersOpt,
+    fail,
+    open_backend,
+    set_threads,
+    warm_game_kernel,
+)
 from sim.rules.chips import BagSpecError
 from sim.rules.ruleset import RulesetError, rules_label
+from sim.study.backend import BackendError
 from sim.study.report_markdown import (
     head_to_head_counts,
     head_to_head_rows,
@@ -45,7 +55,8 @@ USER_ERRORS = (RulesetError, BagSpecError, StrategySpecError, GameInputError, To
                ReportError, ValueError, OSError)
 # While a run goes, only these are the user's doing (a directory, a disk, a resume mismatch);
 # anything else is a bug and keeps its traceback.
-RUN_ERRORS = (ReportError, TournamentError, RulesetError, StrategySpecError, GameInputError, OSError)
+RUN_ERRORS = (ReportError, TournamentError, RulesetError, StrategySpecError, GameInputError, OSError,
+              BackendError)
 
 
 class Format(str, Enum):
@@ -255,6 +266,9 @@ def register(app: typer.Typer) -> None:
         threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
         plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the PNG plots.")] = True,
         strategy_file: StrategyFileOpt = None,
+        backend: BackendOpt = Backend.local,
+        scheduler: SchedulerOpt = None,
+        workers: WorkersOpt = None,
     ) -> None:
         """Play a seat-balanced tournament and write a report (parquet, CSV, markdown, PNG, run.json)."""
         try:
@@ -284,13 +298,15 @@ def register(app: typer.Typer) -> None:
         except USER_ERRORS as e:
             fail(str(e))
         try:
-            warm_game_kernel(plan.ruleset, plan.lineup(0), quiet=quiet)  # compile outside the clock
+            if backend is Backend.local:  # compile outside the clock (Dask workers do their own)
+                warm_game_kernel(plan.ruleset, plan.lineup(0), quiet=quiet)
         except RUN_ERRORS as e:
             fail(str(e))
         try:
-            with sigterm_as_interrupt(), progress_bar(quiet, "tournament") as bar:
+            with open_backend(backend, scheduler, workers, threads, quiet=quiet) as be, \
+                    sigterm_as_interrupt(), progress_bar(quiet, "tournament") as bar:
                 res = run_tournament(plan, out=target, resume=resume, force=force, progress=bar,
-                                     plots=plots, argv=sys.argv,
+                                     plots=plots, argv=sys.argv, backend=be,
                                      note=None if quiet else (lambda m: typer.echo(f"note: {m}", err=True)))
         except RunInterrupted as e:
             typer.echo(f"interrupted: {e.games_done:,} games kept in {e.out}; continue with: "
@@ -324,6 +340,9 @@ def register(app: typer.Typer) -> None:
         threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
         plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw sweep.png.")] = True,
         strategy_file: StrategyFileOpt = None,
+        backend: BackendOpt = Backend.local,
+        scheduler: SchedulerOpt = None,
+        workers: WorkersOpt = None,
     ) -> None:
         """Play one strategy at each value of a parameter against a field; table and plot of win
         share and mean VP against the parameter (parameters never recompile the kernels)."""
@@ -362,13 +381,15 @@ def register(app: typer.Typer) -> None:
             from strategies.builtin import parse_strategy
 
             n = s.get("players") or 4
-            warm_game_kernel(load_ruleset(s.get("rules") or "base", list(s.get("overrides") or [])),
-                             [parse_strategy(x) for x in ([first] + list(s["vs"]) * n)[:n]],
-                             quiet=quiet)
+            if backend is Backend.local:
+                warm_game_kernel(load_ruleset(s.get("rules") or "base", list(s.get("overrides") or [])),
+                                 [parse_strategy(x) for x in ([first] + list(s["vs"]) * n)[:n]],
+                                 quiet=quiet)
         except USER_ERRORS:
             pass
         try:
-            with sigterm_as_interrupt(), progress_bar(quiet, "sweep") as bar:
+            with open_backend(backend, scheduler, workers, threads, quiet=quiet) as be, \
+                    sigterm_as_interrupt(), progress_bar(quiet, "sweep") as bar:
                 res = run_sweep(s["strategy"], s["params"], s["vs"], players=s.get("players"),
                                 baseline=s.get("baseline"),
                                 games=s.get("games"), seed=s.get("seed", 1) if s.get("seed") is not None else 1,
@@ -376,7 +397,7 @@ def register(app: typer.Typer) -> None:
                                 until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
                                 strategy_files=s.get("strategy_files") or (),
                                 out=target, resume=resume, force=force, progress=bar, plots=plots,
-                                argv=sys.argv,
+                                argv=sys.argv, backend=be,
                                 note=None if quiet else (lambda m: typer.echo(f"note: {m}", err=True)))
         except KeyboardInterrupt:  # RunInterrupted, or Ctrl-C between or after the values
             typer.echo(_sweep_interrupted(target), err=True)

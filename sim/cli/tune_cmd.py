@@ -16,7 +16,17 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from sim.cli.common import exit_on_interrupt, fail, set_threads, work_progress
+from sim.cli.common import (
+    Backend,
+    BackendOpt,
+    SchedulerOpt,
+    WorkersOpt,
+    exit_on_interrupt,
+    fail,
+    open_backend,
+    set_threads,
+    work_progress,
+)
 
 out = Console(soft_wrap=True)
 
@@ -47,6 +57,9 @@ def register(app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         strategy_file: Annotated[list[str] | None, typer.Option(
             "--strategy-file", help="Load user strategies from a Python file (repeatable).")] = None,
+        backend: BackendOpt = Backend.local,
+        scheduler: SchedulerOpt = None,
+        workers: WorkersOpt = None,
     ) -> None:
         """Find the parameter values of a strategy that win most against a field (Optuna TPE,
         successive halving on shared deals, then a re-test against the start on fresh deals)."""
@@ -72,9 +85,10 @@ def register(app: typer.Typer) -> None:
             target = Path(out_dir) if out_dir else None
             if target is not None and target.exists() and not target.is_dir():
                 fail(f"--out {out_dir}: exists and is not a directory")
-            with exit_on_interrupt(), work_progress("games", quiet=json_) as bar:
+            with open_backend(backend, scheduler, workers, threads, quiet=json_) as be, \
+                    exit_on_interrupt(), work_progress("games", quiet=json_) as bar:
                 res = run_tune(spec, params, field, rs, players=n, budget=budget, seed=seed,
-                               progress=bar)
+                               progress=bar, backend=be)
         except typer.Exit:
             raise
         except (TuneError, *USER_ERRORS) as e:

@@ -249,14 +249,15 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
               out: str | Path | None = None, resume: bool = False, force: bool = False,
               progress: Callable[[int, int], None] | None = None, plots: bool = True,
               argv: Sequence[str] | None = None,
-              note: Callable[[str], None] | None = None) -> SweepResult:
+              note: Callable[[str], None] | None = None, backend=None) -> SweepResult:
     """Play ``strategy`` at each value of ``param`` (one ``KEY=START:STOP:STEP``, or a list of
     two for a grid) against ``field_specs`` (vs-field format, duplicate rotations, the same deals
     for every value) and tabulate the focus strategy with its paired difference to the baseline.
 
     With ``out``, each value's full report goes to ``out/<KEY>=<value>/`` (a grid cell to
     ``out/<KEY1>=<v1>,<KEY2>=<v2>/``, an extra baseline run to ``out/baseline/``) and the sweep's
-    ``sweep.csv``, ``sweep.md``, ``sweep.png`` and ``run.json`` to ``out``.
+    ``sweep.csv``, ``sweep.md``, ``sweep.png`` and ``run.json`` to ``out``. ``backend``
+    (entered; default local, see ``sim.study.backend``) plays the games of every value.
     """
     from sim.study.sweep_report import SweepWriter
     from strategies.builtin import REGISTRY
@@ -297,7 +298,8 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
 
         sub = sweeper.path / sub_name if sweeper else None
         r = run_tournament(plan, out=sub, resume=resume and sub is not None, force=force,
-                           progress=prog, plots=False, argv=argv, note=note, keep_deals=(0,))
+                           progress=prog, plots=False, argv=argv, note=note, keep_deals=(0,),
+                           backend=backend)
         results.append(r)
         offset += plan.max_games
     base_res = results[sp.baseline_index]

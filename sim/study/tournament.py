@@ -42,7 +42,7 @@ import numpy as np
 from sim.api.game import check_players
 from sim.rules.ruleset import Ruleset, load_ruleset
 from sim.stats.clusters import warm as warm_statistics
-from sim.study.chunks import play_chunk
+from sim.study.backend import LOCAL
 from sim.study.interrupts import DeferInterrupt
 from sim.study.report_stats import Accumulator, Summary
 
@@ -366,6 +366,7 @@ def run_tournament(
     argv: Sequence[str] | None = None,
     note: Callable[[str], None] | None = None,
     keep_deals: tuple[int, ...] = (),
+    backend=None,
 ) -> TournamentResult:
     """Run (or resume) a tournament; with ``out`` write the report directory.
 
@@ -377,6 +378,8 @@ def run_tournament(
     already complete; ``force`` replaces a previous report there. ``note`` receives one-line
     remarks (e.g. that a partial file was unreadable). ``keep_deals`` lists strategy ids whose
     per-deal totals the result keeps (``deal_totals``), for paired comparisons across runs.
+    ``backend`` (entered; default local, see ``sim.study.backend``) plays the chunks; the
+    result is the same whatever it is.
     """
     from sim.study import reports
 
@@ -394,6 +397,7 @@ def run_tournament(
         import sim.study.plots  # noqa: F401 - the report writer needs it; importing matplotlib takes
         # a second or two, which is no part of the run's time
     warm_statistics()  # the accumulator's compiled sums: loaded (or compiled) outside the clock
+    source = (backend or LOCAL).chunks(plan)  # a cluster's workers set up outside the clock too
     t0 = time.perf_counter()
     writer = None
     chunks_done = 0
@@ -401,6 +405,7 @@ def run_tournament(
     if out is not None:
         writer = reports.ReportWriter(Path(out), plan, resume=resume, force=force, argv=argv, note=say)
         if writer.complete_result is not None:
+            source.close()
             return writer.complete_result
         try:
             chunks_done = writer.open(acc)
@@ -422,8 +427,7 @@ def run_tournament(
         k = chunks_done
         while k < len(plan.chunk_bounds) - 1 and not stop_reached(acc, plan.config.until_ci):
             with DeferInterrupt():
-                rows = play_chunk(plan, plan.chunk_bounds[k], plan.chunk_bounds[k + 1],
-                                  on_rounds=on_rounds)
+                rows = source.rows(k, on_rounds=on_rounds)
                 if writer is not None:  # the games rows commit the chunk
                     writer.write_chunk(rows)
                 acc.add_games(rows.games)
@@ -458,6 +462,7 @@ def run_tournament(
             writer.interrupted(time.perf_counter() - t0)
         raise RunInterrupted(kept, Path(out) if out else None) from None
     finally:
+        source.close()
         if writer is not None:
             writer.close()
 

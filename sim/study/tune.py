@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sim.api.game import check_players, play_batch
-from sim.kernel.records import O_NWIN, O_WIN
+from sim.api.game import check_players
 from sim.rules.ruleset import Ruleset
 from sim.stats.clusters import paired_diff, share_interval
+from sim.study.backend import LOCAL
 from sim.study.sweep import number_param
 from strategies.builtin import StrategySpecError, parse_strategy
 
@@ -81,7 +81,8 @@ def spec_with(strategy: str, values: dict[str, float], params: Sequence[TunePara
 
 @dataclass
 class Evaluator:
-    """Plays a spec against the field on deals and keeps its win share per deal."""
+    """Plays a spec against the field on deals and keeps its win share per deal (on the
+    ``backend``'s workers when one is given; the shares are the same)."""
 
     ruleset: Ruleset
     field: list[str]
@@ -89,19 +90,14 @@ class Evaluator:
     seed: int
     chunks: int = 64
     games_played: int = 0
+    backend: object = None
 
     def deal_shares(self, spec: str, deals: np.ndarray) -> np.ndarray:
         """The spec's mean win share in each deal (every rotation of the seats)."""
-        lineup = [parse_strategy(spec)] + [parse_strategy(s) for s in self.field]
-        n = self.players
-        games = np.repeat(deals.astype(np.int64), n)
-        rot = np.tile(np.arange(n, dtype=np.int64), len(deals))
-        res = play_batch(self.ruleset, lineup, games=games, rotations=rot, seed=self.seed,
-                         chunks=self.chunks)
-        self.games_played += len(games)
-        who = res.seat_strategy() == 0
-        share = (res.out[..., O_WIN] / res.out[..., O_NWIN])[who]  # one per game, in game order
-        return share.reshape(len(deals), n).mean(axis=1)
+        share = (self.backend or LOCAL).deal_shares(self.ruleset, [spec, *self.field], self.seed,
+                                                    deals, self.chunks)
+        self.games_played += len(deals) * self.players
+        return share
 
 
 def share_with_ci(per_deal: np.ndarray) -> tuple[float, tuple[float, float]]:
@@ -157,11 +153,13 @@ def rungs(first: int, budget_deals: int) -> list[int]:
 def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], ruleset: Ruleset, *,
          players: int, budget: int, seed: int, first_rung: int | None = None,
          retest_deals: int | None = None, chunks: int = 64,
-         progress: Callable[[int, int], None] | None = None) -> TuneResult:
+         progress: Callable[[int, int], None] | None = None, backend=None) -> TuneResult:
     """Search the parameter ranges for the values that win most against the field.
 
     ``budget`` is the number of games the search may play (the re-test comes on top: as many
     games as a full rung, for each of the two specs). Raises TuneError on bad input.
+    ``backend`` (entered; default local, see ``sim.study.backend``) plays the games; the result
+    is the same whatever it is.
     """
     import optuna
 
@@ -187,7 +185,7 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
     plan = rungs(first, budget_deals)
     if budget_deals < 2 * first:
         raise TuneError(f"--budget {budget}: too small; give at least {2 * first * players} games")
-    ev = Evaluator(ruleset, field_specs, players, seed, chunks)
+    ev = Evaluator(ruleset, field_specs, players, seed, chunks, backend=backend)
     deals = np.arange(plan[-1], dtype=np.int64)
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -229,7 +227,8 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
     best_values = {p.key: int(best_row[p.key]) if p.whole else float(best_row[p.key]) for p in params}
     # re-test on fresh deals (another seed stream): the winner and the start, paired by deal
     n_re = retest_deals or plan[-1]
-    fresh = Evaluator(ruleset, field_specs, players, seed + 1_000_003, chunks)
+    fresh = Evaluator(ruleset, field_specs, players, seed + 1_000_003, chunks,
+                      backend=backend)
     fresh_deals = np.arange(n_re, dtype=np.int64)
     best_shares = fresh.deal_shares(best_spec, fresh_deals)
     start_shares = fresh.deal_shares(strategy.strip(), fresh_deals)
