@@ -107,39 +107,73 @@ def _concat(parts: list[dict]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
+GAME_LAYOUT = ("game", "deal", "seed", "combo", "rotation", "seat", "strategy")
+ROUND_LAYOUT = ("game", "deal", "round", "seat", "strategy")
+
+
+def _layout(plan: Plan, game, deal, table, rot, rounds: bool):
+    """The layout columns of these items' games rows and (``rounds``) rounds rows."""
+    n, R = plan.players, plan.rounds
+    m = len(game)
+    seat = np.arange(n, dtype=np.int64)
+    tab = np.array(plan.tables, dtype=np.int64)
+    sid = tab[table[:, None], (seat[None, :] + rot[:, None]) % n]  # (m, n) strategy ids
+    games = {
+        "game": np.repeat(game, n),
+        "deal": np.repeat(deal, n),
+        "seed": np.full(m * n, plan.config.seed, dtype=np.int64),
+        "combo": np.repeat(table, n).astype(np.int16),
+        "rotation": np.repeat(rot, n).astype(np.int8),
+        "seat": np.tile(seat, m).astype(np.int8),
+        "strategy": sid.ravel().astype(np.int16),
+    }
+    if not rounds:
+        return games, None
+    return games, {
+        "game": np.repeat(game, R * n),
+        "deal": np.repeat(deal, R * n),
+        "round": np.tile(np.repeat(np.arange(1, R + 1, dtype=np.int8), n), m),
+        "seat": np.tile(seat.astype(np.int8), m * R),
+        "strategy": np.repeat(sid[:, None, :], R, axis=1).ravel().astype(np.int16),
+    }
+
+
+def layout_columns(plan: Plan, d0: int, d1: int, rounds: bool = False):
+    """(games, rounds or None) layout columns of deals d0..d1-1: which game, deal, seat and
+    strategy each row is (GAME_LAYOUT, ROUND_LAYOUT). They follow from the plan alone, so a
+    distributed backend ships only the other columns and adds these back."""
+    return _layout(plan, *_items(plan, d0, d1), rounds)
+
+
+def deal_blocks(plan: Plan, d0: int, d1: int) -> list[tuple[int, int]]:
+    """The blocks of deals ``play_chunk`` plays deals d0..d1-1 in (one with games detail)."""
+    step = max(1, ROUNDS_BATCH_GAMES // plan.games_per_deal) \
+        if plan.config.detail == "rounds" else max(1, d1 - d0)
+    return [(b0, min(d1, b0 + step)) for b0 in range(d0, d1, step)]
+
+
 def play_chunk(plan: Plan, d0: int, d1: int,
                on_rounds: Callable[[dict[str, np.ndarray]], None] | None = None) -> ChunkRows:
     """Play deals d0..d1-1 (every table and rotation) and return their rows.
 
-    With rounds detail the deals run in blocks of about ROUNDS_BATCH_GAMES games, in game
-    order; each block's rounds rows go to ``on_rounds`` as soon as they exist (so a chunk's
-    round records are never all in memory at once), or are gathered into the result.
+    With rounds detail the deals run in blocks of about ROUNDS_BATCH_GAMES games (see
+    :func:`deal_blocks`), in game order; each block's rounds rows go to ``on_rounds`` as soon as
+    they exist (so a chunk's round records are never all in memory at once), or are gathered
+    into the result.
     """
     from sim.study.report_stats import ROUND_METRIC_NAMES
 
     n, R = plan.players, plan.rounds
     detail = plan.config.detail == "rounds"
-    gpd = plan.games_per_deal
-    step = max(1, ROUNDS_BATCH_GAMES // gpd) if detail else max(1, d1 - d0)
-    tab = np.array(plan.tables, dtype=np.int64)
-    seat = np.arange(n, dtype=np.int64)
     games_parts, rounds_parts = [], []
-    for b0 in range(d0, d1, step):
-        b1 = min(d1, b0 + step)
+    for b0, b1 in deal_blocks(plan, d0, d1):
         game, deal, table, rot = _items(plan, b0, b1)
         m = len(game)
         out, rd = _play_block(plan, game, deal, table, rot)
-        sid = tab[table[:, None], (seat[None, :] + rot[:, None]) % n]  # (m, n) strategy ids
+        cols, rcols = _layout(plan, game, deal, table, rot, detail)
         o = out.reshape(m * n, -1).astype(np.int16).T.copy()  # one row per field: fast copies
         del out
-        cols = {
-            "game": np.repeat(game, n),
-            "deal": np.repeat(deal, n),
-            "seed": np.full(m * n, plan.config.seed, dtype=np.int64),
-            "combo": np.repeat(table, n).astype(np.int16),
-            "rotation": np.repeat(rot, n).astype(np.int8),
-            "seat": np.tile(seat, m).astype(np.int8),
-            "strategy": sid.ravel().astype(np.int16),
+        cols.update({
             "vp": o[O_SCORE],
             "rank": o[O_RANK].astype(np.int8),
             "win_share": o[O_WIN] / o[O_NWIN].astype(np.float64),
@@ -149,20 +183,13 @@ def play_chunk(plan: Plan, d0: int, d1: int,
             "final_position": o[O_FINALPOS],
             "chips": o[O_NCHIPS],
             "illegal": o[O_ERR].astype(np.int8),
-        }
+        })
         for c, name in enumerate(BOUGHT_COLUMNS):
             cols[name] = o[O_BOUGHT + c].astype(np.int8)
         games_parts.append(cols)
         if detail:
             r = rd.reshape(m * R * n, -1).astype(np.int16).T.copy()
             del rd
-            rcols = {
-                "game": np.repeat(game, R * n),
-                "deal": np.repeat(deal, R * n),
-                "round": np.tile(np.repeat(np.arange(1, R + 1, dtype=np.int8), n), m),
-                "seat": np.tile(seat.astype(np.int8), m * R),
-                "strategy": np.repeat(sid[:, None, :], R, axis=1).ravel().astype(np.int16),
-            }
             for name, col in zip(ROUND_METRIC_NAMES, RD_COLUMNS):
                 rcols[name] = r[col]
             rcols["card"] = r[RD_CARD].astype(np.int8)

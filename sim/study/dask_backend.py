@@ -35,7 +35,7 @@ from distributed import Client, get_worker
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from sim.study.backend import BackendError, lineup_deal_shares
-from sim.study.chunks import ChunkRows
+from sim.study.chunks import ChunkRows, deal_blocks, layout_columns
 
 CONNECT_TIMEOUT = 20  # seconds to reach a scheduler
 WORKER_WAIT = 60  # seconds to wait for a first worker to join a scheduler
@@ -165,13 +165,17 @@ def _run(key: str, share: dict[str, int], fixed: int | None, play):
 
 
 def chunk_task(key: str, d0: int, d1: int, share: dict[str, int], fixed: int | None):
-    """Play deals d0..d1-1 of the run ``key``: (games columns, rounds blocks or None)."""
-    from sim.study.chunks import play_chunk
+    """Play deals d0..d1-1 of the run ``key``: the games columns and the rounds blocks (None
+    with games detail), without the layout columns (the client adds them back)."""
+    from sim.study.chunks import GAME_LAYOUT, ROUND_LAYOUT, play_chunk
 
     def play(plan):
         blocks: list[dict] = []
         rows = play_chunk(plan, d0, d1, on_rounds=blocks.append)
-        return rows.games, (blocks if plan.config.detail == "rounds" else None)
+        games = {k: v for k, v in rows.games.items() if k not in GAME_LAYOUT}
+        if plan.config.detail != "rounds":
+            return games, None
+        return games, [{k: v for k, v in b.items() if k not in ROUND_LAYOUT} for b in blocks]
 
     return _run(key, share, fixed, play)
 
@@ -270,12 +274,12 @@ class DaskChunks:
         games, blocks = _collect(fut.result, f"chunk {k + 1} of {len(self.plan.chunk_bounds) - 1}")
         del fut
         self._top_up(k + 1)  # keep the workers busy while this chunk is written
-        for block in blocks or ():
+        plan, (d0, d1) = self.plan, self.plan.chunk_bounds[k:k + 2]
+        for (b0, b1), block in zip(deal_blocks(plan, d0, d1), blocks or ()):
             if on_rounds is not None:
-                on_rounds(block)
-        b = self.plan.chunk_bounds
-        return ChunkRows(games, None, b[k] * self.plan.games_per_deal,
-                         (b[k + 1] - b[k]) * self.plan.games_per_deal)
+                on_rounds({**layout_columns(plan, b0, b1, rounds=True)[1], **block})
+        games = {**layout_columns(plan, d0, d1)[0], **games}
+        return ChunkRows(games, None, d0 * plan.games_per_deal, (d1 - d0) * plan.games_per_deal)
 
     def close(self) -> None:
         """Cancel the chunks played ahead and not asked for (beyond an until-ci stop)."""
