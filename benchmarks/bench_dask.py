@@ -90,6 +90,13 @@ def scheduler_costs(client, n_seq: int = 200, n_bulk: int = 2000) -> tuple[float
     return latency, n_bulk / (time.perf_counter() - t0)
 
 
+def largest_chunk(plan) -> tuple[int, int, int]:
+    """(first deal, end deal, games) of the plan's largest chunk."""
+    b = plan.chunk_bounds
+    k = max(range(len(b) - 1), key=lambda i: b[i + 1] - b[i])
+    return b[k], b[k + 1], (b[k + 1] - b[k]) * plan.games_per_deal
+
+
 def client_costs(plan, reps: int = 5) -> tuple[int, float]:
     """(bytes a worker ships for the plan's largest chunk, seconds of the client's work per such
     chunk on an idle core: deserialize, add the layout columns, sums, parquet writer)."""
@@ -97,8 +104,8 @@ def client_costs(plan, reps: int = 5) -> tuple[int, float]:
     from sim.study.chunks import GAME_LAYOUT, ChunkRows, layout_columns
     from sim.study.report_stats import Accumulator
 
-    b = plan.chunk_bounds
-    rows = play_chunk(plan, b[-2], b[-1])
+    d0, d1, _ = largest_chunk(plan)
+    rows = play_chunk(plan, d0, d1)
     blob = pickle.dumps({k: v for k, v in rows.games.items() if k not in GAME_LAYOUT}, protocol=5)
 
     def acc():
@@ -113,7 +120,7 @@ def client_costs(plan, reps: int = 5) -> tuple[int, float]:
         for i in range(reps + 1):
             if i == 1:  # the first round warms up
                 t0 = time.perf_counter()
-            games = {**layout_columns(plan, b[-2], b[-1])[0], **pickle.loads(blob)}
+            games = {**layout_columns(plan, d0, d1)[0], **pickle.loads(blob)}
             chunk = ChunkRows(games, None, rows.first_game, rows.n_games)
             writer.write_chunk(chunk)
             sums.add_games(chunk.games)
@@ -148,7 +155,7 @@ def main() -> None:
     plan = resolve_plan(TournamentConfig(games=games, seed=1))
     g = plan.max_games
     b = plan.chunk_bounds
-    big = (b[-1] - b[-2]) * plan.games_per_deal
+    big = largest_chunk(plan)[2]
     print(f"{g:,} games per run ({plan.deals:,} deals x {plan.games_per_deal}), default field, "
           f"{len(b) - 1} chunks of up to {big:,} games; {cores} cores; load average before: "
           f"{os.getloadavg()[0]:.2f}")

@@ -192,18 +192,23 @@ def _replayed(cluster) -> bool:
     return any(n > 1 for n in seen.values())
 
 
-def test_interrupted_on_dask_resumed_on_dask(dask, tmp_path):
-    cfg = TournamentConfig(strategies=THREE, games=9000, seed=3, **SMALL)
+def test_interrupted_and_resumed_across_backends(dask, tmp_path):
+    cfg = TournamentConfig(strategies=THREE, games=12_000, seed=3, **SMALL)
     straight = run_tournament(cfg, out=tmp_path / "local", plots=False)
 
-    def ctrl_c(info):  # Ctrl-C after chunk 2 is kept, with chunks played ahead on the cluster
-        if info.chunk == 2:
-            raise KeyboardInterrupt
+    def ctrl_c_after(chunk):  # Ctrl-C once this chunk is kept (chunks played ahead are dropped)
+        def hook(info):
+            if info.chunk == chunk:
+                raise KeyboardInterrupt
+        return hook
 
     out = tmp_path / "dask"
     with pytest.raises(RunInterrupted) as e:
-        run_tournament(cfg, out=out, on_chunk=ctrl_c, plots=False, backend=dask)
+        run_tournament(cfg, out=out, on_chunk=ctrl_c_after(2), plots=False, backend=dask)
     assert e.value.games_done == resolve_plan(cfg).games_after(2)
+    with pytest.raises(RunInterrupted) as e:  # resumed here, interrupted again
+        run_tournament(cfg, out=out, resume=True, on_chunk=ctrl_c_after(4), plots=False)
+    assert e.value.games_done == resolve_plan(cfg).games_after(4)
     resumed = run_tournament(cfg, out=out, resume=True, plots=False, backend=dask)
     assert resumed.notes == [f"resuming after {e.value.games_done:,} games kept in {out}"]
     resumed.notes.clear()

@@ -332,7 +332,8 @@ def open_backend(backend: Backend, scheduler: str | None, workers: int | None,
     from sim.study.backend import BackendError, make_backend
 
     try:
-        be = make_backend(backend.value, scheduler=scheduler, workers=workers, threads=threads)
+        be = make_backend(backend.value, scheduler=scheduler, workers=workers, threads=threads,
+                          note=None if quiet else (lambda m: typer.echo(f"note: {m}", err=True)))
         be.__enter__()
     except BackendError as e:
         fail(str(e))
@@ -341,5 +342,7 @@ def open_backend(backend: Backend, scheduler: str | None, workers: int | None,
         if where and not quiet:
             typer.echo(f"note: {where}", err=True)
         yield be
-    finally:
-        be.__exit__(None, None, None)
+    except BaseException:
+        be.__exit__(*sys.exc_info())
+        raise
+    be.__exit__(None, None, None)

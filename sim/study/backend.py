@@ -92,14 +92,14 @@ class LocalBackend:
 
 
 def make_backend(name: str = "local", *, scheduler: str | None = None, workers: int | None = None,
-                 threads: int | None = None):
+                 threads: int | None = None, note: Callable[[str], None] | None = None):
     """The backend ``name`` (not yet entered); raise BackendError with one line for options
     that do not fit it, or for ``dask`` without the ``dist`` extra installed.
 
     ``scheduler`` (``tcp://HOST:PORT``) names a running Dask scheduler; ``workers`` starts a
     local cluster of that many worker processes for the run instead (default for ``dask``: one
     per core). ``threads`` fixes the Numba threads of each worker (default: its share of its
-    machine's cores).
+    machine's cores). ``note`` receives one-line remarks (e.g. that workers compile first).
     """
     if name not in BACKENDS:
         raise BackendError(f"--backend {name}: expected one of {', '.join(BACKENDS)}")
@@ -121,7 +121,7 @@ def make_backend(name: str = "local", *, scheduler: str | None = None, workers: 
         raise BackendError(INSTALL_HINT) from None
     from sim.study.dask_backend import DaskBackend
 
-    return DaskBackend(scheduler=scheduler, workers=workers, threads=threads)
+    return DaskBackend(scheduler=scheduler, workers=workers, threads=threads, note=note)
 
 
 LOCAL = LocalBackend()

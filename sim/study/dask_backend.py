@@ -103,7 +103,10 @@ def _same_strategy(client_side, spec: str):
     """The spec parsed on this worker; its values and parameters must be the client's."""
     from strategies.builtin import parse_strategy
 
-    mine = parse_strategy(spec)
+    try:
+        mine = parse_strategy(spec)
+    except ValueError as e:  # e.g. a user strategy whose file this machine did not load
+        raise WorkerSetupError(f"Dask worker {get_worker().address}: {e}") from None
     if mine.values != client_side.values or not np.array_equal(mine.params, client_side.params):
         raise WorkerSetupError(f"strategy {spec!r} resolves differently on Dask worker "
                                f"{get_worker().address}; install the same quacks-sim there")
@@ -138,6 +141,13 @@ def _resolve(key: str):
         ready = p["ruleset"]
     _READY[key] = ready
     return ready
+
+
+def _kernels_cached() -> bool:
+    """True when this worker's on-disk Numba cache holds the game kernel (run by client.run)."""
+    from sim._numba_cache import is_cached
+
+    return is_cached("sim/kernel/game.play_games")
 
 
 def _threads(share: dict[str, int], fixed: int | None) -> int:
@@ -205,12 +215,19 @@ def shares_task(key: str, specs: list[str], seed: int, d0: int, d1: int, chunks:
 
 def _loaded_files() -> list[tuple[str, str]]:
     """Every strategy file this process loaded (built-in plugins and --strategy-file), in load
-    order, as (file name, text)."""
+    order, as (file name, text); a file gone since is left out (a strategy the run needs from
+    it fails on the workers with one line)."""
     try:
         from strategies.registry import _LOADED_FILES
     except ImportError:  # a strategy layer without plugin files
         return []
-    return [(Path(p).name, Path(p).read_text(encoding="utf-8")) for p in _LOADED_FILES]
+    out = []
+    for p in _LOADED_FILES:
+        try:
+            out.append((Path(p).name, Path(p).read_text(encoding="utf-8")))
+        except OSError:
+            continue
+    return out
 
 
 def _failure(e: BaseException, what: str) -> BackendError | None:
@@ -286,25 +303,35 @@ class DaskChunks:
         futs = list(self.futures.values())
         self.futures.clear()
         if futs:
+            self.backend.abandoned = True
             try:
                 self.backend.client.cancel(futs)
             except Exception:  # noqa: BLE001 - a lost scheduler: nothing left to cancel
                 pass
+        self.backend.forget(self.key)
 
 
-def _stop_local_cluster(cluster) -> None:
-    """Stop a local cluster at once: its workers may be in the middle of chunks nobody wants
-    (after Ctrl-C or an until-ci stop), which a graceful close would wait for."""
+def _stop_local_cluster(cluster, at_once: bool) -> None:
+    """Stop a local cluster; ``at_once`` kills its worker processes first (they may be in the
+    middle of chunks nobody wants, after Ctrl-C or an until-ci stop, which a graceful close
+    would wait for). The connections it cuts are not news: nothing is logged."""
     import signal
 
-    for nanny in list(cluster.workers.values()):
-        nanny.close_gracefully(reason="the quacks run is over")  # no restart when it goes
-        if nanny.pid:
-            try:
-                os.kill(nanny.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
-            except OSError:  # gone already
-                pass
-    cluster.close()
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        if at_once:
+            for nanny in list(cluster.workers.values()):
+                nanny.close_gracefully(reason="the quacks run is over")  # no restart
+                if nanny.pid:
+                    try:
+                        os.kill(nanny.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+                    except OSError:  # gone already
+                        pass
+        cluster.close()
+    finally:
+        log.setLevel(level)
 
 
 class DaskBackend:
@@ -314,10 +341,13 @@ class DaskBackend:
     name = "dask"
 
     def __init__(self, scheduler: str | None = None, workers: int | None = None,
-                 threads: int | None = None):
+                 threads: int | None = None, note=None):
         self.scheduler = scheduler
         self.workers = workers
         self.threads = threads
+        self.note = note  # one-line remarks for stderr (e.g. that workers compile first)
+        self.abandoned = False  # chunks were cancelled, some perhaps still playing
+        self._checked = False
         self.client: Client | None = None
         self.cluster = None
         self._plugins: dict[str, str] = {}  # payload hash -> plugin name
@@ -353,23 +383,21 @@ class DaskBackend:
         self.client = Client(self.cluster, set_as_default=False)
         return self
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, et, ev, tb) -> bool:
+        if et is not None:  # an error or Ctrl-C: tasks may still be running
+            self.abandoned = True
         self.close()
         return False
 
     def close(self) -> None:
         """Unregister this backend's payloads, disconnect, and stop a cluster it started."""
         if self.client is not None:
-            for name in self._plugins.values():
-                try:
-                    self.client.unregister_worker_plugin(name)
-                except Exception:  # noqa: BLE001 - a lost scheduler: nothing to unregister
-                    pass
-            self._plugins.clear()
+            for key in list(self._plugins):
+                self.forget(key)
             self.client.close()
             self.client = None
         if self.cluster is not None:
-            _stop_local_cluster(self.cluster)
+            _stop_local_cluster(self.cluster, at_once=self.abandoned)
             self.cluster = None
 
     def _workers(self) -> dict:
@@ -413,11 +441,26 @@ class DaskBackend:
         plugin = PayloadPlugin(key, payload)
         self.client.register_plugin(plugin, name=plugin.name)
         self._plugins[key] = plugin.name
+        if not self._checked:  # once per backend: say so when workers must compile first
+            self._checked = True
+            cold = [a for a, ok in self.client.run(_kernels_cached).items() if not ok]
+            if cold and self.note is not None:
+                self.note(f"{len(cold)} Dask worker(s) compiling the simulation kernels (once per "
+                          "machine and NUMBA_CACHE_DIR; several minutes)")
         share, fixed = self.threads_args()
         futs = [self.client.submit(warm_task, key, share, fixed, workers=[a], pure=False,
                                    allow_other_workers=False) for a in self._workers()]
         _collect(lambda: self.client.gather(futs), "setting up the workers")
         return key
+
+    def forget(self, key: str) -> None:
+        """Unregister a payload no run needs any more (workers drop what they resolved)."""
+        name = self._plugins.pop(key, None)
+        if name is not None and self.client is not None:
+            try:
+                self.client.unregister_worker_plugin(name)
+            except Exception:  # noqa: BLE001 - a lost scheduler: nothing to unregister
+                pass
 
     # -- the services ------------------------------------------------------------------------
 
