@@ -9,165 +9,23 @@ registry (``strategies.registry.register``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from sim.rules import chips
 from strategies import slots as S
-
-
-class StrategySpecError(ValueError):
-    """A strategy or stop-policy spec that does not parse; the message says what is accepted."""
-
-
-@dataclass(frozen=True)
-class Param:
-    """A typed strategy parameter with a default and a range.
-
-    Kinds: ``int``, ``float``, ``round`` (one number, or one per round separated by ``/``),
-    ``chips`` (chips or colour names separated by ``>``), ``choice`` (one of ``choices``).
-    """
-
-    name: str
-    kind: str
-    default: object
-    lo: float | None = None
-    hi: float | None = None
-    help: str = ""
-    choices: tuple[str, ...] = ()
-
-    def parse(self, text: str, strategy: str):
-        """Read a value from text, or raise StrategySpecError naming what is accepted."""
-        where = f"{strategy}: parameter {self.name}={text}"
-        if self.kind == "chips":
-            return parse_chip_list(text, where)
-        if self.kind == "choice":
-            if text not in self.choices:
-                raise StrategySpecError(f"{where}: expected one of {', '.join(self.choices)}")
-            return text
-        if self.kind == "round":
-            parts = text.split("/")
-            vals = [self._number(p, where, float) for p in parts]
-            if len(vals) == 1:
-                return vals[0]
-            if len(vals) > S.ROUND_PARAMS - 1:
-                raise StrategySpecError(f"{where}: at most {S.ROUND_PARAMS - 1} per-round values")
-            return vals
-        return self._number(text, where, int if self.kind == "int" else float)
-
-    def _number(self, text, where, cast):
-        try:
-            v = cast(text)
-        except ValueError:
-            what = "an integer" if cast is int else "a number"
-            raise StrategySpecError(f"{where}: expected {what} from {self.lo:g} to {self.hi:g}") from None
-        if not (self.lo <= v <= self.hi):
-            raise StrategySpecError(f"{where}: out of range; expected {self.lo:g} to {self.hi:g}")
-        return v
-
-    def describe(self) -> str:
-        """One line: name, type, default, range."""
-        if self.kind == "chips":
-            return f"{self.name} (chips/colours, best first, default {'>'.join(self.default)}): {self.help}"
-        if self.kind == "choice":
-            return f"{self.name} (one of {'|'.join(self.choices)}, default {self.default}): {self.help}"
-        d = self.default if not isinstance(self.default, list) else "/".join(f"{x:g}" for x in self.default)
-        per = ", or one value per round a/b/c..." if self.kind == "round" else ""
-        return f"{self.name} ({self.kind} {self.lo:g}..{self.hi:g}{per}, default {d}): {self.help}"
-
-    def as_json(self) -> dict:
-        """The parameter as a JSON-ready dict."""
-        return {"name": self.name, "type": self.kind, "default": self.default, "min": self.lo,
-                "max": self.hi, "choices": list(self.choices) or None, "help": self.help}
-
-
-@dataclass(frozen=True)
-class StrategyDef:
-    """A registered strategy: name, one-line description, parameters, and its array builder."""
-
-    name: str
-    description: str
-    params: tuple[Param, ...]
-    build: Callable[[dict], tuple[np.ndarray, np.ndarray]] = field(repr=False)
-    idea: str = ""
-    source: str = "built-in"
-
-
-@dataclass(frozen=True)
-class Strategy:
-    """A strategy resolved from a spec: the arrays the kernel reads for one seat."""
-
-    spec: str
-    name: str
-    values: dict
-    kinds: np.ndarray
-    params: np.ndarray
-
+from strategies.spec_types import (  # noqa: F401 (re-exported: the registry's public types)
+    _COLOUR_WORDS,
+    Param,
+    Strategy,
+    StrategyDef,
+    StrategySpecError,
+    _chip_types,
+    _set_round,
+    blank_arrays,
+    parse_chip_list,
+)
 
 REGISTRY: dict[str, StrategyDef] = {}
-
-
-def blank_arrays() -> tuple[np.ndarray, np.ndarray]:
-    """Kinds and params of the default player: every slot at kind 0 (the sensible defaults)."""
-    kinds = np.zeros(S.N_SLOTS, dtype=np.int64)
-    params = np.zeros((S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
-    params[S.SLOT_BUY, :] = -1
-    params[S.SLOT_TUBE, : len(S.TUBE_DEFAULTS)] = S.TUBE_DEFAULTS
-    return kinds, params
-
-
-_COLOUR_WORDS = {name: i for i, name in enumerate(chips.COLOUR_NAMES)}
-_COLOUR_WORDS.update({"pumpkin": chips.ORANGE, "pumpkins": chips.ORANGE, "spider": chips.GREEN,
-                      "crow": chips.BLUE, "toadstool": chips.RED, "mandrake": chips.YELLOW,
-                      "ghost": chips.PURPLE, "moth": chips.BLACK})
-
-
-def parse_chip_list(text: str, where: str = "buy") -> list[str]:
-    """``r4>b4>orange`` to chip names, best first; a colour name stands for its chips, big first."""
-    out: list[str] = []
-    for item in text.replace(",", ">").split(">"):
-        item = item.strip().lower()
-        if not item:
-            continue
-        if item in _COLOUR_WORDS:
-            c = _COLOUR_WORDS[item]
-            if c == chips.WHITE:
-                raise StrategySpecError(f"{where}: white chips are never for sale")
-            names = [chips.chip_name(t) for t in sorted(
-                (t for t in range(chips.N_TYPES) if chips.TYPE_COLOUR[t] == c),
-                key=lambda t: -chips.TYPE_VALUE[t])]
-        else:
-            try:
-                ts = chips.parse_chips(item, what=where)
-            except chips.BagSpecError as e:
-                raise StrategySpecError(
-                    f"{e}; or a colour name ({', '.join(n for n in chips.COLOUR_NAMES if n != 'white')})"
-                ) from None
-            if any(chips.TYPE_COLOUR[t] == chips.WHITE for t in ts):
-                raise StrategySpecError(f"{where}: white chips are never for sale")
-            names = [chips.chip_name(t) for t in ts]
-        for n in names:
-            if n not in out:
-                out.append(n)
-    if not out:
-        raise StrategySpecError(f"{where}: give at least one chip or colour, e.g. r4>b4>orange")
-    return out
-
-
-def _set_round(params: np.ndarray, slot: int, value) -> None:
-    """Fill SP[slot, 0..20] with one value, or with per-round values (round r at index r)."""
-    if isinstance(value, list):
-        params[slot, 0] = value[0]
-        for r in range(1, S.ROUND_PARAMS):
-            params[slot, r] = value[min(r, len(value)) - 1]
-    else:
-        params[slot, : S.ROUND_PARAMS] = value
-
-
-def _chip_types(names: list[str]) -> list[int]:
-    return [chips.parse_chips(n)[0] for n in names]
 
 
 DEFAULT_BUY = ["r4", "b4", "y4", "g4", "p1", "k1", "r2", "b2", "y2", "g2", "o1", "r1", "b1"]
@@ -179,7 +37,8 @@ _BUY_KIND = {"priority": S.BUY_PRIORITY, "expensive": S.BUY_EXPENSIVE, "value": 
 
 
 def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, droplet_until=8,
-                   refill=1, flask_white=0) -> tuple[Param, ...]:
+                   refill=1, flask_white=0, rubies="rounds", space_worth=0.5,
+                   flask_worth=0.3) -> tuple[Param, ...]:
     return (
         Param("flask", "int", flask, 0, 3, "use the flask on a white of at least this value (0 never)"),
         Param("flask_white", "int", flask_white, 0, 30,
@@ -192,6 +51,16 @@ def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, drople
               "then the VP (the last round takes whichever is worth more)"),
         Param("droplet_until", "int", droplet_until, 0, 20, "spend rubies on droplet moves up to this round"),
         Param("refill", "int", refill, 0, 1, "refill an empty flask (2 rubies) before droplet moves"),
+        Param("rubies", "choice", rubies, help="how to spend rubies: by round (refill, then droplet "
+              "moves up to droplet_until) or by value (each spending whose worth for the rounds "
+              "left beats keeping the rubies: space_worth, flask_worth, ruby_keep)",
+              choices=RUBY_RULES),
+        Param("space_worth", "float", space_worth, 0, 10, "rubies=value: VP worth of one droplet "
+              "space for each round still to play"),
+        Param("flask_worth", "float", flask_worth, 0, 10, "rubies=value: VP worth of a full flask "
+              "for each round still to play"),
+        Param("ruby_keep", "float", 0.5, 0, 10, "rubies=value: VP worth of keeping one ruby "
+              "(2 rubies are 1 VP at the end)"),
         Param("tube", "choice", "value", help="test-tube side only: where each droplet move goes: the "
               "glass when its bonus is worth more than the pot spaces it gives up (value), always the "
               "pot, or always the tube", choices=TUBE_CHOICES),
@@ -201,6 +70,7 @@ def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, drople
 
 
 TUBE_CHOICES = ("value", "pot", "tube")
+RUBY_RULES = ("rounds", "value")
 _TUBE_KIND = {"value": S.TUBE_VALUE, "pot": S.TUBE_POT, "tube": S.TUBE_ALWAYS}
 
 
@@ -239,9 +109,15 @@ def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
         params[S.SLOT_BUY, :] = 0
         for t, worth in chip_values(types_).items():
             params[S.SLOT_BUY, t] = worth
-    kinds[S.SLOT_RUBY] = S.RUBY_DEFAULT
-    params[S.SLOT_RUBY, 0] = v["refill"]
-    params[S.SLOT_RUBY, 1] = v["droplet_until"]
+    if v["rubies"] == "value":
+        kinds[S.SLOT_RUBY] = S.RUBY_VALUE
+        params[S.SLOT_RUBY, 0] = v["space_worth"]
+        params[S.SLOT_RUBY, 1] = v["flask_worth"]
+        params[S.SLOT_RUBY, 2] = v["ruby_keep"]
+    else:
+        kinds[S.SLOT_RUBY] = S.RUBY_DEFAULT
+        params[S.SLOT_RUBY, 0] = v["refill"]
+        params[S.SLOT_RUBY, 1] = v["droplet_until"]
     kinds[S.SLOT_PURPLE] = S.PURPLE_MAX
     kinds[S.SLOT_RED] = S.RED_ALWAYS
     kinds[S.SLOT_TUBE] = _TUBE_KIND[v["tube"]]
@@ -252,6 +128,13 @@ def _die_param(default: float = 0.0) -> tuple[Param, ...]:
     return (Param("die", "float", default, 0, 5, "VP worth of the bonus die: once another player's "
                   "finished potion is in sight (sequential or synchronized brewing), reaching it "
                   "earns the die; 0 ignores what the others brewed"),)
+
+
+def _press_param(default: float = 0.0) -> tuple[Param, ...]:
+    return (Param("press", "float", default, -2, 2, "score-aware stopping: VP of expected value "
+                  "given up for one more chip per VP behind the leader, divided by the rounds "
+                  "left + 1 (a trailing player presses harder, a leader plays safer); 0 ignores "
+                  "the score"),)
 
 
 def _value_params(coin=None, ruby=0.5) -> tuple[Param, ...]:
@@ -282,6 +165,7 @@ def _stop_builder(stop_kind: int, key: str | None):
             params[S.SLOT_STOP, S.P_RUBY_VALUE] = v["ruby"]
             params[S.SLOT_STOP, S.P_VP_VALUE] = 1.0
             params[S.SLOT_STOP, S.P_DIE_VALUE] = v.get("die", 0.0)
+            params[S.SLOT_STOP, S.P_PRESS] = v.get("press", 0.0)
             if stop_kind == S.STOP_OPTIMAL:
                 params[S.SLOT_STOP, S.P_OPT_MAX_SUBBAGS] = v["max_subbags"]
         elif key is not None:
@@ -331,7 +215,7 @@ _define("risk", "Stops when the exact chance that the next chip explodes is abov
 _define("ev", "One-step expected value: draws while one more chip is worth more than stopping.",
         "Values a reward space as VP + coins x coin + ruby x ruby, counts the chance of exploding "
         "and the explosion choice, and draws when one more chip beats stopping now.",
-        S.STOP_EV, _value_params() + _die_param())
+        S.STOP_EV, _value_params() + _die_param() + _press_param())
 _define("optimal", "Exact optimal stopping by dynamic programming over the bag (slow; the reference).",
         "Solves the rest of the potion exactly at every decision, with the same value of a reward "
         "space as ev; no stop rule can do better in expectation for that value. While the bag left "
@@ -371,18 +255,23 @@ _define("greenruby", "Archetype: green spiders and rubies turned into droplet mo
         S.STOP_RISK, [_p(0.2)], key="p", buy=["g4", "k1", "g2", "g1", "r4", "b4", "o1"], droplet_until=8)
 _define("expected-value", "Preset: the one-step expected-value stopper with value-based buying.",
         "Draws while one more chip is worth more than stopping; buys the pair of greatest value.",
-        S.STOP_EV, _value_params() + _die_param(), buyer="value")
+        S.STOP_EV, _value_params() + _die_param() + _press_param(), buyer="value")
 
 _define("expert", "Preset: the strongest built-in; ev with values found by quacks tune.",
         "The one-step expected-value stopper with the values `quacks tune` found against balanced, "
         "greedy and ev (4 players, base game with the deck): a coin worth 1.17 VP in every round "
         "and a ruby 1.27 (so it draws on for coins), the bonus die worth 1.26 VP once it can see "
-        "the others' potions, the flask only on a white 3 that leaves the white total at 3 or "
-        "more, rubies on droplet moves to round 9 and never on refills, and the coins of an "
-        "explosion up to round 6. README (Strategies) says how it was found.",
+        "the others' potions, and score-aware: it gives up 0.055 VP of expected value per chip "
+        "for every VP it trails the leader by, divided by the rounds left + 1 (a leader plays "
+        "safer). The flask only on a white 3 that leaves the white total at 3 or more; rubies "
+        "by value for the rounds left (a droplet space 0.40 VP a round, a full flask 0.05, a "
+        "kept ruby 0.5: droplet moves up to round 6, no refills); the coins of an explosion up to "
+        "round 6. README (Strategies) says how it was found.",
         S.STOP_EV, (Param("coin", "round", 1.17, 0, 5, "VP worth of one coin (one value, or one per round)"),
-                    Param("ruby", "float", 1.27, 0, 5, "VP worth of one ruby"), *_die_param(1.26)),
-        flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0)
+                    Param("ruby", "float", 1.27, 0, 5, "VP worth of one ruby"), *_die_param(1.26),
+                    *_press_param(0.055)),
+        flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0, rubies="value",
+        space_worth=0.40, flask_worth=0.05)
 
 PRESETS = ("cautious", "balanced", "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby",
            "expected-value", "expert", "optimal", "random")

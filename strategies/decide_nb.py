@@ -58,6 +58,7 @@ from strategies.slots import (
     RED_NEVER,
     RUBY_DEFAULT,
     RUBY_RANDOM,
+    RUBY_VALUE,
     SC_BLUE,
     SC_BUY,
     SC_CHOICE,
@@ -343,6 +344,18 @@ def decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF):
         if G[G_ROUND] <= SP[s, SLOT_RUBY, 1] and rubies >= R[R_RUBY_DROPLET]:
             return SPEND_DROPLET
         return 0
+    if k == RUBY_VALUE:
+        left = max(R[R_ROUNDS] - G[G_ROUND], 0)  # rounds a droplet move or a full flask still serves
+        keep = SP[s, SLOT_RUBY, 2]
+        droplet = -1.0
+        if rubies >= R[R_RUBY_DROPLET]:
+            droplet = SP[s, SLOT_RUBY, 0] * left - keep * R[R_RUBY_DROPLET]
+        flask = -1.0
+        if P[s, F_FLASK] == 0 and rubies >= R[R_RUBY_FLASK]:
+            flask = SP[s, SLOT_RUBY, 1] * left - keep * R[R_RUBY_FLASK]
+        if droplet <= 0 and flask <= 0:
+            return 0
+        return SPEND_FLASK if flask > droplet else SPEND_DROPLET
     if k == RUBY_RANDOM:
         j = randint(rng, s, 3)
         if j == 1 and rubies >= R[R_RUBY_DROPLET]:

@@ -19,6 +19,7 @@ from sim.kernel.layout import (
     F_NORANGE,
     F_NPOT,
     F_REWARD,
+    F_SCORE,
     F_START,
     F_WHITE,
     G_NP,
@@ -27,6 +28,7 @@ from sim.kernel.layout import (
     POT_P,
     R_COINS,
     R_LAST,
+    R_ROUNDS,
     R_RUBY,
     R_VP,
 )
@@ -39,6 +41,7 @@ from sim.rules.chips import (
 )
 from strategies.slots import (
     P_DIE_VALUE,
+    P_PRESS,
     P_RUBY_VALUE,
     P_VP_VALUE,
     ROUND_PARAMS,
@@ -104,6 +107,23 @@ def best_seen_reward(P, s, G):
     return best
 
 
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def press_shift(P, s, G, R, SP):
+    """VP of expected value seat s gives up for one more chip because of the score (``P_PRESS``):
+    press x (best other score - own score) / (rounds left + 1), so a trailing player presses
+    harder, more so the fewer rounds are left, and a leader is more careful (a negative shift).
+    Zero outside a game."""
+    press = SP[s, SLOT_STOP, P_PRESS]
+    if press == 0.0 or G[G_ROUND] <= 0 or G[G_NP] < 2:
+        return 0.0
+    best = -1
+    for o in range(G[G_NP]):
+        if o != s:
+            best = max(best, P[o, F_SCORE])
+    left = max(R[R_ROUNDS] - G[G_ROUND], 0)
+    return press * (best - P[s, F_SCORE]) / (left + 1.0)
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)
 def one_step_ev_draws(P, s, G, R, SP):
     """True if one more chip (then stopping) is worth more in expectation than stopping now.
@@ -112,6 +132,7 @@ def one_step_ev_draws(P, s, G, R, SP):
     send a white straight back (the reward then stays); a blue chip's look is not counted. With
     a die value (``P_DIE_VALUE``) and another player's finished potion in sight (sequential or
     synchronized brewing), an intact potion that reaches the best one seen also earns the die.
+    With a press value the score gap moves the bar (``press_shift``).
     """
     cv = round_param(SP, s, SLOT_STOP, G)
     rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
@@ -150,4 +171,4 @@ def one_step_ev_draws(P, s, G, R, SP):
         if best >= 0 and min(pos + 1, 53) >= best:
             gain += dv
         exp += p * gain
-    return exp > now + 1e-12
+    return exp > now - press_shift(P, s, G, R, SP) + 1e-12

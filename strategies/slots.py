@@ -36,6 +36,7 @@ P_RUBY_VALUE = 21  # stop slot of ev/optimal: VP worth of one ruby
 P_VP_VALUE = 22  # stop slot of ev/optimal: weight of VP (1)
 P_OPT_MAX_SUBBAGS = 23  # optimal: solve exactly only when the bag left has at most this many sub-bags
 P_DIE_VALUE = 24  # stop slot of ev: VP worth of the bonus die, counted once others' potions are seen
+P_PRESS = 25  # stop slot of ev: VP of expected value given up per VP behind, per round to play
 
 SCRIPTED = 99  # every slot: read the decision from SC
 USER_BASE = 100  # kind USER_BASE + i: call UF[i]
@@ -83,6 +84,8 @@ P_BUY_MIN_VALUE = 22  # BUY_VALUE / BUY_PER_COIN: ignore chips valued below this
 RUBY_DEFAULT = 0  # p0 = refill an empty flask first (1/0), p1 = last round to buy droplet moves
 RUBY_NEVER = 1
 RUBY_RANDOM = 2
+RUBY_VALUE = 3  # p0 = VP of one droplet space per round left, p1 = VP of a full flask per round
+# left, p2 = VP worth of keeping a ruby: each spending is the one of greatest net gain, if any
 
 # purple kinds
 PURPLE_MAX = 0
