@@ -41,7 +41,7 @@ CONNECT_TIMEOUT = 20  # seconds to reach a scheduler
 WORKER_WAIT = 60  # seconds to wait for a first worker to join a scheduler
 AHEAD_PER_WORKER = 2  # chunks submitted ahead per worker process
 INFO_SECONDS = 1.0  # how long the list of workers is trusted
-CHUNK_KEY = "quacks-chunk"  # task keys: quacks-chunk-<payload hash>-<chunk index>
+CHUNK_KEY = "quacks-chunk"  # task keys: quacks-chunk-<payload hash>-<run>-<chunk index>
 TUNE_PIECE_GAMES = 4_000  # a tune evaluation is split into tasks of at least this many games
 
 
@@ -269,6 +269,7 @@ class DaskChunks:
         self.key = backend.send(plan.ruleset, plan)
         self.futures: dict[int, object] = {}
         self.next = None  # the next chunk to submit
+        self.run = os.urandom(4).hex()  # in the task keys: a cancelled earlier run's tasks stay apart
 
     def _top_up(self, k: int) -> None:
         """Keep chunks k .. k + window - 1 submitted (the window: two per worker process)."""
@@ -279,7 +280,7 @@ class DaskChunks:
             j = self.next
             self.futures[j] = self.backend.client.submit(
                 chunk_task, self.key, bounds[j], bounds[j + 1], share, fixed,
-                key=f"{CHUNK_KEY}-{self.key[:12]}-{j}", pure=True)
+                key=f"{CHUNK_KEY}-{self.key[:12]}-{self.run}-{j}")
             self.next += 1
 
     def rows(self, k: int, on_rounds=None) -> ChunkRows:
