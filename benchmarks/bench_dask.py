@@ -12,11 +12,16 @@ or fixed with ``--games``):
   warmed outside the clock, as the command does), against the local backend at 2 threads; its
   summary must equal the local one.
 
+Each run also counts the CPU seconds it used (this process, and the Dask workers'): on a machine
+other work shares, games per CPU-second is the figure that load does not move, and each
+repeat's Dask run is compared with the local run just before it.
+
 It measures the per-chunk costs: the client's own work per chunk (deserializing, the layout
 columns, statistics and the parquet writer, done in chunk order: in the Dask run, sharing the
 cores with the workers, and alone), the size of a chunk's result as a worker ships it, the
 scheduler's round trip for one small task and its throughput for many, the fixed start-up; and
-prints a paper estimate of throughput on 10 and 100 machines like this one, as the
+prints a paper estimate of throughput on 10 and 100 machines like this one (every core a Dask
+worker playing at the measured games per CPU-second), as the
 smallest of what the workers can play, what one client can take in, what its network link can
 carry, and what the scheduler can hand out.
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import pickle
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -70,12 +76,24 @@ class TimedBackend:
         return Source()
 
 
-def timed_run(plan, backend=None) -> tuple[float, object]:
-    """Wall seconds of one run into a temporary report directory (no plots), and the result."""
+def cpu_seconds() -> float:
+    """CPU time (user + system) of this process so far."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def timed_run(plan, backend=None, client=None) -> tuple[float, float, object]:
+    """(wall seconds, CPU seconds, result) of one run into a temporary report directory (no
+    plots); the CPU of this process, plus that of the Dask workers when ``client`` is given."""
     with tempfile.TemporaryDirectory() as d:
-        t0 = time.perf_counter()
+        w0 = client.run(cpu_seconds) if client is not None else {}
+        c0, t0 = cpu_seconds(), time.perf_counter()
         res = run_tournament(plan, out=Path(d) / "r", plots=False, backend=backend)
-        return time.perf_counter() - t0, res
+        wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
+        if client is not None:
+            w1 = client.run(cpu_seconds)
+            cpu += sum(w1[a] - w0[a] for a in w0 if a in w1)
+        return wall, cpu, res
 
 
 def scheduler_costs(client, n_seq: int = 200, n_bulk: int = 2000) -> tuple[float, float]:
@@ -159,42 +177,49 @@ def main() -> None:
     print(f"{g:,} games per run ({plan.deals:,} deals x {plan.games_per_deal}), default field, "
           f"{len(b) - 1} chunks of up to {big:,} games; {cores} cores; load average before: "
           f"{os.getloadavg()[0]:.2f}")
-    best: dict[str, float] = {}
+    walls: dict[str, list[float]] = {"local 1": [], "local 2": [], "dask": []}
+    cpus: dict[str, list[float]] = {k: [] for k in walls}
     results = {}
-    timer = None
-    startup = 0.0
     for _ in range(args.repeat):
         for threads in (1, 2):
             numba.set_num_threads(threads)
-            sec, results[f"local {threads}"] = timed_run(plan)
-            best[f"local {threads}"] = min(best.get(f"local {threads}", 1e99), sec)
-            print(f"  local backend, {threads} thread(s): {g / sec:,.0f} games/s ({sec:.1f} s)", flush=True)
+            wall, cpu, results[f"local {threads}"] = timed_run(plan)
+            walls[f"local {threads}"].append(wall)
+            cpus[f"local {threads}"].append(cpu)
+            print(f"  local backend, {threads} thread(s): {g / wall:,.0f} games/s ({wall:.1f} s, "
+                  f"CPU {cpu:.1f} s; load average {os.getloadavg()[0]:.1f})", flush=True)
         numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
         t0 = time.perf_counter()
         with make_backend("dask", workers=2) as be:
             be.chunks(plan)  # payload sent, workers warmed: outside the clock, as the command does
             startup = time.perf_counter() - t0
             timer = TimedBackend(be)
-            sec, results["dask"] = timed_run(plan, timer)
-            best["dask"] = min(best.get("dask", 1e99), sec)
-            print(f"  dask backend, 2 workers x 1 thread: {g / sec:,.0f} games/s ({sec:.1f} s; "
+            wall, cpu, results["dask"] = timed_run(plan, timer, be.client)
+            walls["dask"].append(wall)
+            cpus["dask"].append(cpu)
+            print(f"  dask backend, 2 workers x 1 thread: {g / wall:,.0f} games/s ({wall:.1f} s, "
+                  f"CPU {cpu:.1f} s in all processes; load average {os.getloadavg()[0]:.1f}; "
                   f"cluster start and warm-up {startup:.1f} s outside the clock)", flush=True)
             latency, per_s = scheduler_costs(be.client)
     same = summary_equal(results["local 2"], results["dask"])
-    r1, r2, rd = (g / best[k] for k in ("local 1", "local 2", "dask"))
+    r1, r2, rd = (g / min(walls[k]) for k in ("local 1", "local 2", "dask"))
+    c1, c2, cd = (g / min(cpus[k]) for k in ("local 1", "local 2", "dask"))
+    paired = [l2 / d for l2, d in zip(walls["local 2"], walls["dask"])]
     print()
-    print(f"{'backend':<34}{'games/s':>12}{'vs local 2 threads':>22}")
-    print(f"{'local, 1 thread':<34}{r1:>12,.0f}{r1 / r2:>22.2f}")
-    print(f"{'local, 2 threads':<34}{r2:>12,.0f}{1:>22.2f}")
-    print(f"{'dask, 2 local workers x 1 thread':<34}{rd:>12,.0f}{rd / r2:>22.2f}")
-    print(f"scaling efficiency of the local backend, 1 -> 2 threads: {r2 / (2 * r1):.2f}")
-    print(f"dask / local at 2 threads: {rd / r2:.2f} (target >= 0.80: "
-          f"{'met' if rd / r2 >= 0.8 else 'NOT met'}); dask summary equal to local: {same}")
+    print(f"{'backend':<34}{'games/s (best)':>16}{'vs local 2':>12}{'games per CPU-s':>17}")
+    print(f"{'local, 1 thread':<34}{r1:>16,.0f}{r1 / r2:>12.2f}{c1:>17,.0f}")
+    print(f"{'local, 2 threads':<34}{r2:>16,.0f}{1:>12.2f}{c2:>17,.0f}")
+    print(f"{'dask, 2 local workers x 1 thread':<34}{rd:>16,.0f}{rd / r2:>12.2f}{cd:>17,.0f}")
+    print(f"scaling efficiency of the local backend, 1 -> 2 threads: {r2 / (2 * r1):.2f} "
+          f"(wall); CPU per game 1 -> 2 threads: {c1 / c2:.2f}x")
+    print(f"dask / local at 2 threads: best {rd / r2:.2f}, each repeat "
+          f"{', '.join(f'{x:.2f}' for x in paired)} (target >= 0.80); CPU efficiency {cd / c2:.2f}; "
+          f"dask summary equal to local: {same}")
 
     # per-chunk costs, from the largest chunk size
     blob, client_s = client_costs(plan)
     busy = timer.busy / max(1, timer.chunks_done - 1)  # between chunks: the client's own work
-    chunk_worker_s = big / r1  # one worker, one thread
+    chunk_worker_s = big / cd  # one worker, one thread, its own core
     print()
     print(f"per-chunk costs (largest chunk, {big:,} games):")
     print(f"  worker compute (1 thread)              {chunk_worker_s:8.3f} s")
@@ -210,7 +235,7 @@ def main() -> None:
     print(f"  load average after                     {os.getloadavg()[0]:8.2f}")
 
     # paper estimate: machines like this one, two workers each, one client
-    per_machine = cores * r1  # every core a worker of one thread, the client elsewhere
+    per_machine = cores * cd  # every core a worker of one thread, the client elsewhere
     client_cap = big / client_s
     sched_cap = per_s * big
     print()
