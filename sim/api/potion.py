@@ -168,11 +168,32 @@ def exact_setup(q: PotionQuery, stop: str | None = None, *, coin_value: float | 
 def exact(q: PotionQuery) -> np.ndarray:
     """Probabilities [reward space, outcome] computed exactly (raises TooLargeError); exact odds
     cover the Set 1 books, so the protected column is 0."""
-    dist = exact_distribution(chips.counts_of(q.bag), exact_setup(q))
+    return dist_to_hist(exact_distribution(chips.counts_of(q.bag), exact_setup(q)))
+
+
+def dist_to_hist(dist: dict) -> np.ndarray:
+    """An exact {(reward space, exploded): p} distribution as a [reward space, outcome] array."""
     out = np.zeros((54, N_OUTCOMES), dtype=np.float64)
     for (space, exploded), p in dist.items():
         out[space, exploded] += float(p)
     return out
+
+
+def outcome_values(q: PotionQuery, coin_value: float, ruby_value: float) -> np.ndarray:
+    """The value of ending in each [reward space, outcome] (VP + coins x ``coin_value`` + ruby x
+    ``ruby_value``; an exploded pot takes the better of VP and coins, a protected explosion (blue
+    Set 2) is worth what an intact potion is): what the optimal stopper maximises."""
+    base = exact_setup(q, "never", coin_value=coin_value, ruby_value=ruby_value)
+    return np.array([[base.value(sp, 0), base.value(sp, 1), base.value(sp, 0)] for sp in range(54)])
+
+
+def hist_value(hist: np.ndarray, values: np.ndarray, *, is_exact: bool):
+    """(expected value, 95% interval or None) of a histogram: probabilities when exact, counts
+    when sampled; ``values`` from :func:`outcome_values`."""
+    if is_exact:
+        return float((hist * values).sum() / hist.sum()), None
+    ev, ci = mean_ci(values.ravel(), hist.ravel())
+    return ev, list(ci)
 
 
 N_OUTCOMES = 3  # histogram columns: intact, exploded, exploded but protected (blue Set 2)
@@ -198,29 +219,21 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
     counts = chips.counts_of(q.bag)
     can_exact = exact_if_possible and sub_bag_count(counts) <= MAX_STATES
     rows = []
-    base = exact_setup(q, "never", coin_value=coin_value, ruby_value=ruby_value)
-    # a protected explosion (blue Set 2) is worth what an intact potion is: VP and coins
-    values = np.array([[base.value(sp, 0), base.value(sp, 1), base.value(sp, 0)] for sp in range(54)])
+    values = outcome_values(q, coin_value, ruby_value)
     for rule, spec in zip(rules, specs):
         qq = PotionQuery(bag=q.bag, stop=spec, flask=q.flask, start=q.start, ruleset=q.ruleset)
         kind, _ = parse_stop_policy(spec)
         if can_exact and (kind < S.USER_BASE or kind == S.STOP_OPTIMAL):
             # the rule decides with its own parameters; every rule is valued with the same value
-            st = exact_setup(qq)
-            dist = exact_distribution(counts, st)
-            hist = np.zeros((54, N_OUTCOMES))
-            for (sp, ex), p in dist.items():
-                hist[sp, ex] += float(p)
-            ev = float((hist * values).sum())
-            row = {"rule": rule, "exact": True, "expected_value": ev, "expected_value_ci": None,
+            hist = exact(qq)
+            ev, ci = hist_value(hist, values, is_exact=True)
+            row = {"rule": rule, "exact": True, "expected_value": ev, "expected_value_ci": ci,
                    "n": None}
         else:
             m = n_optimal if (n_optimal and rule.split(":")[0] == "optimal") else n
             hist = sample(qq, m, seed)
-            per = values.ravel()
-            w = hist.ravel()
-            ev, ci = mean_ci(per, w)
-            row = {"rule": rule, "exact": False, "expected_value": ev, "expected_value_ci": list(ci),
+            ev, ci = hist_value(hist, values, is_exact=False)
+            row = {"rule": rule, "exact": False, "expected_value": ev, "expected_value_ci": ci,
                    "n": int(hist.sum())}
         tot = hist.sum()
         row["p_explode"] = float(hist[:, 1:].sum() / tot)
