@@ -70,7 +70,7 @@ def register(app: typer.Typer) -> None:
                 fail(f"--out {out_dir}: exists and is not a directory")
             rs = load_ruleset(rules, set_ or [])
             rs.check_implemented()
-            whites = th.white_grid(white, int(rs.game("explosion_limit")))
+            whites = th.white_grid(white, th.white_limit(rs, card))
             risks = th.risk_grid(risk)
             if not whites and not risks:
                 fail("--white none and --risk none: nothing to compare; give some thresholds")
@@ -147,8 +147,8 @@ def print_thresholds(res, rules_display: str) -> None:
     out.print(f"bag {s['bag']} | start {s['start']} | flask {s['flask'] or 'off'} | round {s['round']}"
               f"{' | card ' + s['card'] if s['card'] else ''} | rules {rules_display}", markup=False)
     out.print(f"value = VP + {v['coin']:g} x coins + {v['ruby']:g} x ruby (an exploded pot takes the "
-              f"better of VP and coins) | {how}; optimal stopper {ohow} | {s.get('seconds', 0)} s",
-              markup=False)
+              "better of VP and coins)", markup=False)
+    out.print(f"{how}; optimal stopper {ohow}; {s.get('seconds', 0)} s", markup=False)
     t = Table(show_header=True, header_style="bold")
     for col in ("stop rule", "P(explode)", "reward space", "coins", "VP", "rubies", "value",
                 "regret", ""):
@@ -175,9 +175,10 @@ def print_policy(policy) -> None:
     of the potions reaching it that draw (D all, . none, else a percentage), blank if never."""
     kmax, wmax = int(policy["chips_drawn"].max()), int(policy["white_total"].max())
     cells = {(r.chips_drawn, r.white_total): r.share_draw for r in policy.itertuples()}
-    t = Table(title="optimal stopper: share drawing again, by white total (rows) and chips drawn "
-                    "(columns); D always, . never, blank not reached", show_header=True,
-              header_style="bold")
+    out.print("optimal stopper's policy: white total (rows) by chips drawn (columns); D draws "
+              "again, . stops, n% draws in n% of the potions deciding there, blank never reached",
+              markup=False)
+    t = Table(show_header=True, header_style="bold")
     t.add_column("white")
     for k in range(1, kmax + 1):
         t.add_column(str(k), justify="center")

@@ -84,6 +84,12 @@ def _parse_risk(text: str) -> list[float]:
     return [round(lo + k * step, 10) for k in range(int(math.floor((hi - lo) / step + 1e-9)) + 1)]
 
 
+def white_limit(ruleset: Ruleset, card: str | None = None) -> int:
+    """The top of the default white-total thresholds: the explosion limit (raised by 2 under
+    the living-in-luxury card)."""
+    return int(ruleset.game("explosion_limit")) + (2 if card == "living-in-luxury" else 0)
+
+
 def white_grid(spec: str | None, limit: int) -> list[int]:
     """White-total thresholds: ``None`` for 1..limit, ``A:B`` (inclusive), ``3,5,7`` or ``none``."""
     return _grid(spec, range(1, limit + 1), "--white", _parse_white, 1, 60,
@@ -176,22 +182,13 @@ def _atomic(path: Path, writer: Callable[[Path], object]) -> None:
 
 
 def _records(df: pd.DataFrame) -> list[dict]:
-    out = []
-    for rec in df.to_dict(orient="records"):
-        row = {}
-        for k, v in rec.items():
-            if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
-                row[k] = None
-            elif isinstance(v, (np.integer,)):
-                row[k] = int(v)
-            elif isinstance(v, (np.floating,)):
-                row[k] = float(v)
-            elif isinstance(v, np.bool_):
-                row[k] = bool(v)
-            else:
-                row[k] = v
-        out.append(row)
-    return out
+    """Rows as plain Python values, NaN and NA as None."""
+    def plain(v):
+        if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+            return None
+        return v.item() if isinstance(v, np.generic) else v
+
+    return [{k: plain(v) for k, v in rec.items()} for rec in df.to_dict(orient="records")]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,8 +214,7 @@ def compute_thresholds(bag: str = "start", *, ruleset: Ruleset, start: int = 0,
     """
     if n < 1 or seed < 0:
         raise ThresholdsError("--n must be positive and --seed 0 or more")
-    limit = int(ruleset.game("explosion_limit"))
-    white = white_grid(None, limit) if white is None else list(white)
+    white = white_grid(None, white_limit(ruleset, card)) if white is None else list(white)
     risk = list(DEFAULT_RISK) if risk is None else list(risk)
     cv, rv = round_values(ruleset, round_, coin_value, ruby_value)
     q = pot.make_query(bag, "never", flask, start, ruleset, card=card)
@@ -438,7 +434,7 @@ def stop_curve_figure(res: ThresholdsResult):
     kinds = [k for k in ("white", "risk") if (t["kind"] == k).any()]
     fig = Figure(figsize=(5.2 * max(len(kinds), 1), 6.4), layout="constrained")
     axes = fig.subplots(2, max(len(kinds), 1), squeeze=False, sharey="row")
-    label = "optimal stopper" + ("" if opt["exact"] else f" (sampled, n={int(opt['n']):,})")
+    label = "optimal stopper (ceiling)" + ("" if opt["exact"] else f" (sampled, n={int(opt['n']):,})")
     for j, kind in enumerate(kinds):
         part = t[t["kind"] == kind]
         x = part["threshold"].to_numpy(float)
