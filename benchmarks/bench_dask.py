@@ -166,7 +166,7 @@ def main() -> None:
     play_chunk(plan, 0, 10)  # kernels loaded outside the clocks
     if args.games is None:
         numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        sec, _ = timed_run(plan)
+        sec, _, _ = timed_run(plan)
         games = int(100_000 / sec * args.seconds)
     else:
         games = args.games
