@@ -43,31 +43,65 @@ def run_compare_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
                       res.games * len(specs))
 
 
+def thresholds_markdown(table: pd.DataFrame) -> str:
+    """The stop-curve table in markdown: value, regret, explosion chance, reward space (with 95%
+    intervals when sampled), best rule of each kind marked."""
+    from sim.study.experiment_parts import ci_text
+    from sim.study.report_markdown import md_table
+
+    rows = []
+    for x in table.itertuples():
+        name = f"**{x.rule}**" if getattr(x, "best", False) else str(x.rule)
+        rows.append([name, ci_text(x.expected_value, x.expected_value_lo, x.expected_value_hi),
+                     ci_text(x.regret, x.regret_lo, x.regret_hi),
+                     ci_text(x.p_explode, x.p_explode_lo, x.p_explode_hi),
+                     ci_text(x.expected_reward_space, x.expected_reward_space_lo,
+                             x.expected_reward_space_hi, 2),
+                     "exact" if x.exact else f"{int(x.n):,}"])
+    return md_table(["rule", "value (VP)", "regret", "explosion chance", "reward space",
+                     "potions"], rows)
+
+
+def _optimal_potions(part: dict, ctx: Context) -> int | None:
+    """Potions for a sampled optimal stopper (it solves at every draw, so it is the slow part):
+    the part's ``optimal_potions``, at most ``--games`` (and at least 100) in a quick run."""
+    n = part["optimal_potions"]
+    if ctx.games_override is not None:
+        return max(100, min(n or ctx.games_override, ctx.games_override))
+    return n
+
+
 def run_thresholds_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
     """The stop curve of each listed bag: every white-total and risk threshold against the
     optimal stopper (exact where the bag allows, else sampled with ``potions`` potions)."""
-    from sim.study.thresholds import compute_thresholds
+    from sim.rules.ruleset import load_ruleset
+    from sim.study.thresholds import compute_thresholds, risk_grid, white_grid
 
-    tables, policies, figures, md = [], [], [], []
+    ruleset = load_ruleset(ctx.rules, ctx.overrides_for(part))
     potions = int(part["potions"])
     if ctx.games_override is not None:
-        potions = min(potions, max(10_000, 20 * ctx.games_override))
+        potions = min(potions, max(2_000, 20 * ctx.games_override))
+    tables, policies, figures, md = [], [], [], []
     for bag in part["bags"]:
         ctx.say(f"{part['name']}: {bag['label']}")
         res = compute_thresholds(
-            bag=bag["bag"], start=bag["start"], flask=bag["flask"], round_no=bag["round"],
-            card=bag["card"], rules=ctx.rules, overrides=ctx.overrides_for(part),
-            white=part["white"] or None, risk=part["risk"] or None, n=potions, seed=ctx.seed,
-            coin_value=part["coin_value"], ruby_value=part["ruby_value"])
-        sub = outdir / bag["label"]
-        files = res.write(sub)
+            bag["bag"], ruleset=ruleset, start=bag["start"], flask=bag["flask"],
+            card=bag["card"], round_=bag["round"], coin_value=part["coin_value"],
+            ruby_value=part["ruby_value"],
+            white=white_grid(part["white"] or None, int(ruleset.game("explosion_limit"))),
+            risk=risk_grid(part["risk"] or None), n=potions, seed=ctx.seed,
+            n_optimal=_optimal_potions(part, ctx))
+        files = res.write(outdir / bag["label"])
         tables.append(res.table.assign(bag=bag["label"]))
         policies.append(res.policy.assign(bag=bag["label"]))
-        figures += [(f"{bag['label']}/{f}", f"{bag['label']}: {f.removesuffix('.png')}")
+        figures += [(f"{bag['label']}/{f}", f"{bag['label']}: "
+                     + ("stop curve" if f == "stop_curve.png" else "optimal policy"))
                     for f in files if f.endswith(".png")]
-        md += [f"**{bag['label']}** (`{bag['bag']}`, start {bag['start']}, round {bag['round']}"
-               + (f", flask on white {bag['flask']}" if bag["flask"] else "") + ")", "",
-               res.markdown(), ""]
+        opt = res.summary["optimal"]
+        md += [f"**{bag['label']}**: `{bag['bag']}`, start {bag['start']}, round {bag['round']}"
+               + (f", flask on a white {bag['flask']}" if bag["flask"] else "")
+               + f"; optimal value {opt['expected_value']:.3f} VP ({opt['method']}); best rule "
+               f"`{res.summary['best_rule']}`.", "", thresholds_markdown(res.table), ""]
     return PartReport(part["name"], "thresholds", part["title"],
                       {"thresholds": pd.concat(tables, ignore_index=True),
                        "policy": pd.concat(policies, ignore_index=True)},

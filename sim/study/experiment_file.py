@@ -44,7 +44,8 @@ _COMMON = {"kind": (str, True, None), "name": (str, True, None), "title": (str, 
 PART_KEYS: dict[str, dict] = {
     # the stop curve of one or more bags (quacks thresholds)
     "thresholds": {"bags": (list, True, None), "white": (str, False, ""), "risk": (str, False, ""),
-                   "potions": (int, False, 200_000), "coin_value": (float, False, None),
+                   "potions": (int, False, 200_000), "optimal_potions": (int, False, None),
+                   "coin_value": (float, False, None),
                    "ruby_value": (float, False, None)},
     # one strategy at each value of a parameter against a field (quacks sweep)
     "sweep": {"strategy": (str, True, None), "param": (str, True, None),
