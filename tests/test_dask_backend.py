@@ -244,3 +244,18 @@ def test_backend_option_errors(extra, fragment, tmp_path):
                "--out", tmp_path / "r", *extra)
     assert_user_error(r, fragment)
     assert not (tmp_path / "r").exists()
+
+
+def test_experiment_same_as_local(dask, tmp_path):
+    """An experiment's game parts (catch-up with rounds detail, seats) on the cluster give the
+    local tables exactly."""
+    from sim.study.experiment import run_experiment
+    from sim.study.experiment_file import find_experiment, load_experiment
+
+    for name in ("catch-up", "seat-advantage"):
+        exp = load_experiment(find_experiment(name))
+        a = run_experiment(exp, tmp_path / f"{name}-local", games=200)
+        b = run_experiment(exp, tmp_path / f"{name}-dask", games=200, backend=dask)
+        for pa, pb in zip(a.parts, b.parts):
+            for t in pa.tables:
+                pd.testing.assert_frame_equal(pa.tables[t], pb.tables[t], check_exact=True)

@@ -17,7 +17,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.cli.common import fail, set_threads
+from sim.cli.common import (
+    Backend,
+    BackendOpt,
+    SchedulerOpt,
+    WorkersOpt,
+    fail,
+    open_backend,
+    set_threads,
+)
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -62,6 +70,9 @@ def register(app: typer.Typer) -> None:
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         threads: Annotated[int | None, typer.Option(
             "--threads", help="Numba threads (results never depend on it).")] = None,
+        backend: BackendOpt = Backend.local,
+        scheduler: SchedulerOpt = None,
+        workers: WorkersOpt = None,
     ) -> None:
         """Run an experiment file: every part in order, into a report folder with parquet tables,
         PNG plots and report.md (tables and figures, the exact command and versions)."""
@@ -86,8 +97,9 @@ def register(app: typer.Typer) -> None:
                 err.print(f"[dim]{msg}[/dim]")
 
         try:
-            res = run_experiment(exp, target, games=games, argv=sys.argv[3:] or [file],
-                                 progress=say)
+            with open_backend(backend, scheduler, workers, threads, quiet=json_) as be:
+                res = run_experiment(exp, target, games=games, argv=sys.argv[3:] or [file],
+                                     progress=say, backend=be)
         except KeyboardInterrupt:
             typer.echo("interrupted: no report written", err=True)
             raise typer.Exit(130) from None

@@ -100,9 +100,12 @@ def report_markdown(exp: Experiment, parts: Sequence[PartReport], command: str,
 
 def run_experiment(exp: Experiment, out: str | Path, *, games: int | None = None,
                    argv: Sequence[str] | None = None,
-                   progress: Callable[[str], None] | None = None) -> ExperimentResult:
+                   progress: Callable[[str], None] | None = None,
+                   backend=None) -> ExperimentResult:
     """Run every part of ``exp`` and write the report folder ``out`` (replacing a previous
-    report of the same experiment there). ``games`` replaces every part's game count."""
+    report of the same experiment there). ``games`` replaces every part's game count.
+    ``backend`` (entered, see ``sim.study.backend``) plays the games of the tournament, sweep,
+    ingredient, catchup and seats parts; compare and thresholds parts run here."""
     out = Path(out)
     if out.exists() and (not out.is_dir() or (any(out.iterdir())
                                               and not (out / EXPERIMENT_JSON).is_file())):
@@ -112,7 +115,8 @@ def run_experiment(exp: Experiment, out: str | Path, *, games: int | None = None
     if staging.exists():
         shutil.rmtree(staging)
     staging.mkdir(parents=True)
-    ctx = Context(exp.seed, exp.games, exp.rules, exp.overrides, exp.players, games, progress)
+    ctx = Context(exp.seed, exp.games, exp.rules, exp.overrides, exp.players, games, progress,
+                  backend)
     runners = _runners()
     t0 = time.perf_counter()
     parts = []

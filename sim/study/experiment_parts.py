@@ -35,6 +35,7 @@ class Context:
     players: int
     games_override: int | None = None
     progress: Callable[[str], None] | None = None
+    backend: object = None  # an entered sim.study.backend backend (None: this process)
 
     def games_for(self, part: dict) -> int:
         """Games of a part: --games if given, else the part's own, else the experiment's."""
@@ -82,7 +83,7 @@ def _tournament(ctx: Context, part: dict, strategies, *, fmt: str | None = None,
                            format=fmt, games=ctx.games_for(part), seed=ctx.seed, rules=ctx.rules,
                            overrides=ctx.overrides_for(part, extra), detail=detail)
     return run_tournament(resolve_plan(cfg), out=out, plots=False,
-                          keep_deals=(0,) if keep_focus else ())
+                          keep_deals=(0,) if keep_focus else (), backend=ctx.backend)
 
 
 def run_tournament_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
@@ -108,7 +109,7 @@ def run_sweep_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
 
     res = run_sweep(part["strategy"], part["param"], part["vs"], players=ctx.players_for(part),
                     games=ctx.games_for(part), seed=ctx.seed, rules=ctx.rules,
-                    overrides=ctx.overrides_for(part))
+                    overrides=ctx.overrides_for(part), backend=ctx.backend)
     table = res.table.copy()
     table["strategy"] = table["strategy"].astype(str)
     fig = save_figure(plot_sweep(res.table, res.settings), outdir, "sweep.png")
