@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
         white: Annotated[str | None, typer.Option(help="White-total thresholds: A:B, a comma list, or none (default 1 to the explosion limit).")] = None,
         risk: Annotated[str | None, typer.Option(help="Risk thresholds: a comma list, LO:HI:STEP, or none (default 0.05:0.5:0.05).")] = None,
         n: Annotated[int, typer.Option("--n", help="Potions sampled per rule when sampling.")] = 1_000_000,
-        n_optimal: Annotated[int | None, typer.Option("--n-optimal", help="Potions for a sampled optimal stopper (default: up to 20,000; 2,000 on bags over 5,000 sub-bags).")] = None,
+        n_optimal: Annotated[int | None, typer.Option("--n-optimal", help="Potions for a sampled optimal stopper (default: --n, at most 20,000).")] = None,
         seed: Annotated[int, typer.Option(help="Run seed: potion i of every rule uses stream (seed, i).")] = 1,
         exact: Annotated[bool | None, typer.Option("--exact/--sample", help="Enumerate exactly, or sample every rule (default: exact when the bag allows).")] = None,
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,

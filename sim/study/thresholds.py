@@ -29,7 +29,6 @@ from sim.stats.intervals import mean_ci
 from strategies.builtin import DEFAULT_COIN_VALUE
 
 AUTO_EXACT_SUBBAGS = 2_000  # --exact/--sample not given: enumerate up to this many sub-bags
-OPTIMAL_BIG_BAG = 5_000  # the compiled stopper solves exactly below this; slower above
 DEFAULT_RISK = tuple(round(0.05 * k, 2) for k in range(1, 11))
 MEASURES = ("p_explode", "expected_reward_space", "expected_coins", "expected_vp",
             "expected_rubies", "expected_value", "regret")
@@ -209,8 +208,8 @@ def compute_thresholds(bag: str = "start", *, ruleset: Ruleset, start: int = 0,
     to ``MAX_STATES`` sub-bags; ThresholdsError / TooLargeError when it cannot); ``"sample"``
     samples every rule (``n`` potions each, potion i on stream (seed, i)) while the optimal
     value stays exact when the bag allows. A sampled optimal stopper brews ``n_optimal``
-    potions (default: up to 20,000, or 2,000 on bags over ``OPTIMAL_BIG_BAG`` sub-bags, where
-    it is much slower). ``progress(done, total)`` is called after every rule.
+    potions (default: ``n``, at most 20,000). ``progress(done, total)`` is called after every
+    rule.
     """
     if n < 1 or seed < 0:
         raise ThresholdsError("--n must be positive and --seed 0 or more")
@@ -220,8 +219,7 @@ def compute_thresholds(bag: str = "start", *, ruleset: Ruleset, start: int = 0,
     q = pot.make_query(bag, "never", flask, start, ruleset, card=card)
     counts = chips.counts_of(q.bag)
     rules_exact, optimal_exact, subs, cap = modes(q, exact)
-    if n_optimal is None:
-        n_optimal = min(n, 20_000 if subs <= OPTIMAL_BIG_BAG else 2_000)
+    n_optimal = min(n, 20_000) if n_optimal is None else n_optimal
     values = pot.outcome_values(q, cv, rv)
     specs = [("white", t, f"white:{t}") for t in white] + [("risk", p, f"risk:{p:g}") for p in risk]
     queries = [replace(q, stop=rule) for _, _, rule in specs]
@@ -243,7 +241,7 @@ def compute_thresholds(bag: str = "start", *, ruleset: Ruleset, start: int = 0,
         rows.append(_row(kind, threshold, rule, hist, qq, values, rules_exact, seed))
         if progress is not None and not rules_exact:
             progress(len(rows), total)
-    hist = hists[-1] if optimal_exact else pot.sample(qo, n_optimal, seed)
+    hist = hists[-1] if optimal_exact else _sample_optimal(qo, n_optimal, seed)
     rows.append(_row("optimal", None, "optimal", hist, qo, values, optimal_exact, seed))
     if progress is not None:
         progress(total, total)
@@ -254,6 +252,15 @@ def compute_thresholds(bag: str = "start", *, ruleset: Ruleset, start: int = 0,
                               "no policy map: it needs the exact optimal stopper (Set 1 books, no "
                               f"card, at most {cap:,} sub-bags; this bag has {subs:,})")
     return ThresholdsResult(table=table, policy=policy, summary=summary)
+
+
+def _sample_optimal(q: pot.PotionQuery, n: int, seed: int) -> np.ndarray:
+    """The compiled optimal stopper's potions: one chunk a thread and long pieces, so each
+    chunk's memo of solved states stays warm over many potions (a fresh memo per chunk and
+    piece makes it many times slower); the counts do not depend on the split."""
+    import numba
+
+    return pot.sample(q, n, seed, chunks=numba.get_num_threads(), piece_seconds=1e9)
 
 
 def modes(q: pot.PotionQuery, exact: str = "auto") -> tuple[bool, bool, int, int]:
