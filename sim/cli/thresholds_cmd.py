@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def thresholds(
-        bag: Annotated[str, typer.Option(help="Chips: <colour><value>[x<count>], comma-separated; 'start' is the starting bag.")] = "start",
+        bag: Annotated[str, typer.Option(help="Chips, comma-separated: <colour><value> or <colour><value>x<count>, e.g. start,r2,b1x2 ('start' is the starting bag).")] = "start",
         start: Annotated[int, typer.Option(help="Space (droplet or rat) the first chip counts from.")] = 0,
         flask: Annotated[int | None, typer.Option(help="Use the full flask on the first white of value >= V that does not explode.")] = None,
         round_: Annotated[int, typer.Option("--round", help="Game round (0: outside a game): picks the value of a coin (and of a ruby in the last round) unless --coin-value / --ruby-value are given.")] = 0,

@@ -441,7 +441,7 @@ def stop_curve_figure(res: ThresholdsResult):
     kinds = [k for k in ("white", "risk") if (t["kind"] == k).any()]
     fig = Figure(figsize=(5.2 * max(len(kinds), 1), 6.4), layout="constrained")
     axes = fig.subplots(2, max(len(kinds), 1), squeeze=False, sharey="row")
-    label = "optimal stopper (ceiling)" + ("" if opt["exact"] else f" (sampled, n={int(opt['n']):,})")
+    label = "optimal stopper" + ("" if opt["exact"] else f" (sampled, n={int(opt['n']):,})")
     for j, kind in enumerate(kinds):
         part = t[t["kind"] == kind]
         x = part["threshold"].to_numpy(float)
@@ -451,7 +451,8 @@ def stop_curve_figure(res: ThresholdsResult):
             if not part["exact"].all():
                 ax.fill_between(x, part[m + "_lo"], part[m + "_hi"], color=colour, alpha=0.25,
                                 lw=0, label="95% interval")
-            ax.axhline(opt[m], color="black", ls="--" if i == 0 else ":", lw=1, label=label)
+            ax.axhline(opt[m], color="black", ls="--" if i == 0 else ":", lw=1,
+                       label=label + (": the ceiling" if i == 0 else ""))
             if not opt["exact"]:
                 ax.axhspan(opt[m + "_lo"], opt[m + "_hi"], color="grey", alpha=0.2, lw=0)
             if i == 0:
