@@ -182,7 +182,12 @@ def potion(
                 pot.sample(q, 1, seed)  # compile (or load) the kernel outside the clock
             with work_progress("exact enumeration" if exact else "potions") as bar:
                 t0 = time.perf_counter()
-                hist = pot.exact(q) if exact else pot.sample(q, n, seed, progress=bar)
+                if exact:
+                    hist = pot.exact(q)
+                elif pot.is_optimal(q):
+                    hist = pot.sample_optimal(q, n, seed, progress=bar)
+                else:
+                    hist = pot.sample(q, n, seed, progress=bar)
                 secs = time.perf_counter() - t0
         res = pot.summarize(hist, q, is_exact=exact, seed=None if exact else seed)
         res["seconds"] = round(secs, 3)

@@ -241,7 +241,7 @@ def compute_thresholds(bag: str = "start", *, ruleset: Ruleset, start: int = 0,
         rows.append(_row(kind, threshold, rule, hist, qq, values, rules_exact, seed))
         if progress is not None and not rules_exact:
             progress(len(rows), total)
-    hist = hists[-1] if optimal_exact else _sample_optimal(qo, n_optimal, seed)
+    hist = hists[-1] if optimal_exact else pot.sample_optimal(qo, n_optimal, seed)
     rows.append(_row("optimal", None, "optimal", hist, qo, values, optimal_exact, seed))
     if progress is not None:
         progress(total, total)
@@ -252,15 +252,6 @@ def compute_thresholds(bag: str = "start", *, ruleset: Ruleset, start: int = 0,
                               "no policy map: it needs the exact optimal stopper (Set 1 books, no "
                               f"card, at most {cap:,} sub-bags; this bag has {subs:,})")
     return ThresholdsResult(table=table, policy=policy, summary=summary)
-
-
-def _sample_optimal(q: pot.PotionQuery, n: int, seed: int) -> np.ndarray:
-    """The compiled optimal stopper's potions: one chunk a thread and long pieces, so each
-    chunk's memo of solved states stays warm over many potions (a fresh memo per chunk and
-    piece makes it many times slower); the counts do not depend on the split."""
-    import numba
-
-    return pot.sample(q, n, seed, chunks=numba.get_num_threads(), piece_seconds=1e9)
 
 
 def modes(q: pot.PotionQuery, exact: str = "auto") -> tuple[bool, bool, int, int]:
