@@ -108,7 +108,7 @@ def load_strategies(files: list[str] | None) -> None:
 
 @app.command()
 def potion(
-    bag: Annotated[str, typer.Option(help="Chips: <colour><value>[x<count>], comma-separated; 'start' is the starting bag. Colours w o g b r y p k.")] = "start",
+    bag: Annotated[str, typer.Option(help="Chips, comma-separated: <colour><value> or <colour><value>x<count>, e.g. w1x4,o1,r2; 'start' is the starting bag. Colours w o g b r y p k.")] = "start",
     stop: Annotated[str, typer.Option(help="Stop policy: white:T (white total >= T), risk:P (next-draw explosion chance > P), never.")] = "white:6",
     flask: Annotated[int | None, typer.Option(help="Use the full flask on the first white of value >= V that does not explode.")] = None,
     start: Annotated[int, typer.Option(help="Space (droplet or rat) the first chip counts from.")] = 0,
