@@ -39,6 +39,7 @@ from strategies.potion_value_nb import (
     explosion_risk,
     one_step_ev_draws,
     round_param,
+    rounds_left,
 )
 from strategies.slots import (
     BLUE_BEST,
@@ -345,7 +346,7 @@ def decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF):
             return SPEND_DROPLET
         return 0
     if k == RUBY_VALUE:
-        left = max(R[R_ROUNDS] - G[G_ROUND], 0)  # rounds a droplet move or a full flask still serves
+        left = rounds_left(G, R)  # rounds a droplet move or a full flask still serves
         keep = SP[s, SLOT_RUBY, 2]
         droplet = -1.0
         if rubies >= R[R_RUBY_DROPLET]:

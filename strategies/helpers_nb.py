@@ -35,12 +35,16 @@ from sim.kernel.layout import (
     POT_P,
     R_COINS,
     R_PRICE,
-    R_ROUNDS,
     R_RUBY,
     R_VP,
 )
 from sim.rules.chips import N_TYPES, TYPE_COLOUR
-from strategies.potion_value_nb import explosion_risk
+from strategies.potion_value_nb import (  # noqa: F401 (plugin helpers defined with the ev rule)
+    best_other_score,
+    explosion_risk,
+    rounds_left,
+    score_gap,
+)
 from strategies.slots import SLOT_CUSTOM
 
 _JIT = {"cache": True, "error_model": "numpy", "_nrt": False, "inline": "always"}
@@ -137,31 +141,9 @@ def score(P, s):
 
 
 @njit(**_JIT)
-def best_other_score(P, s, G):
-    """The highest VP among the other players (-1 outside a game of two or more)."""
-    best = -1
-    for o in range(G[G_NP]):
-        if o != s:
-            best = max(best, P[o, F_SCORE])
-    return best
-
-
-@njit(**_JIT)
-def score_gap(P, s, G):
-    """Seat s's VP minus the best other player's (negative: behind)."""
-    return P[s, F_SCORE] - best_other_score(P, s, G)
-
-
-@njit(**_JIT)
 def round_number(G):
     """The round being played (1-9; 0 outside a game)."""
     return G[G_ROUND]
-
-
-@njit(**_JIT)
-def rounds_left(G, R):
-    """Rounds still to come after this one."""
-    return max(R[R_ROUNDS] - G[G_ROUND], 0)
 
 
 @njit(**_JIT)

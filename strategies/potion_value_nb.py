@@ -108,6 +108,28 @@ def best_seen_reward(P, s, G):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def best_other_score(P, s, G):
+    """The highest VP among the other players (-1 outside a game of two or more)."""
+    best = -1
+    for o in range(G[G_NP]):
+        if o != s:
+            best = max(best, P[o, F_SCORE])
+    return best
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def score_gap(P, s, G):
+    """Seat s's VP minus the best other player's (negative: behind)."""
+    return P[s, F_SCORE] - best_other_score(P, s, G)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def rounds_left(G, R):
+    """Rounds still to come after this one."""
+    return max(R[R_ROUNDS] - G[G_ROUND], 0)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def press_shift(P, s, G, R, SP):
     """VP of expected value seat s gives up for one more chip because of the score (``P_PRESS``):
     press x (best other score - own score) / (rounds left + 1), so a trailing player presses
@@ -116,12 +138,7 @@ def press_shift(P, s, G, R, SP):
     press = SP[s, SLOT_STOP, P_PRESS]
     if press == 0.0 or G[G_ROUND] <= 0 or G[G_NP] < 2:
         return 0.0
-    best = -1
-    for o in range(G[G_NP]):
-        if o != s:
-            best = max(best, P[o, F_SCORE])
-    left = max(R[R_ROUNDS] - G[G_ROUND], 0)
-    return press * (best - P[s, F_SCORE]) / (left + 1.0)
+    return -press * score_gap(P, s, G) / (rounds_left(G, R) + 1.0)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)

@@ -1,7 +1,6 @@
 """Every shipped experiment runs end to end on a small game count and writes its report; the
 same file and seed give the same tables; the CLI refuses malformed files with exit 2."""
 
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -9,7 +8,7 @@ from cli_helpers import assert_user_error, invokers
 
 from sim.cli.main import app
 from sim.study.experiment import run_experiment
-from sim.study.experiment_file import load_experiment, shipped_experiments
+from sim.study.experiment_file import find_experiment, load_experiment, shipped_experiments
 from sim.study.experiment_parts import best_other, gap_table
 
 invoke, ok = invokers(app)
@@ -38,7 +37,7 @@ def test_shipped_experiment_runs_end_to_end(path, tmp_path):
 
 
 def test_same_seed_same_tables(tmp_path):
-    exp = load_experiment(Path(SHIPPED[0]).with_name("seat-advantage.toml"))
+    exp = load_experiment(find_experiment("seat-advantage"))
     a = run_experiment(exp, tmp_path / "a", games=200)
     b = run_experiment(exp, tmp_path / "b", games=200)
     for pa, pb in zip(a.parts, b.parts):

@@ -3,7 +3,7 @@
 ``OUT/`` gets, per part, ``OUT/<part>/<table>.parquet`` and its PNG figures, and at the top
 ``report.md`` (each part's tables and figures, the exact command, the seed and the package
 versions) and ``experiment.json`` (the resolved file, games per part, versions). Everything is
-written to temporary names first; the folder is only complete once ``report.md`` exists. The same
+written into a hidden staging folder that is renamed to ``OUT`` only when complete. The same
 file, seed and ``--games`` give the same tables.
 """
 
@@ -26,7 +26,7 @@ from sim.study.experiment_parts import (
     run_sweep_part,
     run_tournament_part,
 )
-from sim.study.reports import atomic_write_text, dumps, now_iso, package_versions
+from sim.study.reports import dumps, now_iso, package_versions
 
 REPORT_FILE = "report.md"
 EXPERIMENT_JSON = "experiment.json"
@@ -67,10 +67,9 @@ class ExperimentResult:
 
 
 def _write_tables(part: PartReport, folder: Path) -> None:
+    # straight into the staging folder: the whole folder is renamed into place at the end
     for name, df in part.tables.items():
-        tmp = folder / f".{name}.parquet.partial"
-        df.to_parquet(tmp, index=False)
-        tmp.replace(folder / f"{name}.parquet")
+        df.to_parquet(folder / f"{name}.parquet", index=False)
 
 
 def report_markdown(exp: Experiment, parts: Sequence[PartReport], command: str,
@@ -133,9 +132,9 @@ def run_experiment(exp: Experiment, out: str | Path, *, games: int | None = None
     meta = {"experiment": exp.to_json(), "games_override": games, "created": now_iso(),
             "seconds": round(seconds, 3), "versions": versions, "command": command,
             "games": {p.name: p.games for p in parts}}
-    atomic_write_text(staging / EXPERIMENT_JSON, dumps(meta))
-    atomic_write_text(staging / REPORT_FILE,
-                      report_markdown(exp, parts, command, versions, seconds, games))
+    (staging / EXPERIMENT_JSON).write_text(dumps(meta), encoding="utf-8")
+    (staging / REPORT_FILE).write_text(
+        report_markdown(exp, parts, command, versions, seconds, games), encoding="utf-8")
     if out.exists():
         shutil.rmtree(out)
     staging.replace(out)

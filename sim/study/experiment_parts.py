@@ -18,9 +18,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.stats.clusters import paired_diff, ratio_mean_var, share_interval
+from sim.stats.clusters import ratio_mean_var, share_interval
 from sim.study.experiment_plots import plot_catchup, plot_ingredient, plot_lines, save_figure
 from sim.study.report_markdown import md_table
+from sim.study.sweep import focus_deal_means, paired_diff_columns
 from sim.study.tournament import TournamentConfig, resolve_plan, run_tournament
 
 
@@ -125,12 +126,6 @@ def run_sweep_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
                       sum(int(r.games) for r in res.results))
 
 
-def _focus_deals(result) -> pd.DataFrame:
-    from sim.study.sweep import focus_deal_means
-
-    return focus_deal_means(result)
-
-
 def _price_key(rules, chip: str) -> tuple[str, int]:
     """The ruleset key of a chip's price under the book in play, and that price."""
     from sim.rules import chips as C
@@ -152,7 +147,6 @@ def run_ingredient_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
     for chip in part["chips"]:
         spec = part["favour"].replace("{chip}", chip)
         key, price = _price_key(rules, chip)
-        base = None
         per = {}
         for d in deltas:
             if price + d < 1:
@@ -161,18 +155,19 @@ def run_ingredient_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
             r = _tournament(ctx, part, (spec, *part["vs"]), fmt="vs-field",
                             extra=(f"{key}={price + d}",), keep_focus=True)
             games += int(r.games)
-            per[d] = (r, _focus_deals(r))
-            if d == 0:
-                base = per[d][1]
+            per[d] = (r, focus_deal_means(r))
+        base = per[0][1]
         for d, (r, deals) in per.items():
             x = r.summary.strategies.iloc[0]
-            m, lo, hi, D = paired_diff(*_aligned(deals, base, "win_share"))
+            diff = paired_diff_columns(deals, base)
             rows.append({"chip": chip, "delta": d, "price": price + d, "spec": spec,
                          "win_share": x.win_share, "win_share_ci_lo": x.win_share_ci_lo,
                          "win_share_ci_hi": x.win_share_ci_hi, "mean_vp": x.mean_vp,
                          "mean_vp_ci_lo": x.mean_vp_ci_lo, "mean_vp_ci_hi": x.mean_vp_ci_hi,
-                         "diff_vs_base_price": m, "diff_ci_lo": lo, "diff_ci_hi": hi,
-                         "deals": D, "games": int(x.games)})
+                         "diff_vs_base_price": diff["win_share_diff"],
+                         "diff_ci_lo": diff["win_share_diff_ci_lo"],
+                         "diff_ci_hi": diff["win_share_diff_ci_hi"],
+                         "deals": diff["diff_deals"], "games": int(x.games)})
     table = pd.DataFrame(rows)
     fig = save_figure(plot_ingredient(table), outdir, "ingredient.png")
     base_rows = table[table["delta"] == 0]
@@ -195,13 +190,6 @@ def run_ingredient_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
                              "(95% intervals).")], md, games)
 
 
-def _aligned(a: pd.DataFrame, b: pd.DataFrame | None, col: str):
-    if b is None:
-        return np.array([]), np.array([])
-    common = a.index.intersection(b.index)
-    return a.loc[common, col].to_numpy(), b.loc[common, col].to_numpy()
-
-
 DEFAULT_GAP_BINS = [-30, -15, -8, -3, 0, 3, 8, 15, 30]
 
 
@@ -216,7 +204,6 @@ def gap_table(games: pd.DataFrame, rounds: pd.DataFrame, k: int, bins: list[int]
     edges = [-np.inf, *bins, np.inf]
     labels = [_bin_label(edges[i], edges[i + 1]) for i in range(len(edges) - 1)]
     m["bin"] = pd.cut(m["gap"], edges, labels=labels, right=False)
-    D = int(m["deal"].nunique())
     rows = []
     for lab in labels:
         sub = m[m["bin"] == lab]
@@ -231,9 +218,7 @@ def gap_table(games: pd.DataFrame, rounds: pd.DataFrame, k: int, bins: list[int]
         lo, hi = share_interval(mean, var, len(per))
         rows.append({"after_round": k, "gap": lab, "rows": len(sub), "deals": len(per),
                      "win_share": float(mean), "ci_lo": float(lo[0]), "ci_hi": float(hi[0])})
-    out = pd.DataFrame(rows)
-    out.attrs["deals"] = D
-    return out
+    return pd.DataFrame(rows)
 
 
 def best_other(game: np.ndarray, score: np.ndarray) -> np.ndarray:

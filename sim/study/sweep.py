@@ -230,7 +230,10 @@ def focus_deal_means(result: TournamentResult) -> pd.DataFrame:
                          "win_share": d["share_units"] / SHARE_UNIT / d["games"]})
 
 
-def _diff_columns(run: pd.DataFrame, base: pd.DataFrame) -> dict:
+def paired_diff_columns(run: pd.DataFrame, base: pd.DataFrame) -> dict:
+    """Paired differences run - base over their common deals (per-deal means from
+    :func:`focus_deal_means`): ``win_share_diff``, ``vp_diff``, their ``_ci_lo``/``_ci_hi`` and
+    ``diff_deals``."""
     common = run.index.intersection(base.index)
     a, b = run.loc[common], base.loc[common]
     out = {}
@@ -310,7 +313,7 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
         row.update({"value": cell[0], "strategy": s})
         if len(cell) > 1:
             row["value2"] = cell[1]
-        row.update(_diff_columns(focus_deal_means(r), base_deals))
+        row.update(paired_diff_columns(focus_deal_means(r), base_deals))
         row["baseline"] = i == sp.baseline_index
         rows.append(row)
     table = pd.DataFrame(rows)
