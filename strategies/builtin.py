@@ -216,7 +216,7 @@ _define("ev", "One-step expected value: draws while one more chip is worth more 
         "Values a reward space as VP + coins x coin + ruby x ruby, counts the chance of exploding "
         "and the explosion choice, and draws when one more chip beats stopping now.",
         S.STOP_EV, _value_params() + _die_param() + _press_param())
-_define("optimal", "Exact optimal stopping by dynamic programming over the bag (slow; the reference).",
+_define("optimal", "Exact optimal stopping by dynamic programming over the bag (the reference).",
         "Solves the rest of the potion exactly at every decision, with the same value of a reward "
         "space as ev; no stop rule can do better in expectation for that value. While the bag left "
         "has more than max_subbags sub-bags it decides by the one-step expected value instead.",

@@ -7,6 +7,11 @@ value; an exploded pot takes the better of VP and coins). Blue chips place the h
 non-white chip they look at, yellow chips return the white before them, and the flask follows the
 seat's ``flask`` parameters (a white of value >= V), as in the built-in players.
 
+Three exact shortcuts keep it fast: a decision where one chip then stopping already beats
+stopping draws without solving (``draw_lower_bound``); inside a solve, a state where no draw can
+beat stopping stops without expanding (``draw_bound``); and a blue chip's look is summed in
+closed form over the chip it places rather than over every set of chips it may see.
+
 It is compiled on its own (it needs memory for its memo) and reached through the slot-function
 table ``UF[0]``, with the uniform slot signature of ``strategies.plugin``.
 """
@@ -58,17 +63,15 @@ def _comb(n, k):
     return out
 
 
-@njit(cache=True, error_model="numpy")
-def _best_blue(taken):
-    best = -1
-    bestkey = 0
-    for t in range(N_TYPES):
-        if taken[t] > 0 and TYPE_COLOUR[t] != WHITE:
-            key = TYPE_VALUE[t] * 16 + TYPE_COLOUR[t]
-            if key > bestkey:
-                best = t
-                bestkey = key
-    return best
+def _blue_order():
+    """The non-white chip types from the one a blue chip places last to the one it places first
+    (it places the highest value it looks at, and of equal values the highest colour index)."""
+    keys = [(int(TYPE_VALUE[t]) * 16 + int(TYPE_COLOUR[t]), t) for t in range(N_TYPES)
+            if TYPE_COLOUR[t] != WHITE]
+    return np.array([t for _, t in sorted(keys)], dtype=np.int64)
+
+
+BLUE_ORDER = _blue_order()
 
 
 _KEY_MASK = (1 << 52) - 1  # keys are stored as float64: 52 bits are exact
@@ -100,11 +103,13 @@ def memo_get(M, key):
 
 @njit(cache=True, error_model="numpy")
 def memo_put(M, key, value):
-    """Store value under key (nothing is stored once the table is 85% full: ``solve`` clears it
-    between decisions, never in the middle of one)."""
+    """Store value under key. A table 85% full is emptied first: it only caches values, so a
+    solve can go on without it, and one that stopped storing would take exponential time."""
     cap = memo_capacity(M)
-    if cap < 16 or M[0] > 0.85 * cap:
+    if cap < 16:
         return
+    if M[0] > 0.85 * cap:
+        M[:] = 0.0
     fk = np.float64(key)
     i = (key >> 7) & (cap - 1)
     for _ in range(64):
@@ -146,55 +151,131 @@ def setup_hash(ctx, cv, rv, vv):
     return np.int64(h >> uint64(1))
 
 
+@njit(cache=True, error_model="numpy")
+def prefix_max_values(R, cv, rv, vv):
+    """PM[s]: the most any ending on reward space s or before is worth (intact or exploded)."""
+    PM = np.empty(54, dtype=np.float64)
+    best = -np.inf
+    for sp in range(54):
+        best = max(best, space_value(R, sp, False, cv, rv, vv), space_value(R, sp, True, cv, rv, vv))
+        PM[sp] = best
+    return PM
+
+
+@njit(cache=True, error_model="numpy")
+def draw_bound(bag, n, white, anchor, flask, ctx, PM, R, cv, rv, vv):
+    """An upper bound on the value of drawing from a decision state: a white that explodes the
+    pot now is worth its exploded space; any other chip at most the best space the bag could
+    still reach (every chip's value, +2 for a red's pumpkin bonus, +3 for each yellow's and the
+    flask's white going back into the bag)."""
+    moves = 3 if flask != 0 else 0
+    for u in range(N_TYPES):
+        c = bag[u]
+        if c > 0:
+            col = TYPE_COLOUR[u]
+            moves += c * TYPE_VALUE[u]
+            if col == RED:
+                moves += 2 * c
+            elif col == YELLOW:
+                moves += 3 * c
+    last = ctx[C_LAST]
+    safe = PM[min(min(anchor + moves, last) + 1, 53)]
+    ub = 0.0
+    boom = 0
+    for u in range(N_TYPES):
+        c = bag[u]
+        if c > 0 and TYPE_COLOUR[u] == WHITE and white + TYPE_VALUE[u] > ctx[C_LIMIT]:
+            boom += c
+            ub += c * space_value(R, min(min(anchor + TYPE_VALUE[u], last) + 1, 53), True, cv, rv, vv)
+    return (ub + (n - boom) * safe) / n
+
+
+@njit(cache=True, error_model="numpy")
+def draw_lower_bound(bag, white, anchor, norange, flask, lt, lp, ctx, R, cv, rv, vv):
+    """A lower bound on the value of drawing from a decision state: each chip is valued as if the
+    potion stopped right after it (a white that explodes the pot at its exploded space, one the
+    flask sends back at the space now), and a blue chip, whose look places one more chip, at the
+    least any space from its own on is worth. Drawing then playing optimally is worth at least
+    this, so a state where it beats stopping draws without solving anything."""
+    n = 0
+    for u in range(N_TYPES):
+        n += bag[u]
+    if n == 0:
+        return -np.inf
+    last = ctx[C_LAST]
+    now = space_value(R, min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), False, cv, rv, vv)
+    lb = 0.0
+    for u in range(N_TYPES):
+        c = bag[u]
+        if c == 0:
+            continue
+        col = TYPE_COLOUR[u]
+        v = TYPE_VALUE[u]
+        move = v
+        if col == RED:
+            move += 2 if norange >= 3 else (1 if norange >= 1 else 0)
+        pos = min(anchor + move, last)
+        if col == WHITE and white + v > ctx[C_LIMIT]:
+            worth = space_value(R, min(pos + 1, 53), True, cv, rv, vv)
+        elif (col == WHITE and flask != 0 and ctx[C_FLASK_V] > 0 and v >= ctx[C_FLASK_V]
+              and white + v >= ctx[C_FLASK_MINW]):
+            worth = now
+        elif col == BLUE and pos < last:
+            worth = np.inf
+            for sp in range(min(pos + 1, 53), 54):
+                worth = min(worth, space_value(R, sp, False, cv, rv, vv))
+        else:
+            worth = space_value(R, min(pos + 1, 53), False, cv, rv, vv)
+        lb += c * worth
+    return lb / n
+
+
 # Frame fields of the iterative DP (one row per pending call): ints in FI, floats in FF.
 (X_MODE, X_T, X_WHITE, X_ANCHOR, X_NORANGE, X_FLASK, X_LT, X_LP, X_PT, X_PP, X_I, X_REM, X_PC,
- X_U, X_FLASKED, X_RETURNED, X_N, X_KEY, X_SLOT, X_K, X_PICK, X_BLUE) = range(22)
-N_XI = 22
-Y_WAYS, Y_ACC, Y_BEST, Y_P, Y_DENOM = range(5)
-N_YF = 5
+ X_U, X_FLASKED, X_RETURNED, X_N, X_KEY, X_K, X_PICK) = range(20)
+N_XI = 20
+Y_ACC, Y_BEST, Y_P, Y_DENOM = range(4)
+N_YF = 4
 MAX_FRAMES = 8192
-MAX_BLUE = 128
 
 
 @njit(cache=True, error_model="numpy")
 def frames():
-    """Scratch for ``dp``: frame ints, frame floats, and the chips of each open blue look (every
-    field is written before it is read, so nothing needs clearing)."""
-    return (np.empty((MAX_FRAMES, N_XI), dtype=np.int64), np.empty((MAX_FRAMES, N_YF), dtype=np.float64),
-            np.empty((MAX_BLUE, N_TYPES), dtype=np.int64))
+    """Scratch for ``dp``: frame ints and frame floats (every field is written before it is
+    read, so nothing needs clearing)."""
+    return np.empty((MAX_FRAMES, N_XI), dtype=np.int64), np.empty((MAX_FRAMES, N_YF), dtype=np.float64)
 
 
 @njit(cache=True, error_model="numpy")
-def _push(FI, FF, d, mode, t, src, i, rem, ways, slot):
-    """Frame d: a call in ``mode`` for chip ``t`` from the state of frame ``src``."""
+def _push(FI, FF, d, mode, t, src, rem):
+    """Frame d: a call in ``mode`` for chip ``t`` from the state of frame ``src`` (``rem``: the
+    number of chips a blue chip looks at)."""
     for j in (X_WHITE, X_ANCHOR, X_NORANGE, X_FLASK, X_LT, X_LP, X_PT, X_PP):
         FI[d, j] = FI[src, j]
     FI[d, X_MODE] = mode
     FI[d, X_T] = t
-    FI[d, X_I] = i
     FI[d, X_REM] = rem
     FI[d, X_PC] = 0
-    FI[d, X_SLOT] = slot
     FI[d, X_FLASKED] = -1
     FI[d, X_RETURNED] = -1
-    FI[d, X_BLUE] = 0
-    FF[d, Y_WAYS] = ways
 
 
 @njit(cache=True, error_model="numpy")
 def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R, M, h0,
-       FI, FF, TK):
+       FI, FF, PM):
     """Expected value of the rest of the potion under optimal stopping (see module docstring),
     from a call in ``mode``.
 
     MODE_DECIDE: a chip has resolved; apply the flask policy, then the better of stopping and
     drawing. MODE_PLACE: chip ``t`` has just left the bag; place it and resolve it. MODE_BLUE:
-    enumerate the multisets a blue chip may look at (types ``i..``, ``rem`` chips still to pick).
+    a blue chip looks at ``rem`` chips and places the best non-white one; the chip it places is
+    ``u`` with probability (C(m + bag[u], k) - C(m, k)) / C(n, k), m the chips it ranks below
+    ``u`` (whites included), so the looks are never enumerated one by one.
     The recursion runs on an explicit stack of frames (so Numba can cache it); ``bag`` is changed
-    in place and restored before returning. ``M`` is the memo (hash table); ``FI``, ``FF`` and
-    ``TK`` are scratch (``frames``): the frames' ints and floats and each open blue look's chips.
+    in place and restored before returning. ``M`` is the memo (hash table); ``FI`` and ``FF``
+    are scratch (``frames``): the frames' ints and floats; ``PM`` is ``prefix_max_values``.
+    A decision whose ``draw_bound`` is no more than stopping stops without solving the draw.
     """
-    nblue = 0
     FI[0, X_WHITE] = white
     FI[0, X_ANCHOR] = anchor
     FI[0, X_NORANGE] = norange
@@ -203,7 +284,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
     FI[0, X_LP] = lp
     FI[0, X_PT] = pt
     FI[0, X_PP] = pp
-    _push(FI, FF, 0, mode, t, 0, 0, 0, 1.0, -1)
+    _push(FI, FF, 0, mode, t, 0, 0)
     d = 0  # the frame running
     ret = 0.0  # the value the last finished frame returned
     last = ctx[C_LAST]
@@ -254,7 +335,11 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
                     FI[d, X_N] = n
                     FF[d, Y_ACC] = 0.0
                     FI[d, X_U] = 0
-                    FI[d, X_PC] = 1 if (n > 0 and not (lt_ >= 0 and lp_ >= last)) else 3
+                    go = n > 0 and not (lt_ >= 0 and lp_ >= last)
+                    if go and draw_bound(bag, n, FI[d, X_WHITE], FI[d, X_ANCHOR], FI[d, X_FLASK],
+                                         ctx, PM, R, cv, rv, vv) <= FF[d, Y_BEST]:
+                        go = False  # drawing cannot beat stopping: its subtree is not needed
+                    FI[d, X_PC] = 1 if go else 3
             elif pc == 2:  # a drawn chip's value came back
                 FF[d, Y_ACC] += FF[d, Y_P] * ret
                 bag[FI[d, X_U]] += 1
@@ -269,7 +354,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
                     FF[d, Y_P] = bag[u] / FI[d, X_N]
                     bag[u] -= 1
                     FI[d, X_PC] = 2
-                    _push(FI, FF, d + 1, MODE_PLACE, u, d, 0, 0, 1.0, -1)
+                    _push(FI, FF, d + 1, MODE_PLACE, u, d, 0)
                     d += 1
                     continue
                 FF[d, Y_BEST] = max(FF[d, Y_BEST], FF[d, Y_ACC])
@@ -317,68 +402,67 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
                         n += bag[u]
                     FI[d, X_PC] = 1
                     if c == BLUE and pos < last and n > 0:
-                        k = min(v, n)
-                        FF[d, Y_DENOM] = _comb(n, k)
-                        FI[d, X_BLUE] = 1
-                        for u in range(N_TYPES):
-                            TK[nblue, u] = 0
-                        _push(FI, FF, d + 1, MODE_BLUE, t_, d, 0, k, 1.0, nblue)
-                        nblue += 1
+                        _push(FI, FF, d + 1, MODE_BLUE, t_, d, min(v, n))
                     else:
-                        _push(FI, FF, d + 1, MODE_DECIDE, -1, d, 0, 0, 1.0, -1)
+                        _push(FI, FF, d + 1, MODE_DECIDE, -1, d, 0)
                     d += 1
                     continue
             else:
                 out = ret
-                if FI[d, X_BLUE] != 0:
-                    out = ret / FF[d, Y_DENOM]
-                    nblue -= 1
                 if FI[d, X_RETURNED] >= 0:
                     bag[FI[d, X_RETURNED]] -= 1
                 done = True
-        else:  # MODE_BLUE
-            slot = FI[d, X_SLOT]
+        else:  # MODE_BLUE: the chip placed is u = BLUE_ORDER[X_I - 1] ..., X_K chips ranked below
             if pc == 0:
-                if FI[d, X_REM] == 0:
-                    pick = _best_blue(TK[slot])
-                    FI[d, X_PICK] = pick
-                    FI[d, X_PC] = 10
-                    if pick < 0:
-                        _push(FI, FF, d + 1, MODE_DECIDE, -1, d, 0, 0, 1.0, -1)
-                    else:
-                        bag[pick] -= 1
-                        _push(FI, FF, d + 1, MODE_PLACE, pick, d, 0, 0, 1.0, -1)
+                n = 0
+                nw = 0
+                for u in range(N_TYPES):
+                    n += bag[u]
+                    if TYPE_COLOUR[u] == WHITE:
+                        nw += bag[u]
+                k = FI[d, X_REM]
+                FF[d, Y_DENOM] = _comb(n, k)
+                FF[d, Y_ACC] = 0.0
+                FI[d, X_I] = 0
+                FI[d, X_K] = nw
+                FI[d, X_PICK] = -1
+                FI[d, X_PC] = 1
+                if nw >= k:  # only whites looked at: nothing is placed
+                    FF[d, Y_P] = _comb(nw, k) / FF[d, Y_DENOM]
+                    FI[d, X_PC] = 2
+                    _push(FI, FF, d + 1, MODE_DECIDE, -1, d, 0)
                     d += 1
                     continue
-                if FI[d, X_I] >= N_TYPES:
-                    out = 0.0
-                    done = True
-                else:
-                    FF[d, Y_ACC] = 0.0
-                    FI[d, X_K] = 0
-                    FI[d, X_PC] = 1
-            elif pc == 2:
-                FF[d, Y_ACC] += ret
-                FI[d, X_K] += 1
-                FI[d, X_PC] = 1
-            elif pc == 10:
+            else:  # a placed chip's value came back
+                FF[d, Y_ACC] += FF[d, Y_P] * ret
                 if FI[d, X_PICK] >= 0:
                     bag[FI[d, X_PICK]] += 1
-                out = FF[d, Y_WAYS] * ret
-                done = True
-            if not done and FI[d, X_PC] == 1:
-                i = FI[d, X_I]
-                k = FI[d, X_K]
-                if k <= min(FI[d, X_REM], bag[i]):
-                    TK[slot, i] = k
-                    FI[d, X_PC] = 2
-                    _push(FI, FF, d + 1, MODE_BLUE, FI[d, X_T], d, i + 1, FI[d, X_REM] - k,
-                          FF[d, Y_WAYS] * _comb(bag[i], k), slot)
-                    d += 1
-                    continue
-                TK[slot, i] = 0
-                out = FF[d, Y_ACC]
-                done = True
+                FI[d, X_PC] = 1
+            k = FI[d, X_REM]
+            j = FI[d, X_I]
+            below = FI[d, X_K]
+            pushed = False
+            while j < BLUE_ORDER.shape[0] and not pushed:
+                u = BLUE_ORDER[j]
+                j += 1
+                cnt = bag[u]
+                if cnt > 0:
+                    p = (_comb(below + cnt, k) - _comb(below, k)) / FF[d, Y_DENOM]
+                    below += cnt
+                    if p > 0.0:
+                        FI[d, X_I] = j
+                        FI[d, X_K] = below
+                        FI[d, X_PICK] = u
+                        FF[d, Y_P] = p
+                        FI[d, X_PC] = 2
+                        bag[u] -= 1
+                        _push(FI, FF, d + 1, MODE_PLACE, u, d, 0)
+                        pushed = True
+            if pushed:
+                d += 1
+                continue
+            out = FF[d, Y_ACC]
+            done = True
         if done:
             if d == 0:
                 return out
@@ -400,14 +484,15 @@ def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R
         n += bag[u]
     if n == 0:
         return stop, -1.0
-    FI, FF, TK = frames()
+    FI, FF = frames()
+    PM = prefix_max_values(R, cv, rv, vv)
     draw = 0.0
     for u in range(N_TYPES):
         cnt = bag[u]
         if cnt > 0:
             bag[u] -= 1
             draw += cnt / n * dp(MODE_PLACE, u, bag, white, anchor, norange, flask, lt, lp, pt, pp,
-                                 ctx, cv, rv, vv, R, M, h0, FI, FF, TK)
+                                 ctx, cv, rv, vv, R, M, h0, FI, FF, PM)
             bag[u] += 1
     return stop, draw
 
@@ -429,6 +514,16 @@ def _optimal_stop(P, s, G, R, SP, a, b, M):
     ctx[C_FLASK_V] = np.int64(SP[s, SLOT_FLASK, 0])
     ctx[C_FLASK_MINW] = np.int64(SP[s, SLOT_FLASK, 1])
     ctx[C_REUSE] = R[R_FLASK_REUSE]
+    r = min(G[0], ROUND_PARAMS - 1)
+    cv = SP[s, SLOT_STOP, r]
+    rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
+    vv = SP[s, SLOT_STOP, P_VP_VALUE]
+    white = P[s, F_WHITE]
+    anchor = P[s, F_ANCHOR]
+    norange = min(P[s, F_NORANGE], 3)
+    stop = space_value(R, min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), False, cv, rv, vv)
+    if draw_lower_bound(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, ctx, R, cv, rv, vv) > stop + 1e-12:
+        return 1  # drawing once then stopping already beats stopping: so does the optimum
     subbags = 1.0
     for t in range(N_TYPES):
         subbags *= bag[t] + 1
@@ -437,10 +532,5 @@ def _optimal_stop(P, s, G, R, SP, a, b, M):
         # Too many sub-bags to solve now: decide by the one-step expected value until the bag
         # left is small enough to solve exactly (it shrinks with every draw).
         return 1 if one_step_ev_draws(P, s, G, R, SP) else 0
-    r = min(G[0], ROUND_PARAMS - 1)
-    cv = SP[s, SLOT_STOP, r]
-    rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
-    vv = SP[s, SLOT_STOP, P_VP_VALUE]
-    stop, draw = solve(bag, P[s, F_WHITE], P[s, F_ANCHOR], min(P[s, F_NORANGE], 3), P[s, F_FLASK],
-                       lt, lp, pt, pp, ctx, cv, rv, vv, R, M)
+    stop, draw = solve(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, pt, pp, ctx, cv, rv, vv, R, M)
     return 1 if draw > stop + 1e-12 else 0
