@@ -31,22 +31,29 @@ REGISTRY: dict[str, StrategyDef] = {}
 DEFAULT_BUY = ["r4", "b4", "y4", "g4", "p1", "k1", "r2", "b2", "y2", "g2", "o1", "r1", "b1"]
 # VP per coin, by round (index 0: outside a game): coins buy chips early, are worth 1/5 VP at the end
 DEFAULT_COIN_VALUE = [0.3, 0.5, 0.45, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.2]
-BUYERS = ("priority", "expensive", "value", "percoin", "random", "none")
+BUYERS = ("priority", "expensive", "value", "percoin", "marginal", "random", "none")
 _BUY_KIND = {"priority": S.BUY_PRIORITY, "expensive": S.BUY_EXPENSIVE, "value": S.BUY_VALUE,
-             "percoin": S.BUY_PER_COIN, "random": S.BUY_RANDOM, "none": S.BUY_NOTHING}
+             "percoin": S.BUY_PER_COIN, "marginal": S.BUY_MARGINAL, "random": S.BUY_RANDOM,
+             "none": S.BUY_NOTHING}
+# buyer=marginal: its parameter, the SP index it fills, and the default
+MARGINAL_PARAMS = (("mg_stop", S.P_MG_STOP, 6.0), ("mg_space", S.P_MG_SPACE, 0.5),
+                   ("mg_yellow", S.P_MG_YELLOW, 2.0), ("mg_ruby", S.P_MG_RUBY, 1.0),
+                   ("mg_purple", S.P_MG_PURPLE, 1.0), ("mg_black", S.P_MG_BLACK, 2.0))
 
 
 def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, droplet_until=8,
                    refill=1, flask_white=0, rubies="rounds", space_worth=0.5,
-                   flask_worth=0.3) -> tuple[Param, ...]:
+                   flask_worth=0.3, mg=None) -> tuple[Param, ...]:
+    mg = {**{k: d for k, _, d in MARGINAL_PARAMS}, **(mg or {})}
     return (
         Param("flask", "int", flask, 0, 3, "use the flask on a white of at least this value (0 never)"),
         Param("flask_white", "int", flask_white, 0, 30,
               "use the flask only if the white total is then at least this"),
         Param("buyer", "choice", buyer, help="how to buy: priority list, most expensive, best total "
-              "value, best value per coin, random or nothing", choices=BUYERS),
+              "value, best value per coin, marginal (what a chip adds to the bag for the rounds "
+              "left), random or nothing", choices=BUYERS),
         Param("buy", "chips", list(buy or DEFAULT_BUY), help="chips or colours, best first (the "
-              "priority list; for expensive/value/percoin: the chips considered, earlier worth more)"),
+              "priority list; for expensive/value/percoin/marginal: the chips considered; for value and percoin earlier worth more)"),
         Param("coins_until", "int", coins_until, 0, 20, "an exploded pot takes the coins up to this round, "
               "then the VP (the last round takes whichever is worth more)"),
         Param("droplet_until", "int", droplet_until, 0, 20, "spend rubies on droplet moves up to this round"),
@@ -61,6 +68,17 @@ def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, drople
               "for each round still to play"),
         Param("ruby_keep", "float", 0.5, 0, 10, "rubies=value: VP worth of keeping one ruby "
               "(2 rubies are 1 VP at the end)"),
+        Param("mg_stop", "float", mg["mg_stop"], 1, 30, "buyer=marginal: the white total its bag "
+              "model stops at (a non-white chip counts if drawn before the whites reach it)"),
+        Param("mg_space", "float", mg["mg_space"], 0, 10, "buyer=marginal: VP of one space a drawn "
+              "chip moves the pot"),
+        Param("mg_yellow", "float", mg["mg_yellow"], 0, 10, "buyer=marginal: spaces a yellow chip "
+              "adds by sending a white back"),
+        Param("mg_ruby", "float", mg["mg_ruby"], 0, 10, "buyer=marginal: VP of the ruby a green "
+              "chip at the end of the pot pays"),
+        Param("mg_purple", "float", mg["mg_purple"], 0, 10, "buyer=marginal: VP of a drawn purple chip"),
+        Param("mg_black", "float", mg["mg_black"], 0, 10, "buyer=marginal: VP of a drawn black chip "
+              "that breaks a tie with a neighbour's pot (times the chance it does)"),
         Param("tube", "choice", "value", help="test-tube side only: where each droplet move goes: the "
               "glass when its bonus is worth more than the pot spaces it gives up (value), always the "
               "pot, or always the tube", choices=TUBE_CHOICES),
@@ -109,6 +127,12 @@ def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
         params[S.SLOT_BUY, :] = 0
         for t, worth in chip_values(types_).items():
             params[S.SLOT_BUY, t] = worth
+    elif buyer == "marginal":
+        params[S.SLOT_BUY, :] = 0
+        for t in types_:
+            params[S.SLOT_BUY, t] = 1  # > 0 marks the chips considered
+        for key, index, _ in MARGINAL_PARAMS:
+            params[S.SLOT_BUY, index] = v[key]
     if v["rubies"] == "value":
         kinds[S.SLOT_RUBY] = S.RUBY_VALUE
         params[S.SLOT_RUBY, 0] = v["space_worth"]
@@ -257,21 +281,26 @@ _define("expected-value", "Preset: the one-step expected-value stopper with valu
         "Draws while one more chip is worth more than stopping; buys the pair of greatest value.",
         S.STOP_EV, _value_params() + _die_param() + _press_param(), buyer="value")
 
-_define("expert", "Preset: the strongest built-in; ev with values found by quacks tune.",
-        "The one-step expected-value stopper with the values `quacks tune` found against balanced, "
-        "greedy and ev (4 players, base game with the deck): a coin worth 1.17 VP in every round "
-        "and a ruby 1.27 (so it draws on for coins), the bonus die worth 1.26 VP once it can see "
-        "the others' potions, and score-aware: it gives up 0.055 VP of expected value per chip "
-        "for every VP it trails the leader by, divided by the rounds left + 1 (a leader plays "
-        "safer). The flask only on a white 3 that leaves the white total at 3 or more; rubies "
-        "by value for the rounds left (a droplet space 0.40 VP a round, a full flask 0.05, a "
-        "kept ruby 0.5: droplet moves up to round 6, no refills); the coins of an explosion up to "
-        "round 6. README (Strategies) says how it was found.",
-        S.STOP_EV, (Param("coin", "round", 1.17, 0, 5, "VP worth of one coin (one value, or one per round)"),
-                    Param("ruby", "float", 1.27, 0, 5, "VP worth of one ruby"), *_die_param(1.26),
+_define("expert", "Preset: the strongest built-in; ev with the marginal buyer, tuned by quacks tune.",
+        "The one-step expected-value stopper and the marginal buyer with the values `quacks tune` "
+        "found against balanced, greedy and ev (4 players, base game with the deck): a coin worth "
+        "1.60 VP in every round and a ruby 1.11 (so it draws on for coins), the bonus die worth "
+        "1.26 VP once it can see the others' potions, and score-aware: it gives up 0.055 VP of "
+        "expected value per chip for every VP it trails the leader by, divided by the rounds left "
+        "+ 1 (a leader plays safer). It buys the legal pair that adds most to its bag for the "
+        "rounds left (a space of movement 0.45 VP, its bag model stopping at a white total of "
+        "6.1, a black chip 3.21 VP times the chance it breaks a tie with a neighbour's pot). The flask only on a white 3 "
+        "that leaves the white total at 3 or more; rubies by value for the rounds left (a droplet "
+        "space 0.40 VP a round, a full flask 0.05, a kept ruby 0.5: droplet moves up to round 6, "
+        "no refills); the coins of an explosion up to round 6. README (Strategies) says how it "
+        "was found.",
+        S.STOP_EV, (Param("coin", "round", 1.60, 0, 5, "VP worth of one coin (one value, or one per round)"),
+                    Param("ruby", "float", 1.11, 0, 5, "VP worth of one ruby"), *_die_param(1.26),
                     *_press_param(0.055)),
         flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0, rubies="value",
-        space_worth=0.40, flask_worth=0.05)
+        space_worth=0.40, flask_worth=0.05, buyer="marginal",
+        mg={"mg_space": 0.45, "mg_stop": 6.1, "mg_black": 3.21, "mg_purple": 0.96,
+            "mg_yellow": 1.21, "mg_ruby": 0.87})
 
 PRESETS = ("cautious", "balanced", "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby",
            "expected-value", "expert", "optimal", "random")

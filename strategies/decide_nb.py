@@ -35,6 +35,7 @@ from sim.rules.chips import (
     TYPE_COLOUR,
     TYPE_VALUE,
 )
+from strategies.buy_marginal_nb import marginal_context, marginal_worth
 from strategies.potion_value_nb import (
     explosion_risk,
     one_step_ev_draws,
@@ -45,6 +46,7 @@ from strategies.slots import (
     BLUE_BEST,
     BLUE_RANDOM,
     BUY_EXPENSIVE,
+    BUY_MARGINAL,
     BUY_PER_COIN,
     BUY_PRIORITY,
     BUY_RANDOM,
@@ -271,14 +273,17 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
             left -= price[best]
             used |= 1 << TYPE_COLOUR[best]
         return n
-    if k == BUY_VALUE:
+    if k == BUY_VALUE or k == BUY_MARGINAL:
         # The legal set of at most two chips (different colours) of the greatest total value.
+        mctx = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        if k == BUY_MARGINAL:
+            mctx = marginal_context(P, s, G, R, SP)
         best_v = 0.0
         b1 = -1
         b2 = -1
         floor = SP[s, SLOT_BUY, P_BUY_MIN_VALUE]
         for t in range(nt):
-            wt = SP[s, SLOT_BUY, t]
+            wt = SP[s, SLOT_BUY, t] if k == BUY_VALUE else marginal_worth(SP, s, t, mctx)
             if wt <= 0 or wt < floor or not _buyable(t, left, supply, price, avail, 0):
                 continue
             if wt > best_v + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best_v) <= 1e-12 and price[t] < price[b1]):
@@ -288,7 +293,7 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
             if max_buys < 2:
                 continue
             for u in range(t + 1, nt):
-                wu = SP[s, SLOT_BUY, u]
+                wu = SP[s, SLOT_BUY, u] if k == BUY_VALUE else marginal_worth(SP, s, u, mctx)
                 if wu <= 0 or wu < floor or TYPE_COLOUR[u] == TYPE_COLOUR[t]:
                     continue
                 if not _buyable(u, left - price[t], supply, price, avail, 0):

@@ -36,6 +36,7 @@ from sim.kernel.layout import (
     R_LAST,
 )
 from sim.rules.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
+from strategies.buy_marginal_nb import comb
 from strategies.potion_value_nb import one_step_ev_draws, space_value
 from strategies.slots import (
     P_OPT_MAX_SUBBAGS,
@@ -51,16 +52,6 @@ MODE_DECIDE, MODE_PLACE, MODE_BLUE = 0, 1, 2
 C_LIMIT, C_LAST, C_START, C_FLASK_V, C_FLASK_MINW, C_REUSE = range(6)
 _FNV_OFFSET = uint64(0xCBF29CE484222325)
 _FNV_PRIME = uint64(0x100000001B3)
-
-
-@njit(cache=True, error_model="numpy")
-def _comb(n, k):
-    if k < 0 or k > n:
-        return 0.0
-    out = 1.0
-    for i in range(k):
-        out = out * (n - i) / (i + 1)
-    return out
 
 
 def _blue_order():
@@ -421,14 +412,14 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
                     if TYPE_COLOUR[u] == WHITE:
                         nw += bag[u]
                 k = FI[d, X_REM]
-                FF[d, Y_DENOM] = _comb(n, k)
+                FF[d, Y_DENOM] = comb(n, k)
                 FF[d, Y_ACC] = 0.0
                 FI[d, X_I] = 0
                 FI[d, X_K] = nw
                 FI[d, X_PICK] = -1
                 FI[d, X_PC] = 1
                 if nw >= k:  # only whites looked at: nothing is placed
-                    FF[d, Y_P] = _comb(nw, k) / FF[d, Y_DENOM]
+                    FF[d, Y_P] = comb(nw, k) / FF[d, Y_DENOM]
                     FI[d, X_PC] = 2
                     _push(FI, FF, d + 1, MODE_DECIDE, -1, d, 0)
                     d += 1
@@ -447,7 +438,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
                 j += 1
                 cnt = bag[u]
                 if cnt > 0:
-                    p = (_comb(below + cnt, k) - _comb(below, k)) / FF[d, Y_DENOM]
+                    p = (comb(below + cnt, k) - comb(below, k)) / FF[d, Y_DENOM]
                     below += cnt
                     if p > 0.0:
                         FI[d, X_I] = j

@@ -78,7 +78,15 @@ BUY_RANDOM = 2  # a uniformly random affordable legal chip, then maybe a second
 BUY_EXPENSIVE = 3  # the most expensive affordable chip (p[t] > 0 marks allowed types), twice
 BUY_VALUE = 4  # p[t] = value of chip type t; the legal set of <= 2 chips of greatest total value
 BUY_PER_COIN = 5  # p[t] = value of chip type t; greedily the best value per coin
-P_BUY_MIN_VALUE = 22  # BUY_VALUE / BUY_PER_COIN: ignore chips valued below this
+BUY_MARGINAL = 6  # p[t] > 0 marks the chips considered; each is worth what it adds to the bag
+# for the rounds left (strategies.buy_marginal_nb); the legal set of <= 2 chips of greatest worth
+P_BUY_MIN_VALUE = 22  # BUY_VALUE / BUY_PER_COIN / BUY_MARGINAL: ignore chips valued below this
+P_MG_STOP = 20  # BUY_MARGINAL: the white total its bag model stops at
+P_MG_SPACE = 21  # BUY_MARGINAL: VP of one space a drawn chip moves the pot
+P_MG_YELLOW = 23  # BUY_MARGINAL: spaces a yellow chip adds by sending a white back
+P_MG_RUBY = 24  # BUY_MARGINAL: VP of the ruby a green chip at the end of the pot pays
+P_MG_PURPLE = 25  # BUY_MARGINAL: VP of a drawn purple chip
+P_MG_BLACK = 26  # BUY_MARGINAL: VP of a drawn black chip when the neighbours hold as many
 
 # ruby kinds
 RUBY_DEFAULT = 0  # p0 = refill an empty flask first (1/0), p1 = last round to buy droplet moves

@@ -1,0 +1,177 @@
+"""The marginal buyer: what a chip adds to the bag for the rounds still to play.
+
+A chip bought now is in the bag for every later round, and a non-white chip is drawn in a potion
+exactly when it comes out before the white chips stop the potion. With the potion stopping once
+the white total reaches ``mg_stop`` (or the whites run out), a non-white chip is drawn with chance
+E[J] / (m + 1), where m is the number of white chips and J the number of whites drawn until the
+total reaches ``mg_stop`` (m + 1 if it never does): the chip sits in any of the m + 1 gaps between
+the whites with equal chance, whatever else is in the bag. That chance is computed exactly from
+the seat's white chips, so a bag heavy in whites values new chips less.
+
+A drawn chip is worth its move (its value; a red its pumpkin bonus, a blue the chip it places, a
+yellow the white it sends back) times ``mg_space`` VP, plus its colour's own effect: a green the
+ruby it pays at the end of the pot (``mg_ruby`` x the chance of being among the last two chips),
+a purple ``mg_purple`` VP, and a black ``mg_black`` VP times the chance that it breaks a tie with a
+neighbour's pot (the moth pays for more blacks than a neighbour: one more black drawn wins a
+comparison exactly when both pots held as many), so it buys black when the neighbours do and
+stops once it is ahead, and an arms race of blacks soon stops paying. The worth of a chip
+is that per-draw worth times the chance it is drawn, summed over the rounds still to play; the
+buyer then buys the legal pair (or single chip) of the greatest total worth, as the value buyer
+does.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.kernel.layout import CHIPS, F_NCHIPS, G_NP
+from sim.rules.chips import (
+    BLACK,
+    BLUE,
+    GREEN,
+    ORANGE,
+    PURPLE,
+    RED,
+    TYPE_COLOUR,
+    TYPE_VALUE,
+    W1,
+    W2,
+    W3,
+    WHITE,
+    YELLOW,
+)
+from strategies.potion_value_nb import rounds_left
+from strategies.slots import (
+    P_MG_BLACK,
+    P_MG_PURPLE,
+    P_MG_RUBY,
+    P_MG_SPACE,
+    P_MG_STOP,
+    P_MG_YELLOW,
+    SLOT_BUY,
+)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def comb(n, k):
+    """C(n, k) as a float (0 outside 0 <= k <= n)."""
+    if k < 0 or k > n:
+        return 0.0
+    out = 1.0
+    for i in range(k):
+        out = out * (n - i) / (i + 1)
+    return out
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def draw_chance(n1, n2, n3, stop):
+    """Chance that a non-white chip is drawn before white chips (n1 of value 1, n2 of 2, n3 of 3)
+    reach a white total of ``stop``, in a random order: E[J] / (m + 1) (module docstring)."""
+    m = n1 + n2 + n3
+    ej = 0.0  # E[J] = sum over j = 0..m of P(the first j whites add up to less than stop)
+    for j in range(m + 1):
+        ways = 0.0
+        for a in range(min(n1, j) + 1):
+            for b in range(min(n2, j - a) + 1):
+                c = j - a - b
+                if c > n3 or a + 2 * b + 3 * c >= stop:
+                    continue
+                ways += comb(n1, a) * comb(n2, b) * comb(n3, c)
+        ej += ways / comb(m, j)
+    return ej / (m + 1)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def equal_chance(n, p, m, q):
+    """P(X = Y) for independent X ~ Binomial(n, p) and Y ~ Binomial(m, q)."""
+    out = 0.0
+    for j in range(min(n, m) + 1):
+        out += comb(n, j) * p ** j * (1 - p) ** (n - j) * comb(m, j) * q ** j * (1 - q) ** (m - j)
+    return out
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def owned(P, s, t):
+    """Chips of type t seat s owns (bag and pot)."""
+    k = 0
+    for i in range(P[s, F_NCHIPS]):
+        if P[s, CHIPS + i] == t:
+            k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def _owned_colour(P, s, colour):
+    k = 0
+    for i in range(P[s, F_NCHIPS]):
+        if TYPE_COLOUR[P[s, CHIPS + i]] == colour:
+            k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def marginal_context(P, s, G, R, SP):
+    """What every chip's worth shares, for seat s now: (rounds left, chance a non-white chip is
+    drawn in a potion, chips in a typical pot, mean move of its non-white chips, a red chip's
+    pumpkin bonus, the chance a black chip breaks a tie with a neighbour)."""
+    left = rounds_left(G, R)
+    n1 = owned(P, s, W1)
+    n2 = owned(P, s, W2)
+    n3 = owned(P, s, W3)
+    f = draw_chance(n1, n2, n3, SP[s, SLOT_BUY, P_MG_STOP])
+    nonwhite = 0
+    moves = 0
+    oranges = 0
+    for i in range(P[s, F_NCHIPS]):
+        t = P[s, CHIPS + i]
+        if TYPE_COLOUR[t] != WHITE:
+            nonwhite += 1
+            moves += TYPE_VALUE[t]
+            if TYPE_COLOUR[t] == ORANGE:
+                oranges += 1
+    drawn = f * nonwhite + (n1 + n2 + n3) * 0.5 + 1.0  # chips in a typical pot, roughly
+    avg_move = moves / nonwhite if nonwhite > 0 else 1.0
+    in_pot_orange = f * oranges
+    red_bonus = 2.0 if in_pot_orange >= 3 else (1.0 if in_pot_orange >= 1 else in_pot_orange)
+    # black: the moth pays for more blacks in the pot than a neighbour's, so one more black drawn
+    # wins a comparison exactly when the two pots held as many: the mean over the neighbours of
+    # P(X = Y), X and Y the blacks drawn from this seat's and the neighbour's bags
+    np_ = G[G_NP]
+    mine = _owned_colour(P, s, BLACK)
+    tie = 0.0
+    near = 0
+    if np_ >= 2:
+        for o in ((s + np_ - 1) % np_, (s + 1) % np_):
+            fo = draw_chance(owned(P, o, W1), owned(P, o, W2), owned(P, o, W3),
+                             SP[s, SLOT_BUY, P_MG_STOP])
+            tie += equal_chance(mine, f, _owned_colour(P, o, BLACK), fo)
+            near += 1
+            if np_ == 2:
+                break
+    black_share = tie / near if near > 0 else 1.0
+    return float(left), f, drawn, avg_move, red_bonus, black_share
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def marginal_worth(SP, s, t, ctx):
+    """VP seat s expects chip type t to add over the rounds left (``ctx``: ``marginal_context``);
+    0 for a white and for a type its buy list leaves out (``SP[s, SLOT_BUY, t] <= 0``)."""
+    left, f, drawn, avg_move, red_bonus, black_share = ctx
+    c = TYPE_COLOUR[t]
+    if SP[s, SLOT_BUY, t] <= 0 or c == WHITE or left <= 0:
+        return 0.0
+    move = float(TYPE_VALUE[t])
+    effect = 0.0
+    if c == RED:
+        move += red_bonus
+    elif c == BLUE:
+        move += avg_move
+    elif c == YELLOW:
+        move += SP[s, SLOT_BUY, P_MG_YELLOW]
+    elif c == GREEN:
+        effect = SP[s, SLOT_BUY, P_MG_RUBY] * min(1.0, 2.0 / drawn)
+    elif c == PURPLE:
+        effect = SP[s, SLOT_BUY, P_MG_PURPLE]
+    elif c == BLACK:
+        effect = SP[s, SLOT_BUY, P_MG_BLACK] * black_share
+    return left * f * (move * SP[s, SLOT_BUY, P_MG_SPACE] + effect)
