@@ -22,6 +22,7 @@ does.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim.kernel.layout import CHIPS, F_NCHIPS, G_NP
@@ -68,16 +69,23 @@ def draw_chance(n1, n2, n3, stop):
     """Chance that a non-white chip is drawn before white chips (n1 of value 1, n2 of 2, n3 of 3)
     reach a white total of ``stop``, in a random order: E[J] / (m + 1) (module docstring)."""
     m = n1 + n2 + n3
-    ej = 0.0  # E[J] = sum over j = 0..m of P(the first j whites add up to less than stop)
-    for j in range(m + 1):
-        ways = 0.0
-        for a in range(min(n1, j) + 1):
-            for b in range(min(n2, j - a) + 1):
-                c = j - a - b
-                if c > n3 or a + 2 * b + 3 * c >= stop:
-                    continue
-                ways += comb(n1, a) * comb(n2, b) * comb(n3, c)
-        ej += ways / comb(m, j)
+    # E[J] = sum over j = 0..m of P(the first j whites add up to less than stop): every
+    # a w1 + b w2 + c w3 below stop adds C(n1, a) C(n2, b) C(n3, c) / C(m, a + b + c)
+    ej = 0.0
+    ca = 1.0
+    for a in range(min(n1, int(np.ceil(stop)) - 1) + 1):
+        cb = 1.0
+        for b in range(n2 + 1):
+            if a + 2 * b >= stop:
+                break
+            cc = 1.0
+            for c in range(n3 + 1):
+                if a + 2 * b + 3 * c >= stop:
+                    break
+                ej += ca * cb * cc / comb(m, a + b + c)
+                cc = cc * (n3 - c) / (c + 1)
+            cb = cb * (n2 - b) / (b + 1)
+        ca = ca * (n1 - a) / (a + 1)
     return ej / (m + 1)
 
 
@@ -90,23 +98,21 @@ def equal_chance(n, p, m, q):
     return out
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def owned(P, s, t):
-    """Chips of type t seat s owns (bag and pot)."""
-    k = 0
+@njit(cache=True, error_model="numpy", _nrt=False)
+def white_black_counts(P, s):
+    """(white 1s, white 2s, white 3s, black chips) seat s owns (bag and pot)."""
+    n1 = n2 = n3 = nb = 0
     for i in range(P[s, F_NCHIPS]):
-        if P[s, CHIPS + i] == t:
-            k += 1
-    return k
-
-
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def _owned_colour(P, s, colour):
-    k = 0
-    for i in range(P[s, F_NCHIPS]):
-        if TYPE_COLOUR[P[s, CHIPS + i]] == colour:
-            k += 1
-    return k
+        t = P[s, CHIPS + i]
+        if t == W1:
+            n1 += 1
+        elif t == W2:
+            n2 += 1
+        elif t == W3:
+            n3 += 1
+        elif TYPE_COLOUR[t] == BLACK:
+            nb += 1
+    return n1, n2, n3, nb
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -115,10 +121,9 @@ def marginal_context(P, s, G, R, SP):
     drawn in a potion, chips in a typical pot, mean move of its non-white chips, a red chip's
     pumpkin bonus, the chance a black chip breaks a tie with a neighbour)."""
     left = rounds_left(G, R)
-    n1 = owned(P, s, W1)
-    n2 = owned(P, s, W2)
-    n3 = owned(P, s, W3)
-    f = draw_chance(n1, n2, n3, SP[s, SLOT_BUY, P_MG_STOP])
+    stop = SP[s, SLOT_BUY, P_MG_STOP]
+    n1, n2, n3, mine = white_black_counts(P, s)
+    f = draw_chance(n1, n2, n3, stop)
     nonwhite = 0
     moves = 0
     oranges = 0
@@ -137,14 +142,12 @@ def marginal_context(P, s, G, R, SP):
     # wins a comparison exactly when the two pots held as many: the mean over the neighbours of
     # P(X = Y), X and Y the blacks drawn from this seat's and the neighbour's bags
     np_ = G[G_NP]
-    mine = _owned_colour(P, s, BLACK)
     tie = 0.0
     near = 0
     if np_ >= 2:
         for o in ((s + np_ - 1) % np_, (s + 1) % np_):
-            fo = draw_chance(owned(P, o, W1), owned(P, o, W2), owned(P, o, W3),
-                             SP[s, SLOT_BUY, P_MG_STOP])
-            tie += equal_chance(mine, f, _owned_colour(P, o, BLACK), fo)
+            o1, o2, o3, theirs = white_black_counts(P, o)
+            tie += equal_chance(mine, f, theirs, draw_chance(o1, o2, o3, stop))
             near += 1
             if np_ == 2:
                 break
