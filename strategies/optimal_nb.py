@@ -19,7 +19,7 @@ table ``UF[0]``, with the uniform slot signature of ``strategies.plugin``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
+from numba import njit
 
 from sim.kernel.layout import (
     BAGCNT,
@@ -37,6 +37,7 @@ from sim.kernel.layout import (
 )
 from sim.rules.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
 from strategies.buy_marginal_nb import comb
+from strategies.optimal_memo_nb import memo_capacity, memo_get, memo_put, setup_hash, state_key
 from strategies.potion_value_nb import one_step_ev_draws, space_value
 from strategies.slots import (
     P_OPT_MAX_SUBBAGS,
@@ -50,8 +51,6 @@ from strategies.slots import (
 MODE_DECIDE, MODE_PLACE, MODE_BLUE = 0, 1, 2
 # ctx (int64): limit, last space, start, flask V (0 none), flask min white, reuse flag
 C_LIMIT, C_LAST, C_START, C_FLASK_V, C_FLASK_MINW, C_REUSE = range(6)
-_FNV_OFFSET = uint64(0xCBF29CE484222325)
-_FNV_PRIME = uint64(0x100000001B3)
 
 
 def _blue_order():
@@ -63,83 +62,6 @@ def _blue_order():
 
 
 BLUE_ORDER = _blue_order()
-
-
-_KEY_MASK = (1 << 52) - 1  # keys are stored as float64: 52 bits are exact
-
-
-@njit(cache=True, error_model="numpy")
-def memo_capacity(M):
-    """Entries the hash table in M holds (M[0] counts them; pairs key, value from index 2)."""
-    return (M.shape[0] - 2) // 2
-
-
-@njit(cache=True, error_model="numpy")
-def memo_get(M, key):
-    """The stored value for key, or NaN (linear probing over a power-of-two table)."""
-    cap = memo_capacity(M)
-    if cap < 16:
-        return np.nan
-    fk = np.float64(key)
-    i = (key >> 7) & (cap - 1)
-    for _ in range(64):
-        kk = M[2 + 2 * i]
-        if kk == fk:
-            return M[3 + 2 * i]
-        if kk == 0.0:
-            return np.nan
-        i = (i + 1) & (cap - 1)
-    return np.nan
-
-
-@njit(cache=True, error_model="numpy")
-def memo_put(M, key, value):
-    """Store value under key. A table 85% full is emptied first: it only caches values, so a
-    solve can go on without it, and one that stopped storing would take exponential time."""
-    cap = memo_capacity(M)
-    if cap < 16:
-        return
-    if M[0] > 0.85 * cap:
-        M[:] = 0.0
-    fk = np.float64(key)
-    i = (key >> 7) & (cap - 1)
-    for _ in range(64):
-        kk = M[2 + 2 * i]
-        if kk == 0.0 or kk == fk:
-            if kk == 0.0:
-                M[0] += 1
-            M[2 + 2 * i] = fk
-            M[3 + 2 * i] = value
-            return
-        i = (i + 1) & (cap - 1)
-
-
-@njit(cache=True, error_model="numpy")
-def _key(h0, bag, white, anchor, norange, flask, lt, lp, pt, pp):
-    h = uint64(h0)
-    for t in range(N_TYPES):
-        h = (h ^ uint64(bag[t])) * _FNV_PRIME
-    h = (h ^ uint64(white + 1000)) * _FNV_PRIME
-    h = (h ^ uint64(anchor + 1000)) * _FNV_PRIME
-    h = (h ^ uint64(norange + 1000)) * _FNV_PRIME
-    h = (h ^ uint64(flask + 1000)) * _FNV_PRIME
-    h = (h ^ uint64(lt + 1000)) * _FNV_PRIME
-    h = (h ^ uint64(lp + 1000)) * _FNV_PRIME
-    h = (h ^ uint64(pt + 1000)) * _FNV_PRIME
-    h = (h ^ uint64(pp + 1000)) * _FNV_PRIME
-    return np.int64(h & uint64(_KEY_MASK)) | 1
-
-
-@njit(cache=True, error_model="numpy")
-def setup_hash(ctx, cv, rv, vv):
-    """Hash of everything besides the state that a value depends on (so the memo can be shared
-    by every potion, round and game that a seat's memory sees)."""
-    h = _FNV_OFFSET
-    for j in range(ctx.shape[0]):
-        h = (h ^ uint64(ctx[j] + 1000)) * _FNV_PRIME
-    for x in (cv, rv, vv):
-        h = (h ^ uint64(np.int64(x * 1e6 + 0.5) + 1000)) * _FNV_PRIME
-    return np.int64(h >> uint64(1))
 
 
 @njit(cache=True, error_model="numpy")
@@ -295,7 +217,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
                 else:
                     kpt = -3
                     kpp = -3
-                key = _key(h0, bag, FI[d, X_WHITE], FI[d, X_ANCHOR], FI[d, X_NORANGE],
+                key = state_key(h0, bag, FI[d, X_WHITE], FI[d, X_ANCHOR], FI[d, X_NORANGE],
                            FI[d, X_FLASK], klt, FI[d, X_LP], kpt, kpp)
                 got = memo_get(M, key)
                 if not np.isnan(got):
