@@ -22,6 +22,7 @@ from sim.api import potion as pot
 from sim.api.exact import optimal_value
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
+from strategies.optimal_memo_nb import memo_get, memo_put
 
 BASE = load_ruleset("base")
 REUSE = load_ruleset("base", ["game.flask_space=reuse", "game.explosion_limit=9"])
@@ -69,6 +70,8 @@ def test_solve_equals_the_exact_reference_with_flask_reuse_and_limit_9():
 
 
 def test_a_memo_emptied_mid_solve_changes_nothing():
+    """A 64-entry memo fills many times over in this solve; it is emptied each time (never left
+    full and unused), and the values are those of a memo big enough for the whole solve."""
     q = pot.make_query("w1x3,w2x2,w3,o1,r2,b2,y1", "optimal:coin=0.3,ruby=1.5", 2, 10, BASE)
     _, _, stop, draw = solve_root(q)
     small = memo(64)
@@ -77,7 +80,18 @@ def test_a_memo_emptied_mid_solve_changes_nothing():
     s2, d2 = dp.solve(counts.copy(), 0, 10, 0, 1, -1, -1, -1, -1, ctx_of(setup), 0.3, 1.5, 1.0,
                       BASE.scalars(), small)
     assert (s2, d2) == pytest.approx((stop, draw), abs=1e-12)
-    assert 0 < small[0] <= 0.85 * dp.memo_capacity(small) + 1  # it stored, and emptied itself
+
+
+def test_a_full_memo_is_emptied_and_stores_the_new_value():
+    """Past 85% full (54 of 64 entries) the next store empties the table and is kept."""
+    M = memo(64)
+    for key in range(1, 56):  # 55 entries: more than 0.85 x 64
+        memo_put(M, key * 1024 + 1, float(key))
+    assert M[0] == 55 and memo_get(M, 1024 + 1) == 1.0
+    memo_put(M, 999 * 1024 + 1, 7.5)
+    assert M[0] == 1
+    assert memo_get(M, 999 * 1024 + 1) == 7.5
+    assert np.isnan(memo_get(M, 1024 + 1))
 
 
 NONWHITE = ["o1", "g1", "b1", "b2", "b4", "r1", "r2", "r4", "y1", "y2", "k1"]
