@@ -1,0 +1,275 @@
+"""The evaluation of a round, steps A to F: the bonus die, chip actions, rubies, points, buying
+(or the final conversions) and spending rubies, then the round record. Each step is one function
+called by ``sim.kernel.round.play_round`` in that order."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.kernel.bag import add_chip, show_supply
+from sim.kernel.cards import (
+    LUCKY_DEVIL,
+    POT_IS_FULL,
+    SHINING,
+)
+from sim.kernel.die import roll_die
+from sim.kernel.droplet import move_droplet, settle_droplets
+from sim.kernel.effects.black import black_at_b, count_black
+from sim.kernel.effects.green import green_at_b
+from sim.kernel.effects.purple import purple_at_b
+from sim.kernel.events import record
+from sim.kernel.layout import (
+    BOUGHT,
+    CHIPS,
+    EV_BUY,
+    EV_CHOICE,
+    EV_CONVERT,
+    EV_RUBY,
+    EV_SCORE,
+    EV_SPEND,
+    EV_VP,
+    F_CHOICE,
+    F_COINS,
+    F_DROPLET,
+    F_EXPLODED,
+    F_FLASK,
+    F_NCHIPS,
+    F_NPOT,
+    F_PROTECTED,
+    F_RAT,
+    F_REWARD,
+    F_RUBIES,
+    F_SCORE,
+    F_VPGAIN,
+    F_WHITE,
+    G_AVAIL,
+    G_CARD,
+    G_MAX_BUYS,
+    G_NP,
+    G_OUT,
+    G_ROUND,
+    G_START_PLAYER,
+    G_SUPPLY,
+    R_BOOK,
+    R_FINAL_COINS,
+    R_FINAL_RUBIES,
+    R_MAX_BUYS,
+    R_RUBY_DROPLET,
+    R_RUBY_FLASK,
+    SPEND_DROPLET,
+    SPEND_FLASK,
+)
+from sim.kernel.records import (
+    GERR_BUY_OVER_BUDGET,
+    GERR_BUY_SAME_COLOUR,
+    GERR_BUY_TOO_MANY,
+    GERR_BUY_UNAVAILABLE,
+    GERR_SPEND,
+    RD_BAG,
+    RD_CARD,
+    RD_COINS,
+    RD_DROPLET,
+    RD_EXPLODED,
+    RD_NCHIPS,
+    RD_NPOT,
+    RD_RAT,
+    RD_REWARD,
+    RD_RUBIES,
+    RD_SCORE,
+    RD_VPGAIN,
+    RD_WHITE,
+    W_BLACK,
+    game_error,
+)
+from sim.rules.chips import GREEN, PURPLE, TYPE_COLOUR
+from strategies.decide_nb import decide_buy, decide_explosion, decide_spend
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
+    """A: the bonus die for the furthest intact potions (all ties roll; the spoon is furthest)."""
+    n = G[G_NP]
+    sp = G[G_START_PLAYER]
+    best = -1
+    for s in range(n):
+        if P[s, F_EXPLODED] == 0:
+            best = max(best, P[s, F_REWARD])
+    for k in range(n):
+        s = (sp + k) % n
+        if P[s, F_EXPLODED] == 0 and P[s, F_REWARD] == best:
+            roll_die(P, s, G, die, DS, supply, rng, E)
+            if G[G_CARD] == POT_IS_FULL:
+                roll_die(P, s, G, die, DS, supply, rng, E)
+            settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def phase_b_actions(P, G, R, supply, SK, SP, SC, rng, E, W, UF):
+    """B: green, purple and black chip actions, in start-player order."""
+    n = G[G_NP]
+    sp = G[G_START_PLAYER]
+    black = W[W_BLACK : W_BLACK + n]
+    count_black(P, n, black)
+    # the books whose choices at B involve the supply (green 2 and purple 2 and 4 grant chips)
+    grants = R[R_BOOK + GREEN] == 2 or R[R_BOOK + PURPLE] == 2 or R[R_BOOK + PURPLE] == 4
+    for k in range(n):
+        s = (sp + k) % n
+        if grants:
+            show_supply(G, supply)  # what a strategy sees of the supply when a book grants a chip
+        green_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
+        if grants:
+            show_supply(G, supply)
+        purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
+        black_at_b(P, s, black, G, E)
+        settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def phase_c_rubies(P, G, ruby, E):
+    """C: a ruby for every reward space that shows one, exploded or not."""
+    for s in range(G[G_NP]):
+        if ruby[P[s, F_REWARD]] != 0:
+            extra = 1 if G[G_CARD] == SHINING else 0
+            P[s, F_RUBIES] += 1 + extra
+            record(E, G, s, EV_RUBY, 1 + extra, 0, 0)
+            if G[G_CARD] == LUCKY_DEVIL:
+                P[s, F_SCORE] += 2
+                record(E, G, s, EV_VP, 2, P[s, F_SCORE], 0)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
+    """D: VP of the reward space; an exploded player chooses the VP or the coins (E)."""
+    for s in range(G[G_NP]):
+        rw = P[s, F_REWARD]
+        take_vp = True
+        take_coins = True
+        if P[s, F_EXPLODED] != 0 and P[s, F_PROTECTED] == 0:
+            ch = decide_explosion(P, s, vp[rw], coins[rw], G, R, SK, SP, SC, rng, UF)
+            P[s, F_CHOICE] = ch
+            take_vp = ch == 0
+            take_coins = ch != 0
+            record(E, G, s, EV_CHOICE, ch, 0, 0)
+        if take_vp:
+            P[s, F_SCORE] += vp[rw]
+            record(E, G, s, EV_VP, vp[rw], P[s, F_SCORE], 0)
+        if not take_coins:
+            P[s, F_COINS] = 0
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def final_conversions(P, G, R, E):
+    """The last round: coins and rubies into VP instead of buying."""
+    n = G[G_NP]
+    sp = G[G_START_PLAYER]
+    for k in range(n):
+        s = (sp + k) % n
+        cv = P[s, F_COINS] // R[R_FINAL_COINS]
+        rv = P[s, F_RUBIES] // R[R_FINAL_RUBIES]
+        P[s, F_SCORE] += cv + rv
+        P[s, F_RUBIES] -= rv * R[R_FINAL_RUBIES]
+        record(E, G, s, EV_CONVERT, cv, rv, 0)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
+    """E for one player: the strategy's purchases, each checked against the rules."""
+    nt = price.shape[0]
+    out = G[G_OUT : G_OUT + 8]
+    shop = G[G_SUPPLY : G_SUPPLY + nt]
+    cn = P[s, F_COINS]  # 0 for an exploded player who took the VP: nothing is affordable
+    for t in range(nt):
+        shop[t] = supply[t]
+    nb = decide_buy(P, s, cn, R[R_MAX_BUYS], supply, price, avail, out, G, R, SK, SP, SC, rng, UF)
+    used = 0
+    spent = 0
+    for i in range(nb):
+        t = out[i]
+        if i >= R[R_MAX_BUYS]:
+            game_error(G, GERR_BUY_TOO_MANY, s, nb)
+            break
+        if t < 0 or t >= nt or avail[t] == 0 or supply[t] <= 0:
+            game_error(G, GERR_BUY_UNAVAILABLE, s, t)
+            continue
+        if (used >> TYPE_COLOUR[t]) & 1:
+            game_error(G, GERR_BUY_SAME_COLOUR, s, t)
+            continue
+        if spent + price[t] > cn:
+            game_error(G, GERR_BUY_OVER_BUDGET, s, t)
+            continue
+        if not add_chip(P, s, t):
+            continue
+        spent += price[t]
+        used |= 1 << TYPE_COLOUR[t]
+        supply[t] -= 1
+        P[s, BOUGHT + TYPE_COLOUR[t]] += 1
+        record(E, G, s, EV_BUY, t, price[t], 0)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E, UF):
+    """E: every player buys, in start-player order, from the books that are out."""
+    n = G[G_NP]
+    sp = G[G_START_PLAYER]
+    r = G[G_ROUND]
+    nt = price.shape[0]
+    avail = G[G_AVAIL : G_AVAIL + nt]
+    for t in range(nt):
+        c = TYPE_COLOUR[t]
+        avail[t] = 1 if book_set[c] > 0 and r >= book_round[c] and price[t] >= 0 else 0
+    G[G_MAX_BUYS] = R[R_MAX_BUYS]
+    for k in range(n):
+        buy_chips(P, (sp + k) % n, G, R, supply, price, avail, SK, SP, SC, rng, E, UF)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
+    """F: rubies for droplet moves and flask refills, as the strategy asks."""
+    n = G[G_NP]
+    sp = G[G_START_PLAYER]
+    for k in range(n):
+        s = (sp + k) % n
+        for i in range(64):
+            a = decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF)
+            if a == SPEND_DROPLET and P[s, F_RUBIES] >= R[R_RUBY_DROPLET]:
+                P[s, F_RUBIES] -= R[R_RUBY_DROPLET]
+                move_droplet(P, s, 1)
+                settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
+            elif a == SPEND_FLASK and P[s, F_RUBIES] >= R[R_RUBY_FLASK] and P[s, F_FLASK] == 0:
+                P[s, F_RUBIES] -= R[R_RUBY_FLASK]
+                P[s, F_FLASK] = 1
+            elif a == 0:
+                break
+            else:
+                game_error(G, GERR_SPEND, s, a)
+                break
+            record(E, G, s, EV_SPEND, a, P[s, F_RUBIES], 0)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def round_end(P, G, coins, E, rd):
+    """Score events, and the per-round record ``rd`` (if it has rows)."""
+    r = G[G_ROUND]
+    for s in range(G[G_NP]):
+        P[s, F_VPGAIN] = P[s, F_SCORE] - P[s, F_VPGAIN]
+        record(E, G, s, EV_SCORE, P[s, F_SCORE], P[s, F_RUBIES], P[s, F_DROPLET])
+        if rd.shape[0] > 0:
+            row = rd[r - 1, s]
+            row[RD_REWARD] = P[s, F_REWARD]
+            row[RD_EXPLODED] = P[s, F_EXPLODED]
+            row[RD_VPGAIN] = P[s, F_VPGAIN]
+            row[RD_COINS] = coins[P[s, F_REWARD]]
+            row[RD_WHITE] = P[s, F_WHITE]
+            row[RD_RAT] = P[s, F_RAT]
+            row[RD_SCORE] = P[s, F_SCORE]
+            row[RD_RUBIES] = P[s, F_RUBIES]
+            row[RD_DROPLET] = P[s, F_DROPLET]
+            row[RD_NCHIPS] = P[s, F_NCHIPS]
+            row[RD_NPOT] = P[s, F_NPOT]
+            row[RD_CARD] = G[G_CARD]
+            for c in range(9):
+                row[RD_BAG + c] = 0
+            for i in range(P[s, F_NCHIPS]):
+                row[RD_BAG + TYPE_COLOUR[P[s, CHIPS + i]]] += 1
+
+
