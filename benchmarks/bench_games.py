@@ -6,7 +6,9 @@ Reports 4-, 3- and 2-player games per second (best of --repeat runs, after a war
 compiles the kernels) for a mixed lineup of the built-in strategies, in the base game with Set 1
 and no fortune-teller deck (the reference). --variants adds 4-player games with the deck on and
 each ingredient set, and the published variants (test-tube side, sequential brewing, teams),
-as a share of the reference (target: at least 80%).
+as a share of the reference (target: at least 80%). --herb-witches adds the Herb Witches
+(witches, overflow bowl, orange 6, the deck) at 4 players, as a share of the reference (target:
+at least 70%), and at 5 players.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--variants", action="store_true",
                     help="also time the deck on with each ingredient set (4 players)")
+    ap.add_argument("--herb-witches", action="store_true",
+                    help="also time the Herb Witches expansion (4 and 5 players, the deck on)")
     ap.add_argument("--presets", action="store_true",
                     help="also time each preset (4 copies) and a user-file twin of threshold")
     args = ap.parse_args()
@@ -73,6 +77,13 @@ def main() -> None:
                             ("teams of two", ["game.teams=true"])):
             gps = bench(load_ruleset("base", sets), LINEUPS[4], args.games, args.repeat)
             print(f"  deck + {label}: {gps:12,.0f} games/s   {gps / ref[4]:.0%} of the reference")
+    if args.herb_witches:
+        hw = load_ruleset("herb-witches")
+        print("the Herb Witches (witches, overflow bowl, orange 6, deck on):")
+        for specs in (LINEUPS[4], [*LINEUPS[4], "threshold:t=6"]):
+            gps = bench(hw, specs, args.games, args.repeat)
+            print(f"  {len(specs)} players: {gps:12,.0f} games/s   {gps / ref[4]:.0%} of the 4-player "
+                  f"reference   lineup {', '.join(specs)}")
     if args.presets:
         from strategies.builtin import PRESETS
         from strategies.registry import load_strategy_file

@@ -84,10 +84,14 @@ def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, drople
               "pot, or always the tube", choices=TUBE_CHOICES),
         Param("tube_space", "float", S.TUBE_DEFAULTS[0], 0, 10, "tube=value: VP worth of one pot "
               "space for one round (a glass is taken when its bonus beats this x rounds left)"),
+        Param("witches", "choice", "default", help="Herb Witches only: call each witch in play when "
+              "her gain passes the default thresholds (default), or keep every penny for its 2 VP "
+              "(never)", choices=WITCH_CHOICES),
     )
 
 
 TUBE_CHOICES = ("value", "pot", "tube")
+WITCH_CHOICES = ("default", "never")
 RUBY_RULES = ("rounds", "value")
 _TUBE_KIND = {"value": S.TUBE_VALUE, "pot": S.TUBE_POT, "tube": S.TUBE_ALWAYS}
 
@@ -146,6 +150,7 @@ def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
     kinds[S.SLOT_RED] = S.RED_ALWAYS
     kinds[S.SLOT_TUBE] = _TUBE_KIND[v["tube"]]
     params[S.SLOT_TUBE, S.P_TUBE_SPACE] = v["tube_space"]
+    kinds[S.SLOT_WITCH] = S.WITCH_NEVER if v["witches"] == "never" else S.WITCH_DEFAULT
 
 
 def _die_param(default: float = 0.0) -> tuple[Param, ...]:
@@ -213,6 +218,8 @@ def _random_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
     kinds[S.SLOT_RUBY] = S.RUBY_RANDOM
     kinds[S.SLOT_PURPLE] = S.PURPLE_MAX
     kinds[S.SLOT_RED] = S.RED_ALWAYS
+    kinds[S.SLOT_WITCH] = S.WITCH_RANDOM
+    params[S.SLOT_WITCH, 0] = 0.5
     return kinds, params
 
 

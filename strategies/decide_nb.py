@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.kernel.costs import droplet_cost, flask_cost
 from sim.kernel.layout import (
     F_BLUE_PTR,
     F_FLASK,
@@ -25,8 +26,6 @@ from sim.kernel.layout import (
     G_ROUND,
     R_FINAL_COINS,
     R_ROUNDS,
-    R_RUBY_DROPLET,
-    R_RUBY_FLASK,
     SPEND_DROPLET,
     SPEND_FLASK,
 )
@@ -345,28 +344,28 @@ def decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF):
         return UF[0][k - USER_BASE](P, s, G, R, SP, i, 0, UF[1][s])
     rubies = P[s, F_RUBIES]
     if k == RUBY_DEFAULT:
-        if SP[s, SLOT_RUBY, 0] > 0 and P[s, F_FLASK] == 0 and rubies >= R[R_RUBY_FLASK]:
+        if SP[s, SLOT_RUBY, 0] > 0 and P[s, F_FLASK] == 0 and rubies >= flask_cost(P, s, R):
             return SPEND_FLASK
-        if G[G_ROUND] <= SP[s, SLOT_RUBY, 1] and rubies >= R[R_RUBY_DROPLET]:
+        if G[G_ROUND] <= SP[s, SLOT_RUBY, 1] and rubies >= droplet_cost(P, s, R):
             return SPEND_DROPLET
         return 0
     if k == RUBY_VALUE:
         left = rounds_left(G, R)  # rounds a droplet move or a full flask still serves
         keep = SP[s, SLOT_RUBY, 2]
         droplet = -1.0
-        if rubies >= R[R_RUBY_DROPLET]:
-            droplet = SP[s, SLOT_RUBY, 0] * left - keep * R[R_RUBY_DROPLET]
+        if rubies >= droplet_cost(P, s, R):
+            droplet = SP[s, SLOT_RUBY, 0] * left - keep * droplet_cost(P, s, R)
         flask = -1.0
-        if P[s, F_FLASK] == 0 and rubies >= R[R_RUBY_FLASK]:
-            flask = SP[s, SLOT_RUBY, 1] * left - keep * R[R_RUBY_FLASK]
+        if P[s, F_FLASK] == 0 and rubies >= flask_cost(P, s, R):
+            flask = SP[s, SLOT_RUBY, 1] * left - keep * flask_cost(P, s, R)
         if droplet <= 0 and flask <= 0:
             return 0
         return SPEND_FLASK if flask > droplet else SPEND_DROPLET
     if k == RUBY_RANDOM:
         j = randint(rng, s, 3)
-        if j == 1 and rubies >= R[R_RUBY_DROPLET]:
+        if j == 1 and rubies >= droplet_cost(P, s, R):
             return SPEND_DROPLET
-        if j == 2 and P[s, F_FLASK] == 0 and rubies >= R[R_RUBY_FLASK]:
+        if j == 2 and P[s, F_FLASK] == 0 and rubies >= flask_cost(P, s, R):
             return SPEND_FLASK
         return 0
     return 0

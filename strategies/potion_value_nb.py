@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from numba import njit
 
+from sim.kernel.bowl import in_bowl
 from sim.kernel.layout import (
     BAGCNT,
     F_ANCHOR,
+    F_BOWL_SUM,
     F_DONE,
     F_EXPLODED,
     F_FLASK,
@@ -142,6 +144,35 @@ def press_shift(P, s, G, R, SP):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
+def bowl_ev_draws(P, s, R, SP, cv, rv, vv):
+    """``one_step_ev_draws`` once a chip lies on the last space (Herb Witches): a chip drawn goes
+    into the overflow bowl, which scores half its value (rounded down); a white may explode the
+    pot (valued without the bowl: the better of the spoon's VP and coins) or go straight back
+    with the flask."""
+    n = P[s, F_NBAG]
+    base = space_value(R, 53, False, cv, rv, vv)
+    held = P[s, F_BOWL_SUM]
+    now = base + vv * (held // 2)
+    flask_v = SP[s, SLOT_FLASK, 0] if P[s, F_FLASK] != 0 and SP[s, SLOT_FLASK, 0] > 0 else 1e9
+    exp = 0.0
+    for t in range(N_TYPES):
+        cnt = P[s, BAGCNT + t]
+        if cnt == 0:
+            continue
+        p = cnt / n
+        v = TYPE_VALUE[t]
+        if TYPE_COLOUR[t] == WHITE:
+            if P[s, F_WHITE] + v > P[s, F_LIMIT]:
+                exp += p * space_value(R, 53, True, cv, rv, vv)
+                continue
+            if v >= flask_v:
+                exp += p * now
+                continue
+        exp += p * (base + vv * ((held + v) // 2))
+    return exp > now + 1e-12
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
 def one_step_ev_draws(P, s, G, R, SP):
     """True if one more chip (then stopping) is worth more in expectation than stopping now.
 
@@ -162,6 +193,8 @@ def one_step_ev_draws(P, s, G, R, SP):
     n = P[s, F_NBAG]
     if n <= 0:
         return False
+    if in_bowl(P, s, R):
+        return bowl_ev_draws(P, s, R, SP, cv, rv, vv)
     last = R[R_LAST]
     # a full flask set to a value V > 0 sends a non-exploding white of value >= V straight back
     flask_v = SP[s, SLOT_FLASK, 0] if P[s, F_FLASK] != 0 and SP[s, SLOT_FLASK, 0] > 0 else 1e9

@@ -26,10 +26,11 @@ SLOT_CUSTOM = 9  # no decision: parameters of user strategies
 SLOT_BOOK = 10  # the choices of the Set 2-4 books (see Q_*)
 SLOT_CARD = 11  # the choices fortune-teller cards offer
 SLOT_TUBE = 12  # test-tube side: each droplet move goes to the pot or the test-tube track
-N_SLOTS = 13
+SLOT_WITCH = 13  # the herb witches: whether to call one now, and her choices (see WQ_*)
+N_SLOTS = 14
 SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple", "red", "custom",
-              "book", "card", "tube")
-DECISION_SLOTS = (*SLOT_NAMES[:9], "book", "card", "tube")
+              "book", "card", "tube", "witch")
+DECISION_SLOTS = (*SLOT_NAMES[:9], "book", "card", "tube", "witch")
 PARAM_WIDTH = 28
 ROUND_PARAMS = 21  # SP[s, slot, 0..20]: per-round values (0 = outside a game)
 P_RUBY_VALUE = 21  # stop slot of ev/optimal: VP worth of one ruby
@@ -138,6 +139,41 @@ P_TUBE_RUBY = 1  # TUBE_VALUE: VP worth of a ruby
 P_TUBE_COIN = 2  # TUBE_VALUE: VP worth of one coin of a chip's price
 TUBE_DEFAULTS = (0.7, 0.5, 0.25)  # p0, p1, p2 of the default player (and of unscripted moves)
 
+# witch kinds: a slot function gets (question, argument). Questions 1-12 ask whether to call
+# that witch now (sim.rules.witches numbers them); the answer 0 keeps the penny. Arguments/answers:
+WITCH_DEFAULT = 0  # each witch when her gain passes the thresholds below (P_W_*)
+WITCH_NEVER = 1  # keep every penny (2 VP each at the end)
+WITCH_RANDOM = 2  # p0 = chance of calling a witch whenever one may be called
+# witch numbers (the question asked; a = witch, b = argument)
+W_SECOND_FLASK = 1  # the pot exploded, the flask is full: b = the white chip type; 1 = call
+W_SIX_CHIPS = 2  # b = 1 if the player is about to stop; 1 = call (then WQ_SIX_NEXT)
+W_WHITES_BACK = 3  # b = 1 if about to stop; answer: whites sent back (0, 1 or 2, the last ones)
+W_BOTH_REWARDS = 4  # the pot exploded (step A): b = the reward space; 1 = VP and coins (and die)
+W_UPGRADE = 5  # step E: answer 1 = the last two chips, 2 + k = pot entry k alone, 0 none
+W_DOUBLE_COINS = 6  # step E (or the final conversion): b = coins; 1 = double them
+W_FREE_TWIN = 7  # after buying: b = chips bought (G_OUT); answer: the chip type twinned, -1 none
+W_RUBY_COINS = 8  # step E: b = rubies; 1 = +2 coins per ruby
+W_COLOURS = 9  # step D: b = VP she gives; 1 = call
+W_BAG_POINTS = 10  # step D: b = VP she gives; 1 = call
+W_RUBY_SPACE = 11  # step C, the reward space shows a ruby: b = rubies she gives; 1 = call
+W_CHEAP_RUBIES = 12  # step F: b = rubies held; 1 = call
+N_WITCHES = 12
+WQ_SIX_NEXT = 13  # b = chips drawn (P[s, WITCH_LOOK:]); answer: index of the chip placed next, -1 done
+# WITCH_DEFAULT parameters: SP[s, SLOT_WITCH, w] = first round witch w is called (1..12), and:
+P_W_WHITES = 13  # whites back: only with a white total of at least this
+P_W_BOTH = 14  # both rewards: only if the part an explosion loses is worth at least this (VP)
+P_W_COINS = 15  # double coins: only with at least this many coins
+P_W_RUBY_COINS = 16  # ruby coins: only for at least this many coins
+P_W_TWIN = 17  # free twin: only for a chip that cost at least this
+P_W_COLOURS = 18  # colours: only for at least this many VP
+P_W_BAG = 19  # bag points: only for at least this many VP
+P_W_RUBIES = 20  # ruby space: only for at least this many rubies
+P_W_CHEAP = 21  # cheap rubies: only with at least this many rubies
+P_W_COIN_VP = 22  # VP worth of one coin (both rewards)
+# first rounds (1..12), then P_W_WHITES .. P_W_COIN_VP; in the last round every witch is called
+# when her gain is worth more than the penny kept
+WITCH_DEFAULTS = (0.0, 1, 6, 4, 1, 3, 1, 2, 2, 1, 1, 1, 1, 6, 2.0, 20, 6, 12, 4, 8, 4, 4, 0.25)
+
 # Scripted decisions: SC[seat, :]
 SC_NBLUE = 0
 SC_BLUE = 1  # 16 entries: chip type placed for each blue chip, -1 none
@@ -161,5 +197,9 @@ SC_NCARD = 79
 SC_CARD = 80  # 8 entries: card decisions in order
 SC_NTUBE = 88  # droplet moves scripted (test-tube side)
 SC_TUBE = 89  # bit i: 1 the i-th droplet move goes to the test tube, 0 to the pot
-SC_WIDTH = 96
+SC_WITCH = 96  # 12 entries: the answer for witch w at SC_WITCH + w - 1 (SC_UNSET: not scripted)
+SC_NSIX = 108  # chips the six-chips witch places, in order (SC_SIX)
+SC_SIX = 109  # 6 entries: chip types
+SC_WIDTH = 128
+SC_UNSET = -99
 SC_MAX_LIST = 16

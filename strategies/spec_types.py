@@ -109,6 +109,7 @@ def blank_arrays() -> tuple[np.ndarray, np.ndarray]:
     params = np.zeros((S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
     params[S.SLOT_BUY, :] = -1
     params[S.SLOT_TUBE, : len(S.TUBE_DEFAULTS)] = S.TUBE_DEFAULTS
+    params[S.SLOT_WITCH, : len(S.WITCH_DEFAULTS)] = S.WITCH_DEFAULTS
     return kinds, params
 
 

@@ -38,12 +38,33 @@ def listing() -> dict:
     return json.loads(r.stdout)
 
 
-def test_listing_has_the_four_lists(listing):
-    assert set(listing) == {"rulesets", "books", "cards", "variants"}
+def test_listing_has_the_five_lists(listing):
+    assert set(listing) == {"rulesets", "books", "cards", "witches", "variants"}
     assert all(isinstance(v, list) and v for v in listing.values())
     assert "base" in [r["name"] for r in listing["rulesets"]]
     base = next(r for r in listing["rulesets"] if r["name"] == "base")
     assert base["description"] == load_ruleset("base").data["description"]
+
+
+def test_witches_listed_with_ids_groups_and_texts(listing):
+    got = listing["witches"]
+    assert [w["number"] for w in got] == list(range(1, 13))
+    assert [w["group"] for w in got] == ["potion"] * 4 + ["buying"] * 4 + ["points"] * 4
+    assert got[0]["id"] == "second-flask" and got[11]["id"] == "cheap-rubies"
+    assert all(w["text"] and w["phase"] for w in got)
+
+
+def test_rules_show_herb_witches_json_lists_the_witches():
+    d = json.loads(ok("rules", "show", "herb-witches", "--json").stdout)
+    assert [w["id"] for w in d["witches"]][:2] == ["second-flask", "six-chips"]
+    assert {w["in_play"] for w in d["witches"]} == {"random"}
+    assert d["witch_settings"] == {"enabled": True, "fixed": []}
+    assert d["game"]["max_players"] == 5 and d["game"]["overflow_bowl"] is True
+    r = ok("rules", "show", "herb-witches", "--set", 'witches.fixed=["upgrade"]', "--json")
+    got = {w["id"]: w["in_play"] for w in json.loads(r.stdout)["witches"]}
+    assert got["upgrade"] == "fixed" and got["double-coins"] == "never" and got["colours"] == "random"
+    r = ok("rules", "show", "base", "--json")
+    assert {w["in_play"] for w in json.loads(r.stdout)["witches"]} == {"off"}
 
 
 def test_cards_in_kernel_order_with_their_timings(listing):
@@ -109,7 +130,8 @@ def test_book_timings_and_choices(listing):
     assert "place" in _book(listing, "red", 2)["choices"][0]
     assert all(_book(listing, c, k)["implemented"] for c in ("green", "blue", "red", "yellow", "purple")
                for k in (1, 2, 3, 4))
-    assert len(books()) == 5 * 4 + 1 + 2
+    assert len(books()) == 5 * 4 + 2 + 2  # orange: the base book and the Herb Witches one
+    assert _book(listing, "orange", 5)["prices"] == {"o1": 3, "o6": 22}
 
 
 def test_variants_say_honestly_what_is_built(listing):

@@ -21,6 +21,7 @@ from sim.kernel.records import (
     O_SCORE,
     O_WIDTH,
     O_WIN,
+    O_WITCHES,
     RD_WIDTH,
 )
 from sim.rules import chips
@@ -47,7 +48,8 @@ def check_players(ruleset: Ruleset, nplayers: int) -> None:
                                  f"(two teams of two)")
         return
     if not lo <= nplayers <= hi:
-        raise GameInputError(f"--players {nplayers}: this ruleset plays {lo} to {hi} players")
+        hint = "; 5 players need the Herb Witches (--rules herb-witches)" if nplayers == 5 else ""
+        raise GameInputError(f"--players {nplayers}: this ruleset plays {lo} to {hi} players{hint}")
 
 
 def lineup_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
@@ -129,6 +131,11 @@ def summarize(res: BatchResult, rounds: int) -> pd.DataFrame:
             "explosion_rate_ci": (float(ex_ci[0][0]), float(ex_ci[1][0])),
             "illegal_decisions": int((o[:, O_ERR] != 0).sum()),
         })
+        wit = o[:, O_WITCHES].astype(np.int64)
+        if (wit >> 17).any():  # the herb witches: witches called per game (a penny each)
+            calls = sum((wit >> w) & 1 for w in range(1, 13))
+            m, ci = mean_ci(calls)
+            rows[-1].update(witches_called=m, witches_called_ci=ci)
     return pd.DataFrame(rows)
 
 
@@ -179,6 +186,8 @@ EVENT_NAMES = {
     L.EV_GREEN_DROPLET: "green_droplet", L.EV_PURPLE_TRADE: "purple_trade",
     L.EV_PURPLE_VP: "purple_vp", L.EV_UPGRADE: "upgrade", L.EV_CARD: "card",
     L.EV_CARD_GAIN: "card_effect", L.EV_CARD_LOOK: "card_look", L.EV_TUBE: "tube",
+    L.EV_BOWL: "bowl", L.EV_BOWL_VP: "bowl_vp", L.EV_WITCHES: "witches", L.EV_WITCH: "witch",
+    L.EV_WITCH_LOOK: "witch_look",
 }
 CARD_GAINS = {0: "rats_doubled", 1: "vp", 2: "rubies", 3: "droplet", 4: "chip", 5: "chip_removed",
               7: "restart"}
@@ -265,6 +274,18 @@ def event_dict(row) -> dict:
         d["card"] = CARDS[a - 1].id
     elif code == L.EV_TUBE:
         d.update(glass=a, bonus=glass_name(b), given=not c)
+    elif code in (L.EV_BOWL, L.EV_WITCH_LOOK):
+        d["chip"] = chip
+        if code == L.EV_BOWL:
+            d["bowl_value"] = b
+    elif code == L.EV_BOWL_VP:
+        d.update(vp=a, score=b)
+    elif code == L.EV_WITCHES:
+        from sim.rules.witches import witch_by_number
+
+        d["witches"] = [witch_by_number(w).id for w in (a, b, c) if w > 0]
+    elif code == L.EV_WITCH:
+        d.update(witch_event(a, b, c))
     elif code == L.EV_CARD_GAIN:
         d["effect"] = CARD_GAINS.get(a, str(a))
         if a == 4 or a == 5:
@@ -272,6 +293,31 @@ def event_dict(row) -> dict:
         else:
             d["amount"] = b
     return d
+
+
+def witch_event(w: int, b: int, c: int) -> dict:
+    """The fields of a witch event: which witch and what she did (w = 0: pennies scored at the end)."""
+    from sim.rules.witches import witch_by_number
+
+    if w == 0:
+        return {"pennies_kept": b, "vp": c}
+    wid = witch_by_number(w).id
+    name = chips.chip_name
+    detail = {
+        "second-flask": lambda: {"chip": name(b)},
+        "six-chips": lambda: {"drawn": b},
+        "whites-back": lambda: {"whites": b, "chips": [name(x % 32 - 1) for x in (c // 32, c) if x % 32]},
+        "both-rewards": lambda: {"reward_space": b},
+        "upgrade": lambda: {"chips_upgraded": c},
+        "double-coins": lambda: {"coins": b, "now": c},
+        "free-twin": lambda: {"chip": name(b)},
+        "ruby-coins": lambda: {"rubies": b, "coins": c},
+        "colours": lambda: {"vp": b},
+        "bag-points": lambda: {"vp": b},
+        "ruby-space": lambda: {"rubies": b},
+        "cheap-rubies": lambda: {"rubies": b},
+    }[wid]()
+    return {"witch": wid, **detail}
 
 
 def glass_name(code: int) -> str:

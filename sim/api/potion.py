@@ -18,7 +18,7 @@ from sim.kernel.layout import (
     F_WHITE,
     G_NEV,
 )
-from sim.kernel.potions import potion_forced, potion_histograms
+from sim.kernel.potions import BOWL_ROWS, potion_forced, potion_histograms
 from sim.rules import chips
 from sim.rules.ruleset import SET_COLOURS, Ruleset
 from sim.stats.intervals import mean_ci, wilson
@@ -70,9 +70,24 @@ class PotionQuery:
         return R, kinds[None, :], params[None, :, :]
 
 
+def has_bowl(q: PotionQuery) -> bool:
+    """Whether the query's ruleset has the overflow bowl (Herb Witches)."""
+    return bool(q.ruleset.game("overflow_bowl"))
+
+
+def bowl_reachable(q: PotionQuery) -> bool:
+    """Whether a chip could reach the last space from the start with this bag (every chip drawn,
+    each red chip with its largest pumpkin bonus): only then can the overflow bowl matter."""
+    reach = q.start + sum(int(chips.TYPE_VALUE[t]) + (2 if chips.TYPE_COLOUR[t] == chips.RED else 0)
+                          for t in q.bag)
+    return has_bowl(q) and reach >= int(q.ruleset.data["track"]["last_chip_space"])
+
+
 def exact_supported(q: PotionQuery) -> bool:
-    """Whether exact enumeration (and the optimal stopper) covers this query: Set 1 books, no card."""
-    return q.card == 0 and all(int(q.ruleset.data["books"][c]) == 1 for c in SET_COLOURS)
+    """Whether exact enumeration (and the optimal stopper) covers this query: Set 1 books, no card,
+    and no overflow bowl within reach (the reference ends a potion on the last space)."""
+    return (q.card == 0 and all(int(q.ruleset.data["books"][c]) == 1 for c in SET_COLOURS)
+            and not bowl_reachable(q))
 
 
 def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset: Ruleset,
@@ -103,9 +118,11 @@ def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset:
 
 def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
            progress: Callable[[int, int], None] | None = None,
-           piece_seconds: float = PIECE_SECONDS) -> np.ndarray:
+           piece_seconds: float = PIECE_SECONDS, with_bowl: bool = False) -> np.ndarray:
     """Histogram counts[reward space, outcome] of n sampled potions; outcome 0 intact, 1 exploded,
-    2 exploded inside a blue Set 2 protection window (VP and coins both count).
+    2 exploded inside a blue Set 2 protection window (VP and coins both count). ``with_bowl``:
+    ``BOWL_ROWS`` more rows, 54 + b counting the potions whose overflow bowl scores b VP (they
+    are in row 53 too); :func:`summarize` reads them.
 
     Potion i uses random stream (seed, i), so the counts are the same however the index range
     is split: it is worked through in pieces of about ``piece_seconds`` each (one compiled call
@@ -117,7 +134,7 @@ def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
     limit = int(q.ruleset.game("explosion_limit"))
     flask = 1 if q.flask is not None else 0
     uf = slot_table()
-    hist = np.zeros((54, N_OUTCOMES), dtype=np.int64)
+    hist = np.zeros((54 + BOWL_ROWS, N_OUTCOMES), dtype=np.int64)
     done, step = 0, min(n, FIRST_PIECE)
     while done < n:
         m = min(step, n - done)
@@ -130,7 +147,7 @@ def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
             progress(done, n)
         # the next piece: about piece_seconds at the rate just seen (at most 8 times bigger)
         step = max(1, min(8 * m, int(m * piece_seconds / dt) if dt > 0 else 8 * m))
-    return hist
+    return hist if with_bowl else hist[:54]
 
 
 def is_optimal(q: PotionQuery) -> bool:
@@ -139,14 +156,14 @@ def is_optimal(q: PotionQuery) -> bool:
 
 
 def sample_optimal(q: PotionQuery, n: int, seed: int,
-                   progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+                   progress: Callable[[int, int], None] | None = None, with_bowl: bool = False) -> np.ndarray:
     """:func:`sample` for the compiled optimal stopper: one chunk a thread and pieces of about
     30 s, so each chunk's memo of solved states stays warm over many potions (a fresh memo per
     chunk and piece makes it many times slower). The counts are those of :func:`sample`."""
     import numba
 
     return sample(q, n, seed, chunks=numba.get_num_threads(), progress=progress,
-                  piece_seconds=OPTIMAL_PIECE_SECONDS)
+                  piece_seconds=OPTIMAL_PIECE_SECONDS, with_bowl=with_bowl)
 
 
 def exact_setup(q: PotionQuery, stop: str | None = None, *, coin_value: float | None = None,
@@ -267,15 +284,25 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
 
 
 def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | None) -> dict:
-    """The JSON-ready answer from a histogram of counts (sampled) or probabilities (exact)."""
+    """The JSON-ready answer from a histogram of counts (sampled) or probabilities (exact); a
+    sampled histogram with the overflow bowl's rows (``sample(with_bowl=True)``) adds the bowl's
+    VP to the expected VP and reports it on its own (``expected_bowl_vp``)."""
     rs = q.ruleset
+    bowl = hist[54:] if hist.shape[0] > 54 else None
+    hist = hist[:54]
     total = float(hist.sum())
     probs = hist / total
     spaces = np.arange(54)
     p_explode = float(probs[:, 1:].sum())  # a protected pot exploded too
     reward_w = hist.sum(axis=1)
     coins_mean = float((probs.sum(axis=1) * rs.coins).sum())
-    vp_mean = float((probs.sum(axis=1) * rs.vp).sum())
+    vp_values, vp_weights = rs.vp, reward_w
+    if bowl is not None:  # the spoon's potions split by their bowl VP (b = 0 for an empty bowl)
+        by_b = bowl.sum(axis=1)
+        spoon_plain = reward_w[53] - by_b.sum()
+        vp_values = np.concatenate([rs.vp[:53], [rs.vp[53]], rs.vp[53] + np.arange(len(by_b))])
+        vp_weights = np.concatenate([reward_w[:53], [spoon_plain], by_b])
+    vp_mean = float((vp_values * vp_weights).sum() / total)
     out = {
         "bag": chips.format_counts(chips.counts_of(q.bag)),
         "stop": q.stop,
@@ -297,7 +324,15 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
         m, ci = mean_ci(spaces, reward_w)
         out["expected_reward_space_ci"] = list(ci)
         out["expected_coins_ci"] = list(mean_ci(rs.coins, reward_w)[1])
-        out["expected_vp_ci"] = list(mean_ci(rs.vp, reward_w)[1])
+        out["expected_vp_ci"] = list(mean_ci(vp_values, vp_weights)[1])
+    if bowl is not None:
+        by_b = bowl.sum(axis=1)
+        out["expected_bowl_vp"] = float((np.arange(len(by_b)) * by_b).sum() / total)
+        out["p_bowl"] = float(by_b.sum() / total)
+        if not is_exact:
+            bv = np.concatenate([[0], np.arange(len(by_b))])
+            out["expected_bowl_vp_ci"] = list(mean_ci(bv, np.concatenate([[total - by_b.sum()], by_b]))[1])
+            out["p_bowl_ci"] = list(wilson(by_b.sum(), int(total)))
     key = (lambda x: float(x)) if is_exact else (lambda x: int(x))
     out["distribution"] = {
         "intact": {str(s): key(hist[s, 0]) for s in range(54) if hist[s, 0] > 0},
@@ -376,10 +411,22 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
         "book_rubies": int(P[0, L.F_RUBIES]),
         "book_vp": int(P[0, L.F_SCORE]),
         "beside": chips.format_counts(_beside(P)),
+        **({"bowl": {"chips": [chips.chip_name(int(ev[i, 3])) for i in range(len(ev))
+                               if ev[i, 2] == L.EV_BOWL and not _flasked_from_bowl(ev, i)],
+                     "value": int(P[0, L.F_BOWL_SUM]), "vp": int(P[0, L.F_BOWL_SUM]) // 2}}
+           if int(P[0, L.F_BOWL_N]) or any(r[2] == L.EV_BOWL for r in ev) else {}),
         "rules": rs.name,
         "overrides": list(rs.overrides),
         "events": [e for e in events if e],
     }
+
+
+def _flasked_from_bowl(ev, i: int) -> bool:
+    """Whether the flask sent bowl event i's chip back (the flask event right after it, with an
+    index past the last space)."""
+    from sim.kernel import layout as L
+
+    return i + 1 < len(ev) and int(ev[i + 1, 2]) == L.EV_FLASK and int(ev[i + 1, 4]) > 52
 
 
 def _beside(P) -> np.ndarray:
@@ -423,4 +470,5 @@ def _event_text(code: int, a: int, b: int, c: int = 0) -> str:
         L.EV_YELLOW: f"yellow returns {name} from space {b} to the bag",
         L.EV_FLASK: f"flask returns {name} from space {b} to the bag",
         L.EV_STOP: f"stop, reward space {b}",
+        L.EV_BOWL: f"{name} into the overflow bowl (value {b})",
     }.get(code, "")

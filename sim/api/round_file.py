@@ -21,6 +21,8 @@ from sim.api.round_script import (
     _card,
     _chips,
     _int,
+    apply_witch_script,
+    round_witches,
 )
 from sim.kernel import layout as L
 from sim.kernel.records import (
@@ -48,8 +50,9 @@ else:  # pragma: no cover
 
 PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "blue", "yellow", "red", "flask_on",
                "choice", "buy", "spend", "purple", "red_after", "green", "upgrade", "beside", "card_choice",
-               "card_draws", "glass", "tube"}
-TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player", "card"}
+               "card_draws", "glass", "tube", "pennies", "witch"}
+TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player", "card",
+            "witches"}
 
 
 def load(path: str | Path) -> dict:
@@ -103,6 +106,7 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
     SP = np.zeros((n, S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
     all_draws = []
     card = _card(d, label)
+    witches = round_witches(d, rs, label)
     final = rnd >= rs.game("rounds")
     for s, pl in enumerate(seats):
         where = f"{label}: seat {s}"
@@ -151,6 +155,7 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
     G[L.G_ROUND] = rnd
     G[L.G_START_PLAYER] = sp
     G[L.G_DIE_N] = len(die_faces) if die_faces else -1
+    G[L.G_WITCH:L.G_WITCH + 3] = witches
     if card:
         G[L.G_DECK + rnd - 1] = card
         G[L.G_DECK_N] = rnd
@@ -162,7 +167,7 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
                rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
     events = [event_dict(row) for row in E[: _count_events(E)]]
     _check_errors(G, P, SC, events, label, flask_before)
-    res = _result(P, events, n, supply, tube=bool(R[L.R_TUBE]))
+    res = _result(P, events, n, supply, tube=bool(R[L.R_TUBE]), witches=bool(R[L.R_WITCHES]))
     res.update(rules=rs.name, overrides=list(rs.overrides), rules_given="rules" in d or "set" in d,
                ruby_costs={"droplet": int(rs.game("ruby_cost_droplet")),
                            "flask": int(rs.game("ruby_cost_flask"))})
@@ -185,7 +190,7 @@ def _die_script(d: dict, where: str) -> tuple[list[str], np.ndarray]:
     return faces, np.array([FACE_KEYS.index(f) for f in faces] or [0], dtype=np.int64)
 
 
-def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0) -> list[int]:
+def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) -> list[int]:
     """Set seat s's forced draws count and scripted decisions from its table; return the draws."""
     SC[s, :] = 0
     P[s, L.F_FORCED_PTR] = 0
@@ -250,6 +255,7 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0) -> list[int]
     SC[s, S.SC_PURPLE] = _int(pl, "purple", where, default=-1, lo=-1, hi=3) if "purple" in pl else -1
     _apply_book_script(SC, s, pl, where, starting)
     _apply_tube_script(SC, s, pl, where)
+    apply_witch_script(SC, P, s, pl, where, starting, pennies=not game)
     return draws
 
 
@@ -287,7 +293,7 @@ def _check_errors(G, P, SC, events, label, flask_before) -> None:
             raise RoundFileError(f"{label}: seat {s}: flask_on = {k}: {why}")
 
 
-def _result(P, events, n, supply, tube=False) -> dict:
+def _result(P, events, n, supply, tube=False, witches=False) -> dict:
     players = []
     for s in range(n):
         ev = [e for e in events if e.get("seat") == s]
@@ -310,6 +316,16 @@ def _result(P, events, n, supply, tube=False) -> dict:
         })
         if tube:  # the test-tube side: the glass the test-tube droplet is on
             players[-1]["glass"] = int(P[s, L.F_TUBE])
+        if P[s, L.F_BOWL_N] > 0:  # the overflow bowl (Herb Witches)
+            kept = [e["chip"] for i, e in enumerate(ev) if e["event"] == "bowl" and not (
+                i + 1 < len(ev) and ev[i + 1]["event"] == "flask" and ev[i + 1]["index"] > 52)]
+            players[-1]["bowl"] = {"chips": kept,
+                                   "value": int(P[s, L.F_BOWL_SUM]), "vp": int(P[s, L.F_BOWL_SUM]) // 2}
+        if witches:  # the herb witches called this round and the pennies still held
+            from sim.rules.witches import GROUPS
+
+            players[-1]["witches"] = [e["witch"] for e in ev if e["event"] == "witch" and "witch" in e]
+            players[-1]["pennies"] = [g for i, g in enumerate(GROUPS) if (P[s, L.F_PENNY] >> i) & 1]
         aside = P[s, L.ASIDE:L.ASIDE + 3]
         if aside.any():  # red Set 2: chips kept beside the pot (they are in 'bag' too)
             players[-1]["beside"] = ",".join(
@@ -319,8 +335,8 @@ def _result(P, events, n, supply, tube=False) -> dict:
 
 
 SCRIPT_KEYS = {"draws", "blue", "yellow", "red", "flask_on", "choice", "buy", "spend", "purple",
-               "red_after", "green", "upgrade", "card_choice", "card_draws", "tube"}
-GAME_KEYS = {"players", "rules", "set", "round"}
+               "red_after", "green", "upgrade", "card_choice", "card_draws", "tube", "witch"}
+GAME_KEYS = {"players", "rules", "set", "round", "witches"}
 
 
 def play_game_file(path: str | Path) -> dict:
@@ -338,6 +354,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
     """
     from sim.kernel.game import finish_game, setup_game
     from sim.kernel.records import O_NWIN, O_RANK, O_WIDTH, O_WIN
+    from sim.kernel.witches import penny_points
 
     for k in d:
         if k not in GAME_KEYS:
@@ -362,6 +379,9 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
     G = np.zeros(L.G_WIDTH, dtype=np.int64)
     supply = rs.supply.copy()
     setup_game(P, G, R, supply, rs.starting_bag, n)
+    G[L.G_WITCH:L.G_WITCH + 3] = round_witches(d, rs, label)
+    if R[L.R_WITCHES]:
+        P[:, L.F_PENNY] = 7
     SC = np.zeros((n, S.SC_WIDTH), dtype=np.int64)
     SK = np.full((n, S.N_SLOTS), S.SCRIPTED, dtype=np.int64)
     SP = np.zeros((n, S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
@@ -388,7 +408,8 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
                 if k not in SCRIPT_KEYS:
                     raise RoundFileError(f"{where}: seat {s}: unknown key '{k}'; expected "
                                          f"{', '.join(sorted(SCRIPT_KEYS))}")
-            draws.append(_apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs, card))
+            draws.append(_apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs, card,
+                                       game=True))
         FD = _forced_draws(draws)
         faces, DS = _die_script(rnd, where)
         G[L.G_ROUND] = r
@@ -401,12 +422,13 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
                    rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
         events = [event_dict(row) for row in E[: _count_events(E)]]
         _check_errors(G, P, SC, events, where, flask_before)
-        res = _result(P, events, n, supply, tube=bool(R[L.R_TUBE]))
+        res = _result(P, events, n, supply, tube=bool(R[L.R_TUBE]), witches=bool(R[L.R_WITCHES]))
         res["round"] = r
         results.append(res)
     out = np.zeros((n, O_WIDTH), dtype=np.int64)
     E[:] = 0
     G[L.G_NEV] = 0
+    penny_points(P, G, R, E)
     finish_game(P, G, out, E)
     final = [{
         "score": int(out[s, 0]),
@@ -415,6 +437,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         "rubies": int(P[s, L.F_RUBIES]),
         "droplet": int(P[s, L.F_DROPLET]),
         **({"glass": int(P[s, L.F_TUBE])} if R[L.R_TUBE] else {}),
+        **({"pennies_kept": bin(int(P[s, L.F_PENNY]) & 7).count("1")} if R[L.R_WITCHES] else {}),
         "final_position": int(P[s, L.F_FINALPOS]),
         "bag": chips.format_counts(chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))),
     } for s in range(n)]

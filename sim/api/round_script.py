@@ -3,6 +3,7 @@ decisions a seat may script (``card``, ``card_choice``, ``red_after``, ``green``
 
 from __future__ import annotations
 
+from sim.kernel import layout as L
 from sim.rules import chips
 from strategies import slots as S
 
@@ -125,3 +126,96 @@ def _apply_tube_script(SC, s, pl, where) -> None:
                              f"droplet move (test-tube side of the pot)")
     SC[s, S.SC_NTUBE] = len(tube)
     SC[s, S.SC_TUBE] = sum(1 << i for i, x in enumerate(tube) if x == "tube")
+
+
+def round_witches(d: dict, rs, where: str) -> list[int]:
+    """The witches in play in a round file: its ``witches`` list of ids (at most one per group),
+    else the ruleset's ``witches.fixed``; returns the kernel numbers per group (0: none)."""
+    from sim.rules.witches import GROUPS, WITCH_IDS, witch_group, witch_number
+
+    ids = d.get("witches", rs.data["witches"]["fixed"])
+    if not isinstance(ids, list) or not all(x in WITCH_IDS for x in ids) \
+            or len({witch_group(x) for x in ids}) != len(ids):
+        raise RoundFileError(f"{where}: key 'witches': expected a list of witch ids, at most one per "
+                             f"group ({', '.join(WITCH_IDS)})")
+    if ids and not rs.data["witches"]["enabled"]:
+        raise RoundFileError(f"{where}: key 'witches': this ruleset plays without the herb witches "
+                             f"(rules = \"herb-witches\", or --set witches.enabled=true)")
+    out = [0, 0, 0]
+    for x in ids:
+        out[GROUPS.index(witch_group(x))] = witch_number(x)
+    return out
+
+
+def _witch_when(v, where: str, key: str) -> int:
+    """``after * 4`` for a potion witch's ``{after = N}`` (0: when the player stops)."""
+    after = v.get("after", 0) if isinstance(v, dict) else 0
+    if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after <= 60:
+        raise RoundFileError(f"{where}: witch '{key}': key 'after': expected the number of chips "
+                             f"drawn before she is called (0: when the player stops)")
+    return after * 4
+
+
+def _witch_answer(key: str, v, where: str, starting: str, SC, s) -> int:
+    """The scripted answer of one witch (see ``strategies.witch_nb.witch_scripted``)."""
+    if key == "six-chips":
+        place = v.get("place") if isinstance(v, dict) else None
+        if place is not None:
+            got = _chips({"place": place}, "place", f"{where}: witch 'six-chips'", starting)
+            if len(got) > 6:
+                raise RoundFileError(f"{where}: witch 'six-chips': at most 6 chips are placed")
+            SC[s, S.SC_NSIX] = len(got) if got else -1
+            SC[s, S.SC_SIX:S.SC_SIX + len(got)] = got
+        if v is False:
+            return 0
+        when = _witch_when(v, where, key)
+        if when == 0:  # her six chips come from the listed draws, so she is called between them
+            raise RoundFileError(f"{where}: witch 'six-chips': give {{after = N}}, the chips drawn "
+                                 f"before she is called (her chips follow in 'draws')")
+        return when + 1
+    if key == "whites-back":
+        n = v.get("whites", 2) if isinstance(v, dict) else (2 if v is True else v)
+        if isinstance(n, bool) or n not in (0, 1, 2):
+            raise RoundFileError(f"{where}: witch 'whites-back': expected true, 1, 2 or "
+                                 f"{{after = N, whites = 1 or 2}}")
+        return _witch_when(v, where, key) + n if n else 0
+    if key == "upgrade":
+        if v == "last2":
+            return 1
+        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 60:
+            return 2 + v
+        if v is False or v == "none":
+            return 0
+        raise RoundFileError(f"{where}: witch 'upgrade': expected \"last2\" (the last two chips), the "
+                             f"index of one chip in the pot (0 = the first placed) or \"none\"")
+    if key == "free-twin":
+        got = _chips({"free-twin": v}, "free-twin", where, starting) if isinstance(v, str) else []
+        if len(got) != 1:
+            raise RoundFileError(f"{where}: witch 'free-twin': expected the one chip bought to get twice")
+        return got[0]
+    if not isinstance(v, bool):
+        raise RoundFileError(f"{where}: witch '{key}': expected true (call her) or false")
+    return int(v)
+
+
+def apply_witch_script(SC, P, s, pl, where: str, starting: str, pennies: bool = True) -> None:
+    """A seat's ``pennies`` (groups still held; default all; a scripted game keeps its own) and
+    ``witch`` table (witch id -> answer); a witch not listed is not called."""
+    from sim.rules.witches import GROUPS, WITCH_IDS, witch_number
+
+    if pennies:
+        held = pl.get("pennies", list(GROUPS))
+        if not isinstance(held, list) or not all(x in GROUPS for x in held):
+            raise RoundFileError(f"{where}: key 'pennies': expected a list of witch groups still held "
+                                 f"({', '.join(GROUPS)})")
+        P[s, L.F_PENNY] = sum(1 << GROUPS.index(x) for x in set(held))
+    SC[s, S.SC_WITCH:S.SC_WITCH + S.N_WITCHES] = S.SC_UNSET
+    SC[s, S.SC_NSIX] = 0
+    table = pl.get("witch", {})
+    if not isinstance(table, dict):
+        raise RoundFileError(f"{where}: key 'witch': expected a table of witch id = answer")
+    for key, v in table.items():
+        if key not in WITCH_IDS:
+            raise RoundFileError(f"{where}: key 'witch.{key}': no such witch ({', '.join(WITCH_IDS)})")
+        SC[s, S.SC_WITCH + witch_number(key) - 1] = _witch_answer(key, v, where, starting, SC, s)
+

@@ -93,7 +93,7 @@ def register(app: typer.Typer) -> None:
         variant: Annotated[list[str] | None, typer.Option("--variant", help="LABEL=section.key=value;section.key=value: the first --rules with these overrides (repeatable; a label has no dot; without LABEL= the overrides name it).")] = None,
         set_: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value in every ruleset: section.key=value (repeatable).")] = None,
         strategies: Annotated[str | None, typer.Option(help="The field: strategy specs (name or name:key=value,...), comma-separated. Default: the built-in presets.")] = None,
-        players: Annotated[int | None, typer.Option(help="Seats per game (2-4). Default: one per strategy (4 for the presets).")] = None,
+        players: Annotated[int | None, typer.Option(help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for the presets).")] = None,
         games: Annotated[int | None, typer.Option(help=f"Games per ruleset, rounded up to whole deals (every seating of a deal). Default {DEFAULT_GAMES:,}.")] = None,
         seed: Annotated[int, typer.Option(help="Run seed; every ruleset plays the same deals.")] = 1,
         leader_round: Annotated[int, typer.Option("--leader-round", help="The round after which the leader is taken for 'leader wins'.")] = 6,

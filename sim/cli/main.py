@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sim.api.exact import MAX_STATES, TooLargeError, sub_bag_count
-from sim.api.game import GameInputError
+from sim.api.game import GameInputError, check_players
 from sim.api.round_file import RoundFileError
 from sim.cli.common import (
     QuacksGroup,
@@ -146,7 +146,8 @@ def potion(
         q = pot.make_query(bag, stop, flask, start, rs, card=card)
         if (exact or regret) and not pot.exact_supported(q):
             fail(f"{'--exact' if exact else '--regret'}: exact odds cover the Set 1 books without a "
-                 f"card; drop --card / the books.* overrides, or sample (leave out --exact)")
+                 f"card, and bags that cannot reach the overflow bowl; drop --card / the books.* "
+                 f"overrides, or sample (leave out --exact)")
         if regret:
             if not (0 <= coin_value <= 10 and 0 <= ruby_value <= 10):
                 fail("--coin-value and --ruby-value: expected numbers from 0 to 10")
@@ -185,9 +186,9 @@ def potion(
                 if exact:
                     hist = pot.exact(q)
                 elif pot.is_optimal(q):
-                    hist = pot.sample_optimal(q, n, seed, progress=bar)
+                    hist = pot.sample_optimal(q, n, seed, progress=bar, with_bowl=pot.has_bowl(q))
                 else:
-                    hist = pot.sample(q, n, seed, progress=bar)
+                    hist = pot.sample(q, n, seed, progress=bar, with_bowl=pot.has_bowl(q))
                 secs = time.perf_counter() - t0
         res = pot.summarize(hist, q, is_exact=exact, seed=None if exact else seed)
         res["seconds"] = round(secs, 3)
@@ -220,7 +221,7 @@ def _lineup(strategies: str | None, players: int | None):
 @app.command()
 def play(
     strategies: Annotated[str | None, typer.Option(help="One strategy spec per seat (name or name:key=value,...), comma-separated. Default: the first --players of threshold,threshold:t=5,threshold:t=7,random.")] = None,
-    players: Annotated[int | None, typer.Option(help="Players (2-4); default: one per strategy.")] = None,
+    players: Annotated[int | None, typer.Option(help="Players (2-4; 2-5 with herb-witches); default: one per strategy.")] = None,
     games: Annotated[int, typer.Option(help="Games to play; game k seats the lineup rotated by k.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
     rules: RulesOpt = "base",
@@ -241,8 +242,6 @@ def play(
         load_strategies(strategy_file)
         rs = load_ruleset(rules, set_ or [])
         lineup, players = _lineup(strategies, players)
-        from sim.api.game import check_players
-
         check_players(rs, players)
         idx = np.arange(games, dtype=np.int64)
         compile_notice("sim/kernel/game.play_games")
@@ -268,14 +267,16 @@ def play(
     out.print(f"{games:,} games, {players} players, seed {seed}, rules {rs.display}; seats rotate every game; "
               f"{secs:.2f} s ({games / secs:,.0f} games/s)")
     t = Table(show_header=True, header_style="bold")
+    witches = "witches_called" in df.columns
     for col in ("#", "strategy", "games", "win share [95% CI]", "mean VP [95% CI]", "mean rank",
-                "explosions/potion [95% CI]"):
+                "explosions/potion [95% CI]", *(["witches called/game [95% CI]"] if witches else [])):
         t.add_column(col, justify="left" if col == "strategy" else "right")
     for row in df.to_dict(orient="records"):
         t.add_row(str(row["seat_in_lineup"]), row["name"], f"{row['games']:,}",
                   f"{row['win_share']:.4f} {ci_text(row['win_share_ci'])}",
                   f"{row['mean_vp']:.2f} {ci_text(row['mean_vp_ci'])}", f"{row['mean_rank']:.3f}",
-                  f"{row['explosion_rate']:.4f} {ci_text(row['explosion_rate_ci'])}")
+                  f"{row['explosion_rate']:.4f} {ci_text(row['explosion_rate_ci'])}",
+                  *([f"{row['witches_called']:.2f} {ci_text(row['witches_called_ci'])}"] if witches else []))
     out.print(t)
 
 
@@ -287,7 +288,7 @@ def replay(
     seat: Annotated[int | None, typer.Option(help="With REPORT and --game: the seat whose row is asked for.")] = None,
     row: Annotated[int | None, typer.Option(help="With REPORT: the row of games.parquet (0-based).")] = None,
     strategies: Annotated[str | None, typer.Option(help="Without REPORT: one strategy spec per seat, as in the run (default: quacks play's default lineup).")] = None,
-    players: Annotated[int | None, typer.Option(help="Without REPORT: players (2-4); default: one per strategy.")] = None,
+    players: Annotated[int | None, typer.Option(help="Without REPORT: players (2-4; 2-5 with herb-witches); default: one per strategy.")] = None,
     rotation: Annotated[int | None, typer.Option(help="Without REPORT: seat rotation of the game, 0 to players - 1 (quacks play uses game % players). Default 0.")] = None,
     rules: Annotated[str | None, typer.Option("--rules", help="Without REPORT: built-in ruleset name or a TOML file (default base).")] = None,
     set_: SetOpt = None,
@@ -352,8 +353,7 @@ def replay(
         load_strategies(strategy_file)
         rs = load_ruleset(rules or "base", set_ or [])
         lineup, players = _lineup(strategies, players)
-        if not 2 <= players <= 5:
-            fail(f"--strategies: {players} given; a game needs 2 to 4 seats")
+        check_players(rs, players)
         rotation = 0 if rotation is None else rotation
         check_rotation(rotation, players)
         compile_notice("sim/kernel/game.play_game")

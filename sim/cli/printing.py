@@ -65,6 +65,9 @@ def print_potion(res: dict, rs) -> None:
     for key, label in (("expected_reward_space", "mean reward space"), ("expected_coins", "mean coins"),
                        ("expected_vp", "mean VP")):
         t.add_row(label, f"{res[key]:.3f}", "exact" if ex else ci_text(res[key + "_ci"]))
+    if "p_bowl" in res:  # the overflow bowl (Herb Witches): its VP are in the mean VP above
+        t.add_row("P(chips in the bowl)", f"{res['p_bowl']:.4f}", ci_text(res["p_bowl_ci"]))
+        t.add_row("mean bowl VP", f"{res['expected_bowl_vp']:.3f}", ci_text(res["expected_bowl_vp_ci"]))
     out.print(t)
     d = Table(title="reward spaces", show_header=True, header_style="bold")
     dist = res["distribution"]

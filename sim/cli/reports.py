@@ -250,7 +250,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def tournament(
         strategies: Annotated[str | None, typer.Option(help="Strategy specs (name or name:key=value,...), comma-separated. Default: the built-in presets.")] = None,
-        players: Annotated[int | None, typer.Option(help="Seats per game (2-4). Default: one per strategy (4 for the presets and vs-field).")] = None,
+        players: Annotated[int | None, typer.Option(help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for the presets and vs-field).")] = None,
         games: Annotated[int | None, typer.Option(help=f"Games to play, rounded up to whole deals (every seating of a deal). Default {DEFAULT_GAMES:,}; with --until-ci the cap (default {DEFAULT_CI_CAP:,}).")] = None,
         seed: Annotated[int | None, typer.Option(help="Run seed (default 1).")] = None,
         out: Annotated[Path | None, typer.Option(help="Report directory. Default: ./reports/<timestamp>/.")] = None,

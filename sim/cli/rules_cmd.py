@@ -1,7 +1,8 @@
 """The ``rules`` command: ``register(app)`` adds it to a Typer app.
 
 ``quacks rules`` lists the built-in rulesets, the ingredient books of every set, the 24
-fortune-teller cards and the variants (with whether the kernel implements each yet);
+fortune-teller cards, the twelve herb witches and the variants (with whether the kernel
+implements each yet);
 ``quacks rules show NAME [--set section.key=value ...]`` prints one resolved ruleset as TOML.
 ``--json`` on either prints one JSON object. A bad name or ``--set`` is one line ``error: ...``
 on stderr with exit status 2.
@@ -23,6 +24,7 @@ from sim.rules.books import books
 from sim.rules.cards import CARDS
 from sim.rules.ruleset import RulesetError, builtin_names, load_ruleset
 from sim.rules.variants import VARIANTS
+from sim.rules.witches import WITCHES
 
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", help="Override one ruleset value: section.key=value (repeatable).")]
@@ -52,7 +54,30 @@ def ruleset_entries() -> list[dict]:
 def listing() -> dict:
     """What ``quacks rules --json`` prints."""
     return {"rulesets": ruleset_entries(), "books": [b.as_json() for b in books()],
-            "cards": [c.as_json() for c in CARDS], "variants": [v.as_json() for v in VARIANTS]}
+            "cards": [c.as_json() for c in CARDS], "witches": [w.as_json() for w in WITCHES],
+            "variants": [v.as_json() for v in VARIANTS]}
+
+
+def show_json(rs) -> dict:
+    """What ``quacks rules show NAME --json`` prints: the resolved tables, except that ``witches``
+    lists the twelve witches (id, group, phase, text, and ``in_play``: fixed, random or off) and
+    the ruleset's own ``[witches]`` table is under ``witch_settings``."""
+    data = {k: v for k, v in rs.data.items() if k != "witches"}
+    settings = rs.data["witches"]
+    witches = []
+    for w in WITCHES:
+        if not settings["enabled"]:
+            in_play = "off"
+        elif w.id in settings["fixed"]:
+            in_play = "fixed"
+        elif any(x != w.id and x in {v.id for v in WITCHES if v.group == w.group}
+                 for x in settings["fixed"]):
+            in_play = "never"
+        else:
+            in_play = "random"
+        witches.append({**w.as_json(), "in_play": in_play})
+    return {**data, "witches": witches, "witch_settings": settings, "name": rs.name,
+            "source": rs.source, "overrides": list(rs.overrides), "hash": rs.hash}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,6 +157,11 @@ def print_listing(console: Console, data: dict) -> None:
            [("#", {"justify": "right"}), ("id / name", {"no_wrap": True}), ("timing", {}),
             ("effect", {"ratio": 1})],
            [[str(c["number"]), f"{c['id']}\n{c['name']}", c["timing"], c["text"]] for c in data["cards"]])
+    _table(console, "herb witches (herb-witches ruleset: one of each group in play; each called once "
+                    "a game for that group's penny; a penny kept scores 2 VP)",
+           [("#", {"justify": "right"}), ("id", {"no_wrap": True}), ("group", {}), ("phase", {"max_width": 18}),
+            ("effect", {"ratio": 1})],
+           [[str(w["number"]), w["id"], w["group"], w["phase"], w["text"]] for w in data["witches"]])
     variant_rows = []
     for v in data["variants"]:
         text = v["text"]
@@ -154,7 +184,8 @@ def register(app: typer.Typer) -> None:
 
     @rules_app.callback()
     def rules(ctx: typer.Context, json_: JsonOpt = False) -> None:
-        """List the rulesets, ingredient books, fortune-teller cards and variants (or: show NAME)."""
+        """List the rulesets, ingredient books, fortune-teller cards, herb witches and variants (or:
+        show NAME)."""
         if ctx.invoked_subcommand is not None:
             return
         try:
@@ -178,8 +209,7 @@ def register(app: typer.Typer) -> None:
         except (RulesetError, ValueError) as e:
             fail(str(e))
         if json_:
-            typer.echo(json.dumps({**rs.data, "name": rs.name, "source": rs.source,
-                                   "overrides": list(rs.overrides), "hash": rs.hash}))
+            typer.echo(json.dumps(show_json(rs)))
             return
         typer.echo(f"# ruleset {rs.source}; sha256 {rs.hash[:12]}")
         typer.echo("\n".join(toml_text(rs.data)))

@@ -16,6 +16,8 @@ from sim.kernel.layout import (
     F_BASE_LIMIT,
     F_BLUE_PTR,
     F_BOOK_PTR,
+    F_BOWL_N,
+    F_BOWL_SUM,
     F_CARD_PTR,
     F_CARD_USED,
     F_DONE,
@@ -43,6 +45,7 @@ from sim.kernel.layout import (
     G_SUPPLY,
     POT_P,
     POT_T,
+    R_FLASK_REUSE,
 )
 from sim.kernel.rng import randint
 from sim.rules.chips import N_TYPES, TYPE_VALUE
@@ -91,6 +94,8 @@ def empty_pot(P, s, start, limit):
     P[s, F_BASE_LIMIT] = limit
     P[s, F_CARD_USED] = 0
     P[s, F_CARD_PTR] = 0
+    P[s, F_BOWL_N] = 0
+    P[s, F_BOWL_SUM] = 0
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -165,6 +170,18 @@ def remove_pot_entry(P, s, k):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def white_back(P, s, t, R):
+    """The last chip in the pot, white chip t, goes back to the bag (the flask, a witch); its space
+    stays empty, and with ``flask_space = reuse`` the next chip counts on from the chip before."""
+    k = P[s, F_NPOT]
+    remove_pot_entry(P, s, k - 1)
+    P[s, F_WHITE] -= TYPE_VALUE[t]
+    return_chip(P, s, t)
+    if R[R_FLASK_REUSE] != 0:
+        P[s, F_ANCHOR] = P[s, POT_P + k - 2] if k >= 2 else P[s, F_START]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def finish_potion(P, s, reason, E, G):
     """Mark brewing over and set the reward space (the space after the last chip in the pot)."""
     P[s, F_DONE] = 1
@@ -175,8 +192,6 @@ def finish_potion(P, s, reason, E, G):
     else:
         P[s, F_REWARD] = min(P[s, POT_P + n - 1] + 1, 53)
     record(E, G, s, EV_STOP, reason, P[s, F_REWARD], P[s, F_WHITE])
-
-
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)

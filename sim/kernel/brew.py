@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import draw_chip, finish_potion, remove_pot_entry, return_chip
+from sim.kernel.bag import draw_chip, finish_potion, white_back
+from sim.kernel.bowl import bowl_white_back, in_bowl, into_bowl
 from sim.kernel.cards import PUMPKIN_PARTY, SECOND_CHANCE, WELL_STIRRED, second_chance, well_stirred
 from sim.kernel.effects.blue import BLUE_ABORT, blue_placed
 from sim.kernel.effects.red import goes_aside, red_extra, set_aside, white_extra
@@ -24,13 +25,10 @@ from sim.kernel.layout import (
     EV_PROTECTED,
     F_ANCHOR,
     F_CARD_USED,
-    F_DONE,
     F_DOUBLE,
     F_DRAWS,
     F_EXPLODED,
     F_FLASK,
-    F_FORCED_N,
-    F_FORCED_PTR,
     F_LIMIT,
     F_NBAG,
     F_NORANGE,
@@ -38,23 +36,25 @@ from sim.kernel.layout import (
     F_PLACED_NO,
     F_PROTECT,
     F_PROTECTED,
-    F_START,
     F_WHITE,
     G_CARD,
     LOOK_NO,
     LOOK_T,
     POT_P,
     POT_T,
-    R_FLASK_REUSE,
+    R_BOWL,
     R_LAST,
-    STOP_CHOICE,
     STOP_EMPTY,
     STOP_EXPLODED,
     STOP_SCRIPT,
     STOP_TRACK,
 )
+from sim.kernel.witches import second_flask
 from sim.rules.chips import BLUE, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
-from strategies.decide_nb import decide_draw, decide_flask
+from strategies.decide_nb import decide_flask
+
+RESOLVE_ASIDE = -1  # resolve_chip: the chip was set beside the pot
+RESOLVE_ABORT = -2  # resolve_chip: a scripted draw failed
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -98,13 +98,108 @@ def use_flask(P, s, G, R, SK, SP, SC, rng, E, UF):
     if TYPE_COLOUR[tl] == WHITE and P[s, F_FLASK] != 0:
         if decide_flask(P, s, tl, G, R, SK, SP, SC, rng, UF):
             wpos = P[s, POT_P + k - 1]
-            remove_pot_entry(P, s, k - 1)
-            P[s, F_WHITE] -= TYPE_VALUE[tl]
-            return_chip(P, s, tl)
+            white_back(P, s, tl, R)
             P[s, F_FLASK] = 0
-            if R[R_FLASK_REUSE] != 0:
-                P[s, F_ANCHOR] = P[s, POT_P + k - 2] if k >= 2 else P[s, F_START]
             record(E, G, s, EV_FLASK, tl, wpos, 0)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def resolve_chip(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Place drawn chip t (draw number t_no) with its action; a chip a blue chip picks follows
+    with its own. Returns the last chip placed, ``RESOLVE_ASIDE`` (a red Set 2 chip set beside
+    the pot) or ``RESOLVE_ABORT`` (a scripted draw failed; the potion is finished)."""
+    while True:
+        if goes_aside(R, t):  # red Set 2: beside the pot until the potion ends
+            set_aside(P, s, t, G, E)
+            return RESOLVE_ASIDE
+        P[s, F_PLACED_NO] = t_no
+        place_chip(P, s, t, G, R, SK, SP, SC, rng, E, UF)
+        if P[s, F_EXPLODED] != 0:
+            return t
+        c = TYPE_COLOUR[t]
+        if c == YELLOW:
+            yellow_placed(P, s, G, R, SK, SP, SC, rng, E, UF)
+        if c == BLUE:
+            pos = P[s, POT_P + P[s, F_NPOT] - 1]
+            pick = blue_placed(P, s, t, pos, G, R, SK, SP, SC, FD, rng, E, UF)
+            if pick == BLUE_ABORT:
+                return RESOLVE_ABORT
+            if pick >= 0:  # the chip the blue chose is placed next, with its own action
+                t = P[s, LOOK_T + pick]
+                t_no = P[s, LOOK_NO + pick]
+                continue
+        return t
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def potion_end_check(P, s, R, E, G, more):
+    """End the potion at the last space (unless the ruleset has the overflow bowl) or when the
+    bag is empty (unless ``more``: a witch's chips are still in hand)."""
+    k = P[s, F_NPOT]
+    if k > 0 and P[s, POT_P + k - 1] >= R[R_LAST] and R[R_BOWL] == 0:
+        finish_potion(P, s, STOP_TRACK, E, G)
+    elif P[s, F_NBAG] == 0 and not more:
+        finish_potion(P, s, STOP_EMPTY, E, G)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def on_explosion(P, s, t, bowl, protected, G, R, SK, SP, SC, rng, E, UF, more):
+    """The pot exploded on white chip t: A Second Chance, the second-flask witch, a blue Set 2
+    protection window, else the potion ends."""
+    if G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] <= 5:
+        if second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
+            return
+    if second_flask(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
+        potion_end_check(P, s, R, E, G, more)
+        return
+    if protected:
+        P[s, F_PROTECTED] = 1
+        record(E, G, s, EV_PROTECTED, 0, 0, 0)
+    finish_potion(P, s, STOP_EXPLODED, E, G)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more):
+    """Drawn chip t goes into the overflow bowl: no action; a white counts towards the explosion
+    and may go back with the flask."""
+    into_bowl(P, s, t, G, E)
+    P[s, F_PLACED_NO] = t_no
+    if P[s, F_EXPLODED] != 0:
+        on_explosion(P, s, t, True, protected, G, R, SK, SP, SC, rng, E, UF, more)
+        return
+    if TYPE_COLOUR[t] == WHITE and P[s, F_FLASK] != 0:
+        if decide_flask(P, s, t, G, R, SK, SP, SC, rng, UF):
+            bowl_white_back(P, s, t)
+            P[s, F_FLASK] = 0
+            record(E, G, s, EV_FLASK, t, R[R_LAST] + 1, 0)
+    potion_end_check(P, s, R, E, G, more)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
+    """Chip t, just drawn (draw number t_no), into the pot with its action (or into the bowl),
+    then what may follow: the explosion, Well Stirred, the flask, A Second Chance and the end of
+    the potion (``more``: a witch's chips still in hand, so an empty bag does not end it)."""
+    protected = P[s, F_PROTECT] > 0  # blue Set 2: this draw is inside a protection window
+    if protected:
+        P[s, F_PROTECT] -= 1
+    if in_bowl(P, s, R):
+        bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more)
+        return
+    t = resolve_chip(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF)
+    if t == RESOLVE_ABORT:
+        return
+    if P[s, F_EXPLODED] != 0:
+        on_explosion(P, s, t, False, protected, G, R, SK, SP, SC, rng, E, UF, more)
+        return
+    if t >= 0:
+        if G[G_CARD] == WELL_STIRRED and P[s, F_CARD_USED] == 0 and TYPE_COLOUR[t] == WHITE:
+            well_stirred(P, s, G, R, SK, SP, SC, rng, E, UF)
+        use_flask(P, s, G, R, SK, SP, SC, rng, E, UF)
+    if G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] >= 5:
+        if second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
+            return
+    potion_end_check(P, s, R, E, G, more)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -115,93 +210,4 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
         finish_potion(P, s, STOP_SCRIPT, E, G)
         return
     record(E, G, s, EV_DRAW, t, 0, 0)
-    protected = P[s, F_PROTECT] > 0  # blue Set 2: this draw is inside a protection window
-    if protected:
-        P[s, F_PROTECT] -= 1
-    t_no = P[s, F_DRAWS]
-    placed = True
-    while True:
-        if goes_aside(R, t):  # red Set 2: beside the pot until the potion ends
-            set_aside(P, s, t, G, E)
-            placed = False
-            break
-        P[s, F_PLACED_NO] = t_no
-        place_chip(P, s, t, G, R, SK, SP, SC, rng, E, UF)
-        if P[s, F_EXPLODED] != 0:
-            break
-        c = TYPE_COLOUR[t]
-        if c == YELLOW:
-            yellow_placed(P, s, G, R, SK, SP, SC, rng, E, UF)
-        if c == BLUE:
-            pos = P[s, POT_P + P[s, F_NPOT] - 1]
-            pick = blue_placed(P, s, t, pos, G, R, SK, SP, SC, FD, rng, E, UF)
-            if pick == BLUE_ABORT:
-                return
-            if pick >= 0:  # the chip the blue chose is placed next, with its own action
-                t = P[s, LOOK_T + pick]
-                t_no = P[s, LOOK_NO + pick]
-                continue
-        break
-    if P[s, F_EXPLODED] != 0:
-        if G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] <= 5:
-            if second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
-                return
-        if protected:
-            P[s, F_PROTECTED] = 1
-            record(E, G, s, EV_PROTECTED, 0, 0, 0)
-        finish_potion(P, s, STOP_EXPLODED, E, G)
-        return
-    if placed:
-        if G[G_CARD] == WELL_STIRRED and P[s, F_CARD_USED] == 0 and TYPE_COLOUR[t] == WHITE:
-            well_stirred(P, s, G, R, SK, SP, SC, rng, E, UF)
-        use_flask(P, s, G, R, SK, SP, SC, rng, E, UF)
-    if G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] >= 5:
-        if second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
-            return
-    k = P[s, F_NPOT]
-    if k > 0 and P[s, POT_P + k - 1] >= R[R_LAST]:  # a chip on the last space (the flask may free it)
-        finish_potion(P, s, STOP_TRACK, E, G)
-    elif P[s, F_NBAG] == 0:
-        finish_potion(P, s, STOP_EMPTY, E, G)
-
-
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
-    """Whether seat s draws again: forced draws run to the end of their list, else the strategy."""
-    if P[s, F_FORCED_N] > 0:
-        return P[s, F_FORCED_PTR] < P[s, F_FORCED_N]
-    return decide_draw(P, s, G, R, SK, SP, SC, rng, UF)
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def stop_by_choice(P, s, E, G):
-    """End the potion because the player (or the end of a script) says stop."""
-    finish_potion(P, s, STOP_SCRIPT if P[s, F_FORCED_N] > 0 else STOP_CHOICE, E, G)
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def brew_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """The first chip of a potion (never stop before it), or the end if the bag is empty."""
-    if P[s, F_FORCED_N] < 0:  # scripted with no draws at all
-        finish_potion(P, s, STOP_SCRIPT, E, G)
-    elif P[s, F_NBAG] == 0:
-        finish_potion(P, s, STOP_EMPTY, E, G)
-    else:
-        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
-
-
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Brew a whole potion for seat s (the independent information model)."""
-    if P[s, F_FORCED_N] < 0:  # scripted with no draws at all
-        finish_potion(P, s, STOP_SCRIPT, E, G)
-        return
-    if P[s, F_NBAG] == 0:
-        finish_potion(P, s, STOP_EMPTY, E, G)
-        return
-    potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
-    while P[s, F_DONE] == 0:
-        if not wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
-            stop_by_choice(P, s, E, G)
-            return
-        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+    place_drawn(P, s, t, P[s, F_DRAWS], G, R, SK, SP, SC, FD, rng, E, UF, False)

@@ -7,11 +7,13 @@ from __future__ import annotations
 from numba import njit
 
 from sim.kernel.bag import add_chip, show_supply
+from sim.kernel.bowl import bowl_vp
 from sim.kernel.cards import (
     LUCKY_DEVIL,
     POT_IS_FULL,
     SHINING,
 )
+from sim.kernel.costs import droplet_cost, flask_cost
 from sim.kernel.die import roll_die
 from sim.kernel.droplet import move_droplet, settle_droplets
 from sim.kernel.effects.black import black_at_b, count_black
@@ -21,6 +23,7 @@ from sim.kernel.events import record
 from sim.kernel.layout import (
     BOUGHT,
     CHIPS,
+    EV_BOWL_VP,
     EV_BUY,
     EV_CHOICE,
     EV_CONVERT,
@@ -28,6 +31,9 @@ from sim.kernel.layout import (
     EV_SCORE,
     EV_SPEND,
     EV_VP,
+    F_BOTH,
+    F_BOWL_N,
+    F_CHEAP,
     F_CHOICE,
     F_COINS,
     F_DROPLET,
@@ -54,8 +60,7 @@ from sim.kernel.layout import (
     R_FINAL_COINS,
     R_FINAL_RUBIES,
     R_MAX_BUYS,
-    R_RUBY_DROPLET,
-    R_RUBY_FLASK,
+    R_WITCHES,
     SPEND_DROPLET,
     SPEND_FLASK,
 )
@@ -81,22 +86,44 @@ from sim.kernel.records import (
     W_BLACK,
     game_error,
 )
+from sim.kernel.witches import (
+    both_rewards,
+    cheap_rubies,
+    coin_witches,
+    double_coins,
+    free_twin,
+    points_witches,
+    ruby_space,
+)
 from sim.rules.chips import GREEN, PURPLE, TYPE_COLOUR
 from strategies.decide_nb import decide_buy, decide_explosion, decide_spend
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
-    """A: the bonus die for the furthest intact potions (all ties roll; the spoon is furthest)."""
+    """A: the bonus die for the furthest intact potions (all ties roll; the spoon is furthest).
+    An exploded seat may call the both-rewards witch here; the furthest of those who do rolls too
+    if no intact potion is further (she never takes the die from anyone)."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     best = -1
     for s in range(n):
         if P[s, F_EXPLODED] == 0:
             best = max(best, P[s, F_REWARD])
+    both = best  # the both-rewards witch: the furthest of her callers rolls if none intact is further
+    if R[R_WITCHES] != 0:
+        for k in range(n):
+            s = (sp + k) % n
+            if both_rewards(P, s, G, R, SK, SP, SC, rng, E, UF):
+                P[s, F_BOTH] = 1
+                both = max(both, P[s, F_REWARD])
     for k in range(n):
         s = (sp + k) % n
-        if P[s, F_EXPLODED] == 0 and P[s, F_REWARD] == best:
+        rolls = P[s, F_EXPLODED] == 0 and P[s, F_REWARD] == best
+        if P[s, F_BOTH] != 0:
+            rolls = P[s, F_REWARD] == both
+            P[s, F_BOTH] = 0
+        if rolls:
             roll_die(P, s, G, die, DS, supply, rng, E)
             if G[G_CARD] == POT_IS_FULL:
                 roll_die(P, s, G, die, DS, supply, rng, E)
@@ -125,13 +152,16 @@ def phase_b_actions(P, G, R, supply, SK, SP, SC, rng, E, W, UF):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def phase_c_rubies(P, G, ruby, E):
-    """C: a ruby for every reward space that shows one, exploded or not."""
+def phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF):
+    """C: a ruby for every reward space that shows one, exploded or not (two with It's Shining
+    Extra Bright); or, with the ruby-space witch, as many rubies as the space's VP instead."""
     for s in range(G[G_NP]):
-        if ruby[P[s, F_REWARD]] != 0:
-            extra = 1 if G[G_CARD] == SHINING else 0
-            P[s, F_RUBIES] += 1 + extra
-            record(E, G, s, EV_RUBY, 1 + extra, 0, 0)
+        rw = P[s, F_REWARD]
+        if ruby[rw] != 0:
+            n = 2 if G[G_CARD] == SHINING else 1
+            n = ruby_space(P, s, vp[rw], n, G, R, SK, SP, SC, rng, E, UF)
+            P[s, F_RUBIES] += n
+            record(E, G, s, EV_RUBY, n, 0, 0)
             if G[G_CARD] == LUCKY_DEVIL:
                 P[s, F_SCORE] += 2
                 record(E, G, s, EV_VP, 2, P[s, F_SCORE], 0)
@@ -139,7 +169,8 @@ def phase_c_rubies(P, G, ruby, E):
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
-    """D: VP of the reward space; an exploded player chooses the VP or the coins (E)."""
+    """D: VP of the reward space (and of the overflow bowl); an exploded player chooses the VP or
+    the coins (E); then the colours and bag-points witches."""
     for s in range(G[G_NP]):
         rw = P[s, F_REWARD]
         take_vp = True
@@ -153,18 +184,27 @@ def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
         if take_vp:
             P[s, F_SCORE] += vp[rw]
             record(E, G, s, EV_VP, vp[rw], P[s, F_SCORE], 0)
+            if P[s, F_BOWL_N] > 0:
+                P[s, F_SCORE] += bowl_vp(P, s)
+                record(E, G, s, EV_BOWL_VP, bowl_vp(P, s), P[s, F_SCORE], 0)
         if not take_coins:
             P[s, F_COINS] = 0
+        if R[R_WITCHES] != 0:
+            points_witches(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def final_conversions(P, G, R, E):
-    """The last round: coins and rubies into VP instead of buying."""
+def final_conversions(P, G, R, SK, SP, SC, rng, E, UF):
+    """The last round: coins and rubies into VP instead of buying (the double-coins witch doubles
+    the coins first)."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     for k in range(n):
         s = (sp + k) % n
-        cv = P[s, F_COINS] // R[R_FINAL_COINS]
+        coins = P[s, F_COINS]
+        if R[R_WITCHES] != 0:
+            coins = double_coins(P, s, coins, G, R, SK, SP, SC, rng, E, UF)
+        cv = coins // R[R_FINAL_COINS]
         rv = P[s, F_RUBIES] // R[R_FINAL_RUBIES]
         P[s, F_SCORE] += cv + rv
         P[s, F_RUBIES] -= rv * R[R_FINAL_RUBIES]
@@ -180,9 +220,14 @@ def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
     cn = P[s, F_COINS]  # 0 for an exploded player who took the VP: nothing is affordable
     for t in range(nt):
         shop[t] = supply[t]
+    if R[R_WITCHES] != 0:
+        cn = coin_witches(P, s, cn, G, R, supply, SK, SP, SC, rng, E, UF)
+        for t in range(nt):
+            shop[t] = supply[t]
     nb = decide_buy(P, s, cn, R[R_MAX_BUYS], supply, price, avail, out, G, R, SK, SP, SC, rng, UF)
     used = 0
     spent = 0
+    ok = 0
     for i in range(nb):
         t = out[i]
         if i >= R[R_MAX_BUYS]:
@@ -204,6 +249,10 @@ def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
         supply[t] -= 1
         P[s, BOUGHT + TYPE_COLOUR[t]] += 1
         record(E, G, s, EV_BUY, t, price[t], 0)
+        out[ok] = t  # the chips bought, in order (for the free-twin witch)
+        ok += 1
+    if R[R_WITCHES] != 0:
+        free_twin(P, s, ok, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -224,19 +273,22 @@ def phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
-    """F: rubies for droplet moves and flask refills, as the strategy asks."""
+    """F: rubies for droplet moves and flask refills, as the strategy asks (1 ruby each after
+    the cheap-rubies witch)."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     for k in range(n):
         s = (sp + k) % n
+        if R[R_WITCHES] != 0:
+            cheap_rubies(P, s, G, R, SK, SP, SC, rng, E, UF)
         for i in range(64):
             a = decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF)
-            if a == SPEND_DROPLET and P[s, F_RUBIES] >= R[R_RUBY_DROPLET]:
-                P[s, F_RUBIES] -= R[R_RUBY_DROPLET]
+            if a == SPEND_DROPLET and P[s, F_RUBIES] >= droplet_cost(P, s, R):
+                P[s, F_RUBIES] -= droplet_cost(P, s, R)
                 move_droplet(P, s, 1)
                 settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
-            elif a == SPEND_FLASK and P[s, F_RUBIES] >= R[R_RUBY_FLASK] and P[s, F_FLASK] == 0:
-                P[s, F_RUBIES] -= R[R_RUBY_FLASK]
+            elif a == SPEND_FLASK and P[s, F_RUBIES] >= flask_cost(P, s, R) and P[s, F_FLASK] == 0:
+                P[s, F_RUBIES] -= flask_cost(P, s, R)
                 P[s, F_FLASK] = 1
             elif a == 0:
                 break
@@ -244,6 +296,7 @@ def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
                 game_error(G, GERR_SPEND, s, a)
                 break
             record(E, G, s, EV_SPEND, a, P[s, F_RUBIES], 0)
+        P[s, F_CHEAP] = 0
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")

@@ -19,11 +19,13 @@ from sim.kernel.layout import (
     F_NCHIPS,
     F_RUBIES,
     F_SCORE,
+    F_WITCHES,
     G_ERR,
     G_ERRSEAT,
     G_NP,
     G_ROUND,
     G_WIDTH,
+    G_WITCH,
     P_WIDTH,
     R_ROUNDS,
     R_START_DROPLET,
@@ -42,10 +44,12 @@ from sim.kernel.records import (
     O_RUBIES,
     O_SCORE,
     O_WIN,
+    O_WITCHES,
     W_WIDTH,
 )
 from sim.kernel.rng import stream_seed
 from sim.kernel.round import play_round
+from sim.kernel.witches import deal_witches, penny_points
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -68,6 +72,10 @@ def setup_game(P, G, R, supply, start_bag, nplayers):
 def finish_game(P, G, out, E):
     """Ranks and win shares: most VP, then the furthest final potion, then a shared win."""
     n = G[G_NP]
+    in_play = 0  # bit 16 + w: herb witch w was in play
+    for g in range(3):
+        if G[G_WITCH + g] > 0:
+            in_play |= 1 << (16 + G[G_WITCH + g])
     nwin = 0
     for s in range(n):
         better = 0
@@ -91,6 +99,7 @@ def finish_game(P, G, out, E):
         out[s, O_ERR] = G[G_ERR] if G[G_ERRSEAT] == s else 0
         for c in range(9):
             out[s, O_BOUGHT + c] = P[s, BOUGHT + c]
+        out[s, O_WITCHES] = P[s, F_WITCHES] | in_play
         record(E, G, s, EV_FINAL, out[s, O_RANK], P[s, F_SCORE], 1000000 * out[s, O_WIN] // nwin)
 
 
@@ -110,7 +119,7 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     nc = nplayers // 2 if teams else nplayers
     P = np.zeros((nc, P_WIDTH), dtype=np.int64)
     G = np.zeros(G_WIDTH, dtype=np.int64)
-    SC = np.zeros((nc, 96), dtype=np.int64)  # SC_WIDTH
+    SC = np.zeros((nc, 128), dtype=np.int64)  # SC_WIDTH
     FD = np.zeros((nc, 1), dtype=np.int64)
     DS = np.zeros(1, dtype=np.int64)
     W = np.zeros(W_WIDTH, dtype=np.int64)
@@ -125,6 +134,7 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     supply = supply0.copy()
     setup_game(P, G, R, supply, start_bag, nc)
     deal_deck(G, R, rng, nplayers)
+    deal_witches(P, G, R, rng, nplayers, E)
     for r in range(1, R[R_ROUNDS] + 1):
         G[G_ROUND] = r
         if teams:  # who decides for each cauldron this round
@@ -134,6 +144,7 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
                 SPr[s] = SP[m]
         play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
                    SKr, SPr, SC, FD, DS, rng, E, rd, W, UF)
+    penny_points(P, G, R, E)
     finish_game(P, G, out, E)
     for m in range(nc, nplayers):  # teams: the second member shares the cauldron's result
         out[m] = out[m - nc]

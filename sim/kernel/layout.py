@@ -66,7 +66,17 @@ CARD_LOOK = 85  # 5 entries: chips a card draws to look at
 F_TUBE = 90  # test-tube side: the glass the test-tube droplet is on (0 = start)
 F_DROP_PEND = 91  # droplet moves granted but not yet given to the pot or the tube (settle_droplets)
 F_TUBE_PTR = 92  # next scripted droplet move (pot or tube)
-POT_T = 96
+F_BOWL_N = 93  # chips in the overflow bowl (Herb Witches)
+F_BOWL_SUM = 94  # their total value (the bowl scores half of it, rounded down)
+F_PENNY = 95  # bit g: the witch penny of group g is still held (Herb Witches)
+F_WITCHES = 96  # bit w: witch w was called this game
+F_CHEAP = 97  # 1: droplet moves and flask refills cost 1 ruby this step F (a witch)
+F_SIX_N = 98  # chips a witch drew to choose from (WITCH_LOOK)
+WITCH_LOOK = 99  # 6 entries: those chips
+WITCH_LOOK_NO = 105  # 6 entries: their draw numbers
+F_SIX_PTR = 111  # placements the six-chips witch has asked for (scripts)
+F_BOTH = 112  # step A: 1 if the seat called the both-rewards witch this round
+POT_T = 128
 POT_P = POT_T + MAX_POT
 CHIPS = POT_P + MAX_POT
 P_WIDTH = CHIPS + MAX_CHIPS
@@ -94,6 +104,7 @@ G_SUPPLY = 16  # 20 entries: the shared supply, refreshed before each buying dec
 G_AVAIL = 36  # 20 entries: 1 if the chip type is for sale this round
 G_OUT = 56  # 8 entries: a buying slot writes the chip types it buys here
 G_DECK = 64  # 24 entries: the deck in the order it is played
+G_WITCH = 92  # 3 entries: the witch in play in each group (0 none)
 G_WIDTH = 96
 
 # --- rules scalars ----------------------------------------------------------------------------
@@ -120,6 +131,7 @@ R_CARD_ORDER_N = 27  # > 0: the deck has this fixed order (R_CARD_ORDER)
 R_POTION_CARD = 28  # the card a single potion (quacks potion --card) is brewed under
 R_TUBE = 29  # 1: the test-tube side of the pot (every droplet move: pot or tube)
 R_TEAMS = 30  # 1: teams of two share a cauldron (players t and t + n/2)
+R_BOWL = 31  # 1: the overflow bowl (Herb Witches): chips drawn after the last space go to it
 R_COINS = 32  # 54 entries: coins of each pot space
 R_VP = 86  # 54 entries
 R_RUBY = 140  # 54 entries: 1 if the space shows a ruby
@@ -127,7 +139,10 @@ R_PRICE = 194  # 20 entries: price of each chip type with this ruleset's books (
 R_BOOK_ROUND = 214  # 9 entries: first round a colour's book is out
 R_CARD_ORDER = 224  # 24 entries: a fixed deck order (card numbers)
 R_TUBE_GLASS = 256  # 13 entries: the bonus of glass 0..12 (TUBE_* codes)
-R_WIDTH = 272
+R_WITCHES = 270  # 1: the herb witches are in the game
+R_PENNY_VP = 271  # VP for each witch penny still held at the end
+R_WITCH_FIXED = 272  # 3 entries: the witch of each group fixed by the ruleset (0: one at random)
+R_WIDTH = 280
 
 # Test-tube glass bonus codes: a chip type (0..19), TUBE_RUBY + n rubies, TUBE_VP + n VP.
 TUBE_GLASSES = 12
@@ -183,5 +198,10 @@ EV_CARD = 42  # a=card number of the round
 EV_CARD_GAIN = 43  # a=what (CARD_GAIN_*), b=amount or chip type, c=card
 EV_CARD_LOOK = 44  # a=chip type a card drew
 EV_TUBE = 45  # a=glass entered, b=its bonus (TUBE_* code), c=1 if a granted chip was not given
+EV_BOWL = 46  # a=chip type into the overflow bowl, b=the bowl's total value
+EV_BOWL_VP = 47  # a=VP from the overflow bowl
+EV_WITCHES = 48  # a, b, c = the witch in play in each group (set-up)
+EV_WITCH = 49  # a=witch called, b, c = what she did (see sim.kernel.witches)
+EV_WITCH_LOOK = 50  # a=chip type a witch drew to choose from
 
 SPEND_DROPLET, SPEND_FLASK = 1, 2

@@ -11,7 +11,8 @@ import numpy as np
 from numba import njit, prange
 
 from sim.kernel.bag import add_chip, empty_pot, reset_potion
-from sim.kernel.brew import brew_until_stop
+from sim.kernel.bowl import bowl_vp
+from sim.kernel.brewing import brew_until_stop
 from sim.kernel.cards import LUXURY
 from sim.kernel.effects.red import reds_after_stop
 from sim.kernel.effects.yellow import raise_limit
@@ -19,6 +20,7 @@ from sim.kernel.layout import (
     ASIDE,
     BAGCNT,
     CHIPS,
+    F_BOWL_N,
     F_EXPLODED,
     F_FLASK,
     F_FORCED_N,
@@ -32,6 +34,8 @@ from sim.kernel.layout import (
     R_POTION_CARD,
 )
 from sim.kernel.rng import stream_seed
+
+BOWL_ROWS = 32  # histogram rows for the overflow bowl's VP (the last one: that many or more)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -70,14 +74,16 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, fla
 def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chunks, UF_funcs,
                       UF_memory):
     """Brew potions first..first+n-1; return counts[reward space 0..53, outcome], outcome 0
-    intact, 1 exploded, 2 exploded inside a blue Set 2 protection window (VP and coins)."""
-    hist = np.zeros((n_chunks, 54, 3), dtype=np.int64)
+    intact, 1 exploded, 2 exploded inside a blue Set 2 protection window (VP and coins); rows
+    54 + b (b < BOWL_ROWS) count the potions whose overflow bowl holds chips and scores b VP (they
+    are counted at space 53 as well)."""
+    hist = np.zeros((n_chunks, 54 + BOWL_ROWS, 3), dtype=np.int64)
     for c in prange(n_chunks):
         lo = first + c * n // n_chunks
         hi = first + (c + 1) * n // n_chunks
         P = np.zeros((1, P_WIDTH), dtype=np.int64)
         G = np.zeros(G_WIDTH, dtype=np.int64)
-        SC = np.zeros((1, 96), dtype=np.int64)  # SC_WIDTH
+        SC = np.zeros((1, 128), dtype=np.int64)  # SC_WIDTH
         FD = np.zeros((1, 1), dtype=np.int64)
         E = np.zeros((0, 6), dtype=np.int64)
         rng = np.empty(1, dtype=np.uint64)
@@ -98,7 +104,10 @@ def run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start,
     for i in range(lo, hi):
         rng[0] = stream_seed(seed, i, 0)
         brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UF)
-        hist[P[0, F_REWARD], P[0, F_EXPLODED] + P[0, F_PROTECTED]] += 1
+        outcome = P[0, F_EXPLODED] + P[0, F_PROTECTED]
+        hist[P[0, F_REWARD], outcome] += 1
+        if P[0, F_BOWL_N] > 0:
+            hist[54 + min(bowl_vp(P, 0), BOWL_ROWS - 1), outcome] += 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -106,7 +115,7 @@ def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E, UF):
     """Brew one potion drawing exactly ``draws`` in order; return (P row, G) for inspection."""
     P = np.zeros((1, P_WIDTH), dtype=np.int64)
     G = np.zeros(G_WIDTH, dtype=np.int64)
-    SC = np.zeros((1, 96), dtype=np.int64)  # SC_WIDTH
+    SC = np.zeros((1, 128), dtype=np.int64)  # SC_WIDTH
     FD = np.zeros((1, max(1, draws.shape[0])), dtype=np.int64)
     FD[0, : draws.shape[0]] = draws
     rng = np.zeros(1, dtype=np.uint64)

@@ -28,6 +28,7 @@ RD_WIDTH = 21
 O_SCORE, O_RANK, O_WIN, O_NWIN, O_EXPLOSIONS, O_RUBIES, O_DROPLET, O_FINALPOS = range(8)
 O_NCHIPS, O_ERR = 8, 9
 O_BOUGHT = 10  # 9 colour counts
+O_WITCHES = 19  # bit w: the seat called herb witch w (1-12) this game; bit 16 + w: w was in play
 O_WIDTH = 20
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from numba import njit
 
 from sim.kernel.bag import add_chip, reset_potion
-from sim.kernel.brew import brew_first, brew_until_stop, potion_step, stop_by_choice, wants_draw
+from sim.kernel.brew import potion_step
+from sim.kernel.brewing import brew_first, brew_until_stop, go_on, stop_by_choice
 from sim.kernel.cards import (
     GOOD_START,
     LAST_PURPLE,
@@ -173,10 +174,10 @@ def brew_synchronized(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
             s = (sp + k) % n
             want[s] = 0
             if P[s, F_DONE] == 0:
-                if wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
+                if go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
                     want[s] = 1
                     active += 1
-                else:
+                elif P[s, F_DONE] == 0:  # (a witch may have ended the potion)
                     want[s] = -1
         for k in range(n):
             s = (sp + k) % n
@@ -255,10 +256,10 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF)
     phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF)
     phase_b_actions(P, G, R, supply, SK, SP, SC, rng, E, W, UF)
-    phase_c_rubies(P, G, ruby, E)
+    phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF)
     phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF)
     if final:
-        final_conversions(P, G, R, E)
+        final_conversions(P, G, R, SK, SP, SC, rng, E, UF)
     else:
         phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E, UF)
         phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF)

@@ -132,7 +132,8 @@ def _prices(price_tables: dict, colour: str, set_: int) -> tuple[tuple[str, int]
 
 @lru_cache(maxsize=1)
 def books() -> tuple[Book, ...]:
-    """Every book: the five coloured books in Sets 1-4, then orange and the two black sides.
+    """Every book: the five coloured books in Sets 1-4, then orange (the base book and the Herb
+    Witches one) and the two black sides.
     Orange and black cost the same in Sets 1-4; their prices come from ``[prices.set1]``."""
     from sim.rules.ruleset import load_ruleset
 
@@ -142,6 +143,10 @@ def books() -> tuple[Book, ...]:
     timing, text, choices = _ORANGE
     out.append(Book("orange", None, None, INGREDIENT["orange"], timing, _prices(tables, "orange", 1),
                     text, choices))
+    out.append(Book("orange", 5, None, INGREDIENT["orange"], NONE, _prices(tables, "orange", 5),
+                    "Herb Witches pumpkin book (books.orange = 5, the herb-witches default): the "
+                    "orange 1- and the orange 6-chip, no action; no book, witch or card upgrades an "
+                    "orange chip.", ()))
     for side, (timing, text, choices) in _BLACK.items():
         out.append(Book("black", None, side, INGREDIENT["black"], timing,
                         _prices(tables, "black", 1), text, choices))

@@ -122,6 +122,14 @@ class Ruleset:
         R[L.R_TEAMS] = 1 if g["teams"] else 0
         for i, v in enumerate(pot["test_tube"]):
             R[L.R_TUBE_GLASS + 1 + i] = glass_code(v)
+        R[L.R_BOWL] = 1 if g["overflow_bowl"] else 0
+        R[L.R_PENNY_VP] = g["penny_vp"]
+        from sim.rules.witches import GROUPS, witch_group, witch_number
+
+        w = self.data["witches"]
+        R[L.R_WITCHES] = 1 if w["enabled"] else 0
+        for wid in w["fixed"]:
+            R[L.R_WITCH_FIXED + GROUPS.index(witch_group(wid))] = witch_number(wid)
         return R
 
     def check_implemented(self) -> None:
@@ -239,7 +247,8 @@ def _check_unknown(raw: dict, label: str) -> None:
 # Keys added after rulesets were first saved in reports: a resolved ruleset without them takes
 # the built-in base ruleset's values (the ordinary game), so older run.json files and stand-alone
 # ruleset files still load.
-OPTIONAL_KEYS = (("game", "teams"), ("pot", "side"), ("pot", "test_tube"))
+OPTIONAL_KEYS = (("game", "teams"), ("pot", "side"), ("pot", "test_tube"), ("game", "overflow_bowl"),
+                 ("game", "penny_vp"), ("witches", "enabled"), ("witches", "fixed"))
 
 
 def _fill_optional(d: dict) -> None:

@@ -22,6 +22,7 @@ IMPLEMENTED_SETS = {c: {1} for c in BOOK_COLOURS}
 for _c in SET_COLOURS:
     IMPLEMENTED_SETS[_c] = {1, 2, 3, 4}
 IMPLEMENTED_SETS["locoweed"] = set()
+IMPLEMENTED_SETS["orange"] = {1, 5, 6}  # 5 and 6: the Herb Witches pumpkin book (orange 6-chip)
 
 
 def _is_int(x: Any) -> bool:
@@ -94,6 +95,16 @@ def _card_list():
     return (f"a list of card ids ({', '.join(CARD_IDS)})",
             lambda v: isinstance(v, list) and all(x in CARD_IDS for x in v) and len(set(v)) == len(v))
 
+def _witch_list():
+    from sim.rules.witches import WITCH_IDS, witch_group
+
+    def check(v):
+        return (isinstance(v, list) and all(x in WITCH_IDS for x in v)
+                and len({witch_group(x) for x in v}) == len(v))
+
+    return (f"a list of witch ids, at most one per group ({', '.join(WITCH_IDS)})", check)
+
+
 SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
     "game": {
         "rounds": _int_range(1, 20),
@@ -114,6 +125,12 @@ SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
         "final_info_model": _choice(INFO_MODELS),
         "rats_from_round": _int_range(1, 21),
         "teams": ("true or false", lambda v: isinstance(v, bool)),
+        "overflow_bowl": ("true or false", lambda v: isinstance(v, bool)),
+        "penny_vp": _int_range(0, 20),
+    },
+    "witches": {
+        "enabled": ("true or false", lambda v: isinstance(v, bool)),
+        "fixed": _witch_list(),
     },
     "pot": {
         "side": _choice(POT_SIDES),

@@ -27,6 +27,7 @@ from sim.kernel.records import (
     O_SCORE,
     O_WIDTH,
     O_WIN,
+    O_WITCHES,
     RD_BAG,
     RD_CARD,
     RD_COINS,
@@ -171,6 +172,8 @@ def play_chunk(plan: Plan, d0: int, d1: int,
         m = len(game)
         out, rd = _play_block(plan, game, deal, table, rot)
         cols, rcols = _layout(plan, game, deal, table, rot, detail)
+        if plan.ruleset.data["witches"]["enabled"]:  # bits: witches called and in play
+            cols["witches"] = out[:, :, O_WITCHES].reshape(-1).astype(np.int32)
         o = out.reshape(m * n, -1).astype(np.int16).T.copy()  # one row per field: fast copies
         del out
         cols.update({

@@ -93,7 +93,7 @@ def known_files() -> list[str]:
     """Every file name a tournament report may contain (for --force and the empty-DIR check)."""
     from sim.study.plots import PLOT_FILES
 
-    names = [GAMES_FILE, ROUNDS_FILE, RUN_FILE, MD_FILE, *TABLE_FILES.values(), *PLOT_FILES,
+    names = [GAMES_FILE, ROUNDS_FILE, RUN_FILE, MD_FILE, *TABLE_FILES.values(), *PLOT_FILES, "witches.csv",
              *SWEEP_FILES, STATE_FILE, SWEEP_STATE]
     for n in (GAMES_FILE, ROUNDS_FILE):
         names += [partial(n), resume_name(n)]
@@ -421,6 +421,7 @@ class ReportWriter:
     def finish(self, result, *, plots: bool = True) -> list[str]:
         """Write tables, plots and run.json, then move everything into place; return the names."""
         from sim.study import plots as P
+        from sim.study.witch_use import write_witch_use
 
         t_finish = time.perf_counter()
         self.close()
@@ -431,6 +432,7 @@ class ReportWriter:
         files = write_tables(result.summary, stage)
         files.append(MD_FILE)
         (stage / MD_FILE).write_text(summary_markdown(result), encoding="utf-8")
+        files += write_witch_use(p / partial(GAMES_FILE), self.plan.names, stage)
         if plots:
             written, notes = P.render(result.summary, stage)
             files += written

@@ -1,0 +1,20 @@
+"""What a droplet move and a flask refill cost a seat in rubies at step F: the ruleset's prices,
+or 1 each after the cheap-rubies witch (Herb Witches) this step."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.kernel.layout import F_CHEAP, R_RUBY_DROPLET, R_RUBY_FLASK
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def droplet_cost(P, s, R):
+    """Rubies for one droplet move."""
+    return 1 if P[s, F_CHEAP] != 0 else R[R_RUBY_DROPLET]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def flask_cost(P, s, R):
+    """Rubies for refilling the flask."""
+    return 1 if P[s, F_CHEAP] != 0 else R[R_RUBY_FLASK]

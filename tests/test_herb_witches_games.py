@@ -1,0 +1,214 @@
+"""Complete Herb Witches games, 2 to 5 players: chip conservation against the box, bags rebuilt
+from the events (witch upgrades and free twins included), legal purchases with the coin witches,
+each witch called at most once a game and only when in play, pennies scored at the end,
+reproducibility and replay. Numbers come from component-data.md sections 5 and 10, not from the
+ruleset file."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+import numpy as np
+import pytest
+
+from sim.api.game import _count_events, event_dict, play_batch, replay
+from sim.kernel import layout as L
+from sim.kernel.cards import deal_deck
+from sim.kernel.game import finish_game, play_game, setup_game
+from sim.kernel.records import O_ERR, O_SCORE, O_WIDTH, O_WITCHES, RD_SCORE, RD_WIDTH
+from sim.kernel.rng import stream_seed
+from sim.kernel.round import play_round
+from sim.kernel.witches import deal_witches, penny_points
+from sim.rules import chips
+from sim.rules.ruleset import load_ruleset
+from strategies.builtin import parse_strategy
+from strategies.slots import SC_WIDTH
+from tests.test_game_invariants import call_kernel
+
+# section 5.1 plus section 5.2
+BOX = {"w1": 25, "w2": 10, "w3": 5, "o1": 32, "o6": 20, "g1": 25, "g2": 15, "g4": 18, "b1": 22,
+       "b2": 15, "b4": 15, "r1": 18, "r2": 13, "r4": 15, "y1": 19, "y2": 11, "y4": 15, "p1": 23,
+       "k1": 26, "l1": 25}
+PRICE = {"o1": 3, "o6": 22, "g1": 4, "g2": 8, "g4": 14, "b1": 5, "b2": 10, "b4": 19, "r1": 6,
+         "r2": 10, "r4": 16, "y1": 8, "y2": 12, "y4": 18, "p1": 9, "k1": 10}
+START_BAG = Counter({"w1": 4, "w2": 2, "w3": 1, "o1": 1, "g1": 1})
+GROUP_OF = {w: (i // 4) for i, w in enumerate(
+    ["second-flask", "six-chips", "whites-back", "both-rewards", "upgrade", "double-coins",
+     "free-twin", "ruby-coins", "colours", "bag-points", "ruby-space", "cheap-rubies"])}
+
+RS = load_ruleset("herb-witches", ["cards.deck=false"])
+LINEUP = ["random", "expert", "balanced", "random:p=0.1", "greedy"]
+GAMES = 40
+
+
+def drive_game(seed: int, game: int, strategies, rs=RS):
+    """Play one game like ``play_game``, round by round, checking chip conservation."""
+    n = len(strategies)
+    SK = np.stack([s.kinds for s in strategies]).astype(np.int64)
+    SP = np.stack([s.params for s in strategies]).astype(np.float64)
+    R = rs.scalars()
+    P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    rng = np.array([stream_seed(np.uint64(seed), game, s) for s in range(n + 1)], dtype=np.uint64)
+    supply = rs.supply.copy()
+    E = np.zeros((30_000, L.EV_WIDTH), dtype=np.int64)
+    rd = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
+    setup_game(P, G, R, supply, rs.starting_bag, n)
+    deal_deck(G, R, rng, n)
+    deal_witches(P, G, R, rng, n, E)
+    bags = []
+    for r in range(1, 10):
+        G[L.G_ROUND] = r
+        call_kernel(play_round, P=P, G=G, R=R, coins=rs.coins, vp=rs.vp, ruby=rs.ruby,
+                    tails=rs.tails, die=rs.die, supply=supply, price=rs.price,
+                    book_round=rs.book_round, book_set=rs.book_set, SK=SK, SP=SP,
+                    SC=np.zeros((n, SC_WIDTH), dtype=np.int64), FD=np.zeros((n, 1), dtype=np.int64),
+                    DS=np.zeros(1, dtype=np.int64), rng=rng, E=E, rd=rd)
+        assert (supply >= 0).all(), f"round {r}: negative supply"
+        total = Counter({chips.chip_name(t): int(supply[t]) for t in range(chips.N_TYPES) if supply[t]})
+        for s in range(n):
+            total += Counter(chips.chip_name(int(t)) for t in P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]])
+        assert total == Counter(BOX), f"round {r}: bags + supply != box"
+        bags.append([Counter(chips.chip_name(int(t)) for t in P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]])
+                     for s in range(n)])
+    penny_points(P, G, R, E)
+    out = np.zeros((n, O_WIDTH), dtype=np.int64)
+    finish_game(P, G, out, E)
+    events = [event_dict(row) for row in E[: _count_events(E)]]
+    out2 = np.zeros((n, O_WIDTH), dtype=np.int64)
+    rd2 = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
+    call_kernel(play_game, seed=np.uint64(seed), game=game, nplayers=n, R=R, coins=rs.coins,
+                vp=rs.vp, ruby=rs.ruby, tails=rs.tails, die=rs.die, supply0=rs.supply,
+                price=rs.price, book_round=rs.book_round, book_set=rs.book_set,
+                start_bag=rs.starting_bag, SK=SK, SP=SP, out=out2, rd=rd2,
+                E=np.zeros((0, L.EV_WIDTH), dtype=np.int64))
+    np.testing.assert_array_equal(out, out2)
+    np.testing.assert_array_equal(rd, rd2)
+    return events, out, rd, bags
+
+
+@pytest.fixture(scope="module")
+def played():
+    return {n: [drive_game(500 + n, g, [parse_strategy(x) for x in LINEUP[:n]]) for g in range(GAMES)]
+            for n in (2, 3, 4, 5)}
+
+
+PLAYERS = [2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_no_illegal_decisions_and_every_witch_seen(played, n):
+    seen = set()
+    for events, out, _, _ in played[n]:
+        assert (out[:, O_ERR] == 0).all()
+        for e in events:
+            if e["event"] == "witch" and "witch" in e:
+                seen.add(e["witch"])
+    if n == 5:  # 40 games x 3 witches in play, random callers: every witch is called somewhere
+        assert seen == set(GROUP_OF)
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_bags_follow_from_events(played, n):
+    for events, _, _, bags in played[n]:
+        recon = [Counter(START_BAG) for _ in range(n)]
+        for r in range(1, 10):
+            for e in events:
+                if e["round"] != r or "seat" not in e:
+                    continue
+                bag = recon[e["seat"]]
+                if e["event"] == "white_added":
+                    bag["w1"] += 1
+                elif e["event"] == "die" and e["face"] == "pumpkin":
+                    pass  # checked below through the box count (an empty supply gives nothing)
+                elif e["event"] == "buy":
+                    bag[e["chip"]] += 1
+                elif e["event"] == "upgrade":
+                    bag[e["chip"]] -= 1
+                    bag[e["to"]] += 1
+                elif e["event"] == "witch" and e.get("witch") == "free-twin":
+                    bag[e["chip"]] += 1
+            pumpkins = [bags[r - 1][s]["o1"] - recon[s]["o1"] for s in range(n)]
+            for s in range(n):  # die pumpkins: one o1 per pumpkin face, at most
+                faces = sum(1 for e in events if e["round"] <= r and e.get("seat") == s
+                            and e["event"] == "die" and e["face"] == "pumpkin")
+                assert 0 <= pumpkins[s] <= faces
+                recon[s]["o1"] += pumpkins[s]
+            assert [+b for b in recon] == [+b for b in bags[r - 1]], f"round {r}"
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_witches_once_a_game_in_play_and_pennies_scored(played, n):
+    for events, out, rd, _ in played[n]:
+        in_play = next(e["witches"] for e in events if e["event"] == "witches")
+        assert len(in_play) == 3 and sorted(GROUP_OF[w] for w in in_play) == [0, 1, 2]
+        for s in range(n):
+            called = [e["witch"] for e in events if e["event"] == "witch" and e.get("seat") == s
+                      and "witch" in e]
+            assert len(called) == len(set(called)) and set(called) <= set(in_play)
+            kept = 3 - len(called)
+            bonus = [e for e in events if e["event"] == "witch" and e.get("seat") == s
+                     and "pennies_kept" in e]
+            assert sum(e["vp"] for e in bonus) == 2 * kept
+            assert out[s, O_SCORE] == rd[8, s, RD_SCORE] + 2 * kept
+            bits = int(out[s, O_WITCHES])
+            assert {w for w in GROUP_OF if bits >> (list(GROUP_OF).index(w) + 1) & 1} == set(called)
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_purchases_are_legal_with_the_coin_witches(played, n):
+    for events, _, _, _ in played[n]:
+        by = defaultdict(list)
+        for e in events:
+            if "seat" in e and e["event"] != "final":
+                by[(e["round"], e["seat"])].append(e)
+        for (r, s), ev in by.items():
+            buys = [e for e in ev if e["event"] == "buy"]
+            if not buys:
+                continue
+            assert r < 9 and len(buys) <= 2 and len({b["chip"][0] for b in buys}) == len(buys)
+            coins = ev[[e["event"] for e in ev].index("reward")]["coins"]
+            choice = [e["choice"] for e in ev if e["event"] == "choice"]
+            protected = any(e["event"] == "witch" and e.get("witch") == "both-rewards" for e in ev)
+            if choice == ["vp"] and not protected:
+                coins = 0
+            for e in ev:
+                if e["event"] == "witch" and e.get("witch") == "double-coins":
+                    assert e["coins"] == coins
+                    coins *= 2
+                elif e["event"] == "witch" and e.get("witch") == "ruby-coins":
+                    coins += 2 * e["rubies"]
+            assert all(b["price"] == PRICE[b["chip"]] for b in buys)
+            assert sum(b["price"] for b in buys) <= coins, f"round {r} seat {s}"
+
+
+def test_witches_off_change_nothing_but_the_pennies():
+    # The same games with the witches in play but never called score exactly 3 pennies x 2 VP
+    # more than with the witches out of the game: dealing them draws nothing any player uses.
+    lineup = [parse_strategy(x + ":witches=never") for x in ("expert", "balanced", "greedy", "pumpkin", "ev")]
+    idx = np.arange(300, dtype=np.int64)
+    on = play_batch(RS, lineup, games=idx, rotations=idx % 5, seed=9)
+    off = play_batch(load_ruleset("herb-witches", ["cards.deck=false", "witches.enabled=false"]),
+                     lineup, games=idx, rotations=idx % 5, seed=9)
+    np.testing.assert_array_equal(on.out[:, :, O_SCORE], off.out[:, :, O_SCORE] + 6)
+
+
+def test_chunking_and_replay_with_five_players():
+    lineup = [parse_strategy(x) for x in LINEUP]
+    rs = load_ruleset("herb-witches")  # with the deck
+    idx = np.arange(150, dtype=np.int64)
+    a = play_batch(rs, lineup, games=idx, rotations=idx % 5, seed=3, detail=True, chunks=1)
+    b = play_batch(rs, lineup, games=idx, rotations=idx % 5, seed=3, detail=True, chunks=64)
+    np.testing.assert_array_equal(a.out, b.out)
+    np.testing.assert_array_equal(a.rounds, b.rounds)
+    for k in (0, 7, 149):
+        _, out = replay(rs, lineup, seed=3, game=int(idx[k]), rotation=int(idx[k] % 5))
+        np.testing.assert_array_equal(out, a.out[k])
+
+
+def test_base_ruleset_stops_at_four_players():
+    from sim.api.game import GameInputError, check_players
+
+    with pytest.raises(GameInputError, match="2 to 4 players; 5 players need the Herb Witches"):
+        check_players(load_ruleset("base"), 5)
+    check_players(RS, 5)
