@@ -305,7 +305,7 @@ _define("expert", "Preset: the strongest built-in; ev with the marginal buyer, t
                     Param("ruby", "float", 1.11, 0, 5, "VP worth of one ruby"), *_die_param(1.26),
                     *_press_param(0.055)),
         flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0, rubies="value",
-        space_worth=0.40, flask_worth=0.05, buyer="marginal",
+        space_worth=0.40, flask_worth=0.05, buyer="marginal", buy=[*DEFAULT_BUY, "o6", "l1"],
         mg={"mg_space": 0.45, "mg_stop": 6.1, "mg_black": 3.21, "mg_purple": 0.96,
             "mg_yellow": 1.21, "mg_ruby": 0.87})
 

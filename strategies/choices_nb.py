@@ -18,6 +18,7 @@ from sim.kernel.layout import (
     F_TUBE,
     F_TUBE_PTR,
     F_WHITE,
+    F_YELLOW_PTR,
     G_BREWED,
     G_ROUND,
     G_SUPPLY,
@@ -67,22 +68,29 @@ from strategies.slots import (
     P_TUBE_RUBY,
     P_TUBE_SPACE,
     Q_GREEN_CHIP,
+    Q_GREEN_FIRST,
     Q_GREEN_RUBY,
     Q_PURPLE_TRADE,
     Q_PURPLE_UPGRADE,
     Q_RED_AFTER,
+    Q_RED_HOLD,
+    Q_YELLOW_RUBY,
     RED_PLACE,
     RED_RETURN,
     SC_CARD,
     SC_GREEN,
+    SC_HOLD,
     SC_NCARD,
     SC_NGREEN,
+    SC_NHOLD,
     SC_NRED_AFTER,
     SC_NTUBE,
+    SC_NYRUBY,
     SC_PURPLE,
     SC_RED_AFTER,
     SC_TUBE,
     SC_UPGRADE,
+    SC_YRUBY,
     SCRIPTED,
     SLOT_BOOK,
     SLOT_CARD,
@@ -161,6 +169,20 @@ def upgrade_default(P, s, G, R, npurple):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
+def first_chip_default(P, s, G, R, value):
+    """Green Set 5: the chip in the pot (not white) worth at most ``value`` to place first next
+    round: the highest value, then the dearest; -1 if none."""
+    best = -1
+    for i in range(P[s, F_NPOT]):
+        t = P[s, POT_T + i]
+        if TYPE_COLOUR[t] == WHITE or TYPE_VALUE[t] > value:
+            continue
+        if best < 0 or TYPE_VALUE[t] * 1000 + R[R_PRICE + t] > TYPE_VALUE[best] * 1000 + R[R_PRICE + best]:
+            best = t
+    return best
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
 def decide_book(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
     """The answer to book question ``q`` (``Q_*`` in ``strategies.slots``) with argument ``arg``."""
     k = SK[s, SLOT_BOOK]
@@ -173,6 +195,12 @@ def decide_book(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
             return min(SC[s, SC_PURPLE], arg, 3)
         if q == Q_PURPLE_UPGRADE and SC[s, SC_UPGRADE] != -2:
             return SC[s, SC_UPGRADE]
+        if q == Q_GREEN_FIRST and P[s, F_GREEN_PTR] < SC[s, SC_NGREEN]:
+            return SC[s, SC_GREEN + P[s, F_GREEN_PTR]]
+        if q == Q_RED_HOLD and P[s, F_BOOK_PTR] < SC[s, SC_NHOLD]:
+            return (SC[s, SC_HOLD] >> P[s, F_BOOK_PTR]) & 1
+        if q == Q_YELLOW_RUBY and P[s, F_YELLOW_PTR] < SC[s, SC_NYRUBY]:
+            return (SC[s, SC_YRUBY] >> P[s, F_YELLOW_PTR]) & 1
         k = BOOK_DEFAULT  # an optional effect that is not scripted is taken
     if k >= USER_BASE:
         return UF[0][k - USER_BASE](P, s, G, R, SP, q, arg, UF[1][s])
@@ -187,6 +215,12 @@ def decide_book(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
         return 0 if decline else min(arg, 3)
     if q == Q_PURPLE_UPGRADE:
         return -1 if decline else upgrade_default(P, s, G, R, arg)
+    if q == Q_GREEN_FIRST:
+        return -1 if decline else first_chip_default(P, s, G, R, arg)
+    if q == Q_RED_HOLD:
+        return 1  # the chip has to be placed this round: at once (declining it is not possible)
+    if q == Q_YELLOW_RUBY:  # a ruby for 3 spaces, once a ruby buys less than that (6 rounds left)
+        return 0 if decline or R[R_ROUNDS] - G[G_ROUND] > 6 else 1
     return 0
 
 

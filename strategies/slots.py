@@ -112,6 +112,9 @@ Q_GREEN_RUBY = 2  # green Set 4; answer 1 = pay a ruby for droplet +1
 Q_RED_AFTER = 3  # red Set 2; b = red chip type; answer 0 place it, 1 keep it aside, 2 return it
 Q_PURPLE_TRADE = 4  # purple Set 2; b = purple chips in the pot; answer: tier 0..3
 Q_PURPLE_UPGRADE = 5  # purple Set 4; b = purple chips; answer: tier * 32 + chip type in the pot, -1 none
+Q_GREEN_FIRST = 6  # green Set 5; b = the green chip's value; answer: chip type in the pot, -1 none
+Q_RED_HOLD = 7  # red Set 6; b = the chip drawn after the red; answer 1 place it now, 0 at the end
+Q_YELLOW_RUBY = 8  # yellow Set 6; b = yellow chip type; answer 1 pay a ruby for 3 more spaces
 RED_PLACE, RED_KEEP, RED_RETURN = 0, 1, 2
 
 # card kinds: a slot function gets (card number, argument); answers per card:
@@ -200,6 +203,12 @@ SC_TUBE = 89  # bit i: 1 the i-th droplet move goes to the test tube, 0 to the p
 SC_WITCH = 96  # 12 entries: the answer for witch w at SC_WITCH + w - 1 (SC_UNSET: not scripted)
 SC_NSIX = 108  # chips the six-chips witch places, in order (SC_SIX)
 SC_SIX = 109  # 6 entries: chip types
+SC_NHOLD = 115  # red Set 6: decisions scripted
+SC_HOLD = 116  # bit i: 1 the i-th chip drawn after a red is placed at once, 0 held to the end
+SC_NPBUY = 117  # purple Set 5: chips bought with the purple coins
+SC_PBUY = 118  # 2 entries
+SC_NYRUBY = 120  # yellow Set 6: decisions scripted
+SC_YRUBY = 121  # bit i: 1 the i-th yellow chip pays a ruby
 SC_WIDTH = 128
 SC_UNSET = -99
 SC_MAX_LIST = 16

@@ -150,7 +150,7 @@ def test_ruleset_file_option(tmp_path):
         (["--set", "game.nokey=1"], ["game.nokey"]),
         (["--set", "nosection.key=1"], ["nosection.key"]),
         (["--set", "game.explosion_limit=0"], ["game.explosion_limit"]),
-        (["--set", "books.red=5"], ["books.red"]),
+        (["--set", "books.black=3"], ["books.black"]),
     ],
 )
 def test_user_errors(args, fragments):

@@ -104,15 +104,21 @@ def _book(listing, colour, set_, side=None):
     return b
 
 
-def test_books_sets_1_to_4_with_the_base_prices(listing):
+def test_books_sets_1_to_6_with_the_base_prices(listing):
     for colour in ("green", "blue", "red", "yellow", "purple"):
-        assert sorted(b["set"] for b in listing["books"] if b["colour"] == colour) == [1, 2, 3, 4]
+        assert sorted(b["set"] for b in listing["books"] if b["colour"] == colour) == [1, 2, 3, 4, 5, 6]
+    # component-data.md section 6, Sets 5 and 6 (Herb Witches)
+    assert _book(listing, "blue", 5)["prices"] == {"b1": 8, "b2": 15, "b4": 19}
+    assert _book(listing, "purple", 6)["prices"] == {"p1": 16}
+    assert _book(listing, "black", 6)["prices"] == {"k1": 9}
+    assert _book(listing, "locoweed", 5)["prices"] == {"l1": 8}
+    assert _book(listing, "locoweed", 6)["prices"] == {"l1": 10}
     assert _book(listing, "red", 2)["prices"] == {"r1": 4, "r2": 8, "r4": 14}
     assert _book(listing, "blue", 3)["prices"] == {"b1": 4, "b2": 8, "b4": 14}
     assert _book(listing, "green", 3)["prices"] == {"g1": 6, "g2": 11, "g4": 21}
     assert _book(listing, "purple", 2)["prices"] == {"p1": 12}
     assert _book(listing, "orange", None)["prices"] == {"o1": 3}
-    assert {b["side"] for b in listing["books"] if b["colour"] == "black"} == {"2 players", "3-4 players"}
+    assert {b["side"] for b in listing["books"] if b["colour"] == "black"} == {"2 players", "3-4 players", None}
     tables = load_ruleset("base").data["prices"]
     for b in listing["books"]:
         for chip, price in b["prices"].items():
@@ -129,8 +135,12 @@ def test_book_timings_and_choices(listing):
         assert _book(listing, colour, set_)["choices"], (colour, set_)
     assert "place" in _book(listing, "red", 2)["choices"][0]
     assert all(_book(listing, c, k)["implemented"] for c in ("green", "blue", "red", "yellow", "purple")
-               for k in (1, 2, 3, 4))
-    assert len(books()) == 5 * 4 + 2 + 2  # orange: the base book and the Herb Witches one
+               for k in (1, 2, 3, 4, 5, 6))
+    assert all(_book(listing, c, k)["implemented"] for c in ("black", "locoweed") for k in (5, 6))
+    for colour, set_ in [("green", 5), ("red", 5), ("red", 6), ("yellow", 6), ("purple", 5)]:
+        assert _book(listing, colour, set_)["choices"], (colour, set_)
+    # Sets 1-6 of five colours; orange: base and Herb Witches; black: two sides, Sets 5, 6; locoweed 5, 6
+    assert len(books()) == 5 * 6 + 2 + 2 + 2 + 2
     assert _book(listing, "orange", 5)["prices"] == {"o1": 3, "o6": 22}
 
 

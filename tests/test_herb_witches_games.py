@@ -37,8 +37,15 @@ GROUP_OF = {w: (i // 4) for i, w in enumerate(
      "free-twin", "ruby-coins", "colours", "bag-points", "ruby-space", "cheap-rubies"])}
 
 RS = load_ruleset("herb-witches", ["cards.deck=false"])
+SETS = {1: RS, 5: load_ruleset("herb-witches", ["cards.deck=false", "books.all=5"]),
+        6: load_ruleset("herb-witches", ["cards.deck=false", "books.all=6"])}
+PRICES56 = {5: {"g1": 5, "g2": 9, "g4": 16, "b1": 8, "b2": 15, "b4": 19, "r1": 6, "r2": 11, "r4": 18,
+                "y1": 10, "y2": 14, "y4": 20, "p1": 9, "k1": 10, "l1": 8},
+            6: {"g1": 4, "g2": 8, "g4": 14, "b1": 5, "b2": 10, "b4": 18, "r1": 7, "r2": 11, "r4": 17,
+                "y1": 8, "y2": 12, "y4": 18, "p1": 16, "k1": 9, "l1": 10}}  # section 6
 LINEUP = ["random", "expert", "balanced", "random:p=0.1", "greedy"]
 GAMES = 40
+CASES = [(n, 1) for n in (2, 3, 4, 5)] + [(n, k) for n in (3, 5) for k in (5, 6)]
 
 
 def drive_game(seed: int, game: int, strategies, rs=RS):
@@ -89,29 +96,31 @@ def drive_game(seed: int, game: int, strategies, rs=RS):
 
 @pytest.fixture(scope="module")
 def played():
-    return {n: [drive_game(500 + n, g, [parse_strategy(x) for x in LINEUP[:n]]) for g in range(GAMES)]
-            for n in (2, 3, 4, 5)}
+    return {(n, k): [drive_game(500 + n + k, g, [parse_strategy(x) for x in LINEUP[:n]], SETS[k])
+                     for g in range(GAMES)] for n, k in CASES}
 
 
-PLAYERS = [2, 3, 4, 5]
+def price_of(k, chip):
+    return {**PRICE, **PRICES56.get(k, {})}[chip]
 
 
-@pytest.mark.parametrize("n", PLAYERS)
-def test_no_illegal_decisions_and_every_witch_seen(played, n):
+@pytest.mark.parametrize("n, k", CASES)
+def test_no_illegal_decisions_and_every_witch_seen(played, n, k):
     seen = set()
-    for events, out, _, _ in played[n]:
+    for events, out, _, _ in played[(n, k)]:
         assert (out[:, O_ERR] == 0).all()
         for e in events:
             if e["event"] == "witch" and "witch" in e:
                 seen.add(e["witch"])
-    if n == 5:  # 40 games x 3 witches in play, random callers: every witch is called somewhere
+    if (n, k) == (5, 1):  # 40 games x 3 witches in play, random callers: every witch is called
         assert seen == set(GROUP_OF)
 
 
-@pytest.mark.parametrize("n", PLAYERS)
-def test_bags_follow_from_events(played, n):
-    for events, _, _, bags in played[n]:
+@pytest.mark.parametrize("n, k", CASES)
+def test_bags_follow_from_events(played, n, k):
+    for events, _, _, bags in played[(n, k)]:
         recon = [Counter(START_BAG) for _ in range(n)]
+        gifts = Counter()  # black Set 5: a black chip bought goes to the left neighbour
         for r in range(1, 10):
             for e in events:
                 if e["round"] != r or "seat" not in e:
@@ -121,6 +130,12 @@ def test_bags_follow_from_events(played, n):
                     bag["w1"] += 1
                 elif e["event"] == "die" and e["face"] == "pumpkin":
                     pass  # checked below through the box count (an empty supply gives nothing)
+                elif e["event"] == "black_gift":
+                    assert k == 5 and e["to_seat"] == (e["seat"] + 1) % n
+                    recon[e["to_seat"]]["k1"] += 1
+                    gifts[e["seat"]] += 1
+                elif e["event"] == "buy" and e["chip"] == "k1" and gifts[e["seat"]]:
+                    gifts[e["seat"]] -= 1
                 elif e["event"] == "buy":
                     bag[e["chip"]] += 1
                 elif e["event"] == "upgrade":
@@ -137,9 +152,9 @@ def test_bags_follow_from_events(played, n):
             assert [+b for b in recon] == [+b for b in bags[r - 1]], f"round {r}"
 
 
-@pytest.mark.parametrize("n", PLAYERS)
-def test_witches_once_a_game_in_play_and_pennies_scored(played, n):
-    for events, out, rd, _ in played[n]:
+@pytest.mark.parametrize("n, k", CASES)
+def test_witches_once_a_game_in_play_and_pennies_scored(played, n, k):
+    for events, out, rd, _ in played[(n, k)]:
         in_play = next(e["witches"] for e in events if e["event"] == "witches")
         assert len(in_play) == 3 and sorted(GROUP_OF[w] for w in in_play) == [0, 1, 2]
         for s in range(n):
@@ -155,19 +170,30 @@ def test_witches_once_a_game_in_play_and_pennies_scored(played, n):
             assert {w for w in GROUP_OF if bits >> (list(GROUP_OF).index(w) + 1) & 1} == set(called)
 
 
-@pytest.mark.parametrize("n", PLAYERS)
-def test_purchases_are_legal_with_the_coin_witches(played, n):
-    for events, _, _, _ in played[n]:
+@pytest.mark.parametrize("n, k", CASES)
+def test_purchases_are_legal_with_the_coin_witches(played, n, k):
+    for events, _, _, _ in played[(n, k)]:
         by = defaultdict(list)
         for e in events:
             if "seat" in e and e["event"] != "final":
                 by[(e["round"], e["seat"])].append(e)
         for (r, s), ev in by.items():
-            buys = [e for e in ev if e["event"] == "buy"]
+            names = [e["event"] for e in ev]
+            # purple Set 5: the buys right after the purple coins are bought with them, at B
+            purple = []
+            if "purple_coins" in names:
+                i = names.index("purple_coins")
+                j = i + 1
+                while j < len(ev) and ev[j]["event"] in ("buy", "black_gift"):
+                    j += 1
+                purple = [e for e in ev[i + 1:j] if e["event"] == "buy"]
+                assert sum(b["price"] for b in purple) <= ev[i]["coins"] and len(purple) <= 2
+                assert len({b["chip"][0] for b in purple}) == len(purple)
+            buys = [e for e in ev if e["event"] == "buy" and e not in purple]
             if not buys:
                 continue
             assert r < 9 and len(buys) <= 2 and len({b["chip"][0] for b in buys}) == len(buys)
-            coins = ev[[e["event"] for e in ev].index("reward")]["coins"]
+            coins = ev[names.index("reward")]["coins"]
             choice = [e["choice"] for e in ev if e["event"] == "choice"]
             protected = any(e["event"] == "witch" and e.get("witch") == "both-rewards" for e in ev)
             if choice == ["vp"] and not protected:
@@ -178,7 +204,7 @@ def test_purchases_are_legal_with_the_coin_witches(played, n):
                     coins *= 2
                 elif e["event"] == "witch" and e.get("witch") == "ruby-coins":
                     coins += 2 * e["rubies"]
-            assert all(b["price"] == PRICE[b["chip"]] for b in buys)
+            assert all(b["price"] == price_of(k, b["chip"]) for b in buys + purple)
             assert sum(b["price"] for b in buys) <= coins, f"round {r} seat {s}"
 
 

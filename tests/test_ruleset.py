@@ -298,13 +298,14 @@ def test_set_flask_space_string_forms():
     assert load_ruleset("base").scalars()[R_FLASK_REUSE] == 0
 
 
-def test_check_implemented_rejects_red_set_5():
-    rs = load_ruleset("base", ["books.red=5"])  # valid data: Set 5 red prices exist
+def test_check_implemented_rejects_a_black_set_2():
+    # black has one base book for Sets 1-4 (books.black = 1) and the Herb Witches' Sets 5 and 6
+    rs = load_ruleset("base", ["books.black=2"])  # valid data: Set 2 black prices exist
     with pytest.raises(RulesetError) as ei:
         rs.check_implemented()
-    assert "books.red" in str(ei.value)
+    assert "books.black" in str(ei.value)
     load_ruleset("base").check_implemented()  # the base ruleset passes
-    for n in (2, 3, 4):
+    for n in (2, 3, 4, 5, 6):
         load_ruleset("base", [f"books.all={n}"]).check_implemented()
 
 

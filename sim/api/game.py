@@ -187,7 +187,10 @@ EVENT_NAMES = {
     L.EV_PURPLE_VP: "purple_vp", L.EV_UPGRADE: "upgrade", L.EV_CARD: "card",
     L.EV_CARD_GAIN: "card_effect", L.EV_CARD_LOOK: "card_look", L.EV_TUBE: "tube",
     L.EV_BOWL: "bowl", L.EV_BOWL_VP: "bowl_vp", L.EV_WITCHES: "witches", L.EV_WITCH: "witch",
-    L.EV_WITCH_LOOK: "witch_look",
+    L.EV_WITCH_LOOK: "witch_look", L.EV_GREEN_FIRST: "green_first", L.EV_GREEN_DIE: "green_die",
+    L.EV_FIRST: "first", L.EV_RED_HOLD: "red_hold", L.EV_YELLOW_PUSH: "yellow_push",
+    L.EV_YELLOW_RUBY: "yellow_ruby", L.EV_PURPLE_COINS: "purple_coins", L.EV_BLACK_GIFT: "black_gift",
+    L.EV_LOCO: "locoweed", L.EV_BLACK_RUBY: "black_ruby",
 }
 CARD_GAINS = {0: "rats_doubled", 1: "vp", 2: "rubies", 3: "droplet", 4: "chip", 5: "chip_removed",
               7: "restart"}
@@ -274,6 +277,24 @@ def event_dict(row) -> dict:
         d["card"] = CARDS[a - 1].id
     elif code == L.EV_TUBE:
         d.update(glass=a, bonus=glass_name(b), given=not c)
+    elif code in (L.EV_GREEN_FIRST, L.EV_FIRST):
+        d["chip"] = chip
+    elif code == L.EV_GREEN_DIE:
+        d["rolls"] = a
+    elif code == L.EV_RED_HOLD:
+        d.update(chip=chip, held=bool(b))
+    elif code == L.EV_YELLOW_PUSH:
+        d.update(chip=chip, spaces=b, index=c)
+    elif code == L.EV_YELLOW_RUBY:
+        d["spaces"] = a
+    elif code == L.EV_PURPLE_COINS:
+        d.update(coins=a, vp=b)
+    elif code == L.EV_BLACK_GIFT:
+        d["to_seat"] = a
+    elif code == L.EV_LOCO:
+        d.update(copies=chip, spaces=b if b >= 0 else None)
+    elif code == L.EV_BLACK_RUBY:
+        d["rubies"] = a
     elif code in (L.EV_BOWL, L.EV_WITCH_LOOK):
         d["chip"] = chip
         if code == L.EV_BOWL:

@@ -85,9 +85,11 @@ def bowl_reachable(q: PotionQuery) -> bool:
 
 def exact_supported(q: PotionQuery) -> bool:
     """Whether exact enumeration (and the optimal stopper) covers this query: Set 1 books, no card,
-    and no overflow bowl within reach (the reference ends a potion on the last space)."""
+    no overflow bowl within reach (the reference ends a potion on the last space), and no
+    locoweed with a locoweed book (the reference moves a locoweed 1)."""
+    locoweed = chips.L1 in q.bag and int(q.ruleset.data["books"]["locoweed"]) in (5, 6)
     return (q.card == 0 and all(int(q.ruleset.data["books"][c]) == 1 for c in SET_COLOURS)
-            and not bowl_reachable(q))
+            and not bowl_reachable(q) and not locoweed)
 
 
 def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset: Ruleset,

@@ -50,7 +50,8 @@ else:  # pragma: no cover
 
 PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "blue", "yellow", "red", "flask_on",
                "choice", "buy", "spend", "purple", "red_after", "green", "upgrade", "beside", "card_choice",
-               "card_draws", "glass", "tube", "pennies", "witch"}
+               "card_draws", "glass", "tube", "pennies", "witch", "red_hold", "yellow_ruby",
+               "purple_buy", "first"}
 TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player", "card",
             "witches"}
 
@@ -136,6 +137,12 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
             P[s, L.F_NCHIPS] += 1
         for t in beside:
             P[s, L.ASIDE + t - chips.R1] += 1
+        first = _chips(pl, "first", where, starting, default="")
+        if len(first) > 2 or any(bag.count(t) < first.count(t) for t in first):
+            raise RoundFileError(f"{where}: key 'first': at most 2 chips of the bag, placed first "
+                                 f"(picked by green Set 5 chips last round)")
+        P[s, L.FIRST_T:L.FIRST_T + len(first)] = first
+        P[s, L.F_NFIRST] = len(first)
         all_draws.append(_apply_script(SC, P, s, pl, where, starting, final, rs, card))
     FD = _forced_draws(all_draws)
     die_faces, DS = _die_script(d, label)
@@ -335,7 +342,8 @@ def _result(P, events, n, supply, tube=False, witches=False) -> dict:
 
 
 SCRIPT_KEYS = {"draws", "blue", "yellow", "red", "flask_on", "choice", "buy", "spend", "purple",
-               "red_after", "green", "upgrade", "card_choice", "card_draws", "tube", "witch"}
+               "red_after", "green", "upgrade", "card_choice", "card_draws", "tube", "witch",
+               "red_hold", "yellow_ruby", "purple_buy"}
 GAME_KEYS = {"players", "rules", "set", "round", "witches"}
 
 

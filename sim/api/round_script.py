@@ -1,5 +1,6 @@
-"""Reading the scripted parts of a round file: key readers, and the card and Set 2-4 book
-decisions a seat may script (``card``, ``card_choice``, ``red_after``, ``green``, ``upgrade``)."""
+"""Reading the scripted parts of a round file: key readers, and the card, book (Sets 2-6) and
+witch decisions a seat may script (``card``, ``card_choice``, ``red_after``, ``green``,
+``upgrade``, ``red_hold``, ``yellow_ruby``, ``purple_buy``, ``pennies``, ``witch``)."""
 
 from __future__ import annotations
 
@@ -70,7 +71,8 @@ def _card_choice(x, where: str, starting: str) -> int:
 
 
 def _apply_book_script(SC, s, pl, where, starting) -> None:
-    """The Set 2-4 book decisions of a seat; an optional effect not scripted is taken."""
+    """The Set 2-6 book decisions of a seat; an optional effect not scripted is taken (red Set 6:
+    the chip is placed at once)."""
     after = pl.get("red_after", [])
     if not isinstance(after, list) or not all(x in RED_AFTER for x in after) or len(after) > 8:
         raise RoundFileError(f"{where}: key 'red_after': expected a list of \"place\" / \"keep\" / "
@@ -99,6 +101,22 @@ def _apply_book_script(SC, s, pl, where, starting) -> None:
     SC[s, S.SC_UPGRADE] = -2
     if "upgrade" in pl:
         SC[s, S.SC_UPGRADE] = _upgrade(pl["upgrade"], where)
+    for key, n_at, bits_at, what in (("red_hold", S.SC_NHOLD, S.SC_HOLD,
+                                      "one per chip drawn after a red chip (red Set 6): true places "
+                                      "it at once, false when the potion ends"),
+                                     ("yellow_ruby", S.SC_NYRUBY, S.SC_YRUBY,
+                                      "one per yellow chip (yellow Set 6): true pays a ruby for 3 "
+                                      "more spaces")):
+        x = pl.get(key, [])
+        if not isinstance(x, list) or not all(isinstance(v, bool) for v in x) or len(x) > S.SC_MAX_LIST:
+            raise RoundFileError(f"{where}: key '{key}': expected a list of true/false, {what}")
+        SC[s, n_at] = len(x)
+        SC[s, bits_at] = sum(1 << i for i, v in enumerate(x) if v)
+    pbuy = _chips(pl, "purple_buy", where, starting, default="")
+    if len(pbuy) > 2:
+        raise RoundFileError(f"{where}: key 'purple_buy': at most 2 chips (purple Set 5)")
+    SC[s, S.SC_NPBUY] = len(pbuy)
+    SC[s, S.SC_PBUY:S.SC_PBUY + len(pbuy)] = pbuy
 
 
 def _upgrade(x, where) -> int:

@@ -30,6 +30,7 @@ from sim.kernel.layout import (
     F_LIMIT,
     F_NBAG,
     F_NCHIPS,
+    F_NHOLD,
     F_NORANGE,
     F_NPOT,
     F_NRED,
@@ -96,6 +97,7 @@ def empty_pot(P, s, start, limit):
     P[s, F_CARD_PTR] = 0
     P[s, F_BOWL_N] = 0
     P[s, F_BOWL_SUM] = 0
+    P[s, F_NHOLD] = 0
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -142,6 +144,21 @@ def draw_chip(P, s, FD, rng):
         P[s, F_SCRIPT_ERR] = ERR_DRAW_NOT_IN_BAG
         return -1
     return _take(P, s, randint(rng, s, n))
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def take_type(P, s, t):
+    """Take one chip of type t out of the bag without drawing it (a chip placed first); False if
+    the bag has none."""
+    n = P[s, F_NBAG]
+    for j in range(n):
+        if P[s, CHIPS + j] == t:
+            P[s, CHIPS + j] = P[s, CHIPS + n - 1]
+            P[s, CHIPS + n - 1] = t
+            P[s, F_NBAG] = n - 1
+            P[s, BAGCNT + t] -= 1
+            return True
+    return False
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import draw_chip, finish_potion, white_back
+from sim.kernel.bag import draw_chip, finish_potion, place_plain, white_back
 from sim.kernel.bowl import bowl_white_back, in_bowl, into_bowl
 from sim.kernel.cards import PUMPKIN_PARTY, SECOND_CHANCE, WELL_STIRRED, second_chance, well_stirred
 from sim.kernel.effects.blue import BLUE_ABORT, blue_placed
-from sim.kernel.effects.red import goes_aside, red_extra, set_aside, white_extra
-from sim.kernel.effects.yellow import yellow_extra, yellow_placed
+from sim.kernel.effects.locoweed import acting_type, locoweed_move
+from sim.kernel.effects.red import (
+    RED_ABORT,
+    goes_aside,
+    red_extra,
+    red_six_draw,
+    set_aside,
+    white_extra,
+)
+from sim.kernel.effects.yellow import YELLOW_ABORT, yellow_extra, yellow_placed
 from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_DRAW,
@@ -31,17 +39,21 @@ from sim.kernel.layout import (
     F_FLASK,
     F_LIMIT,
     F_NBAG,
+    F_NHOLD,
     F_NORANGE,
     F_NPOT,
     F_PLACED_NO,
     F_PROTECT,
     F_PROTECTED,
+    F_REWARD,
     F_WHITE,
     G_CARD,
+    HOLD_T,
     LOOK_NO,
     LOOK_T,
     POT_P,
     POT_T,
+    R_BOOK,
     R_BOWL,
     R_LAST,
     STOP_EMPTY,
@@ -50,7 +62,7 @@ from sim.kernel.layout import (
     STOP_TRACK,
 )
 from sim.kernel.witches import second_flask
-from sim.rules.chips import BLUE, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
+from sim.rules.chips import BLUE, LOCOWEED, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
 from strategies.decide_nb import decide_flask
 
 RESOLVE_ASIDE = -1  # resolve_chip: the chip was set beside the pot
@@ -58,19 +70,22 @@ RESOLVE_ABORT = -2  # resolve_chip: a scripted draw failed
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def place_chip(P, s, t, G, R, SK, SP, SC, rng, E, UF):
-    """Place chip t after the anchor (with its book's extra distance, doubled after a yellow
-    Set 2 chip); update the white total and the explosion."""
-    c = TYPE_COLOUR[t]
-    move = TYPE_VALUE[t]
+def place_chip(P, s, t, act, G, R, SK, SP, SC, rng, E, UF):
+    """Place chip t after the anchor, moving as chip ``act`` does (t itself, or the chip a Set 6
+    locoweed copies), with its book's extra distance, doubled after a yellow Set 2 chip; update
+    the white total and the explosion."""
+    c = TYPE_COLOUR[act]
+    move = TYPE_VALUE[act]
     if c == RED:
-        move += red_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF)
+        move += red_extra(P, s, act, G, R, SK, SP, SC, rng, E, UF)
     elif c == WHITE:
-        move += white_extra(P, s, t, R)
+        move += white_extra(P, s, act, R)
     elif c == YELLOW:
-        move += yellow_extra(P, s, R)
+        move += yellow_extra(P, s, act, G, R, SK, SP, SC, rng, E, UF)
     elif c == ORANGE and G[G_CARD] == PUMPKIN_PARTY:
         move += 1
+    elif c == LOCOWEED:
+        move = locoweed_move(P, s, G, R, E)
     if P[s, F_DOUBLE] != 0:
         move *= 2
         P[s, F_DOUBLE] = 0
@@ -80,10 +95,10 @@ def place_chip(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     P[s, POT_P + k] = pos
     P[s, F_NPOT] = k + 1
     P[s, F_ANCHOR] = pos
-    if c == ORANGE:
+    if TYPE_COLOUR[t] == ORANGE:
         P[s, F_NORANGE] += 1
     record(E, G, s, EV_PLACE, t, pos, 0)
-    if c == WHITE:
+    if TYPE_COLOUR[t] == WHITE:
         P[s, F_WHITE] += TYPE_VALUE[t]
         if P[s, F_WHITE] > P[s, F_LIMIT]:
             P[s, F_EXPLODED] = 1
@@ -105,23 +120,34 @@ def use_flask(P, s, G, R, SK, SP, SC, rng, E, UF):
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def resolve_chip(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Place drawn chip t (draw number t_no) with its action; a chip a blue chip picks follows
-    with its own. Returns the last chip placed, ``RESOLVE_ASIDE`` (a red Set 2 chip set beside
-    the pot) or ``RESOLVE_ABORT`` (a scripted draw failed; the potion is finished)."""
+    """Place drawn chip t (draw number t_no) with its action; a chip a blue chip picks, or the
+    chip drawn after a red Set 6 chip, follows with its own. Returns the last chip placed,
+    ``RESOLVE_ASIDE`` (a red Set 2 chip set beside the pot, or a red Set 6 draw held) or
+    ``RESOLVE_ABORT`` (a scripted draw failed; the potion is finished)."""
     while True:
         if goes_aside(R, t):  # red Set 2: beside the pot until the potion ends
             set_aside(P, s, t, G, E)
             return RESOLVE_ASIDE
+        act = acting_type(P, s, t, G, R, E)
         P[s, F_PLACED_NO] = t_no
-        place_chip(P, s, t, G, R, SK, SP, SC, rng, E, UF)
+        place_chip(P, s, t, act, G, R, SK, SP, SC, rng, E, UF)
         if P[s, F_EXPLODED] != 0:
             return t
-        c = TYPE_COLOUR[t]
+        c = TYPE_COLOUR[act]
         if c == YELLOW:
-            yellow_placed(P, s, G, R, SK, SP, SC, rng, E, UF)
-        if c == BLUE:
+            if yellow_placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF) == YELLOW_ABORT:
+                return RESOLVE_ABORT
+        elif c == RED and R[R_BOOK + RED] == 6:
+            u = red_six_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+            if u == RED_ABORT:
+                return RESOLVE_ABORT
+            if u >= 0:  # placed at once, with its own action
+                t = u
+                t_no = P[s, F_DRAWS]
+                continue
+        elif c == BLUE:
             pos = P[s, POT_P + P[s, F_NPOT] - 1]
-            pick = blue_placed(P, s, t, pos, G, R, SK, SP, SC, FD, rng, E, UF)
+            pick = blue_placed(P, s, act, pos, G, R, SK, SP, SC, FD, rng, E, UF)
             if pick == BLUE_ABORT:
                 return RESOLVE_ABORT
             if pick >= 0:  # the chip the blue chose is placed next, with its own action
@@ -142,7 +168,7 @@ def potion_end_check(P, s, R, E, G, more):
         finish_potion(P, s, STOP_EMPTY, E, G)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def on_explosion(P, s, t, bowl, protected, G, R, SK, SP, SC, rng, E, UF, more):
     """The pot exploded on white chip t: A Second Chance, the second-flask witch, a blue Set 2
     protection window, else the potion ends."""
@@ -158,7 +184,7 @@ def on_explosion(P, s, t, bowl, protected, G, R, SK, SP, SC, rng, E, UF, more):
     finish_potion(P, s, STOP_EXPLODED, E, G)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more):
     """Drawn chip t goes into the overflow bowl: no action; a white counts towards the explosion
     and may go back with the flask."""
@@ -175,7 +201,7 @@ def bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more):
     potion_end_check(P, s, R, E, G, more)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
     """Chip t, just drawn (draw number t_no), into the pot with its action (or into the bowl),
     then what may follow: the explosion, Well Stirred, the flask, A Second Chance and the end of
@@ -211,3 +237,27 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
         return
     record(E, G, s, EV_DRAW, t, 0, 0)
     place_drawn(P, s, t, P[s, F_DRAWS], G, R, SK, SP, SC, FD, rng, E, UF, False)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def place_held(P, s, G, R, E):
+    """Red Set 6, once the potion has ended: every chip held beside the pot is placed after the
+    last chip, moving its value (into the bowl past the last space); a white still counts
+    towards the explosion, even after one. No other action."""
+    for i in range(P[s, F_NHOLD]):
+        t = P[s, HOLD_T + i]
+        if in_bowl(P, s, R):
+            into_bowl(P, s, t, G, E)
+            continue
+        pos = place_plain(P, s, t, R[R_LAST])
+        record(E, G, s, EV_PLACE, t, pos, 1)
+        if TYPE_COLOUR[t] == ORANGE:
+            P[s, F_NORANGE] += 1
+        if TYPE_COLOUR[t] == WHITE:
+            P[s, F_WHITE] += TYPE_VALUE[t]
+            if P[s, F_WHITE] > P[s, F_LIMIT] and P[s, F_EXPLODED] == 0:
+                P[s, F_EXPLODED] = 1
+                record(E, G, s, EV_EXPLODE, P[s, F_WHITE], 0, 0)
+    if P[s, F_NHOLD] > 0 and P[s, F_NPOT] > 0:
+        P[s, F_REWARD] = min(P[s, POT_P + P[s, F_NPOT] - 1] + 1, R[R_LAST] + 1)
+    P[s, F_NHOLD] = 0

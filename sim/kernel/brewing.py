@@ -6,20 +6,23 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import draw_chip, finish_potion, return_chip
+from sim.kernel.bag import draw_chip, finish_potion, return_chip, take_type
 from sim.kernel.brew import place_drawn, potion_step
 from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_DRAW,
+    EV_FIRST,
     EV_WITCH_LOOK,
     F_DONE,
     F_DRAWS,
     F_FORCED_N,
     F_FORCED_PTR,
     F_NBAG,
+    F_NFIRST,
     F_SIX_N,
     F_SIX_PTR,
     F_WHITE,
+    FIRST_T,
     R_WITCHES,
     STOP_CHOICE,
     STOP_EMPTY,
@@ -48,8 +51,25 @@ def stop_by_choice(P, s, E, G):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
+def place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Green Set 5: the chips picked at the last round's step B are placed first, in order, each
+    with its action, before any draw (a chip no longer in the bag is skipped)."""
+    for i in range(P[s, F_NFIRST]):
+        t = P[s, FIRST_T + i]
+        if P[s, F_DONE] == 0 and take_type(P, s, t):
+            record(E, G, s, EV_FIRST, t, 0, 0)
+            place_drawn(P, s, t, 0, G, R, SK, SP, SC, FD, rng, E, UF, False)
+    P[s, F_NFIRST] = 0
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
 def brew_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """The first chip of a potion (never stop before it), or the end if the bag is empty."""
+    """The first chip of a potion (never stop before it), or the end if the bag is empty; the
+    chips a green Set 5 chip picked come before it."""
+    if P[s, F_NFIRST] > 0:
+        place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+        if P[s, F_DONE] != 0:
+            return
     if P[s, F_FORCED_N] < 0:  # scripted with no draws at all
         finish_potion(P, s, STOP_SCRIPT, E, G)
     elif P[s, F_NBAG] == 0:
@@ -112,16 +132,16 @@ def potion_witch(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Whether seat s draws again. With the herb witches a potion witch may be called first (a
-    script's "after N chips"), or when the seat would stop, which then decides again."""
-    if R[R_WITCHES] != 0 and potion_witch(P, s, 0, G, R, SK, SP, SC, FD, rng, E, UF):
+@njit(cache=True, error_model="numpy", _nrt=False)
+def go_on_witches(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """``go_on`` with the herb witches: a potion witch may be called first (a script's "after N
+    chips"), or when the seat would stop, which then decides again."""
+    if potion_witch(P, s, 0, G, R, SK, SP, SC, FD, rng, E, UF):
         if P[s, F_DONE] != 0:
             return False
     if wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
         return True
-    if R[R_WITCHES] != 0 and potion_witch(P, s, 1, G, R, SK, SP, SC, FD, rng, E, UF):
+    if potion_witch(P, s, 1, G, R, SK, SP, SC, FD, rng, E, UF):
         if P[s, F_DONE] != 0:
             return False
         return wants_draw(P, s, G, R, SK, SP, SC, rng, UF)
@@ -129,8 +149,20 @@ def go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Whether seat s draws again (the potion witches, with the herb witches in the game)."""
+    if R[R_WITCHES] != 0:
+        return go_on_witches(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+    return wants_draw(P, s, G, R, SK, SP, SC, rng, UF)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Brew a whole potion for seat s (the independent information model)."""
+    if P[s, F_NFIRST] > 0:  # green Set 5: chips placed first
+        place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+        if P[s, F_DONE] != 0:
+            return
     if P[s, F_FORCED_N] < 0:  # scripted with no draws at all
         finish_potion(P, s, STOP_SCRIPT, E, G)
         return

@@ -23,6 +23,7 @@ from sim.kernel.bag import (
 )
 from sim.kernel.die import roll_die
 from sim.kernel.droplet import move_droplet
+from sim.kernel.effects.black import black_gift
 from sim.kernel.effects.red import hold_aside
 from sim.kernel.events import record
 from sim.kernel.layout import (
@@ -125,9 +126,11 @@ def gain(P, s, G, E, kind, amount):
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def grant_chip(P, s, t, G, R, supply, E):
-    """A card gives chip t into the bag, if its book is out and the supply has one."""
+    """A card gives chip t into the bag, if its book is out and the supply has one (a black chip
+    with black Set 5: into the left neighbour's bag, and the droplet moves)."""
     G[G_SUPPLY + t] = supply[t]
-    if 0 <= t < supply.shape[0] and grantable(G, R, t) and add_chip(P, s, t):
+    if 0 <= t < supply.shape[0] and grantable(G, R, t) and (black_gift(P, s, t, G, R, E)
+                                                           or add_chip(P, s, t)):
         supply[t] -= 1
         record(E, G, s, EV_CARD_GAIN, GAIN_CHIP, t, G[G_CARD])
         return True

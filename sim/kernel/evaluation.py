@@ -16,9 +16,9 @@ from sim.kernel.cards import (
 from sim.kernel.costs import droplet_cost, flask_cost
 from sim.kernel.die import roll_die
 from sim.kernel.droplet import move_droplet, settle_droplets
-from sim.kernel.effects.black import black_at_b, count_black
+from sim.kernel.effects.black import black_at_b, black_gift, count_black
 from sim.kernel.effects.green import green_at_b
-from sim.kernel.effects.purple import purple_at_b
+from sim.kernel.effects.purple import purple_at_b, purple_coins
 from sim.kernel.events import record
 from sim.kernel.layout import (
     BOUGHT,
@@ -27,6 +27,7 @@ from sim.kernel.layout import (
     EV_BUY,
     EV_CHOICE,
     EV_CONVERT,
+    EV_PURPLE_COINS,
     EV_RUBY,
     EV_SCORE,
     EV_SPEND,
@@ -57,9 +58,12 @@ from sim.kernel.layout import (
     G_START_PLAYER,
     G_SUPPLY,
     R_BOOK,
+    R_BOOK_ROUND,
     R_FINAL_COINS,
     R_FINAL_RUBIES,
     R_MAX_BUYS,
+    R_PRICE,
+    R_ROUNDS,
     R_WITCHES,
     SPEND_DROPLET,
     SPEND_FLASK,
@@ -95,8 +99,9 @@ from sim.kernel.witches import (
     points_witches,
     ruby_space,
 )
-from sim.rules.chips import GREEN, PURPLE, TYPE_COLOUR
+from sim.rules.chips import BLACK, GREEN, PURPLE, TYPE_COLOUR
 from strategies.decide_nb import decide_buy, decide_explosion, decide_spend
+from strategies.slots import SC_NPBUY, SC_PBUY, SCRIPTED, SLOT_BUY
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -131,7 +136,7 @@ def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def phase_b_actions(P, G, R, supply, SK, SP, SC, rng, E, W, UF):
+def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
     """B: green, purple and black chip actions, in start-player order."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
@@ -143,11 +148,13 @@ def phase_b_actions(P, G, R, supply, SK, SP, SC, rng, E, W, UF):
         s = (sp + k) % n
         if grants:
             show_supply(G, supply)  # what a strategy sees of the supply when a book grants a chip
-        green_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
+        green_at_b(P, s, G, R, supply, die, DS, SK, SP, SC, rng, E, UF)
         if grants:
             show_supply(G, supply)
         purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
-        black_at_b(P, s, black, G, E)
+        if R[R_BOOK + PURPLE] == 5:
+            purple_buy(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
+        black_at_b(P, s, black, R, G, E)
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
@@ -213,7 +220,8 @@ def final_conversions(P, G, R, SK, SP, SC, rng, E, UF):
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
-    """E for one player: the strategy's purchases, each checked against the rules."""
+    """E for one player: the buying witches, then the strategy's purchases, each checked
+    against the rules."""
     nt = price.shape[0]
     out = G[G_OUT : G_OUT + 8]
     shop = G[G_SUPPLY : G_SUPPLY + nt]
@@ -225,6 +233,20 @@ def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
         for t in range(nt):
             shop[t] = supply[t]
     nb = decide_buy(P, s, cn, R[R_MAX_BUYS], supply, price, avail, out, G, R, SK, SP, SC, rng, UF)
+    ok = take_purchases(P, s, nb, cn, G, R, supply, price, avail, E)
+    if R[R_WITCHES] != 0:
+        free_twin(P, s, ok, G, R, supply, SK, SP, SC, rng, E, UF)
+    if R[R_BOOK + BLACK] == 5:  # a black chip bought moved the droplet
+        settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def take_purchases(P, s, nb, cn, G, R, supply, price, avail, E):
+    """The chips listed at G_OUT, each checked: at most ``max_buys``, of different colours, for
+    sale, within ``cn`` coins. Returns how many were bought (listed again at G_OUT, in order);
+    with black Set 5 a black chip goes into the left neighbour's bag."""
+    nt = price.shape[0]
+    out = G[G_OUT : G_OUT + 8]
     used = 0
     spent = 0
     ok = 0
@@ -242,17 +264,50 @@ def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
         if spent + price[t] > cn:
             game_error(G, GERR_BUY_OVER_BUDGET, s, t)
             continue
-        if not add_chip(P, s, t):
+        if not black_gift(P, s, t, G, R, E) and not add_chip(P, s, t):
             continue
         spent += price[t]
         used |= 1 << TYPE_COLOUR[t]
         supply[t] -= 1
         P[s, BOUGHT + TYPE_COLOUR[t]] += 1
         record(E, G, s, EV_BUY, t, price[t], 0)
-        out[ok] = t  # the chips bought, in order (for the free-twin witch)
+        out[ok] = t
         ok += 1
-    if R[R_WITCHES] != 0:
-        free_twin(P, s, ok, G, R, supply, SK, SP, SC, rng, E, UF)
+    return ok
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def purple_buy(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Purple Set 5, at B: the VP printed on the purple chips' spaces are coins to buy up to 2
+    chips of different colours with at once (from the books out this round); in the last round
+    they buy VP instead, 5 coins each."""
+    coins = purple_coins(P, s, R)
+    if coins == 0:
+        return
+    if G[G_ROUND] >= R[R_ROUNDS]:
+        vp = coins // R[R_FINAL_COINS]
+        P[s, F_SCORE] += vp
+        record(E, G, s, EV_PURPLE_COINS, coins, vp, 0)
+        return
+    record(E, G, s, EV_PURPLE_COINS, coins, 0, 0)
+    nt = supply.shape[0]
+    price = R[R_PRICE : R_PRICE + nt]
+    avail = G[G_AVAIL : G_AVAIL + nt]
+    for t in range(nt):
+        c = TYPE_COLOUR[t]
+        avail[t] = 1 if R[R_BOOK + c] > 0 and G[G_ROUND] >= R[R_BOOK_ROUND + c] and price[t] >= 0 else 0
+        G[G_SUPPLY + t] = supply[t]
+    G[G_MAX_BUYS] = R[R_MAX_BUYS]
+    out = G[G_OUT : G_OUT + 8]
+    if SK[s, SLOT_BUY] == SCRIPTED:
+        nb = SC[s, SC_NPBUY]
+        for i in range(nb):
+            out[i] = SC[s, SC_PBUY + i]
+    else:
+        nb = decide_buy(P, s, coins, R[R_MAX_BUYS], supply, price, avail, out, G, R, SK, SP, SC, rng, UF)
+    take_purchases(P, s, nb, coins, G, R, supply, price, avail, E)
+    if R[R_BOOK + BLACK] == 5:
+        settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")

@@ -76,6 +76,10 @@ WITCH_LOOK = 99  # 6 entries: those chips
 WITCH_LOOK_NO = 105  # 6 entries: their draw numbers
 F_SIX_PTR = 111  # placements the six-chips witch has asked for (scripts)
 F_BOTH = 112  # step A: 1 if the seat called the both-rewards witch this round
+FIRST_T = 113  # 2 entries: green Set 5: chips placed first in the next potion, in order
+F_NFIRST = 115
+HOLD_T = 116  # 4 entries: red Set 6: chips drawn after a red chip, held to place when the potion ends
+F_NHOLD = 120
 POT_T = 128
 POT_P = POT_T + MAX_POT
 CHIPS = POT_P + MAX_POT
@@ -203,5 +207,15 @@ EV_BOWL_VP = 47  # a=VP from the overflow bowl
 EV_WITCHES = 48  # a, b, c = the witch in play in each group (set-up)
 EV_WITCH = 49  # a=witch called, b, c = what she did (see sim.kernel.witches)
 EV_WITCH_LOOK = 50  # a=chip type a witch drew to choose from
+EV_GREEN_FIRST = 51  # a=chip type to place first next round (green Set 5)
+EV_GREEN_DIE = 52  # a=bonus die rolls (green Set 6)
+EV_FIRST = 53  # a=chip type placed first, before any draw (green Set 5)
+EV_RED_HOLD = 54  # a=chip type drawn after a red chip, b=1 held for the end / 0 placed at once (red Set 6)
+EV_YELLOW_PUSH = 55  # a=chip type drawn, b=spaces the yellow moves on, c=its new space (yellow Set 5)
+EV_YELLOW_RUBY = 56  # a=spaces bought with a ruby (yellow Set 6)
+EV_PURPLE_COINS = 57  # a=coins from the purple chips' spaces (purple Set 5), b=VP (last round)
+EV_BLACK_GIFT = 58  # a=seat whose bag the black chip goes into (black Set 5)
+EV_LOCO = 59  # a=chip type copied (-1 none), b=spaces moved (locoweed)
+EV_BLACK_RUBY = 60  # a=rubies (black Set 5 / 6)
 
 SPEND_DROPLET, SPEND_FLASK = 1, 2

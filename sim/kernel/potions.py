@@ -12,6 +12,7 @@ from numba import njit, prange
 
 from sim.kernel.bag import add_chip, empty_pot, reset_potion
 from sim.kernel.bowl import bowl_vp
+from sim.kernel.brew import place_held
 from sim.kernel.brewing import brew_until_stop
 from sim.kernel.cards import LUXURY
 from sim.kernel.effects.red import reds_after_stop
@@ -26,6 +27,7 @@ from sim.kernel.layout import (
     F_FORCED_N,
     F_FORCED_PTR,
     F_NCHIPS,
+    F_NHOLD,
     F_PROTECTED,
     F_REWARD,
     G_CARD,
@@ -64,10 +66,12 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, fla
     P[0, F_FORCED_PTR] = 0
     for j in range(3):
         P[0, ASIDE + j] = 0
+    P[0, F_NHOLD] = 0
     empty_pot(P, 0, start, limit)
     potion_card(P, G, R, E)
     brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
     reds_after_stop(P, 0, G, R, SK, SP, SC, rng, E, UF)
+    place_held(P, 0, G, R, E)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
@@ -128,4 +132,5 @@ def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E, UF):
     P[0, F_FORCED_N] = draws.shape[0]
     brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
     reds_after_stop(P, 0, G, R, SK, SP, SC, rng, E, UF)
+    place_held(P, 0, G, R, E)
     return P, G

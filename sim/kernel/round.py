@@ -11,7 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.kernel.bag import add_chip, reset_potion
-from sim.kernel.brew import potion_step
+from sim.kernel.brew import place_held, potion_step
 from sim.kernel.brewing import brew_first, brew_until_stop, go_on, stop_by_choice
 from sim.kernel.cards import (
     GOOD_START,
@@ -55,6 +55,7 @@ from sim.kernel.layout import (
     F_EXPLOSIONS,
     F_FINALPOS,
     F_FLASK,
+    F_NHOLD,
     F_NPOT,
     F_RAT,
     F_REWARD,
@@ -214,14 +215,18 @@ def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
-    """After brewing: red chips beside the pot (red Set 2), explosions counted, coins of the
-    reward space, the tie-break position."""
+    """After brewing: red chips beside the pot (red Set 2) or held after a red chip (red Set 6),
+    explosions counted, coins of the reward space, the tie-break position."""
     n = G[G_NP]
     if R[R_BOOK + RED] == 2:
         for k in range(n):
             s = (G[G_START_PLAYER] + k) % n
             if P[s, ASIDE] + P[s, ASIDE + 1] + P[s, ASIDE + 2] > 0:  # a call is dear: only if needed
                 reds_after_stop(P, s, G, R, SK, SP, SC, rng, E, UF)
+    elif R[R_BOOK + RED] == 6:  # chips held beside the pot after a red chip
+        for s in range(n):
+            if P[s, F_NHOLD] > 0:
+                place_held(P, s, G, R, E)
     if G[G_CARD] >= SEASONED and G[G_CARD] != LUXURY:
         after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF)
     for s in range(n):
@@ -255,7 +260,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF)
     settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF)
     phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF)
-    phase_b_actions(P, G, R, supply, SK, SP, SC, rng, E, W, UF)
+    phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF)
     phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF)
     phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF)
     if final:

@@ -1,5 +1,7 @@
-"""The ingredient books of the base game, as data: Sets 1-4 for green, blue, red, yellow and
-purple, the one orange book and the one black book (a 2-player and a 3-4-player side).
+"""The ingredient books, as data: Sets 1-4 (base game) and 5-6 (Herb Witches) for green, blue,
+red, yellow and purple, the orange books (base, and the Herb Witches one with the 6-chip), the
+base black book (a 2-player and a 3-4-player side), black Sets 5 and 6, and the two locoweed
+books.
 
 Timing (component-data.md section 7): ``draw`` resolves when the chip is drawn and placed, ``B``
 in evaluation step B after everyone stopped, ``passive`` is a rule for the rest of the round, and
@@ -17,7 +19,7 @@ from functools import lru_cache
 from sim.rules import chips
 
 DRAW, B, PASSIVE, AFTER_STOP, NONE = "draw", "B", "passive", "draw, after stop", "none"
-SETS = (1, 2, 3, 4)
+SETS = (1, 2, 3, 4, 5, 6)
 COLOURED = ("green", "blue", "red", "yellow", "purple")
 
 
@@ -50,7 +52,7 @@ class Book:
 
 INGREDIENT = {"orange": "pumpkin", "green": "garden spider", "blue": "crow skull",
               "red": "toadstool", "yellow": "mandrake", "purple": "ghost's breath",
-              "black": "hawkmoth"}
+              "black": "hawkmoth", "locoweed": "locoweed"}
 
 # (colour, set) -> (timing, effect, choices)
 _EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
@@ -107,6 +109,36 @@ _EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
                     ("which trade (or none)",)),
     ("purple", 3): (B, "Each purple chip scores by the printed coin number of its space: 0-9 none, "
                        "10-19 1 VP, 20-29 2 VP, 30 or more 3 VP.", ()),
+    ("green", 5): (B, "For each green chip last or next-to-last, the player may pick a chip in the "
+                      "pot worth no more than that green (locoweed counts 1); next round it is "
+                      "placed first, before any draw, with its action (two: in the order picked).",
+                   ("which chip to place first next round (or none)",)),
+    ("green", 6): (B, "For each green chip last or next-to-last, the player rolls the bonus die "
+                      "once (twice with The Pot is Full).", ()),
+    ("blue", 5): (DRAW, "With at least as many orange chips in the pot as the blue chip's value "
+                        "(an orange 6 counts as one chip), the blue scores its value in VP at once.",
+                  ()),
+    ("blue", 6): (DRAW, "The blue chip looks at the chips placed just before it, as many as its "
+                        "value: 1 ruby for each white 1-chip among them.", ()),
+    ("red", 5): (DRAW, "With a red chip of a higher value already in the pot, the red chip moves "
+                       "that higher value instead of its own.",
+                 ("take or decline the higher value",)),
+    ("red", 6): (DRAW, "After the red chip, one more chip is drawn and set beside the pot; it must "
+                       "be placed this round: at once, or when the potion ends (then moving its "
+                       "value, a white still counting towards the explosion, even after one).",
+                 ("place the chip drawn at once, or when the potion ends",)),
+    ("yellow", 5): (DRAW, "After the yellow chip, one more chip is drawn: the yellow moves on by "
+                          "its value (locoweed 1) and the chip goes back to the bag, with no "
+                          "effect.", ()),
+    ("yellow", 6): (DRAW, "The player may pay 1 ruby to move the yellow chip 3 spaces further "
+                          "(one ruby per yellow chip).",
+                    ("pay a ruby or not, per yellow chip",)),
+    ("purple", 5): (B, "The VP printed on the spaces holding purple chips add up to coins, spent at "
+                       "once on up to 2 chips of different colours (never added to the shop's "
+                       "coins); in the last round they buy VP, 5 coins each.",
+                    ("which chips to buy",)),
+    ("purple", 6): (B, "Each purple chip scores VP equal to the printed value of the chip placed "
+                       "right after it (locoweed 1).", ()),
     ("purple", 4): (B, "Purple chips in the pot: 1 upgrades a 1-chip to a 2-chip of its colour, 2 "
                        "a 2-chip to a 4-chip, 3 or more a 1-chip to a 4-chip (new chip into the "
                        "bag, old to supply).",
@@ -114,6 +146,21 @@ _EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
 }
 
 _ORANGE = (NONE, "No action: a pumpkin only fills spaces. The same book in every set.", ())
+_BLACK_HW = {
+    5: (B, "Herb Witches (any player count): a black chip bought, or given by a card, goes into the "
+           "left neighbour's bag and the buyer's droplet moves 1; at B, 1 ruby per black chip in "
+           "the left neighbour's pot and per own black chip last or next-to-last.", ()),
+    6: (B, "Herb Witches (any player count): the furthest black chip of all pots moves its owner's "
+           "droplet 1, the second furthest gives its owner 1 ruby; ties all receive; one player "
+           "may get both.", ()),
+}
+_LOCOWEED = {
+    5: (DRAW, "A locoweed moves the spaces the rat stone moved this round (cards included) + 1, "
+              "at most 4.", ()),
+    6: (DRAW, "A locoweed moves as the last coloured (non-white) chip in the pot and takes its "
+              "on-draw action; with none, 1 space and no action. It counts as a locoweed for "
+              "everything else.", ()),
+}
 _BLACK = {
     "2 players": (B, "As many black chips as the opponent: droplet +1; more: droplet +1 and 1 "
                      "ruby. A player who brewed no black chip gets nothing.", ()),
@@ -132,8 +179,8 @@ def _prices(price_tables: dict, colour: str, set_: int) -> tuple[tuple[str, int]
 
 @lru_cache(maxsize=1)
 def books() -> tuple[Book, ...]:
-    """Every book: the five coloured books in Sets 1-4, then orange (the base book and the Herb
-    Witches one) and the two black sides.
+    """Every book: the five coloured books in Sets 1-6, then orange (the base book and the Herb
+    Witches one), the two black sides, black Sets 5 and 6 and the locoweed books.
     Orange and black cost the same in Sets 1-4; their prices come from ``[prices.set1]``."""
     from sim.rules.ruleset import load_ruleset
 
@@ -150,4 +197,10 @@ def books() -> tuple[Book, ...]:
     for side, (timing, text, choices) in _BLACK.items():
         out.append(Book("black", None, side, INGREDIENT["black"], timing,
                         _prices(tables, "black", 1), text, choices))
+    for set_, (timing, text, choices) in _BLACK_HW.items():
+        out.append(Book("black", set_, None, INGREDIENT["black"], timing,
+                        _prices(tables, "black", set_), text, choices))
+    for set_, (timing, text, choices) in _LOCOWEED.items():
+        out.append(Book("locoweed", set_, None, INGREDIENT["locoweed"], timing,
+                        _prices(tables, "locoweed", set_), text, choices))
     return tuple(out)

@@ -23,6 +23,7 @@ from sim.rules.schema import (
     BOOK_COLOURS,
     BUILTIN_DIR,
     DIE_FACES,
+    HW_SET_COLOURS,
     IMPLEMENTED_SETS,
     INFO_MODELS,
     PRICE_SETS,
@@ -332,7 +333,7 @@ def apply_override(d: dict, assignment: str, label: str = "--set") -> None:
     if len(parts) == 1 and parts[0] not in TOP_KEYS:
         raise RulesetError(f"{label} '{assignment}': unknown key '{key}'; write section.key=value")
     if parts == ["books", "all"]:  # a whole ingredient set; orange and black keep their one book
-        for c in SET_COLOURS:
+        for c in HW_SET_COLOURS if value in (5, 6) else SET_COLOURS:  # Sets 5, 6: black, locoweed too
             node[c] = value
         return
     node[parts[-1]] = value

@@ -20,9 +20,11 @@ SET_COLOURS = ("green", "blue", "red", "yellow", "purple")  # the colours with a
 # Sets whose effects the kernel implements, per colour (orange and black have one book).
 IMPLEMENTED_SETS = {c: {1} for c in BOOK_COLOURS}
 for _c in SET_COLOURS:
-    IMPLEMENTED_SETS[_c] = {1, 2, 3, 4}
-IMPLEMENTED_SETS["locoweed"] = set()
+    IMPLEMENTED_SETS[_c] = {1, 2, 3, 4, 5, 6}
+IMPLEMENTED_SETS["black"] = {1, 5, 6}  # 1: the base book (by player count) for Sets 1-4
+IMPLEMENTED_SETS["locoweed"] = {5, 6}
 IMPLEMENTED_SETS["orange"] = {1, 5, 6}  # 5 and 6: the Herb Witches pumpkin book (orange 6-chip)
+HW_SET_COLOURS = (*SET_COLOURS, "black", "locoweed")  # the colours with a Set 5 and a Set 6 book
 
 
 def _is_int(x: Any) -> bool:

@@ -1,5 +1,6 @@
 """Blue (crow skull): what a blue chip does once placed: look and place (Set 1), a protection
-window (Set 2), a ruby (Set 3) or VP (Set 4) on a ruby space."""
+window (Set 2), a ruby (Set 3) or VP (Set 4) on a ruby space, VP with enough pumpkins in the pot
+(Set 5), rubies for the white 1-chips just before it (Set 6)."""
 
 from __future__ import annotations
 
@@ -23,18 +24,21 @@ from sim.kernel.layout import (
     F_BLUE_PTR,
     F_DRAWS,
     F_NBAG,
+    F_NORANGE,
+    F_NPOT,
     F_PROTECT,
     F_RUBIES,
     F_SCORE,
     F_SCRIPT_ERR,
     LOOK_NO,
     LOOK_T,
+    POT_T,
     R_BOOK,
     R_LAST,
     R_RUBY,
     STOP_SCRIPT,
 )
-from sim.rules.chips import BLUE, TYPE_VALUE
+from sim.rules.chips import BLUE, TYPE_VALUE, W1
 from strategies.decide_nb import decide_blue
 
 BLUE_NONE = -1  # no chip to place next
@@ -49,6 +53,8 @@ def blue_placed(P, s, t, pos, G, R, SK, SP, SC, FD, rng, E, UF):
     Set 2: a window over the next (value) draws in which an explosion still scores VP and coins;
     windows do not add up, the longer remaining one counts.
     Set 3: on a ruby space, one ruby at once. Set 4: on a ruby space, VP = its value at once.
+    Set 5: with at least as many orange chips in the pot as its value, VP = its value at once.
+    Set 6: one ruby for each white 1-chip among the (value) chips placed just before it.
     """
     book = R[R_BOOK + BLUE]
     if book == 2:
@@ -64,6 +70,21 @@ def blue_placed(P, s, t, pos, G, R, SK, SP, SC, FD, rng, E, UF):
             else:
                 P[s, F_SCORE] += TYPE_VALUE[t]
                 record(E, G, s, EV_BLUE_VP, TYPE_VALUE[t], 0, 0)
+        return BLUE_NONE
+    if book == 5:
+        if P[s, F_NORANGE] >= TYPE_VALUE[t]:
+            P[s, F_SCORE] += TYPE_VALUE[t]
+            record(E, G, s, EV_BLUE_VP, TYPE_VALUE[t], 0, 0)
+        return BLUE_NONE
+    if book == 6:
+        k = P[s, F_NPOT] - 1  # the blue chip's own entry
+        n = 0
+        for i in range(max(0, k - TYPE_VALUE[t]), k):
+            if P[s, POT_T + i] == W1:
+                n += 1
+        if n > 0:
+            P[s, F_RUBIES] += n
+            record(E, G, s, EV_BLUE_RUBY, n, 0, 0)
         return BLUE_NONE
     if book != 1 or P[s, F_ANCHOR] >= R[R_LAST] or P[s, F_NBAG] == 0:
         return BLUE_NONE

@@ -19,8 +19,9 @@ from sim.kernel.layout import (
     POT_T,
     R_BOOK,
     R_COINS,
+    R_VP,
 )
-from sim.rules.chips import B2, G1, K1, P1, PURPLE, TYPE_COLOUR, WHITE, Y4
+from sim.rules.chips import B2, G1, K1, P1, PURPLE, TYPE_COLOUR, TYPE_VALUE, WHITE, Y4
 from strategies.choices_nb import decide_book, upgrade_target
 from strategies.decide_nb import decide_purple
 from strategies.slots import Q_PURPLE_TRADE, Q_PURPLE_UPGRADE
@@ -55,6 +56,16 @@ def remove_from_pot(P, s, t, supply):
     return False
 
 
+@njit(cache=True, error_model="numpy", _nrt=False)
+def purple_coins(P, s, R):
+    """Set 5: the VP printed on the spaces that hold purple chips, added up."""
+    coins = 0
+    for i in range(P[s, F_NPOT]):
+        if TYPE_COLOUR[P[s, POT_T + i]] == PURPLE:
+            coins += R[R_VP + P[s, POT_P + i]]
+    return coins
+
+
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Purple chips at B, by book.
@@ -69,6 +80,9 @@ def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     Set 4: 1 purple -> one 1-chip in the pot becomes the 2-chip of its colour; 2 -> a 2-chip
     becomes a 4-chip; 3+ -> a 1-chip becomes a 4-chip (lower tier allowed; never orange). The
     new chip goes into the bag, the old one to the supply.
+    Set 5: the VP printed on the purple chips' spaces are coins to buy with at once
+    (``purple_coins``; the buying is ``sim.kernel.evaluation.purple_buy``).
+    Set 6: each purple chip scores the printed value of the chip placed right after it.
     """
     npurple = count_colour(P, s, PURPLE)
     book = R[R_BOOK + PURPLE]
@@ -113,6 +127,14 @@ def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
             if TYPE_COLOUR[P[s, POT_T + i]] == PURPLE:
                 c = R[R_COINS + P[s, POT_P + i]]
                 vp += 3 if c >= 30 else c // 10
+        if vp > 0:
+            P[s, F_SCORE] += vp
+        record(E, G, s, EV_PURPLE_VP, vp, 0, 0)
+    elif book == 6:
+        vp = 0
+        for i in range(P[s, F_NPOT] - 1):
+            if TYPE_COLOUR[P[s, POT_T + i]] == PURPLE:
+                vp += TYPE_VALUE[P[s, POT_T + i + 1]]
         if vp > 0:
             P[s, F_SCORE] += vp
         record(E, G, s, EV_PURPLE_VP, vp, 0, 0)

@@ -1,11 +1,12 @@
-"""Red (toadstool): the extra distance of a red chip (Sets 1, 3), white 1-chips after a red
-(Set 4), and red chips set beside the pot until the potion ends (Set 2)."""
+"""Red (toadstool): the extra distance of a red chip (Sets 1, 3, 5), white 1-chips after a red
+(Set 4), red chips set beside the pot until the potion ends (Set 2), and the chip drawn after a
+red chip (Set 6)."""
 
 from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import place_plain, return_chip
+from sim.kernel.bag import draw_chip, finish_potion, place_plain, return_chip
 from sim.kernel.events import record
 from sim.kernel.layout import (
     ASIDE,
@@ -14,22 +15,27 @@ from sim.kernel.layout import (
     EV_ASIDE,
     EV_RED,
     EV_RED_AFTER,
+    EV_RED_HOLD,
+    F_ANCHOR,
     F_BOOK_PTR,
     F_NBAG,
+    F_NHOLD,
     F_NORANGE,
     F_NPOT,
     F_NRED,
     F_RED_PTR,
     F_REWARD,
+    HOLD_T,
     POT_P,
     POT_T,
     R_BOOK,
     R_LAST,
+    STOP_SCRIPT,
 )
 from sim.rules.chips import R1, RED, TYPE_COLOUR, TYPE_VALUE, W1, WHITE
 from strategies.choices_nb import decide_book
 from strategies.decide_nb import decide_red
-from strategies.slots import Q_RED_AFTER, RED_KEEP, RED_PLACE, RED_RETURN
+from strategies.slots import Q_RED_AFTER, Q_RED_HOLD, RED_KEEP, RED_PLACE, RED_RETURN
 
 N_RED_TYPES = 3  # r1, r2, r4 are types R1, R1 + 1, R1 + 2
 
@@ -40,6 +46,7 @@ def red_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
 
     Set 1: +1 with one or two pumpkins in the pot, +2 with three or more.
     Set 3: + the value of the chip placed directly before it, if that chip is white.
+    Set 5: with a red chip of a higher value in the pot, it moves that value instead of its own.
     """
     book = R[R_BOOK + RED]
     extra = 0
@@ -50,6 +57,13 @@ def red_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
         k = P[s, F_NPOT]
         if k >= 1 and TYPE_COLOUR[P[s, POT_T + k - 1]] == WHITE:
             extra = TYPE_VALUE[P[s, POT_T + k - 1]]
+    elif book == 5:
+        hi = 0
+        for i in range(P[s, F_NPOT]):
+            u = P[s, POT_T + i]
+            if TYPE_COLOUR[u] == RED and TYPE_VALUE[u] > hi:
+                hi = TYPE_VALUE[u]
+        extra = max(hi - TYPE_VALUE[t], 0)
     if extra > 0:
         take = decide_red(P, s, extra, t, P[s, F_RED_PTR], G, R, SK, SP, SC, rng, UF)
         record(E, G, s, EV_RED, t, extra, 1 if take else 0)
@@ -123,3 +137,27 @@ def reds_after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
                 record(E, G, s, EV_RED_AFTER, t, RED_KEEP, 0)
     if moved:
         P[s, F_REWARD] = min(P[s, POT_P + P[s, F_NPOT] - 1] + 1, R[R_LAST] + 1)
+
+
+RED_ABORT = -2  # red_six_draw: a scripted draw failed
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def red_six_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Set 6, after a red chip is placed: draw one more chip; the strategy places it at once
+    (return it, to be resolved next) or holds it beside the pot until the potion ends (-1). On
+    the last space (a "next chip" effect, lost there) or with an empty bag: nothing (-1)."""
+    if P[s, F_ANCHOR] >= R[R_LAST] or P[s, F_NBAG] == 0 or P[s, F_NHOLD] >= 4:
+        return -1
+    u = draw_chip(P, s, FD, rng)
+    if u < 0:
+        finish_potion(P, s, STOP_SCRIPT, E, G)
+        return RED_ABORT
+    now = decide_book(P, s, Q_RED_HOLD, u, G, R, SK, SP, SC, rng, UF) != 0
+    P[s, F_BOOK_PTR] += 1
+    record(E, G, s, EV_RED_HOLD, u, 0 if now else 1, 0)
+    if now:
+        return u
+    P[s, HOLD_T + P[s, F_NHOLD]] = u
+    P[s, F_NHOLD] += 1
+    return -1

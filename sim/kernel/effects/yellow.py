@@ -1,35 +1,51 @@
-"""Yellow (mandrake): what a yellow chip does once placed (Sets 1-3), and its extra distance
-(Set 4)."""
+"""Yellow (mandrake): what a yellow chip does once placed (Sets 1-3, 5), and its extra distance
+(Sets 4, 6)."""
 
 from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import remove_pot_entry, return_chip
+from sim.kernel.bag import draw_chip, finish_potion, remove_pot_entry, return_chip
 from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_DOUBLE,
     EV_LIMIT,
     EV_YELLOW,
+    EV_YELLOW_PUSH,
+    EV_YELLOW_RUBY,
+    F_ANCHOR,
     F_BASE_LIMIT,
     F_DOUBLE,
     F_LIMIT,
+    F_NBAG,
     F_NPOT,
+    F_RUBIES,
     F_WHITE,
     F_YELLOW_PTR,
     POT_P,
     POT_T,
     R_BOOK,
+    R_LAST,
+    STOP_SCRIPT,
 )
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
+from strategies.choices_nb import decide_book
 from strategies.decide_nb import decide_yellow
+from strategies.slots import Q_YELLOW_RUBY
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def yellow_extra(P, s, R):
-    """Set 4: the 1st / 2nd / 3rd yellow chip of the round moves +1 / +2 / +3 extra spaces."""
-    if R[R_BOOK + YELLOW] == 4 and P[s, F_YELLOW_PTR] < 3:
+def yellow_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
+    """Extra spaces of yellow chip t. Set 4: the 1st / 2nd / 3rd yellow chip of the round moves
+    +1 / +2 / +3. Set 6: the strategy may pay 1 ruby for +3."""
+    book = R[R_BOOK + YELLOW]
+    if book == 4 and P[s, F_YELLOW_PTR] < 3:
         return P[s, F_YELLOW_PTR] + 1
+    if book == 6 and P[s, F_RUBIES] >= 1:
+        if decide_book(P, s, Q_YELLOW_RUBY, t, G, R, SK, SP, SC, rng, UF) != 0:
+            P[s, F_RUBIES] -= 1
+            record(E, G, s, EV_YELLOW_RUBY, 3, 0, 0)
+            return 3
     return 0
 
 
@@ -43,14 +59,19 @@ def raise_limit(P, s, raise_by, G, E):
         record(E, G, s, EV_LIMIT, new, 0, 0)
 
 
+YELLOW_ABORT = -2  # yellow_placed: a scripted draw failed
+
+
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def yellow_placed(P, s, G, R, SK, SP, SC, rng, E, UF):
-    """Resolve the yellow chip just placed.
+def yellow_placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Resolve the yellow chip just placed; return 0, or ``YELLOW_ABORT``.
 
     Set 1: if the chip before it is white, the strategy may put that white back into the bag
     (its space stays empty, the yellow stays where it landed).
     Set 2: the next chip placed moves twice as far.
     Set 3: after the 1st yellow the explosion limit is base + 1, after the 3rd base + 2.
+    Set 5: one more chip is drawn; the yellow moves on by its value (locoweed 1), and the chip
+    goes back to the bag with no effect (nothing on the last space: a "next chip" effect).
     """
     book = R[R_BOOK + YELLOW]
     if book == 1:
@@ -69,4 +90,16 @@ def yellow_placed(P, s, G, R, SK, SP, SC, rng, E, UF):
     elif book == 3:
         nth = P[s, F_YELLOW_PTR] + 1
         raise_limit(P, s, 2 if nth >= 3 else 1, G, E)
+    elif book == 5 and P[s, F_ANCHOR] < R[R_LAST] and P[s, F_NBAG] > 0:
+        u = draw_chip(P, s, FD, rng)
+        if u < 0:
+            finish_potion(P, s, STOP_SCRIPT, E, G)
+            return YELLOW_ABORT
+        k = P[s, F_NPOT] - 1
+        pos = min(P[s, POT_P + k] + TYPE_VALUE[u], R[R_LAST])
+        P[s, POT_P + k] = pos
+        P[s, F_ANCHOR] = pos
+        return_chip(P, s, u)
+        record(E, G, s, EV_YELLOW_PUSH, u, TYPE_VALUE[u], pos)
     P[s, F_YELLOW_PTR] += 1
+    return 0
