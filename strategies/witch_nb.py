@@ -214,7 +214,7 @@ def witch_scripted(P, s, q, arg, G, R, SP, SC):
     return v
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def decide_witch(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer to witch question ``q`` (``strategies.slots``: ``W_*``, ``WQ_SIX_NEXT``)."""
     k = SK[s, SLOT_WITCH]

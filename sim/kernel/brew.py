@@ -119,42 +119,65 @@ def use_flask(P, s, G, R, SK, SP, SC, rng, E, UF):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def has_action(act, R):
+    """Whether a chip acting as ``act`` does something once placed: every yellow and blue chip
+    (their books act, or count them), a red one with red Set 6."""
+    c = TYPE_COLOUR[act]
+    return c == YELLOW or c == BLUE or (c == RED and R[R_BOOK + RED] == 6)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def resolve_chip(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Place drawn chip t (draw number t_no) with its action; a chip a blue chip picks, or the
-    chip drawn after a red Set 6 chip, follows with its own. Returns the last chip placed,
-    ``RESOLVE_ASIDE`` (a red Set 2 chip set beside the pot, or a red Set 6 draw held) or
-    ``RESOLVE_ABORT`` (a scripted draw failed; the potion is finished)."""
+    """Place drawn chip t (draw number t_no) with its action (``chip_actions``, a call: only
+    yellow, blue and red Set 6 chips act). Returns the last chip placed, ``RESOLVE_ASIDE`` (a red
+    Set 2 chip set beside the pot, or a red Set 6 draw held) or ``RESOLVE_ABORT`` (a scripted
+    draw failed; the potion is finished)."""
+    if goes_aside(R, t):  # red Set 2: beside the pot until the potion ends
+        set_aside(P, s, t, G, E)
+        return RESOLVE_ASIDE
+    act = acting_type(P, s, t, G, R, E)
+    P[s, F_PLACED_NO] = t_no
+    place_chip(P, s, t, act, G, R, SK, SP, SC, rng, E, UF)
+    if P[s, F_EXPLODED] != 0 or not has_action(act, R):
+        return t
+    return chip_actions(P, s, t, act, G, R, SK, SP, SC, FD, rng, E, UF)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def chip_actions(P, s, t, act, G, R, SK, SP, SC, FD, rng, E, UF):
+    """The action of chip t just placed (acting as ``act``); a chip a blue chip picks, or the
+    chip drawn after a red Set 6 chip, is placed next with its own. Returns as ``resolve_chip``."""
     while True:
-        if goes_aside(R, t):  # red Set 2: beside the pot until the potion ends
-            set_aside(P, s, t, G, E)
-            return RESOLVE_ASIDE
-        act = acting_type(P, s, t, G, R, E)
-        P[s, F_PLACED_NO] = t_no
-        place_chip(P, s, t, act, G, R, SK, SP, SC, rng, E, UF)
-        if P[s, F_EXPLODED] != 0:
-            return t
         c = TYPE_COLOUR[act]
+        nxt = -1
+        nxt_no = 0
         if c == YELLOW:
             if yellow_placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF) == YELLOW_ABORT:
                 return RESOLVE_ABORT
-        elif c == RED and R[R_BOOK + RED] == 6:
-            u = red_six_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
-            if u == RED_ABORT:
+        elif c == RED:
+            nxt = red_six_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+            if nxt == RED_ABORT:
                 return RESOLVE_ABORT
-            if u >= 0:  # placed at once, with its own action
-                t = u
-                t_no = P[s, F_DRAWS]
-                continue
+            nxt_no = P[s, F_DRAWS]
         elif c == BLUE:
             pos = P[s, POT_P + P[s, F_NPOT] - 1]
             pick = blue_placed(P, s, act, pos, G, R, SK, SP, SC, FD, rng, E, UF)
             if pick == BLUE_ABORT:
                 return RESOLVE_ABORT
             if pick >= 0:  # the chip the blue chose is placed next, with its own action
-                t = P[s, LOOK_T + pick]
-                t_no = P[s, LOOK_NO + pick]
-                continue
-        return t
+                nxt = P[s, LOOK_T + pick]
+                nxt_no = P[s, LOOK_NO + pick]
+        if nxt < 0:
+            return t
+        t = nxt
+        if goes_aside(R, t):
+            set_aside(P, s, t, G, E)
+            return RESOLVE_ASIDE
+        act = acting_type(P, s, t, G, R, E)
+        P[s, F_PLACED_NO] = nxt_no
+        place_chip(P, s, t, act, G, R, SK, SP, SC, rng, E, UF)
+        if P[s, F_EXPLODED] != 0 or not has_action(act, R):
+            return t
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -201,7 +224,7 @@ def bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more):
     potion_end_check(P, s, R, E, G, more)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
     """Chip t, just drawn (draw number t_no), into the pot with its action (or into the bowl),
     then what may follow: the explosion, Well Stirred, the flask, A Second Chance and the end of

@@ -19,10 +19,12 @@ from sim.kernel.layout import (
     F_FORCED_PTR,
     F_NBAG,
     F_NFIRST,
+    F_PENNY,
     F_SIX_N,
     F_SIX_PTR,
     F_WHITE,
     FIRST_T,
+    G_WITCH,
     R_WITCHES,
     STOP_CHOICE,
     STOP_EMPTY,
@@ -32,7 +34,14 @@ from sim.kernel.layout import (
 )
 from sim.kernel.witches import call_witch, whites_back, witch_ready
 from strategies.decide_nb import decide_draw
-from strategies.slots import W_SIX_CHIPS, W_WHITES_BACK, WQ_SIX_NEXT
+from strategies.slots import (
+    SCRIPTED,
+    SLOT_WITCH,
+    USER_BASE,
+    W_SIX_CHIPS,
+    W_WHITES_BACK,
+    WQ_SIX_NEXT,
+)
 from strategies.witch_nb import decide_witch
 
 
@@ -132,28 +141,33 @@ def potion_witch(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
     return False
 
 
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def potion_witch_possible(P, s, G, R):
+    """Whether a potion witch who acts between draws (six chips, whites back) is in play and
+    seat s still holds the potion penny (a quick test: most decisions skip the witch calls)."""
+    w = G[G_WITCH]
+    return R[R_WITCHES] != 0 and (w == W_SIX_CHIPS or w == W_WHITES_BACK) and (P[s, F_PENNY] & 1) != 0
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)
-def go_on_witches(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """``go_on`` with the herb witches: a potion witch may be called first (a script's "after N
-    chips"), or when the seat would stop, which then decides again."""
-    if potion_witch(P, s, 0, G, R, SK, SP, SC, FD, rng, E, UF):
-        if P[s, F_DONE] != 0:
-            return False
-    if wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
-        return True
-    if potion_witch(P, s, 1, G, R, SK, SP, SC, FD, rng, E, UF):
-        if P[s, F_DONE] != 0:
-            return False
-        return wants_draw(P, s, G, R, SK, SP, SC, rng, UF)
-    return False
+def decide_again(P, s, G, R, SK, SP, SC, rng, UF):
+    """``wants_draw`` after a witch changed the pot (a call, so the hot loop keeps one copy)."""
+    return wants_draw(P, s, G, R, SK, SP, SC, rng, UF)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Whether seat s draws again (the potion witches, with the herb witches in the game)."""
-    if R[R_WITCHES] != 0:
-        return go_on_witches(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
-    return wants_draw(P, s, G, R, SK, SP, SC, rng, UF)
+    """Whether seat s draws again. With a potion witch in play: a scripted or user strategy is
+    asked before every draw (a script's "after N chips"); every strategy once more when it would
+    stop, and if it calls her, it decides again."""
+    if potion_witch_possible(P, s, G, R) and (SK[s, SLOT_WITCH] == SCRIPTED or SK[s, SLOT_WITCH] >= USER_BASE):
+        if potion_witch(P, s, 0, G, R, SK, SP, SC, FD, rng, E, UF) and P[s, F_DONE] != 0:
+            return False
+    if wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
+        return True
+    if potion_witch_possible(P, s, G, R) and potion_witch(P, s, 1, G, R, SK, SP, SC, FD, rng, E, UF):
+        return P[s, F_DONE] == 0 and decide_again(P, s, G, R, SK, SP, SC, rng, UF)
+    return False
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")

@@ -139,7 +139,7 @@ def whites_back(P, s, n, G, R, E):
     return done
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def both_rewards(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Both rewards (4), at step A: an exploded seat (not already protected) takes VP and coins,
     and may roll the die (``sim.kernel.evaluation.phase_a_die``). True if called."""
@@ -185,7 +185,7 @@ def upgrade_witch(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
         call_witch(P, s, G, E, W_UPGRADE, a, done)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def double_coins(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     """Double coins (6): the coins to buy with (in the last round: to turn into VP) double."""
     if coins > 0 and witch_ready(P, s, G, R, W_DOUBLE_COINS):
@@ -195,7 +195,7 @@ def double_coins(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     return coins
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def coin_witches(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, before buying: upgrade (5), double coins (6) or ruby coins (8); return the coins
     the seat may spend (free twin, 7, comes after buying)."""
@@ -210,7 +210,7 @@ def coin_witches(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     return coins
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def free_twin(P, s, nbought, G, R, supply, SK, SP, SC, rng, E, UF):
     """Free twin (7), after buying: one chip just bought (listed at G_OUT) comes a second time,
     free, if the supply has one."""
@@ -254,7 +254,7 @@ def bag_points(P, s):
     return vp
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def points_witches(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
     """Step D: colours (9), only for a seat taking the VP, and bag points (10), for anyone."""
     if take_vp and witch_ready(P, s, G, R, W_COLOURS):
@@ -269,7 +269,7 @@ def points_witches(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
             call_witch(P, s, G, E, W_BAG_POINTS, vp, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def ruby_space(P, s, vp, rubies, G, R, SK, SP, SC, rng, E, UF):
     """Ruby space (11), at step C on a reward space showing a ruby: as many rubies as the space's
     VP instead of the usual ``rubies`` (It's Shining Extra Bright's extra ruby included). Returns
@@ -282,7 +282,7 @@ def ruby_space(P, s, vp, rubies, G, R, SK, SP, SC, rng, E, UF):
     return vp
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def cheap_rubies(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Cheap rubies (12), at the start of step F: droplet moves and flask refills cost 1 ruby
     each for the rest of the step (``sim.kernel.costs``)."""

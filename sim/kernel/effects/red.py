@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import draw_chip, finish_potion, place_plain, return_chip
+from sim.kernel.bag import draw_chip, finish_potion, place_plain, return_chip, take_type
 from sim.kernel.events import record
 from sim.kernel.layout import (
     ASIDE,
-    BAGCNT,
-    CHIPS,
     EV_ASIDE,
     EV_RED,
     EV_RED_AFTER,
@@ -99,16 +97,8 @@ def set_aside(P, s, t, G, E):
 def hold_aside(P, s):
     """After the bag is refilled: red chips kept beside the pot from earlier rounds stay out."""
     for j in range(N_RED_TYPES):
-        t = R1 + j
         for _ in range(P[s, ASIDE + j]):
-            nb = P[s, F_NBAG]
-            for i in range(nb):
-                if P[s, CHIPS + i] == t:
-                    P[s, CHIPS + i] = P[s, CHIPS + nb - 1]
-                    P[s, CHIPS + nb - 1] = t
-                    P[s, F_NBAG] = nb - 1
-                    P[s, BAGCNT + t] -= 1
-                    break
+            take_type(P, s, R1 + j)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
