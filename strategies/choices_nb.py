@@ -55,8 +55,10 @@ from strategies.slots import (
     CARD_CHOOSE_ONE,
     CARD_CHOOSE_WISELY,
     CARD_GOOD_START,
+    CARD_JOYFUL_REUNION,
     CARD_JUST_IN_TIME,
     CARD_OPPORTUNISTIC,
+    CARD_QUICK_EXCHANGE,
     CARD_RATS_FRIENDS,
     CARD_SCHADENFREUDE,
     CARD_SECOND_CHANCE,
@@ -298,6 +300,19 @@ def card_default(P, s, card, arg, G, R):
         return dearest(G, R, 0, N_TYPES, 2)
     if card == CARD_SECOND_CHANCE:
         return 1 if arg != 0 or P[s, F_WHITE] >= P[s, F_LIMIT] - 1 else 0
+    if card == CARD_QUICK_EXCHANGE:  # b = pennies held (bit per group); early: a penny for a 4-chip
+        best = dearest(G, R, 0, N_TYPES, 4)
+        if G[G_ROUND] > 5 or best < 0:
+            return -1
+        for g in (1, 0, 2):  # the buying penny first, then potion, then points
+            if (arg >> g) & 1:
+                return g * 32 + best
+        return -1
+    if card == CARD_JOYFUL_REUNION:  # b = pennies spent (bit per group): the potion one first
+        for g in range(3):
+            if (arg >> g) & 1:
+                return g
+        return -1
     return 0
 
 

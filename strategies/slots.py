@@ -130,6 +130,8 @@ CARD_WELL_STIRRED = 21  # b = the white chip type; answer 1 returns it to the ba
 CARD_STRONG_INGREDIENT = 22  # b = chips drawn (in P[s, CARD_LOOK:]); answer: chip type placed, -1
 CARD_SCHADENFREUDE = 23  # b = the seat whose pot exploded; answer: the 2-chip type taken
 CARD_SECOND_CHANCE = 24  # b = 1 if the pot exploded; answer 1 starts the potion again
+CARD_QUICK_EXCHANGE = 25  # b = pennies held (bit per witch group); answer group * 32 + chip type, -1 none
+CARD_JOYFUL_REUNION = 27  # b = pennies spent (bit per group); answer: the group taken back, -1 none
 CARD_TAKE_OTHER = 99
 
 # tube kinds (only asked on the test-tube side of the pot; a slot function gets (glass entered, 0)

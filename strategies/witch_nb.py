@@ -21,6 +21,7 @@ from sim.kernel.layout import (
     G_OUT,
     G_ROUND,
     G_SUPPLY,
+    G_VISIT,
     POT_T,
     R_COINS,
     R_FINAL_COINS,
@@ -151,8 +152,9 @@ def twin_default(P, s, nbought, G, R, min_price):
 def witch_default(P, s, q, arg, G, R, SP):
     """The built-in answer (``WITCH_DEFAULT``) to witch question ``q`` with argument ``arg``."""
     p = SP[s, SLOT_WITCH]
-    last = G[G_ROUND] >= R[R_ROUNDS]
-    penny = R[R_PENNY_VP]
+    free = G[G_VISIT] == q  # a visiting witch costs no penny: any gain will do
+    last = G[G_ROUND] >= R[R_ROUNDS] or free
+    penny = 0 if free else R[R_PENNY_VP]
     if q == WQ_SIX_NEXT:
         return six_next_default(P, s, arg)
     if q <= N_WITCHES and G[G_ROUND] < p[q] and not last:
@@ -174,17 +176,17 @@ def witch_default(P, s, q, arg, G, R, SP):
     if q == W_DOUBLE_COINS:
         return 1 if arg >= p[P_W_COINS] or (last and arg // R[R_FINAL_COINS] > penny) else 0
     if q == W_FREE_TWIN:
-        return twin_default(P, s, arg, G, R, p[P_W_TWIN])
+        return twin_default(P, s, arg, G, R, 0 if free else p[P_W_TWIN])
     if q == W_RUBY_COINS:
-        return 1 if 2 * arg >= p[P_W_RUBY_COINS] else 0
+        return 1 if 2 * arg >= p[P_W_RUBY_COINS] or free else 0
     if q == W_COLOURS:
         return 1 if arg >= p[P_W_COLOURS] or (last and arg > penny) else 0
     if q == W_BAG_POINTS:
         return 1 if arg >= p[P_W_BAG] or (last and arg > penny) else 0
     if q == W_RUBY_SPACE:
-        return 1 if arg >= p[P_W_RUBIES] else 0
+        return 1 if arg >= p[P_W_RUBIES] or (free and arg > 1) else 0
     if q == W_CHEAP_RUBIES:
-        return 1 if arg >= p[P_W_CHEAP] else 0
+        return 1 if arg >= p[P_W_CHEAP] or (free and arg >= 2) else 0
     return 0
 
 

@@ -69,12 +69,14 @@ def test_rules_show_herb_witches_json_lists_the_witches():
 
 def test_cards_in_kernel_order_with_their_timings(listing):
     got = listing["cards"]
-    assert [c["id"] for c in got] == CARD_ORDER
-    assert [c["number"] for c in got] == list(range(1, 25))
-    assert [c["timing"] for c in got] == ["purple"] * 13 + ["blue"] * 11
+    assert [c["id"] for c in got] == CARD_ORDER + ["a-quick-exchange", "visit-from-a-witch",
+                                                   "a-joyful-reunion"]
+    assert [c["number"] for c in got] == list(range(1, 28))
+    assert [c["timing"] for c in got] == ["purple"] * 13 + ["blue"] * 11 + ["purple", "blue", "blue"]
+    assert [c["needs"] for c in got] == [""] * 24 + ["herb-witches"] * 3
     assert got[3]["name"] == "Rat Infestation" and got[16]["name"] == "It's Shining Extra Bright"
     assert all(c["text"] for c in got)
-    assert list(cards.CARD_IDS) == CARD_ORDER
+    assert list(cards.CARD_IDS)[:24] == CARD_ORDER
 
 
 def test_settled_card_readings_are_in_the_texts():

@@ -39,8 +39,9 @@ def test_a_fixed_order_is_played_in_order():
 
 
 def test_excluded_cards_never_come_up():
-    keep = ["charity", "magic-potion"] + [c for c in CARD_IDS if c.startswith("a-")]
-    out = [c for c in CARD_IDS if c not in keep]
+    base = CARD_IDS[:24]  # the witch-hat cards 25-27 are never in a deck without the witches
+    keep = ["charity", "magic-potion"] + [c for c in base if c.startswith("a-")]
+    out = [c for c in base if c not in keep]
     rs = load_ruleset("base", ["cards.exclude=" + str(out).replace("'", '"')])
     for g in range(5):
         dealt = cards_of(rs, 3, g)

@@ -17,9 +17,11 @@ from sim.api.round_file import RoundFileError, play_round_data
 QUIET = {"bag": "w1", "draws": "w1"}  # places w1 on space 1 (reward 2, 0 VP, 2 coins)
 
 
-def play(round_, *players, witches=(), die=("vp1", "vp1"), rules="herb-witches", card=None, sets=()):
+def play(round_, *players, witches=(), die=("vp1", "vp1"), rules="herb-witches", card=None, sets=(),
+         extra=None):
     d = {"players": len(players), "round": round_, "rules": rules, "die": list(die),
-         "witches": list(witches), "set": list(sets), "player": [dict(p) for p in players]}
+         "witches": list(witches), "set": list(sets), "player": [dict(p) for p in players],
+         **(extra or {})}
     if card:
         d["card"] = card
     return play_round_data(d, "test round")
@@ -346,3 +348,45 @@ def test_potion_draws_show_the_bowl():
     assert res["bowl"] == {"chips": ["o6"], "value": 6, "vp": 3}
     assert res["returned"] == [{"chip": "w2", "index": 53, "by": "flask"}]
     assert res["white_total"] == 0 and not res["exploded"]
+
+
+# --- the witch-hat fortune cards (need the herb witches) ----------------------------------------
+
+
+def test_a_quick_exchange_gives_a_penny_for_a_chip():
+    out = seats(2, {**QUIET, "card_choice": "r4/buying"}, QUIET, card="a-quick-exchange")
+    assert out[0]["bag"] == "w1,r4" and out[0]["pennies"] == ["potion", "points"]
+    # the default, early in the game: the buying penny for the dearest 4-chip whose book is out
+    out = seats(2, QUIET, QUIET, card="a-quick-exchange")
+    assert out[1]["bag"] == "w1,b4" and out[1]["pennies"] == ["potion", "points"]
+
+
+def test_visit_from_a_witch_is_free_once_this_round():
+    # No witch in play and no penny held: the visiting colours witch is still called, for free.
+    p = {"bag": "o1,g1,b1,r1,k1,w1", "draws": "o1,g1,b1,w1,r1,k1", "blue": ["none"], "red": [False],
+         "pennies": [], "witch": {"colours": True}}
+    res = play(2, p, QUIET, card="visit-from-a-witch", extra={"visit": "colours"})
+    out = res["players"][0]
+    assert out["witches"] == ["colours"] and out["vp_gained"] == 1 + 1 + 4 and out["pennies"] == []
+    assert [e["witch"] for e in res["events"] if e["event"] == "visit"] == ["colours"]
+
+
+def test_a_joyful_reunion_returns_a_spent_penny():
+    out = seats(2, {**QUIET, "pennies": ["potion"], "card_choice": "points"}, QUIET,
+                card="a-joyful-reunion")
+    assert out[0]["pennies"] == ["potion", "points"]
+    out = seats(2, {**QUIET, "pennies": ["potion"]}, QUIET, card="a-joyful-reunion")
+    assert out[0]["pennies"] == ["potion", "buying"]  # the default: the first group spent
+
+
+def test_witch_cards_are_in_the_deck_only_with_the_witches():
+    from sim.kernel import layout as L
+    from sim.rules.ruleset import RulesetError, load_ruleset
+
+    mask = int(load_ruleset("herb-witches").scalars()[L.R_CARD_MASK])
+    assert all((mask >> k) & 1 for k in range(1, 28))
+    assert int(load_ruleset("base").scalars()[L.R_CARD_MASK]) == sum(1 << k for k in range(1, 25))
+    with pytest.raises(RulesetError, match="need the herb witches"):
+        load_ruleset("base", ['cards.order=["a-quick-exchange"]'])
+    with pytest.raises(RoundFileError, match="needs the herb witches"):
+        play(2, QUIET, QUIET, card="a-joyful-reunion", rules="base")

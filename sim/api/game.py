@@ -190,10 +190,10 @@ EVENT_NAMES = {
     L.EV_WITCH_LOOK: "witch_look", L.EV_GREEN_FIRST: "green_first", L.EV_GREEN_DIE: "green_die",
     L.EV_FIRST: "first", L.EV_RED_HOLD: "red_hold", L.EV_YELLOW_PUSH: "yellow_push",
     L.EV_YELLOW_RUBY: "yellow_ruby", L.EV_PURPLE_COINS: "purple_coins", L.EV_BLACK_GIFT: "black_gift",
-    L.EV_LOCO: "locoweed", L.EV_BLACK_RUBY: "black_ruby",
+    L.EV_LOCO: "locoweed", L.EV_BLACK_RUBY: "black_ruby", L.EV_VISIT: "visit",
 }
 CARD_GAINS = {0: "rats_doubled", 1: "vp", 2: "rubies", 3: "droplet", 4: "chip", 5: "chip_removed",
-              7: "restart"}
+              7: "restart", 8: "penny_given", 9: "penny_back"}
 STOP_NAMES = {L.STOP_CHOICE: "stopped", L.STOP_EMPTY: "bag empty", L.STOP_TRACK: "end of track",
               L.STOP_EXPLODED: "exploded", L.STOP_SCRIPT: "end of listed draws"}
 
@@ -305,12 +305,20 @@ def event_dict(row) -> dict:
         from sim.rules.witches import witch_by_number
 
         d["witches"] = [witch_by_number(w).id for w in (a, b, c) if w > 0]
+    elif code == L.EV_VISIT:
+        from sim.rules.witches import witch_by_number
+
+        d["witch"] = witch_by_number(a).id if a > 0 else None
     elif code == L.EV_WITCH:
         d.update(witch_event(a, b, c))
     elif code == L.EV_CARD_GAIN:
         d["effect"] = CARD_GAINS.get(a, str(a))
         if a == 4 or a == 5:
             d["chip"] = chips.chip_name(b)
+        elif a == 8 or a == 9:
+            from sim.rules.witches import GROUPS
+
+            d["group"] = GROUPS[b]
         else:
             d["amount"] = b
     return d

@@ -53,7 +53,7 @@ PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "blue", "y
                "card_draws", "glass", "tube", "pennies", "witch", "red_hold", "yellow_ruby",
                "purple_buy", "first"}
 TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player", "card",
-            "witches"}
+            "witches", "visit"}
 
 
 def load(path: str | Path) -> dict:
@@ -108,6 +108,9 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
     all_draws = []
     card = _card(d, label)
     witches = round_witches(d, rs, label)
+    if card > 24 and not rs.data["witches"]["enabled"]:
+        raise RoundFileError(f"{label}: key 'card': {d['card']} needs the herb witches "
+                             f"(rules = \"herb-witches\")")
     final = rnd >= rs.game("rounds")
     for s, pl in enumerate(seats):
         where = f"{label}: seat {s}"
@@ -163,6 +166,13 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
     G[L.G_START_PLAYER] = sp
     G[L.G_DIE_N] = len(die_faces) if die_faces else -1
     G[L.G_WITCH:L.G_WITCH + 3] = witches
+    if "visit" in d:  # the witch a Visit from a Witch card brings (default: one at random)
+        from sim.rules.witches import WITCH_IDS, witch_number
+
+        if d["visit"] not in WITCH_IDS or witch_number(d["visit"]) in witches:
+            raise RoundFileError(f"{label}: key 'visit': expected a witch id not in play "
+                                 f"({', '.join(WITCH_IDS)})")
+        G[L.G_VISIT] = witch_number(d["visit"])
     if card:
         G[L.G_DECK + rnd - 1] = card
         G[L.G_DECK_N] = rnd

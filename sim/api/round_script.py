@@ -56,13 +56,26 @@ CARD_WORDS = {"vp": 99, "rubies": 99, "droplet": 0, "purple": 17, "none": -1}
 
 def _card_choice(x, where: str, starting: str) -> int:
     """A player's answer to the round's card: a chip, a word (vp, rubies, droplet, purple, none),
-    true/false or a number (A Good Start: tails given up)."""
+    true/false, a number (A Good Start: tails given up), a witch group (A Joyful Reunion: potion,
+    buying, points) or a chip and the group of the penny given for it (A Quick Exchange:
+    ``"r4/buying"``)."""
+    from sim.rules.witches import GROUPS
+
     if isinstance(x, bool):
         return int(x)
     if isinstance(x, int):
         return x
     if isinstance(x, str) and x in CARD_WORDS:
         return CARD_WORDS[x]
+    if isinstance(x, str) and x in GROUPS:
+        return GROUPS.index(x)
+    if isinstance(x, str) and "/" in x:
+        chip, _, group = x.partition("/")
+        got = _chips({"card_choice": chip}, "card_choice", where, starting)
+        if len(got) != 1 or group not in GROUPS:
+            raise RoundFileError(f"{where}: key 'card_choice': expected a chip and a witch group, "
+                                 f"e.g. \"r4/buying\" (groups: {', '.join(GROUPS)})")
+        return GROUPS.index(group) * 32 + got[0]
     got = _chips({"card_choice": x}, "card_choice", where, starting) if isinstance(x, str) else []
     if len(got) != 1:
         raise RoundFileError(f"{where}: key 'card_choice': expected one chip, a number, true/false or "

@@ -22,8 +22,10 @@ from sim.kernel.layout import (
     F_PENNY,
     F_SIX_N,
     F_SIX_PTR,
+    F_VISITED,
     F_WHITE,
     FIRST_T,
+    G_VISIT,
     G_WITCH,
     R_WITCHES,
     STOP_CHOICE,
@@ -144,9 +146,13 @@ def potion_witch(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def potion_witch_possible(P, s, G, R):
     """Whether a potion witch who acts between draws (six chips, whites back) is in play and
-    seat s still holds the potion penny (a quick test: most decisions skip the witch calls)."""
+    seat s still holds the potion penny, or visits this round (a quick test: most decisions
+    skip the witch calls)."""
     w = G[G_WITCH]
-    return R[R_WITCHES] != 0 and (w == W_SIX_CHIPS or w == W_WHITES_BACK) and (P[s, F_PENNY] & 1) != 0
+    v = G[G_VISIT]
+    return R[R_WITCHES] != 0 and (
+        ((w == W_SIX_CHIPS or w == W_WHITES_BACK) and (P[s, F_PENNY] & 1) != 0)
+        or ((v == W_SIX_CHIPS or v == W_WHITES_BACK) and P[s, F_VISITED] == 0))
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)

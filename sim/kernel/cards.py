@@ -41,6 +41,7 @@ from sim.kernel.layout import (
     F_NBAG,
     F_NCHIPS,
     F_NPOT,
+    F_PENNY,
     F_REWARD,
     F_RUBIES,
     F_SCORE,
@@ -65,15 +66,24 @@ from sim.kernel.rng import randint
 from sim.rules.chips import B2, G1, K1, P1, TYPE_COLOUR, TYPE_VALUE, W1, WHITE
 from strategies.choices_nb import decide_card, grantable, next_value_type
 
-N_CARDS = 24
+N_CARDS = 27
 (ROLL_THE_DIE, POT_FILLING_UP, CHARITY, RAT_INFESTATION, BEGINNERS_BONUS, JUST_IN_TIME,
  CHOOSE_ONE, RATS_FRIENDS, GOOD_START, CHOOSE_WISELY, WHEEL_AND_DEAL, OPPORTUNISTIC,
  LESS_IS_MORE, POT_IS_FULL, PUMPKIN_PARTY, LUCKY_DEVIL, SHINING, MAGIC_POTION, SEASONED,
  LUXURY, WELL_STIRRED, STRONG_INGREDIENT, SCHADENFREUDE, SECOND_CHANCE) = range(1, 25)
+# the three witch-hat cards (need the herb witches; printed in The Alchemists)
+QUICK_EXCHANGE, VISIT_WITCH, JOYFUL_REUNION = 25, 26, 27
 LAST_PURPLE = LESS_IS_MORE
 TAKE_RUBIES = 99  # card answer: rubies (You Only Get to Choose One) / VP (Rats Are Your Friends)
 # EV_CARD_GAIN kinds
 GAIN_VP, GAIN_RUBY, GAIN_DROPLET, GAIN_CHIP, GAIN_REMOVE, GAIN_FLASK, GAIN_RESTART = 1, 2, 3, 4, 5, 6, 7
+GAIN_PENNY_GIVEN, GAIN_PENNY_BACK = 8, 9  # b = the witch group
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def is_purple(card):
+    """Whether a card is resolved once before the round (cards 1-13 and A Quick Exchange)."""
+    return (0 < card <= LAST_PURPLE) or card == QUICK_EXCHANGE
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -218,6 +228,13 @@ def purple_card(P, G, R, supply, die, DS, FD, SK, SP, SC, rng, E, UF):
                     gain(P, s, G, E, GAIN_RUBY, -1)
         elif card == OPPORTUNISTIC:
             opportunistic(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF)
+        elif card == QUICK_EXCHANGE and P[s, F_PENNY] != 0:
+            show_supply(G, supply)
+            a = decide_card(P, s, card, P[s, F_PENNY], G, R, SK, SP, SC, rng, UF)
+            g = a // 32
+            if a >= 0 and g < 3 and (P[s, F_PENNY] >> g) & 1 and grant_chip(P, s, a % 32, G, R, supply, E):
+                P[s, F_PENNY] &= ~(1 << g)
+                record(E, G, s, EV_CARD_GAIN, GAIN_PENNY_GIVEN, g, card)
         elif card == LESS_IS_MORE:
             reset_potion(P, s, P[s, F_START], R[R_LIMIT])
             hold_aside(P, s)
@@ -367,3 +384,19 @@ def strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
         P[s, F_WHITE] += TYPE_VALUE[want]  # counts, but a card's draw never explodes the pot
     P[s, F_REWARD] = pos + 1
     record(E, G, s, EV_PLACE, want, pos, 0)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def joyful_reunion(P, G, R, SK, SP, SC, rng, E, UF):
+    """A Joyful Reunion, at the end of the round: each seat takes back one witch penny it has
+    spent (the group it chooses; the group's witch may be called again)."""
+    n = G[G_NP]
+    for k in range(n):
+        s = (G[G_START_PLAYER] + k) % n
+        spent = 7 & ~P[s, F_PENNY]
+        if spent == 0:
+            continue
+        g = decide_card(P, s, JOYFUL_REUNION, spent, G, R, SK, SP, SC, rng, UF)
+        if 0 <= g < 3 and (spent >> g) & 1:
+            P[s, F_PENNY] |= 1 << g
+            record(E, G, s, EV_CARD_GAIN, GAIN_PENNY_BACK, g, JOYFUL_REUNION)

@@ -80,6 +80,7 @@ FIRST_T = 113  # 2 entries: green Set 5: chips placed first in the next potion, 
 F_NFIRST = 115
 HOLD_T = 116  # 4 entries: red Set 6: chips drawn after a red chip, held to place when the potion ends
 F_NHOLD = 120
+F_VISITED = 121  # 1: the seat called this round's visiting witch (Visit from a Witch)
 POT_T = 128
 POT_P = POT_T + MAX_POT
 CHIPS = POT_P + MAX_POT
@@ -107,8 +108,9 @@ G_BREWED = 14  # 1 once this round's potions are brewed (0 before: a pot droplet
 G_SUPPLY = 16  # 20 entries: the shared supply, refreshed before each buying decision
 G_AVAIL = 36  # 20 entries: 1 if the chip type is for sale this round
 G_OUT = 56  # 8 entries: a buying slot writes the chip types it buys here
-G_DECK = 64  # 24 entries: the deck in the order it is played
+G_DECK = 64  # 27 entries: the deck in the order it is played
 G_WITCH = 92  # 3 entries: the witch in play in each group (0 none)
+G_VISIT = 95  # the witch visiting this round (Visit from a Witch; 0 none), free for everyone once
 G_WIDTH = 96
 
 # --- rules scalars ----------------------------------------------------------------------------
@@ -141,7 +143,7 @@ R_VP = 86  # 54 entries
 R_RUBY = 140  # 54 entries: 1 if the space shows a ruby
 R_PRICE = 194  # 20 entries: price of each chip type with this ruleset's books (-1 not sold)
 R_BOOK_ROUND = 214  # 9 entries: first round a colour's book is out
-R_CARD_ORDER = 224  # 24 entries: a fixed deck order (card numbers)
+R_CARD_ORDER = 224  # 27 entries: a fixed deck order (card numbers)
 R_TUBE_GLASS = 256  # 13 entries: the bonus of glass 0..12 (TUBE_* codes)
 R_WITCHES = 270  # 1: the herb witches are in the game
 R_PENNY_VP = 271  # VP for each witch penny still held at the end
@@ -217,5 +219,6 @@ EV_PURPLE_COINS = 57  # a=coins from the purple chips' spaces (purple Set 5), b=
 EV_BLACK_GIFT = 58  # a=seat whose bag the black chip goes into (black Set 5)
 EV_LOCO = 59  # a=chip type copied (-1 none), b=spaces moved (locoweed)
 EV_BLACK_RUBY = 60  # a=rubies (black Set 5 / 6)
+EV_VISIT = 61  # a=the witch visiting this round (Visit from a Witch)
 
 SPEND_DROPLET, SPEND_FLASK = 1, 2

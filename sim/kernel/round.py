@@ -15,13 +15,17 @@ from sim.kernel.brew import place_held, potion_step
 from sim.kernel.brewing import brew_first, brew_until_stop, go_on, stop_by_choice
 from sim.kernel.cards import (
     GOOD_START,
-    LAST_PURPLE,
+    JOYFUL_REUNION,
     LUXURY,
     MAGIC_POTION,
     RAT_INFESTATION,
     RATS_FRIENDS,
     SEASONED,
+    SECOND_CHANCE,
+    VISIT_WITCH,
     after_brewing,
+    is_purple,
+    joyful_reunion,
     purple_card,
     rat_card,
     round_card,
@@ -72,6 +76,7 @@ from sim.kernel.layout import (
     G_ROUND,
     G_SEEN,
     G_START_PLAYER,
+    G_VISIT,
     INFO_SEQUENTIAL,
     INFO_SYNCHRONIZED,
     POT_P,
@@ -90,6 +95,7 @@ from sim.kernel.records import (
     W_WANT,
     game_error,
 )
+from sim.kernel.witches import visiting_witch
 from sim.rules.chips import RED, W1
 
 
@@ -227,7 +233,7 @@ def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
         for s in range(n):
             if P[s, F_NHOLD] > 0:
                 place_held(P, s, G, R, E)
-    if G[G_CARD] >= SEASONED and G[G_CARD] != LUXURY:
+    if SEASONED <= G[G_CARD] <= SECOND_CHANCE and G[G_CARD] != LUXURY:
         after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF)
     for s in range(n):
         if P[s, F_SCRIPT_ERR] != 0:
@@ -251,7 +257,10 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     """
     final = G[G_ROUND] >= R[R_ROUNDS]
     round_start(P, G, R, supply, book_round, book_set, E)
-    if round_card(G, E) <= LAST_PURPLE and G[G_CARD] > 0:
+    card = round_card(G, E)
+    if card == VISIT_WITCH:
+        visiting_witch(P, G, R, rng, E)
+    if is_purple(card):
         purple_card(P, G, R, supply, die, DS, FD, SK, SP, SC, rng, E, UF)
         settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF)  # before the rats: the start moves
     rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF)
@@ -271,6 +280,9 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     if G[G_CARD] == MAGIC_POTION:
         for s in range(G[G_NP]):
             P[s, F_FLASK] = 1
+    elif G[G_CARD] == JOYFUL_REUNION:
+        joyful_reunion(P, G, R, SK, SP, SC, rng, E, UF)
+    G[G_VISIT] = 0
     settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF)
     round_end(P, G, coins, E, rd)
     G[G_START_PLAYER] = (G[G_START_PLAYER] + 1) % G[G_NP]

@@ -20,6 +20,7 @@ from sim.kernel.events import record
 from sim.kernel.layout import (
     BAGCNT,
     EV_UPGRADE,
+    EV_VISIT,
     EV_WITCH,
     EV_WITCHES,
     F_ANCHOR,
@@ -33,10 +34,12 @@ from sim.kernel.layout import (
     F_RUBIES,
     F_SCORE,
     F_START,
+    F_VISITED,
     F_WHITE,
     F_WITCHES,
     G_NP,
     G_OUT,
+    G_VISIT,
     G_WITCH,
     POT_P,
     POT_T,
@@ -68,15 +71,24 @@ COLOUR_VP = (0, 3, 3, 3, 3, 4, 7, 10, 14)
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def witch_ready(P, s, G, R, w):
-    """True when witch w is in play and seat s still holds the penny of her group."""
+    """True when witch w is in play and seat s still holds the penny of her group, or she is
+    this round's visitor (Visit from a Witch) and the seat has not called her yet."""
     g = (w - 1) // 4
-    return R[R_WITCHES] != 0 and G[G_WITCH + g] == w and ((P[s, F_PENNY] >> g) & 1) != 0
+    if R[R_WITCHES] == 0:
+        return False
+    if G[G_WITCH + g] == w and ((P[s, F_PENNY] >> g) & 1) != 0:
+        return True
+    return G[G_VISIT] == w and P[s, F_VISITED] == 0
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def call_witch(P, s, G, E, w, b, c):
-    """Seat s gives up the penny of witch w's group; the event says what she did (b, c)."""
-    P[s, F_PENNY] &= ~(1 << ((w - 1) // 4))
+    """Seat s gives up the penny of witch w's group (a visiting witch is free: once a round);
+    the event says what she did (b, c)."""
+    if G[G_VISIT] == w:
+        P[s, F_VISITED] = 1
+    else:
+        P[s, F_PENNY] &= ~(1 << ((w - 1) // 4))
     P[s, F_WITCHES] |= 1 << w
     record(E, G, s, EV_WITCH, w, b, c)
 
@@ -302,3 +314,20 @@ def penny_points(P, G, R, E):
         if n > 0:
             P[s, F_SCORE] += n * R[R_PENNY_VP]
             record(E, G, s, EV_WITCH, 0, n, n * R[R_PENNY_VP])
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def visiting_witch(P, G, R, rng, E):
+    """Visit from a Witch: unless already set (a round file names her), one of the witches not
+    in play, drawn from the game's shared stream, visits this round."""
+    if G[G_VISIT] == 0:
+        k = randint(rng, rng.shape[0] - 1, 12 - 3)
+        for w in range(1, 13):
+            if w != G[G_WITCH] and w != G[G_WITCH + 1] and w != G[G_WITCH + 2]:
+                if k == 0:
+                    G[G_VISIT] = w
+                    break
+                k -= 1
+    for s in range(G[G_NP]):
+        P[s, F_VISITED] = 0
+    record(E, G, -1, EV_VISIT, G[G_VISIT], 0, 0)

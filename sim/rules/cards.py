@@ -1,7 +1,8 @@
-"""The 24 fortune-teller cards of the base game, as data.
+"""The 24 fortune-teller cards of the base game, and the three witch-hat cards that need the herb
+witches (printed in The Alchemists, component-data.md 8.2), as data.
 
-The order of ``CARDS`` is a contract: the kernel numbers the cards 1..24 in this order, and
-number 0 means "no card". A *purple* card is resolved once before the round; a *blue* card is a
+The order of ``CARDS`` is a contract: the kernel numbers the cards 1..27 in this order, and
+number 0 means "no card"; cards 25-27 are in a deck only with ``witches.enabled``. A *purple* card is resolved once before the round; a *blue* card is a
 rule for the whole round or for its end. Names are the official English ones; every text is a
 short paraphrase in our own words, with the simulator's settled readings (decisions.md) folded in.
 """
@@ -23,7 +24,7 @@ class Card:
     name: str
     timing: str  # "purple": once before the round; "blue": a rule for the round or its end
     text: str
-
+    needs: str = ""  # "herb-witches": in the deck only with the witches
     def as_json(self) -> dict:
         return asdict(self)
 
@@ -98,10 +99,22 @@ _CARDS = (
      "put every chip back and brew the potion again from the start."),
 )
 
-CARDS: tuple[Card, ...] = tuple(
-    Card(number, cid, name, timing, text)
-    for number, (cid, name, timing, text) in enumerate(_CARDS, start=1)
+_WITCH_CARDS = (
+    ("a-quick-exchange", "A Quick Exchange", PURPLE,
+     "Each player may give up one of their witch pennies for a chip of their choice whose book is "
+     "out, into the bag at once."),
+    ("visit-from-a-witch", "Visit from a Witch", BLUE,
+     "A random herb witch not in play visits: this round every player may call her once, free "
+     "(no penny)."),
+    ("a-joyful-reunion", "A Joyful Reunion", BLUE,
+     "At the end of the round each player takes back one witch penny they spent (their choice); "
+     "that group's witch may be called again."),
 )
+CARDS: tuple[Card, ...] = tuple(
+    Card(number, cid, name, timing, text, "herb-witches" if number > 24 else "")
+    for number, (cid, name, timing, text) in enumerate(_CARDS + _WITCH_CARDS, start=1)
+)
+BASE_CARDS = 24  # cards 1-24: the base game's deck
 CARD_IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
 NO_CARD = 0
 _BY_ID = {c.id: c for c in CARDS}
@@ -116,5 +129,5 @@ def card_by_id(card_id: str) -> Card:
 
 
 def card_number(card_id: str) -> int:
-    """The kernel's number (1-24) of the card with this id (0 is reserved for "no card")."""
+    """The kernel's number (1-27) of the card with this id (0 is reserved for "no card")."""
     return card_by_id(card_id).number

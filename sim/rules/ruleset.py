@@ -114,7 +114,10 @@ class Ruleset:
         cards = self.data["cards"]
         R[L.R_DECK] = 1 if cards["deck"] else 0
         out = {card_number(c) for c in cards["exclude"]}
-        R[L.R_CARD_MASK] = sum(1 << k for k in range(1, 25) if k not in out)
+        from sim.rules.cards import BASE_CARDS, CARDS
+
+        last = len(CARDS) if self.data["witches"]["enabled"] else BASE_CARDS  # witch cards need witches
+        R[L.R_CARD_MASK] = sum(1 << k for k in range(1, last + 1) if k not in out)
         order = [card_number(c) for c in cards["order"] if card_number(c) not in out]
         R[L.R_CARD_ORDER_N] = len(order)
         R[L.R_CARD_ORDER : L.R_CARD_ORDER + len(order)] = order
@@ -293,6 +296,13 @@ def _validate(d: dict, label: str) -> None:
         raise RulesetError(
             f"{label}: key 'rats.tails': expected strictly increasing scores below rats.lap"
         )
+    from sim.rules.cards import BASE_CARDS, card_number
+
+    if not d["witches"]["enabled"]:
+        hats = [c for c in d["cards"]["order"] if card_number(c) > BASE_CARDS]
+        if hats:
+            raise RulesetError(f"{label}: key 'cards.order': {', '.join(hats)} need the herb witches "
+                               f"(witches.enabled = true)")
     prices = d.get("prices", {})
     for c in BOOK_COLOURS:
         s = d["books"][c]
