@@ -421,4 +421,8 @@ def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = No
                           f"droplet {d['droplet']}"),
         "final": lambda: f"FINAL: rank {d['rank']}, {d['score']} VP, win share {d['win_share']:.3g}",
     }.get(e)
-    return who + (text() if text else e)
+    if text:
+        return who + text()
+    fields = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in d.items()
+                       if k not in ("round", "event", "seat") and v is not None)
+    return who + e.replace("_", " ") + (f": {fields}" if fields else "")  # the Herb Witches events
