@@ -13,6 +13,7 @@ from sim.kernel.layout import (
     F_BOOK_PTR,
     F_CARD_PTR,
     F_GREEN_PTR,
+    F_HELD_PTR,
     F_LIMIT,
     F_NPOT,
     F_TUBE,
@@ -22,6 +23,7 @@ from sim.kernel.layout import (
     G_BREWED,
     G_ROUND,
     G_SUPPLY,
+    HOLD_T,
     POT_T,
     R_BOOK,
     R_BOOK_ROUND,
@@ -76,6 +78,7 @@ from strategies.slots import (
     Q_PURPLE_UPGRADE,
     Q_RED_AFTER,
     Q_RED_HOLD,
+    Q_RED_PLACE,
     Q_YELLOW_RUBY,
     RED_PLACE,
     RED_RETURN,
@@ -86,10 +89,12 @@ from strategies.slots import (
     SC_NGREEN,
     SC_NHOLD,
     SC_NRED_AFTER,
+    SC_NRPLACE,
     SC_NTUBE,
     SC_NYRUBY,
     SC_PURPLE,
     SC_RED_AFTER,
+    SC_RPLACE,
     SC_TUBE,
     SC_UPGRADE,
     SC_YRUBY,
@@ -203,6 +208,12 @@ def decide_book(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
             return (SC[s, SC_HOLD] >> P[s, F_BOOK_PTR]) & 1
         if q == Q_YELLOW_RUBY and P[s, F_YELLOW_PTR] < SC[s, SC_NYRUBY]:
             return (SC[s, SC_YRUBY] >> P[s, F_YELLOW_PTR]) & 1
+        if q == Q_RED_PLACE and P[s, F_HELD_PTR] < SC[s, SC_NRPLACE]:
+            want = SC[s, SC_RPLACE + P[s, F_HELD_PTR]]
+            for i in range(arg):
+                if P[s, HOLD_T + i] == want:
+                    return i
+            return -1
         k = BOOK_DEFAULT  # an optional effect that is not scripted is taken
     if k >= USER_BASE:
         return UF[0][k - USER_BASE](P, s, G, R, SP, q, arg, UF[1][s])
@@ -223,6 +234,8 @@ def decide_book(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
         return 1  # the chip has to be placed this round: at once (declining it is not possible)
     if q == Q_YELLOW_RUBY:  # a ruby for 3 spaces, once a ruby buys less than that (6 rounds left)
         return 0 if decline or R[R_ROUNDS] - G[G_ROUND] > 6 else 1
+    if q == Q_RED_PLACE:
+        return -1  # held chips are placed when the potion ends
     return 0
 
 

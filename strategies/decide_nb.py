@@ -64,9 +64,11 @@ from strategies.slots import (
     SC_BLUE,
     SC_BUY,
     SC_CHOICE,
+    SC_EXTRA,
     SC_FLASK_ON,
     SC_NBLUE,
     SC_NBUY,
+    SC_NEXTRA,
     SC_NRED,
     SC_NSPEND,
     SC_NYELLOW,
@@ -178,7 +180,8 @@ def decide_yellow(P, s, white_type, G, R, SK, SP, SC, rng, UF):
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def decide_red(P, s, extra, red_type, ptr, G, R, SK, SP, SC, rng, UF):
-    """True to take the extra distance ``extra`` a red chip is offered (pumpkins in the pot);
+    """True to take the extra distance ``extra`` a chip is offered (a red chip's by its book; any
+    other chip's through ``decide_extra``);
     ``ptr`` counts the red chips placed before it this potion (for a scripted decision)."""
     k = SK[s, SLOT_RED]
     if k == SCRIPTED:
@@ -188,6 +191,16 @@ def decide_red(P, s, extra, red_type, ptr, G, R, SK, SP, SC, rng, UF):
     if k >= USER_BASE:
         return UF[0][k - USER_BASE](P, s, G, R, SP, extra, red_type, UF[1][s]) != 0
     return True
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def decide_extra(P, s, extra, t, ptr, G, R, SK, SP, SC, rng, UF):
+    """True to take an extra distance ``extra`` that chip t's book offers (red Set 4's white 1,
+    yellow Sets 2, 4, 5): the red slot decides; a script reads the ptr-th entry of its ``extra``
+    list (default: take)."""
+    if SK[s, SLOT_RED] == SCRIPTED:
+        return ptr >= SC[s, SC_NEXTRA] or (SC[s, SC_EXTRA] >> ptr) & 1 != 0
+    return decide_red(P, s, extra, t, 0, G, R, SK, SP, SC, rng, UF)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)

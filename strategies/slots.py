@@ -21,7 +21,7 @@ SLOT_EXPLODE = 4  # an exploded player's choice: VP or coins
 SLOT_BUY = 5  # chips to buy
 SLOT_RUBY = 6  # spending rubies
 SLOT_PURPLE = 7  # purple tier
-SLOT_RED = 8  # whether a red chip takes its extra distance from pumpkins
+SLOT_RED = 8  # whether a chip takes an extra distance its book offers (red Sets 1/3/4/5, yellow Sets 2/4/5)
 SLOT_CUSTOM = 9  # no decision: parameters of user strategies
 SLOT_BOOK = 10  # the choices of the Set 2-4 books (see Q_*)
 SLOT_CARD = 11  # the choices fortune-teller cards offer
@@ -99,7 +99,9 @@ RUBY_VALUE = 3  # p0 = VP of one droplet space per round left, p1 = VP of a full
 # purple kinds
 PURPLE_MAX = 0
 
-# red kinds (ingredient actions are optional: a red chip may decline its extra distance)
+# red kinds (ingredient actions are optional: every extra distance may be declined: a red chip's
+# (Sets 1, 3, 5), red Set 4's white 1 moving 2, yellow Set 2's doubling, Set 4's +1/+2/+3 and Set
+# 5's move on; a slot function gets (extra, chip type))
 RED_ALWAYS = 0  # take the extra distance
 RED_NEVER = 1
 
@@ -115,6 +117,8 @@ Q_PURPLE_UPGRADE = 5  # purple Set 4; b = purple chips; answer: tier * 32 + chip
 Q_GREEN_FIRST = 6  # green Set 5; b = the green chip's value; answer: chip type in the pot, -1 none
 Q_RED_HOLD = 7  # red Set 6; b = the chip drawn after the red; answer 1 place it now, 0 at the end
 Q_YELLOW_RUBY = 8  # yellow Set 6; b = yellow chip type; answer 1 pay a ruby for 3 more spaces
+Q_RED_PLACE = 9  # red Set 6, before each draw while chips are held; b = chips held (HOLD_T); answer:
+# index of the held chip placed now, with its action, -1 none (held to the end)
 RED_PLACE, RED_KEEP, RED_RETURN = 0, 1, 2
 
 # card kinds: a slot function gets (card number, argument); answers per card:
@@ -129,7 +133,7 @@ CARD_OPPORTUNISTIC = 12  # b = chips drawn (in P[s, CARD_LOOK:]); answer: the ch
 CARD_WELL_STIRRED = 21  # b = the white chip type; answer 1 returns it to the bag
 CARD_STRONG_INGREDIENT = 22  # b = chips drawn (in P[s, CARD_LOOK:]); answer: chip type placed, -1
 CARD_SCHADENFREUDE = 23  # b = the seat whose pot exploded; answer: the 2-chip type taken
-CARD_SECOND_CHANCE = 24  # b = 1 if the pot exploded; answer 1 starts the potion again
+CARD_SECOND_CHANCE = 24  # b = 1 if the white total is over the limit (the next draw explodes); answer 1 starts the potion again
 CARD_QUICK_EXCHANGE = 25  # b = pennies held (bit per witch group); answer group * 32 + chip type, -1 none
 CARD_JOYFUL_REUNION = 27  # b = pennies spent (bit per group); answer: the group taken back, -1 none
 CARD_TAKE_OTHER = 99
@@ -211,6 +215,10 @@ SC_NPBUY = 117  # purple Set 5: chips bought with the purple coins
 SC_PBUY = 118  # 2 entries
 SC_NYRUBY = 120  # yellow Set 6: decisions scripted
 SC_YRUBY = 121  # bit i: 1 the i-th yellow chip pays a ruby
-SC_WIDTH = 128
+SC_NEXTRA = 122  # extra distances of chips that are not red (yellow Sets 2/4/5, red Set 4's w1)
+SC_EXTRA = 123  # bit i: 1 the i-th such extra distance offered is taken, 0 declined
+SC_NRPLACE = 124  # red Set 6: decisions scripted, one per draw made while a chip is held
+SC_RPLACE = 125  # 8 entries: the held chip type placed before that draw, -1 none
+SC_WIDTH = 144
 SC_UNSET = -99
 SC_MAX_LIST = 16

@@ -194,6 +194,7 @@ EVENT_NAMES = {
 }
 CARD_GAINS = {0: "rats_doubled", 1: "vp", 2: "rubies", 3: "droplet", 4: "chip", 5: "chip_removed",
               7: "restart", 8: "penny_given", 9: "penny_back"}
+LAST_CHIP_SPACE = 52  # every ruleset's last chip space (game.last_chip_space); past it: the bowl
 STOP_NAMES = {L.STOP_CHOICE: "stopped", L.STOP_EMPTY: "bag empty", L.STOP_TRACK: "end of track",
               L.STOP_EXPLODED: "exploded", L.STOP_SCRIPT: "end of listed draws"}
 
@@ -219,6 +220,8 @@ def event_dict(row) -> dict:
         d["chip"] = chip if a >= 0 else None
     elif code == L.EV_PLACE:
         d.update(chip=chip, index=b)
+        if c:  # red Set 6: a chip held beside the pot, placed once the potion ended
+            d["held"] = True
     elif code == L.EV_EXPLODE:
         d["white_total"] = a
     elif code == L.EV_RAT:
@@ -255,6 +258,8 @@ def event_dict(row) -> dict:
         d["chip"] = chip
     elif code == L.EV_RED_AFTER:
         d.update(chip=chip, action=("place", "keep", "return")[b], index=c)
+        if b == 0 and c > LAST_CHIP_SPACE:
+            d.update(action="bowl", index=None)  # past the last space: the overflow bowl
     elif code == L.EV_PROTECT:
         d["draws"] = a
     elif code in (L.EV_BLUE_RUBY,):
@@ -282,7 +287,9 @@ def event_dict(row) -> dict:
     elif code == L.EV_GREEN_DIE:
         d["rolls"] = a
     elif code == L.EV_RED_HOLD:
-        d.update(chip=chip, held=bool(b))
+        d.update(chip=chip, held=b == 1)
+        if b == 2:  # a held chip placed now, before a draw, with its action
+            d["placed_from_beside"] = True
     elif code == L.EV_YELLOW_PUSH:
         d.update(chip=chip, spaces=b, index=c)
     elif code == L.EV_YELLOW_RUBY:
@@ -377,7 +384,7 @@ def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = No
         "white_added": lambda: "adds a w1 to the bag",
         "rat": lambda: f"rat {plural(d['tails'], 'space')}; brews from space {d['start']}",
         "draw": lambda: f"draws {d['chip']}",
-        "place": lambda: f"{d['chip']} -> space {d['index']}",
+        "place": lambda: f"{d['chip']} -> space {d['index']}" + (" (held beside the pot)" if d.get("held") else ""),
         "explode": lambda: f"EXPLODES (white total {d['white_total']})",
         "blue_look": lambda: f"blue looks at {d['chip']}",
         "blue_pick": lambda: f"blue places {d['chip'] or 'nothing'}",
@@ -399,6 +406,7 @@ def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = No
         "convert": lambda: f"converts: +{d['vp_from_coins']} VP from coins, +{d['vp_from_rubies']} VP from rubies",
         "red_aside": lambda: f"{d['chip']} set beside the pot",
         "red_after": lambda: (f"{d['chip']} from beside the pot -> space {d['index']}" if d["action"] == "place"
+                              else f"{d['chip']} from beside the pot into the overflow bowl" if d["action"] == "bowl"
                               else f"{d['chip']} {'kept beside the pot' if d['action'] == 'keep' else 'back to the bag'}"),
         "protect": lambda: f"protected for the next {plural(d['draws'], 'draw')}",
         "protected": lambda: "the explosion falls in the protection window: VP and coins",

@@ -51,7 +51,7 @@ else:  # pragma: no cover
 PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "blue", "yellow", "red", "flask_on",
                "choice", "buy", "spend", "purple", "red_after", "green", "upgrade", "beside", "card_choice",
                "card_draws", "glass", "tube", "pennies", "witch", "red_hold", "yellow_ruby",
-               "purple_buy", "first"}
+               "purple_buy", "first", "extra", "red_place"}
 TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player", "card",
             "witches", "visit"}
 
@@ -247,7 +247,7 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) 
     red = pl.get("red", [])
     if not isinstance(red, list) or not all(isinstance(x, bool) for x in red) or len(red) > S.SC_MAX_LIST:
         raise RoundFileError(f"{where}: key 'red': expected a list of true/false, one per red chip "
-                             f"(true takes the extra distance from pumpkins)")
+                             f"(true takes the extra distance its book offers)")
     SC[s, S.SC_NRED] = len(red)
     SC[s, S.SC_RED] = sum(1 << i for i, x in enumerate(red) if x)
     SC[s, S.SC_FLASK_ON] = _int(pl, "flask_on", where, default=0, lo=0, hi=max(len(draws), 0))
@@ -353,7 +353,7 @@ def _result(P, events, n, supply, tube=False, witches=False) -> dict:
 
 SCRIPT_KEYS = {"draws", "blue", "yellow", "red", "flask_on", "choice", "buy", "spend", "purple",
                "red_after", "green", "upgrade", "card_choice", "card_draws", "tube", "witch",
-               "red_hold", "yellow_ruby", "purple_buy"}
+               "red_hold", "yellow_ruby", "purple_buy", "extra", "red_place"}
 GAME_KEYS = {"players", "rules", "set", "round", "witches"}
 
 

@@ -1,6 +1,7 @@
 """Reading the scripted parts of a round file: key readers, and the card, book (Sets 2-6) and
 witch decisions a seat may script (``card``, ``card_choice``, ``red_after``, ``green``,
-``upgrade``, ``red_hold``, ``yellow_ruby``, ``purple_buy``, ``pennies``, ``witch``)."""
+``upgrade``, ``red_hold``, ``red_place``, ``yellow_ruby``, ``extra``, ``purple_buy``, ``pennies``,
+``witch``)."""
 
 from __future__ import annotations
 
@@ -119,12 +120,28 @@ def _apply_book_script(SC, s, pl, where, starting) -> None:
                                       "it at once, false when the potion ends"),
                                      ("yellow_ruby", S.SC_NYRUBY, S.SC_YRUBY,
                                       "one per yellow chip (yellow Set 6): true pays a ruby for 3 "
-                                      "more spaces")):
+                                      "more spaces"),
+                                     ("extra", S.SC_NEXTRA, S.SC_EXTRA,
+                                      "one per extra distance offered to a chip that is not red "
+                                      "(red Set 4's white 1, yellow Sets 2, 4, 5), in order: true "
+                                      "takes it")):
         x = pl.get(key, [])
         if not isinstance(x, list) or not all(isinstance(v, bool) for v in x) or len(x) > S.SC_MAX_LIST:
             raise RoundFileError(f"{where}: key '{key}': expected a list of true/false, {what}")
         SC[s, n_at] = len(x)
         SC[s, bits_at] = sum(1 << i for i, v in enumerate(x) if v)
+    place = pl.get("red_place", [])
+    if not isinstance(place, list) or len(place) > 8:
+        raise RoundFileError(f"{where}: key 'red_place': expected a list of at most 8 entries, one "
+                             f"per draw made while a chip is held beside the pot (red Set 6): the "
+                             f"held chip placed before that draw, or \"none\"")
+    SC[s, S.SC_NRPLACE] = len(place)
+    for i, x in enumerate(place):
+        got = [-1] if x == "none" else (_chips({"red_place": x}, "red_place", where, starting)
+                                        if isinstance(x, str) else [])
+        if len(got) != 1:
+            raise RoundFileError(f"{where}: key 'red_place': each entry is one chip or \"none\"")
+        SC[s, S.SC_RPLACE + i] = got[0]
     pbuy = _chips(pl, "purple_buy", where, starting, default="")
     if len(pbuy) > 2:
         raise RoundFileError(f"{where}: key 'purple_buy': at most 2 chips (purple Set 5)")

@@ -9,8 +9,10 @@ from numba import njit
 
 from sim.kernel.events import record
 from sim.kernel.layout import (
+    ASIDE_NEW,
     BAGCNT,
     CHIPS,
+    EV_EXPLODE,
     EV_STOP,
     F_ANCHOR,
     F_BASE_LIMIT,
@@ -24,9 +26,12 @@ from sim.kernel.layout import (
     F_DOUBLE,
     F_DRAWS,
     F_EXPLODED,
+    F_EXTRA_PTR,
+    F_FIRST_USED,
     F_FORCED_N,
     F_FORCED_PTR,
     F_GREEN_PTR,
+    F_HELD_PTR,
     F_LIMIT,
     F_NBAG,
     F_NCHIPS,
@@ -49,7 +54,7 @@ from sim.kernel.layout import (
     R_FLASK_REUSE,
 )
 from sim.kernel.rng import randint
-from sim.rules.chips import N_TYPES, TYPE_VALUE
+from sim.rules.chips import N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
 
 # Script errors (F_SCRIPT_ERR)
 ERR_DRAW_NOT_IN_BAG = 1
@@ -98,6 +103,25 @@ def empty_pot(P, s, start, limit):
     P[s, F_BOWL_N] = 0
     P[s, F_BOWL_SUM] = 0
     P[s, F_NHOLD] = 0
+    P[s, F_FIRST_USED] = 0
+    P[s, F_EXTRA_PTR] = 0
+    P[s, F_HELD_PTR] = 0
+    for j in range(3):
+        P[s, ASIDE_NEW + j] = 0
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def count_chip(P, s, t, drawn, free, G, E):
+    """Count chip t just put into the pot (or the overflow bowl): a white adds to the white total.
+    The pot explodes when the total is over the limit, checked on every ordinary draw whatever the
+    chip (a card's risk-free draws may have left it over) and, for a chip placed without a draw (a
+    held red Set 6 chip), when it is white; never on a card's risk-free draw (``free``)."""
+    white = TYPE_COLOUR[t] == WHITE
+    if white:
+        P[s, F_WHITE] += TYPE_VALUE[t]
+    if P[s, F_WHITE] > P[s, F_LIMIT] and P[s, F_EXPLODED] == 0 and not free and (drawn or white):
+        P[s, F_EXPLODED] = 1
+        record(E, G, s, EV_EXPLODE, P[s, F_WHITE], 0, 0)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)

@@ -1,5 +1,5 @@
 """The overflow bowl (Herb Witches): once a chip lies on the last space of the pot, every chip
-drawn after it goes into the bowl. A chip in the bowl has no action; a white one still counts
+placed after it goes into the bowl, whatever places it (a draw, a card, a chip from beside the pot). A chip in the bowl has no action; a white one still counts
 towards the explosion. The bowl scores half its chips' total value, rounded down, as VP, on top
 of the spoon, for a player who takes the VP (``sim.kernel.evaluation.phase_d_points``).
 """
@@ -8,15 +8,12 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import return_chip
+from sim.kernel.bag import count_chip, place_plain, return_chip
 from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_BOWL,
-    EV_EXPLODE,
     F_BOWL_N,
     F_BOWL_SUM,
-    F_EXPLODED,
-    F_LIMIT,
     F_NPOT,
     F_WHITE,
     POT_P,
@@ -35,17 +32,35 @@ def in_bowl(P, s, R):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def into_bowl(P, s, t, G, E):
-    """Put drawn chip t into the bowl; a white one counts towards the explosion."""
-    v = TYPE_VALUE[t]
+def add_to_bowl(P, s, t, G, E):
+    """Put chip t (out of the bag) into the bowl, without counting it."""
     P[s, F_BOWL_N] += 1
-    P[s, F_BOWL_SUM] += v
+    P[s, F_BOWL_SUM] += TYPE_VALUE[t]
     record(E, G, s, EV_BOWL, t, P[s, F_BOWL_SUM], 0)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def into_bowl(P, s, t, drawn, free, G, E):
+    """Put chip t into the bowl; a white one counts towards the explosion (``count_chip``: drawn
+    or not, inside a card's risk-free draws or not)."""
+    add_to_bowl(P, s, t, G, E)
+    count_chip(P, s, t, drawn, free, G, E)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def place_after(P, s, t, G, R, E):
+    """A chip placed once the potion has ended, without a draw and without its action (Strong
+    Ingredient's chip, a red Set 2 chip from beside the pot): after the last chip, moving its
+    printed value, or into the bowl past the last space. A white counts towards the white total
+    but never explodes the pot. Returns the space, or the last space + 1 for the bowl."""
+    if in_bowl(P, s, R):
+        add_to_bowl(P, s, t, G, E)
+        pos = R[R_LAST] + 1
+    else:
+        pos = place_plain(P, s, t, R[R_LAST])
     if TYPE_COLOUR[t] == WHITE:
-        P[s, F_WHITE] += v
-        if P[s, F_WHITE] > P[s, F_LIMIT]:
-            P[s, F_EXPLODED] = 1
-            record(E, G, s, EV_EXPLODE, P[s, F_WHITE], 0, 0)
+        P[s, F_WHITE] += TYPE_VALUE[t]
+    return pos
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")

@@ -10,10 +10,18 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import draw_chip, finish_potion, place_plain, white_back
+from sim.kernel.bag import count_chip, draw_chip, finish_potion, take_type, white_back
 from sim.kernel.bowl import bowl_white_back, in_bowl, into_bowl
-from sim.kernel.cards import PUMPKIN_PARTY, SECOND_CHANCE, WELL_STIRRED, second_chance, well_stirred
+from sim.kernel.cards import (
+    PUMPKIN_PARTY,
+    SECOND_CHANCE,
+    WELL_STIRRED,
+    free_draws,
+    second_chance,
+    well_stirred,
+)
 from sim.kernel.effects.blue import BLUE_ABORT, blue_placed
+from sim.kernel.effects.extra import offer_extra
 from sim.kernel.effects.locoweed import acting_type, locoweed_move
 from sim.kernel.effects.red import (
     RED_ABORT,
@@ -27,18 +35,23 @@ from sim.kernel.effects.yellow import YELLOW_ABORT, yellow_extra, yellow_placed
 from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_DRAW,
-    EV_EXPLODE,
+    EV_FIRST,
     EV_FLASK,
     EV_PLACE,
     EV_PROTECTED,
+    EV_RED_HOLD,
     F_ANCHOR,
+    F_BOWL_N,
     F_CARD_USED,
+    F_DONE,
     F_DOUBLE,
     F_DRAWS,
     F_EXPLODED,
+    F_FIRST_USED,
     F_FLASK,
-    F_LIMIT,
+    F_HELD_PTR,
     F_NBAG,
+    F_NFIRST,
     F_NHOLD,
     F_NORANGE,
     F_NPOT,
@@ -46,7 +59,7 @@ from sim.kernel.layout import (
     F_PROTECT,
     F_PROTECTED,
     F_REWARD,
-    F_WHITE,
+    FIRST_T,
     G_CARD,
     HOLD_T,
     LOOK_NO,
@@ -63,23 +76,27 @@ from sim.kernel.layout import (
 )
 from sim.kernel.witches import second_flask
 from sim.rules.chips import BLUE, LOCOWEED, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
+from strategies.choices_nb import decide_book
 from strategies.decide_nb import decide_flask
+from strategies.slots import Q_RED_PLACE
 
 RESOLVE_ASIDE = -1  # resolve_chip: the chip was set beside the pot
 RESOLVE_ABORT = -2  # resolve_chip: a scripted draw failed
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def place_chip(P, s, t, act, G, R, SK, SP, SC, rng, E, UF):
+def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
     """Place chip t after the anchor, moving as chip ``act`` does (t itself, or the chip a Set 6
-    locoweed copies), with its book's extra distance, doubled after a yellow Set 2 chip; update
-    the white total and the explosion."""
+    locoweed copies), with its book's extra distance and Pumpkin Patch Party's +1, doubled after a
+    yellow Set 2 chip (each extra distance may be declined), a Set 5 locoweed's cap of 4 last;
+    then count it (``count_chip``: ``drawn`` False for a held chip placed once the potion ended)."""
+    free = free_draws(P, s, G)
     c = TYPE_COLOUR[act]
     move = TYPE_VALUE[act]
     if c == RED:
         move += red_extra(P, s, act, G, R, SK, SP, SC, rng, E, UF)
     elif c == WHITE:
-        move += white_extra(P, s, act, R)
+        move += white_extra(P, s, act, G, R, SK, SP, SC, rng, E, UF)
     elif c == YELLOW:
         move += yellow_extra(P, s, act, G, R, SK, SP, SC, rng, E, UF)
     elif c == ORANGE and G[G_CARD] == PUMPKIN_PARTY:
@@ -87,8 +104,10 @@ def place_chip(P, s, t, act, G, R, SK, SP, SC, rng, E, UF):
     elif c == LOCOWEED:
         move = locoweed_move(P, s, G, R, E)
     if P[s, F_DOUBLE] != 0:
-        move *= 2
         P[s, F_DOUBLE] = 0
+        move += offer_extra(P, s, move, t, G, R, SK, SP, SC, rng, E, UF)
+        if c == LOCOWEED and R[R_BOOK + LOCOWEED] == 5:
+            move = min(move, 4)
     pos = min(P[s, F_ANCHOR] + move, R[R_LAST])
     k = P[s, F_NPOT]
     P[s, POT_T + k] = t
@@ -97,12 +116,8 @@ def place_chip(P, s, t, act, G, R, SK, SP, SC, rng, E, UF):
     P[s, F_ANCHOR] = pos
     if TYPE_COLOUR[t] == ORANGE:
         P[s, F_NORANGE] += 1
-    record(E, G, s, EV_PLACE, t, pos, 0)
-    if TYPE_COLOUR[t] == WHITE:
-        P[s, F_WHITE] += TYPE_VALUE[t]
-        if P[s, F_WHITE] > P[s, F_LIMIT]:
-            P[s, F_EXPLODED] = 1
-            record(E, G, s, EV_EXPLODE, P[s, F_WHITE], 0, 0)
+    record(E, G, s, EV_PLACE, t, pos, 0 if drawn else 1)
+    count_chip(P, s, t, drawn, free, G, E)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -137,7 +152,7 @@ def resolve_chip(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF):
         return RESOLVE_ASIDE
     act = acting_type(P, s, t, G, R, E)
     P[s, F_PLACED_NO] = t_no
-    place_chip(P, s, t, act, G, R, SK, SP, SC, rng, E, UF)
+    place_chip(P, s, t, act, True, G, R, SK, SP, SC, rng, E, UF)
     if P[s, F_EXPLODED] != 0 or not has_action(act, R):
         return t
     return chip_actions(P, s, t, act, G, R, SK, SP, SC, FD, rng, E, UF)
@@ -175,7 +190,7 @@ def chip_actions(P, s, t, act, G, R, SK, SP, SC, FD, rng, E, UF):
             return RESOLVE_ASIDE
         act = acting_type(P, s, t, G, R, E)
         P[s, F_PLACED_NO] = nxt_no
-        place_chip(P, s, t, act, G, R, SK, SP, SC, rng, E, UF)
+        place_chip(P, s, t, act, True, G, R, SK, SP, SC, rng, E, UF)
         if P[s, F_EXPLODED] != 0 or not has_action(act, R):
             return t
 
@@ -193,9 +208,9 @@ def potion_end_check(P, s, R, E, G, more):
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def on_explosion(P, s, t, bowl, protected, G, R, SK, SP, SC, rng, E, UF, more):
-    """The pot exploded on white chip t: A Second Chance, the second-flask witch, a blue Set 2
-    protection window, else the potion ends."""
-    if G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] <= 5:
+    """The pot exploded on chip t: A Second Chance not yet decided (an action placed a sixth chip
+    with the fifth), the second-flask witch, a blue Set 2 protection window, else the potion ends."""
+    if G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0:
         if second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
             return
     if second_flask(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
@@ -207,11 +222,17 @@ def on_explosion(P, s, t, bowl, protected, G, R, SK, SP, SC, rng, E, UF, more):
     finish_potion(P, s, STOP_EXPLODED, E, G)
 
 
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def card_question(P, s, G):
+    """A Second Chance asks once the first 5 chips are placed (pot and bowl)."""
+    return G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] + P[s, F_BOWL_N] >= 5
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)
 def bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more):
     """Drawn chip t goes into the overflow bowl: no action; a white counts towards the explosion
     and may go back with the flask."""
-    into_bowl(P, s, t, G, E)
+    into_bowl(P, s, t, True, free_draws(P, s, G), G, E)
     P[s, F_PLACED_NO] = t_no
     if P[s, F_EXPLODED] != 0:
         on_explosion(P, s, t, True, protected, G, R, SK, SP, SC, rng, E, UF, more)
@@ -221,6 +242,8 @@ def bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more):
             bowl_white_back(P, s, t)
             P[s, F_FLASK] = 0
             record(E, G, s, EV_FLASK, t, R[R_LAST] + 1, 0)
+    if card_question(P, s, G) and second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
+        return
     potion_end_check(P, s, R, E, G, more)
 
 
@@ -245,15 +268,60 @@ def place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
         if G[G_CARD] == WELL_STIRRED and P[s, F_CARD_USED] == 0 and TYPE_COLOUR[t] == WHITE:
             well_stirred(P, s, G, R, SK, SP, SC, rng, E, UF)
         use_flask(P, s, G, R, SK, SP, SC, rng, E, UF)
-    if G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] >= 5:
-        if second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
-            return
+    if card_question(P, s, G) and second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
+        return
     potion_end_check(P, s, R, E, G, more)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Green Set 5: the chips picked at the last round's step B are placed first, in order, each
+    with its action, before any draw (a chip no longer in the bag is skipped); A Second Chance's
+    restart places them again."""
+    n = P[s, F_NFIRST]
+    P[s, F_NFIRST] = 0
+    P[s, F_FIRST_USED] = n
+    for i in range(n):
+        t = P[s, FIRST_T + i]
+        if P[s, F_DONE] == 0 and take_type(P, s, t):
+            record(E, G, s, EV_FIRST, t, 0, 0)
+            place_drawn(P, s, t, 0, G, R, SK, SP, SC, FD, rng, E, UF, False)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def place_held_now(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Red Set 6, before a draw: the seat may place one chip held beside the pot now, as if just
+    drawn, with its action (the ``Q_RED_PLACE`` book question; default: keep it to the end)."""
+    n = P[s, F_NHOLD]
+    i = decide_book(P, s, Q_RED_PLACE, n, G, R, SK, SP, SC, rng, UF)
+    P[s, F_HELD_PTR] += 1
+    if i < 0 or i >= n:
+        return
+    t = P[s, HOLD_T + i]
+    for j in range(i, n - 1):
+        P[s, HOLD_T + j] = P[s, HOLD_T + j + 1]
+    P[s, F_NHOLD] = n - 1
+    record(E, G, s, EV_RED_HOLD, t, 2, 0)
+    place_drawn(P, s, t, 0, G, R, SK, SP, SC, FD, rng, E, UF, False)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """What comes before a draw, rarely: green Set 5 picks a restart put back (placed first), a
+    held red Set 6 chip placed now."""
+    if P[s, F_NFIRST] > 0:
+        place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+    if P[s, F_NHOLD] > 0 and P[s, F_DONE] == 0:
+        place_held_now(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Draw and resolve one chip for seat s; finish the potion if it can go no further."""
+    if P[s, F_NFIRST] + P[s, F_NHOLD] > 0:
+        before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+        if P[s, F_DONE] != 0:
+            return
     t = draw_chip(P, s, FD, rng)
     if t < 0:
         finish_potion(P, s, STOP_SCRIPT, E, G)
@@ -263,24 +331,18 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def place_held(P, s, G, R, E):
-    """Red Set 6, once the potion has ended: every chip held beside the pot is placed after the
-    last chip, moving its value (into the bowl past the last space); a white still counts
-    towards the explosion, even after one. No other action."""
+def place_held(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Red Set 6, once the potion has ended: every chip still held beside the pot is placed after
+    the last chip by the same placement as a drawn chip (its book's distance, Pumpkin Patch Party,
+    the doubling; into the bowl past the last space) but without its action; a white still counts
+    towards the explosion, even after the stop."""
     for i in range(P[s, F_NHOLD]):
         t = P[s, HOLD_T + i]
         if in_bowl(P, s, R):
-            into_bowl(P, s, t, G, E)
+            into_bowl(P, s, t, False, False, G, E)
             continue
-        pos = place_plain(P, s, t, R[R_LAST])
-        record(E, G, s, EV_PLACE, t, pos, 1)
-        if TYPE_COLOUR[t] == ORANGE:
-            P[s, F_NORANGE] += 1
-        if TYPE_COLOUR[t] == WHITE:
-            P[s, F_WHITE] += TYPE_VALUE[t]
-            if P[s, F_WHITE] > P[s, F_LIMIT] and P[s, F_EXPLODED] == 0:
-                P[s, F_EXPLODED] = 1
-                record(E, G, s, EV_EXPLODE, P[s, F_WHITE], 0, 0)
+        act = acting_type(P, s, t, G, R, E)
+        place_chip(P, s, t, act, False, G, R, SK, SP, SC, rng, E, UF)
     if P[s, F_NHOLD] > 0 and P[s, F_NPOT] > 0:
         P[s, F_REWARD] = min(P[s, POT_P + P[s, F_NPOT] - 1] + 1, R[R_LAST] + 1)
     P[s, F_NHOLD] = 0

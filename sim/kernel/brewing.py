@@ -6,17 +6,18 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import draw_chip, finish_potion, return_chip, take_type
-from sim.kernel.brew import place_drawn, potion_step
+from sim.kernel.bag import draw_chip, finish_potion, return_chip
+from sim.kernel.brew import place_drawn, place_first, potion_step
+from sim.kernel.cards import free_draws
 from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_DRAW,
-    EV_FIRST,
     EV_WITCH_LOOK,
     F_DONE,
     F_DRAWS,
     F_FORCED_N,
     F_FORCED_PTR,
+    F_LIMIT,
     F_NBAG,
     F_NFIRST,
     F_PENNY,
@@ -24,7 +25,6 @@ from sim.kernel.layout import (
     F_SIX_PTR,
     F_VISITED,
     F_WHITE,
-    FIRST_T,
     G_VISIT,
     G_WITCH,
     R_WITCHES,
@@ -38,7 +38,12 @@ from sim.kernel.witches import call_witch, whites_back, witch_ready
 from strategies.decide_nb import decide_draw
 from strategies.slots import (
     SCRIPTED,
+    SLOT_STOP,
     SLOT_WITCH,
+    STOP_EV,
+    STOP_OPTIMAL,
+    STOP_RISK,
+    STOP_WHITE,
     USER_BASE,
     W_SIX_CHIPS,
     W_WHITES_BACK,
@@ -49,9 +54,17 @@ from strategies.witch_nb import decide_witch
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
-    """Whether seat s draws again: forced draws run to the end of their list, else the strategy."""
+    """Whether seat s draws again: forced draws run to the end of their list, else the strategy.
+    The built-in stoppers that weigh the risk always draw A Second Chance's risk-free chips and
+    stop a pot those left over the limit (its next draw explodes, whatever the chip)."""
     if P[s, F_FORCED_N] > 0:
         return P[s, F_FORCED_PTR] < P[s, F_FORCED_N]
+    k = SK[s, SLOT_STOP]
+    if k == STOP_WHITE or k == STOP_RISK or k == STOP_EV or k == STOP_OPTIMAL:
+        if free_draws(P, s, G):
+            return True
+        if P[s, F_WHITE] > P[s, F_LIMIT]:
+            return False
     return decide_draw(P, s, G, R, SK, SP, SC, rng, UF)
 
 
@@ -59,18 +72,6 @@ def wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
 def stop_by_choice(P, s, E, G):
     """End the potion because the player (or the end of a script) says stop."""
     finish_potion(P, s, STOP_SCRIPT if P[s, F_FORCED_N] > 0 else STOP_CHOICE, E, G)
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
-def place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Green Set 5: the chips picked at the last round's step B are placed first, in order, each
-    with its action, before any draw (a chip no longer in the bag is skipped)."""
-    for i in range(P[s, F_NFIRST]):
-        t = P[s, FIRST_T + i]
-        if P[s, F_DONE] == 0 and take_type(P, s, t):
-            record(E, G, s, EV_FIRST, t, 0, 0)
-            place_drawn(P, s, t, 0, G, R, SK, SP, SC, FD, rng, E, UF, False)
-    P[s, F_NFIRST] = 0
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)

@@ -3,8 +3,10 @@ its timing. Card numbers follow ``sim.rules.cards.CARDS`` (1-24; 0 = no card). P
 (1-13) resolve once before the round, right after the round-start chips and before the rats; blue
 cards (14-24) are rules for the round, called from the phase they change.
 
-Draws a card makes never explode a pot (A Second Chance's restart aside: that is a new potion);
-a chip a card grants goes into the bag at once, and only if its book is out and the supply has one.
+Draws a card makes never explode a pot: Strong Ingredient's, and A Second Chance's first five chips
+(``free_draws``; a pot left over the limit by them explodes on the next ordinary draw, its restart
+is a new potion with ordinary draws); a chip a card grants goes into the bag at once, and only if
+its book is out and the supply has one.
 """
 
 from __future__ import annotations
@@ -14,19 +16,21 @@ from numba import njit
 from sim.kernel.bag import (
     add_chip,
     draw_chip,
-    place_plain,
     remove_any_chip,
     remove_pot_entry,
     reset_potion,
     return_chip,
     show_supply,
 )
+from sim.kernel.bowl import place_after
 from sim.kernel.die import roll_die
 from sim.kernel.droplet import move_droplet
 from sim.kernel.effects.black import black_gift
 from sim.kernel.effects.red import hold_aside
 from sim.kernel.events import record
 from sim.kernel.layout import (
+    ASIDE,
+    ASIDE_NEW,
     CARD_LOOK,
     CHIPS,
     EV_CARD,
@@ -34,17 +38,22 @@ from sim.kernel.layout import (
     EV_CARD_LOOK,
     EV_PLACE,
     F_BASE_LIMIT,
+    F_BOWL_N,
     F_CARD_ARG,
     F_CARD_USED,
     F_EXPLODED,
+    F_FIRST_USED,
     F_FORCED_N,
+    F_LIMIT,
     F_NBAG,
     F_NCHIPS,
+    F_NFIRST,
     F_NPOT,
     F_PENNY,
     F_REWARD,
     F_RUBIES,
     F_SCORE,
+    F_SIX_N,
     F_START,
     F_WHITE,
     G_CARD,
@@ -63,7 +72,7 @@ from sim.kernel.layout import (
     R_LIMIT,
 )
 from sim.kernel.rng import randint
-from sim.rules.chips import B2, G1, K1, P1, TYPE_COLOUR, TYPE_VALUE, W1, WHITE
+from sim.rules.chips import B2, G1, K1, P1, TYPE_VALUE, W1
 from strategies.choices_nb import decide_card, grantable, next_value_type
 
 N_CARDS = 27
@@ -323,16 +332,31 @@ def well_stirred(P, s, G, R, SK, SP, SC, rng, E, UF):
         record(E, G, s, EV_CARD_GAIN, GAIN_REMOVE, t, WELL_STIRRED)
 
 
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def free_draws(P, s, G):
+    """True while a chip placed now is one of A Second Chance's first five: the card's draws,
+    which carry no risk (the explosion check skips them)."""
+    return G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] + P[s, F_BOWL_N] < 5
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)
 def second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
-    """A Second Chance, once the first 5 chips are placed (or the pot exploded before): the
-    strategy may put everything back and brew again from the start; return True if it did."""
+    """A Second Chance, once the first 5 chips are placed (drawn without risk): the strategy may
+    put everything back and brew again from the start; return True if it did. Everything of the
+    abandoned potion goes back to the bag: the pot, the bowl, red Set 2 chips set beside the pot
+    during it (those kept from earlier rounds stay out), held red Set 6 chips and a witch's chips
+    in hand; green Set 5 picks are placed first again. The flask and witch pennies stay spent."""
     P[s, F_CARD_USED] = 1
-    if decide_card(P, s, SECOND_CHANCE, P[s, F_EXPLODED], G, R, SK, SP, SC, rng, UF) != 1:
+    over = 1 if P[s, F_WHITE] > P[s, F_LIMIT] else 0
+    if decide_card(P, s, SECOND_CHANCE, over, G, R, SK, SP, SC, rng, UF) != 1:
         return False
-    limit = P[s, F_BASE_LIMIT]
-    reset_potion(P, s, P[s, F_START], limit)
+    for j in range(3):
+        P[s, ASIDE + j] -= P[s, ASIDE_NEW + j]
+    first = P[s, F_FIRST_USED]
+    reset_potion(P, s, P[s, F_START], P[s, F_BASE_LIMIT])
     hold_aside(P, s)
+    P[s, F_NFIRST] = first  # placed before the next draw (sim.kernel.brew.before_draw)
+    P[s, F_SIX_N] = 0
     P[s, F_CARD_USED] = 1
     record(E, G, s, EV_CARD_GAIN, GAIN_RESTART, 0, SECOND_CHANCE)
     return True
@@ -365,7 +389,7 @@ def after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
     """Strong Ingredient: draw up to 5 chips, place one after the last chip (no action, never
-    explodes), the rest go back."""
+    explodes; into the overflow bowl past the last space), the rest go back."""
     if P[s, F_FORCED_N] > 0:  # scripted: the card's draws follow the potion's in the list
         P[s, F_FORCED_N] += P[s, F_CARD_ARG]
     m = look(P, s, 5, FD, rng, E, G)
@@ -379,11 +403,10 @@ def strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
             return_chip(P, s, P[s, CARD_LOOK + i])
     if pick < 0:
         return
-    pos = place_plain(P, s, want, R[R_LAST])
-    if TYPE_COLOUR[want] == WHITE:
-        P[s, F_WHITE] += TYPE_VALUE[want]  # counts, but a card's draw never explodes the pot
-    P[s, F_REWARD] = pos + 1
-    record(E, G, s, EV_PLACE, want, pos, 0)
+    pos = place_after(P, s, want, G, R, E)  # a white counts, but a card's draw never explodes
+    if pos <= R[R_LAST]:
+        P[s, F_REWARD] = pos + 1
+        record(E, G, s, EV_PLACE, want, pos, 0)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)

@@ -50,6 +50,7 @@ from sim.kernel.records import (
 from sim.kernel.rng import stream_seed
 from sim.kernel.round import play_round
 from sim.kernel.witches import deal_witches, penny_points
+from strategies.slots import SC_WIDTH
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -119,7 +120,7 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     nc = nplayers // 2 if teams else nplayers
     P = np.zeros((nc, P_WIDTH), dtype=np.int64)
     G = np.zeros(G_WIDTH, dtype=np.int64)
-    SC = np.zeros((nc, 128), dtype=np.int64)  # SC_WIDTH
+    SC = np.zeros((nc, SC_WIDTH), dtype=np.int64)
     FD = np.zeros((nc, 1), dtype=np.int64)
     DS = np.zeros(1, dtype=np.int64)
     W = np.zeros(W_WIDTH, dtype=np.int64)

@@ -81,6 +81,10 @@ F_NFIRST = 115
 HOLD_T = 116  # 4 entries: red Set 6: chips drawn after a red chip, held to place when the potion ends
 F_NHOLD = 120
 F_VISITED = 121  # 1: the seat called this round's visiting witch (Visit from a Witch)
+ASIDE_NEW = 122  # 3 entries: of ASIDE, the red chips set beside the pot during this potion
+F_FIRST_USED = 125  # green Set 5 picks placed first this potion (A Second Chance places them again)
+F_EXTRA_PTR = 126  # next scripted extra-distance decision of a chip that is not red
+F_HELD_PTR = 127  # next scripted decision to place a held chip before a draw (red Set 6)
 POT_T = 128
 POT_P = POT_T + MAX_POT
 CHIPS = POT_P + MAX_POT
@@ -164,7 +168,7 @@ EV_BOOK = 2  # a=colour now buyable
 EV_WHITE_ADDED = 3  # a=chip type
 EV_RAT = 4  # a=tails, b=start space
 EV_DRAW = 5  # a=chip type
-EV_PLACE = 6  # a=chip type, b=space
+EV_PLACE = 6  # a=chip type, b=space, c=1 a chip held beside the pot (red Set 6) placed once the potion ended
 EV_EXPLODE = 7  # a=white total
 EV_BLUE_LOOK = 8  # a=chip type seen
 EV_BLUE_PICK = 9  # a=chip type placed, -1 none
@@ -185,7 +189,7 @@ EV_CONVERT = 23  # a=VP from coins, b=VP from rubies
 EV_SCORE = 24  # a=score, b=rubies, c=droplet
 EV_FINAL = 25  # a=rank, b=score, c=win share * 1e6
 EV_DIE_ROLL = 26  # a=die face index rolled (before applying)
-EV_RED = 27  # a=red chip type, b=extra distance offered, c=1 taken / 0 declined
+EV_RED = 27  # a=chip type, b=extra distance offered (a red chip, yellow Sets 2/4/5, red Set 4's w1), c=1 taken / 0 declined
 EV_ASIDE = 28  # a=red chip type set beside the pot (red Set 2)
 EV_RED_AFTER = 29  # a=red chip type, b=0 placed / 1 kept beside the pot / 2 returned, c=space placed
 EV_PROTECT = 30  # a=draws in the protection window now (blue Set 2)
@@ -212,7 +216,7 @@ EV_WITCH_LOOK = 50  # a=chip type a witch drew to choose from
 EV_GREEN_FIRST = 51  # a=chip type to place first next round (green Set 5)
 EV_GREEN_DIE = 52  # a=bonus die rolls (green Set 6)
 EV_FIRST = 53  # a=chip type placed first, before any draw (green Set 5)
-EV_RED_HOLD = 54  # a=chip type drawn after a red chip, b=1 held for the end / 0 placed at once (red Set 6)
+EV_RED_HOLD = 54  # a=chip type drawn after a red chip, b=1 held for the end / 0 placed at once / 2 a held chip placed now, before a draw (red Set 6)
 EV_YELLOW_PUSH = 55  # a=chip type drawn, b=spaces the yellow moves on, c=its new space (yellow Set 5)
 EV_YELLOW_RUBY = 56  # a=spaces bought with a ruby (yellow Set 6)
 EV_PURPLE_COINS = 57  # a=coins from the purple chips' spaces (purple Set 5), b=VP (last round)

@@ -36,6 +36,7 @@ from sim.kernel.layout import (
     R_POTION_CARD,
 )
 from sim.kernel.rng import stream_seed
+from strategies.slots import SC_WIDTH
 
 BOWL_ROWS = 32  # histogram rows for the overflow bowl's VP (the last one: that many or more)
 
@@ -71,7 +72,7 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, fla
     potion_card(P, G, R, E)
     brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
     reds_after_stop(P, 0, G, R, SK, SP, SC, rng, E, UF)
-    place_held(P, 0, G, R, E)
+    place_held(P, 0, G, R, SK, SP, SC, rng, E, UF)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
@@ -87,7 +88,7 @@ def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chu
         hi = first + (c + 1) * n // n_chunks
         P = np.zeros((1, P_WIDTH), dtype=np.int64)
         G = np.zeros(G_WIDTH, dtype=np.int64)
-        SC = np.zeros((1, 128), dtype=np.int64)  # SC_WIDTH
+        SC = np.zeros((1, SC_WIDTH), dtype=np.int64)
         FD = np.zeros((1, 1), dtype=np.int64)
         E = np.zeros((0, 6), dtype=np.int64)
         rng = np.empty(1, dtype=np.uint64)
@@ -119,7 +120,7 @@ def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E, UF):
     """Brew one potion drawing exactly ``draws`` in order; return (P row, G) for inspection."""
     P = np.zeros((1, P_WIDTH), dtype=np.int64)
     G = np.zeros(G_WIDTH, dtype=np.int64)
-    SC = np.zeros((1, 128), dtype=np.int64)  # SC_WIDTH
+    SC = np.zeros((1, SC_WIDTH), dtype=np.int64)
     FD = np.zeros((1, max(1, draws.shape[0])), dtype=np.int64)
     FD[0, : draws.shape[0]] = draws
     rng = np.zeros(1, dtype=np.uint64)
@@ -132,5 +133,5 @@ def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E, UF):
     P[0, F_FORCED_N] = draws.shape[0]
     brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
     reds_after_stop(P, 0, G, R, SK, SP, SC, rng, E, UF)
-    place_held(P, 0, G, R, E)
+    place_held(P, 0, G, R, SK, SP, SC, rng, E, UF)
     return P, G

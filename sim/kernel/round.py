@@ -232,7 +232,7 @@ def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
     elif R[R_BOOK + RED] == 6:  # chips held beside the pot after a red chip
         for s in range(n):
             if P[s, F_NHOLD] > 0:
-                place_held(P, s, G, R, E)
+                place_held(P, s, G, R, SK, SP, SC, rng, E, UF)
     if SEASONED <= G[G_CARD] <= SECOND_CHANCE and G[G_CARD] != LUXURY:
         after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF)
     for s in range(n):

@@ -82,24 +82,29 @@ _EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
                        "with 3 or more 2 extra.",
                  ("take or decline the extra distance",)),
     ("red", 2): (AFTER_STOP, "Set beside the pot when drawn. After stopping (or exploding) each "
-                             "one is placed after the last chip (moving its value), kept for a "
-                             "later round, or returned to the bag.",
+                             "one is placed after the last chip (moving its value; into the "
+                             "overflow bowl past the last space), kept for a later round, or "
+                             "returned to the bag. A Second Chance's restart puts the chips set "
+                             "aside in the abandoned potion back into the bag.",
                  ("per red chip: place, keep or return",)),
     ("red", 3): (DRAW, "If the chip placed right before it is white, the red chip moves its own "
-                       "value plus that white's value.", ()),
+                       "value plus that white's value.",
+                 ("take or decline the extra distance",)),
     ("red", 4): (PASSIVE, "Once a red chip is in the pot, every white 1-chip drawn after it moves "
                           "2 spaces (it still counts 1 towards the limit); more reds add nothing.",
-                 ()),
+                 ("take or decline the extra space, per white 1-chip",)),
     ("yellow", 1): (DRAW, "Drawn right after a white chip, the yellow may send that white back to "
                           "the bag; the white's space stays empty and the white total drops.",
                     ("return the white or not",)),
     ("yellow", 2): (DRAW, "The next chip placed moves twice as far (its value plus any extra from "
-                          "its own book), whatever the yellow's value.", ()),
+                          "its own book), whatever the yellow's value.",
+                    ("take or decline the doubling, when the next chip is placed",)),
     ("yellow", 3): (PASSIVE, "The explosion limit rises by 1 after the round's first yellow and by "
                              "2 after its third; with Living in Luxury the larger raise counts.",
                     ()),
     ("yellow", 4): (DRAW, "The round's 1st, 2nd and 3rd yellow chips move 1, 2 and 3 extra spaces; "
-                          "later ones nothing extra.", ()),
+                          "later ones nothing extra.",
+                    ("take or decline the extra distance",)),
     ("purple", 1): (B, "Purple chips in the pot: 1 gives 1 VP; 2 give 1 VP and 1 ruby; 3 or more "
                        "give 2 VP and droplet +1. One tier only.",
                     ("a lower tier (or none) is allowed",)),
@@ -111,7 +116,8 @@ _EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
                        "10-19 1 VP, 20-29 2 VP, 30 or more 3 VP.", ()),
     ("green", 5): (B, "For each green chip last or next-to-last, the player may pick a chip in the "
                       "pot worth no more than that green (locoweed counts 1); next round it is "
-                      "placed first, before any draw, with its action (two: in the order picked).",
+                      "placed first, before any draw, with its action (two: in the order picked; again in a "
+                      "potion A Second Chance restarts).",
                    ("which chip to place first next round (or none)",)),
     ("green", 6): (B, "For each green chip last or next-to-last, the player rolls the bonus die "
                       "once (twice with The Pot is Full).", ()),
@@ -124,12 +130,17 @@ _EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
                        "that higher value instead of its own.",
                  ("take or decline the higher value",)),
     ("red", 6): (DRAW, "After the red chip, one more chip is drawn and set beside the pot; it must "
-                       "be placed this round: at once, or when the potion ends (then moving its "
-                       "value, a white still counting towards the explosion, even after one).",
-                 ("place the chip drawn at once, or when the potion ends",)),
+                       "be placed this round: at once or before any later draw (with its action), "
+                       "or when the potion ends (then placed like a drawn chip, with its book's "
+                       "distance and the card's bonuses but no action, into the overflow bowl "
+                       "past the last space; a white still counts towards the explosion, even "
+                       "after one).",
+                 ("place the chip drawn at once, or hold it",
+                  "before each later draw: place a held chip now, or keep holding it")),
     ("yellow", 5): (DRAW, "After the yellow chip, one more chip is drawn: the yellow moves on by "
                           "its value (locoweed 1) and the chip goes back to the bag, with no "
-                          "effect.", ()),
+                          "effect.",
+                    ("take or decline the move on",)),
     ("yellow", 6): (DRAW, "The player may pay 1 ruby to move the yellow chip 3 spaces further "
                           "(one ruby per yellow chip).",
                     ("pay a ruby or not, per yellow chip",)),
@@ -156,7 +167,7 @@ _BLACK_HW = {
 }
 _LOCOWEED = {
     5: (DRAW, "A locoweed moves the spaces the rat stone moved this round (cards included) + 1, "
-              "at most 4.", ()),
+              "at most 4 (the cap applies last, after a yellow Set 2 doubling).", ()),
     6: (DRAW, "A locoweed moves as the last coloured (non-white) chip in the pot and takes its "
               "on-draw action; with none, 1 space and no action. It counts as a locoweed for "
               "everything else.", ()),

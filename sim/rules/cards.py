@@ -90,13 +90,15 @@ _CARDS = (
     ("strong-ingredient", "Strong Ingredient", BLUE,
      "In start-player order, each player who stopped without exploding draws up to 5 chips and "
      "may place one; the rest go back. These draws never explode the pot, and the placed chip "
-     "has no action."),
+     "has no action (past the last space it goes into the overflow bowl)."),
     ("schadenfreude", "Schadenfreude", BLUE,
      "When a player's pot explodes, the player to their left takes any 2-chip whose book is out, "
      "into their bag."),
     ("a-second-chance", "A Second Chance", BLUE,
-     "Once their first 5 chips are placed (even if the pot exploded), each player may go on, or "
-     "put every chip back and brew the potion again from the start."),
+     "Each player's first 5 chips are the card's draws: they never explode the pot. Once they "
+     "are placed, the player may go on (a pot over the limit may still stop intact, and explodes "
+     "on the next ordinary draw) or put everything back (chips set aside or held included) and "
+     "brew the potion again from the start, with ordinary draws."),
 )
 
 _WITCH_CARDS = (

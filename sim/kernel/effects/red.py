@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.kernel.bag import draw_chip, finish_potion, place_plain, return_chip, take_type
+from sim.kernel.bag import draw_chip, finish_potion, return_chip, take_type
+from sim.kernel.bowl import place_after
+from sim.kernel.effects.extra import offer_extra
 from sim.kernel.events import record
 from sim.kernel.layout import (
     ASIDE,
+    ASIDE_NEW,
     EV_ASIDE,
     EV_RED,
     EV_RED_AFTER,
@@ -73,10 +76,10 @@ def red_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def white_extra(P, s, t, R):
-    """Set 4: once a red chip is in the pot, every white 1-chip moves 2 spaces (counts 1)."""
+def white_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
+    """Set 4: once a red chip is in the pot, every white 1-chip may move 2 spaces (counts 1)."""
     if t == W1 and R[R_BOOK + RED] == 4 and P[s, F_NRED] > 0:
-        return 1
+        return offer_extra(P, s, 1, t, G, R, SK, SP, SC, rng, E, UF)
     return 0
 
 
@@ -88,8 +91,10 @@ def goes_aside(R, t):
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def set_aside(P, s, t, G, E):
-    """Put red chip t (already out of the bag) beside the pot."""
+    """Put red chip t (already out of the bag) beside the pot (``ASIDE_NEW`` counts this potion's,
+    which A Second Chance's restart puts back)."""
     P[s, ASIDE + t - R1] += 1
+    P[s, ASIDE_NEW + t - R1] += 1
     record(E, G, s, EV_ASIDE, t, 0, 0)
 
 
@@ -104,7 +109,8 @@ def hold_aside(P, s):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def reds_after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Set 2, once the potion has ended (stopped or exploded): each red chip beside the pot is
-    placed after the last chip (it moves its value), kept beside the pot, or returned to the bag."""
+    placed after the last chip (it moves its value; into the overflow bowl past the last space),
+    kept beside the pot, or returned to the bag."""
     if R[R_BOOK + RED] != 2:
         return
     moved = False
@@ -114,7 +120,7 @@ def reds_after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
             a = decide_book(P, s, Q_RED_AFTER, t, G, R, SK, SP, SC, rng, UF)
             P[s, F_BOOK_PTR] += 1
             if a == RED_PLACE:
-                pos = place_plain(P, s, t, R[R_LAST])
+                pos = place_after(P, s, t, G, R, E)
                 P[s, F_NRED] += 1
                 P[s, ASIDE + j] -= 1
                 moved = True
@@ -125,7 +131,7 @@ def reds_after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
                 record(E, G, s, EV_RED_AFTER, t, RED_RETURN, 0)
             else:
                 record(E, G, s, EV_RED_AFTER, t, RED_KEEP, 0)
-    if moved:
+    if moved and P[s, F_NPOT] > 0:
         P[s, F_REWARD] = min(P[s, POT_P + P[s, F_NPOT] - 1] + 1, R[R_LAST] + 1)
 
 

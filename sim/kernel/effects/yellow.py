@@ -1,11 +1,12 @@
 """Yellow (mandrake): what a yellow chip does once placed (Sets 1-3, 5), and its extra distance
-(Sets 4, 6)."""
+(Sets 4, 6). Every extra distance may be declined (``sim.kernel.effects.extra``)."""
 
 from __future__ import annotations
 
 from numba import njit
 
 from sim.kernel.bag import draw_chip, finish_potion, remove_pot_entry, return_chip
+from sim.kernel.effects.extra import offer_extra
 from sim.kernel.events import record
 from sim.kernel.layout import (
     EV_DOUBLE,
@@ -36,11 +37,11 @@ from strategies.slots import Q_YELLOW_RUBY
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def yellow_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
-    """Extra spaces of yellow chip t. Set 4: the 1st / 2nd / 3rd yellow chip of the round moves
+    """Extra spaces of yellow chip t. Set 4: the 1st / 2nd / 3rd yellow chip of the round may move
     +1 / +2 / +3. Set 6: the strategy may pay 1 ruby for +3."""
     book = R[R_BOOK + YELLOW]
     if book == 4 and P[s, F_YELLOW_PTR] < 3:
-        return P[s, F_YELLOW_PTR] + 1
+        return offer_extra(P, s, P[s, F_YELLOW_PTR] + 1, t, G, R, SK, SP, SC, rng, E, UF)
     if book == 6 and P[s, F_RUBIES] >= 1:
         if decide_book(P, s, Q_YELLOW_RUBY, t, G, R, SK, SP, SC, rng, UF) != 0:
             P[s, F_RUBIES] -= 1
@@ -68,9 +69,9 @@ def yellow_placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 
     Set 1: if the chip before it is white, the strategy may put that white back into the bag
     (its space stays empty, the yellow stays where it landed).
-    Set 2: the next chip placed moves twice as far.
+    Set 2: the next chip placed may move twice as far (offered when it is placed).
     Set 3: after the 1st yellow the explosion limit is base + 1, after the 3rd base + 2.
-    Set 5: one more chip is drawn; the yellow moves on by its value (locoweed 1), and the chip
+    Set 5: one more chip is drawn; the yellow may move on by its value (locoweed 1), and the chip
     goes back to the bag with no effect (nothing on the last space: a "next chip" effect).
     """
     book = R[R_BOOK + YELLOW]
@@ -96,10 +97,11 @@ def yellow_placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
             finish_potion(P, s, STOP_SCRIPT, E, G)
             return YELLOW_ABORT
         k = P[s, F_NPOT] - 1
-        pos = min(P[s, POT_P + k] + TYPE_VALUE[u], R[R_LAST])
+        return_chip(P, s, u)
+        spaces = offer_extra(P, s, TYPE_VALUE[u], P[s, POT_T + k], G, R, SK, SP, SC, rng, E, UF)
+        pos = min(P[s, POT_P + k] + spaces, R[R_LAST])
         P[s, POT_P + k] = pos
         P[s, F_ANCHOR] = pos
-        return_chip(P, s, u)
-        record(E, G, s, EV_YELLOW_PUSH, u, TYPE_VALUE[u], pos)
+        record(E, G, s, EV_YELLOW_PUSH, u, spaces, pos)
     P[s, F_YELLOW_PTR] += 1
     return 0
