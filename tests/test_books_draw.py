@@ -185,8 +185,11 @@ def test_potion_under_living_in_luxury():
 
 
 def test_potion_under_a_second_chance():
-    # w3 w3 w2 explodes on the third chip; the default starts again and draws o1 -> 1.
+    # The card's first five chips carry no risk: w3 w3 w2 o1 -> 3, 6, 8, 9, white 8, intact.
     res = brew_card("w3x2,w2,o1", "w3,w3,w2,o1", "a-second-chance")
+    assert res["exploded"] is False and places(res) == [("w3", 3), ("w3", 6), ("w2", 8), ("o1", 9)]
+    # Five chips over the limit: the default starts again and draws o1 -> 1.
+    res = brew_card("w3x2,w2,o1x2", "w3,w3,w2,o1,o1,o1", "a-second-chance")
     assert res["exploded"] is False and places(res) == [("o1", 1)]
 
 

@@ -224,12 +224,14 @@ def test_schadenfreude():
     assert out[0]["bag"] == "w1,b2" and out[1]["bag"] == "w2,w3x2"
 
 
-def test_a_second_chance_after_an_explosion():
-    # w3, w3, w2 explodes on the third chip; the default starts again: o1 -> 1, reward 2.
+def test_a_second_chance_first_chips_never_explode():
+    # The card's draws carry no risk: w3 -> 3, w3 -> 6, w2 -> 8 (white 8) does not explode, nor
+    # does o1 -> 9; four chips, so no question yet; the draws end: intact, reward 10. Seat 1 stops
+    # after w3, w3, w2: intact too, reward 9. (tests/test_rules_edges.py has the rest.)
     out = seats("a-second-chance", 1, {"bag": "w3x2,w2,o1", "draws": "w3,w3,w2,o1"},
                 {"bag": "w3x2,w2,o1", "draws": "w3,w3,w2", "card_choice": False})
-    assert not out[0]["exploded"] and out[0]["placements"] == [{"chip": "o1", "index": 1}]
-    assert out[1]["exploded"]
+    assert not out[0]["exploded"] and out[0]["reward_space"] == 10
+    assert not out[1]["exploded"] and out[1]["reward_space"] == 9
 
 
 def test_a_second_chance_after_five_chips():

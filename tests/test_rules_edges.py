@@ -27,9 +27,9 @@ from sim.api.round_file import RoundFileError, play_round_data
 QUIET = {"bag": "w1", "draws": "w1"}  # places w1 on space 1 (reward 2)
 
 
-def play(round_, *players, rules="base", card=None, sets=(), die=("vp1", "vp1", "vp1")):
+def play(round_, *players, rules="base", card=None, sets=(), die=("vp1", "vp1", "vp1"), witches=()):
     d = {"players": len(players), "round": round_, "rules": rules, "die": list(die),
-         "set": list(sets), "player": [dict(p) for p in players]}
+         "set": list(sets), "player": [dict(p) for p in players], "witches": list(witches)}
     if card:
         d["card"] = card
     return play_round_data(d, "test round")
@@ -170,6 +170,18 @@ def test_restart_puts_held_red_set_6_chips_back():
     out = seats(1, {"bag": "r1,g1,w3x2,o1x2", "draws": "r1,g1,w3,w3,o1,o1,g1", "red_hold": [False]},
                 QUIET, rules="herb-witches", card="a-second-chance", sets=["books.red=6"])[0]
     assert spots(out) == [("g1", 1)]
+
+
+def test_restart_while_the_six_chips_witch_places_ends_her_placing():
+    # Herb Witches: w3 -> 3, w3 -> 6; after 2 chips the six-chips witch draws o1, o1, o1, g1, k1,
+    # w1 and the seat places o1 -> 7, o1 -> 8, o1 -> 9: five chips, white 6: A Second Chance
+    # restarts. Every chip is back in the bag (the three still in hand too), and her placing
+    # ends. The next draw g1 -> 1, stop. (Before the fix she went on placing g1 and k1 from a hand
+    # the restart had already put back: chips in two places at once.)
+    p = {"bag": "w3x2,o1x3,g1,k1,w1", "draws": "w3,w3,o1,o1,o1,g1,k1,w1,g1",
+         "witch": {"six-chips": {"after": 2, "place": "o1,o1,o1,g1,k1"}}}
+    out = seats(2, p, QUIET, rules="herb-witches", card="a-second-chance", witches=["six-chips"])[0]
+    assert spots(out) == [("g1", 1)] and out["bag"] == "w1,w3x2,o1x3,g1,k1"
 
 
 # --- held red Set 6 chips: the drawn chip's placement, and placed before a later draw -----------
