@@ -269,3 +269,18 @@ def test_round_robin_rounds_detail_resume(tmp_path, monkeypatch):
         pd.testing.assert_frame_equal(a, b)
         assert a["game"].is_monotonic_increasing
     assert len(b) == straight.games * 9 * 3
+
+
+def test_herb_witches_report_has_the_witches_column_csv_and_summary_section(tmp_path):
+    # The witches column was built but dropped by the parquet schema, so witches.csv and the
+    # summary's witch section never appeared (issue 23's live defect).
+    cfg = TournamentConfig(strategies=("threshold", "expert"), games=200, rules="herb-witches",
+                           players=2, **SMALL)
+    run_tournament(cfg, out=tmp_path / "hw", plots=False)
+    games = pd.read_parquet(tmp_path / "hw" / "games.parquet")
+    assert "witches" in games.columns and (games["witches"] != 0).any()
+    assert (tmp_path / "hw" / "witches.csv").is_file()
+    assert "## Herb witches called" in (tmp_path / "hw" / "summary.md").read_text()
+    base = run_tournament(replace(cfg, rules="base"), out=tmp_path / "base", plots=False)
+    assert base.games == 200
+    assert "witches" not in pd.read_parquet(tmp_path / "base" / "games.parquet").columns

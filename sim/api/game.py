@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sim.kernel import cards as K
 from sim.kernel import layout as L
 from sim.kernel.game import play_game, play_games
 from sim.kernel.records import (
@@ -179,7 +180,7 @@ EVENT_NAMES = {
     L.EV_STOP: "stop", L.EV_REWARD: "reward", L.EV_DIE: "die", L.EV_GREEN: "green",
     L.EV_PURPLE: "purple", L.EV_BLACK: "black", L.EV_RUBY: "ruby", L.EV_CHOICE: "choice",
     L.EV_VP: "vp", L.EV_BUY: "buy", L.EV_SPEND: "spend", L.EV_CONVERT: "convert",
-    L.EV_SCORE: "score", L.EV_FINAL: "final", L.EV_RED: "red", L.EV_ASIDE: "red_aside",
+    L.EV_SCORE: "score", L.EV_FINAL: "final", L.EV_DIE_ROLL: "die_roll", L.EV_RED: "red", L.EV_ASIDE: "red_aside",
     L.EV_RED_AFTER: "red_after", L.EV_PROTECT: "protect", L.EV_PROTECTED: "protected",
     L.EV_BLUE_RUBY: "blue_ruby", L.EV_BLUE_VP: "blue_vp", L.EV_DOUBLE: "double",
     L.EV_LIMIT: "limit", L.EV_GREEN_CHIP: "green_chip", L.EV_GREEN_MOVE: "green_move",
@@ -192,8 +193,10 @@ EVENT_NAMES = {
     L.EV_YELLOW_RUBY: "yellow_ruby", L.EV_PURPLE_COINS: "purple_coins", L.EV_BLACK_GIFT: "black_gift",
     L.EV_LOCO: "locoweed", L.EV_BLACK_RUBY: "black_ruby", L.EV_VISIT: "visit",
 }
-CARD_GAINS = {0: "rats_doubled", 1: "vp", 2: "rubies", 3: "droplet", 4: "chip", 5: "chip_removed",
-              7: "restart", 8: "penny_given", 9: "penny_back"}
+CARD_GAINS = {0: "rats_doubled", K.GAIN_VP: "vp", K.GAIN_RUBY: "rubies", K.GAIN_DROPLET: "droplet",
+              K.GAIN_CHIP: "chip", K.GAIN_REMOVE: "chip_removed", K.GAIN_FLASK: "flask",
+              K.GAIN_RESTART: "restart", K.GAIN_PENNY_GIVEN: "penny_given",
+              K.GAIN_PENNY_BACK: "penny_back"}  # EV_CARD_GAIN kinds (sim.kernel.cards)
 LAST_CHIP_SPACE = 52  # every ruleset's last chip space (game.last_chip_space); past it: the bowl
 STOP_NAMES = {L.STOP_CHOICE: "stopped", L.STOP_EMPTY: "bag empty", L.STOP_TRACK: "end of track",
               L.STOP_EXPLODED: "exploded", L.STOP_SCRIPT: "end of listed draws"}

@@ -20,6 +20,15 @@ GAME_TYPES = {
     "rubies": pa.int16(), "droplet": pa.int16(), "final_position": pa.int16(), "chips": pa.int16(),
     "illegal": pa.int8(), **{b: pa.int8() for b in BOUGHT_COLUMNS},
 }
+WITCHES_TYPE = pa.int32()  # games.parquet's ``witches`` column (sim.study.witch_use), with the witches
+
+
+def game_types(witches: bool) -> dict:
+    """The column types of ``games.parquet``: ``GAME_TYPES``, and ``witches`` when the ruleset has
+    the herb witches (bits: witches called and in play)."""
+    return {**GAME_TYPES, "witches": WITCHES_TYPE} if witches else dict(GAME_TYPES)
+
+
 ROUND_TYPES = {
     "game": pa.int64(), "deal": pa.int64(), "round": pa.int8(), "seat": pa.int8(),
     "strategy": pa.dictionary(pa.int16(), pa.string()),

@@ -55,11 +55,11 @@ import pyarrow.parquet as pq
 
 from sim.study.report_markdown import summary_markdown
 from sim.study.report_schema import (
-    GAME_TYPES,
     ROUND_TYPES,
     ReportError,
     arrow_schema,
     arrow_table,
+    game_types,
     numpy_columns,
 )
 from sim.study.report_stats import Accumulator, Summary
@@ -255,7 +255,8 @@ class ReportWriter:
         self._rw: pq.ParquetWriter | None = None
         self._names = pa.array(plan.names, pa.string())
         meta = {"settings": plan.settings(), "names": plan.names}
-        self._gschema = arrow_schema(GAME_TYPES, dumps(meta))
+        witches = bool(plan.ruleset.data["witches"]["enabled"])
+        self._gschema = arrow_schema(game_types(witches), dumps(meta))
         self._rschema = arrow_schema(ROUND_TYPES, dumps(meta))
         self.mode = self._prepare(resume, force)
 
