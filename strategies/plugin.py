@@ -28,9 +28,11 @@ buy        a = coins, b = max chips    n, with the chip types written to ``G[G_O
            price ``R[R_PRICE+t]``)
 ruby       a = spendings so far        0 stop, 1 droplet +1, 2 refill the flask
 purple     a = purple chips            the tier taken (1..3)
-red        a = extra distance offered  1 to take it, 0 to decline (called only when a red
-           (1 or 2, from pumpkins),    chip is offered an extra distance)
-           b = the red chip's type
+red        a = extra distance offered  1 to take it, 0 to decline (called only when a
+           (a red chip's by its book,  chip is offered an extra distance)
+           red Set 4's white 1, yellow
+           Sets 2, 4, 5), b = the
+           chip's type
 book       a = question (``Q_*``),     the answer (see ``strategies.slots``, book questions)
            b = its argument
 card       a = card number (1-24),     the answer (see ``strategies.slots``, card questions)
