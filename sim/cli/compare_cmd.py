@@ -78,7 +78,7 @@ def print_result(res, console: Console) -> None:
     console.print(_table("win share by strategy (95% CI)", *strategy_rows(res)))
     console.print(f"game length: the total of a player's reward spaces over the game; round-"
                   f"{res.config.leader_round} leader: tied leaders count as one picked at random; "
-                  "seats from 0", markup=False)
+                  "seat 1 starts round 1", markup=False)
     for n in res.notes:
         console.print(f"note: {n}", markup=False)
 

@@ -129,6 +129,8 @@ def write_tune_report(res, target: Path, settings: dict) -> list[str]:
     os.replace(tmp, hist)
     atomic_write_text(target / "tune.json", json.dumps({**res.as_json(), "settings": settings},
                                                        indent=2) + "\n")
+    from sim.study.tune_plots import progress_figure
+
     fig = progress_figure(res)
     png = target / "progress.png"
     tmp = png.with_name(partial(png.name))
@@ -136,28 +138,3 @@ def write_tune_report(res, target: Path, settings: dict) -> list[str]:
     os.replace(tmp, png)
     return ["history.parquet", "progress.png", "tune.json"]
 
-
-def progress_figure(res):
-    """Every candidate's win share against the games played so far, the best full-length one
-    so far as a line, and the re-tested winner with its interval."""
-    from matplotlib.figure import Figure
-
-    h = res.history
-    fig = Figure(figsize=(7, 4), layout="constrained")
-    ax = fig.add_subplot()
-    for state, marker in (("complete", "o"), ("pruned", "x"), ("budget", "^")):
-        part = h[h["state"] == state]
-        if len(part):
-            ax.scatter(part["games_so_far"], part["win_share"], marker=marker, s=18, label=state)
-    full = h["deals"] == h["deals"].max()
-    best = h["win_share"].where(full).cummax()
-    ax.step(h["games_so_far"], best, where="post", color="black", lw=1, label="best full run")
-    lo, hi = res.best_win_share_ci
-    ax.errorbar([h["games_so_far"].max()], [res.best_win_share],
-                yerr=[[res.best_win_share - lo], [hi - res.best_win_share]], fmt="s", color="C3",
-                label="winner, re-tested (95% CI)")
-    ax.set_xlabel("games played by the search")
-    ax.set_ylabel("win share")
-    ax.set_title(f"quacks tune {res.start}")
-    ax.legend(fontsize=8)
-    return fig
