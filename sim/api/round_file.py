@@ -127,7 +127,7 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
         if not isinstance(flask, bool):
             raise RoundFileError(f"{where}: key 'flask': expected true (full) or false (empty)")
         P[s, L.F_FLASK] = int(flask)
-        bag = _chips(pl, "bag", where, starting)
+        bag = _chips(pl, "bag", where, starting, most=L.MAX_CHIPS - 2)
         if len(bag) > L.MAX_CHIPS - 2:
             raise RoundFileError(f"{where}: bag has {len(bag)} chips; at most {L.MAX_CHIPS - 2}")
         beside = _chips(pl, "beside", where, starting, default="")
@@ -211,8 +211,8 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) 
     """Set seat s's forced draws count and scripted decisions from its table; return the draws."""
     SC[s, :] = 0
     P[s, L.F_FORCED_PTR] = 0
-    draws = _chips(pl, "draws", where, starting, default="")
-    card_draws = _chips(pl, "card_draws", where, starting, default="")
+    draws = _chips(pl, "draws", where, starting, default="", most=60)
+    card_draws = _chips(pl, "card_draws", where, starting, default="", most=60)
     if len(draws) + len(card_draws) > 60:
         raise RoundFileError(f"{where}: at most 60 draws")
     P[s, L.F_FORCED_N] = len(draws) if draws else -1
