@@ -131,7 +131,7 @@ def run_sweep_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
                       sum(int(r.games) for r in res.results))
 
 
-def _price_key(rules, chip: str) -> tuple[str, int]:
+def price_key(rules, chip: str) -> tuple[str, int]:
     """The ruleset key of a chip's price under the book in play, and that price."""
     from sim.rules import chips as C
 
@@ -151,7 +151,7 @@ def run_ingredient_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
     rows, games = [], 0
     for chip in part["chips"]:
         spec = part["favour"].replace("{chip}", chip)
-        key, price = _price_key(rules, chip)
+        key, price = price_key(rules, chip)
         per = {}
         for d in deltas:
             if price + d < 1:
