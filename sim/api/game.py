@@ -52,6 +52,22 @@ def check_players(ruleset: Ruleset, nplayers: int) -> None:
         raise GameInputError(f"--players {nplayers}: this ruleset plays {lo} to {hi} players{hint}")
 
 
+def check_round_values(ruleset: Ruleset, lineup: list[Strategy]) -> None:
+    """Raise GameInputError for a per-round parameter (``t=5/6/7``) that does not give one
+    value, or exactly one per round of this ruleset's game."""
+    from strategies.builtin import REGISTRY
+
+    rounds = int(ruleset.game("rounds"))
+    for st in lineup:
+        d = REGISTRY.get(st.name)
+        for p in d.params if d is not None else ():
+            v = st.values.get(p.name)
+            if p.kind == "round" and isinstance(v, list) and v != p.default and len(v) != rounds:
+                raise GameInputError(
+                    f"strategy '{st.spec}': parameter {p.name} has {len(v)} per-round values; "
+                    f"give one value, or exactly {rounds} (one per round, separated by /)")
+
+
 def lineup_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
     """Stack the seats' strategies into the kernel's SK and SP arrays."""
     return (
@@ -87,6 +103,7 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray, r
     ruleset.check_implemented()
     n = len(lineup)
     check_players(ruleset, n)
+    check_round_values(ruleset, lineup)
     SK, SP = lineup_arrays(lineup)
     m = len(games)
     out = np.zeros((m, n, O_WIDTH), dtype=np.int64)
@@ -144,6 +161,7 @@ def replay(ruleset: Ruleset, lineup: list[Strategy], *, seed: int, game: int, ro
     ruleset.check_implemented()
     n = len(lineup)
     check_players(ruleset, n)
+    check_round_values(ruleset, lineup)
     SK0, SP0 = lineup_arrays(lineup)
     order = [(s + rotation) % n for s in range(n)]
     SK, SP = SK0[order].copy(), SP0[order].copy()

@@ -60,6 +60,7 @@ def int_range(option: str) -> tuple[int, int, str]:
         "seed": (0, INT64_MAX, ""),
         "n": (1, MAX_POTIONS, _DAY),
         "games": (1, MAX_GAMES, _DAY),
+        "budget": (1, MAX_GAMES, _DAY),  # tune: games the search may play
         "threads": (1, numba.config.NUMBA_NUM_THREADS, "the threads Numba can use here"),
         "players": (1, 5, "no ruleset seats more"),
         "seat": (0, 4, ""),

@@ -41,7 +41,14 @@ def build_config(rules: list[str] | None, variants: list[str] | None, overrides:
     common = tuple(overrides or ())
     names = list(rules or ["base"])
     specs = [RulesetSpec(default_label(r), r, common) for r in names]
-    specs += [parse_variant(v, names[0], common) for v in variants or []]
+    given = [parse_variant(v, names[0], common) for v in variants or []]
+    taken = [s.label for s in specs]
+    for v, text in zip(given, variants or []):
+        if v.label in taken:
+            fail(f"--variant {text}: the label '{v.label}' is used twice; give each variant its "
+                 "own LABEL=")
+        taken.append(v.label)
+    specs += given
     field = ()
     if strategies is not None:
         field = tuple(split_specs(strategies))

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sim.api.exact import MAX_STATES, TooLargeError, sub_bag_count
-from sim.api.game import GameInputError, check_players
+from sim.api.game import GameInputError, check_players, check_round_values
 from sim.api.round_file import RoundFileError
 from sim.cli.common import (
     QuacksGroup,
@@ -170,6 +170,7 @@ def potion(
                 print_regret(res)
             return
         if draws is not None:
+            pot.check_draws(q, draws)  # a bad --draws is refused before the compile notice
             compile_notice("sim/kernel/potions.potion_forced")
             res = pot.forced(q, draws)
             if json_:
@@ -243,6 +244,7 @@ def play(
         rs = load_ruleset(rules, set_ or [])
         lineup, players = _lineup(strategies, players)
         check_players(rs, players)
+        check_round_values(rs, lineup)
         idx = np.arange(games, dtype=np.int64)
         compile_notice("sim/kernel/game.play_games")
         play_batch(rs, lineup, games=idx[:1], rotations=idx[:1], seed=seed)  # compile outside the clock
@@ -264,7 +266,7 @@ def play(
             ],
         }))
         return
-    out.print(f"{games:,} games, {players} players, seed {seed}, rules {rs.display}; seats rotate every game; "
+    out.print(f"{games:,} {'game' if games == 1 else 'games'}, {players} players, seed {seed}, rules {rs.display}; seats rotate every game; "
               f"{secs:.2f} s ({games / secs:,.0f} games/s)")
     t = Table(show_header=True, header_style="bold")
     witches = "witches_called" in df.columns
@@ -273,10 +275,10 @@ def play(
         t.add_column(col, justify="left" if col == "strategy" else "right")
     for row in df.to_dict(orient="records"):
         t.add_row(str(row["seat_in_lineup"]), row["name"], f"{row['games']:,}",
-                  f"{row['win_share']:.4f} {ci_text(row['win_share_ci'])}",
-                  f"{row['mean_vp']:.2f} {ci_text(row['mean_vp_ci'])}", f"{row['mean_rank']:.3f}",
-                  f"{row['explosion_rate']:.4f} {ci_text(row['explosion_rate_ci'])}",
-                  *([f"{row['witches_called']:.2f} {ci_text(row['witches_called_ci'])}"] if witches else []))
+                  f"{row['win_share']:.4f} {ci_text(row['win_share_ci'], 4)}",
+                  f"{row['mean_vp']:.2f} {ci_text(row['mean_vp_ci'], 2)}", f"{row['mean_rank']:.3f}",
+                  f"{row['explosion_rate']:.4f} {ci_text(row['explosion_rate_ci'], 4)}",
+                  *([f"{row['witches_called']:.2f} {ci_text(row['witches_called_ci'], 2)}"] if witches else []))
     out.print(t)
 
 
@@ -354,6 +356,7 @@ def replay(
         rs = load_ruleset(rules or "base", set_ or [])
         lineup, players = _lineup(strategies, players)
         check_players(rs, players)
+        check_round_values(rs, lineup)
         rotation = 0 if rotation is None else rotation
         check_rotation(rotation, players)
         compile_notice("sim/kernel/game.play_game")

@@ -83,8 +83,10 @@ def register(app: typer.Typer) -> None:
             field = split_specs(vs)
             n = players or (4 if len(field) == 1 else len(field) + 1)
             target = Path(out_dir) if out_dir else None
-            if target is not None and target.exists() and not target.is_dir():
-                fail(f"--out {out_dir}: exists and is not a directory")
+            if target is not None:  # before any work, as tournament does
+                from sim.study.out_probe import probe_writable
+
+                probe_writable(target)
             with open_backend(backend, scheduler, workers, threads, quiet=json_) as be, \
                     exit_on_interrupt(), work_progress("games", quiet=json_) as bar:
                 res = run_tune(spec, params, field, rs, players=n, budget=budget, seed=seed,
@@ -104,9 +106,10 @@ def register(app: typer.Typer) -> None:
 
 def print_tune(res, players: int, files: list[str], target: Path | None) -> None:
     """The lines ``quacks tune`` prints."""
+    from sim.api.game import plural
     from sim.cli.printing import ci_text
 
-    out.print(f"{res.evaluations} candidates, {res.games:,} games ({players} players); "
+    out.print(f"{plural(res.evaluations, 'candidate')}, {res.games:,} games ({players} players); "
               f"re-test on {res.retest_deals:,} fresh deals x {players} seatings", markup=False)
     out.print(f"best:  {res.best}", markup=False)
     out.print(f"  win share {res.best_win_share:.4f} {ci_text(res.best_win_share_ci)}", markup=False)
@@ -137,4 +140,3 @@ def write_tune_report(res, target: Path, settings: dict) -> list[str]:
     fig.savefig(tmp, format="png", dpi=110)
     os.replace(tmp, png)
     return ["history.parquet", "progress.png", "tune.json"]
-

@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.api.game import check_players
+from sim.api.game import check_players, check_round_values
 from sim.rules.ruleset import Ruleset, load_ruleset
 from sim.stats.clusters import warm as warm_statistics
 from sim.study.backend import LOCAL
@@ -222,6 +222,10 @@ def resolve_plan(config: TournamentConfig) -> Plan:
             raise TournamentError(
                 f"--strategies: {len(specs)} strategies for {players} seats; use --format round-robin "
                 f"to play every combination of {players}, or give at most {players}")
+        if 1 < len(specs) < players:  # as quacks play: one per seat, or one for all
+            raise TournamentError(
+                f"--strategies: {len(specs)} strategies for {players} seats; give one per seat, "
+                f"or one for all")
         check_players(rs, players)
         seated = [specs[k % len(specs)] for k in range(players)]
         names = list(dict.fromkeys(seated))
@@ -259,6 +263,7 @@ def resolve_plan(config: TournamentConfig) -> Plan:
         names = [focus_name, *fnames]
         tables = [(0, *(1 + fnames.index(fld[k % len(fld)]) for k in range(players - 1)))]
         strategies = [parsed[focus], *(parsed[s] for s in fnames)]
+    check_round_values(rs, strategies)
     rotations = players if c.duplicate else 1
     gpd = len(tables) * rotations
     games = c.games
