@@ -3,8 +3,8 @@
 Formats (``TournamentConfig.format``):
 
 - ``rotate`` (duplicate format): every deal (game seed) is played in every cyclic rotation of the
-  seats, so every strategy meets the same luck from every seat. Fewer specs than seats are cycled
-  (copies of one spec count as one strategy).
+  seats, so every strategy meets the same luck from every seat. As in ``quacks play``, give one
+  spec per seat or one for all (copies of one spec count as one strategy).
 - ``round-robin``: every combination of ``players`` strategies from a larger pool is a table;
   every deal is played at every table in every rotation.
 - ``vs-field``: the first spec is the focus strategy, the rest a field cycled into the other
