@@ -103,7 +103,7 @@ def bad_chip_list(draw):
     args, what = draw(st.sampled_from(CHIP_OPTIONS))
     chips = draw(_bad_chips())
     if what.startswith("buy"):  # a comma would start another spec: keep one item
-        chips = chips.split(",")[-1] or "q1"
+        chips = "q1" if "," in chips else chips
         return [*args, f"balanced:buy={chips.replace('w', 'r')}"]
     if what == "buy-spec":
         return ["tune", f"threshold:buy={chips.replace('w', 'r')}", *args[1:]]
