@@ -256,7 +256,7 @@ def test_experiment_file_integers_name_the_file_and_key(tmp_path, edit, message)
     (["compare", "--variant", "a=game.rats_from_round=21", "--variant", "a=game.rats_from_round=3",
       "--games", "8"], "the label 'a' is used twice"),
     (["compare", "--variant", "norats=game.rats_from_round=21", "--leader-round", "99",
-      "--games", "8"], "--leader-round 99: ruleset base plays 9 rounds"),
+      "--games", "8"], "--leader-round 99: no ruleset here plays that many rounds; expected 1 to 9"),
     (["tournament", "--strategies", "threshold,random", "--players", "3", "--games", "6"],
      "2 strategies for 3 seats; give one per seat, or one for all"),
     (["tune", "threshold:t=5/6", "--param", "flask=1:3", "--vs", "balanced", "--budget", "400"],

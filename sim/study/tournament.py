@@ -222,11 +222,11 @@ def resolve_plan(config: TournamentConfig) -> Plan:
             raise TournamentError(
                 f"--strategies: {len(specs)} strategies for {players} seats; use --format round-robin "
                 f"to play every combination of {players}, or give at most {players}")
+        check_players(rs, players)
         if 1 < len(specs) < players:  # as quacks play: one per seat, or one for all
             raise TournamentError(
                 f"--strategies: {len(specs)} strategies for {players} seats; give one per seat, "
                 f"or one for all")
-        check_players(rs, players)
         seated = [specs[k % len(specs)] for k in range(players)]
         names = list(dict.fromkeys(seated))
         tables = [tuple(names.index(s) for s in seated)]
