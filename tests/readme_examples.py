@@ -31,6 +31,7 @@ import difflib
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -307,6 +308,18 @@ def check(ex: Example, outputs: list[list[str]]) -> str | None:
     return "\n".join(diff)
 
 
+def _keep_equal(old: list[str], new: list[str]) -> list[str]:
+    """``new``, with README's own text (trailing spaces dropped) kept for every line that only
+    differs from it by what :func:`normalise` ignores, so an update changes no line that did
+    not change (README's time figures stay as they were measured)."""
+    a, b = [normalise(x) for x in old], [normalise(x) for x in new]
+    out = list(new)
+    for tag, i1, _i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out[j1:j2] = [x.rstrip() for x in old[i1:i1 + (j2 - j1)]]
+    return out
+
+
 def new_outputs(ex: Example, outputs: list[list[str]]) -> list[list[str]]:
     """Each command's block lines after an update (unchanged where they already fit)."""
     res = []
@@ -314,7 +327,7 @@ def new_outputs(ex: Example, outputs: list[list[str]]) -> list[list[str]]:
         if matches([normalise(x) for x in c.expected], [normalise(a) for a in out]):
             res.append(c.expected)
         else:
-            res.append(rebuild(c.expected, out))
+            res.append(_keep_equal(c.expected, rebuild(c.expected, out)))
     return res
 
 
@@ -356,7 +369,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--update", action="store_true", help="rewrite the failing blocks of README.md")
     ap.add_argument("--list", action="store_true", help="list the examples and exit")
     ap.add_argument("-k", dest="select", help="only examples whose commands contain this text")
-    ap.add_argument("--workdir", help="run in this folder (default: a new temporary one)")
+    ap.add_argument("--workdir", help="run in this folder (default: a new temporary one, removed "
+                    "at the end unless --keep)")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = ap.parse_args(argv)
     text = README.read_text(encoding="utf-8")
     examples = parse(text)
@@ -385,8 +400,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(diff)
     total = time.perf_counter() - t0
     skipped = sum(1 for e in chosen if e.skip)
+    kept = args.workdir or args.keep
     print(f"{len(chosen) - skipped - len(failed)} of {len(chosen) - skipped} examples reproduce"
-          f" ({skipped} skipped); {total:.0f} s; ran in {runner.workdir}")
+          f" ({skipped} skipped); {total:.0f} s" + (f"; ran in {runner.workdir}" if kept else ""))
+    if not kept:
+        shutil.rmtree(runner.workdir, ignore_errors=True)
     if args.update and failed:
         write_atomic(README, update(text, examples, failed))
         print(f"rewrote {len(failed)} block(s) of {README.name}: "
