@@ -463,8 +463,8 @@ def _plot_sweep_grid(table: pd.DataFrame, settings: dict) -> Figure:
                         bbox={"boxstyle": "round,pad=0.1", "fc": "white", "alpha": 0.6, "lw": 0})
         b = table.iloc[best]
         bj, bi = np.searchsorted(xs, b["value"]), np.searchsorted(ys, b["value2"])
-        ax.add_patch(Rectangle((bj - 0.5, bi - 0.5), 1, 1, fill=False,
-                                                  ec="#c0392b", lw=2.5))
+        for ec, lw in (("white", 4.5), ("black", 2.0)):  # seen on any cell colour
+            ax.add_patch(Rectangle((bj - 0.5, bi - 0.5), 1, 1, fill=False, ec=ec, lw=lw))
         ax.set_xticks(range(len(xs)), [f"{v:g}" for v in xs], fontsize=MIN_TEXT_PT)
         ax.set_yticks(range(len(ys)), [f"{v:g}" for v in ys], fontsize=MIN_TEXT_PT)
         ax.set_xlabel(keys[0])
@@ -473,7 +473,7 @@ def _plot_sweep_grid(table: pd.DataFrame, settings: dict) -> Figure:
         fig.colorbar(im, ax=ax, label=title)
     games = int(table["games"].iloc[0]) if len(table) else 0
     fig.suptitle(f"{settings['strategy']} vs {','.join(settings['vs'])}: {games:,} games per cell, "
-                 f"{settings['players']} players; best cell (red box): "
+                 f"{settings['players']} players; best cell (boxed): "
                  f"{b['value']:g}, {b['value2']:g}; baseline {settings.get('baseline_spec', '')}",
                  fontsize=10)
     helps = [h for h in (settings.get("key_help") or []) if h]
