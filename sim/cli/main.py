@@ -232,7 +232,7 @@ def play(
     strategy_file: StrategyFileOpt = None,
 ) -> None:
     """Play many complete games and print each strategy's win share, VP and explosion rate."""
-    from sim.api.game import play_batch, summarize
+    from sim.api.game import play_batch, play_summary
 
     try:
         set_threads(threads)
@@ -245,13 +245,15 @@ def play(
         lineup, players = _lineup(strategies, players)
         check_players(rs, players)
         check_round_values(rs, lineup)
-        idx = np.arange(games, dtype=np.int64)
+        one = np.zeros(1, dtype=np.int64)
         compile_notice("sim/kernel/game.play_games")
-        play_batch(rs, lineup, games=idx[:1], rotations=idx[:1], seed=seed)  # compile outside the clock
-        t0 = time.perf_counter()
-        res = play_batch(rs, lineup, games=idx, rotations=idx % players, seed=seed)
-        secs = time.perf_counter() - t0
-        df = summarize(res, int(rs.game("rounds")))
+        play_batch(rs, lineup, games=one, rotations=one, seed=seed)  # compile outside the clock
+        # games in short pieces summed as they finish: bounded memory, Ctrl-C seen at once
+        with exit_on_interrupt(), work_progress("games", quiet=json_) as bar:
+            t0 = time.perf_counter()
+            stats = play_summary(rs, lineup, games=games, seed=seed, progress=bar)
+            secs = time.perf_counter() - t0
+        df = stats.frame()
     except typer.Exit:
         raise
     except USER_ERRORS as e:
@@ -388,11 +390,12 @@ def round_(
 ) -> None:
     """Play one scripted round from a file and print the state after it."""
     from sim.api.game import event_text
-    from sim.api.round_file import play_round_file
+    from sim.api.round_file import play_prepared, prepare_round_file
 
     try:
+        prepared = prepare_round_file(file)  # a bad file is refused before any compile notice
         compile_notice("sim/kernel/round.play_round")
-        res = play_round_file(file)
+        res = play_prepared(prepared)
     except USER_ERRORS as e:
         fail(str(e))
     if json_:

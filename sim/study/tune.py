@@ -13,14 +13,19 @@ Same seed, same result: the sampler, the pruner and every game are seeded.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from sim.api.game import check_players, check_round_values
+from sim.api.game import (  # FIRST_PIECE, PIECE_SECONDS: tune's pieces are quacks play's
+    FIRST_PIECE,  # noqa: F401
+    PIECE_SECONDS,  # noqa: F401
+    Pieces,
+    check_players,
+    check_round_values,
+)
 from sim.rules.ruleset import Ruleset
 from sim.stats.clusters import paired_diff, share_interval
 from sim.study.backend import LOCAL, LocalBackend
@@ -80,10 +85,6 @@ def spec_with(strategy: str, values: dict[str, float], params: Sequence[TunePara
     return f"{name.strip().lower()}:{','.join(items)}"
 
 
-PIECE_SECONDS = 0.25  # a compiled call here lasts about this long, so Ctrl-C is seen at once
-FIRST_PIECE = 16  # deals in the first piece; pieces double or halve towards PIECE_SECONDS
-
-
 @dataclass
 class Evaluator:
     """Plays a spec against the field on deals and keeps its win share per deal (on the
@@ -100,7 +101,7 @@ class Evaluator:
     chunks: int = 64
     games_played: int = 0
     backend: object = None
-    piece: int = FIRST_PIECE
+    pieces: Pieces = field(default_factory=Pieces)
 
     def deal_shares(self, spec: str, deals: np.ndarray) -> np.ndarray:
         """The spec's mean win share in each deal (every rotation of the seats)."""
@@ -109,17 +110,8 @@ class Evaluator:
         if not isinstance(be, LocalBackend):
             share = be.deal_shares(self.ruleset, specs, self.seed, deals, self.chunks)
         else:
-            pieces, i = [], 0
-            while i < len(deals):
-                t0 = time.perf_counter()
-                part = deals[i:i + self.piece]
-                pieces.append(be.deal_shares(self.ruleset, specs, self.seed, part, self.chunks))
-                i += len(part)
-                took = time.perf_counter() - t0
-                if took < PIECE_SECONDS / 2 and len(part) == self.piece:
-                    self.piece *= 2
-                elif took > 2 * PIECE_SECONDS and self.piece > 1:
-                    self.piece //= 2
+            pieces = [be.deal_shares(self.ruleset, specs, self.seed, deals[a:b], self.chunks)
+                      for a, b in self.pieces.ranges(len(deals))]
             share = np.concatenate(pieces) if pieces else np.zeros(0)
         self.games_played += len(deals) * self.players
         return share
