@@ -5,6 +5,7 @@ was accepted silently), and the quiet defaults (no needless notes, "1 part", fix
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -71,10 +72,7 @@ def test_a_huge_chip_count_is_refused_before_it_is_expanded(args):
 def test_a_huge_chip_count_in_a_round_file(tmp_path):
     src = Path(__file__).parent / "rounds" / "r01-2p-round1-basics.toml"
     f = _file(tmp_path, src.read_text().replace('bag = "start"', 'bag = "w1x99999999999"', 1))
-    r = invoke("round", f)
-    assert r.stderr.strip().splitlines()[-1].endswith("chips; at most 62"), r.stderr
-    if "compiling" not in r.stderr:  # (the notice comes first while the kernels are not cached)
-        assert_user_error(r)
+    assert assert_user_error(invoke("round", f)).endswith("chips; at most 62")
 
 
 def test_experiment_player_counts_outside_the_ruleset(tmp_path):
@@ -317,3 +315,135 @@ def test_tune_plays_in_short_pieces_with_the_same_shares(monkeypatch):
     assert np.array_equal(share, deals / 1000)
     assert seen[0] == T.FIRST_PIECE and len(seen) > 1 and sum(seen) == 5000
     assert ev.games_played == 10_000
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. quiet defaults: no rounds note unless rounds were asked for, fixed decimals, plot's sources
+
+
+@pytest.fixture(scope="module")
+def small_report(tmp_path_factory):
+    """A real small tournament report (games detail, the default), and what it said."""
+    out = tmp_path_factory.mktemp("small") / "rep"
+    r = ok("tournament", "--strategies", "threshold,random", "--games", 200, "--out", out)
+    return out, r
+
+
+def _copy(small_report, tmp_path) -> Path:
+    import shutil
+
+    return Path(shutil.copytree(small_report[0], tmp_path / "rep"))
+
+
+def test_no_rounds_note_unless_rounds_were_asked_for(small_report, tmp_path):
+    assert "rounds.png" not in small_report[1].stderr and small_report[1].stderr == "", \
+        small_report[1].stderr
+    out = _copy(small_report, tmp_path)
+    assert ok("plot", out).stderr == ""
+    # rounds asked for (--detail rounds) but absent from the report: that is worth the note
+    run = json.loads((out / "run.json").read_text())
+    assert run["detail"] == "games" and not (out / "rounds_summary.csv").exists()
+    run["detail"] = "rounds"
+    (out / "run.json").write_text(json.dumps(run))
+    assert ok("plot", out).stderr.strip() == (
+        "note: rounds.png and bag_by_round.png skipped: the report has no rounds table")
+
+
+def _drawn_from(r) -> list[str]:
+    line = " ".join(r.stdout.split())  # (a long line may be wrapped)
+    m = re.fullmatch(r"(.*)/: (.*) \(drawn from (.*)\)", line)
+    assert m, line
+    return m[1], m[2].split(", "), m[3].split(", ")
+
+
+def test_plot_says_which_files_it_drew_from(small_report, tmp_path):
+    from sim.study.reports import TABLE_FILES
+
+    out = _copy(small_report, tmp_path)
+    tables = [n for n in TABLE_FILES.values() if (out / n).is_file()]
+    assert {"summary.csv", "pairs.csv", "seats.csv", "vp_hist.csv"} <= set(tables)
+    where, plots, used = _drawn_from(ok("plot", out))
+    assert where == str(out) and "win_share.png" in plots and "seats.png" in plots
+    assert used == [*tables, "run.json"]
+    (out / "seats.csv").unlink()  # a table that is not there is not named (nor its plot drawn)
+    _, plots, used = _drawn_from(ok("plot", out))
+    assert used == [t for t in tables if t != "seats.csv"] + ["run.json"]
+    assert "seats.png" not in plots
+
+
+def _play_rows(*args):
+    """The table rows of ``quacks play``: one list of cells per strategy."""
+    r = ok("play", *args)
+    return [[c.strip() for c in line.strip().strip("│").split("│")]
+            for line in r.stdout.splitlines() if line.startswith("│")]
+
+
+FIXED = {4: r"\d\.\d{4}", 2: r"\d+\.\d{2}", 3: r"\d\.\d{3}"}
+
+
+def _value_ci(digits: int) -> str:
+    x = FIXED[digits]
+    return rf"{x} \[{x}, {x}\]"
+
+
+@pytest.mark.parametrize("args, witches", [
+    # a sure winner and a sure loser: shares 1 and 0, which a %g format prints as "1" and "0"
+    (["--strategies", "threshold,random", "--games", 300], False),
+    (["--rules", "herb-witches", "--strategies", "expert,random", "--games", 200], True),
+])
+def test_play_tables_print_fixed_decimals(args, witches):
+    rows = _play_rows(*args)
+    assert len(rows) == 2
+    shares = []
+    for row in rows:
+        assert len(row) == (8 if witches else 7), row
+        _, _, games, share, vp, rank, expl, *wit = row
+        assert re.fullmatch(r"[\d,]+", games)
+        assert re.fullmatch(_value_ci(4), share), share
+        assert re.fullmatch(_value_ci(2), vp), vp
+        assert re.fullmatch(FIXED[3], rank), rank
+        assert re.fullmatch(_value_ci(4), expl), expl
+        if witches:
+            assert re.fullmatch(_value_ci(2), wit[0]), wit
+        shares.append(share)
+    if not witches:  # the case the fixed decimals are for
+        assert shares[0].startswith("1.0000 [") and shares[0].endswith(", 1.0000]"), shares
+        assert shares[1].startswith("0.0000 [0.0000, "), shares
+
+
+# ---------------------------------------------------------------------------------------------
+# quacks round: the file is checked before the compile notice
+
+
+ROUND_FILE = Path(__file__).parent / "rounds" / "r01-2p-round1-basics.toml"
+
+
+@pytest.fixture
+def uncached(monkeypatch):
+    """As on a machine whose Numba cache is empty: the compile notice is due (once)."""
+    import sim._numba_cache
+    import sim.cli.common
+
+    monkeypatch.setattr(sim._numba_cache, "is_cached", lambda entry: False)
+    monkeypatch.setattr(sim.cli.common, "_NOTICE_SHOWN", False)
+
+
+@pytest.mark.parametrize("edit, needle", [
+    (lambda t: t.replace('bag = "start"', 'bag = "w1x99999999999"', 1), "at most 62"),
+    (lambda t: t.replace("players = 2", "players = 9"), "players"),
+    (lambda t: t + "\nbogus = 1\n", "unknown key 'bogus'"),
+    (lambda t: t.replace('draws = "o1,w1,g1,w2"', 'draws = "o1,zz"'), "zz"),
+    (lambda t: "players = [", "not valid TOML"),
+    (None, "no such file"),
+])
+def test_a_bad_round_file_is_one_line_even_before_the_kernels_are_compiled(tmp_path, uncached,
+                                                                          edit, needle):
+    f = tmp_path / "missing.toml" if edit is None else _file(tmp_path, edit(ROUND_FILE.read_text()))
+    line = assert_user_error(invoke("round", f), needle)
+    assert "compiling" not in line
+
+
+def test_a_good_round_file_still_gets_the_notice_when_a_kernel_must_compile(uncached):
+    r = ok("round", ROUND_FILE)
+    assert r.stderr.splitlines() == ["compiling the simulation kernels (once; several minutes)"]
+    assert "player 0" in r.stdout
