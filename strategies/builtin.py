@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules import chips
+from sim.rules.chip_limits import parse_chips_capped
 from strategies import slots as S
 from strategies.spec_types import (  # noqa: F401 (re-exported: the registry's public types)
     _COLOUR_WORDS,
@@ -324,6 +325,7 @@ def parse_strategy(spec: str) -> Strategy:
     values = {p.name: p.default for p in d.params}
     by_name = {p.name: p for p in d.params}
     if rest.strip():
+        given: set[str] = set()
         for item in _split_params(rest):
             if "=" not in item:
                 raise StrategySpecError(
@@ -337,6 +339,10 @@ def parse_strategy(spec: str) -> Strategy:
                     f"strategy '{spec}': unknown parameter '{k}'; parameters of {name}: "
                     f"{', '.join(by_name) or 'none'}"
                 )
+            if k in given:
+                raise StrategySpecError(f"strategy '{spec}': parameter '{k}' is given twice; "
+                                        "give each parameter once")
+            given.add(k)
             values[k] = by_name[k].parse(val.strip(), name)
     kinds, params = d.build(values)
     return Strategy(spec=text, name=name, values=values, kinds=kinds, params=params)
@@ -377,8 +383,8 @@ def split_specs(text: str) -> list[str]:
 def _is_chip_token(text: str) -> bool:
     if text in _COLOUR_WORDS:
         return True
-    try:
-        return len(chips.parse_chips(text)) == 1
+    try:  # (capped: 'k1x999999999999' is not one chip, and is never expanded)
+        return len(parse_chips_capped(text, most=1)) == 1
     except chips.BagSpecError:
         return False
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.rules import chips
+from sim.rules.chip_limits import parse_chips_capped
 from strategies import slots as S
 
 
@@ -135,7 +136,7 @@ def parse_chip_list(text: str, where: str = "buy") -> list[str]:
                 key=lambda t: -chips.TYPE_VALUE[t])]
         else:
             try:
-                ts = chips.parse_chips(item, what=where)
+                ts = parse_chips_capped(item, what=where, most=chips.N_TYPES)
             except chips.BagSpecError as e:
                 raise StrategySpecError(
                     f"{e}; or a colour name ({', '.join(n for n in chips.COLOUR_NAMES if n != 'white')})"

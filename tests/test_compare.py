@@ -172,7 +172,7 @@ def test_json_keys_and_report_folder(tmp_path):
 
 def test_table_output():
     r = ok("compare", "--variant", LIMIT8, "--strategies", "cautious,greedy", "--games", 200)
-    for s in ("explosions per potion", "limit8 - base", "round-6 leader wins", "seat 0 win share",
+    for s in ("explosions per potion", "limit8 - base", "round-6 leader wins", "seat 1 win share",
               "win share by strategy", "cautious"):
         assert s in r.stdout, s
 

@@ -64,7 +64,7 @@ def test_a_good_file_fills_defaults(tmp_path):
      "key 'player_counts' must be a list of integers"),
     (lambda s: s.replace('title = "t"\n', ""), "missing key 'title'"),
     (lambda s: s.replace('name = "mirror"', 'name = "a/b"'), "key 'name' must be"),
-    (lambda s: s.replace("games = 100", "games = 0"), "key 'games' must be positive"),
+    (lambda s: s.replace("games = 100", "games = 0"), "[experiment]: games = 0: expected 1 to"),
     (lambda s: s + '\n[extra]\nx = 1\n', "unknown table 'extra'"),
     (lambda s: s.split("[[part]]")[0], "no [[part]] table"),
     (lambda s: s.replace("[experiment]", "[experiment\n"), "not valid TOML"),

@@ -149,7 +149,7 @@ def test_four_tuned_thresholds_in_one_game():
 
 def test_per_round_threshold_in_a_game():
     """t=5 for rounds 1-4 then 9: no explosion before round 5, many after."""
-    specs = ["threshold:t=5/5/5/5/9", "balanced"]
+    specs = ["threshold:t=5/5/5/5/9/9/9/9/9", "balanced"]
     res = run(specs, 120, seed=4, detail=True)
     check_sane(res, 2)
     who = res.seat_strategy()
@@ -181,7 +181,7 @@ def test_no_recompilation_for_parameters_or_strategies():
     assert before_games[0] >= 1 and before_potions[0] >= 1
 
     # different parameter values, tuned copies in one game, other strategies, other player counts
-    for specs in (["threshold:t=5", "threshold:t=6/7/8", "threshold:t=9,flask=0", "threshold:t=4"],
+    for specs in (["threshold:t=5", "threshold:t=6/7/8/8/8/8/8/8/8", "threshold:t=9,flask=0", "threshold:t=4"],
                   ["risk:p=0.05", "risk:p=0.4,buy=red>blue>orange"],
                   ["ev:coin=0.1", "expected-value", "random:p=0.5"],
                   ["cautious", "greedy", "pumpkin", "blueyellow"],

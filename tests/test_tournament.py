@@ -55,8 +55,11 @@ def test_rotate_layout():
     assert plan.chunk_bounds[0] == 0 and plan.chunk_bounds[-1] == plan.deals
 
 
-def test_rotate_cycles_fewer_specs_and_merges_copies():
-    plan = resolve_plan(TournamentConfig(strategies=("threshold", "random"), players=4, games=400))
+def test_rotate_takes_one_spec_per_seat_and_merges_copies():
+    with pytest.raises(TournamentError, match="2 strategies for 4 seats; give one per seat"):
+        resolve_plan(TournamentConfig(strategies=("threshold", "random"), players=4, games=400))
+    plan = resolve_plan(TournamentConfig(strategies=("threshold", "random", "threshold", "random"),
+                                         players=4, games=400))
     assert plan.names == ["threshold", "random"]
     assert plan.tables == [(0, 1, 0, 1)]
     res = run_tournament(plan)

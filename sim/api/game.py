@@ -1,11 +1,16 @@
 """Full games as a Python API: batches of games, per-strategy summaries, and single-game replay.
 
-``play_batch`` runs the parallel kernel; ``replay`` plays one game of a run again with events
-recorded, through the same ``play_game`` kernel the batch uses, so a replay is the scored game.
+``play_batch`` runs the parallel kernel; ``play_summary`` plays ``quacks play``'s games in
+short :class:`Pieces` and sums them in a :class:`PlayStats` (bounded memory, Ctrl-C between
+pieces, the table of one batch to the last digit); ``replay`` plays one game of a run again with
+events recorded, through the same ``play_game`` kernel the batch uses, so a replay is the scored
+game.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,7 +33,7 @@ from sim.kernel.records import (
 from sim.rules import chips
 from sim.rules.ruleset import Ruleset
 from sim.stats.clusters import ClusterSums
-from sim.stats.intervals import mean_ci, wilson
+from sim.stats.intervals import Z95, wilson
 from strategies.builtin import Strategy
 from strategies.registry import slot_table
 
@@ -51,6 +56,22 @@ def check_players(ruleset: Ruleset, nplayers: int) -> None:
     if not lo <= nplayers <= hi:
         hint = "; 5 players need the Herb Witches (--rules herb-witches)" if nplayers == 5 else ""
         raise GameInputError(f"--players {nplayers}: this ruleset plays {lo} to {hi} players{hint}")
+
+
+def check_round_values(ruleset: Ruleset, lineup: list[Strategy]) -> None:
+    """Raise GameInputError for a per-round parameter (``t=5/6/7``) that does not give one
+    value, or exactly one per round of this ruleset's game."""
+    from strategies.builtin import REGISTRY
+
+    rounds = int(ruleset.game("rounds"))
+    for st in lineup:
+        d = REGISTRY.get(st.name)
+        for p in d.params if d is not None else ():
+            v = st.values.get(p.name)
+            if p.kind == "round" and isinstance(v, list) and v != p.default and len(v) != rounds:
+                raise GameInputError(
+                    f"strategy '{st.spec}': parameter {p.name} has {len(v)} per-round values; "
+                    f"give one value, or exactly {rounds} (one per round, separated by /)")
 
 
 def lineup_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
@@ -88,6 +109,7 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray, r
     ruleset.check_implemented()
     n = len(lineup)
     check_players(ruleset, n)
+    check_round_values(ruleset, lineup)
     SK, SP = lineup_arrays(lineup)
     m = len(games)
     out = np.zeros((m, n, O_WIDTH), dtype=np.int64)
@@ -101,43 +123,156 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray, r
 def summarize(res: BatchResult, rounds: int) -> pd.DataFrame:
     """Per-strategy summary with 95% intervals: win share (Wilson; every game is its own deal,
     so games are independent), mean VP, mean rank, explosion rate (Wilson at the effective sample
-    size with games as the unit, since a game's nine potions are related)."""
-    who = res.seat_strategy()
-    rows = []
-    for j, strat in enumerate(res.lineup):
-        mask = who == j
-        o = res.out[mask]
-        g = len(o)
-        share = (o[:, O_WIN] / o[:, O_NWIN]).astype(np.float64)
-        wins = share.sum()
-        vp, vp_ci = mean_ci(o[:, O_SCORE])
-        rank, rank_ci = mean_ci(o[:, O_RANK])
-        potions = g * rounds
-        expl = o[:, O_EXPLOSIONS].sum()
-        # a game's potions share a bag and a player: the game is the unit of the rate's interval
-        ex = ClusterSums(1)
-        ex.add(np.arange(g), g, np.zeros(g, np.int64), o[:, O_EXPLOSIONS], np.full(g, rounds))
-        _, ex_ci = ex.share_ci(g)
-        rows.append({
-            "seat_in_lineup": j,
-            "name": strat.spec,
-            "games": g,
-            "win_share": wins / g if g else float("nan"),
-            "win_share_ci": wilson(wins, g),
-            "mean_vp": vp,
-            "mean_vp_ci": vp_ci,
-            "mean_rank": rank,
-            "mean_rank_ci": rank_ci,
-            "explosion_rate": expl / potions if potions else float("nan"),
-            "explosion_rate_ci": (float(ex_ci[0][0]), float(ex_ci[1][0])),
-            "illegal_decisions": int((o[:, O_ERR] != 0).sum()),
-        })
-        wit = o[:, O_WITCHES].astype(np.int64)
+    size with games as the unit, since a game's nine potions are related). The same table as
+    :class:`PlayStats` gives for these games added in any pieces."""
+    stats = PlayStats(res.lineup, rounds)
+    stats.add(res)
+    return stats.frame()
+
+
+WIN_UNITS = 60  # a shared win is 1/k of a win, k = 1..5 winners: every share is a whole 1/60
+
+
+class PlayStats:
+    """The sums behind :func:`summarize`, per strategy of the lineup, added batch by batch.
+
+    Every sum is an integer (a shared win counts ``WIN_UNITS // winners`` units), so the table
+    is the same to the last digit however the games were split into batches; memory does not
+    grow with the games."""
+
+    def __init__(self, lineup: list[Strategy], rounds: int):
+        self.lineup = list(lineup)
+        self.rounds = int(rounds)
+        n = len(self.lineup)
+        z = np.zeros(n, np.int64)
+        self.games = 0
+        self.win_units, self.illegal = z.copy(), z.copy()
+        self.vp, self.vp2, self.rank, self.rank2 = z.copy(), z.copy(), z.copy(), z.copy()
+        self.calls, self.calls2 = z.copy(), z.copy()
+        self.witches = False
+        self.explosions = ClusterSums(n)  # one deal per game: the game is the unit
+
+    def add(self, res: BatchResult) -> None:
+        """Add a batch's games (each seats every strategy of the lineup once)."""
+        m, n = res.out.shape[:2]
+        if m == 0:
+            return
+        order = np.argsort(res.seat_strategy(), axis=1, kind="stable")  # strategy j's seat
+        o = np.take_along_axis(res.out, order[:, :, None], axis=1)  # (game, strategy, field)
+        nwin = o[:, :, O_NWIN]
+        if ((o[:, :, O_WIN] != 0) & ((nwin < 1) | (WIN_UNITS % np.maximum(nwin, 1) != 0))).any():
+            raise ValueError("a game with a winner count that is not 1 to 5")
+        self.games += m
+        self.win_units += np.where(o[:, :, O_WIN] != 0, WIN_UNITS // np.maximum(nwin, 1), 0).sum(axis=0)
+        for total, square, x in ((self.vp, self.vp2, o[:, :, O_SCORE]),
+                                 (self.rank, self.rank2, o[:, :, O_RANK])):
+            total += x.sum(axis=0)
+            square += (x * x).sum(axis=0)
+        self.illegal += (o[:, :, O_ERR] != 0).sum(axis=0)
+        self.explosions.add_totals(o[:, :, O_EXPLOSIONS], np.full((m, n), self.rounds, np.int64))
+        wit = o[:, :, O_WITCHES].astype(np.int64)
         if (wit >> 17).any():  # the herb witches: witches called per game (a penny each)
+            self.witches = True
             calls = sum((wit >> w) & 1 for w in range(1, 13))
-            m, ci = mean_ci(calls)
-            rows[-1].update(witches_called=m, witches_called_ci=ci)
-    return pd.DataFrame(rows)
+            self.calls += calls.sum(axis=0)
+            self.calls2 += (calls * calls).sum(axis=0)
+
+    def frame(self) -> pd.DataFrame:
+        """The per-strategy table (one row per lineup seat, as :func:`summarize`)."""
+        g = self.games
+        _, ex_ci = self.explosions.share_ci(g)
+        rows = []
+        for j, strat in enumerate(self.lineup):
+            wins = int(self.win_units[j]) / WIN_UNITS
+            vp, vp_ci = _mean_ci(self.vp[j], self.vp2[j], g)
+            rank, rank_ci = _mean_ci(self.rank[j], self.rank2[j], g)
+            potions = g * self.rounds
+            rows.append({
+                "seat_in_lineup": j,
+                "name": strat.spec,
+                "games": g,
+                "win_share": wins / g if g else float("nan"),
+                "win_share_ci": wilson(wins, g),
+                "mean_vp": vp,
+                "mean_vp_ci": vp_ci,
+                "mean_rank": rank,
+                "mean_rank_ci": rank_ci,
+                "explosion_rate": int(self.explosions.sx[j]) / potions if potions else float("nan"),
+                "explosion_rate_ci": (float(ex_ci[0][j]), float(ex_ci[1][j])),
+                "illegal_decisions": int(self.illegal[j]),
+            })
+            if self.witches:
+                m, ci = _mean_ci(self.calls[j], self.calls2[j], g)
+                rows[-1].update(witches_called=m, witches_called_ci=ci)
+        return pd.DataFrame(rows)
+
+
+def _mean_ci(s1, s2, n: int) -> tuple[float, tuple[float, float]]:
+    """Mean and normal-approximation 95% interval from a count and integer sums of the values
+    and their squares (the variance numerator n*s2 - s1^2 is exact)."""
+    s1, s2 = int(s1), int(s2)
+    if n <= 0:
+        return float("nan"), (float("nan"), float("nan"))
+    m = s1 / n
+    if n < 2:
+        return m, (m, m)
+    var = (n * s2 - s1 * s1) / (n * (n - 1))
+    half = Z95 * math.sqrt(max(var, 0.0) / n)
+    return m, (m - half, m + half)
+
+
+PIECE_SECONDS = 0.25  # a compiled call lasts about this long, so Ctrl-C is seen at once
+FIRST_PIECE = 16  # the first piece; pieces double or halve towards PIECE_SECONDS
+MAX_PIECE_GAMES = 50_000  # and never hold more games (a piece's out array is at most 40 MB)
+
+
+class Pieces:
+    """Consecutive ranges ``[i, j)`` over 0..total-1, each meant for one compiled call that
+    lasts about ``seconds`` (the interpreter sees Ctrl-C between calls): a piece doubles after
+    one that took under half of it and halves after one over twice it, between 1 and ``most``.
+    ``seconds=None`` keeps every piece at ``first``. Only the work may depend on the ranges,
+    never a result: a game is fixed by the seed and its index."""
+
+    def __init__(self, first: int = FIRST_PIECE, seconds: float | None = PIECE_SECONDS,
+                 most: int = MAX_PIECE_GAMES, clock=time.perf_counter):
+        self.most = max(1, int(most))
+        self.size = max(1, min(int(first), self.most))
+        self.seconds = seconds
+        self.clock = clock
+
+    def ranges(self, total: int, start: int = 0):
+        """Yield (i, j) until ``total``; the time until the next request sizes the next piece."""
+        i = start
+        while i < total:
+            j = min(total, i + self.size)
+            t0 = self.clock()
+            yield i, j
+            took = self.clock() - t0
+            if self.seconds is not None:
+                if took < self.seconds / 2 and j - i == self.size:
+                    self.size = min(self.most, self.size * 2)
+                elif took > 2 * self.seconds and self.size > 1:
+                    self.size //= 2
+            i = j
+
+
+def play_summary(ruleset: Ruleset, lineup: list[Strategy], *, games: int, seed: int,
+                 pieces: Pieces | None = None, progress=None) -> PlayStats:
+    """``quacks play``'s games 0..games-1, game k with the lineup rotated by k, played in
+    :class:`Pieces` (at most ``MAX_PIECE_GAMES`` a call, so memory is bounded for any number
+    of games) and summed as they finish. ``progress(done, games)`` after each piece. The sums
+    are those of one :func:`play_batch` of every game."""
+    n = len(lineup)
+    stats = PlayStats(lineup, int(ruleset.game("rounds")))
+    # a call costs ~15 ms besides its games (typing the slot table): pieces of ~0.5 s keep that
+    # to a few per cent, and Ctrl-C still ends the run within a second
+    pieces = pieces or Pieces(first=256, seconds=2 * PIECE_SECONDS)
+    for i, j in pieces.ranges(games):
+        idx = np.arange(i, j, dtype=np.int64)
+        stats.add(play_batch(ruleset, lineup, games=idx, rotations=idx % n, seed=seed))
+        if progress is not None:
+            progress(j, games)
+    return stats
 
 
 def replay(ruleset: Ruleset, lineup: list[Strategy], *, seed: int, game: int, rotation: int = 0):
@@ -145,6 +280,7 @@ def replay(ruleset: Ruleset, lineup: list[Strategy], *, seed: int, game: int, ro
     ruleset.check_implemented()
     n = len(lineup)
     check_players(ruleset, n)
+    check_round_values(ruleset, lineup)
     SK0, SP0 = lineup_arrays(lineup)
     order = [(s + rotation) % n for s in range(n)]
     SK, SP = SK0[order].copy(), SP0[order].copy()

@@ -17,9 +17,11 @@ from sim.kernel.layout import (
     F_SCRIPT_ERR,
     F_WHITE,
     G_NEV,
+    MAX_CHIPS,
 )
 from sim.kernel.potions import BOWL_ROWS, potion_forced, potion_histograms
 from sim.rules import chips
+from sim.rules.chip_limits import parse_chips_capped
 from sim.rules.ruleset import SET_COLOURS, Ruleset
 from sim.stats.intervals import mean_ci, wilson
 from strategies import slots as S
@@ -96,11 +98,9 @@ def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset:
                card: str | None = None) -> PotionQuery:
     """Parse and validate the inputs of a potion query (raises PotionInputError / BagSpecError)."""
     starting = ruleset.game("starting_bag")
-    bag = chips.parse_chips(bag_spec, what="bag", starting=starting)
+    bag = parse_chips_capped(bag_spec, what="bag", starting=starting, most=MAX_CHIPS)
     if not bag:
         raise PotionInputError("bag is empty; give at least one chip, e.g. --bag start")
-    if len(bag) > 64:
-        raise PotionInputError(f"bag has {len(bag)} chips; at most 64 are supported")
     parse_stop_policy(stop)
     if start < 0:
         raise PotionInputError(f"--start {start}: must be 0 or more (a space on the 0..52 track)")
@@ -349,6 +349,16 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
     return out
 
 
+def check_draws(q: PotionQuery, draws_spec: str) -> list[int]:
+    """The chip types of ``--draws`` for this query (PotionInputError / BagSpecError when the
+    notation is bad, empty or longer than a potion can draw)."""
+    draws = parse_chips_capped(draws_spec, what="draws", starting=q.ruleset.game("starting_bag"),
+                               most=8 * MAX_CHIPS)
+    if not draws:
+        raise PotionInputError("--draws is empty; list the chips in the order they are drawn")
+    return draws
+
+
 def forced(q: PotionQuery, draws_spec: str) -> dict:
     """Brew with the listed chips drawn in that order; placements, explosion and rewards.
 
@@ -358,9 +368,7 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
     """
     from sim.kernel import layout as L
 
-    draws = chips.parse_chips(draws_spec, what="draws", starting=q.ruleset.game("starting_bag"))
-    if not draws:
-        raise PotionInputError("--draws is empty; list the chips in the order they are drawn")
+    draws = check_draws(q, draws_spec)
     have = chips.counts_of(q.bag)
     need = chips.counts_of(draws)
     R, SK, SP = q.arrays()

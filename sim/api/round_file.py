@@ -9,6 +9,7 @@ less every chip in the players' bags) and one ``[[player]]`` table per seat.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +39,7 @@ from sim.kernel.records import (
 )
 from sim.kernel.round import play_round
 from sim.rules import chips
-from sim.rules.ruleset import RulesetError, load_ruleset
+from sim.rules.ruleset import Ruleset, RulesetError, load_ruleset
 from strategies import slots as S
 from strategies.registry import slot_table
 
@@ -74,8 +75,39 @@ def play_round_file(path: str | Path) -> dict:
     return play_round_data(load(path), str(path))
 
 
+def prepare_round_file(path: str | Path) -> PreparedRound:
+    """Read and check a round file into the kernel's arrays (RoundFileError on anything wrong
+    that can be told before playing), without touching the round kernel: so ``quacks round``
+    refuses a bad file before any compile notice. Play it with :func:`play_prepared`."""
+    return prepare_round_data(load(path), str(path))
+
+
 def play_round_data(d: dict, label: str = "round file") -> dict:
     """Play a round from already-parsed round-file data."""
+    return play_prepared(prepare_round_data(d, label))
+
+
+@dataclass
+class PreparedRound:
+    """A checked round file as the round kernel's arguments (see :func:`prepare_round_data`)."""
+
+    d: dict
+    label: str
+    rs: Ruleset
+    n: int
+    P: np.ndarray
+    G: np.ndarray
+    R: np.ndarray
+    SK: np.ndarray
+    SP: np.ndarray
+    SC: np.ndarray
+    FD: np.ndarray
+    DS: np.ndarray
+    supply: np.ndarray
+
+
+def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
+    """Check already-parsed round-file data and build the round kernel's arrays."""
     for k in d:
         if k not in TOP_KEYS:
             raise RoundFileError(f"{label}: unknown key '{k}'; expected {', '.join(sorted(TOP_KEYS))}")
@@ -127,7 +159,7 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
         if not isinstance(flask, bool):
             raise RoundFileError(f"{where}: key 'flask': expected true (full) or false (empty)")
         P[s, L.F_FLASK] = int(flask)
-        bag = _chips(pl, "bag", where, starting)
+        bag = _chips(pl, "bag", where, starting, most=L.MAX_CHIPS - 2)
         if len(bag) > L.MAX_CHIPS - 2:
             raise RoundFileError(f"{where}: bag has {len(bag)} chips; at most {L.MAX_CHIPS - 2}")
         beside = _chips(pl, "beside", where, starting, default="")
@@ -176,6 +208,13 @@ def play_round_data(d: dict, label: str = "round file") -> dict:
     if card:
         G[L.G_DECK + rnd - 1] = card
         G[L.G_DECK_N] = rnd
+    return PreparedRound(d, label, rs, n, P, G, R, SK, SP, SC, FD, DS, supply)
+
+
+def play_prepared(pr: PreparedRound) -> dict:
+    """Play a prepared round (the arrays are used up: prepare again to play it again)."""
+    d, label, rs, n, P, G, R = pr.d, pr.label, pr.rs, pr.n, pr.P, pr.G, pr.R
+    SK, SP, SC, FD, DS, supply = pr.SK, pr.SP, pr.SC, pr.FD, pr.DS, pr.supply
     E = np.zeros((5000, L.EV_WIDTH), dtype=np.int64)
     rd = np.zeros((0, n, RD_WIDTH), dtype=np.int64)
     rng = np.zeros(n + 1, dtype=np.uint64)
@@ -211,8 +250,8 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) 
     """Set seat s's forced draws count and scripted decisions from its table; return the draws."""
     SC[s, :] = 0
     P[s, L.F_FORCED_PTR] = 0
-    draws = _chips(pl, "draws", where, starting, default="")
-    card_draws = _chips(pl, "card_draws", where, starting, default="")
+    draws = _chips(pl, "draws", where, starting, default="", most=60)
+    card_draws = _chips(pl, "card_draws", where, starting, default="", most=60)
     if len(draws) + len(card_draws) > 60:
         raise RoundFileError(f"{where}: at most 60 draws")
     P[s, L.F_FORCED_N] = len(draws) if draws else -1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sim.kernel import layout as L
 from sim.rules import chips
+from sim.rules.chip_limits import parse_chips_capped
 from strategies import slots as S
 
 
@@ -27,7 +28,11 @@ def _int(d: dict, key: str, where: str, default=None, lo=0, hi=10_000) -> int:
     return v
 
 
-def _chips(d: dict, key: str, where: str, starting: str, default=None) -> list[int]:
+MOST_CHIPS = 10_000  # no key of a round file needs more chips than this (a whole supply)
+
+
+def _chips(d: dict, key: str, where: str, starting: str, default=None,
+           most: int = MOST_CHIPS) -> list[int]:
     v = d.get(key, default)
     if v is None:
         raise RoundFileError(f"{where}: missing key '{key}' (bag notation, e.g. 'w1x4,o1')")
@@ -36,7 +41,7 @@ def _chips(d: dict, key: str, where: str, starting: str, default=None) -> list[i
     if not isinstance(v, str):
         raise RoundFileError(f"{where}: key '{key}': expected bag notation such as 'w1,o1,r2'")
     try:
-        return chips.parse_chips(v, what=f"{where} {key}", starting=starting)
+        return parse_chips_capped(v, what=f"{where} {key}", starting=starting, most=most)
     except chips.BagSpecError as e:
         raise RoundFileError(str(e)) from None
 
@@ -155,7 +160,7 @@ def _upgrade(x, where) -> int:
         return -1
     parts = x.split(">") if isinstance(x, str) else []
     try:
-        a, b = (chips.parse_chips(p, what="upgrade") for p in parts)
+        a, b = (parse_chips_capped(p, what="upgrade", most=2) for p in parts)
     except (ValueError, chips.BagSpecError):
         a = b = []
     if len(parts) != 2 or len(a) != 1 or len(b) != 1 or chips.TYPE_COLOUR[a[0]] != chips.TYPE_COLOUR[b[0]] \

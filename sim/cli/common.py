@@ -15,6 +15,8 @@ from typing import Annotated
 import typer
 from typer.core import TyperGroup
 
+from sim.cli.help_text import tidy_command
+
 try:  # Typer >= 0.26 carries its own copy of click
     from typer._click import exceptions as _click_exc
 except ImportError:  # pragma: no cover - older Typer on the real click
@@ -58,6 +60,7 @@ def int_range(option: str) -> tuple[int, int, str]:
         "seed": (0, INT64_MAX, ""),
         "n": (1, MAX_POTIONS, _DAY),
         "games": (1, MAX_GAMES, _DAY),
+        "budget": (1, MAX_GAMES, _DAY),  # tune: games the search may play
         "threads": (1, numba.config.NUMBA_NUM_THREADS, "the threads Numba can use here"),
         "players": (1, 5, "no ruleset seats more"),
         "seat": (0, 4, ""),
@@ -132,6 +135,7 @@ class QuacksGroup(TyperGroup):
         cmd = super().get_command(ctx, cmd_name)
         for p in getattr(cmd, "params", ()):
             guard_int_option(p)
+        tidy_command(cmd)
         return cmd
 
     def invoke(self, ctx):
@@ -141,6 +145,7 @@ class QuacksGroup(TyperGroup):
             interrupted()
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        tidy_command(self)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
         try:

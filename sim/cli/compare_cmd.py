@@ -41,7 +41,14 @@ def build_config(rules: list[str] | None, variants: list[str] | None, overrides:
     common = tuple(overrides or ())
     names = list(rules or ["base"])
     specs = [RulesetSpec(default_label(r), r, common) for r in names]
-    specs += [parse_variant(v, names[0], common) for v in variants or []]
+    given = [parse_variant(v, names[0], common) for v in variants or []]
+    taken = [s.label for s in specs]
+    for v, text in zip(given, variants or []):
+        if v.label in taken:
+            fail(f"--variant {text}: the label '{v.label}' is used twice; give each variant its "
+                 "own LABEL=")
+        taken.append(v.label)
+    specs += given
     field = ()
     if strategies is not None:
         field = tuple(split_specs(strategies))
@@ -78,7 +85,7 @@ def print_result(res, console: Console) -> None:
     console.print(_table("win share by strategy (95% CI)", *strategy_rows(res)))
     console.print(f"game length: the total of a player's reward spaces over the game; round-"
                   f"{res.config.leader_round} leader: tied leaders count as one picked at random; "
-                  "seats from 0", markup=False)
+                  "seat 1 starts round 1", markup=False)
     for n in res.notes:
         console.print(f"note: {n}", markup=False)
 

@@ -20,6 +20,7 @@ from rich.table import Table
 from sim.cli.common import (
     Backend,
     BackendOpt,
+    QuacksGroup,
     SchedulerOpt,
     WorkersOpt,
     fail,
@@ -33,7 +34,7 @@ err = Console(stderr=True, soft_wrap=True)
 
 def register(app: typer.Typer) -> None:
     """Add ``quacks experiment run|list``."""
-    exp_app = typer.Typer(help="Studies declared in TOML files: run one into a report folder, or "
+    exp_app = typer.Typer(cls=QuacksGroup, help="Studies declared in TOML files: run one into a report folder, or "
                                "list the shipped ones.", no_args_is_help=True)
     app.add_typer(exp_app, name="experiment")
 
@@ -67,6 +68,9 @@ def register(app: typer.Typer) -> None:
             "--out", help="Report folder (default: reports/<experiment name>).")] = None,
         games: Annotated[int | None, typer.Option(
             "--games", help="Games for every game part instead of the file's (a quick run).")] = None,
+        resume: Annotated[bool, typer.Option(
+            "--resume", help="Continue the interrupted run in --out (the same file and --games; "
+                             "finished parts are kept).")] = False,
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         threads: Annotated[int | None, typer.Option(
             "--threads", help="Numba threads (results never depend on it).")] = None,
@@ -76,21 +80,22 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run an experiment file: every part in order, into a report folder with parquet tables,
         PNG plots and report.md (tables and figures, the exact command and versions)."""
+        from sim.api.game import GameInputError, plural
         from sim.rules.chips import BagSpecError
         from sim.rules.ruleset import RulesetError
-        from sim.study.experiment import ExperimentRunError, run_experiment
+        from sim.study.experiment import ExperimentInterrupted, ExperimentRunError, run_experiment
         from sim.study.experiment_file import ExperimentFileError, find_experiment, load_experiment
         from sim.study.tournament import TournamentError
         from strategies.builtin import StrategySpecError
 
         set_threads(threads)
-        if games is not None and games <= 0:
-            fail(f"--games {games}: expected a positive number of games")
         try:
             exp = load_experiment(find_experiment(file))
         except ExperimentFileError as e:
             fail(str(e))
         target = Path(out_dir) if out_dir else Path("reports") / exp.name
+        resume_cmd = f"quacks experiment run {file}" + (f" --out {out_dir}" if out_dir else "") \
+            + (f" --games {games}" if games is not None else "") + " --resume"
 
         def say(msg: str) -> None:
             if not json_ and sys.stderr.isatty():
@@ -99,17 +104,27 @@ def register(app: typer.Typer) -> None:
         try:
             with open_backend(backend, scheduler, workers, threads, quiet=json_) as be:
                 res = run_experiment(exp, target, games=games, argv=sys.argv[3:] or [file],
-                                     progress=say, backend=be)
+                                     progress=say, backend=be, resume=resume)
+        except ExperimentInterrupted as e:
+            if e.kept:
+                typer.echo(f"interrupted: {plural(e.kept, 'part')} of {e.total} kept in "
+                           f"{e.out}; continue with: {resume_cmd}", err=True)
+            else:
+                typer.echo("interrupted: no report written", err=True)
+            raise typer.Exit(130) from None
         except KeyboardInterrupt:
             typer.echo("interrupted: no report written", err=True)
             raise typer.Exit(130) from None
+        except ExperimentFileError as e:
+            fail(str(e))
         except (ExperimentRunError, TournamentError, RulesetError, StrategySpecError,
-                BagSpecError) as e:
+                BagSpecError, GameInputError) as e:
             fail(f"{exp.path.name}: {e}")
         if json_:
             typer.echo(json.dumps(res.to_json(), indent=2))
             return
-        out.print(f"[bold]{exp.title}[/bold]: {len(res.parts)} parts, {res.games:,} games in "
+        out.print(f"[bold]{exp.title}[/bold]: {plural(len(res.parts), 'part')}, "
+                  f"{res.games:,} {'game' if res.games == 1 else 'games'} in "
                   f"{res.seconds:.1f} s")
         for p in res.parts:
             out.print(f"  {p.name} ({p.kind}): {', '.join(f'{t}.parquet' for t in p.tables)}"

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sim.api.exact import MAX_STATES, TooLargeError, sub_bag_count
-from sim.api.game import GameInputError, check_players
+from sim.api.game import GameInputError, check_players, check_round_values
 from sim.api.round_file import RoundFileError
 from sim.cli.common import (
     QuacksGroup,
@@ -170,6 +170,7 @@ def potion(
                 print_regret(res)
             return
         if draws is not None:
+            pot.check_draws(q, draws)  # a bad --draws is refused before the compile notice
             compile_notice("sim/kernel/potions.potion_forced")
             res = pot.forced(q, draws)
             if json_:
@@ -231,7 +232,7 @@ def play(
     strategy_file: StrategyFileOpt = None,
 ) -> None:
     """Play many complete games and print each strategy's win share, VP and explosion rate."""
-    from sim.api.game import play_batch, summarize
+    from sim.api.game import play_batch, play_summary
 
     try:
         set_threads(threads)
@@ -243,13 +244,16 @@ def play(
         rs = load_ruleset(rules, set_ or [])
         lineup, players = _lineup(strategies, players)
         check_players(rs, players)
-        idx = np.arange(games, dtype=np.int64)
+        check_round_values(rs, lineup)
+        one = np.zeros(1, dtype=np.int64)
         compile_notice("sim/kernel/game.play_games")
-        play_batch(rs, lineup, games=idx[:1], rotations=idx[:1], seed=seed)  # compile outside the clock
-        t0 = time.perf_counter()
-        res = play_batch(rs, lineup, games=idx, rotations=idx % players, seed=seed)
-        secs = time.perf_counter() - t0
-        df = summarize(res, int(rs.game("rounds")))
+        play_batch(rs, lineup, games=one, rotations=one, seed=seed)  # compile outside the clock
+        # games in short pieces summed as they finish: bounded memory, Ctrl-C seen at once
+        with exit_on_interrupt(), work_progress("games", quiet=json_) as bar:
+            t0 = time.perf_counter()
+            stats = play_summary(rs, lineup, games=games, seed=seed, progress=bar)
+            secs = time.perf_counter() - t0
+        df = stats.frame()
     except typer.Exit:
         raise
     except USER_ERRORS as e:
@@ -264,7 +268,7 @@ def play(
             ],
         }))
         return
-    out.print(f"{games:,} games, {players} players, seed {seed}, rules {rs.display}; seats rotate every game; "
+    out.print(f"{games:,} {'game' if games == 1 else 'games'}, {players} players, seed {seed}, rules {rs.display}; seats rotate every game; "
               f"{secs:.2f} s ({games / secs:,.0f} games/s)")
     t = Table(show_header=True, header_style="bold")
     witches = "witches_called" in df.columns
@@ -273,10 +277,10 @@ def play(
         t.add_column(col, justify="left" if col == "strategy" else "right")
     for row in df.to_dict(orient="records"):
         t.add_row(str(row["seat_in_lineup"]), row["name"], f"{row['games']:,}",
-                  f"{row['win_share']:.4f} {ci_text(row['win_share_ci'])}",
-                  f"{row['mean_vp']:.2f} {ci_text(row['mean_vp_ci'])}", f"{row['mean_rank']:.3f}",
-                  f"{row['explosion_rate']:.4f} {ci_text(row['explosion_rate_ci'])}",
-                  *([f"{row['witches_called']:.2f} {ci_text(row['witches_called_ci'])}"] if witches else []))
+                  f"{row['win_share']:.4f} {ci_text(row['win_share_ci'], 4)}",
+                  f"{row['mean_vp']:.2f} {ci_text(row['mean_vp_ci'], 2)}", f"{row['mean_rank']:.3f}",
+                  f"{row['explosion_rate']:.4f} {ci_text(row['explosion_rate_ci'], 4)}",
+                  *([f"{row['witches_called']:.2f} {ci_text(row['witches_called_ci'], 2)}"] if witches else []))
     out.print(t)
 
 
@@ -354,6 +358,7 @@ def replay(
         rs = load_ruleset(rules or "base", set_ or [])
         lineup, players = _lineup(strategies, players)
         check_players(rs, players)
+        check_round_values(rs, lineup)
         rotation = 0 if rotation is None else rotation
         check_rotation(rotation, players)
         compile_notice("sim/kernel/game.play_game")
@@ -385,11 +390,12 @@ def round_(
 ) -> None:
     """Play one scripted round from a file and print the state after it."""
     from sim.api.game import event_text
-    from sim.api.round_file import play_round_file
+    from sim.api.round_file import play_prepared, prepare_round_file
 
     try:
+        prepared = prepare_round_file(file)  # a bad file is refused before any compile notice
         compile_notice("sim/kernel/round.play_round")
-        res = play_round_file(file)
+        res = play_prepared(prepared)
     except USER_ERRORS as e:
         fail(str(e))
     if json_:

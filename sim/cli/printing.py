@@ -14,7 +14,10 @@ from sim.rules.ruleset import rules_label
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
 
-def ci_text(lo_hi) -> str:
+def ci_text(lo_hi, digits: int | None = None) -> str:
+    """``[lo, hi]``: four significant digits, or ``digits`` decimals (columns that line up)."""
+    if digits is not None:
+        return f"[{lo_hi[0]:.{digits}f}, {lo_hi[1]:.{digits}f}]"
     return f"[{lo_hi[0]:.4g}, {lo_hi[1]:.4g}]"
 
 

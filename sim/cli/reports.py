@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.api.game import GameInputError
+from sim.api.game import GameInputError, plural
 from sim.cli.common import (
     Backend,
     BackendOpt,
@@ -183,7 +183,9 @@ def _print_result(res, console: Console) -> None:
     gps = f" ({res.games_per_second:,.0f} games/s)" if res.seconds_total > 0 else ""
     play = res.seconds_total - res.report_seconds
     rep = f", report {res.report_seconds:.1f} s" if res.report_seconds > 0 else ""
-    console.print(f"{res.games:,} games ({res.deals:,} deals x {res.plan.games_per_deal} seatings), "
+    deals = f"{res.deals:,} {'deal' if res.deals == 1 else 'deals'}"
+    seatings = plural(res.plan.games_per_deal, "seating")
+    console.print(f"{res.games:,} {'game' if res.games == 1 else 'games'} ({deals} x {seatings}), "
                   f"{s['players']} players, format {s['format']}, seed {s['seed']}, rules "
                   f"{res.plan.ruleset.display}; {play:.1f} s{gps}{rep}{cap}", markup=False)
     h2h = res.summary.head_to_head
@@ -218,7 +220,8 @@ def _print_sweep(res, console: Console) -> None:
     grid = len(keys) > 1
     b = res.baseline
     console.print(f"sweep of {' x '.join(keys)} for {st['strategy']} vs {','.join(st['vs'])}: "
-                  f"{len(res.table)} {'cells' if grid else 'values'} x {st['games']:,} games, "
+                  f"{plural(len(res.table), 'cell' if grid else 'value')} x {st['games']:,} "
+                  f"{'game' if st['games'] == 1 else 'games'}, "
                   f"{st['players']} players, seed {st['seed']}, rules "
                   f"{rules_label(st['rules'], st.get('overrides') or [])}; {res.seconds:.1f} s", markup=False)
     console.print(f"baseline {b['spec']}"
@@ -417,14 +420,16 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Re-draw the plots of a saved report from its tables."""
         from sim.study.plots import render_all
+        from sim.study.report_check import check_report_files
 
         if directory.is_file():
             fail(f"{directory}: a file; quacks plot needs a report folder (the --out of quacks "
                  "tournament or sweep)")
         try:
+            used = check_report_files(directory) if directory.is_dir() else []
             files, notes = render_all(directory)
         except USER_ERRORS as e:
             fail(str(e))
         for n in notes:
             typer.echo(f"note: {n}", err=True)
-        out_console.print(f"{directory}/: {', '.join(files)}")
+        out_console.print(f"{directory}/: {', '.join(files)} (drawn from {', '.join(used)})")

@@ -83,8 +83,10 @@ def register(app: typer.Typer) -> None:
             field = split_specs(vs)
             n = players or (4 if len(field) == 1 else len(field) + 1)
             target = Path(out_dir) if out_dir else None
-            if target is not None and target.exists() and not target.is_dir():
-                fail(f"--out {out_dir}: exists and is not a directory")
+            if target is not None:  # before any work, as tournament does
+                from sim.study.out_probe import probe_writable
+
+                probe_writable(target)
             with open_backend(backend, scheduler, workers, threads, quiet=json_) as be, \
                     exit_on_interrupt(), work_progress("games", quiet=json_) as bar:
                 res = run_tune(spec, params, field, rs, players=n, budget=budget, seed=seed,
@@ -104,9 +106,10 @@ def register(app: typer.Typer) -> None:
 
 def print_tune(res, players: int, files: list[str], target: Path | None) -> None:
     """The lines ``quacks tune`` prints."""
+    from sim.api.game import plural
     from sim.cli.printing import ci_text
 
-    out.print(f"{res.evaluations} candidates, {res.games:,} games ({players} players); "
+    out.print(f"{plural(res.evaluations, 'candidate')}, {res.games:,} games ({players} players); "
               f"re-test on {res.retest_deals:,} fresh deals x {players} seatings", markup=False)
     out.print(f"best:  {res.best}", markup=False)
     out.print(f"  win share {res.best_win_share:.4f} {ci_text(res.best_win_share_ci)}", markup=False)
@@ -129,35 +132,11 @@ def write_tune_report(res, target: Path, settings: dict) -> list[str]:
     os.replace(tmp, hist)
     atomic_write_text(target / "tune.json", json.dumps({**res.as_json(), "settings": settings},
                                                        indent=2) + "\n")
+    from sim.study.tune_plots import progress_figure
+
     fig = progress_figure(res)
     png = target / "progress.png"
     tmp = png.with_name(partial(png.name))
     fig.savefig(tmp, format="png", dpi=110)
     os.replace(tmp, png)
     return ["history.parquet", "progress.png", "tune.json"]
-
-
-def progress_figure(res):
-    """Every candidate's win share against the games played so far, the best full-length one
-    so far as a line, and the re-tested winner with its interval."""
-    from matplotlib.figure import Figure
-
-    h = res.history
-    fig = Figure(figsize=(7, 4), layout="constrained")
-    ax = fig.add_subplot()
-    for state, marker in (("complete", "o"), ("pruned", "x"), ("budget", "^")):
-        part = h[h["state"] == state]
-        if len(part):
-            ax.scatter(part["games_so_far"], part["win_share"], marker=marker, s=18, label=state)
-    full = h["deals"] == h["deals"].max()
-    best = h["win_share"].where(full).cummax()
-    ax.step(h["games_so_far"], best, where="post", color="black", lw=1, label="best full run")
-    lo, hi = res.best_win_share_ci
-    ax.errorbar([h["games_so_far"].max()], [res.best_win_share],
-                yerr=[[res.best_win_share - lo], [hi - res.best_win_share]], fmt="s", color="C3",
-                label="winner, re-tested (95% CI)")
-    ax.set_xlabel("games played by the search")
-    ax.set_ylabel("win share")
-    ax.set_title(f"quacks tune {res.start}")
-    ax.legend(fontsize=8)
-    return fig

@@ -136,7 +136,7 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
     raise CompareError (or the ruleset's, strategy parser's or game layer's own ValueError)."""
     c = config
     if len(c.rulesets) < 2:
-        raise CompareError(f"{len(c.rulesets)} ruleset given; compare needs at least two: --rules "
+        raise CompareError(f"{len(c.rulesets)} {'ruleset' if len(c.rulesets) == 1 else 'rulesets'} given; compare needs at least two: --rules "
                            "NAME twice, or --variant LABEL=section.key=value")
     labels = [r.label for r in c.rulesets]
     if len(set(labels)) < len(labels):
@@ -145,6 +145,7 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
         raise CompareError(f"--games {c.games}: expected at least 2 (intervals need two deals)")
     if c.leader_round < 1:
         raise CompareError(f"--leader-round {c.leader_round}: expected a round number from 1")
+
     if c.threads is not None:
         import numba
 
@@ -158,6 +159,10 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
                 overrides=r.overrides, detail="rounds", strategy_files=c.strategy_files)))
         except RulesetError as e:
             raise RulesetError(f"ruleset {r.label}: {e}") from None
+    longest = max(p.rounds for p in plans)  # (a shorter ruleset leaves the leader metric out)
+    if c.leader_round > longest:
+        raise CompareError(f"--leader-round {c.leader_round}: no ruleset here plays that many "
+                           f"rounds; expected 1 to {longest}")
     first = plans[0]
     for r, p in zip(c.rulesets[1:], plans[1:]):
         if (p.players, p.names, p.games_per_deal, p.deals) != \

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from sim.study.plot_style import seat_label
 from sim.study.plots import _BOTTOM_LEGEND, _err, _figure, _palette, _save
 
 PLOT_FILES = ("metrics.png", "differences.png", "win_share.png")
@@ -50,7 +51,7 @@ def _seat_panel(ax, seats: pd.DataFrame, labels: list[str], colours: list, playe
                         label=lb if k == 0 else None)
     ax.axhline(1 / players if players else 0, color="grey", ls="--", lw=1)
     n = int(seats["metric"].nunique())
-    ax.set_xticks(range(n), [f"seat {k}" for k in range(n)], fontsize=8)
+    ax.set_xticks(range(n), [seat_label(k) for k in range(n)], fontsize=8)
     ax.set_title("win share by seat" if players else "win share by seat: difference", fontsize=9)
     ax.legend(fontsize=7, loc="best")
     ax.grid(axis="y", alpha=0.3)

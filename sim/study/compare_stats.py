@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from sim.stats.clusters import METHOD_DIFF, METHOD_MEAN, METHOD_SHARE, share_interval, t_interval
+from sim.study.plot_style import seat_label
 
 # Ruleset-level metrics: key -> (label, kind, digits). kind "mean": t interval; "share": Wilson at
 # the effective sample size. Seat metrics (seat_0 ... seat_{n-1}, first_seat_excess) follow.
@@ -54,10 +55,10 @@ INTERVAL_METHODS = {
 
 def metric_label(key: str, leader_round: int = 6) -> str:
     """The human label of a ruleset-level metric key."""
-    if key.startswith("seat_"):
-        return f"seat {key[5:]} win share"
+    if key.startswith("seat_"):  # the key keeps the 0-based index; people read seats from 1
+        return f"{seat_label(int(key[5:]))} win share"
     if key == "first_seat_excess":
-        return "seat 0 win share - 1/n"
+        return f"{seat_label(0)} win share - 1/n"
     return METRICS[key][0].format(k=leader_round)
 
 
@@ -157,7 +158,7 @@ def deal_totals(games: Mapping[str, np.ndarray], rounds: Mapping[str, np.ndarray
 class Estimate:
     """A statistic: its value, its influence residual per deal, the observations behind it and
     its interval kind ("mean", "share" or "diff"); ``offset`` is subtracted from a share (the
-    seat advantage is seat 0's win share minus 1/n)."""
+    seat advantage is the first seat's (index 0, ``seat 1`` in labels) win share minus 1/n)."""
 
     value: float
     resid: np.ndarray

@@ -73,6 +73,27 @@ class ExperimentFileError(ValueError):
     """A malformed experiment file; the message names the file and the key."""
 
 
+# integer keys held to the command line's rule for the option of the same meaning (README:
+# seeds 0 to 2^63 - 1, games 1 to 10^9, potions 1 to 10^12, players 1 to 5, ...)
+INT_RULES = {"seed": "seed", "games": "games", "players": "players", "potions": "n",
+             "optimal_potions": "n", "start": "start", "flask": "flask", "round": "round"}
+
+
+def check_int_ranges(table: dict, where: str) -> None:
+    """Every integer key of a checked table within the command line's range for it
+    (ExperimentFileError ``x.toml: [experiment]: games = 0: expected 1 to 1000000000``)."""
+    from sim.cli.common import int_range
+
+    for key, option in INT_RULES.items():
+        v = table.get(key)
+        if v is None or isinstance(v, bool) or not isinstance(v, int):
+            continue
+        lo, hi, why = int_range(option) if option != "round" else (0, 20, "")
+        if not lo <= v <= hi:
+            note = f" ({why})" if why and v > hi else ""
+            raise ExperimentFileError(f"{where}: {key} = {v}: expected {lo} to {hi}{note}")
+
+
 @dataclass
 class Experiment:
     """A checked experiment file: its settings and its parts (dicts with every key filled)."""
@@ -142,11 +163,10 @@ def _check_part(raw: dict, i: int, where_file: str) -> dict:
         raise ExperimentFileError(f"{where}: key 'name' must be letters, digits, - or _ "
                                   f"(it names the part's folder): {part['name']!r}")
     where = f"{where_file}: part '{part['name']}' ({kind})"
+    check_int_ranges(part, where)
     for key in ("vs", "strategies", "chips"):
         if key in PART_KEYS[kind]:
             _check_strings(part[key], where, key)
-    if part["games"] is not None and part["games"] <= 0:
-        raise ExperimentFileError(f"{where}: key 'games' must be positive")
     for key in ("after_rounds", "player_counts", "price_deltas"):
         if key in part and not all(isinstance(v, int) and not isinstance(v, bool)
                                    for v in part[key]):
@@ -156,6 +176,8 @@ def _check_part(raw: dict, i: int, where_file: str) -> dict:
             raise ExperimentFileError(f"{where}: key 'bags' must list at least one bag")
         part["bags"] = [_check_sub(b, BAG_KEYS, f"{where}: bags[{j}]")
                         for j, b in enumerate(part["bags"])]
+        for j, b in enumerate(part["bags"]):
+            check_int_ranges(b, f"{where}: bags[{j}]")
     if kind in ("compare", "catchup"):
         part["variants"] = [_check_sub(v, VARIANT_KEYS, f"{where}: variants[{j}]")
                             for j, v in enumerate(part["variants"])]
@@ -186,6 +208,7 @@ def load_experiment(path: str | Path) -> Experiment:
     if not isinstance(data.get("experiment"), dict):
         raise ExperimentFileError(f"{p}: missing table [experiment]")
     head = _check_table(data["experiment"], EXPERIMENT_KEYS, f"{p}: [experiment]")
+    check_int_ranges(head, f"{p}: [experiment]")
     parts_raw = data.get("part")
     if not isinstance(parts_raw, list) or not parts_raw:
         raise ExperimentFileError(f"{p}: no [[part]] table: an experiment needs at least one part")
@@ -194,8 +217,6 @@ def load_experiment(path: str | Path) -> Experiment:
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise ExperimentFileError(f"{p}: two parts are named '{dup[0]}' (key 'name' must be unique)")
-    if head["games"] <= 0:
-        raise ExperimentFileError(f"{p}: [experiment]: key 'games' must be positive")
     return Experiment(p, p.stem, head["title"], head["description"], head["seed"], head["games"],
                       head["rules"], [str(s) for s in head["set"]], head["players"], parts)
 

@@ -19,7 +19,12 @@ import numpy as np
 import pandas as pd
 
 from sim.stats.clusters import ratio_mean_var, share_interval
-from sim.study.experiment_plots import plot_catchup, plot_ingredient, plot_lines, save_figure
+from sim.study.experiment_plots import (
+    plot_catchup,
+    plot_ingredient,
+    plot_seat_advantage,
+    save_figure,
+)
 from sim.study.report_markdown import md_table
 from sim.study.sweep import focus_deal_means, paired_diff_columns
 from sim.study.tournament import TournamentConfig, resolve_plan, run_tournament
@@ -126,7 +131,7 @@ def run_sweep_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
                       sum(int(r.games) for r in res.results))
 
 
-def _price_key(rules, chip: str) -> tuple[str, int]:
+def price_key(rules, chip: str) -> tuple[str, int]:
     """The ruleset key of a chip's price under the book in play, and that price."""
     from sim.rules import chips as C
 
@@ -146,7 +151,7 @@ def run_ingredient_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
     rows, games = [], 0
     for chip in part["chips"]:
         spec = part["favour"].replace("{chip}", chip)
-        key, price = _price_key(rules, chip)
+        key, price = price_key(rules, chip)
         per = {}
         for d in deltas:
             if price + d < 1:
@@ -291,9 +296,7 @@ def run_seats_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
                          "fair_share": 1.0 / n, "excess": x.win_share - 1.0 / n,
                          "mean_vp": x.mean_vp, "games": int(x.games)})
     table = pd.DataFrame(rows)
-    fig = save_figure(plot_lines(table, "seat", "win_share", "players",
-                                 "seat (1 = start player in round 1)", "win share"),
-                      outdir, "seats.png")
+    fig = save_figure(plot_seat_advantage(table), outdir, "seats.png")
     md = md_table(["players", "seat", "win share [95% CI]", "fair share", "mean VP", "games"],
                   [[str(x.players), str(x.seat), ci_text(x.win_share, x.ci_lo, x.ci_hi),
                     f"{x.fair_share:.3f}", f"{x.mean_vp:.1f}", f"{x.games:,}"]

@@ -21,6 +21,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
 from sim.rules.chips import COLOUR_NAMES  # noqa: E402
+from sim.study.plot_style import MIN_TEXT_PT, SEQUENTIAL_CMAP, seat_label  # noqa: E402
 from sim.study.report_markdown import head_to_head_counts  # noqa: E402
 
 PLOT_FILES = ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_round.png",
@@ -205,9 +206,9 @@ def plot_seats(seats: pd.DataFrame) -> Figure:
         ax.bar(x, m, width, yerr=err, capsize=3, alpha=0.85, edgecolor="white", lw=0.5,
                color="#9e9e9e" if i < 0 else _palette(i + 1)[-1], hatch="" if i < 0 else _hatch(i),
                label="all strategies" if g == "all" else g)
-    ax.axhline(1 / nseat, color="grey", ls="--", lw=1, label=f"equal share 1/{nseat}")
-    ax.set_xticks(range(nseat), [f"seat {s}" for s in range(nseat)])
-    ax.set_xlabel("seat")
+    ax.axhline(1 / nseat, color="grey", ls="--", lw=1, label=f"fair share 1/{nseat}")
+    ax.set_xticks(range(nseat), [seat_label(s) for s in range(nseat)])
+    ax.set_xlabel("seat (seat 1 starts round 1)")
     ax.set_ylabel("win share")
     ax.set_title("win share by seat (95% CI)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, fontsize=8)
@@ -324,8 +325,8 @@ def plot_jobs(summary) -> tuple[list, list[str]]:
     if s.rounds is not None and len(s.rounds):
         jobs.append(("rounds.png", lambda: plot_rounds(s.rounds, names)))
         jobs.append(("bag_by_round.png", lambda: plot_bag(s.rounds, names)))
-    else:
-        notes.append("rounds.png and bag_by_round.png skipped: they need --detail rounds")
+    elif s.info.get("detail") == "rounds":  # asked for, but the report has no rounds table
+        notes.append("rounds.png and bag_by_round.png skipped: the report has no rounds table")
     if s.seats is not None and len(s.seats):
         jobs.append(("seats.png", lambda: plot_seats(s.seats)))
     if s.bought is not None and len(s.bought):
@@ -411,13 +412,34 @@ def plot_sweep(table: pd.DataFrame, settings: dict) -> Figure:
     return fig
 
 
+def _cell_text(v: float, lo: float, hi: float, cell_w: float, cell_h: float) -> str | None:
+    """A grid cell's label as it fits a cell of ``cell_w`` x ``cell_h`` inches at
+    ``MIN_TEXT_PT``: the value with its interval, the value alone, or nothing."""
+    if cell_w >= 1.15 and cell_h >= 0.42:
+        return f"{v:.3f}\n[{lo:.3f}, {hi:.3f}]"
+    if cell_w >= 0.45 and cell_h >= 0.2:
+        return f"{v:.3f}"
+    return None
+
+
 def _plot_sweep_grid(table: pd.DataFrame, settings: dict) -> Figure:
+    """Heat maps of win share and of its paired difference to the baseline over a grid of two
+    parameters; every cell labelled (at least ``MIN_TEXT_PT``) with its value and interval while
+    they fit, the value alone or nothing on a big grid (the figures are in ``sweep.csv``); the
+    axes named by the parameters, their help texts below."""
     xs = np.unique(table["value"].to_numpy(float))
     ys = np.unique(table["value2"].to_numpy(float))
-    fig = Figure(figsize=(12, 5.2))
+    width = min(22.0, max(12.0, 2 * (1.6 + 1.2 * len(xs))))
+    height = min(14.0, max(5.2, 1.9 + 0.5 * len(ys)))
+    fig = Figure(figsize=(width, height), layout="constrained")
     axes = fig.subplots(1, 2)
     best = int(np.nanargmax(table["win_share"].to_numpy(float)))
-    for ax, key, title, cmap in ((axes[0], "win_share", "win share", "viridis"),
+    keys = settings.get("keys") or [settings.get("key", "value"), "value2"]
+    # cell size in inches: each panel gets about half the width less its colour bar and labels
+    cell_w = (width / 2 - 1.7) / max(1, len(xs))
+    cell_h = (height - 1.9) / max(1, len(ys))
+    labelled = "all"
+    for ax, key, title, cmap in ((axes[0], "win_share", "win share", SEQUENTIAL_CMAP),
                                  (axes[1], "win_share_diff", "win share - baseline (paired)", "RdBu")):
         Z = np.full((len(ys), len(xs)), np.nan)
         lo, hi = Z.copy(), Z.copy()
@@ -431,26 +453,36 @@ def _plot_sweep_grid(table: pd.DataFrame, settings: dict) -> Figure:
         im = ax.imshow(Z, origin="lower", aspect="auto", cmap=cmap, **kw)
         for i in range(len(ys)):
             for j in range(len(xs)):
-                if np.isfinite(Z[i, j]):
-                    ax.text(j, i, f"{Z[i, j]:.3f}\n[{lo[i, j]:.3f}, {hi[i, j]:.3f}]",
-                            ha="center", va="center", fontsize=6.5, color="black",
-                            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "alpha": 0.6, "lw": 0})
+                text = _cell_text(Z[i, j], lo[i, j], hi[i, j], cell_w, cell_h)
+                if text is None or not np.isfinite(Z[i, j]):
+                    labelled = "none" if text is None else labelled
+                    continue
+                labelled = "values" if "\n" not in text else labelled
+                ax.text(j, i, text, ha="center", va="center", fontsize=MIN_TEXT_PT,
+                        color="black",
+                        bbox={"boxstyle": "round,pad=0.1", "fc": "white", "alpha": 0.6, "lw": 0})
         b = table.iloc[best]
         bj, bi = np.searchsorted(xs, b["value"]), np.searchsorted(ys, b["value2"])
-        ax.add_patch(Rectangle((bj - 0.5, bi - 0.5), 1, 1, fill=False,
-                                                  ec="#c0392b", lw=2.5))
-        ax.set_xticks(range(len(xs)), [f"{v:g}" for v in xs])
-        ax.set_yticks(range(len(ys)), [f"{v:g}" for v in ys])
-        ax.set_xlabel(_param_label(settings, 0))
-        ax.set_ylabel(_param_label(settings, 1))
+        for ec, lw in (("white", 4.5), ("black", 2.0)):  # seen on any cell colour
+            ax.add_patch(Rectangle((bj - 0.5, bi - 0.5), 1, 1, fill=False, ec=ec, lw=lw))
+        ax.set_xticks(range(len(xs)), [f"{v:g}" for v in xs], fontsize=MIN_TEXT_PT)
+        ax.set_yticks(range(len(ys)), [f"{v:g}" for v in ys], fontsize=MIN_TEXT_PT)
+        ax.set_xlabel(keys[0])
+        ax.set_ylabel(keys[1])
         ax.set_title(title, fontsize=10)
         fig.colorbar(im, ax=ax, label=title)
     games = int(table["games"].iloc[0]) if len(table) else 0
     fig.suptitle(f"{settings['strategy']} vs {','.join(settings['vs'])}: {games:,} games per cell, "
-                 f"{settings['players']} players; best cell (red box): "
+                 f"{settings['players']} players; best cell (boxed): "
                  f"{b['value']:g}, {b['value2']:g}; baseline {settings.get('baseline_spec', '')}",
                  fontsize=10)
-    fig.tight_layout()
+    helps = [h for h in (settings.get("key_help") or []) if h]
+    notes = [f"{k}: {h}" for k, h in zip(keys, settings.get("key_help") or []) if h] if helps else []
+    if labelled != "all":
+        notes.append("cells labelled with " + ("the value only" if labelled == "values" else
+                                               "nothing (too many)") + "; every cell's interval is in sweep.csv")
+    if notes:
+        fig.supxlabel("; ".join(notes), fontsize=MIN_TEXT_PT)
     return fig
 
 

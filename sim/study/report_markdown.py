@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from sim.rules.ruleset import rules_label
+from sim.study.plot_style import seat_label
 
 
 def _fmt(x, digits: int) -> str:
@@ -61,10 +62,11 @@ def pair_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
 
 
 def seat_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the seat table (pooled over strategies)."""
+    """Header and rows of the seat table (pooled over strategies); seats numbered from 1 (the
+    start player of round 1), as in every table and plot a person reads."""
     header = ["seat", "games", "win share [95% CI]", "mean VP [95% CI]"]
     sub = df[df["strategy"] == "all"]
-    rows = [[str(int(r["seat"])), f"{int(r['games']):,}",
+    rows = [[str(int(r["seat"]) + 1), f"{int(r['games']):,}",
              f"{_fmt(r['win_share'], 4)} {_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 4)}",
              f"{_fmt(r['mean_vp'], 2)} {_ci(r['mean_vp_ci_lo'], r['mean_vp_ci_hi'], 2)}"]
             for r in sub.to_dict(orient="records")]
@@ -162,7 +164,7 @@ def summary_markdown(result) -> str:
                      for r in g.to_dict(orient="records")}
             rows.append([str(name)] + [cells.get(int(x), "") for x in seats])
         out += ["Win share by strategy and seat [95% CI]:", "",
-                md_table(["strategy", *[f"seat {int(x)}" for x in seats]], rows), ""]
+                md_table(["strategy", *[seat_label(x) for x in seats]], rows), ""]
     b = s.bought
     if len(b):
         colours = [c for c in b["colour"].cat.categories if b.loc[b["colour"] == c, "mean"].max() > 0]

@@ -461,27 +461,33 @@ def stop_curve_figure(res: ThresholdsResult):
 
 def policy_figure(res: ThresholdsResult):
     """The optimal policy as a heat map: chips drawn across, white total up; each decision cell
-    coloured by the share of the potions reaching it that draw, labelled with how often it is
-    reached."""
+    coloured by the share of the potions reaching it that draw (a colour-blind-safe sequential
+    map, ``SEQUENTIAL_CMAP``), labelled with how often it is reached."""
+    import matplotlib
     from matplotlib.figure import Figure
+
+    from sim.study.plot_style import MIN_TEXT_PT, SEQUENTIAL_CMAP
 
     p = res.policy
     kmax, wmax = int(p["chips_drawn"].max()), int(p["white_total"].max())
     grid = np.full((wmax + 1, kmax), np.nan)
     for r in p.itertuples():
         grid[r.white_total, r.chips_drawn - 1] = r.share_draw
-    fig = Figure(figsize=(1.0 + 0.55 * kmax, 1.6 + 0.42 * (wmax + 1)), layout="constrained")
+    fig = Figure(figsize=(1.4 + 0.62 * kmax, 1.8 + 0.46 * (wmax + 1)), layout="constrained")
     ax = fig.add_subplot()
-    im = ax.imshow(grid, origin="lower", cmap="RdYlGn", vmin=0, vmax=1, aspect="auto",
+    cmap = matplotlib.colormaps[SEQUENTIAL_CMAP]
+    im = ax.imshow(grid, origin="lower", cmap=cmap, vmin=0, vmax=1, aspect="auto",
                    extent=(0.5, kmax + 0.5, -0.5, wmax + 0.5))
     for r in p.itertuples():
+        red, green, blue, _ = cmap(float(r.share_draw))
+        dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
         ax.text(r.chips_drawn, r.white_total, f"{r.p_reach:.2f}".lstrip("0") if r.p_reach < 1 else "1",
-                ha="center", va="center", fontsize=7)
+                ha="center", va="center", fontsize=MIN_TEXT_PT, color="white" if dark else "black")
     ax.set_xlabel("chips drawn")
     ax.set_ylabel("white total in the pot")
     ax.set_xticks(range(1, kmax + 1))
     ax.set_yticks(range(0, wmax + 1))
     ax.set_title("optimal stopper: share drawing (colour), chance the decision is reached (text)\n"
-                 + _title(res.summary), fontsize=8)
+                 + _title(res.summary), fontsize=MIN_TEXT_PT)
     fig.colorbar(im, ax=ax, label="share of reaching potions that draw")
     return fig

@@ -3,8 +3,8 @@
 Formats (``TournamentConfig.format``):
 
 - ``rotate`` (duplicate format): every deal (game seed) is played in every cyclic rotation of the
-  seats, so every strategy meets the same luck from every seat. Fewer specs than seats are cycled
-  (copies of one spec count as one strategy).
+  seats, so every strategy meets the same luck from every seat. As in ``quacks play``, give one
+  spec per seat or one for all (copies of one spec count as one strategy).
 - ``round-robin``: every combination of ``players`` strategies from a larger pool is a table;
   every deal is played at every table in every rotation.
 - ``vs-field``: the first spec is the focus strategy, the rest a field cycled into the other
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.api.game import check_players
+from sim.api.game import check_players, check_round_values
 from sim.rules.ruleset import Ruleset, load_ruleset
 from sim.stats.clusters import warm as warm_statistics
 from sim.study.backend import LOCAL
@@ -223,6 +223,10 @@ def resolve_plan(config: TournamentConfig) -> Plan:
                 f"--strategies: {len(specs)} strategies for {players} seats; use --format round-robin "
                 f"to play every combination of {players}, or give at most {players}")
         check_players(rs, players)
+        if 1 < len(specs) < players:  # as quacks play: one per seat, or one for all
+            raise TournamentError(
+                f"--strategies: {len(specs)} strategies for {players} seats; give one per seat, "
+                f"or one for all")
         seated = [specs[k % len(specs)] for k in range(players)]
         names = list(dict.fromkeys(seated))
         tables = [tuple(names.index(s) for s in seated)]
@@ -259,6 +263,7 @@ def resolve_plan(config: TournamentConfig) -> Plan:
         names = [focus_name, *fnames]
         tables = [(0, *(1 + fnames.index(fld[k % len(fld)]) for k in range(players - 1)))]
         strategies = [parsed[focus], *(parsed[s] for s in fnames)]
+    check_round_values(rs, strategies)
     rotations = players if c.duplicate else 1
     gpd = len(tables) * rotations
     games = c.games

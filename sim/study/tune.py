@@ -19,10 +19,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sim.api.game import check_players
+from sim.api.game import (  # FIRST_PIECE, PIECE_SECONDS: tune's pieces are quacks play's
+    FIRST_PIECE,  # noqa: F401
+    PIECE_SECONDS,  # noqa: F401
+    Pieces,
+    check_players,
+    check_round_values,
+)
 from sim.rules.ruleset import Ruleset
 from sim.stats.clusters import paired_diff, share_interval
-from sim.study.backend import LOCAL
+from sim.study.backend import LOCAL, LocalBackend
 from sim.study.sweep import number_param
 from strategies.builtin import StrategySpecError, parse_strategy
 
@@ -82,7 +88,11 @@ def spec_with(strategy: str, values: dict[str, float], params: Sequence[TunePara
 @dataclass
 class Evaluator:
     """Plays a spec against the field on deals and keeps its win share per deal (on the
-    ``backend``'s workers when one is given; the shares are the same)."""
+    ``backend``'s workers when one is given; the shares are the same).
+
+    Played here, the deals go in pieces of about ``PIECE_SECONDS`` each (one compiled call
+    each: the interpreter sees Ctrl-C between them); a deal's share does not depend on the
+    piece it is played in."""
 
     ruleset: Ruleset
     field: list[str]
@@ -91,11 +101,18 @@ class Evaluator:
     chunks: int = 64
     games_played: int = 0
     backend: object = None
+    pieces: Pieces = field(default_factory=Pieces)
 
     def deal_shares(self, spec: str, deals: np.ndarray) -> np.ndarray:
         """The spec's mean win share in each deal (every rotation of the seats)."""
-        share = (self.backend or LOCAL).deal_shares(self.ruleset, [spec, *self.field], self.seed,
-                                                    deals, self.chunks)
+        be = self.backend or LOCAL
+        specs = [spec, *self.field]
+        if not isinstance(be, LocalBackend):
+            share = be.deal_shares(self.ruleset, specs, self.seed, deals, self.chunks)
+        else:
+            pieces = [be.deal_shares(self.ruleset, specs, self.seed, deals[a:b], self.chunks)
+                      for a, b in self.pieces.ranges(len(deals))]
+            share = np.concatenate(pieces) if pieces else np.zeros(0)
         self.games_played += len(deals) * self.players
         return share
 
@@ -180,13 +197,13 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
         raise TuneError(f"--vs: {len(field_specs)} strategies for {players - 1} other seats; give "
                         f"one (it fills every seat) or exactly {players - 1}")
     check_players(ruleset, players)
+    check_round_values(ruleset, [parse_strategy(s) for s in (strategy, *field_specs)])
     budget_deals = budget // players
     first = first_rung or max(20, budget_deals // 200)  # about 60 candidates in a budget
     plan = rungs(first, budget_deals)
     if budget_deals < 2 * first:
         raise TuneError(f"--budget {budget}: too small; give at least {2 * first * players} games")
     ev = Evaluator(ruleset, field_specs, players, seed, chunks, backend=backend)
-    deals = np.arange(plan[-1], dtype=np.int64)
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     sampler = optuna.samplers.TPESampler(seed=seed % 2**32, n_startup_trials=8)
@@ -206,7 +223,8 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
             if k > 0 and ev.games_played + (upto - len(shares)) * players > budget:
                 state = "budget"
                 break
-            shares = np.concatenate([shares, ev.deal_shares(spec, deals[len(shares):upto])])
+            more = np.arange(len(shares), upto, dtype=np.int64)
+            shares = np.concatenate([shares, ev.deal_shares(spec, more)])
             trial.report(float(shares.mean()), upto)
             if k + 1 < len(plan) and trial.should_prune():
                 state = "pruned"
