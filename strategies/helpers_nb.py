@@ -3,9 +3,11 @@
 A slot function (``f(P, s, G, R, SP, a, b, M)``, see ``strategies.plugin``) may call these; each
 is a Numba function inlined where it is called, so a helper costs what the raw read costs::
 
-    from strategies.helpers_nb import explosion_chance, white_total
+    from strategies.helpers_nb import explosion_chance, risk_free_draw, white_total
 
     def stop(P, s, G, R, SP, a, b, M):
+        if risk_free_draw(P, s, G):  # A Second Chance's first five chips cannot explode
+            return 1
         return 1 if white_total(P, s) < 6 and explosion_chance(P, s) <= 0.25 else 0
 
 Chip types and colours are numbered as in ``sim.rules.chips`` (``W1``.., ``RED``..).
@@ -16,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.kernel.cards import free_draws
 from sim.kernel.layout import (
     BAGCNT,
     F_DROPLET,
@@ -64,8 +67,27 @@ def explosion_limit(P, s):
 
 @njit(**_JIT)
 def explosion_chance(P, s):
-    """The exact chance that the next chip seat s draws explodes the pot (from the bag's chips)."""
+    """The exact chance that the next chip seat s draws explodes the pot (from the bag's chips):
+    1 once the white total is over the limit (A Second Chance's risk-free draws can leave it
+    so), whatever is drawn. A risk-free draw itself never explodes (``risk_free_draw``)."""
+    if P[s, F_WHITE] > P[s, F_LIMIT]:
+        return 1.0
     return explosion_risk(P, s)
+
+
+@njit(**_JIT)
+def over_limit(P, s):
+    """True when seat s's white total is over the limit with the pot intact (left so by A Second
+    Chance's risk-free draws): the next ordinary draw explodes, whatever the chip; stopping now
+    keeps the potion."""
+    return P[s, F_WHITE] > P[s, F_LIMIT]
+
+
+@njit(**_JIT)
+def risk_free_draw(P, s, G):
+    """True when the next chip seat s draws is one of A Second Chance's first five: it cannot
+    explode the pot (the built-in stop rules always draw it)."""
+    return free_draws(P, s, G)
 
 
 @njit(**_JIT)

@@ -147,11 +147,16 @@ def test_readme_example_replays(careful_copy):
 THRESHOLD_FILE = """
     from sim.kernel.layout import F_WHITE
     from strategies.builtin import Param
+    from strategies.helpers_nb import over_limit, risk_free_draw
     from strategies.registry import register
     from strategies.slots import SLOT_CUSTOM
 
 
     def stop(P, s, G, R, SP, a, b, M):
+        if risk_free_draw(P, s, G):  # A Second Chance's five chips, as the built-in stoppers
+            return 1
+        if over_limit(P, s):
+            return 0
         return 1 if P[s, F_WHITE] < SP[s, SLOT_CUSTOM, 0] else 0
 
 

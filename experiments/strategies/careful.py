@@ -1,13 +1,16 @@
 """A user strategy: stop at a white total or at a risk, and keep the flask for a white 3."""
 from sim.rules.chips import W3
 from strategies.builtin import Param
-from strategies.helpers_nb import explosion_chance, white_total
+from strategies.helpers_nb import explosion_chance, risk_free_draw, white_total
 from strategies.registry import register
 from strategies.slots import SLOT_CUSTOM
 
 
 def stop(P, s, G, R, SP, a, b, M):
-    # Draw again while the white total is below t and the next chip explodes with chance <= p.
+    # Draw again while the white total is below t and the next chip explodes with chance <= p
+    # (A Second Chance's first five chips carry no risk: always draw them).
+    if risk_free_draw(P, s, G):
+        return 1
     t, p = SP[s, SLOT_CUSTOM, 0], SP[s, SLOT_CUSTOM, 1]
     return 1 if white_total(P, s) < t and explosion_chance(P, s) <= p else 0
 
