@@ -9,29 +9,20 @@ Pot track (index: coins / VP, R = ruby): 1-5: coins = index, 0 VP (5 R); 6-9: 1 
 from __future__ import annotations
 
 import pytest
+from round_helpers import events, play_round, spots
 
-from sim.api.round_file import RoundFileError, play_round_data
+from sim.api.round_file import RoundFileError
 from sim.rules.ruleset import load_ruleset
 
 QUIET = {"bag": "w1", "draws": "w1"}  # places w1 on space 1 (reward 2)
 
 
 def play(round_, *players, sets=(), die=("vp1", "vp1", "vp1")):
-    d = {"players": len(players), "round": round_, "rules": "herb-witches", "die": list(die),
-         "set": list(sets), "player": [dict(p) for p in players]}
-    return play_round_data(d, "test round")
+    return play_round(round_, *players, rules="herb-witches", sets=sets, die=die)
 
 
 def seats(*args, **kw):
     return play(*args, **kw)["players"]
-
-
-def spots(out):
-    return [(x["chip"], x["index"]) for x in out["placements"]]
-
-
-def events(res, name, seat=0):
-    return [e for e in res["events"] if e["event"] == name and e.get("seat") == seat]
 
 
 # --- green --------------------------------------------------------------------------------------

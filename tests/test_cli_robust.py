@@ -6,18 +6,15 @@ sampled potions do not depend on how the work is split."""
 from __future__ import annotations
 
 import json
-import os
-import re
-import signal
 import subprocess
 import sys
-import time
 from importlib.metadata import version
 
 import numpy as np
 import pytest
 import typer
 from cli_helpers import assert_user_error
+from pty_helpers import ctrl_c_after_progress
 from typer.testing import CliRunner
 
 from sim.api import potion as pot
@@ -140,58 +137,17 @@ def test_ctrl_c_during_start_up_is_one_line():
     assert r.stderr == "interrupted\n"
 
 
-def _strip_ansi(b: bytes) -> str:
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b.decode("utf-8", "replace"))
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal and SIGINT")
 def test_ctrl_c_stops_a_long_potion_run():
     """On a terminal the run shows a progress bar once it has taken 2 s; Ctrl-C then ends it at
     once with one line, exit status 130, and the terminal's cursor back."""
-    import pty
-    import select
-
     assert runner.invoke(app, ["potion", "--n", "1000"]).exit_code == 0  # kernel on disk
-    master, slave = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "sim.cli.main", "potion", "--n", "10000000000"],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    seen = b""
-
-    def drain(wait: float) -> None:
-        nonlocal seen
-        while select.select([master], [], [], wait)[0]:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the child is gone and the terminal closed
-                return
-            if not chunk:
-                return
-            seen += chunk
-            wait = 0.05
-
-    try:
-        deadline = time.monotonic() + 600
-        while b"potions" not in seen:  # the progress bar: sampling has gone on for 2 s
-            assert p.poll() is None, _strip_ansi(seen)
-            assert time.monotonic() < deadline, "no progress bar"
-            drain(0.5)
-        t = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        p.wait(timeout=30)
-        took = time.monotonic() - t
-        drain(0.5)
-    finally:
-        if p.poll() is None:
-            p.kill()
-        os.close(master)
-    text = _strip_ansi(seen)
-    assert p.returncode == 130, text
-    assert took < 5
-    assert "Traceback" not in text
-    assert re.split(r"[\r\n]+", text.strip())[-1].strip() == "interrupted", text
-    assert seen.rfind(b"\x1b[?25h") > seen.rfind(b"\x1b[?25l")  # the cursor is shown again
-    assert p.stdout.read() == b""
+    r = ctrl_c_after_progress(["potion", "--n", "10000000000"], b"potions")
+    assert r.returncode == 130, r.text
+    assert r.seconds < 5
+    assert "Traceback" not in r.text and r.last_line == "interrupted", r.text
+    assert r.terminal.rfind(b"\x1b[?25h") > r.terminal.rfind(b"\x1b[?25l")  # the cursor is back
+    assert r.stdout == b""
 
 
 # ---------------------------------------------------------------------------------------------

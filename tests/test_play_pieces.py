@@ -3,18 +3,15 @@ table to the last digit however the games are split, and Ctrl-C seen between pie
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
 import sys
-import time
 import tracemalloc
 
 import numpy as np
 import pandas as pd
 import pytest
 from cli_helpers import invokers
+from pty_helpers import ctrl_c_after_progress
 
 from sim.api import game as G
 from sim.cli.main import app
@@ -122,54 +119,13 @@ def test_play_prints_the_same_table_in_pieces(monkeypatch):
     assert strip.sub("", a.stdout) == strip.sub("", b.stdout)
 
 
-def _strip_ansi(b: bytes) -> str:
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b.decode("utf-8", "replace"))
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal and SIGINT")
 def test_ctrl_c_stops_a_billion_game_play_at_once():
     """On a terminal a long run shows a progress bar after 2 s; Ctrl-C then ends it within a
     piece (about half a second) with one line and exit status 130."""
-    import pty
-    import select
-
     ok("play", "--games", 10)  # kernel on disk
-    master, slave = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "sim.cli.main", "play", "--games", "1000000000"],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    seen = b""
-
-    def drain(wait: float) -> None:
-        nonlocal seen
-        while select.select([master], [], [], wait)[0]:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            seen += chunk
-            wait = 0.05
-
-    try:
-        deadline = time.monotonic() + 600
-        while b"games" not in seen:  # the progress bar: playing has gone on for 2 s
-            assert p.poll() is None, _strip_ansi(seen)
-            assert time.monotonic() < deadline, "no progress bar"
-            drain(0.5)
-        t = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        p.wait(timeout=30)
-        took = time.monotonic() - t
-        drain(0.5)
-    finally:
-        if p.poll() is None:
-            p.kill()
-        os.close(master)
-    text = _strip_ansi(seen)
-    assert p.returncode == 130, text
-    assert took < 2, took
-    assert "Traceback" not in text
-    assert re.split(r"[\r\n]+", text.strip())[-1].strip() == "interrupted", text
-    assert p.stdout.read() == b""
+    r = ctrl_c_after_progress(["play", "--games", "1000000000"], b"games")
+    assert r.returncode == 130, r.text
+    assert r.seconds < 2, r.seconds
+    assert "Traceback" not in r.text and r.last_line == "interrupted", r.text
+    assert r.stdout == b""

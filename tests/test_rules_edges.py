@@ -21,30 +21,16 @@ type order.
 from __future__ import annotations
 
 import pytest
+from round_helpers import events, play_round, spots
 
-from sim.api.round_file import RoundFileError, play_round_data
+from sim.api.round_file import RoundFileError
 
 QUIET = {"bag": "w1", "draws": "w1"}  # places w1 on space 1 (reward 2)
-
-
-def play(round_, *players, rules="base", card=None, sets=(), die=("vp1", "vp1", "vp1"), witches=()):
-    d = {"players": len(players), "round": round_, "rules": rules, "die": list(die),
-         "set": list(sets), "player": [dict(p) for p in players], "witches": list(witches)}
-    if card:
-        d["card"] = card
-    return play_round_data(d, "test round")
+play = play_round
 
 
 def seats(*args, **kw):
     return play(*args, **kw)["players"]
-
-
-def spots(out):
-    return [(x["chip"], x["index"]) for x in out["placements"]]
-
-
-def events(res, name, seat=0):
-    return [e for e in res["events"] if e["event"] == name and e.get("seat") == seat]
 
 
 # --- A Second Chance: the card's five chips carry no risk --------------------------------------
