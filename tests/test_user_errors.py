@@ -447,3 +447,33 @@ def test_a_good_round_file_still_gets_the_notice_when_a_kernel_must_compile(unca
     r = ok("round", ROUND_FILE)
     assert r.stderr.splitlines() == ["compiling the simulation kernels (once; several minutes)"]
     assert "player 0" in r.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# quacks potion --draws: a list the bag cannot supply is refused before the compile notice
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--draws", "w1x70"], "fewer w1"),  # the start bag has 4 white 1s and nothing puts one back
+    (["--draws", "w1x5"], "fewer w1"),
+    (["--bag", "w1,o1", "--draws", "o1,o1"], "fewer o1"),
+])
+def test_a_draw_list_the_bag_cannot_supply_is_one_line_before_compiling(uncached, args, needle):
+    line = assert_user_error(invoke("potion", "--n", 10, *args), needle)
+    assert "compiling" not in line
+
+
+@pytest.mark.parametrize("args", [
+    ["--draws", "w1x5", "--flask", "1"],  # the flask can put a w1 back
+    ["--bag", "w1,b1,o1", "--draws", "b1,w1,o1,w1"],  # a blue chip's look puts the w1 back
+])
+def test_a_draw_list_a_chip_may_come_back_for_is_left_to_the_kernel(args):
+    from sim.api import potion as pot
+    from sim.rules.ruleset import load_ruleset
+
+    rs = load_ruleset("base")
+    bag = args[args.index("--bag") + 1] if "--bag" in args else "start"
+    flask = int(args[args.index("--flask") + 1]) if "--flask" in args else None
+    q = pot.make_query(bag, "never", flask, 0, rs)
+    draws = pot.check_draws(q, args[args.index("--draws") + 1])  # not refused here
+    assert pot.surely_short(q, draws) == [] and len(draws) == 4 + (args[1] == "w1x5")

@@ -356,7 +356,30 @@ def check_draws(q: PotionQuery, draws_spec: str) -> list[int]:
                                most=8 * MAX_CHIPS)
     if not draws:
         raise PotionInputError("--draws is empty; list the chips in the order they are drawn")
+    short = surely_short(q, draws)
+    if short:
+        raise PotionInputError("--draws: a listed chip is not in the bag when it is drawn (the bag "
+                               f"has fewer {', '.join(short)} than listed)")
     return draws
+
+
+def surely_short(q: PotionQuery, draws: list[int]) -> list[str]:
+    """The chips ``draws`` lists more often than the bag holds that nothing in this potion can
+    put back into the bag, so the kernel would refuse the list: found here, before it compiles.
+    What can put a chip back: a blue chip's look (any chip), yellow Set 5's draw (any chip), A
+    Second Chance's restart (any chip); for a white also the flask, yellow Set 1 and Well
+    Stirred. Anything else the kernel finds."""
+    from sim.rules.cards import card_number
+
+    have, need = chips.counts_of(q.bag), chips.counts_of(draws)
+    books = q.ruleset.data["books"]
+    in_bag = {chips.COLOUR_NAMES[chips.TYPE_COLOUR[t]] for t in q.bag}
+    any_back = ("blue" in in_bag or ("yellow" in in_bag and books.get("yellow") == 5)
+                or q.card == card_number("a-second-chance"))
+    white_back = (q.flask is not None or ("yellow" in in_bag and books.get("yellow") == 1)
+                  or q.card == card_number("well-stirred"))
+    return [chips.chip_name(t) for t in range(chips.N_TYPES) if need[t] > have[t] and not any_back
+            and not (white_back and chips.TYPE_COLOUR[t] == chips.WHITE)]
 
 
 def forced(q: PotionQuery, draws_spec: str) -> dict:
