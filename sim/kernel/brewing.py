@@ -7,7 +7,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.kernel.bag import draw_chip, finish_potion, return_chip
-from sim.kernel.brew import place_drawn, place_first, potion_step
+from sim.kernel.brew import place_drawn_call, place_first, potion_step
 from sim.kernel.cards import free_draws
 from sim.kernel.events import record
 from sim.kernel.layout import (
@@ -121,7 +121,7 @@ def six_chips(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
         P[s, WITCH_LOOK_NO + j] = P[s, WITCH_LOOK_NO + held - 1]
         P[s, F_SIX_N] = held - 1
         record(E, G, s, EV_DRAW, t, 0, 0)
-        place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, True)
+        place_drawn_call(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, True)
     for i in range(P[s, F_SIX_N]):  # (none after A Second Chance: the restart took them back)
         return_chip(P, s, P[s, WITCH_LOOK + i])
     P[s, F_SIX_N] = 0
