@@ -326,7 +326,7 @@ def parse_strategy(spec: str) -> Strategy:
     by_name = {p.name: p for p in d.params}
     if rest.strip():
         given: set[str] = set()
-        for item in _split_params(rest):
+        for item in split_params(rest):
             if "=" not in item:
                 raise StrategySpecError(
                     f"strategy '{spec}': '{item}' is not key=value; parameters of {name}: "
@@ -348,7 +348,7 @@ def parse_strategy(spec: str) -> Strategy:
     return Strategy(spec=text, name=name, values=values, kinds=kinds, params=params)
 
 
-def _split_params(rest: str) -> list[str]:
+def split_params(rest: str) -> list[str]:
     """Split ``k=v,k=v`` where a chip-list value may itself contain commas (``buy=r4,b4``)."""
     out: list[str] = []
     for item in rest.split(","):

@@ -20,7 +20,7 @@ from strategies.plugin import compile_slot, function_table, require_optimal
 
 _USER_FUNCTIONS: list = []
 _TABLE: tuple | None = None
-_LOADED_FILES: dict[str, str] = {}
+LOADED_FILES: dict[str, str] = {}
 _REGISTERED: list[str] = []  # every register() call, in order
 
 
@@ -139,13 +139,13 @@ def load_strategy_file(path: str | Path) -> list[str]:
     """Execute a strategy file (its ``register`` calls add to the registry); return new names."""
     p = Path(path)
     key = str(p.resolve())
-    if key in _LOADED_FILES:
+    if key in LOADED_FILES:
         return []
     if not p.is_file():
         raise StrategyFileError(f"--strategy-file {path}: no such file")
     before = set(REGISTRY)
     count_before = len(_REGISTERED)
-    mod_name = f"quacks_user_strategy_{len(_LOADED_FILES)}"
+    mod_name = f"quacks_user_strategy_{len(LOADED_FILES)}"
     spec = importlib.util.spec_from_file_location(mod_name, p)
     module = importlib.util.module_from_spec(spec)
     sys.modules[mod_name] = module
@@ -157,7 +157,7 @@ def load_strategy_file(path: str | Path) -> list[str]:
         raise StrategyFileError(f"{path}: syntax error on line {e.lineno}: {e.msg}") from None
     except Exception as e:
         raise StrategyFileError(f"{path}: {type(e).__name__}: {e}") from None
-    _LOADED_FILES[key] = mod_name
+    LOADED_FILES[key] = mod_name
     added = sorted(set(REGISTRY) - before) or [n for n in _REGISTERED[count_before:]]
     if not added:
         raise StrategyFileError(f"{path}: registers no strategy; call strategies.registry.register(...)")

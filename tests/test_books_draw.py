@@ -13,7 +13,8 @@ import json
 
 from typer.testing import CliRunner
 
-from sim.api.potion import forced, make_query
+from sim.api.potion import make_query
+from sim.api.potion_draws import forced
 from sim.cli.main import app
 from sim.rules.ruleset import load_ruleset
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from sim.api.game import event_dict, replay
+from sim.api.events import event_dict
+from sim.api.game import replay
 from sim.kernel import layout as L
 from sim.rules.cards import CARD_IDS
 from sim.rules.ruleset import load_ruleset

@@ -3,7 +3,7 @@ one printed a bare number in replays and JSON)."""
 
 from __future__ import annotations
 
-from sim.api.game import CARD_GAINS, EVENT_NAMES
+from sim.api.events import CARD_GAINS, EVENT_NAMES
 from sim.kernel import cards as K
 from sim.kernel import layout as L
 

@@ -16,7 +16,8 @@ import numba
 import numpy as np
 import pytest
 
-from sim.api.game import _count_events, event_dict, play_batch, replay
+from sim.api.events import count_events, event_dict
+from sim.api.game import play_batch, replay
 from sim.kernel import layout as L
 from sim.kernel import records as game_nb
 from sim.kernel.cards import deal_deck
@@ -129,7 +130,7 @@ def drive_game(seed: int, game: int, strategies, RS=RS):
     out = np.zeros((n, O_WIDTH), dtype=np.int64)
     finish_game(P, G, out, E)
     assert G[L.G_ERR] == 0
-    events = [event_dict(row) for row in E[: _count_events(E)]]
+    events = [event_dict(row) for row in E[: count_events(E)]]
     # The driven game is play_game's game.
     out2 = np.zeros((n, O_WIDTH), dtype=np.int64)
     rd2 = np.zeros((9, n, RD_WIDTH), dtype=np.int64)

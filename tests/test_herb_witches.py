@@ -340,10 +340,11 @@ def test_potion_draws_show_the_bowl():
     # quacks potion --draws: r4 on 52 (start 48), w2 into the bowl and straight back with the
     # flask (set to whites of 2 or more), o6 into the bowl: value 6, 3 VP.
     from sim.api import potion as pot
+    from sim.api import potion_draws as draws_api
     from sim.rules.ruleset import load_ruleset
 
     q = pot.make_query("r4,w2,o6", "never", 2, 48, load_ruleset("herb-witches"))
-    res = pot.forced(q, "r4,w2,o6")
+    res = draws_api.forced(q, "r4,w2,o6")
     assert res["placements"] == [{"chip": "r4", "index": 52}]
     assert res["bowl"] == {"chips": ["o6"], "value": 6, "vp": 3}
     assert res["returned"] == [{"chip": "w2", "index": 53, "by": "flask"}]

@@ -11,7 +11,8 @@ from collections import Counter, defaultdict
 import numpy as np
 import pytest
 
-from sim.api.game import _count_events, event_dict, play_batch, replay
+from sim.api.events import count_events, event_dict
+from sim.api.game import play_batch, replay
 from sim.kernel import layout as L
 from sim.kernel.cards import deal_deck
 from sim.kernel.game import finish_game, play_game, setup_game
@@ -81,7 +82,7 @@ def drive_game(seed: int, game: int, strategies, rs=RS):
     penny_points(P, G, R, E)
     out = np.zeros((n, O_WIDTH), dtype=np.int64)
     finish_game(P, G, out, E)
-    events = [event_dict(row) for row in E[: _count_events(E)]]
+    events = [event_dict(row) for row in E[: count_events(E)]]
     out2 = np.zeros((n, O_WIDTH), dtype=np.int64)
     rd2 = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
     call_kernel(play_game, seed=np.uint64(seed), game=game, nplayers=n, R=R, coins=rs.coins,

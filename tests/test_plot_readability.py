@@ -16,8 +16,9 @@ from matplotlib.lines import Line2D
 from sim.study.compare_stats import metric_label
 from sim.study.experiment_plots import plot_ingredient, plot_seat_advantage
 from sim.study.plot_style import MIN_TEXT_PT, RED_GREEN_CMAPS, line_style, seat_label
-from sim.study.plots import plot_seats, plot_sweep
+from sim.study.plots import plot_seats
 from sim.study.report_markdown import seat_rows
+from sim.study.sweep_plots import plot_sweep
 from sim.study.thresholds import policy_figure
 from sim.study.tune_plots import progress_figure
 

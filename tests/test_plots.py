@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from sim.cli.reports import register
 from sim.study import plots
+from sim.study.plot_style import LINE_COLOURS, palette
 from sim.study.report_load import load_summary
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
@@ -131,9 +132,9 @@ def test_strategies_are_never_drawn_in_a_chip_colour(figures, name):
 
 
 def test_strategy_palette_avoids_chip_colours():
-    assert not ({to_hex(c) for c in plots._palette(12)} & CHIP_HEX)
+    assert not ({to_hex(c) for c in palette(12)} & CHIP_HEX)
     # more strategies than colours: the repeats differ in line style and hatch
-    n = len(plots.STRATEGY_COLOURS)
+    n = len(LINE_COLOURS)
     assert plots._linestyle(0) != plots._linestyle(n) and plots._hatch(0) != plots._hatch(n)
 
 

@@ -15,7 +15,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from sim.api.potion import PotionInputError, forced, make_query
+from sim.api.potion import PotionInputError, make_query
+from sim.api.potion_draws import forced
 from sim.cli.main import app
 from sim.rules.ruleset import load_ruleset
 

@@ -245,7 +245,7 @@ def test_plot_of_a_file(tmp_path):
 # --- singular and plural -----------------------------------------------------------------------
 
 def test_event_text_singular_and_plural():
-    from sim.api.game import event_text
+    from sim.api.events import event_text
 
     names = ["a"]
     one = {"event": "score", "seat": 0, "round": 1, "score": 3, "rubies": 1, "droplet": 0}

@@ -469,11 +469,12 @@ def test_a_draw_list_the_bag_cannot_supply_is_one_line_before_compiling(uncached
 ])
 def test_a_draw_list_a_chip_may_come_back_for_is_left_to_the_kernel(args):
     from sim.api import potion as pot
+    from sim.api import potion_draws as draws_api
     from sim.rules.ruleset import load_ruleset
 
     rs = load_ruleset("base")
     bag = args[args.index("--bag") + 1] if "--bag" in args else "start"
     flask = int(args[args.index("--flask") + 1]) if "--flask" in args else None
     q = pot.make_query(bag, "never", flask, 0, rs)
-    draws = pot.check_draws(q, args[args.index("--draws") + 1])  # not refused here
-    assert pot.surely_short(q, draws) == [] and len(draws) == 4 + (args[1] == "w1x5")
+    draws = draws_api.check_draws(q, args[args.index("--draws") + 1])  # not refused here
+    assert draws_api.surely_short(q, draws) == [] and len(draws) == 4 + (args[1] == "w1x5")

@@ -24,7 +24,8 @@ from cli_helpers import assert_user_error
 from typer.testing import CliRunner
 
 from sim.api import potion as pot
-from sim.api.game import event_dict, play_batch, replay
+from sim.api.events import event_dict
+from sim.api.game import play_batch, replay
 from sim.cli.main import app
 from sim.kernel.game import play_games
 from sim.kernel.records import O_ERR, O_EXPLOSIONS

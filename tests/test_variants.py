@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from test_game_invariants import drive_game
 
-from sim.api.game import GameInputError, event_dict, play_batch, replay
+from sim.api.events import event_dict
+from sim.api.game import GameInputError, play_batch, replay
 from sim.api.round_file import RoundFileError, play_round_data
 from sim.kernel.records import O_ERR, O_NWIN, O_RANK, O_SCORE, O_WIN, RD_NPOT, RD_SCORE
 from sim.rules.ruleset import RulesetError, load_ruleset
@@ -231,7 +232,7 @@ def test_teams_need_four_players():
 
 
 def test_team_replay_names_the_teams():
-    from sim.api.game import event_seat_names
+    from sim.api.events import event_seat_names
 
     rs = load_ruleset("base", [TEAMS])
     names = event_seat_names(rs, ["a", "b", "c", "d"])

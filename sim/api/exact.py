@@ -86,7 +86,8 @@ def _best_blue(taken) -> int:
     return best
 
 
-def _minus(bag, t):
+def minus(bag, t):
+    """The bag (counts per chip type) with one chip of type t taken out."""
     return bag[:t] + (bag[t] - 1,) + bag[t + 1 :]
 
 
@@ -137,7 +138,7 @@ class ExactPotion:
                 if pick < 0:
                     out.append((w, None, (bag, white, anchor, norange, flask, last, prev)))
                 else:
-                    for w2, end, st in self.place(_minus(bag, pick), pick, white, anchor, norange,
+                    for w2, end, st in self.place(minus(bag, pick), pick, white, anchor, norange,
                                                    flask, last, prev):
                         out.append((w * w2, end, st))
             return out
@@ -222,7 +223,7 @@ class ExactPotion:
         bag, white, anchor, norange, flask, last, prev = state
         acc: dict = {}
         for t, p in self.draws(bag):
-            for w, end, st in self.place(_minus(bag, t), t, white, anchor, norange, flask, last, prev):
+            for w, end, st in self.place(minus(bag, t), t, white, anchor, norange, flask, last, prev):
                 part = {end: self.one} if end is not None else self.dist(st)
                 for k, q in part.items():
                     acc[k] = acc.get(k, 0) + q * p * w
@@ -242,7 +243,7 @@ class ExactPotion:
         bag, white, anchor, norange, flask, last, prev = state
         total = 0.0
         for t, p in self.draws(bag):
-            for w, end, st in self.place(_minus(bag, t), t, white, anchor, norange, flask, last, prev):
+            for w, end, st in self.place(minus(bag, t), t, white, anchor, norange, flask, last, prev):
                 val = self.s.value(*end) if end is not None else self.opt(st)
                 total += float(p * w) * val
         return total

@@ -14,15 +14,17 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.api.game import FACE_KEYS, _count_events, event_dict
+from sim.api.events import count_events, event_dict
 from sim.api.round_script import (
     RoundFileError,
-    _apply_book_script,
-    _apply_tube_script,
-    _card,
-    _chips,
-    _int,
+    apply_book_script,
+    apply_tube_script,
     apply_witch_script,
+    card_of,
+    chips_of,
+    die_script,
+    forced_draws,
+    int_of,
     round_witches,
 )
 from sim.kernel import layout as L
@@ -124,9 +126,9 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
         rs.check_implemented()
     except RulesetError as e:
         raise RoundFileError(str(e)) from None
-    n = _int(d, "players", label, lo=rs.game("min_players"), hi=rs.game("max_players"))
-    rnd = _int(d, "round", label, lo=1, hi=rs.game("rounds"))
-    sp = _int(d, "start_player", label, default=0, lo=0, hi=n - 1)
+    n = int_of(d, "players", label, lo=rs.game("min_players"), hi=rs.game("max_players"))
+    rnd = int_of(d, "round", label, lo=1, hi=rs.game("rounds"))
+    sp = int_of(d, "start_player", label, default=0, lo=0, hi=n - 1)
     seats = d.get("player")
     if not isinstance(seats, list) or len(seats) != n:
         raise RoundFileError(f"{label}: expected {n} [[player]] tables, found "
@@ -138,7 +140,7 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
     SK = np.full((n, S.N_SLOTS), S.SCRIPTED, dtype=np.int64)
     SP = np.zeros((n, S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
     all_draws = []
-    card = _card(d, label)
+    card = card_of(d, label)
     witches = round_witches(d, rs, label)
     if card > 24 and not rs.data["witches"]["enabled"]:
         raise RoundFileError(f"{label}: key 'card': {d['card']} needs the herb witches "
@@ -151,18 +153,18 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
         for k in pl:
             if k not in PLAYER_KEYS:
                 raise RoundFileError(f"{where}: unknown key '{k}'; expected {', '.join(sorted(PLAYER_KEYS))}")
-        P[s, L.F_SCORE] = _int(pl, "score", where, default=0)
-        P[s, L.F_RUBIES] = _int(pl, "rubies", where, default=rs.game("starting_rubies"))
-        P[s, L.F_DROPLET] = _int(pl, "droplet", where, default=0, hi=52)
-        P[s, L.F_TUBE] = _int(pl, "glass", where, default=0, hi=L.TUBE_GLASSES)
+        P[s, L.F_SCORE] = int_of(pl, "score", where, default=0)
+        P[s, L.F_RUBIES] = int_of(pl, "rubies", where, default=rs.game("starting_rubies"))
+        P[s, L.F_DROPLET] = int_of(pl, "droplet", where, default=0, hi=52)
+        P[s, L.F_TUBE] = int_of(pl, "glass", where, default=0, hi=L.TUBE_GLASSES)
         flask = pl.get("flask", True)
         if not isinstance(flask, bool):
             raise RoundFileError(f"{where}: key 'flask': expected true (full) or false (empty)")
         P[s, L.F_FLASK] = int(flask)
-        bag = _chips(pl, "bag", where, starting, most=L.MAX_CHIPS - 2)
+        bag = chips_of(pl, "bag", where, starting, most=L.MAX_CHIPS - 2)
         if len(bag) > L.MAX_CHIPS - 2:
             raise RoundFileError(f"{where}: bag has {len(bag)} chips; at most {L.MAX_CHIPS - 2}")
-        beside = _chips(pl, "beside", where, starting, default="")
+        beside = chips_of(pl, "beside", where, starting, default="")
         if any(chips.TYPE_COLOUR[t] != chips.RED for t in beside):
             raise RoundFileError(f"{where}: key 'beside': only red chips wait beside the pot (red Set 2)")
         if len(bag) + len(beside) > L.MAX_CHIPS - 2:
@@ -172,20 +174,20 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
             P[s, L.F_NCHIPS] += 1
         for t in beside:
             P[s, L.ASIDE + t - chips.R1] += 1
-        first = _chips(pl, "first", where, starting, default="")
+        first = chips_of(pl, "first", where, starting, default="")
         if len(first) > 2 or any(bag.count(t) < first.count(t) for t in first):
             raise RoundFileError(f"{where}: key 'first': at most 2 chips of the bag, placed first "
                                  f"(picked by green Set 5 chips last round)")
         P[s, L.FIRST_T:L.FIRST_T + len(first)] = first
         P[s, L.F_NFIRST] = len(first)
         all_draws.append(_apply_script(SC, P, s, pl, where, starting, final, rs, card))
-    FD = _forced_draws(all_draws)
-    die_faces, DS = _die_script(d, label)
+    FD = forced_draws(all_draws)
+    die_faces, DS = die_script(d, label)
     counts = np.zeros(chips.N_TYPES, dtype=np.int64)
     for s in range(n):
         counts += chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))
     if "supply" in d:
-        supply = chips.counts_of(_chips(d, "supply", label, starting))
+        supply = chips.counts_of(chips_of(d, "supply", label, starting))
     else:
         supply = rs.supply - counts
         short = [chips.chip_name(t) for t in range(chips.N_TYPES) if supply[t] < 0]
@@ -221,7 +223,7 @@ def play_prepared(pr: PreparedRound) -> dict:
     flask_before = P[:, L.F_FLASK].copy()
     play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
                rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
-    events = [event_dict(row) for row in E[: _count_events(E)]]
+    events = [event_dict(row) for row in E[: count_events(E)]]
     _check_errors(G, P, SC, events, label, flask_before)
     res = _result(P, events, n, supply, tube=bool(R[L.R_TUBE]), witches=bool(R[L.R_WITCHES]))
     res.update(rules=rs.name, overrides=list(rs.overrides), rules_given="rules" in d or "set" in d,
@@ -230,28 +232,12 @@ def play_prepared(pr: PreparedRound) -> dict:
     return res
 
 
-def _forced_draws(draws: list[list[int]]) -> np.ndarray:
-    """The forced-draw table FD[seat, i] (padded with zeros)."""
-    FD = np.zeros((len(draws), max(1, max(len(x) for x in draws))), dtype=np.int64)
-    for s, dr in enumerate(draws):
-        FD[s, : len(dr)] = dr
-    return FD
-
-
-def _die_script(d: dict, where: str) -> tuple[list[str], np.ndarray]:
-    """The ``die`` faces of a round table and the kernel's face array DS."""
-    faces = d.get("die", [])
-    if not isinstance(faces, list) or not all(f in FACE_KEYS for f in faces):
-        raise RoundFileError(f"{where}: key 'die': expected a list of faces from {', '.join(FACE_KEYS)}")
-    return faces, np.array([FACE_KEYS.index(f) for f in faces] or [0], dtype=np.int64)
-
-
 def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) -> list[int]:
     """Set seat s's forced draws count and scripted decisions from its table; return the draws."""
     SC[s, :] = 0
     P[s, L.F_FORCED_PTR] = 0
-    draws = _chips(pl, "draws", where, starting, default="", most=60)
-    card_draws = _chips(pl, "card_draws", where, starting, default="", most=60)
+    draws = chips_of(pl, "draws", where, starting, default="", most=60)
+    card_draws = chips_of(pl, "card_draws", where, starting, default="", most=60)
     if len(draws) + len(card_draws) > 60:
         raise RoundFileError(f"{where}: at most 60 draws")
     P[s, L.F_FORCED_N] = len(draws) if draws else -1
@@ -273,7 +259,7 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) 
         if b == "none":
             SC[s, S.SC_BLUE + i] = -1
         else:
-            got = _chips({"blue": b}, "blue", where, starting)
+            got = chips_of({"blue": b}, "blue", where, starting)
             if len(got) != 1:
                 raise RoundFileError(f"{where}: key 'blue': each entry is one chip or \"none\"")
             SC[s, S.SC_BLUE + i] = got[0]
@@ -289,12 +275,12 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) 
                              f"(true takes the extra distance its book offers)")
     SC[s, S.SC_NRED] = len(red)
     SC[s, S.SC_RED] = sum(1 << i for i, x in enumerate(red) if x)
-    SC[s, S.SC_FLASK_ON] = _int(pl, "flask_on", where, default=0, lo=0, hi=max(len(draws), 0))
+    SC[s, S.SC_FLASK_ON] = int_of(pl, "flask_on", where, default=0, lo=0, hi=max(len(draws), 0))
     choice = pl.get("choice", "vp")
     if choice not in ("vp", "coins"):
         raise RoundFileError(f"{where}: key 'choice': expected \"vp\" or \"coins\"")
     SC[s, S.SC_CHOICE] = 1 if choice == "coins" else 0
-    buy = [] if final else _chips(pl, "buy", where, starting, default="")
+    buy = [] if final else chips_of(pl, "buy", where, starting, default="")
     if len(buy) > 4:
         raise RoundFileError(f"{where}: key 'buy': at most {rs.game('max_buys')} chips")
     if len(buy) > rs.game("max_buys"):
@@ -308,9 +294,9 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) 
     SC[s, S.SC_NSPEND] = 0 if final else len(spend)
     for i, x in enumerate(spend):
         SC[s, S.SC_SPEND + i] = L.SPEND_DROPLET if x == "droplet" else L.SPEND_FLASK
-    SC[s, S.SC_PURPLE] = _int(pl, "purple", where, default=-1, lo=-1, hi=3) if "purple" in pl else -1
-    _apply_book_script(SC, s, pl, where, starting)
-    _apply_tube_script(SC, s, pl, where)
+    SC[s, S.SC_PURPLE] = int_of(pl, "purple", where, default=-1, lo=-1, hi=3) if "purple" in pl else -1
+    apply_book_script(SC, s, pl, where, starting)
+    apply_tube_script(SC, s, pl, where)
     apply_witch_script(SC, P, s, pl, where, starting, pennies=not game)
     return draws
 
@@ -424,7 +410,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         rs.check_implemented()
     except RulesetError as e:
         raise RoundFileError(str(e)) from None
-    n = _int(d, "players", label, lo=rs.game("min_players"), hi=rs.game("max_players"))
+    n = int_of(d, "players", label, lo=rs.game("min_players"), hi=rs.game("max_players"))
     rounds = d.get("round")
     nr = int(rs.game("rounds"))
     if not isinstance(rounds, list) or len(rounds) != nr:
@@ -453,7 +439,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         for k in rnd:
             if k not in ("die", "player", "card"):
                 raise RoundFileError(f"{where}: unknown key '{k}'; expected card, die, player")
-        card = _card(rnd, where)  # a scripted game has no deck: a round's card is named or none
+        card = card_of(rnd, where)  # a scripted game has no deck: a round's card is named or none
         G[L.G_DECK + r - 1] = card
         G[L.G_DECK_N] = r
         seats = rnd.get("player")
@@ -467,8 +453,8 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
                                          f"{', '.join(sorted(SCRIPT_KEYS))}")
             draws.append(_apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs, card,
                                        game=True))
-        FD = _forced_draws(draws)
-        faces, DS = _die_script(rnd, where)
+        FD = forced_draws(draws)
+        faces, DS = die_script(rnd, where)
         G[L.G_ROUND] = r
         G[L.G_DIE_N] = len(faces) if faces else -1
         G[L.G_DIE_PTR] = 0
@@ -477,7 +463,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         flask_before = P[:, L.F_FLASK].copy()
         play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
                    rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
-        events = [event_dict(row) for row in E[: _count_events(E)]]
+        events = [event_dict(row) for row in E[: count_events(E)]]
         _check_errors(G, P, SC, events, where, flask_before)
         res = _result(P, events, n, supply, tube=bool(R[L.R_TUBE]), witches=bool(R[L.R_WITCHES]))
         res["round"] = r

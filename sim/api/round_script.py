@@ -1,10 +1,13 @@
 """Reading the scripted parts of a round file: key readers, and the card, book (Sets 2-6) and
 witch decisions a seat may script (``card``, ``card_choice``, ``red_after``, ``green``,
 ``upgrade``, ``red_hold``, ``red_place``, ``yellow_ruby``, ``extra``, ``purple_buy``, ``pennies``,
-``witch``)."""
+``witch``), the forced draws and the die faces."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from sim.api.events import FACE_KEYS
 from sim.kernel import layout as L
 from sim.rules import chips
 from sim.rules.chip_limits import parse_chips_capped
@@ -19,7 +22,8 @@ RED_AFTER = ("place", "keep", "return")  # red Set 2, per chip beside the pot
 UPGRADES = {(1, 2): 1, (2, 4): 2, (1, 4): 3}  # purple Set 4: (from value, to value) -> tier
 
 
-def _int(d: dict, key: str, where: str, default=None, lo=0, hi=10_000) -> int:
+def int_of(d: dict, key: str, where: str, default=None, lo=0, hi=10_000) -> int:
+    """Key ``key`` of table ``d`` as an integer from lo to hi (RoundFileError naming ``where``)."""
     v = d.get(key, default)
     if v is None:
         raise RoundFileError(f"{where}: missing key '{key}' (an integer)")
@@ -31,8 +35,9 @@ def _int(d: dict, key: str, where: str, default=None, lo=0, hi=10_000) -> int:
 MOST_CHIPS = 10_000  # no key of a round file needs more chips than this (a whole supply)
 
 
-def _chips(d: dict, key: str, where: str, starting: str, default=None,
+def chips_of(d: dict, key: str, where: str, starting: str, default=None,
            most: int = MOST_CHIPS) -> list[int]:
+    """Key ``key`` of table ``d`` in bag notation, as chip types (RoundFileError naming ``where``)."""
     v = d.get(key, default)
     if v is None:
         raise RoundFileError(f"{where}: missing key '{key}' (bag notation, e.g. 'w1x4,o1')")
@@ -46,7 +51,7 @@ def _chips(d: dict, key: str, where: str, starting: str, default=None,
         raise RoundFileError(str(e)) from None
 
 
-def _card(d: dict, where: str) -> int:
+def card_of(d: dict, where: str) -> int:
     """The card number of a table's optional ``card`` key (0: no card)."""
     from sim.rules.cards import CARD_IDS, card_number
 
@@ -77,19 +82,19 @@ def _card_choice(x, where: str, starting: str) -> int:
         return GROUPS.index(x)
     if isinstance(x, str) and "/" in x:
         chip, _, group = x.partition("/")
-        got = _chips({"card_choice": chip}, "card_choice", where, starting)
+        got = chips_of({"card_choice": chip}, "card_choice", where, starting)
         if len(got) != 1 or group not in GROUPS:
             raise RoundFileError(f"{where}: key 'card_choice': expected a chip and a witch group, "
                                  f"e.g. \"r4/buying\" (groups: {', '.join(GROUPS)})")
         return GROUPS.index(group) * 32 + got[0]
-    got = _chips({"card_choice": x}, "card_choice", where, starting) if isinstance(x, str) else []
+    got = chips_of({"card_choice": x}, "card_choice", where, starting) if isinstance(x, str) else []
     if len(got) != 1:
         raise RoundFileError(f"{where}: key 'card_choice': expected one chip, a number, true/false or "
                              f"one of {', '.join(CARD_WORDS)}")
     return got[0]
 
 
-def _apply_book_script(SC, s, pl, where, starting) -> None:
+def apply_book_script(SC, s, pl, where, starting) -> None:
     """The Set 2-6 book decisions of a seat; an optional effect not scripted is taken (red Set 6:
     the chip is placed at once)."""
     after = pl.get("red_after", [])
@@ -110,7 +115,7 @@ def _apply_book_script(SC, s, pl, where, starting) -> None:
         elif x == "none":
             SC[s, S.SC_GREEN + i] = -1
         else:
-            got = _chips({"green": x}, "green", where, starting) if isinstance(x, str) else []
+            got = chips_of({"green": x}, "green", where, starting) if isinstance(x, str) else []
             if len(got) != 1:
                 raise RoundFileError(f"{where}: key 'green': each entry is one chip, \"none\", true or false")
             SC[s, S.SC_GREEN + i] = got[0]
@@ -142,12 +147,12 @@ def _apply_book_script(SC, s, pl, where, starting) -> None:
                              f"held chip placed before that draw, or \"none\"")
     SC[s, S.SC_NRPLACE] = len(place)
     for i, x in enumerate(place):
-        got = [-1] if x == "none" else (_chips({"red_place": x}, "red_place", where, starting)
+        got = [-1] if x == "none" else (chips_of({"red_place": x}, "red_place", where, starting)
                                         if isinstance(x, str) else [])
         if len(got) != 1:
             raise RoundFileError(f"{where}: key 'red_place': each entry is one chip or \"none\"")
         SC[s, S.SC_RPLACE + i] = got[0]
-    pbuy = _chips(pl, "purple_buy", where, starting, default="")
+    pbuy = chips_of(pl, "purple_buy", where, starting, default="")
     if len(pbuy) > 2:
         raise RoundFileError(f"{where}: key 'purple_buy': at most 2 chips (purple Set 5)")
     SC[s, S.SC_NPBUY] = len(pbuy)
@@ -170,7 +175,7 @@ def _upgrade(x, where) -> int:
     return UPGRADES[(int(chips.TYPE_VALUE[a[0]]), int(chips.TYPE_VALUE[b[0]]))] * 32 + a[0]
 
 
-def _apply_tube_script(SC, s, pl, where) -> None:
+def apply_tube_script(SC, s, pl, where) -> None:
     """Test-tube side: ``tube``, one "pot" or "tube" per droplet move the seat is granted this
     round, in order; moves beyond the list follow the default player."""
     tube = pl.get("tube", [])
@@ -214,7 +219,7 @@ def _witch_answer(key: str, v, where: str, starting: str, SC, s) -> int:
     if key == "six-chips":
         place = v.get("place") if isinstance(v, dict) else None
         if place is not None:
-            got = _chips({"place": place}, "place", f"{where}: witch 'six-chips'", starting)
+            got = chips_of({"place": place}, "place", f"{where}: witch 'six-chips'", starting)
             if len(got) > 6:
                 raise RoundFileError(f"{where}: witch 'six-chips': at most 6 chips are placed")
             SC[s, S.SC_NSIX] = len(got) if got else -1
@@ -242,7 +247,7 @@ def _witch_answer(key: str, v, where: str, starting: str, SC, s) -> int:
         raise RoundFileError(f"{where}: witch 'upgrade': expected \"last2\" (the last two chips), the "
                              f"index of one chip in the pot (0 = the first placed) or \"none\"")
     if key == "free-twin":
-        got = _chips({"free-twin": v}, "free-twin", where, starting) if isinstance(v, str) else []
+        got = chips_of({"free-twin": v}, "free-twin", where, starting) if isinstance(v, str) else []
         if len(got) != 1:
             raise RoundFileError(f"{where}: witch 'free-twin': expected the one chip bought to get twice")
         return got[0]
@@ -272,3 +277,18 @@ def apply_witch_script(SC, P, s, pl, where: str, starting: str, pennies: bool = 
             raise RoundFileError(f"{where}: key 'witch.{key}': no such witch ({', '.join(WITCH_IDS)})")
         SC[s, S.SC_WITCH + witch_number(key) - 1] = _witch_answer(key, v, where, starting, SC, s)
 
+
+def forced_draws(draws: list[list[int]]) -> np.ndarray:
+    """The forced-draw table FD[seat, i] (padded with zeros)."""
+    FD = np.zeros((len(draws), max(1, max(len(x) for x in draws))), dtype=np.int64)
+    for s, dr in enumerate(draws):
+        FD[s, : len(dr)] = dr
+    return FD
+
+
+def die_script(d: dict, where: str) -> tuple[list[str], np.ndarray]:
+    """The ``die`` faces of a round table and the kernel's face array DS."""
+    faces = d.get("die", [])
+    if not isinstance(faces, list) or not all(f in FACE_KEYS for f in faces):
+        raise RoundFileError(f"{where}: key 'die': expected a list of faces from {', '.join(FACE_KEYS)}")
+    return faces, np.array([FACE_KEYS.index(f) for f in faces] or [0], dtype=np.int64)

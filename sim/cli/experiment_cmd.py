@@ -80,7 +80,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run an experiment file: every part in order, into a report folder with parquet tables,
         PNG plots and report.md (tables and figures, the exact command and versions)."""
-        from sim.api.game import GameInputError, plural
+        from sim.api.events import plural
+        from sim.api.game import GameInputError
         from sim.rules.chips import BagSpecError
         from sim.rules.ruleset import RulesetError
         from sim.study.experiment import ExperimentInterrupted, ExperimentRunError, run_experiment

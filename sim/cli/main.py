@@ -29,7 +29,7 @@ from sim.cli.common import (
 )
 from sim.cli.printing import ci_text, print_forced, print_potion, print_regret
 from sim.rules import chips
-from sim.rules.ruleset import RulesetError, load_ruleset, rules_label
+from sim.rules.ruleset import RulesetError, load_ruleset
 from strategies.builtin import StrategySpecError
 from strategies.registry import StrategyFileError
 
@@ -133,6 +133,7 @@ def potion(
     colour in w,o,g,b,r,y,p,k), never a white; a yellow chip always returns the white chip before it.
     """
     from sim.api import potion as pot
+    from sim.api import potion_draws as draws_api
 
     try:
         set_threads(threads)
@@ -170,9 +171,9 @@ def potion(
                 print_regret(res)
             return
         if draws is not None:
-            pot.check_draws(q, draws)  # a bad --draws is refused before the compile notice
+            draws_api.check_draws(q, draws)  # a bad --draws is refused before the compile notice
             compile_notice("sim/kernel/potions.potion_forced")
-            res = pot.forced(q, draws)
+            res = draws_api.forced(q, draws)
             if json_:
                 typer.echo(json.dumps(res))
                 return
@@ -304,7 +305,7 @@ def replay(
     Either a game of a run (--seed, --game, --strategies, --rotation, as quacks play plays them)
     or a game of a saved report (REPORT with --row, or --game and --seat).
     """
-    from sim.api.game import event_dict, event_seat_names, event_text
+    from sim.api.events import event_dict, event_seat_names, event_text
     from sim.api.game import replay as replay_game
     from sim.study.replay_report import (
         ReplayError,
@@ -389,8 +390,8 @@ def round_(
     json_: JsonOpt = False,
 ) -> None:
     """Play one scripted round from a file and print the state after it."""
-    from sim.api.game import event_text
     from sim.api.round_file import play_prepared, prepare_round_file
+    from sim.cli.printing import print_round
 
     try:
         prepared = prepare_round_file(file)  # a bad file is refused before any compile notice
@@ -402,24 +403,7 @@ def round_(
         typer.echo(json.dumps({"players": res["players"], "supply": res["supply"],
                                "rules": res["rules"], "overrides": res["overrides"]}))
         return
-    n = len(res["players"])
-    names = [f"player {s}" for s in range(n)]
-    if res["rules_given"]:
-        out.print(f"rules {rules_label(res['rules'], res['overrides'])}", markup=False)
-    for d in res["events"]:
-        if d["event"] != "draw":
-            out.print(event_text(d, names, res["ruby_costs"]), markup=False)
-    t = Table(show_header=True, header_style="bold")
-    tube = "glass" in res["players"][0]  # the test-tube side of the pot
-    for col in ("seat", "rat", "reward", "exploded", "die", "VP+", "coins", "bought", "rubies", "droplet",
-                *(("glass",) if tube else ()), "flask", "score", "bag"):
-        t.add_column(col)
-    for s, p in enumerate(res["players"]):
-        t.add_row(str(s), str(p["rat"]), str(p["reward_space"]), "yes" if p["exploded"] else "",
-                  ",".join(p["die"]), str(p["vp_gained"]), str(p["coins"]), ",".join(p["bought"]),
-                  str(p["rubies"]), str(p["droplet"]), *((str(p["glass"]),) if tube else ()),
-                  "full" if p["flask"] else "empty", str(p["score"]), p["bag"])
-    out.print(t)
+    print_round(res)
 
 
 @app.command()

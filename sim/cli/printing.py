@@ -1,5 +1,5 @@
-"""How ``quacks potion`` prints its results: the potion table, forced draws and the regret
-table (rich tables on the command line's console)."""
+"""How ``quacks potion`` and ``quacks round`` print their results: the potion table, forced
+draws, the regret table and a scripted round (rich tables on the command line's console)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from sim.api.game import plural
+from sim.api.events import plural
 from sim.rules.ruleset import rules_label
 
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
@@ -83,3 +83,28 @@ def print_potion(res: dict, rs) -> None:
         ps = [f"{dist[k].get(str(s), 0) / total:.4f}" for k in parts]
         d.add_row(str(s), str(rs.coins[s]), str(rs.vp[s]), "R" if rs.ruby[s] else "", *ps)
     out.print(d)
+
+
+def print_round(res: dict) -> None:
+    """``quacks round``'s text output: the round's events (draws left out) and the table of
+    every seat after it."""
+    from sim.api.events import event_text
+
+    n = len(res["players"])
+    names = [f"player {s}" for s in range(n)]
+    if res["rules_given"]:
+        out.print(f"rules {rules_label(res['rules'], res['overrides'])}", markup=False)
+    for d in res["events"]:
+        if d["event"] != "draw":
+            out.print(event_text(d, names, res["ruby_costs"]), markup=False)
+    t = Table(show_header=True, header_style="bold")
+    tube = "glass" in res["players"][0]  # the test-tube side of the pot
+    for col in ("seat", "rat", "reward", "exploded", "die", "VP+", "coins", "bought", "rubies", "droplet",
+                *(("glass",) if tube else ()), "flask", "score", "bag"):
+        t.add_column(col)
+    for s, p in enumerate(res["players"]):
+        t.add_row(str(s), str(p["rat"]), str(p["reward_space"]), "yes" if p["exploded"] else "",
+                  ",".join(p["die"]), str(p["vp_gained"]), str(p["coins"]), ",".join(p["bought"]),
+                  str(p["rubies"]), str(p["droplet"]), *((str(p["glass"]),) if tube else ()),
+                  "full" if p["flask"] else "empty", str(p["score"]), p["bag"])
+    out.print(t)

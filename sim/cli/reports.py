@@ -17,7 +17,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.api.game import GameInputError, plural
+from sim.api.events import plural
+from sim.api.game import GameInputError
 from sim.cli.common import (
     Backend,
     BackendOpt,

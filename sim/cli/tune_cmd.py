@@ -106,7 +106,7 @@ def register(app: typer.Typer) -> None:
 
 def print_tune(res, players: int, files: list[str], target: Path | None) -> None:
     """The lines ``quacks tune`` prints."""
-    from sim.api.game import plural
+    from sim.api.events import plural
     from sim.cli.printing import ci_text
 
     out.print(f"{plural(res.evaluations, 'candidate')}, {res.games:,} games ({players} players); "

@@ -18,6 +18,7 @@ def warm_all(optimal: bool = False) -> tuple[list[tuple[str, float]], bool]:
     ``optimal`` also times one game with it."""
     from sim._numba_cache import is_cached
     from sim.api import potion as pot
+    from sim.api import potion_draws as draws_api
     from sim.api.game import play_batch
     from sim.api.game import replay as replay_game
     from sim.api.round_file import play_round_data
@@ -49,7 +50,7 @@ def warm_all(optimal: bool = False) -> tuple[list[tuple[str, float]], bool]:
     scripted = {"players": 2, "round": 1, "die": ["vp1"],
                 "player": [{"bag": "start", "draws": "w1"}, {"bag": "start", "draws": "w2"}]}
     step("potion kernel", lambda: pot.sample(start("white:6"), 1_000, 1))
-    step("forced draws (potion --draws)", lambda: pot.forced(start("white:6"), "w1,w2"))
+    step("forced draws (potion --draws)", lambda: draws_api.forced(start("white:6"), "w1,w2"))
     step("exact enumeration (pure Python)", lambda: pot.exact(start("white:6")))
     step(f"game kernel ({len(names)} built-in strategies)", games)
     step("replay", lambda: replay_game(rs, two, seed=1, game=0))

@@ -19,9 +19,9 @@ import numpy as np
 
 from sim.rules import chips
 from sim.rules.schema import (
-    _CHIP_KEYS,
     BOOK_COLOURS,
     BUILTIN_DIR,
+    CHIP_KEYS,
     DIE_FACES,
     HW_SET_COLOURS,
     IMPLEMENTED_SETS,
@@ -31,8 +31,8 @@ from sim.rules.schema import (
     SET_COLOURS,
     TOP_KEYS,
     TRACK_LEN,
-    _is_int,
     glass_code,
+    is_int,
 )
 
 __all__ = ["BUILTIN_DIR", "IMPLEMENTED_SETS", "SET_COLOURS", "Ruleset", "RulesetError",
@@ -223,12 +223,12 @@ def _check_unknown(raw: dict, label: str) -> None:
                 if not isinstance(table, dict):
                     raise RulesetError(f"{label}: key 'prices.{s}': expected a table of chip prices")
                 for chip, price in table.items():
-                    if chip not in _CHIP_KEYS or chip.startswith("w"):
+                    if chip not in CHIP_KEYS or chip.startswith("w"):
                         raise RulesetError(
                             f"{label}: unknown key 'prices.{s}.{chip}'; expected a buyable chip "
-                            f"({', '.join(c for c in _CHIP_KEYS if not c.startswith('w'))})"
+                            f"({', '.join(c for c in CHIP_KEYS if not c.startswith('w'))})"
                         )
-                    if not (_is_int(price) and 0 <= price <= 200):
+                    if not (is_int(price) and 0 <= price <= 200):
                         raise RulesetError(
                             f"{label}: key 'prices.{s}.{chip}': expected an integer from 0 to 200, "
                             f"got {price!r}"
@@ -374,7 +374,7 @@ def _build(d: dict, label: str, overrides: tuple[str, ...] = ()) -> Ruleset:
     ruby[t["ruby_spaces"]] = 1
     supply = np.zeros(chips.N_TYPES, dtype=np.int64)
     for k, n in d["supply"].items():
-        supply[_CHIP_KEYS.index(k)] = n
+        supply[CHIP_KEYS.index(k)] = n
     book_set = np.zeros(chips.N_COLOURS, dtype=np.int64)
     book_round = np.zeros(chips.N_COLOURS, dtype=np.int64)
     for c in BOOK_COLOURS:
@@ -387,7 +387,7 @@ def _build(d: dict, label: str, overrides: tuple[str, ...] = ()) -> Ruleset:
         s = book_set[col]
         if col == chips.WHITE or s == 0:
             continue
-        p = d.get("prices", {}).get(f"set{s}", {}).get(_CHIP_KEYS[ti])
+        p = d.get("prices", {}).get(f"set{s}", {}).get(CHIP_KEYS[ti])
         if p is not None:
             price[ti] = p
     die = np.array([DIE_FACES.index(f) for f in d["die"]["faces"]], dtype=np.int64)

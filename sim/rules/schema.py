@@ -27,13 +27,14 @@ IMPLEMENTED_SETS["orange"] = {1, 5, 6}  # 5 and 6: the Herb Witches pumpkin book
 HW_SET_COLOURS = (*SET_COLOURS, "black", "locoweed")  # the colours with a Set 5 and a Set 6 book
 
 
-def _is_int(x: Any) -> bool:
+def is_int(x: Any) -> bool:
+    """True for an int that is not a bool (TOML and JSON both give bools as ints)."""
     return isinstance(x, int) and not isinstance(x, bool)
 
 
 # Schema: section -> key -> (description of what is expected, check(value) -> bool).
 def _int_range(lo: int, hi: int):
-    return (f"an integer from {lo} to {hi}", lambda v: _is_int(v) and lo <= v <= hi)
+    return (f"an integer from {lo} to {hi}", lambda v: is_int(v) and lo <= v <= hi)
 
 
 def _choice(options):
@@ -46,7 +47,7 @@ def _int_list(n: int | None, lo: int, hi: int):
         what,
         lambda v: isinstance(v, list)
         and (n is None or len(v) == n)
-        and all(_is_int(x) and lo <= x <= hi for x in v),
+        and all(is_int(x) and lo <= x <= hi for x in v),
     )
 
 
@@ -63,7 +64,7 @@ def _bag_spec():
     return ("bag notation such as 'w1x4,w2x2,w3,o1,g1'", check)
 
 
-_CHIP_KEYS = [chips.chip_name(t) for t in range(chips.N_TYPES)]
+CHIP_KEYS = [chips.chip_name(t) for t in range(chips.N_TYPES)]
 
 
 POT_SIDES = ("pot", "test-tube")
@@ -74,7 +75,7 @@ def _glass_bonus(v) -> bool:
         return True
     if isinstance(v, str) and v.startswith("vp:") and v[3:].isdigit():
         return True
-    return isinstance(v, str) and v in _CHIP_KEYS and not v.startswith("w")
+    return isinstance(v, str) and v in CHIP_KEYS and not v.startswith("w")
 
 
 def glass_code(v: str) -> int:
@@ -88,7 +89,7 @@ def glass_code(v: str) -> int:
         return L.TUBE_RUBY + int(v[5:])
     if v.startswith("vp:"):
         return L.TUBE_VP + int(v[3:])
-    return _CHIP_KEYS.index(v)
+    return CHIP_KEYS.index(v)
 
 
 def _card_list():
@@ -162,7 +163,7 @@ SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
         "order": _card_list(),
     },
     "book_round": {c: _int_range(1, 20) for c in BOOK_COLOURS},
-    "supply": {k: _int_range(0, 200) for k in _CHIP_KEYS},
+    "supply": {k: _int_range(0, 200) for k in CHIP_KEYS},
 }
 TOP_KEYS = {"name": str, "description": str, "extends": str}
 PRICE_SETS = [f"set{i}" for i in range(1, 7)]

@@ -11,8 +11,14 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sim.study.plot_style import seat_label
-from sim.study.plots import _BOTTOM_LEGEND, _err, _figure, _palette, _save
+from sim.study.plot_style import (
+    BOTTOM_LEGEND,
+    error_bars,
+    new_figure,
+    palette,
+    save_png,
+    seat_label,
+)
 
 PLOT_FILES = ("metrics.png", "differences.png", "win_share.png")
 CAPTIONS = {
@@ -27,7 +33,7 @@ CAPTIONS = {
 def _grid(panels: int) -> tuple[Figure, list]:
     cols = min(4, panels)
     rows = math.ceil(panels / cols)
-    fig = _figure(3.2 * cols + 0.5, 2.6 * rows + 0.8)
+    fig = new_figure(3.2 * cols + 0.5, 2.6 * rows + 0.8)
     axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False)).ravel()
     for ax in axes[panels:]:
         ax.set_visible(False)
@@ -43,7 +49,7 @@ def _seat_panel(ax, seats: pd.DataFrame, labels: list[str], colours: list, playe
         seat = sub["metric"].str[5:].astype(int).to_numpy()
         m = sub["value"].to_numpy(float)
         x = seat + (j - (len(labels) - 1) / 2) * width
-        err = _err(m, sub["ci_lo"], sub["ci_hi"])
+        err = error_bars(m, sub["ci_lo"], sub["ci_hi"])
         filled = sub["significant"].to_numpy(bool) if "significant" in sub else np.ones(len(m), bool)
         for k in range(len(m)):
             ax.errorbar(x[k], m[k], yerr=[[err[0][k]], [err[1][k]]], fmt="o", color=colours[j],
@@ -63,12 +69,12 @@ def plot_metrics(res) -> Figure:
     labels = res.labels
     scalar = [k for k in dict.fromkeys(t["metric"]) if not k.startswith("seat_")]
     fig, axes = _grid(len(scalar) + 1)
-    col = _palette(len(labels))
+    col = palette(len(labels))
     for ax, key in zip(axes, scalar):
         sub = t[t["metric"] == key]
         for r in sub.to_dict(orient="records"):
             i = labels.index(r["ruleset"])
-            ax.errorbar(i, r["value"], yerr=_err([r["value"]], [r["ci_lo"]], [r["ci_hi"]]),
+            ax.errorbar(i, r["value"], yerr=error_bars([r["value"]], [r["ci_lo"]], [r["ci_hi"]]),
                         fmt="o", color=col[i], capsize=4)
         if key == "first_seat_excess":
             ax.axhline(0, color="grey", ls="--", lw=1)
@@ -90,12 +96,12 @@ def plot_differences(res) -> Figure:
     others = res.labels[1:]
     scalar = [k for k in dict.fromkeys(d["metric"]) if not k.startswith("seat_")]
     fig, axes = _grid(len(scalar) + 1)
-    col = _palette(len(res.labels))[1:]
+    col = palette(len(res.labels))[1:]
     for ax, key in zip(axes, scalar):
         sub = d[d["metric"] == key]
         for r in sub.to_dict(orient="records"):
             i = others.index(r["ruleset"])
-            ax.errorbar(i, r["diff"], yerr=_err([r["diff"]], [r["ci_lo"]], [r["ci_hi"]]), fmt="o",
+            ax.errorbar(i, r["diff"], yerr=error_bars([r["diff"]], [r["ci_lo"]], [r["ci_hi"]]), fmt="o",
                         color=col[i], mfc=col[i] if r["significant"] else "white", capsize=4)
         ax.axhline(0, color="grey", ls="--", lw=1)
         ax.set_xticks(range(len(others)), others, fontsize=8, rotation=20 if len(others) > 3 else 0)
@@ -112,16 +118,16 @@ def plot_win_share(res) -> Figure:
     """Each strategy's win share under each ruleset (95% CI)."""
     s = res.tables["strategies"]
     names, labels = list(res.plans[0].names), res.labels
-    fig = _figure(9, 1.8 + 0.45 * len(names) * max(1, len(labels) / 2))
+    fig = new_figure(9, 1.8 + 0.45 * len(names) * max(1, len(labels) / 2))
     ax = fig.subplots()
-    col = _palette(len(labels))
+    col = palette(len(labels))
     step = 0.8 / max(1, len(labels))
     y0 = np.arange(len(names))[::-1]
     for j, lb in enumerate(labels):
         sub = s[s["ruleset"] == lb].set_index("strategy").loc[names]
         m = sub["win_share"].to_numpy(float)
         ax.errorbar(m, y0 - (j - (len(labels) - 1) / 2) * step,
-                    xerr=_err(m, sub["win_share_ci_lo"], sub["win_share_ci_hi"]), fmt="o",
+                    xerr=error_bars(m, sub["win_share_ci_lo"], sub["win_share_ci_hi"]), fmt="o",
                     color=col[j], capsize=3, label=lb)
     ax.axvline(1 / res.players, color="grey", ls="--", lw=1, label=f"equal share 1/{res.players}")
     ax.set_yticks(y0, names, fontsize=8)
@@ -129,7 +135,7 @@ def plot_win_share(res) -> Figure:
     ax.set_title(f"win share by strategy and ruleset (95% CI; {int(s['games'].iloc[0]):,} "
                  "seat-games each)")
     ax.grid(axis="x", alpha=0.3)
-    fig.legend(ncol=min(4, len(labels) + 1), **_BOTTOM_LEGEND)
+    fig.legend(ncol=min(4, len(labels) + 1), **BOTTOM_LEGEND)
     return fig
 
 
@@ -139,7 +145,7 @@ def render(res, outdir: str | Path) -> tuple[list[str], list[str]]:
     files, notes = [], []
     for name, draw in zip(PLOT_FILES, (plot_metrics, plot_differences, plot_win_share)):
         try:
-            files.append(_save(draw(res), Path(outdir), name))
+            files.append(save_png(draw(res), Path(outdir), name))
         except Exception as e:  # noqa: BLE001 - a plot must never cost the report
             notes.append(f"{name} not drawn: {type(e).__name__}: {e}")
     return files, notes

@@ -223,11 +223,11 @@ def _loaded_files() -> list[tuple[str, str]]:
     order, as (file name, text); a file gone since is left out (a strategy the run needs from
     it fails on the workers with one line)."""
     try:
-        from strategies.registry import _LOADED_FILES
+        from strategies.registry import LOADED_FILES
     except ImportError:  # a strategy layer without plugin files
         return []
     out = []
-    for p in _LOADED_FILES:
+    for p in LOADED_FILES:
         try:
             out.append((Path(p).name, Path(p).read_text(encoding="utf-8")))
         except OSError:

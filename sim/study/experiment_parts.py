@@ -110,8 +110,8 @@ def run_tournament_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
 
 def run_sweep_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
     """One strategy at each value of a parameter against a field (quacks sweep)."""
-    from sim.study.plots import plot_sweep
     from sim.study.sweep import run_sweep
+    from sim.study.sweep_plots import plot_sweep
 
     res = run_sweep(part["strategy"], part["param"], part["vs"], players=ctx.players_for(part),
                     games=ctx.games_for(part), seed=ctx.seed, rules=ctx.rules,

@@ -8,26 +8,26 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sim.study.plot_style import MIN_TEXT_PT, line_style
-from sim.study.plots import CHIP_COLOURS, _err, _figure, _palette, _save
+from sim.study.plot_style import MIN_TEXT_PT, error_bars, line_style, new_figure, palette, save_png
+from sim.study.plots import CHIP_COLOURS
 
 
 def save_figure(fig: Figure, outdir: Path, name: str) -> str:
     """Write a figure as PNG into ``outdir`` (temporary name, then renamed); its file name."""
     outdir.mkdir(parents=True, exist_ok=True)
-    return _save(fig, outdir, name)
+    return save_png(fig, outdir, name)
 
 
 def plot_lines(table: pd.DataFrame, x: str, y: str, by: str, xlabel: str, ylabel: str,
                lo: str = "ci_lo", hi: str = "ci_hi") -> Figure:
     """One line per value of ``by``: ``y`` against ``x`` with interval bars (every line its
     own colour and line style)."""
-    fig = _figure(7, 4)
+    fig = new_figure(7, 4)
     ax = fig.add_subplot()
     groups = list(dict.fromkeys(table[by]))
     for i, g in enumerate(groups):
         sub = table[table[by] == g]
-        ax.errorbar(sub[x], sub[y], yerr=_err(sub[y], sub[lo], sub[hi]), capsize=3,
+        ax.errorbar(sub[x], sub[y], yerr=error_bars(sub[y], sub[lo], sub[hi]), capsize=3,
                     label=f"{by} {g}", **line_style(i))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -41,13 +41,13 @@ def plot_seat_advantage(table: pd.DataFrame) -> Figure:
     player count (each with its own scale, so a small seat advantage shows), integer seat ticks
     and the fair share 1/n as a labelled dashed line."""
     counts = sorted(int(n) for n in dict.fromkeys(table["players"]))
-    fig = _figure(3.3 * max(1, len(counts)) + 0.3, 3.9)
+    fig = new_figure(3.3 * max(1, len(counts)) + 0.3, 3.9)
     axes = fig.subplots(1, max(1, len(counts)), squeeze=False)[0]
     for i, (ax, n) in enumerate(zip(axes, counts)):
         sub = table[table["players"] == n].sort_values("seat")
         style = line_style(i)
         ax.errorbar(sub["seat"], sub["win_share"],
-                    yerr=_err(sub["win_share"], sub["ci_lo"], sub["ci_hi"]), capsize=3,
+                    yerr=error_bars(sub["win_share"], sub["ci_lo"], sub["ci_hi"]), capsize=3,
                     label="win share (95% CI)", **style)
         ax.axhline(1 / n, color="black", ls="--", lw=1, label="fair share 1/n")
         ax.annotate(f"fair share 1/{n}", (1.0, 1 / n), xycoords=("axes fraction", "data"),
@@ -93,14 +93,14 @@ def plot_ingredient(table: pd.DataFrame) -> Figure:
     panels = list(by_colour.items())
     ncol = min(4, len(panels)) or 1
     nrow = -(-len(panels) // ncol)
-    fig = _figure(3.1 * ncol + 0.4, 2.7 * nrow + 0.8)
+    fig = new_figure(3.1 * ncol + 0.4, 2.7 * nrow + 0.8)
     axes = np.atleast_1d(fig.subplots(nrow, ncol, sharex=True, sharey=True, squeeze=False)).ravel()
     for k, (ax, (colour, members)) in enumerate(zip(axes, panels)):
         for j, (c, value) in enumerate(members):
             sub = table[table["chip"] == c].sort_values("delta")
             ls, marker = _VALUE_STYLES.get(value, (line_style(j)["linestyle"], line_style(j)["marker"]))
             ax.errorbar(sub["delta"], sub["win_share"],
-                        yerr=_err(sub["win_share"], sub["win_share_ci_lo"], sub["win_share_ci_hi"]),
+                        yerr=error_bars(sub["win_share"], sub["win_share_ci_lo"], sub["win_share_ci_hi"]),
                         capsize=2, color=_chip_line_colour(colour), linestyle=ls, marker=marker,
                         ms=4, label=c)
         ax.axvline(0, color="grey", lw=0.8, ls=":")
@@ -123,14 +123,14 @@ def plot_ingredient(table: pd.DataFrame) -> Figure:
 def plot_catchup(table: pd.DataFrame) -> Figure:
     """Win share by score-gap bin, one panel per round, one line per variant."""
     rounds = list(dict.fromkeys(table["after_round"]))
-    fig = _figure(4.2 * len(rounds), 4)
+    fig = new_figure(4.2 * len(rounds), 4)
     axes = fig.subplots(1, len(rounds), sharey=True, squeeze=False)[0]
     variants = list(dict.fromkeys(table["variant"]))
     for ax, k in zip(axes, rounds):
-        for colour, v in zip(_palette(len(variants)), variants):
+        for colour, v in zip(palette(len(variants)), variants):
             sub = table[(table["after_round"] == k) & (table["variant"] == v)]
             xs = np.arange(len(sub))
-            ax.errorbar(xs, sub["win_share"], yerr=_err(sub["win_share"], sub["ci_lo"],
+            ax.errorbar(xs, sub["win_share"], yerr=error_bars(sub["win_share"], sub["ci_lo"],
                                                         sub["ci_hi"]),
                         marker="o", capsize=3, color=colour, label=v)
             ax.set_xticks(xs, sub["gap"], rotation=45, fontsize=8)

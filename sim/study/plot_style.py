@@ -5,7 +5,15 @@ programs, ``games.parquet`` and ``seats.csv``, keep the 0-based ``seat`` index).
 
 from __future__ import annotations
 
-# Strategy colours: hues kept apart from the chip colours (sim.study.plots.CHIP_COLOURS).
+import os
+from pathlib import Path
+
+import numpy as np
+from matplotlib.figure import Figure
+
+# Strategy colours: hues kept apart from the chip colours (sim.study.plots.CHIP_COLOURS), so that
+# no strategy is drawn in a chip's colour. Beyond five strategies the colours repeat with another
+# line style (lines) or hatch (bars).
 LINE_COLOURS = ("#00897b", "#c51b8a", "#827717", "#3949ab", "#6d4c41")
 LINE_STYLES = ("-", "--", ":", "-.")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
@@ -32,3 +40,31 @@ def seat_label(seat: int) -> str:
     """How a person reads the 0-based seat index ``seat``: ``seat 1`` is the start player of
     round 1."""
     return f"seat {int(seat) + 1}"
+
+
+DPI = 110
+BOTTOM_LEGEND = {"loc": "outside lower center", "fontsize": 8, "frameon": False}
+
+
+def palette(n: int) -> list:
+    """The colours of n strategies (repeating after five)."""
+    return [LINE_COLOURS[i % len(LINE_COLOURS)] for i in range(n)]
+
+
+def new_figure(width: float, height: float) -> Figure:
+    """A figure with constrained layout, which leaves room for legends outside the axes."""
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def save_png(fig: Figure, outdir: Path, name: str) -> str:
+    """Write ``fig`` as ``outdir/name`` through a temporary name; return the name."""
+    tmp = Path(outdir) / f".{name}.partial"
+    fig.savefig(tmp, format="png", dpi=DPI)
+    os.replace(tmp, Path(outdir) / name)
+    return name
+
+
+def error_bars(m, lo, hi) -> list:
+    """Error-bar lengths below and above (never negative; NaN as 0)."""
+    m, lo, hi = (np.nan_to_num(np.asarray(x, dtype=float)) for x in (m, lo, hi))
+    return [np.clip(m - lo, 0, None), np.clip(hi - m, 0, None)]

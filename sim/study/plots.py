@@ -8,7 +8,6 @@ bars or a band). Plots that need rounds detail are skipped, with a note, when it
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import matplotlib
@@ -21,7 +20,15 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
 from sim.rules.chips import COLOUR_NAMES  # noqa: E402
-from sim.study.plot_style import MIN_TEXT_PT, SEQUENTIAL_CMAP, seat_label  # noqa: E402
+from sim.study.plot_style import (  # noqa: E402
+    BOTTOM_LEGEND,
+    LINE_COLOURS,
+    error_bars,
+    new_figure,
+    palette,
+    save_png,
+    seat_label,
+)
 from sim.study.report_markdown import head_to_head_counts  # noqa: E402
 
 PLOT_FILES = ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_round.png",
@@ -29,49 +36,21 @@ PLOT_FILES = ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_roun
 CHIP_COLOURS = {"white": "#e8e8e8", "orange": "#f28e2b", "green": "#59a14f", "blue": "#4e79a7",
                 "red": "#e15759", "yellow": "#edc948", "purple": "#b07aa1", "black": "#333333",
                 "locoweed": "#9c755f"}
-DPI = 110
 MAX_PAIRS_PLOTTED = 66  # every pair of 12 strategies
 MAX_H2H_ANNOTATED = 12  # head-to-head cells carry their numbers up to 12 strategies
 
 
-# Strategy colours: hues kept apart from the chip colours above, so that no strategy is drawn in
-# a chip's colour (plots that show chips colour them with CHIP_COLOURS only). Beyond five
-# strategies the colours repeat with another line style (lines) or hatch (bars).
-STRATEGY_COLOURS = ("#00897b", "#c51b8a", "#827717", "#3949ab", "#6d4c41")
 _LINESTYLES = ("-", "--", ":", "-.")
 _HATCHES = ("", "//", "..", "xx")
-_BOTTOM_LEGEND = {"loc": "outside lower center", "fontsize": 8, "frameon": False}
 _RIGHT_LEGEND = {"loc": "outside right upper", "fontsize": 8}
 
 
-def _palette(n: int) -> list:
-    return [STRATEGY_COLOURS[i % len(STRATEGY_COLOURS)] for i in range(n)]
-
-
 def _linestyle(i: int) -> str:
-    return _LINESTYLES[(i // len(STRATEGY_COLOURS)) % len(_LINESTYLES)]
+    return _LINESTYLES[(i // len(LINE_COLOURS)) % len(_LINESTYLES)]
 
 
 def _hatch(i: int) -> str:
-    return _HATCHES[(i // len(STRATEGY_COLOURS)) % len(_HATCHES)]
-
-
-def _figure(width: float, height: float) -> Figure:
-    """A figure with constrained layout, which leaves room for legends outside the axes."""
-    return Figure(figsize=(width, height), layout="constrained")
-
-
-def _save(fig: Figure, outdir: Path, name: str) -> str:
-    tmp = outdir / f".{name}.partial"
-    fig.savefig(tmp, format="png", dpi=DPI)
-    os.replace(tmp, outdir / name)
-    return name
-
-
-def _err(m, lo, hi) -> list:
-    """Error-bar lengths below and above (never negative; NaN as 0)."""
-    m, lo, hi = (np.nan_to_num(np.asarray(x, dtype=float)) for x in (m, lo, hi))
-    return [np.clip(m - lo, 0, None), np.clip(hi - m, 0, None)]
+    return _HATCHES[(i // len(LINE_COLOURS)) % len(_HATCHES)]
 
 
 def _label(name: str, games: int) -> str:
@@ -82,10 +61,10 @@ def plot_win_share(strategies: pd.DataFrame, players: int | None) -> Figure:
     """Win share and mean VP per strategy, with 95% intervals."""
     df = strategies.reset_index(drop=True)
     k = len(df)
-    fig = _figure(10, 1.8 + 0.55 * k)
+    fig = new_figure(10, 1.8 + 0.55 * k)
     ax1, ax2 = fig.subplots(1, 2, sharey=True)
     y = np.arange(k)[::-1]
-    col = _palette(k)
+    col = palette(k)
     for ax, key, title, xlabel in (
             (ax1, "win_share", "win share, 95% CI", "win share (a shared win counts 1/k to each)"),
             (ax2, "mean_vp", "mean VP, 95% CI", "mean final score (VP)")):
@@ -93,7 +72,7 @@ def plot_win_share(strategies: pd.DataFrame, players: int | None) -> Figure:
         lo = df[key + "_ci_lo"].to_numpy(float)
         hi = df[key + "_ci_hi"].to_numpy(float)
         for i in range(k):
-            ax.errorbar(m[i], y[i], xerr=_err([m[i]], [lo[i]], [hi[i]]), fmt="o", color=col[i],
+            ax.errorbar(m[i], y[i], xerr=error_bars([m[i]], [lo[i]], [hi[i]]), fmt="o", color=col[i],
                         capsize=4)
         ax.set_title(title)
         ax.set_xlabel(xlabel)
@@ -101,7 +80,7 @@ def plot_win_share(strategies: pd.DataFrame, players: int | None) -> Figure:
         ax.margins(y=0.5 / max(k, 1))
     if players:
         ax1.axvline(1 / players, color="grey", ls="--", lw=1, label=f"equal share 1/{players}")
-        fig.legend(**_BOTTOM_LEGEND)
+        fig.legend(**BOTTOM_LEGEND)
     ax1.set_yticks(y, [_label(str(s), g) for s, g in zip(df["strategy"], df["games"])], fontsize=8)
     ax1.set_ylabel("strategy (games)")
     return fig
@@ -110,9 +89,9 @@ def plot_win_share(strategies: pd.DataFrame, players: int | None) -> Figure:
 def plot_vp_distribution(vp_hist: pd.DataFrame, strategies: pd.DataFrame) -> Figure:
     """Distribution of final VP per strategy (share of games), mean and its 95% interval in the legend."""
     k = len(strategies)
-    fig = _figure(9, 5 + 0.2 * -(-k // 2))
+    fig = new_figure(9, 5 + 0.2 * -(-k // 2))
     ax = fig.subplots()
-    col = _palette(k)
+    col = palette(k)
     for i, row in enumerate(strategies.to_dict(orient="records")):
         h = vp_hist[vp_hist["strategy"] == row["strategy"]]
         if not len(h):
@@ -128,16 +107,16 @@ def plot_vp_distribution(vp_hist: pd.DataFrame, strategies: pd.DataFrame) -> Fig
     ax.set_xlabel("final score (VP)")
     ax.set_ylabel("share of games")
     ax.set_title("VP distribution (legend: mean VP [95% CI])")
-    fig.legend(ncol=min(2, max(k, 1)), **_BOTTOM_LEGEND)
+    fig.legend(ncol=min(2, max(k, 1)), **BOTTOM_LEGEND)
     ax.grid(alpha=0.3)
     return fig
 
 
 def plot_rounds(rounds: pd.DataFrame, names: list[str]) -> Figure:
     """Explosion rate and mean reward space by round, with 95% bands."""
-    fig = _figure(12, 4.5)
+    fig = new_figure(12, 4.5)
     axes = fig.subplots(1, 2)
-    col = _palette(len(names))
+    col = palette(len(names))
     for ax, metric, title, ylabel in (
             (axes[0], "exploded", "explosion rate by round", "explosions per potion (share)"),
             (axes[1], "reward_space", "mean reward space by round", "reward space (pot track index)")):
@@ -162,7 +141,7 @@ def plot_bag(rounds: pd.DataFrame, names: list[str]) -> Figure:
     k = len(names)
     cols = min(k, 2)
     nrows = -(-k // cols)
-    fig = _figure(6.5 * cols + 1.2, 3.6 * nrows + 0.4)
+    fig = new_figure(6.5 * cols + 1.2, 3.6 * nrows + 0.4)
     axes = np.atleast_1d(fig.subplots(nrows, cols, squeeze=False)).ravel()
     handles = {}
     for ax, name in zip(axes, names):
@@ -193,7 +172,7 @@ def plot_seats(seats: pd.DataFrame) -> Figure:
     """Win share by seat: pooled over strategies and per strategy, with 95% intervals."""
     groups = [str(g) for g in seats["strategy"].cat.categories if (seats["strategy"] == g).any()]
     nseat = int(seats["seat"].max()) + 1
-    fig = _figure(min(13, max(7, 0.8 * nseat * max(1, len(groups)) + 2)), 4.5)
+    fig = new_figure(min(13, max(7, 0.8 * nseat * max(1, len(groups)) + 2)), 4.5)
     ax = fig.subplots()
     width = 0.8 / max(1, len(groups))
     strategies = [g for g in groups if g != "all"]
@@ -201,10 +180,10 @@ def plot_seats(seats: pd.DataFrame) -> Figure:
         sub = seats[seats["strategy"] == g].sort_values("seat")
         x = sub["seat"].to_numpy() + (j - (len(groups) - 1) / 2) * width
         m = sub["win_share"].to_numpy(float)
-        err = _err(m, sub["win_share_ci_lo"], sub["win_share_ci_hi"])
+        err = error_bars(m, sub["win_share_ci_lo"], sub["win_share_ci_hi"])
         i = strategies.index(g) if g != "all" else -1
         ax.bar(x, m, width, yerr=err, capsize=3, alpha=0.85, edgecolor="white", lw=0.5,
-               color="#9e9e9e" if i < 0 else _palette(i + 1)[-1], hatch="" if i < 0 else _hatch(i),
+               color="#9e9e9e" if i < 0 else palette(i + 1)[-1], hatch="" if i < 0 else _hatch(i),
                label="all strategies" if g == "all" else g)
     ax.axhline(1 / nseat, color="grey", ls="--", lw=1, label=f"fair share 1/{nseat}")
     ax.set_xticks(range(nseat), [seat_label(s) for s in range(nseat)])
@@ -220,14 +199,14 @@ def plot_bought(bought: pd.DataFrame, names: list[str]) -> Figure:
     """Mean chips bought per game by strategy and colour, with 95% intervals: one group of bars
     per strategy, each bar in its chip's colour (colours mean chips only in this plot)."""
     colours = [c for c in COLOUR_NAMES if bought[bought["colour"] == c]["mean"].max() > 0]
-    fig = _figure(min(13, max(7, 0.35 * len(colours) * max(1, len(names)) + 2.5)), 4.5)
+    fig = new_figure(min(13, max(7, 0.35 * len(colours) * max(1, len(names)) + 2.5)), 4.5)
     ax = fig.subplots()
     width = 0.8 / max(1, len(colours))
     for j, colour in enumerate(colours):
         sub = bought[bought["colour"] == colour].set_index("strategy").reindex(names)
         x = np.arange(len(names)) + (j - (len(colours) - 1) / 2) * width
         m = sub["mean"].to_numpy(float)
-        err = _err(m, sub["ci_lo"], sub["ci_hi"])
+        err = error_bars(m, sub["ci_lo"], sub["ci_hi"])
         ax.bar(x, m, width, yerr=err, capsize=2, color=CHIP_COLOURS[colour], edgecolor="#333333",
                lw=0.5, ecolor="#333333", label=colour)
     ax.set_xticks(range(len(names)), names)
@@ -247,7 +226,7 @@ def plot_pairs(pairs: pd.DataFrame) -> Figure:
     panels = [("win_share_diff", "win share", "win share difference A - B")]
     if "vp_diff" in pairs.columns:
         panels.append(("vp_diff", "VP", "VP difference A - B (VP)"))
-    fig = _figure(6 * len(panels) + 2, 1.8 + 0.5 * k)
+    fig = new_figure(6 * len(panels) + 2, 1.8 + 0.5 * k)
     axes = np.atleast_1d(fig.subplots(1, len(panels), sharey=True, squeeze=False)).ravel()
     y = np.arange(k)[::-1]
     rows = pairs.to_dict(orient="records")
@@ -257,7 +236,7 @@ def plot_pairs(pairs: pd.DataFrame) -> Figure:
             ax.plot([r[key + "_ci_unpaired_lo"], r[key + "_ci_unpaired_hi"]], [y[i] - 0.15] * 2,
                     color="#aaaaaa", lw=4, solid_capstyle="butt",
                     label="width if unpaired" if i == 0 and ax is axes[0] else None)
-            ax.errorbar(m[i], y[i], xerr=_err([m[i]], [r[key + "_ci_lo"]], [r[key + "_ci_hi"]]),
+            ax.errorbar(m[i], y[i], xerr=error_bars([m[i]], [r[key + "_ci_lo"]], [r[key + "_ci_hi"]]),
                         fmt="o", color="black", capsize=4,
                         label="paired per deal, 95% CI" if i == 0 and ax is axes[0] else None)
         ax.axvline(0, color="grey", ls="--", lw=1)
@@ -269,7 +248,7 @@ def plot_pairs(pairs: pd.DataFrame) -> Figure:
                        fontsize=8)
     axes[0].set_ylabel("pair (A - B)")
     fig.suptitle(f"paired differences over {int(pairs['deals'].iloc[0]):,} deals")
-    fig.legend(ncol=2, **_BOTTOM_LEGEND)
+    fig.legend(ncol=2, **BOTTOM_LEGEND)
     return fig
 
 
@@ -286,7 +265,7 @@ def plot_head_to_head(h2h: pd.DataFrame, players: int | None) -> Figure:
         i, j = pos[str(r["a"])], pos[str(r["b"])]
         Z[i, j], lo[i, j], hi[i, j] = r["win_share_a"], r["win_share_a_ci_lo"], r["win_share_a_ci_hi"]
     side = max(5.0, 1.15 * k + 2.5)
-    fig = _figure(side + 1.5, side)
+    fig = new_figure(side + 1.5, side)
     ax = fig.subplots()
     even = 1 / players if players else 0.5
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="white")
@@ -306,7 +285,7 @@ def plot_head_to_head(h2h: pd.DataFrame, players: int | None) -> Figure:
     ax.set_ylabel("A: the strategy whose win share is shown")
     fig.colorbar(im, ax=ax, label=f"A's win share at tables with B (equal share 1/{players or 2})")
     fig.legend(handles=[Patch(fill=False, hatch="//", ec="#bbbbbb",
-                              label="diagonal: a strategy and itself (blank)")], **_BOTTOM_LEGEND)
+                              label="diagonal: a strategy and itself (blank)")], **BOTTOM_LEGEND)
     ax.set_title(f"head to head: A's win share in games with B [95% CI]\n{head_to_head_counts(h2h)}",
                  fontsize=10)
     return fig
@@ -353,142 +332,10 @@ def render(summary, outdir: str | Path) -> tuple[list[str], list[str]]:
     files = []
     for name, draw in jobs:
         try:
-            files.append(_save(draw(), out, name))
+            files.append(save_png(draw(), out, name))
         except Exception as e:  # noqa: BLE001 - a plot must never cost the report
             notes.append(f"{name} not drawn: {type(e).__name__}: {e}")
     return files, notes
-
-
-def _param_label(settings: dict, i: int) -> str:
-    keys = settings.get("keys") or [settings["key"]]
-    helps = settings.get("key_help") or [""] * len(keys)
-    import textwrap
-
-    text = f"{keys[i]}: {helps[i]}" if i < len(helps) and helps[i] else keys[i]
-    return "\n".join(textwrap.wrap(text, 48))
-
-
-def plot_sweep(table: pd.DataFrame, settings: dict) -> Figure:
-    """One parameter: win share and mean VP of the focus strategy against the parameter (95%
-    bands), and below them the paired difference to the baseline. Two parameters: heat maps of
-    win share and of its paired difference to the baseline, the best cell marked."""
-    if "value2" in table.columns and table["value2"].notna().any():
-        return _plot_sweep_grid(table, settings)
-    fig = Figure(figsize=(11, 8))
-    axes = fig.subplots(2, 2, sharex=True)
-    x = table["value"].to_numpy(float)
-    base = table["baseline"].to_numpy(bool) if "baseline" in table.columns else np.zeros(len(x), bool)
-    vs = ",".join(settings["vs"])
-    panels = (("win_share", "win share", "win share of the focus strategy"),
-              ("mean_vp", "mean VP", "mean VP of the focus strategy"),
-              ("win_share_diff", "win share - baseline", "paired difference in win share"),
-              ("vp_diff", "VP - baseline", "paired difference in VP"))
-    for ax, (key, ylabel, title) in zip(axes.ravel(), panels):
-        if key not in table.columns:
-            ax.set_visible(False)
-            continue
-        ax.plot(x, table[key], marker="o", color="#1f5f8b", label="estimate")
-        ax.fill_between(x, table[key + "_ci_lo"], table[key + "_ci_hi"], color="#1f5f8b",
-                        alpha=0.22, label="95% CI")
-        if base.any():
-            ax.plot(x[base], table[key].to_numpy(float)[base], marker="*", ms=14, ls="none",
-                    color="#c0392b", label="baseline")
-        if key.endswith("_diff"):
-            ax.axhline(0, color="grey", lw=1)
-        ax.set_ylabel(ylabel)
-        ax.set_title(title, fontsize=10)
-        ax.grid(alpha=0.3)
-    axes[0, 0].axhline(1 / settings["players"], color="grey", ls="--", lw=1,
-                       label=f"equal share 1/{settings['players']}")
-    for ax in axes[1]:
-        ax.set_xlabel(_param_label(settings, 0))
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
-    games = int(table["games"].iloc[0]) if len(table) else 0
-    fig.suptitle(f"{settings['strategy']} vs {vs}: sweep of {settings['key']}\n"
-                 f"{games:,} games per value, {settings['players']} players; baseline "
-                 f"{settings.get('baseline_spec', '')}", fontsize=10)
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
-    return fig
-
-
-def _cell_text(v: float, lo: float, hi: float, cell_w: float, cell_h: float) -> str | None:
-    """A grid cell's label as it fits a cell of ``cell_w`` x ``cell_h`` inches at
-    ``MIN_TEXT_PT``: the value with its interval, the value alone, or nothing."""
-    if cell_w >= 1.15 and cell_h >= 0.42:
-        return f"{v:.3f}\n[{lo:.3f}, {hi:.3f}]"
-    if cell_w >= 0.45 and cell_h >= 0.2:
-        return f"{v:.3f}"
-    return None
-
-
-def _plot_sweep_grid(table: pd.DataFrame, settings: dict) -> Figure:
-    """Heat maps of win share and of its paired difference to the baseline over a grid of two
-    parameters; every cell labelled (at least ``MIN_TEXT_PT``) with its value and interval while
-    they fit, the value alone or nothing on a big grid (the figures are in ``sweep.csv``); the
-    axes named by the parameters, their help texts below."""
-    xs = np.unique(table["value"].to_numpy(float))
-    ys = np.unique(table["value2"].to_numpy(float))
-    width = min(22.0, max(12.0, 2 * (1.6 + 1.2 * len(xs))))
-    height = min(14.0, max(5.2, 1.9 + 0.5 * len(ys)))
-    fig = Figure(figsize=(width, height), layout="constrained")
-    axes = fig.subplots(1, 2)
-    best = int(np.nanargmax(table["win_share"].to_numpy(float)))
-    keys = settings.get("keys") or [settings.get("key", "value"), "value2"]
-    # cell size in inches: each panel gets about half the width less its colour bar and labels
-    cell_w = (width / 2 - 1.7) / max(1, len(xs))
-    cell_h = (height - 1.9) / max(1, len(ys))
-    labelled = "all"
-    for ax, key, title, cmap in ((axes[0], "win_share", "win share", SEQUENTIAL_CMAP),
-                                 (axes[1], "win_share_diff", "win share - baseline (paired)", "RdBu")):
-        Z = np.full((len(ys), len(xs)), np.nan)
-        lo, hi = Z.copy(), Z.copy()
-        for r in table.to_dict(orient="records"):
-            i, j = np.searchsorted(ys, r["value2"]), np.searchsorted(xs, r["value"])
-            Z[i, j], lo[i, j], hi[i, j] = r[key], r[key + "_ci_lo"], r[key + "_ci_hi"]
-        kw = {}
-        if cmap == "RdBu":
-            lim = np.nanmax(np.abs(Z)) or 1.0
-            kw = {"vmin": -lim, "vmax": lim}
-        im = ax.imshow(Z, origin="lower", aspect="auto", cmap=cmap, **kw)
-        for i in range(len(ys)):
-            for j in range(len(xs)):
-                text = _cell_text(Z[i, j], lo[i, j], hi[i, j], cell_w, cell_h)
-                if text is None or not np.isfinite(Z[i, j]):
-                    labelled = "none" if text is None else labelled
-                    continue
-                labelled = "values" if "\n" not in text else labelled
-                ax.text(j, i, text, ha="center", va="center", fontsize=MIN_TEXT_PT,
-                        color="black",
-                        bbox={"boxstyle": "round,pad=0.1", "fc": "white", "alpha": 0.6, "lw": 0})
-        b = table.iloc[best]
-        bj, bi = np.searchsorted(xs, b["value"]), np.searchsorted(ys, b["value2"])
-        for ec, lw in (("white", 4.5), ("black", 2.0)):  # seen on any cell colour
-            ax.add_patch(Rectangle((bj - 0.5, bi - 0.5), 1, 1, fill=False, ec=ec, lw=lw))
-        ax.set_xticks(range(len(xs)), [f"{v:g}" for v in xs], fontsize=MIN_TEXT_PT)
-        ax.set_yticks(range(len(ys)), [f"{v:g}" for v in ys], fontsize=MIN_TEXT_PT)
-        ax.set_xlabel(keys[0])
-        ax.set_ylabel(keys[1])
-        ax.set_title(title, fontsize=10)
-        fig.colorbar(im, ax=ax, label=title)
-    games = int(table["games"].iloc[0]) if len(table) else 0
-    fig.suptitle(f"{settings['strategy']} vs {','.join(settings['vs'])}: {games:,} games per cell, "
-                 f"{settings['players']} players; best cell (boxed): "
-                 f"{b['value']:g}, {b['value2']:g}; baseline {settings.get('baseline_spec', '')}",
-                 fontsize=10)
-    helps = [h for h in (settings.get("key_help") or []) if h]
-    notes = [f"{k}: {h}" for k, h in zip(keys, settings.get("key_help") or []) if h] if helps else []
-    if labelled != "all":
-        notes.append("cells labelled with " + ("the value only" if labelled == "values" else
-                                               "nothing (too many)") + "; every cell's interval is in sweep.csv")
-    if notes:
-        fig.supxlabel("; ".join(notes), fontsize=MIN_TEXT_PT)
-    return fig
-
-
-def render_sweep(table: pd.DataFrame, settings: dict, outdir: str | Path) -> list[str]:
-    """Draw ``sweep.png`` into ``outdir``; return the file names."""
-    return [_save(plot_sweep(table, settings), Path(outdir), "sweep.png")]
 
 
 def render_all(path: str | Path) -> tuple[list[str], list[str]]:
@@ -509,6 +356,8 @@ def render_all(path: str | Path) -> tuple[list[str], list[str]]:
         if not (p / "sweep.csv").is_file() or "settings" not in run:
             raise ReportError(f"{p}: an incomplete sweep report (no sweep.csv or run.json)")
         table = pd.read_csv(p / "sweep.csv")
+        from sim.study.sweep_plots import render_sweep
+
         return render_sweep(table, run["settings"], p), []
     summary = load_summary(p)
     if summary.info.get("players") is None and summary.seats is not None:

@@ -121,7 +121,7 @@ def _ruleset(run: dict, p: Path) -> Ruleset:
 
 def _lineups(run: dict, p: Path, notes: list[str]) -> dict[str, object]:
     """Parse every strategy of the run (after loading its strategy files), keyed by report name."""
-    from sim.study.reports import _sha256, dumps
+    from sim.study.reports import dumps, sha256_of
     from sim.study.tournament import load_strategy_files
     from strategies.builtin import parse_strategy
 
@@ -132,7 +132,7 @@ def _lineups(run: dict, p: Path, notes: list[str]) -> dict[str, object]:
                               "restore it to replay this report")
     load_strategy_files(tuple(files))
     for entry in run.get("strategy_files") or []:
-        if entry.get("sha256") and _sha256(entry["path"]) != entry["sha256"]:
+        if entry.get("sha256") and sha256_of(entry["path"]) != entry["sha256"]:
             notes.append(f"{entry['path']} has changed since the run; the replay may differ")
     out = {}
     for s in run["strategy_specs"]:
@@ -221,7 +221,7 @@ def load_report_game(path: str | Path, *, game: int | None = None, seat: int | N
 def replay_report_game(rg: ReportGame) -> dict:
     """Replay a report's game; a JSON-ready dict with the events, every seat's final VP and rank
     beside the report's, and ``matches`` (True when they all agree)."""
-    from sim.api.game import event_dict
+    from sim.api.events import event_dict
     from sim.api.game import replay as replay_game
     from sim.kernel.records import O_RANK, O_SCORE
 

@@ -121,7 +121,8 @@ def package_versions() -> dict[str, str]:
     return out
 
 
-def _sha256(path: str) -> str | None:
+def sha256_of(path: str) -> str | None:
+    """The SHA-256 of a file, or None if it cannot be read."""
     import hashlib
 
     try:
@@ -472,7 +473,7 @@ class ReportWriter:
                        "tables": len(plan.tables), "chunks": len(plan.chunk_bounds) - 1,
                        "game_index": "game g: deal g // games_per_deal, table (g % games_per_deal)"
                                      " // rotations, rotation g % rotations"},
-            "strategy_files": [{"path": f, "sha256": _sha256(f)} for f in plan.config.strategy_files],
+            "strategy_files": [{"path": f, "sha256": sha256_of(f)} for f in plan.config.strategy_files],
             "versions": package_versions(),
             "started": self.started, "finished": now_iso(),
             "wall_seconds": round(result.seconds, 3),

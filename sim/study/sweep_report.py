@@ -26,6 +26,7 @@ from sim.study.reports import (
     remove_known,
     settings_diff,
 )
+from sim.study.sweep_plots import render_sweep
 
 
 class SweepWriter:
@@ -75,7 +76,6 @@ class SweepWriter:
 
     def finish(self, res, *, plots: bool = True) -> list[str]:
         """Write sweep.csv, sweep.md, sweep.png and run.json (atomically); return the names."""
-        from sim.study import plots as P
 
         p = self.path
         stage = p / STAGING
@@ -85,7 +85,7 @@ class SweepWriter:
         files = ["sweep.csv", "sweep.md"]
         (stage / "sweep.md").write_text(sweep_markdown(res), encoding="utf-8")
         if plots:
-            files += P.render_sweep(res.table, res.settings, stage)
+            files += render_sweep(res.table, res.settings, stage)
         manifest = {**res.to_json(), "settings": res.settings, "argv": self.argv,
                     "subdirs": self.subdirs, "versions": package_versions(), "started": self.started,
                     "finished": now_iso(), "files": sorted(files + [RUN_FILE])}

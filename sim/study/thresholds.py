@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from sim.api import potion as pot
-from sim.api.exact import MAX_STATES, ExactPotion, TooLargeError, _minus, sub_bag_count
+from sim.api.exact import MAX_STATES, ExactPotion, TooLargeError, minus, sub_bag_count
 from sim.rules import chips
 from sim.rules.ruleset import Ruleset
 from sim.stats.intervals import mean_ci
@@ -382,7 +382,7 @@ def forward(counts, setups: list) -> tuple[np.ndarray, pd.DataFrame]:
         nxt: dict = {}
         for (bag, white, anchor, norange, flask, last, prev), pr in frontier.items():
             for t, p in ex.draws(bag):
-                for w, end, st in ex.place(_minus(bag, t), t, white, anchor, norange, flask, last,
+                for w, end, st in ex.place(minus(bag, t), t, white, anchor, norange, flask, last,
                                            prev):
                     q = pr * float(p * w)
                     if end is not None:

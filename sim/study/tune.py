@@ -74,11 +74,11 @@ def parse_tune_param(strategy: str, text: str) -> TuneParam:
 def spec_with(strategy: str, values: dict[str, float], params: Sequence[TuneParam]) -> str:
     """The spec ``NAME:fixed...,key=value`` for these values (whole numbers for int keys); a
     tuned key given in the starting spec is replaced."""
-    from strategies.builtin import _split_params
+    from strategies.builtin import split_params
 
     name, _, fixed = strategy.strip().partition(":")
     tuned = {p.key for p in params}
-    items = [i for i in _split_params(fixed) if i.partition("=")[0].strip() not in tuned]
+    items = [i for i in split_params(fixed) if i.partition("=")[0].strip() not in tuned]
     for p in params:
         v = values[p.key]
         items.append(f"{p.key}={int(round(v)) if p.whole else float(f'{v:.4g}')}")

@@ -1,0 +1,294 @@
+"""Kernel events as named, JSON-ready dicts and as replay text: the event and card-gain names,
+``event_dict`` for one event row, ``event_text`` for one line of a replay."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.kernel import cards as K
+from sim.kernel import layout as L
+from sim.rules import chips
+from sim.rules.ruleset import Ruleset
+
+
+def event_seat_names(ruleset: Ruleset, names: list[str]) -> list[str]:
+    """The names events use for their seats: the players, or with ``game.teams`` the two
+    cauldrons (team t is players t and t + 2, who take turns deciding, t in odd rounds)."""
+    if not ruleset.game("teams"):
+        return names
+    h = len(names) // 2
+    return [f"team {'AB'[t]} ({names[t]} & {names[t + h]})" for t in range(h)]
+
+
+def count_events(E: np.ndarray) -> int:
+    """The number of events a kernel recorded into ``E`` (rows after the last are zero)."""
+    nz = np.nonzero(E[:, 2])[0]
+    return int(nz[-1]) + 1 if len(nz) else 0
+
+
+DIE_NAMES = ("1 VP", "2 VP", "ruby", "droplet", "pumpkin")
+FACE_KEYS = ("vp1", "vp2", "ruby", "droplet", "pumpkin")
+EVENT_NAMES = {
+    L.EV_ROUND: "round", L.EV_BOOK: "book", L.EV_WHITE_ADDED: "white_added", L.EV_RAT: "rat",
+    L.EV_DRAW: "draw", L.EV_PLACE: "place", L.EV_EXPLODE: "explode", L.EV_BLUE_LOOK: "blue_look",
+    L.EV_BLUE_PICK: "blue_pick", L.EV_YELLOW: "yellow_return", L.EV_FLASK: "flask",
+    L.EV_STOP: "stop", L.EV_REWARD: "reward", L.EV_DIE: "die", L.EV_GREEN: "green",
+    L.EV_PURPLE: "purple", L.EV_BLACK: "black", L.EV_RUBY: "ruby", L.EV_CHOICE: "choice",
+    L.EV_VP: "vp", L.EV_BUY: "buy", L.EV_SPEND: "spend", L.EV_CONVERT: "convert",
+    L.EV_SCORE: "score", L.EV_FINAL: "final", L.EV_DIE_ROLL: "die_roll", L.EV_RED: "red", L.EV_ASIDE: "red_aside",
+    L.EV_RED_AFTER: "red_after", L.EV_PROTECT: "protect", L.EV_PROTECTED: "protected",
+    L.EV_BLUE_RUBY: "blue_ruby", L.EV_BLUE_VP: "blue_vp", L.EV_DOUBLE: "double",
+    L.EV_LIMIT: "limit", L.EV_GREEN_CHIP: "green_chip", L.EV_GREEN_MOVE: "green_move",
+    L.EV_GREEN_DROPLET: "green_droplet", L.EV_PURPLE_TRADE: "purple_trade",
+    L.EV_PURPLE_VP: "purple_vp", L.EV_UPGRADE: "upgrade", L.EV_CARD: "card",
+    L.EV_CARD_GAIN: "card_effect", L.EV_CARD_LOOK: "card_look", L.EV_TUBE: "tube",
+    L.EV_BOWL: "bowl", L.EV_BOWL_VP: "bowl_vp", L.EV_WITCHES: "witches", L.EV_WITCH: "witch",
+    L.EV_WITCH_LOOK: "witch_look", L.EV_GREEN_FIRST: "green_first", L.EV_GREEN_DIE: "green_die",
+    L.EV_FIRST: "first", L.EV_RED_HOLD: "red_hold", L.EV_YELLOW_PUSH: "yellow_push",
+    L.EV_YELLOW_RUBY: "yellow_ruby", L.EV_PURPLE_COINS: "purple_coins", L.EV_BLACK_GIFT: "black_gift",
+    L.EV_LOCO: "locoweed", L.EV_BLACK_RUBY: "black_ruby", L.EV_VISIT: "visit",
+}
+CARD_GAINS = {0: "rats_doubled", K.GAIN_VP: "vp", K.GAIN_RUBY: "rubies", K.GAIN_DROPLET: "droplet",
+              K.GAIN_CHIP: "chip", K.GAIN_REMOVE: "chip_removed", K.GAIN_FLASK: "flask",
+              K.GAIN_RESTART: "restart", K.GAIN_PENNY_GIVEN: "penny_given",
+              K.GAIN_PENNY_BACK: "penny_back"}  # EV_CARD_GAIN kinds (sim.kernel.cards)
+LAST_CHIP_SPACE = 52  # every ruleset's last chip space (game.last_chip_space); past it: the bowl
+STOP_NAMES = {L.STOP_CHOICE: "stopped", L.STOP_EMPTY: "bag empty", L.STOP_TRACK: "end of track",
+              L.STOP_EXPLODED: "exploded", L.STOP_SCRIPT: "end of listed draws"}
+
+
+def event_dict(row) -> dict:
+    """One event row as a JSON-ready dict with named fields."""
+    rnd, seat, code, a, b, c = (int(x) for x in row)
+    d: dict = {"round": rnd, "event": EVENT_NAMES.get(code, str(code))}
+    if seat >= 0:
+        d["seat"] = seat
+    chip = chips.chip_name(a) if 0 <= a < chips.N_TYPES else None
+    if code == L.EV_ROUND:
+        d["start_player"] = a
+    elif code == L.EV_BOOK:
+        d["colour"] = chips.COLOUR_NAMES[a]
+    elif code in (L.EV_WHITE_ADDED, L.EV_DRAW, L.EV_BLUE_LOOK):
+        d["chip"] = chip
+    elif code in (L.EV_YELLOW, L.EV_FLASK):
+        d.update(chip=chip, index=b)
+    elif code == L.EV_RED:
+        d.update(chip=chip, extra=b, taken=bool(c))
+    elif code == L.EV_BLUE_PICK:
+        d["chip"] = chip if a >= 0 else None
+    elif code == L.EV_PLACE:
+        d.update(chip=chip, index=b)
+        if c:  # red Set 6: a chip held beside the pot, placed once the potion ended
+            d["held"] = True
+    elif code == L.EV_EXPLODE:
+        d["white_total"] = a
+    elif code == L.EV_RAT:
+        d.update(tails=a, start=b)
+    elif code == L.EV_STOP:
+        d.update(reason=STOP_NAMES.get(a, str(a)), reward_space=b, white_total=c)
+    elif code == L.EV_REWARD:
+        d.update(space=a, coins=b, vp=c)
+    elif code == L.EV_DIE:
+        d["face"] = FACE_KEYS[a]
+    elif code == L.EV_GREEN:
+        d["rubies"] = a
+    elif code == L.EV_PURPLE:
+        d["tier"] = a
+    elif code == L.EV_BLACK:
+        d.update(droplet=a, ruby=b)
+    elif code == L.EV_RUBY:
+        d["rubies"] = a
+    elif code == L.EV_CHOICE:
+        d["choice"] = "coins" if a else "vp"
+    elif code == L.EV_VP:
+        d.update(vp=a, score=b)
+    elif code == L.EV_BUY:
+        d.update(chip=chip, price=b)
+    elif code == L.EV_SPEND:
+        d.update(on="droplet" if a == L.SPEND_DROPLET else "flask", rubies_left=b)
+    elif code == L.EV_CONVERT:
+        d.update(vp_from_coins=a, vp_from_rubies=b)
+    elif code == L.EV_SCORE:
+        d.update(score=a, rubies=b, droplet=c)
+    elif code == L.EV_FINAL:
+        d.update(rank=a, score=b, win_share=c / 1e6)
+    elif code in (L.EV_ASIDE, L.EV_GREEN_CHIP, L.EV_CARD_LOOK):
+        d["chip"] = chip
+    elif code == L.EV_RED_AFTER:
+        d.update(chip=chip, action=("place", "keep", "return")[b], index=c)
+        if b == 0 and c > LAST_CHIP_SPACE:
+            d.update(action="bowl", index=None)  # past the last space: the overflow bowl
+    elif code == L.EV_PROTECT:
+        d["draws"] = a
+    elif code in (L.EV_BLUE_RUBY,):
+        d["rubies"] = a
+    elif code in (L.EV_BLUE_VP, L.EV_PURPLE_VP):
+        d["vp"] = a
+    elif code == L.EV_LIMIT:
+        d["limit"] = a
+    elif code == L.EV_GREEN_MOVE:
+        d.update(spaces=a, reward_space=b)
+    elif code == L.EV_GREEN_DROPLET:
+        d["droplet"] = a
+    elif code == L.EV_PURPLE_TRADE:
+        d["tier"] = a
+    elif code == L.EV_UPGRADE:
+        d.update(chip=chip, to=chips.chip_name(b))
+    elif code == L.EV_CARD:
+        from sim.rules.cards import CARDS
+
+        d["card"] = CARDS[a - 1].id
+    elif code == L.EV_TUBE:
+        d.update(glass=a, bonus=glass_name(b), given=not c)
+    elif code in (L.EV_GREEN_FIRST, L.EV_FIRST):
+        d["chip"] = chip
+    elif code == L.EV_GREEN_DIE:
+        d["rolls"] = a
+    elif code == L.EV_RED_HOLD:
+        d.update(chip=chip, held=b == 1)
+        if b == 2:  # a held chip placed now, before a draw, with its action
+            d["placed_from_beside"] = True
+    elif code == L.EV_YELLOW_PUSH:
+        d.update(chip=chip, spaces=b, index=c)
+    elif code == L.EV_YELLOW_RUBY:
+        d["spaces"] = a
+    elif code == L.EV_PURPLE_COINS:
+        d.update(coins=a, vp=b)
+    elif code == L.EV_BLACK_GIFT:
+        d["to_seat"] = a
+    elif code == L.EV_LOCO:
+        d.update(copies=chip, spaces=b if b >= 0 else None)
+    elif code == L.EV_BLACK_RUBY:
+        d["rubies"] = a
+    elif code in (L.EV_BOWL, L.EV_WITCH_LOOK):
+        d["chip"] = chip
+        if code == L.EV_BOWL:
+            d["bowl_value"] = b
+    elif code == L.EV_BOWL_VP:
+        d.update(vp=a, score=b)
+    elif code == L.EV_WITCHES:
+        from sim.rules.witches import witch_by_number
+
+        d["witches"] = [witch_by_number(w).id for w in (a, b, c) if w > 0]
+    elif code == L.EV_VISIT:
+        from sim.rules.witches import witch_by_number
+
+        d["witch"] = witch_by_number(a).id if a > 0 else None
+    elif code == L.EV_WITCH:
+        d.update(witch_event(a, b, c))
+    elif code == L.EV_CARD_GAIN:
+        d["effect"] = CARD_GAINS.get(a, str(a))
+        if a == 4 or a == 5:
+            d["chip"] = chips.chip_name(b)
+        elif a == 8 or a == 9:
+            from sim.rules.witches import GROUPS
+
+            d["group"] = GROUPS[b]
+        else:
+            d["amount"] = b
+    return d
+
+
+def witch_event(w: int, b: int, c: int) -> dict:
+    """The fields of a witch event: which witch and what she did (w = 0: pennies scored at the end)."""
+    from sim.rules.witches import witch_by_number
+
+    if w == 0:
+        return {"pennies_kept": b, "vp": c}
+    wid = witch_by_number(w).id
+    name = chips.chip_name
+    detail = {
+        "second-flask": lambda: {"chip": name(b)},
+        "six-chips": lambda: {"drawn": b},
+        "whites-back": lambda: {"whites": b, "chips": [name(x % 32 - 1) for x in (c // 32, c) if x % 32]},
+        "both-rewards": lambda: {"reward_space": b},
+        "upgrade": lambda: {"chips_upgraded": c},
+        "double-coins": lambda: {"coins": b, "now": c},
+        "free-twin": lambda: {"chip": name(b)},
+        "ruby-coins": lambda: {"rubies": b, "coins": c},
+        "colours": lambda: {"vp": b},
+        "bag-points": lambda: {"vp": b},
+        "ruby-space": lambda: {"rubies": b},
+        "cheap-rubies": lambda: {"rubies": b},
+    }[wid]()
+    return {"witch": wid, **detail}
+
+
+def glass_name(code: int) -> str:
+    """A test-tube glass bonus code as the ruleset writes it: ``ruby``, ``vp:2``, ``b1``."""
+    if code >= L.TUBE_VP:
+        return f"vp:{code - L.TUBE_VP}"
+    if code >= L.TUBE_RUBY:
+        return "ruby" if code == L.TUBE_RUBY + 1 else f"ruby:{code - L.TUBE_RUBY}"
+    return chips.chip_name(code)
+
+
+def plural(k: int, word: str, many: str | None = None) -> str:
+    """``1 ruby``, ``2 rubies``, ``0 coins``: a count with its noun in the right number."""
+    return f"{k} {word if k == 1 else (many or word + 's')}"
+
+
+def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = None) -> str:
+    """A human line for one event dict. ``ruby_costs`` (``{"droplet": n, "flask": m}``, from the
+    ruleset) says what a ruby spending cost; without it the base game's 2 is shown."""
+    costs = ruby_costs or {}
+    who = f"  {names[d['seat']]} (seat {d['seat']}): " if "seat" in d else ""
+    e = d["event"]
+    if e == "round":
+        return f"Round {d['round']} (start player seat {d['start_player']})"
+    if e == "book":
+        return f"  the {d['colour']} book is out"
+    text = {
+        "white_added": lambda: "adds a w1 to the bag",
+        "rat": lambda: f"rat {plural(d['tails'], 'space')}; brews from space {d['start']}",
+        "draw": lambda: f"draws {d['chip']}",
+        "place": lambda: f"{d['chip']} -> space {d['index']}" + (" (held beside the pot)" if d.get("held") else ""),
+        "explode": lambda: f"EXPLODES (white total {d['white_total']})",
+        "blue_look": lambda: f"blue looks at {d['chip']}",
+        "blue_pick": lambda: f"blue places {d['chip'] or 'nothing'}",
+        "yellow_return": lambda: f"yellow returns {d['chip']} from space {d['index']} to the bag",
+        "flask": lambda: f"flask returns {d['chip']} from space {d['index']} to the bag",
+        "red": lambda: f"{d['chip']}: {'takes' if d['taken'] else 'declines'} +{d['extra']} extra",
+        "stop": lambda: f"{d['reason']}; reward space {d['reward_space']} (white {d['white_total']})",
+        "reward": lambda: f"reward space {d['space']}: {plural(d['coins'], 'coin')}, {d['vp']} VP",
+        "die": lambda: f"rolls the bonus die: {d['face']}",
+        "green": lambda: f"green: +{plural(d['rubies'], 'ruby', 'rubies')}",
+        "purple": lambda: f"purple tier {d['tier']}",
+        "black": lambda: f"black: droplet +{d['droplet']}, ruby +{d['ruby']}",
+        "ruby": lambda: f"{plural(d['rubies'], 'ruby', 'rubies')} from the reward space",
+        "choice": lambda: f"exploded, takes the {d['choice']}",
+        "vp": lambda: f"+{d['vp']} VP (score {d['score']})",
+        "buy": lambda: f"buys {d['chip']} for {d['price']}",
+        "spend": lambda: (f"spends {plural(costs.get(d['on'], 2), 'ruby', 'rubies')} on {d['on']} "
+                          f"({d['rubies_left']} left)"),
+        "convert": lambda: f"converts: +{d['vp_from_coins']} VP from coins, +{d['vp_from_rubies']} VP from rubies",
+        "red_aside": lambda: f"{d['chip']} set beside the pot",
+        "red_after": lambda: (f"{d['chip']} from beside the pot -> space {d['index']}" if d["action"] == "place"
+                              else f"{d['chip']} from beside the pot into the overflow bowl" if d["action"] == "bowl"
+                              else f"{d['chip']} {'kept beside the pot' if d['action'] == 'keep' else 'back to the bag'}"),
+        "protect": lambda: f"protected for the next {plural(d['draws'], 'draw')}",
+        "protected": lambda: "the explosion falls in the protection window: VP and coins",
+        "blue_ruby": lambda: "blue on a ruby space: +1 ruby",
+        "blue_vp": lambda: f"blue on a ruby space: +{d['vp']} VP",
+        "double": lambda: "the next chip moves twice as far",
+        "limit": lambda: f"explosion limit now {d['limit']}",
+        "green_chip": lambda: f"green: takes {d['chip']}",
+        "green_move": lambda: f"green: last chip +{d['spaces']}; reward space {d['reward_space']}",
+        "green_droplet": lambda: f"green: pays {plural(d['droplet'], 'ruby', 'rubies')} for droplet +{d['droplet']}",
+        "purple_trade": lambda: f"purple: trades tier {d['tier']}",
+        "purple_vp": lambda: f"purple: +{d['vp']} VP",
+        "upgrade": lambda: f"purple: {d['chip']} becomes {d['to']}",
+        "card": lambda: f"fortune card: {d['card']}",
+        "card_effect": lambda: f"card: {d['effect']} {d.get('chip', d.get('amount', ''))}",
+        "card_look": lambda: f"card draws {d['chip']}",
+        "tube": lambda: (f"test-tube droplet to glass {d['glass']}: {d['bonus']}"
+                         + ("" if d["given"] else " (not given: book not out or none left)")),
+        "score": lambda: (f"ends the round with {d['score']} VP, {plural(d['rubies'], 'ruby', 'rubies')}, "
+                          f"droplet {d['droplet']}"),
+        "final": lambda: f"FINAL: rank {d['rank']}, {d['score']} VP, win share {d['win_share']:.3g}",
+    }.get(e)
+    if text:
+        return who + text()
+    fields = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in d.items()
+                       if k not in ("round", "event", "seat") and v is not None)
+    return who + e.replace("_", " ") + (f": {fields}" if fields else "")  # the Herb Witches events
