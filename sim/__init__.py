@@ -25,7 +25,7 @@ def _quiet_start_up_interrupt() -> None:
 
 _quiet_start_up_interrupt()
 
-from sim._numba_cache import configure as _configure_numba_cache  # noqa: E402
+from sim.numba_cache import configure as _configure_numba_cache  # noqa: E402
 
 __version__ = "0.1.0"
-NUMBA_CACHE_DIR = _configure_numba_cache()
+NUMBA_CACHE_DIR = _configure_numba_cache()  # the folder of the compiled kernels

@@ -421,10 +421,10 @@ ROUND_FILE = Path(__file__).parent / "rounds" / "r01-2p-round1-basics.toml"
 @pytest.fixture
 def uncached(monkeypatch):
     """As on a machine whose Numba cache is empty: the compile notice is due (once)."""
-    import sim._numba_cache
     import sim.cli.common
+    import sim.numba_cache
 
-    monkeypatch.setattr(sim._numba_cache, "is_cached", lambda entry: False)
+    monkeypatch.setattr(sim.numba_cache, "is_cached", lambda entry: False)
     monkeypatch.setattr(sim.cli.common, "_NOTICE_SHOWN", False)
 
 

@@ -277,7 +277,7 @@ def compile_notice(*entries: str, quiet: bool = False) -> None:
     on-disk cache yet (or the optimal stopper, when a strategy uses it, is not), so the minutes of
     compiling are not mistaken for a hang."""
     global _NOTICE_SHOWN
-    from sim._numba_cache import is_cached
+    from sim.numba_cache import is_cached
     from strategies import builtin, plugin
 
     if quiet or _NOTICE_SHOWN:

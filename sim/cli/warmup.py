@@ -16,12 +16,12 @@ def warm_all(optimal: bool = False) -> tuple[list[tuple[str, float]], bool]:
     """Run every kernel once on a tiny input; return (label, seconds) per step and whether
     everything was already in the cache. The optimal stopper is compiled (or loaded) too;
     ``optimal`` also times one game with it."""
-    from sim._numba_cache import is_cached
     from sim.api import potion as pot
     from sim.api import potion_draws as draws_api
     from sim.api.game import play_batch
     from sim.api.game import replay as replay_game
     from sim.api.round_file import play_round_data
+    from sim.numba_cache import is_cached
     from strategies.builtin import REGISTRY, parse_strategy
 
     rs = load_ruleset("base", [])

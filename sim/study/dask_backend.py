@@ -121,7 +121,7 @@ def _same_strategy(client_side, spec: str):
 def _resolve(key: str):
     """This process's plan (or ruleset) for the payload ``key``, resolved on first use."""
     from sim import __version__
-    from sim._numba_cache import kernel_source_hash
+    from sim.numba_cache import kernel_source_hash
 
     if key in _READY:
         return _READY[key]
@@ -150,7 +150,7 @@ def _resolve(key: str):
 
 def _kernels_cached() -> bool:
     """True when this worker's on-disk Numba cache holds the game kernel (run by client.run)."""
-    from sim._numba_cache import is_cached
+    from sim.numba_cache import is_cached
 
     return is_cached("sim/kernel/game.play_games")
 
@@ -438,7 +438,7 @@ class DaskBackend:
         once; return its hash. Workers present now load it (and the kernels) before the
         clock starts."""
         from sim import __version__
-        from sim._numba_cache import kernel_source_hash
+        from sim.numba_cache import kernel_source_hash
 
         payload = {"version": (__version__, kernel_source_hash()), "files": _loaded_files(),
                    "ruleset": ruleset, "plan": plan}

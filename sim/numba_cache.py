@@ -1,0 +1,202 @@
+"""Where Numba keeps the compiled kernels, and when a cached kernel is stale.
+
+Numba invalidates a cached function when its own source file changes, but not when a function
+it calls in another file does; a stale cache would then run old rules. Here every cached
+function of this project is stamped with a hash of its module *and every project module that
+module imports* (transitively, read from the import statements, not by importing). An edit to
+one rule module therefore recompiles the functions whose modules depend on it and nothing else,
+and two checkouts with the same sources share one cache.
+
+The locator is handed to Numba through ``NUMBA_CACHE_LOCATOR_CLASSES`` (Numba 0.67 or later),
+set by :func:`configure` before Numba is imported; nothing here imports Numba until Numba asks
+for a locator, so commands that compile nothing never pay for it.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import os
+import pickle
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("sim", "strategies")
+LOCATOR = "sim.numba_cache.ProjectCacheLocator"
+# Numba's own locators stay behind ours, for cached functions outside this project
+NUMBA_LOCATORS = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator",
+                  "IPythonCacheLocator", "ZipCacheLocator")
+
+
+def cache_base() -> str:
+    """The folder of the on-disk cache: ``$NUMBA_CACHE_DIR/quacks-sim`` when that is set,
+    otherwise ``~/.cache/quacks-sim`` (``$XDG_CACHE_HOME`` honoured)."""
+    env = os.environ.get("NUMBA_CACHE_DIR")
+    if env:
+        return os.path.join(env, "quacks-sim")
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(home, "quacks-sim")
+
+
+def configure() -> str:
+    """Hand Numba this project's cache locator; return the cache folder. Cheap: no hashing and
+    no Numba import (if Numba is imported already, its config is set directly)."""
+    classes = ",".join((LOCATOR, *NUMBA_LOCATORS))
+    current = os.environ.get("NUMBA_CACHE_LOCATOR_CLASSES", "")
+    if LOCATOR not in current:
+        os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = f"{LOCATOR},{current}" if current else classes
+    numba = sys.modules.get("numba")
+    if numba is not None:
+        numba.config.CACHE_LOCATOR_CLASSES = os.environ["NUMBA_CACHE_LOCATOR_CLASSES"]
+    return cache_base()
+
+
+def project_path(py_file: str) -> str | None:
+    """``sim/kernel/round.py`` for a source file of this project, else None."""
+    try:
+        rel = Path(py_file).resolve().relative_to(ROOT)
+    except ValueError:
+        return None
+    return rel.as_posix() if rel.parts and rel.parts[0] in PACKAGES else None
+
+
+def _module_file(name: str) -> str | None:
+    """The project source file of a dotted module name, or None."""
+    if name.split(".")[0] not in PACKAGES:
+        return None
+    base = name.replace(".", "/")
+    for rel in (f"{base}.py", f"{base}/__init__.py"):
+        if (ROOT / rel).is_file():
+            return rel
+    return None
+
+
+@functools.cache
+def imports_of(rel: str) -> tuple[str, ...]:
+    """The project source files that ``rel`` imports, module-level or inside functions."""
+    tree = ast.parse((ROOT / rel).read_text(encoding="utf-8"))
+    package = rel.rsplit("/", 1)[0].replace("/", ".")
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                mod = ".".join(parts[:len(parts) - node.level + 1] + ([mod] if mod else []))
+            names = [f"{mod}.{a.name}" for a in node.names] + [mod]
+        else:
+            continue
+        for name in names:
+            f = _module_file(name)
+            if f is not None and f != rel:
+                found.add(f)
+    # "from sim.kernel import layout" names both sim/kernel/layout.py and the package: keep the
+    # package's __init__ only when nothing more specific was found for it
+    return tuple(sorted(f for f in found
+                        if not (f.endswith("__init__.py") and any(
+                            g != f and g.startswith(f[: -len("__init__.py")]) for g in found))))
+
+
+@functools.cache
+def closure(rel: str) -> tuple[str, ...]:
+    """``rel`` and every project source file it imports, transitively."""
+    seen = {rel}
+    todo = [rel]
+    while todo:
+        for dep in imports_of(todo.pop()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return tuple(sorted(seen))
+
+
+@functools.cache
+def module_stamp(rel: str) -> str:
+    """Hash of ``rel`` and of every project module it depends on: the freshness stamp of every
+    cached function defined in ``rel``."""
+    h = hashlib.sha256()
+    for dep in closure(rel):
+        h.update(dep.encode())
+        h.update((ROOT / dep).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_folder(rel: str) -> str:
+    """The cache folder of the functions defined in ``rel`` (one per source folder)."""
+    return os.path.join(cache_base(), rel.rsplit("/", 1)[0].replace("/", "."))
+
+
+def kernel_source_hash() -> str:
+    """One hash of every module the game kernel depends on (Dask workers compare it with the
+    client's, so both play the same rules)."""
+    return module_stamp("sim/kernel/game.py")
+
+
+def is_cached(entry: str) -> bool:
+    """True when the on-disk cache holds an up-to-date compiled ``entry``
+    (``path/module.function`` relative to the project root, e.g. ``"sim/kernel/game.play_games"``),
+    so calling it loads instead of compiling."""
+    path, func = entry.rsplit(".", 1)
+    rel = f"{path}.py"
+    if not (ROOT / rel).is_file():
+        return False
+    stem = Path(rel).stem
+    stamp = module_stamp(rel)
+    for index in Path(cache_folder(rel)).glob(f"{stem}.{func}-*.nbi"):
+        try:
+            with open(index, "rb") as f:
+                pickle.load(f)  # Numba's version
+                saved, overloads = pickle.loads(f.read())
+        except Exception:  # a file being written, or from another Numba
+            continue
+        if saved == stamp and overloads:
+            return True
+    return False
+
+
+def _locator_class():
+    """Build the locator class on first use (it subclasses Numba's, so Numba is imported then)."""
+    from numba.core.caching import _CacheLocator  # Numba's documented base for cache locators
+
+    class ProjectCacheLocator(_CacheLocator):
+        """Numba cache locator for this project's functions: one folder per source folder under
+        :func:`cache_base`, stamped by :func:`module_stamp`."""
+
+        def __init__(self, py_func, rel: str):
+            self._rel = rel
+            self._lineno = py_func.__code__.co_firstlineno
+
+        def get_cache_path(self):
+            return cache_folder(self._rel)
+
+        def get_source_stamp(self):
+            return module_stamp(self._rel)
+
+        def get_disambiguator(self):
+            return str(self._lineno)
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            rel = project_path(py_file)
+            if rel is None:
+                return None
+            self = cls(py_func, rel)
+            try:
+                self.ensure_cache_path()
+            except OSError:
+                return None
+            return self
+
+    return ProjectCacheLocator
+
+
+def __getattr__(name: str):
+    if name == "ProjectCacheLocator":
+        cls = _locator_class()
+        globals()[name] = cls
+        return cls
+    raise AttributeError(name)
