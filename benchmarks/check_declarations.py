@@ -1,6 +1,7 @@
 """Prove the declared tables changed no number: every module-level int of the modules below, as
 they are on ``main`` (``git show main:<path>``) and as they are now, must be equal; and the replay
-text and JSON of every event code must be the same for a grid of field values.
+text and JSON of every event code must be the same for a grid of field values, and the
+report schema's columns (names, order, arrow types) too.
 
     PYTHONPATH=. python benchmarks/check_declarations.py [--ref main]
 
@@ -94,12 +95,26 @@ def compare_events(ref: str) -> bool:
     return diffs == 0 and same_names
 
 
+def compare_schema(ref: str) -> bool:
+    """The games.parquet / rounds.parquet columns: same names, order and arrow types."""
+    old = old_module(ref, "sim/study/report_schema.py", "sim.study.report_schema")
+    from sim.study import report_schema as new
+
+    pairs = [(old.game_types(w), new.game_types(w)) for w in (False, True)]
+    pairs.append((old.ROUND_TYPES, new.ROUND_TYPES))
+    ok = all(list(a.items()) == list(b.items()) for a, b in pairs)
+    print(f"report schema: games ({len(pairs[1][1])} columns with witches) and rounds "
+          f"({len(pairs[2][1])} columns) equal: {ok}")
+    return ok
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ref", default="main")
     ref = ap.parse_args().ref
     ok = compare_constants(ref)
     ok &= compare_events(ref)
+    ok &= compare_schema(ref)
     print("ALL EQUAL" if ok else "DIFFERENCES FOUND")
     return 0 if ok else 1
 
