@@ -13,6 +13,10 @@ Per-round parameters: where a kind says "per round", ``SP[s, slot, r]`` holds th
 
 from __future__ import annotations
 
+from sim.rules.books import question_number
+from sim.rules.cards import card_number
+from sim.rules.witches import WITCHES, witch_number
+
 SLOT_STOP = 0  # draw another chip or stop
 SLOT_FLASK = 1  # send the white chip just placed back with the flask
 SLOT_BLUE = 2  # which looked-at chip a blue chip places
@@ -108,34 +112,35 @@ RED_NEVER = 1
 # book kinds: one slot answers every book question; a slot function gets (question, arg)
 BOOK_DEFAULT = 0  # take every optional effect, the best option by the book prices
 BOOK_DECLINE = 1  # decline every optional effect
-# book questions (the ``a`` argument of a slot function; ``b`` is the question's argument)
-Q_GREEN_CHIP = 1  # green Set 2; b = the green chip's value; answer: chip type to take, -1 none
-Q_GREEN_RUBY = 2  # green Set 4; answer 1 = pay a ruby for droplet +1
-Q_RED_AFTER = 3  # red Set 2; b = red chip type; answer 0 place it, 1 keep it aside, 2 return it
-Q_PURPLE_TRADE = 4  # purple Set 2; b = purple chips in the pot; answer: tier 0..3
-Q_PURPLE_UPGRADE = 5  # purple Set 4; b = purple chips; answer: tier * 32 + chip type in the pot, -1 none
-Q_GREEN_FIRST = 6  # green Set 5; b = the green chip's value; answer: chip type in the pot, -1 none
-Q_RED_HOLD = 7  # red Set 6; b = the chip drawn after the red; answer 1 place it now, 0 at the end
-Q_YELLOW_RUBY = 8  # yellow Set 6; b = yellow chip type; answer 1 pay a ruby for 3 more spaces
-Q_RED_PLACE = 9  # red Set 6, before each draw while chips are held; b = chips held (HOLD_T); answer:
-# index of the held chip placed now, with its action, -1 none (held to the end)
+# book questions (the ``a`` argument of a slot function; ``b`` is the question's argument), numbered
+# by their declaration, sim.rules.books.BOOK_QUESTIONS, which says each one's b and answer
+Q_GREEN_CHIP = question_number("green-chip")  # green Set 2
+Q_GREEN_RUBY = question_number("green-ruby")  # green Set 4
+Q_RED_AFTER = question_number("red-after")  # red Set 2
+Q_PURPLE_TRADE = question_number("purple-trade")  # purple Set 2
+Q_PURPLE_UPGRADE = question_number("purple-upgrade")  # purple Set 4
+Q_GREEN_FIRST = question_number("green-first")  # green Set 5
+Q_RED_HOLD = question_number("red-hold")  # red Set 6
+Q_YELLOW_RUBY = question_number("yellow-ruby")  # yellow Set 6
+Q_RED_PLACE = question_number("red-place")  # red Set 6, before each draw while chips are held
 RED_PLACE, RED_KEEP, RED_RETURN = 0, 1, 2
 
-# card kinds: a slot function gets (card number, argument); answers per card:
+# card kinds: a slot function gets (card number, argument; numbers of sim.rules.cards.CARDS);
+# answers per card:
 CARD_DEFAULT = 0
-CARD_JUST_IN_TIME = 6  # b = white 1-chips held; answer W1 (0) removes one, anything else 4 VP
-CARD_CHOOSE_ONE = 7  # answer: k1 or a 2-chip type, or CARD_TAKE_OTHER for 3 rubies
-CARD_RATS_FRIENDS = 8  # b = rat tails this round; answer: a 4-chip type, or CARD_TAKE_OTHER (VP)
-CARD_GOOD_START = 9  # b = rat tails this round; answer: tails given up for rubies (0-3)
-CARD_CHOOSE_WISELY = 10  # answer: p1 (17) for the purple chip, anything else droplet +2
-CARD_WHEEL_AND_DEAL = 11  # b = rubies; answer: a 1-chip type bought for 1 ruby, -1 none
-CARD_OPPORTUNISTIC = 12  # b = chips drawn (in P[s, CARD_LOOK:]); answer: the chip type exchanged
-CARD_WELL_STIRRED = 21  # b = the white chip type; answer 1 returns it to the bag
-CARD_STRONG_INGREDIENT = 22  # b = chips drawn (in P[s, CARD_LOOK:]); answer: chip type placed, -1
-CARD_SCHADENFREUDE = 23  # b = the seat whose pot exploded; answer: the 2-chip type taken
-CARD_SECOND_CHANCE = 24  # b = 1 if the white total is over the limit (the next draw explodes); answer 1 starts the potion again
-CARD_QUICK_EXCHANGE = 25  # b = pennies held (bit per witch group); answer group * 32 + chip type, -1 none
-CARD_JOYFUL_REUNION = 27  # b = pennies spent (bit per group); answer: the group taken back, -1 none
+CARD_JUST_IN_TIME = card_number("just-in-time")  # b = white 1-chips held; answer W1 (0) removes one, anything else 4 VP
+CARD_CHOOSE_ONE = card_number("you-only-get-to-choose-one")  # answer: k1 or a 2-chip type, or CARD_TAKE_OTHER for 3 rubies
+CARD_RATS_FRIENDS = card_number("rats-are-your-friends")  # b = rat tails this round; answer: a 4-chip type, or CARD_TAKE_OTHER (VP)
+CARD_GOOD_START = card_number("a-good-start")  # b = rat tails this round; answer: tails given up for rubies (0-3)
+CARD_CHOOSE_WISELY = card_number("choose-wisely")  # answer: p1 (17) for the purple chip, anything else droplet +2
+CARD_WHEEL_AND_DEAL = card_number("wheel-and-deal")  # b = rubies; answer: a 1-chip type bought for 1 ruby, -1 none
+CARD_OPPORTUNISTIC = card_number("an-opportunistic-moment")  # b = chips drawn (in P[s, CARD_LOOK:]); answer: the chip type exchanged
+CARD_WELL_STIRRED = card_number("well-stirred")  # b = the white chip type; answer 1 returns it to the bag
+CARD_STRONG_INGREDIENT = card_number("strong-ingredient")  # b = chips drawn (in P[s, CARD_LOOK:]); answer: chip type placed, -1
+CARD_SCHADENFREUDE = card_number("schadenfreude")  # b = the seat whose pot exploded; answer: the 2-chip type taken
+CARD_SECOND_CHANCE = card_number("a-second-chance")  # b = 1 if the white total is over the limit (the next draw explodes); answer 1 starts the potion again
+CARD_QUICK_EXCHANGE = card_number("a-quick-exchange")  # b = pennies held (bit per witch group); answer group * 32 + chip type, -1 none
+CARD_JOYFUL_REUNION = card_number("a-joyful-reunion")  # b = pennies spent (bit per group); answer: the group taken back, -1 none
 CARD_TAKE_OTHER = 99
 
 # tube kinds (only asked on the test-tube side of the pot; a slot function gets (glass entered, 0)
@@ -153,21 +158,21 @@ TUBE_DEFAULTS = (0.7, 0.5, 0.25)  # p0, p1, p2 of the default player (and of uns
 WITCH_DEFAULT = 0  # each witch when her gain passes the thresholds below (P_W_*)
 WITCH_NEVER = 1  # keep every penny (2 VP each at the end)
 WITCH_RANDOM = 2  # p0 = chance of calling a witch whenever one may be called
-# witch numbers (the question asked; a = witch, b = argument)
-W_SECOND_FLASK = 1  # the pot exploded, the flask is full: b = the white chip type; 1 = call
-W_SIX_CHIPS = 2  # b = 1 if the player is about to stop; 1 = call (then WQ_SIX_NEXT)
-W_WHITES_BACK = 3  # b = 1 if about to stop; answer: whites sent back (0, 1 or 2, the last ones)
-W_BOTH_REWARDS = 4  # the pot exploded (step A): b = the reward space; 1 = VP and coins (and die)
-W_UPGRADE = 5  # step E: answer 1 = the last two chips, 2 + k = pot entry k alone, 0 none
-W_DOUBLE_COINS = 6  # step E (or the final conversion): b = coins; 1 = double them
-W_FREE_TWIN = 7  # after buying: b = chips bought (G_OUT); answer: the chip type twinned, -1 none
-W_RUBY_COINS = 8  # step E: b = rubies; 1 = +2 coins per ruby
-W_COLOURS = 9  # step D: b = VP she gives; 1 = call
-W_BAG_POINTS = 10  # step D: b = VP she gives; 1 = call
-W_RUBY_SPACE = 11  # step C, the reward space shows a ruby: b = rubies she gives; 1 = call
-W_CHEAP_RUBIES = 12  # step F: b = rubies held; 1 = call
-N_WITCHES = 12
-WQ_SIX_NEXT = 13  # b = chips drawn (P[s, WITCH_LOOK:]); answer: index of the chip placed next, -1 done
+# witch numbers (the question asked; a = witch, b = argument), from sim.rules.witches.WITCHES
+W_SECOND_FLASK = witch_number("second-flask")  # the pot exploded, the flask is full: b = the white chip type; 1 = call
+W_SIX_CHIPS = witch_number("six-chips")  # b = 1 if the player is about to stop; 1 = call (then WQ_SIX_NEXT)
+W_WHITES_BACK = witch_number("whites-back")  # b = 1 if about to stop; answer: whites sent back (0, 1 or 2, the last ones)
+W_BOTH_REWARDS = witch_number("both-rewards")  # the pot exploded (step A): b = the reward space; 1 = VP and coins (and die)
+W_UPGRADE = witch_number("upgrade")  # step E: answer 1 = the last two chips, 2 + k = pot entry k alone, 0 none
+W_DOUBLE_COINS = witch_number("double-coins")  # step E (or the final conversion): b = coins; 1 = double them
+W_FREE_TWIN = witch_number("free-twin")  # after buying: b = chips bought (G_OUT); answer: the chip type twinned, -1 none
+W_RUBY_COINS = witch_number("ruby-coins")  # step E: b = rubies; 1 = +2 coins per ruby
+W_COLOURS = witch_number("colours")  # step D: b = VP she gives; 1 = call
+W_BAG_POINTS = witch_number("bag-points")  # step D: b = VP she gives; 1 = call
+W_RUBY_SPACE = witch_number("ruby-space")  # step C, the reward space shows a ruby: b = rubies she gives; 1 = call
+W_CHEAP_RUBIES = witch_number("cheap-rubies")  # step F: b = rubies held; 1 = call
+N_WITCHES = len(WITCHES)
+WQ_SIX_NEXT = N_WITCHES + 1  # b = chips drawn (P[s, WITCH_LOOK:]); answer: index of the chip placed next, -1 done
 # WITCH_DEFAULT parameters: SP[s, SLOT_WITCH, w] = first round witch w is called (1..12), and:
 P_W_WHITES = 13  # whites back: only with a white total of at least this
 P_W_BOTH = 14  # both rewards: only if the part an explosion loses is worth at least this (VP)

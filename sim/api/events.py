@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import string
+
 import numpy as np
 
 from sim.kernel import cards as K
 from sim.kernel import layout as L
+from sim.kernel.event_codes import EVENTS, EventCode
 from sim.rules import chips
 from sim.rules.ruleset import Ruleset
 
@@ -28,26 +31,7 @@ def count_events(E: np.ndarray) -> int:
 
 DIE_NAMES = ("1 VP", "2 VP", "ruby", "droplet", "pumpkin")
 FACE_KEYS = ("vp1", "vp2", "ruby", "droplet", "pumpkin")
-EVENT_NAMES = {
-    L.EV_ROUND: "round", L.EV_BOOK: "book", L.EV_WHITE_ADDED: "white_added", L.EV_RAT: "rat",
-    L.EV_DRAW: "draw", L.EV_PLACE: "place", L.EV_EXPLODE: "explode", L.EV_BLUE_LOOK: "blue_look",
-    L.EV_BLUE_PICK: "blue_pick", L.EV_YELLOW: "yellow_return", L.EV_FLASK: "flask",
-    L.EV_STOP: "stop", L.EV_REWARD: "reward", L.EV_DIE: "die", L.EV_GREEN: "green",
-    L.EV_PURPLE: "purple", L.EV_BLACK: "black", L.EV_RUBY: "ruby", L.EV_CHOICE: "choice",
-    L.EV_VP: "vp", L.EV_BUY: "buy", L.EV_SPEND: "spend", L.EV_CONVERT: "convert",
-    L.EV_SCORE: "score", L.EV_FINAL: "final", L.EV_DIE_ROLL: "die_roll", L.EV_RED: "red", L.EV_ASIDE: "red_aside",
-    L.EV_RED_AFTER: "red_after", L.EV_PROTECT: "protect", L.EV_PROTECTED: "protected",
-    L.EV_BLUE_RUBY: "blue_ruby", L.EV_BLUE_VP: "blue_vp", L.EV_DOUBLE: "double",
-    L.EV_LIMIT: "limit", L.EV_GREEN_CHIP: "green_chip", L.EV_GREEN_MOVE: "green_move",
-    L.EV_GREEN_DROPLET: "green_droplet", L.EV_PURPLE_TRADE: "purple_trade",
-    L.EV_PURPLE_VP: "purple_vp", L.EV_UPGRADE: "upgrade", L.EV_CARD: "card",
-    L.EV_CARD_GAIN: "card_effect", L.EV_CARD_LOOK: "card_look", L.EV_TUBE: "tube",
-    L.EV_BOWL: "bowl", L.EV_BOWL_VP: "bowl_vp", L.EV_WITCHES: "witches", L.EV_WITCH: "witch",
-    L.EV_WITCH_LOOK: "witch_look", L.EV_GREEN_FIRST: "green_first", L.EV_GREEN_DIE: "green_die",
-    L.EV_FIRST: "first", L.EV_RED_HOLD: "red_hold", L.EV_YELLOW_PUSH: "yellow_push",
-    L.EV_YELLOW_RUBY: "yellow_ruby", L.EV_PURPLE_COINS: "purple_coins", L.EV_BLACK_GIFT: "black_gift",
-    L.EV_LOCO: "locoweed", L.EV_BLACK_RUBY: "black_ruby", L.EV_VISIT: "visit",
-}
+EVENT_NAMES = {e.code: e.name for e in EVENTS}  # declared in sim.kernel.event_codes
 CARD_GAINS = {0: "rats_doubled", K.GAIN_VP: "vp", K.GAIN_RUBY: "rubies", K.GAIN_DROPLET: "droplet",
               K.GAIN_CHIP: "chip", K.GAIN_REMOVE: "chip_removed", K.GAIN_FLASK: "flask",
               K.GAIN_RESTART: "restart", K.GAIN_PENNY_GIVEN: "penny_given",
@@ -228,67 +212,49 @@ def plural(k: int, word: str, many: str | None = None) -> str:
     return f"{k} {word if k == 1 else (many or word + 's')}"
 
 
+class _TextFormatter(string.Formatter):
+    """Fills the replay text templates of ``sim.kernel.event_codes`` (its mini-language)."""
+
+    def get_value(self, key, args, kwargs):
+        for k in str(key).split("|"):  # {chip|amount}: the first key the event has
+            if k in kwargs:
+                return kwargs[k]
+        return ""
+
+    def format_field(self, value, spec):
+        if spec.startswith("~"):  # {k:~ruby/rubies}: the count with its noun
+            word, _, many = spec[1:].partition("/")
+            return plural(value, word, many or None)
+        if spec.startswith("?"):  # {k:?yes/no}
+            yes, _, no = spec[1:].partition("/")
+            return yes if value else no
+        if spec.startswith("|"):  # {k:|word}: the value, or word when it is empty
+            return str(value or spec[1:])
+        return super().format_field(value, spec)
+
+
+_FORMATTER = _TextFormatter()
+_BY_NAME: dict[str, EventCode] = {e.name: e for e in EVENTS}
+
+
 def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = None) -> str:
-    """A human line for one event dict. ``ruby_costs`` (``{"droplet": n, "flask": m}``, from the
-    ruleset) says what a ruby spending cost; without it the base game's 2 is shown."""
+    """A human line for one event dict, from its declared template (``sim.kernel.event_codes``).
+    ``ruby_costs`` (``{"droplet": n, "flask": m}``, from the ruleset) says what a ruby spending
+    cost; without it the base game's 2 is shown."""
     costs = ruby_costs or {}
     who = f"  {names[d['seat']]} (seat {d['seat']}): " if "seat" in d else ""
     e = d["event"]
-    if e == "round":
-        return f"Round {d['round']} (start player seat {d['start_player']})"
-    if e == "book":
-        return f"  the {d['colour']} book is out"
-    text = {
-        "white_added": lambda: "adds a w1 to the bag",
-        "rat": lambda: f"rat {plural(d['tails'], 'space')}; brews from space {d['start']}",
-        "draw": lambda: f"draws {d['chip']}",
-        "place": lambda: f"{d['chip']} -> space {d['index']}" + (" (held beside the pot)" if d.get("held") else ""),
-        "explode": lambda: f"EXPLODES (white total {d['white_total']})",
-        "blue_look": lambda: f"blue looks at {d['chip']}",
-        "blue_pick": lambda: f"blue places {d['chip'] or 'nothing'}",
-        "yellow_return": lambda: f"yellow returns {d['chip']} from space {d['index']} to the bag",
-        "flask": lambda: f"flask returns {d['chip']} from space {d['index']} to the bag",
-        "red": lambda: f"{d['chip']}: {'takes' if d['taken'] else 'declines'} +{d['extra']} extra",
-        "stop": lambda: f"{d['reason']}; reward space {d['reward_space']} (white {d['white_total']})",
-        "reward": lambda: f"reward space {d['space']}: {plural(d['coins'], 'coin')}, {d['vp']} VP",
-        "die": lambda: f"rolls the bonus die: {d['face']}",
-        "green": lambda: f"green: +{plural(d['rubies'], 'ruby', 'rubies')}",
-        "purple": lambda: f"purple tier {d['tier']}",
-        "black": lambda: f"black: droplet +{d['droplet']}, ruby +{d['ruby']}",
-        "ruby": lambda: f"{plural(d['rubies'], 'ruby', 'rubies')} from the reward space",
-        "choice": lambda: f"exploded, takes the {d['choice']}",
-        "vp": lambda: f"+{d['vp']} VP (score {d['score']})",
-        "buy": lambda: f"buys {d['chip']} for {d['price']}",
-        "spend": lambda: (f"spends {plural(costs.get(d['on'], 2), 'ruby', 'rubies')} on {d['on']} "
-                          f"({d['rubies_left']} left)"),
-        "convert": lambda: f"converts: +{d['vp_from_coins']} VP from coins, +{d['vp_from_rubies']} VP from rubies",
-        "red_aside": lambda: f"{d['chip']} set beside the pot",
-        "red_after": lambda: (f"{d['chip']} from beside the pot -> space {d['index']}" if d["action"] == "place"
-                              else f"{d['chip']} from beside the pot into the overflow bowl" if d["action"] == "bowl"
-                              else f"{d['chip']} {'kept beside the pot' if d['action'] == 'keep' else 'back to the bag'}"),
-        "protect": lambda: f"protected for the next {plural(d['draws'], 'draw')}",
-        "protected": lambda: "the explosion falls in the protection window: VP and coins",
-        "blue_ruby": lambda: "blue on a ruby space: +1 ruby",
-        "blue_vp": lambda: f"blue on a ruby space: +{d['vp']} VP",
-        "double": lambda: "the next chip moves twice as far",
-        "limit": lambda: f"explosion limit now {d['limit']}",
-        "green_chip": lambda: f"green: takes {d['chip']}",
-        "green_move": lambda: f"green: last chip +{d['spaces']}; reward space {d['reward_space']}",
-        "green_droplet": lambda: f"green: pays {plural(d['droplet'], 'ruby', 'rubies')} for droplet +{d['droplet']}",
-        "purple_trade": lambda: f"purple: trades tier {d['tier']}",
-        "purple_vp": lambda: f"purple: +{d['vp']} VP",
-        "upgrade": lambda: f"purple: {d['chip']} becomes {d['to']}",
-        "card": lambda: f"fortune card: {d['card']}",
-        "card_effect": lambda: f"card: {d['effect']} {d.get('chip', d.get('amount', ''))}",
-        "card_look": lambda: f"card draws {d['chip']}",
-        "tube": lambda: (f"test-tube droplet to glass {d['glass']}: {d['bonus']}"
-                         + ("" if d["given"] else " (not given: book not out or none left)")),
-        "score": lambda: (f"ends the round with {d['score']} VP, {plural(d['rubies'], 'ruby', 'rubies')}, "
-                          f"droplet {d['droplet']}"),
-        "final": lambda: f"FINAL: rank {d['rank']}, {d['score']} VP, win share {d['win_share']:.3g}",
-    }.get(e)
-    if text:
-        return who + text()
+    ev = _BY_NAME.get(e)
     fields = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in d.items()
                        if k not in ("round", "event", "seat") and v is not None)
-    return who + e.replace("_", " ") + (f": {fields}" if fields else "")  # the Herb Witches events
+    values = {**d, "title": e.replace("_", " "), "fields": f": {fields}" if fields else "",
+              "cost": costs.get(d.get("on"), 2)}
+    if ev is not None and ev.heading:
+        who = ""
+    if ev is None:
+        template = "{title}{fields}"
+    elif ev.text_by:
+        template = ev.text[d[ev.text_by]]
+    else:
+        template = ev.text
+    return who + _FORMATTER.vformat(template, (), values)

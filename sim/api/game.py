@@ -29,6 +29,8 @@ from sim.kernel.records import (
     O_WIN,
     O_WITCHES,
     RD_WIDTH,
+    RESULT,
+    ROUND,
 )
 from sim.rules.ruleset import Ruleset
 from sim.stats.clusters import ClusterSums
@@ -38,6 +40,30 @@ from strategies.registry import slot_table
 
 DEFAULT_CHUNKS = 64
 MAX_EVENTS = 20_000
+
+
+def result_fields() -> list[tuple[str, int, int]]:
+    """``(name, offset, width)`` of each field of the per-game result ``out[..., seat, :]``, in
+    order (``score``, ``rank`` ..., ``bought`` 9 wide), from its declaration."""
+    return RESULT.layout()
+
+
+def round_fields() -> list[tuple[str, int, int]]:
+    """``(name, offset, width)`` of each field of the per-round record ``rd[..., round, seat, :]``,
+    in order (``reward`` ..., ``bag`` 9 wide, ``card``), from its declaration."""
+    return ROUND.layout()
+
+
+def result_columns() -> dict[str, str]:
+    """The ``games.parquet`` columns the per-game result becomes, in order, with their arrow type
+    names (fields marked internal left out)."""
+    return RESULT.column_types()
+
+
+def round_columns() -> dict[str, str]:
+    """The ``rounds.parquet`` columns the per-round record becomes, in order, with their arrow
+    type names (fields marked internal left out)."""
+    return ROUND.column_types()
 
 
 class GameInputError(ValueError):

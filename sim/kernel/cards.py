@@ -72,16 +72,40 @@ from sim.kernel.layout import (
     R_LIMIT,
 )
 from sim.kernel.rng import randint
+from sim.rules.cards import CARDS, card_number
 from sim.rules.chips import B2, G1, K1, P1, TYPE_VALUE, W1
 from strategies.choices_nb import decide_card, grantable, next_value_type
 
-N_CARDS = 27
-(ROLL_THE_DIE, POT_FILLING_UP, CHARITY, RAT_INFESTATION, BEGINNERS_BONUS, JUST_IN_TIME,
- CHOOSE_ONE, RATS_FRIENDS, GOOD_START, CHOOSE_WISELY, WHEEL_AND_DEAL, OPPORTUNISTIC,
- LESS_IS_MORE, POT_IS_FULL, PUMPKIN_PARTY, LUCKY_DEVIL, SHINING, MAGIC_POTION, SEASONED,
- LUXURY, WELL_STIRRED, STRONG_INGREDIENT, SCHADENFREUDE, SECOND_CHANCE) = range(1, 25)
-# the three witch-hat cards (need the herb witches; printed in The Alchemists)
-QUICK_EXCHANGE, VISIT_WITCH, JOYFUL_REUNION = 25, 26, 27
+N_CARDS = len(CARDS)
+# card numbers: their order in sim.rules.cards.CARDS (1-24 the base game's, 25-27 the witch-hat
+# cards that need the herb witches)
+ROLL_THE_DIE = card_number("roll-the-die")
+POT_FILLING_UP = card_number("the-pot-is-filling-up")
+CHARITY = card_number("charity")
+RAT_INFESTATION = card_number("rat-infestation")
+BEGINNERS_BONUS = card_number("beginners-bonus")
+JUST_IN_TIME = card_number("just-in-time")
+CHOOSE_ONE = card_number("you-only-get-to-choose-one")
+RATS_FRIENDS = card_number("rats-are-your-friends")
+GOOD_START = card_number("a-good-start")
+CHOOSE_WISELY = card_number("choose-wisely")
+WHEEL_AND_DEAL = card_number("wheel-and-deal")
+OPPORTUNISTIC = card_number("an-opportunistic-moment")
+LESS_IS_MORE = card_number("less-is-more")
+POT_IS_FULL = card_number("the-pot-is-full")
+PUMPKIN_PARTY = card_number("pumpkin-patch-party")
+LUCKY_DEVIL = card_number("lucky-devil")
+SHINING = card_number("its-shining-extra-bright")
+MAGIC_POTION = card_number("magic-potion")
+SEASONED = card_number("seasoned-perfectly")
+LUXURY = card_number("living-in-luxury")
+WELL_STIRRED = card_number("well-stirred")
+STRONG_INGREDIENT = card_number("strong-ingredient")
+SCHADENFREUDE = card_number("schadenfreude")
+SECOND_CHANCE = card_number("a-second-chance")
+QUICK_EXCHANGE = card_number("a-quick-exchange")
+VISIT_WITCH = card_number("visit-from-a-witch")
+JOYFUL_REUNION = card_number("a-joyful-reunion")
 LAST_PURPLE = LESS_IS_MORE
 TAKE_RUBIES = 99  # card answer: rubies (You Only Get to Choose One) / VP (Rats Are Your Friends)
 # EV_CARD_GAIN kinds

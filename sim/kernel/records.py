@@ -1,35 +1,75 @@
-"""What the kernel reports: game error codes, the per-round record and the per-game result."""
+"""What the kernel reports: game error codes, the per-round record and the per-game result.
+
+The records are declared once as field lists (``sim.kernel.fields``): the ``RD_*`` and ``O_*``
+offsets are computed from them, and so are the report columns (``sim.study.report_schema``) and the
+api's ``result_fields`` / ``round_fields``."""
 
 from __future__ import annotations
 
 from numba import njit
 
+from sim.kernel.fields import Field, Table, numbered
 from sim.kernel.layout import G_ERR, G_ERRARG, G_ERRSEAT
+from sim.rules.chips import COLOUR_NAMES
 
-# Game errors (G_ERR): illegal decisions. Built-in strategies must never cause one.
-GERR_BUY_UNAVAILABLE = 1  # book not out, not sold in this book, or sold out (arg = chip type)
-GERR_BUY_SAME_COLOUR = 2
-GERR_BUY_OVER_BUDGET = 3
-GERR_BUY_TOO_MANY = 4
-GERR_SPEND = 5  # not enough rubies, or refilling a full flask (arg = action)
-GERR_DIE_SHORT = 6  # the die script has no face left
-GERR_BLUE = 7  # a scripted blue or draw problem (arg = F_SCRIPT_ERR code)
+# Game errors (G_ERR): illegal decisions, numbered from 1. Built-in strategies must never cause one.
+GAME_ERRORS = (
+    ("GERR_BUY_UNAVAILABLE", "book not out, not sold in this book, or sold out (arg = chip type)"),
+    ("GERR_BUY_SAME_COLOUR", "two chips of one colour bought"),
+    ("GERR_BUY_OVER_BUDGET", "chips bought cost more than the coins"),
+    ("GERR_BUY_TOO_MANY", "more chips bought than allowed"),
+    ("GERR_SPEND", "not enough rubies, or refilling a full flask (arg = action)"),
+    ("GERR_DIE_SHORT", "the die script has no face left"),
+    ("GERR_BLUE", "a scripted blue or draw problem (arg = F_SCRIPT_ERR code)"),
+)
 
 # Scratch space of play_round (W)
-W_BLACK, W_WANT, W_WIDTH = 0, 8, 16
+SCRATCH = Table("W_", [
+    Field("black", 8, "black chips in each seat's pot (black chip actions, step B)"),
+    Field("want", 8, "each seat's wish to draw on (synchronized brewing)"),
+], width_name="W_WIDTH")
 
-# Per-round record (rd[round, seat, :])
-RD_REWARD, RD_EXPLODED, RD_VPGAIN, RD_COINS, RD_WHITE, RD_RAT, RD_SCORE, RD_RUBIES = range(8)
-RD_DROPLET, RD_NCHIPS, RD_NPOT, RD_BAG = 8, 9, 10, 11  # RD_BAG: 9 colour counts
-RD_CARD = 20  # the round's fortune-teller card number (0 none)
-RD_WIDTH = 21
+_C = COLOUR_NAMES
 
-# Per-game result (out[seat, :])
-O_SCORE, O_RANK, O_WIN, O_NWIN, O_EXPLOSIONS, O_RUBIES, O_DROPLET, O_FINALPOS = range(8)
-O_NCHIPS, O_ERR = 8, 9
-O_BOUGHT = 10  # 9 colour counts
-O_WITCHES = 19  # bit w: the seat called herb witch w (1-12) this game; bit 16 + w: w was in play
-O_WIDTH = 20
+# Per-round record (rd[round, seat, :]): each field becomes the rounds.parquet column(s) named.
+ROUND = Table("RD_", [
+    Field("reward", 1, "reward space of the potion", ("reward_space",), "int16"),
+    Field("exploded", 1, "the pot exploded", ("exploded",), "int16"),
+    Field("vpgain", 1, "VP gained in the round", ("vp_gained",), "int16"),
+    Field("coins", 1, "coins from the reward space", ("coins",), "int16"),
+    Field("white", 1, "white total in the pot", ("white_total",), "int16"),
+    Field("rat", 1, "rat spaces", ("rat",), "int16"),
+    Field("score", 1, "score after the round", ("score",), "int16"),
+    Field("rubies", 1, "rubies after the round", ("rubies",), "int16"),
+    Field("droplet", 1, "droplet position after the round", ("droplet",), "int16"),
+    Field("nchips", 1, "chips in the bag after the round", ("chips",), "int16"),
+    Field("npot", 1, "chips in the pot", ("pot_chips",), "int16"),
+    Field("bag", len(_C), "chips in the bag after the round, per colour",
+          tuple(f"bag_{c}" for c in _C), "int16"),
+    Field("card", 1, "the round's fortune-teller card number (0 none)", ("card",), "int8"),
+], width_name="RD_WIDTH")
+
+# Per-game result (out[seat, :]): each field becomes the games.parquet column(s) named.
+RESULT = Table("O_", [
+    Field("score", 1, "final VP", ("vp",), "int16"),
+    Field("rank", 1, "final rank (1 = first)", ("rank",), "int8"),
+    Field("win", 1, "win share numerator (1 if tied first)", ("win_share",), "float64"),
+    Field("nwin", 1, "players tied first (win_share = win / nwin)", ("win_share",), "float64"),
+    Field("explosions", 1, "explosions in the game", ("explosions",), "int8"),
+    Field("rubies", 1, "rubies at the end", ("rubies",), "int16"),
+    Field("droplet", 1, "droplet position at the end", ("droplet",), "int16"),
+    Field("finalpos", 1, "furthest space of the last potion (tie-break)", ("final_position",),
+          "int16"),
+    Field("nchips", 1, "chips owned at the end", ("chips",), "int16"),
+    Field("err", 1, "game error code (GERR_*; 0 none)", ("illegal",), "int8"),
+    Field("bought", len(_C), "chips bought per colour", tuple(f"bought_{c}" for c in _C), "int8"),
+    Field("witches", 1, "bit w: the seat called herb witch w (1-12) this game; bit 16 + w: w was "
+                        "in play (a column only with the witches)", ("witches",), "int32"),
+], width_name="O_WIDTH")
+
+globals().update(numbered([name for name, _ in GAME_ERRORS]))
+for _table in (SCRATCH, ROUND, RESULT):
+    globals().update(_table.constants())
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)

@@ -180,6 +180,41 @@ _BLACK = {
 }
 
 
+@dataclass(frozen=True)
+class BookQuestion:
+    """A decision a book leaves to the player: its number (the ``a`` a strategy's book slot gets,
+    ``strategies.slots.Q_*``), id, book, the argument ``b`` and the answer expected."""
+
+    number: int
+    id: str
+    colour: str
+    set: int
+    argument: str
+    answer: str
+
+
+# The order is a contract: questions are numbered 1.. in this order (new ones go at the end).
+_QUESTIONS = (
+    ("green-chip", "green", 2, "the green chip's value", "chip type to take, -1 none"),
+    ("green-ruby", "green", 4, "", "1 = pay a ruby for droplet +1"),
+    ("red-after", "red", 2, "red chip type", "0 place it, 1 keep it aside, 2 return it"),
+    ("purple-trade", "purple", 2, "purple chips in the pot", "tier 0..3"),
+    ("purple-upgrade", "purple", 4, "purple chips", "tier * 32 + chip type in the pot, -1 none"),
+    ("green-first", "green", 5, "the green chip's value", "chip type in the pot, -1 none"),
+    ("red-hold", "red", 6, "the chip drawn after the red", "1 place it now, 0 at the end"),
+    ("yellow-ruby", "yellow", 6, "yellow chip type", "1 pay a ruby for 3 more spaces"),
+    ("red-place", "red", 6, "chips held (HOLD_T), asked before each draw while chips are held",
+     "index of the held chip placed now, with its action, -1 none (held to the end)"),
+)
+BOOK_QUESTIONS: tuple[BookQuestion, ...] = tuple(
+    BookQuestion(number, *q) for number, q in enumerate(_QUESTIONS, start=1))
+
+
+def question_number(question_id: str) -> int:
+    """The number (1..) of the book question with this id."""
+    return next(q.number for q in BOOK_QUESTIONS if q.id == question_id)
+
+
 def _prices(price_tables: dict, colour: str, set_: int) -> tuple[tuple[str, int], ...]:
     """(chip, price) for the chips of a colour in the base ruleset's ``[prices.set<set_>]``."""
     letter = chips.COLOUR_LETTERS[chips.COLOUR_NAMES.index(colour)]

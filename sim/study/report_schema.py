@@ -6,21 +6,25 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from sim.study.report_stats import BOUGHT_COLUMNS, ROUND_METRIC_NAMES
+from sim.api.game import result_columns, round_columns
 
 
 class ReportError(ValueError):
     """A report directory that cannot be used; the message says why and what to do."""
 
 
+def _arrow(columns: dict[str, str]) -> dict:
+    return {name: getattr(pa, type_name)() for name, type_name in columns.items()}
+
+
+# The record columns come from the kernel's record declarations (sim.kernel.records), in order.
+_RESULT_TYPES = _arrow(result_columns())
+WITCHES_TYPE = _RESULT_TYPES.pop("witches")  # games.parquet's ``witches`` (sim.study.witch_use)
 GAME_TYPES = {
     "game": pa.int64(), "deal": pa.int64(), "seed": pa.int64(), "combo": pa.int16(),
     "rotation": pa.int8(), "seat": pa.int8(), "strategy": pa.dictionary(pa.int16(), pa.string()),
-    "vp": pa.int16(), "rank": pa.int8(), "win_share": pa.float64(), "explosions": pa.int8(),
-    "rubies": pa.int16(), "droplet": pa.int16(), "final_position": pa.int16(), "chips": pa.int16(),
-    "illegal": pa.int8(), **{b: pa.int8() for b in BOUGHT_COLUMNS},
+    **_RESULT_TYPES,
 }
-WITCHES_TYPE = pa.int32()  # games.parquet's ``witches`` column (sim.study.witch_use), with the witches
 
 
 def game_types(witches: bool) -> dict:
@@ -32,8 +36,7 @@ def game_types(witches: bool) -> dict:
 ROUND_TYPES = {
     "game": pa.int64(), "deal": pa.int64(), "round": pa.int8(), "seat": pa.int8(),
     "strategy": pa.dictionary(pa.int16(), pa.string()),
-    **{m: pa.int16() for m in ROUND_METRIC_NAMES},
-    "card": pa.int8(),  # the round's fortune-teller card number (sim.rules.cards; 0 none)
+    **_arrow(round_columns()),
 }
 
 

@@ -1,0 +1,163 @@
+"""The declared tables (state rows, records, event codes, card / witch / question numbers) are
+consistent, and the constants the kernel uses are the ones they compute. Imports only; compiles
+no kernel."""
+
+from __future__ import annotations
+
+import string
+
+import pyarrow as pa
+import pytest
+
+from sim.api import events as api_events
+from sim.api.game import result_fields, round_fields
+from sim.kernel import cards as K
+from sim.kernel import layout as L
+from sim.kernel import records
+from sim.kernel.event_codes import EVENT_CONSTANTS, EVENTS
+from sim.rules import chips
+from sim.rules.books import BOOK_QUESTIONS, books
+from sim.rules.cards import CARDS, card_number
+from sim.rules.witches import GROUPS, WITCHES
+from sim.study.report_schema import ROUND_TYPES, game_types
+from sim.study.report_stats import BOUGHT_COLUMNS, ROUND_METRIC_NAMES
+from strategies import slots as S
+
+TABLES = [(L, L.PLAYER), (L, L.GAME), (L, L.RULES), (records, records.SCRATCH),
+          (records, records.ROUND), (records, records.RESULT)]
+TABLE_IDS = [t.width_name for _, t in TABLES]
+
+
+@pytest.mark.parametrize(("module", "table"), TABLES, ids=TABLE_IDS)
+def test_fields_do_not_overlap_and_fill_the_width(module, table):
+    spans = sorted((off, off + width, name) for name, off, width in table.layout())
+    for (_, end, name), (start, _, nxt) in zip(spans, spans[1:]):
+        assert end <= start, f"{name} overlaps {nxt}"
+    declared = sum(f.width for f in table.fields)  # named fields and spare room
+    assert declared == table.width == getattr(module, table.width_name)
+    assert spans[-1][1] <= table.width
+
+
+@pytest.mark.parametrize(("module", "table"), TABLES, ids=TABLE_IDS)
+def test_exported_constants_are_the_declared_offsets(module, table):
+    for f in table.named():
+        value = getattr(module, table.const_name(f))
+        assert type(value) is int  # Numba freezes module ints as compile-time constants
+        assert value == table.offsets[f.name], table.const_name(f)
+
+
+def test_kernel_constants_come_from_the_declarations():
+    assert L.F_SCORE == L.PLAYER.offsets["score"] == 0
+    assert L.BAGCNT == L.PLAYER.offsets["bagcnt"]
+    assert L.POT_P == L.POT_T + L.MAX_POT and L.CHIPS == L.POT_P + L.MAX_POT
+    assert L.G_DECK == L.GAME.offsets["deck"] and L.R_WITCH_FIXED == L.RULES.offsets["witch_fixed"]
+    assert records.O_BOUGHT == records.RESULT.offsets["bought"]
+    assert records.RD_CARD == records.ROUND.offsets["card"]
+    assert [records.GERR_BUY_UNAVAILABLE, records.GERR_BLUE] == [1, len(records.GAME_ERRORS)]
+
+
+def test_api_record_fields_name_the_constants():
+    for prefix, fields, width in (("O_", result_fields(), records.O_WIDTH),
+                                  ("RD_", round_fields(), records.RD_WIDTH)):
+        for name, off, w in fields:
+            assert name == name.lower() and getattr(records, prefix + name.upper()) == off
+            assert off + w <= width
+    assert ("bought", records.O_BOUGHT, chips.N_COLOURS) in result_fields()
+    assert ("bag", records.RD_BAG, chips.N_COLOURS) in round_fields()
+    assert ("card", records.RD_CARD, 1) in round_fields()
+
+
+@pytest.mark.parametrize(("table", "types", "keys"), [
+    (records.RESULT, game_types(True), ("game", "deal", "seed", "combo", "rotation", "seat",
+                                        "strategy")),
+    (records.ROUND, ROUND_TYPES, ("game", "deal", "round", "seat", "strategy")),
+], ids=["games", "rounds"])
+def test_every_record_field_reaches_the_report_or_is_internal(table, types, keys):
+    declared = []
+    for f in table.named():
+        assert f.internal or f.columns, f"{f.name}: no report column and not marked internal"
+        assert f.internal or len(f.columns) in (1, f.width), f.name
+        for c in f.columns:
+            assert c in types, f"{f.name} -> {c}: not a report column"
+            assert types[c] == getattr(pa, f.arrow)(), c
+            if c not in declared:
+                declared.append(c)
+    assert list(types) == [*keys, *declared]  # nothing else in the report, in declared order
+
+
+def test_record_columns_agree_with_the_report_statistics():
+    cols = list(records.ROUND.column_types())
+    assert cols == [*ROUND_METRIC_NAMES, "card"]
+    assert [c for c in records.RESULT.column_types() if c.startswith("bought_")] == list(BOUGHT_COLUMNS)
+
+
+def test_event_codes_are_unique_named_and_have_a_text():
+    codes = [e.code for e in EVENTS]
+    assert codes == list(range(1, len(EVENTS) + 1))
+    for attr in ("const", "name"):
+        values = [getattr(e, attr) for e in EVENTS]
+        assert all(values) and len(set(values)) == len(values), attr
+    assert all(e.text for e in EVENTS)
+    assert all(e.const.startswith("EV_") and getattr(L, e.const) == e.code for e in EVENTS)
+    assert L.EV_WIDTH == 6 and "EV_WIDTH" not in EVENT_CONSTANTS
+    layout_codes = {k: v for k, v in vars(L).items() if k.startswith("EV_") and k != "EV_WIDTH"}
+    assert layout_codes == EVENT_CONSTANTS
+    assert api_events.EVENT_NAMES == {e.code: e.name for e in EVENTS}
+
+
+PSEUDO_FIELDS = {"title", "fields", "cost"}
+
+
+def _template_keys(template: str) -> list[tuple[str, str]]:
+    return [(name, spec) for _, name, spec, _ in string.Formatter().parse(template) if name]
+
+
+@pytest.mark.parametrize("event", EVENTS, ids=[e.name for e in EVENTS])
+def test_event_text_uses_fields_the_event_has(event):
+    decoded = 0
+    for a, b, c in ((1, 0, 5), (1, 1, 1), (1, 2, 0), (2, 0, 60)):  # c = 60: past the last space
+        try:
+            d = api_events.event_dict((2, 0, event.code, a, b, c))
+        except IndexError:  # a field value this event never has (a witch 60)
+            continue
+        decoded += 1
+        assert d["event"] == event.name
+        template = event.text[d[event.text_by]] if event.text_by else event.text
+        for name, spec in _template_keys(template):
+            alternatives = name.split("|")
+            optional = spec.startswith("?")  # a truth test: an absent key reads as false
+            assert optional or any(k in d or k in PSEUDO_FIELDS for k in alternatives), (
+                f"{event.name}: {{{name}}} not in {sorted(d)}")
+        assert api_events.event_text(d, ["P0", "P1"])
+    assert decoded
+
+
+def test_card_numbers_are_unique_and_agree_with_the_kernel():
+    assert [c.number for c in CARDS] == list(range(1, len(CARDS) + 1))
+    assert len({c.id for c in CARDS}) == len(CARDS)
+    assert K.N_CARDS == len(CARDS)
+    kernel = {K.ROLL_THE_DIE: "roll-the-die", K.LESS_IS_MORE: "less-is-more",
+              K.SECOND_CHANCE: "a-second-chance", K.QUICK_EXCHANGE: "a-quick-exchange",
+              K.JOYFUL_REUNION: "a-joyful-reunion", S.CARD_JUST_IN_TIME: "just-in-time",
+              S.CARD_WELL_STIRRED: "well-stirred", S.CARD_JOYFUL_REUNION: "a-joyful-reunion"}
+    for number, cid in kernel.items():
+        assert CARDS[number - 1].id == cid == CARDS[card_number(cid) - 1].id
+    card_consts = {v for k, v in vars(S).items() if k.startswith("CARD_") and type(v) is int}
+    assert card_consts - {S.CARD_DEFAULT, S.CARD_TAKE_OTHER} <= {c.number for c in CARDS}
+
+
+def test_witch_numbers_are_unique_and_agree_with_the_strategies():
+    assert [w.number for w in WITCHES] == list(range(1, len(WITCHES) + 1)) and S.N_WITCHES == 12
+    for w in WITCHES:
+        assert getattr(S, "W_" + w.id.upper().replace("-", "_")) == w.number
+        assert w.group == GROUPS[(w.number - 1) // 4]  # witch k of group g is 4 g + k
+    assert S.WQ_SIX_NEXT > S.N_WITCHES
+
+
+def test_book_questions_are_unique_and_name_a_book():
+    assert [q.number for q in BOOK_QUESTIONS] == list(range(1, len(BOOK_QUESTIONS) + 1))
+    assert len({q.id for q in BOOK_QUESTIONS}) == len(BOOK_QUESTIONS)
+    known = {(b.colour, b.set) for b in books()}
+    for q in BOOK_QUESTIONS:
+        assert (q.colour, q.set) in known, q.id
+        assert getattr(S, "Q_" + q.id.upper().replace("-", "_")) == q.number
