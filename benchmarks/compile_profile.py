@@ -5,7 +5,7 @@ Usage:  python benchmarks/compile_profile.py [--csv FILE] [--top N] [--cache DIR
 It points Numba's cache at an empty folder (or ``--cache``), listens to Numba's ``numba:compile``
 events while ``quacks warmup`` runs, and prints one row per compiled function: how often it was
 compiled (one per type signature), its inclusive seconds (with the callees compiled inside it)
-and its exclusive seconds (without them). Functions marked ``inline="always"`` never appear on
+and its exclusive seconds (without them). Functions marked ``@kernel(inline=True)`` (``inline="always"``) never appear on
 their own: they are compiled into every caller, which is what the exclusive time of a big
 caller measures. The tail lists, per module, how many functions are inlined that way.
 
@@ -37,10 +37,13 @@ def inline_counts() -> dict[str, tuple[int, int]]:
             if not isinstance(node, ast.FunctionDef):
                 continue
             for d in node.decorator_list:
-                if isinstance(d, ast.Call) and getattr(d.func, "id", "") == "njit":
-                    n_jit += 1
-                    n_inline += any(k.arg == "inline" and getattr(k.value, "value", "") == "always"
-                                    for k in d.keywords)
+                name = getattr(d.func if isinstance(d, ast.Call) else d, "id", "")
+                if name not in ("njit", "kernel"):
+                    continue
+                n_jit += 1
+                if isinstance(d, ast.Call):
+                    n_inline += any(k.arg == "inline" and getattr(k.value, "value", "") in
+                                    ("always", True) for k in d.keywords)
         if n_jit:
             out[p.relative_to(ROOT).as_posix()] = (n_inline, n_jit)
     return out
@@ -81,7 +84,7 @@ def profile(top: int, csv: str | None) -> None:
     print(f"{'function':<62} {'n':>3} {'incl s':>8} {'excl s':>8}")
     for name, (n, inc, exc) in order[:top]:
         print(f"{name:<62} {n:>3} {inc:8.1f} {exc:8.1f}")
-    print(f"\n{'module':<45} inline=always / njit")
+    print(f"\n{'module':<45} inline / compiled functions")
     for mod, (ni, nj) in inline_counts().items():
         print(f"{mod:<45} {ni:>4} / {nj}")
     if csv:

@@ -23,8 +23,8 @@ does.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.kernel.jit import kernel
 from sim.kernel.layout import CHIPS, F_NCHIPS, G_NP
 from sim.rules.chips import (
     BLACK,
@@ -53,7 +53,7 @@ from strategies.slots import (
 )
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def comb(n, k):
     """C(n, k) as a float (0 outside 0 <= k <= n)."""
     if k < 0 or k > n:
@@ -64,7 +64,7 @@ def comb(n, k):
     return out
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def draw_chance(n1, n2, n3, stop):
     """Chance that a non-white chip is drawn before white chips (n1 of value 1, n2 of 2, n3 of 3)
     reach a white total of ``stop``, in a random order: E[J] / (m + 1) (module docstring)."""
@@ -89,7 +89,7 @@ def draw_chance(n1, n2, n3, stop):
     return ej / (m + 1)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def equal_chance(n, p, m, q):
     """P(X = Y) for independent X ~ Binomial(n, p) and Y ~ Binomial(m, q)."""
     out = 0.0
@@ -98,7 +98,7 @@ def equal_chance(n, p, m, q):
     return out
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def white_black_counts(P, s):
     """(white 1s, white 2s, white 3s, black chips) seat s owns (bag and pot)."""
     n1 = n2 = n3 = nb = 0
@@ -115,7 +115,7 @@ def white_black_counts(P, s):
     return n1, n2, n3, nb
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def marginal_context(P, s, G, R, SP):
     """What every chip's worth shares, for seat s now: (rounds left, chance a non-white chip is
     drawn in a potion, chips in a typical pot, mean move of its non-white chips, a red chip's
@@ -155,7 +155,7 @@ def marginal_context(P, s, G, R, SP):
     return float(left), f, drawn, avg_move, red_bonus, black_share
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def marginal_worth(SP, s, t, ctx):
     """VP seat s expects chip type t to add over the rounds left (``ctx``: ``marginal_context``);
     0 for a white and for a type its buy list leaves out (``SP[s, SLOT_BUY, t] <= 0``)."""

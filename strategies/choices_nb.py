@@ -6,8 +6,7 @@ choices every game asks (draw, flask, blue, yellow, red, explosion, buying, rubi
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     CARD_LOOK,
     F_BOOK_PTR,
@@ -109,19 +108,19 @@ from strategies.slots import (
 )
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def book_out(G, R, colour):
     """Whether a colour's book is in the game and out this round (chips of it may be granted)."""
     return R[R_BOOK + colour] > 0 and G[G_ROUND] >= R[R_BOOK_ROUND + colour]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def grantable(G, R, t):
     """A chip type that may be given to a player now: its book is out and the supply has one."""
     return book_out(G, R, TYPE_COLOUR[t]) and G[G_SUPPLY + t] > 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def green_chip_default(G, R, value):
     """Green Set 2: the better chip (by this ruleset's price) a green chip of ``value`` grants."""
     a, b = -1, -1
@@ -138,7 +137,7 @@ def green_chip_default(G, R, value):
     return best
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def upgrade_target(t, tier):
     """The chip type chip t becomes at a purple Set 4 tier, or -1 (orange never upgrades)."""
     c = TYPE_COLOUR[t]
@@ -155,7 +154,7 @@ def upgrade_target(t, tier):
     return -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def upgrade_default(P, s, G, R, npurple):
     """Purple Set 4: the highest tier with a coloured (not white) chip to upgrade, the one whose
     upgrade gains most by price; encoded tier * 32 + chip type, -1 none."""
@@ -175,7 +174,7 @@ def upgrade_default(P, s, G, R, npurple):
     return -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def first_chip_default(P, s, G, R, value):
     """Green Set 5: the chip in the pot (not white) worth at most ``value`` to place first next
     round: the highest value, then the dearest; -1 if none."""
@@ -189,7 +188,7 @@ def first_chip_default(P, s, G, R, value):
     return best
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def decide_book(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
     """The answer to book question ``q`` (``Q_*`` in ``strategies.slots``) with argument ``arg``."""
     k = SK[s, SLOT_BOOK]
@@ -239,7 +238,7 @@ def decide_book(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
     return 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def next_value_type(t):
     """The next-higher chip of t's colour (white 1 -> 2 -> 3; green, blue, red, yellow 1 -> 2 ->
     4), or -1 (orange, purple, black, locoweed and the top values have none)."""
@@ -253,7 +252,7 @@ def next_value_type(t):
     return -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def dearest(G, R, lo, hi, value):
     """The grantable chip type of ``value`` among types lo..hi-1 with the highest price, or -1."""
     best = -1
@@ -264,7 +263,7 @@ def dearest(G, R, lo, hi, value):
     return best
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def card_default(P, s, card, arg, G, R):
     """The built-in answer to a card's choice (see ``strategies.slots``, card questions)."""
     if card == CARD_JUST_IN_TIME:
@@ -329,7 +328,7 @@ def card_default(P, s, card, arg, G, R):
     return 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def decide_card(P, s, card, arg, G, R, SK, SP, SC, rng, UF):
     """The answer to this round's card ``card`` (1-24) with argument ``arg``."""
     k = SK[s, SLOT_CARD]
@@ -343,7 +342,7 @@ def decide_card(P, s, card, arg, G, R, SK, SP, SC, rng, UF):
     return card_default(P, s, card, arg, G, R)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def glass_value(G, R, code, rounds_left, ruby_value, coin_value):
     """What a test-tube glass's bonus is worth, in VP: VP as printed, a ruby at ``ruby_value``,
     a chip at its price x ``coin_value`` while a round is left to draw it (0 if it cannot be
@@ -357,7 +356,7 @@ def glass_value(G, R, code, rounds_left, ruby_value, coin_value):
     return max(R[R_PRICE + code], 0) * coin_value
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def tube_default(P, s, G, R, space_value, ruby_value, coin_value):
     """1 to move the test-tube droplet: the next glass's bonus is worth at least a pot space
     (``space_value`` VP a round) for every round in which the pot droplet still helps."""
@@ -367,7 +366,7 @@ def tube_default(P, s, G, R, space_value, ruby_value, coin_value):
     return 1 if bonus >= space_value * rounds_left else 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def decide_tube(P, s, G, R, SK, SP, SC, rng, UF):
     """1 to move the test-tube droplet one glass, 0 to move the pot droplet one space; asked for
     every single droplet move on the test-tube side while a glass is left."""

@@ -11,9 +11,9 @@ every row, the game row ``G`` and the rules ``R``; never the order of the chips 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.kernel.costs import droplet_cost, flask_cost
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     F_BLUE_PTR,
     F_FLASK,
@@ -97,7 +97,7 @@ from strategies.slots import (
 )
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def decide_draw(P, s, G, R, SK, SP, SC, rng, UF):
     """True to draw another chip. Called only when a draw is possible and a chip is placed."""
     k = SK[s, SLOT_STOP]
@@ -118,7 +118,7 @@ def decide_draw(P, s, G, R, SK, SP, SC, rng, UF):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def decide_flask(P, s, t, G, R, SK, SP, SC, rng, UF):
     """True to send the white chip of type t just placed back into the bag with the flask."""
     k = SK[s, SLOT_FLASK]
@@ -133,7 +133,7 @@ def decide_flask(P, s, t, G, R, SK, SP, SC, rng, UF):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def decide_blue(P, s, looked, nlooked, G, R, SK, SP, SC, rng, UF):
     """Index into looked[:nlooked] of the chip to place, or -1 for none (-3/-4: script errors)."""
     k = SK[s, SLOT_BLUE]
@@ -163,7 +163,7 @@ def decide_blue(P, s, looked, nlooked, G, R, SK, SP, SC, rng, UF):
     return -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def decide_yellow(P, s, white_type, G, R, SK, SP, SC, rng, UF):
     """True to return the white chip placed right before a yellow chip."""
     k = SK[s, SLOT_YELLOW]
@@ -178,7 +178,7 @@ def decide_yellow(P, s, white_type, G, R, SK, SP, SC, rng, UF):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def decide_red(P, s, extra, red_type, ptr, G, R, SK, SP, SC, rng, UF):
     """True to take the extra distance ``extra`` a chip is offered (a red chip's by its book; any
     other chip's through ``decide_extra``);
@@ -193,7 +193,7 @@ def decide_red(P, s, extra, red_type, ptr, G, R, SK, SP, SC, rng, UF):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def decide_extra(P, s, extra, t, ptr, G, R, SK, SP, SC, rng, UF):
     """True to take an extra distance ``extra`` that chip t's book offers (red Set 4's white 1,
     yellow Sets 2, 4, 5): the red slot decides; a script reads the ptr-th entry of its ``extra``
@@ -203,7 +203,7 @@ def decide_extra(P, s, extra, t, ptr, G, R, SK, SP, SC, rng, UF):
     return decide_red(P, s, extra, t, 0, G, R, SK, SP, SC, rng, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def decide_explosion(P, s, vp, coins, G, R, SK, SP, SC, rng, UF):
     """An exploded player's choice: 0 takes the VP, 1 takes the coins (or their VP in the final round)."""
     k = SK[s, SLOT_EXPLODE]
@@ -222,7 +222,7 @@ def decide_explosion(P, s, vp, coins, G, R, SK, SP, SC, rng, UF):
     return 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def _buyable(t, coins, supply, price, avail, used_colours):
     """Whether chip t is for sale now, affordable, and of a colour not yet bought (bit mask)."""
     return (
@@ -234,7 +234,7 @@ def _buyable(t, coins, supply, price, avail, used_colours):
     )
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, SC, rng, UF):
     """Fill out[:n] with the chip types to buy and return n (the kernel checks legality).
 
@@ -345,7 +345,7 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
     return 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF):
     """The i-th ruby spending of this round: 0 stop, SPEND_DROPLET or SPEND_FLASK."""
     k = SK[s, SLOT_RUBY]
@@ -384,7 +384,7 @@ def decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF):
     return 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def decide_purple(P, s, npurple, G, R, SK, SP, SC, rng, UF):
     """The purple tier taken (1..min(npurple, 3)); a lower tier may be chosen."""
     top = min(npurple, 3)
@@ -397,7 +397,7 @@ def decide_purple(P, s, npurple, G, R, SK, SP, SC, rng, UF):
     return top
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def scripted_blue(SC, s, ptr):
     """The scripted chip type placed for the ptr-th blue chip (-1 none, -3 script too short)."""
     if ptr >= SC[s, SC_NBLUE]:
@@ -405,7 +405,7 @@ def scripted_blue(SC, s, ptr):
     return SC[s, SC_BLUE + ptr]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def scripted_yellow(SC, s, ptr):
     """Scripted yellow decision for the ptr-th yellow chip (default: return the white)."""
     if ptr >= SC[s, SC_NYELLOW]:
@@ -413,7 +413,7 @@ def scripted_yellow(SC, s, ptr):
     return SC[s, SC_YELLOW + ptr] != 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def scripted_red(SC, s, ptr):
     """Scripted red decision for the ptr-th red chip placed (default: take the extra distance)."""
     if ptr >= SC[s, SC_NRED]:

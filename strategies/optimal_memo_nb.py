@@ -9,8 +9,9 @@ serves every potion, round and game a seat's memory sees.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
+from numba import uint64
 
+from sim.kernel.jit import kernel
 from sim.rules.chips import N_TYPES
 
 _FNV_OFFSET = uint64(0xCBF29CE484222325)
@@ -18,13 +19,13 @@ _FNV_PRIME = uint64(0x100000001B3)
 _KEY_MASK = (1 << 52) - 1  # keys are stored as float64: 52 bits are exact
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def memo_capacity(M):
     """Entries the hash table in M holds (M[0] counts them; pairs key, value from index 2)."""
     return (M.shape[0] - 2) // 2
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def memo_get(M, key):
     """The stored value for key, or NaN (linear probing over a power-of-two table)."""
     cap = memo_capacity(M)
@@ -42,7 +43,7 @@ def memo_get(M, key):
     return np.nan
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def memo_put(M, key, value):
     """Store value under key. A table 85% full is emptied first: it only caches values, so a
     solve can go on without it, and one that stopped storing would take exponential time."""
@@ -64,7 +65,7 @@ def memo_put(M, key, value):
         i = (i + 1) & (cap - 1)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def state_key(h0, bag, white, anchor, norange, flask, lt, lp, pt, pp):
     """The memo key of a decision state (52 bits, never 0)."""
     h = uint64(h0)
@@ -81,7 +82,7 @@ def state_key(h0, bag, white, anchor, norange, flask, lt, lp, pt, pp):
     return np.int64(h & uint64(_KEY_MASK)) | 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def setup_hash(ctx, cv, rv, vv):
     """Hash of everything besides the state that a value depends on (so the memo can be shared
     by every potion, round and game that a seat's memory sees)."""

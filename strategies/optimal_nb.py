@@ -19,8 +19,8 @@ table ``UF[0]``, with the uniform slot signature of ``strategies.plugin``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     BAGCNT,
     F_ANCHOR,
@@ -64,7 +64,7 @@ def _blue_order():
 BLUE_ORDER = _blue_order()
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def prefix_max_values(R, cv, rv, vv):
     """PM[s]: the most any ending on reward space s or before is worth (intact or exploded)."""
     PM = np.empty(54, dtype=np.float64)
@@ -75,7 +75,7 @@ def prefix_max_values(R, cv, rv, vv):
     return PM
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def draw_bound(bag, n, white, anchor, flask, ctx, PM, R, cv, rv, vv):
     """An upper bound on the value of drawing from a decision state: a white that explodes the
     pot now is worth its exploded space; any other chip at most the best space the bag could
@@ -103,7 +103,7 @@ def draw_bound(bag, n, white, anchor, flask, ctx, PM, R, cv, rv, vv):
     return (ub + (n - boom) * safe) / n
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def draw_lower_bound(bag, white, anchor, norange, flask, lt, lp, ctx, R, cv, rv, vv):
     """A lower bound on the value of drawing from a decision state: each chip is valued as if the
     potion stopped right after it (a white that explodes the pot at its exploded space, one the
@@ -152,14 +152,14 @@ N_YF = 4
 MAX_FRAMES = 8192
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def frames():
     """Scratch for ``dp``: frame ints and frame floats (every field is written before it is
     read, so nothing needs clearing)."""
     return np.empty((MAX_FRAMES, N_XI), dtype=np.int64), np.empty((MAX_FRAMES, N_YF), dtype=np.float64)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def _push(FI, FF, d, mode, t, src, rem):
     """Frame d: a call in ``mode`` for chip ``t`` from the state of frame ``src`` (``rem``: the
     number of chips a blue chip looks at)."""
@@ -173,7 +173,7 @@ def _push(FI, FF, d, mode, t, src, rem):
     FI[d, X_RETURNED] = -1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R, M, h0,
        FI, FF, PM):
     """Expected value of the rest of the potion under optimal stopping (see module docstring),
@@ -383,7 +383,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
             d -= 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R, M):
     """(value of stopping now, value of drawing then playing optimally) from a decision state
     whose last chip has already been resolved (flask included). ``M`` is the memo."""

@@ -6,9 +6,8 @@ expected-value rule (``ev``) that weighs one more chip against stopping. Used by
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bowl import in_bowl
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     BAGCNT,
     F_ANCHOR,
@@ -52,7 +51,7 @@ from strategies.slots import (
 )
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def round_param(SP, s, slot, G):
     """The per-round parameter of a slot for the current round (index 0 outside a game)."""
     r = G[G_ROUND]
@@ -61,7 +60,7 @@ def round_param(SP, s, slot, G):
     return SP[s, slot, r]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def explosion_risk(P, s):
     """Exact chance that the next chip drawn explodes the pot, from the bag's multiset."""
     n = P[s, F_NBAG]
@@ -74,7 +73,7 @@ def explosion_risk(P, s):
     return bad / n
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def space_value(R, space, exploded, coin_value, ruby_value, vp_value):
     """What ending the potion on reward space ``space`` is worth, in VP.
 
@@ -89,7 +88,7 @@ def space_value(R, space, exploded, coin_value, ruby_value, vp_value):
     return v + c + r
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def current_reward(P, s):
     """Reward space if the potion stopped now."""
     n = P[s, F_NPOT]
@@ -98,7 +97,7 @@ def current_reward(P, s):
     return min(P[s, POT_P + n - 1] + 1, 53)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def best_seen_reward(P, s, G):
     """The furthest reward space among the other players' finished, intact potions of this round
     that seat s may see (``G_SEEN``: the information model), or -1 if none."""
@@ -109,7 +108,7 @@ def best_seen_reward(P, s, G):
     return best
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def best_other_score(P, s, G):
     """The highest VP among the other players (-1 outside a game of two or more)."""
     best = -1
@@ -119,19 +118,19 @@ def best_other_score(P, s, G):
     return best
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def score_gap(P, s, G):
     """Seat s's VP minus the best other player's (negative: behind)."""
     return P[s, F_SCORE] - best_other_score(P, s, G)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def rounds_left(G, R):
     """Rounds still to come after this one."""
     return max(R[R_ROUNDS] - G[G_ROUND], 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def press_shift(P, s, G, R, SP):
     """VP of expected value seat s gives up for one more chip because of the score (``P_PRESS``):
     press x (best other score - own score) / (rounds left + 1), so a trailing player presses
@@ -143,7 +142,7 @@ def press_shift(P, s, G, R, SP):
     return -press * score_gap(P, s, G) / (rounds_left(G, R) + 1.0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def bowl_ev_draws(P, s, R, SP, cv, rv, vv):
     """``one_step_ev_draws`` once a chip lies on the last space (Herb Witches): a chip drawn goes
     into the overflow bowl, which scores half its value (rounded down); a white may explode the
@@ -172,7 +171,7 @@ def bowl_ev_draws(P, s, R, SP, cv, rv, vv):
     return exp > now + 1e-12
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def one_step_ev_draws(P, s, G, R, SP):
     """True if one more chip (then stopping) is worth more in expectation than stopping now.
 

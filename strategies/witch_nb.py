@@ -9,8 +9,7 @@ more than the penny kept (``game.penny_vp``).
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     F_DRAWS,
     F_LIMIT,
@@ -71,7 +70,7 @@ from strategies.slots import (
 )
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def one_level_up(t):
     """The chip one level above t (1 -> 2, 2 -> 4 of the same colour), or -1: never orange or
     white, and purple, black and locoweed have no bigger chip."""
@@ -80,7 +79,7 @@ def one_level_up(t):
     return upgrade_target(t, 1 if TYPE_VALUE[t] == 1 else 2)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def upgrade_gain(P, s, k, G, R):
     """Price gained by upgrading pot entry k (0 if it cannot be upgraded or the supply is out)."""
     t = P[s, POT_T + k]
@@ -90,7 +89,7 @@ def upgrade_gain(P, s, k, G, R):
     return max(R[R_PRICE + u] - R[R_PRICE + t], 1)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def upgrade_default(P, s, G, R):
     """The upgrade of greatest gain by price: 1 = the last two chips, 2 + k = pot entry k, 0 none."""
     n = P[s, F_NPOT]
@@ -105,7 +104,7 @@ def upgrade_default(P, s, G, R):
     return best
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def six_rank(t):
     """Order the six-chips witch places chips in: pumpkins first (a red chip counts them), then
     green, blue and the rest, reds last; whites after all coloured chips."""
@@ -121,7 +120,7 @@ def six_rank(t):
     return 20
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def six_next_default(P, s, held):
     """Index of the drawn chip to place next: every coloured chip, then the biggest white that
     keeps the pot from exploding; -1 when none is left worth placing."""
@@ -136,7 +135,7 @@ def six_next_default(P, s, held):
     return best
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def twin_default(P, s, nbought, G, R, min_price):
     """The dearest chip just bought that costs at least ``min_price`` and is still in the supply."""
     best = -1
@@ -148,7 +147,7 @@ def twin_default(P, s, nbought, G, R, min_price):
     return best
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def witch_default(P, s, q, arg, G, R, SP):
     """The built-in answer (``WITCH_DEFAULT``) to witch question ``q`` with argument ``arg``."""
     p = SP[s, SLOT_WITCH]
@@ -190,7 +189,7 @@ def witch_default(P, s, q, arg, G, R, SP):
     return 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def witch_scripted(P, s, q, arg, G, R, SP, SC):
     """A round file's answer. The potion witches (six chips, whites back) are scripted as
     ``after * 4 + n``: called once ``after`` chips are drawn (0: when the player stops), n the
@@ -216,7 +215,7 @@ def witch_scripted(P, s, q, arg, G, R, SP, SC):
     return v
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def decide_witch(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer to witch question ``q`` (``strategies.slots``: ``W_*``, ``WQ_SIX_NEXT``)."""
     k = SK[s, SLOT_WITCH]

@@ -5,9 +5,8 @@ All functions act on one player's row ``P[s]`` (see ``sim.kernel.layout``).
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     ASIDE_NEW,
     BAGCNT,
@@ -63,7 +62,7 @@ ERR_BLUE_SCRIPT = 3  # no blue decision for a blue chip
 ERR_BLUE_NOT_SEEN = 4  # the blue decision names a chip not looked at
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def reset_potion(P, s, start, limit):
     """Put every chip back into the bag and empty the pot, ready to brew from ``start``."""
     for t in range(N_TYPES):
@@ -73,7 +72,7 @@ def reset_potion(P, s, start, limit):
     empty_pot(P, s, start, limit)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def empty_pot(P, s, start, limit):
     """Reset the potion fields (the bag counts must already be right)."""
     P[s, F_NBAG] = P[s, F_NCHIPS]
@@ -110,7 +109,7 @@ def empty_pot(P, s, start, limit):
         P[s, ASIDE_NEW + j] = 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def count_chip(P, s, t, drawn, free, G, E):
     """Count chip t just put into the pot (or the overflow bowl): a white adds to the white total.
     The pot explodes when the total is over the limit, checked on every ordinary draw whatever the
@@ -124,7 +123,7 @@ def count_chip(P, s, t, drawn, free, G, E):
         record(E, G, s, EV_EXPLODE, P[s, F_WHITE], 0, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def add_chip(P, s, t):
     """Give the player a new chip of type t (it joins the bag at the next reset)."""
     n = P[s, F_NCHIPS]
@@ -135,7 +134,7 @@ def add_chip(P, s, t):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def _take(P, s, j):
     """Move the chip at bag slot j out of the bag; return its type."""
     n = P[s, F_NBAG]
@@ -148,7 +147,7 @@ def _take(P, s, j):
     return t
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def draw_chip(P, s, FD, rng):
     """Draw one chip: the next forced one if a forced list is set, else uniformly from the bag.
 
@@ -170,7 +169,7 @@ def draw_chip(P, s, FD, rng):
     return _take(P, s, randint(rng, s, n))
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def take_type(P, s, t):
     """Take one chip of type t out of the bag without drawing it (a chip placed first); False if
     the bag has none."""
@@ -185,7 +184,7 @@ def take_type(P, s, t):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def return_chip(P, s, t):
     """Put one chip of type t that is out of the bag (pot or looked at) back into the bag."""
     nb = P[s, F_NBAG]
@@ -198,7 +197,7 @@ def return_chip(P, s, t):
             return
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def remove_pot_entry(P, s, k):
     """Take pot entry k out of the pot list (its space stays empty); return its type."""
     t = P[s, POT_T + k]
@@ -210,7 +209,7 @@ def remove_pot_entry(P, s, k):
     return t
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def white_back(P, s, t, R):
     """The last chip in the pot, white chip t, goes back to the bag (the flask, a witch); its space
     stays empty, and with ``flask_space = reuse`` the next chip counts on from the chip before."""
@@ -222,7 +221,7 @@ def white_back(P, s, t, R):
         P[s, F_ANCHOR] = P[s, POT_P + k - 2] if k >= 2 else P[s, F_START]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def finish_potion(P, s, reason, E, G):
     """Mark brewing over and set the reward space (the space after the last chip in the pot)."""
     P[s, F_DONE] = 1
@@ -235,7 +234,7 @@ def finish_potion(P, s, reason, E, G):
     record(E, G, s, EV_STOP, reason, P[s, F_REWARD], P[s, F_WHITE])
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def discard_chip(P, s, t):
     """Remove one chip of type t that is out of the bag from the player's chips for good."""
     n = P[s, F_NCHIPS]
@@ -247,7 +246,7 @@ def discard_chip(P, s, t):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def remove_any_chip(P, s, t):
     """Remove one chip of type t from the player's chips for good, wherever it is (between rounds,
     before the bag is refilled)."""
@@ -260,7 +259,7 @@ def remove_any_chip(P, s, t):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def place_plain(P, s, t, last):
     """Put chip t (already out of the bag) in the pot after the last chip, moving its printed
     value and nothing more (no action, no explosion check); return the space."""
@@ -273,7 +272,7 @@ def place_plain(P, s, t, last):
     return pos
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def show_supply(G, supply):
     """Copy the supply into the game row, where a strategy reads it (``G_SUPPLY``)."""
     for t in range(supply.shape[0]):

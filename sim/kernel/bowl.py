@@ -6,10 +6,9 @@ of the spoon, for a player who takes the VP (``sim.kernel.evaluation.phase_d_poi
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import count_chip, place_plain, return_chip
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     EV_BOWL,
     F_BOWL_N,
@@ -23,7 +22,7 @@ from sim.kernel.layout import (
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def in_bowl(P, s, R):
     """True when the next chip drawn goes into the bowl: the ruleset has one and a chip lies on
     the last space."""
@@ -31,7 +30,7 @@ def in_bowl(P, s, R):
     return R[R_BOWL] != 0 and k > 0 and P[s, POT_P + k - 1] >= R[R_LAST]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def add_to_bowl(P, s, t, G, E):
     """Put chip t (out of the bag) into the bowl, without counting it."""
     P[s, F_BOWL_N] += 1
@@ -39,7 +38,7 @@ def add_to_bowl(P, s, t, G, E):
     record(E, G, s, EV_BOWL, t, P[s, F_BOWL_SUM], 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def into_bowl(P, s, t, drawn, free, G, E):
     """Put chip t into the bowl; a white one counts towards the explosion (``count_chip``: drawn
     or not, inside a card's risk-free draws or not)."""
@@ -47,7 +46,7 @@ def into_bowl(P, s, t, drawn, free, G, E):
     count_chip(P, s, t, drawn, free, G, E)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def place_after(P, s, t, G, R, E):
     """A chip placed once the potion has ended, without a draw and without its action (Strong
     Ingredient's chip, a red Set 2 chip from beside the pot): after the last chip, moving its
@@ -63,7 +62,7 @@ def place_after(P, s, t, G, R, E):
     return pos
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def bowl_white_back(P, s, t):
     """The last chip into the bowl, white chip t, goes back to the bag (the flask or a witch)."""
     v = TYPE_VALUE[t]
@@ -73,7 +72,7 @@ def bowl_white_back(P, s, t):
     return_chip(P, s, t)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def bowl_vp(P, s):
     """VP the bowl scores: half its total value, rounded down."""
     return P[s, F_BOWL_SUM] // 2

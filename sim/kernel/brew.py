@@ -8,8 +8,6 @@ Colour effects live in ``sim.kernel.effects``, one module per colour.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import count_chip, draw_chip, finish_potion, take_type, white_back
 from sim.kernel.bowl import bowl_white_back, in_bowl, into_bowl
 from sim.kernel.cards import (
@@ -33,6 +31,7 @@ from sim.kernel.effects.red import (
 )
 from sim.kernel.effects.yellow import YELLOW_ABORT, yellow_extra, yellow_placed
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     EV_DRAW,
     EV_FIRST,
@@ -84,7 +83,7 @@ RESOLVE_ASIDE = -1  # resolve_chip: the chip was set beside the pot
 RESOLVE_ABORT = -2  # resolve_chip: a scripted draw failed
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
     """Place chip t after the anchor, moving as chip ``act`` does (t itself, or the chip a Set 6
     locoweed copies), with its book's extra distance and Pumpkin Patch Party's +1, doubled after a
@@ -120,7 +119,7 @@ def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
     count_chip(P, s, t, drawn, free, G, E)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def use_flask(P, s, G, R, SK, SP, SC, rng, E, UF):
     """The flask: only for the last chip placed, if it is white and the pot is intact."""
     k = P[s, F_NPOT]
@@ -133,7 +132,7 @@ def use_flask(P, s, G, R, SK, SP, SC, rng, E, UF):
             record(E, G, s, EV_FLASK, tl, wpos, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def has_action(act, R):
     """Whether a chip acting as ``act`` does something once placed: every yellow and blue chip
     (their books act, or count them), a red one with red Set 6."""
@@ -141,7 +140,7 @@ def has_action(act, R):
     return c == YELLOW or c == BLUE or (c == RED and R[R_BOOK + RED] == 6)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def resolve_chip(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF):
     """Place drawn chip t (draw number t_no) with its action (``chip_actions``, a call: only
     yellow, blue and red Set 6 chips act). Returns the last chip placed, ``RESOLVE_ASIDE`` (a red
@@ -158,7 +157,7 @@ def resolve_chip(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF):
     return chip_actions(P, s, t, act, G, R, SK, SP, SC, FD, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def chip_actions(P, s, t, act, G, R, SK, SP, SC, FD, rng, E, UF):
     """The action of chip t just placed (acting as ``act``); a chip a blue chip picks, or the
     chip drawn after a red Set 6 chip, is placed next with its own. Returns as ``resolve_chip``."""
@@ -195,7 +194,7 @@ def chip_actions(P, s, t, act, G, R, SK, SP, SC, FD, rng, E, UF):
             return t
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def potion_end_check(P, s, R, E, G, more):
     """End the potion at the last space (unless the ruleset has the overflow bowl) or when the
     bag is empty (unless ``more``: a witch's chips are still in hand)."""
@@ -206,7 +205,7 @@ def potion_end_check(P, s, R, E, G, more):
         finish_potion(P, s, STOP_EMPTY, E, G)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def on_explosion(P, s, t, bowl, protected, G, R, SK, SP, SC, rng, E, UF, more):
     """The pot exploded on chip t: A Second Chance not yet decided (an action placed a sixth chip
     with the fifth), the second-flask witch, a blue Set 2 protection window, else the potion ends."""
@@ -222,13 +221,13 @@ def on_explosion(P, s, t, bowl, protected, G, R, SK, SP, SC, rng, E, UF, more):
     finish_potion(P, s, STOP_EXPLODED, E, G)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def card_question(P, s, G):
     """A Second Chance asks once the first 5 chips are placed (pot and bowl)."""
     return G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] + P[s, F_BOWL_N] >= 5
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more):
     """Drawn chip t goes into the overflow bowl: no action; a white counts towards the explosion
     and may go back with the flask."""
@@ -247,7 +246,7 @@ def bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more):
     potion_end_check(P, s, R, E, G, more)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
     """Chip t, just drawn (draw number t_no), into the pot with its action (or into the bowl),
     then what may follow: the explosion, Well Stirred, the flask, A Second Chance and the end of
@@ -273,7 +272,7 @@ def place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
     potion_end_check(P, s, R, E, G, more)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def place_drawn_call(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
     """``place_drawn`` as a call, for the rare paths (green Set 5 picks placed first, a held red
     Set 6 chip placed before a draw, the six-chips witch's chips): one compiled copy serves them
@@ -281,7 +280,7 @@ def place_drawn_call(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
     place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Green Set 5: the chips picked at the last round's step B are placed first, in order, each
     with its action, before any draw (a chip no longer in the bag is skipped); A Second Chance's
@@ -296,7 +295,7 @@ def place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
             place_drawn_call(P, s, t, 0, G, R, SK, SP, SC, FD, rng, E, UF, False)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def place_held_now(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Red Set 6, before a draw: the seat may place one chip held beside the pot now, as if just
     drawn, with its action (the ``Q_RED_PLACE`` book question; default: keep it to the end)."""
@@ -313,7 +312,7 @@ def place_held_now(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     place_drawn_call(P, s, t, 0, G, R, SK, SP, SC, FD, rng, E, UF, False)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """What comes before a draw, rarely: green Set 5 picks a restart put back (placed first), a
     held red Set 6 chip placed now."""
@@ -323,7 +322,7 @@ def before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
         place_held_now(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Draw and resolve one chip for seat s; finish the potion if it can go no further."""
     if P[s, F_NFIRST] + P[s, F_NHOLD] > 0:
@@ -338,7 +337,14 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     place_drawn(P, s, t, P[s, F_DRAWS], G, R, SK, SP, SC, FD, rng, E, UF, False)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
+def potion_step_call(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """``potion_step`` as a call, for the paths that step one chip at a time outside the brewing
+    loop (the first chip of a potion, synchronized brewing): one compiled copy serves them all."""
+    potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+
+
+@kernel
 def place_held(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Red Set 6, once the potion has ended: every chip still held beside the pot is placed after
     the last chip by the same placement as a drawn chip (its book's distance, Pumpkin Patch Party,

@@ -4,12 +4,11 @@ potion witches called between draws (six chips, whites back; Herb Witches).
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import draw_chip, finish_potion, return_chip
-from sim.kernel.brew import place_drawn_call, place_first, potion_step
+from sim.kernel.brew import place_drawn_call, place_first, potion_step, potion_step_call
 from sim.kernel.cards import free_draws
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     EV_DRAW,
     EV_WITCH_LOOK,
@@ -52,7 +51,7 @@ from strategies.slots import (
 from strategies.witch_nb import decide_witch
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
     """Whether seat s draws again: forced draws run to the end of their list, else the strategy.
     The built-in stoppers that weigh the risk always draw A Second Chance's risk-free chips and
@@ -68,13 +67,13 @@ def wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
     return decide_draw(P, s, G, R, SK, SP, SC, rng, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def stop_by_choice(P, s, E, G):
     """End the potion because the player (or the end of a script) says stop."""
     finish_potion(P, s, STOP_SCRIPT if P[s, F_FORCED_N] > 0 else STOP_CHOICE, E, G)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def brew_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """The first chip of a potion (never stop before it), or the end if the bag is empty; the
     chips a green Set 5 chip picked come before it."""
@@ -87,10 +86,10 @@ def brew_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     elif P[s, F_NBAG] == 0:
         finish_potion(P, s, STOP_EMPTY, E, G)
     else:
-        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+        potion_step_call(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def six_chips(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Six chips (witch 2): draw up to 6 chips; the seat places any of them, one at a time in the
     order it chooses, each with its action (into the bowl past the last space); the rest go back
@@ -129,7 +128,7 @@ def six_chips(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
         finish_potion(P, s, STOP_EMPTY, E, G)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def potion_witch(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
     """Between draws of an intact pot: the six-chips or the whites-back witch, if in play and
     the seat calls her (``stopping``: the seat would stop now). True if one was called."""
@@ -144,7 +143,7 @@ def potion_witch(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def potion_witch_possible(P, s, G, R):
     """Whether a potion witch who acts between draws (six chips, whites back) is in play and
     seat s still holds the potion penny, or visits this round (a quick test: most decisions
@@ -156,13 +155,13 @@ def potion_witch_possible(P, s, G, R):
         or ((v == W_SIX_CHIPS or v == W_WHITES_BACK) and P[s, F_VISITED] == 0))
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def decide_again(P, s, G, R, SK, SP, SC, rng, UF):
     """``wants_draw`` after a witch changed the pot (a call, so the hot loop keeps one copy)."""
     return wants_draw(P, s, G, R, SK, SP, SC, rng, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Whether seat s draws again. With a potion witch in play: a scripted or user strategy is
     asked before every draw (a script's "after N chips"); every strategy once more when it would
@@ -177,7 +176,7 @@ def go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Brew a whole potion for seat s (the independent information model)."""
     if P[s, F_NFIRST] > 0:  # green Set 5: chips placed first
@@ -190,10 +189,11 @@ def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     if P[s, F_NBAG] == 0:
         finish_potion(P, s, STOP_EMPTY, E, G)
         return
-    potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
-    while P[s, F_DONE] == 0:
+    while True:  # one inlined copy of the step: the first chip is never refused
+        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+        if P[s, F_DONE] != 0:
+            return
         if not go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
             if P[s, F_DONE] == 0:
                 stop_by_choice(P, s, E, G)
             return
-        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)

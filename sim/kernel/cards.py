@@ -11,8 +11,6 @@ its book is out and the supply has one.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import (
     add_chip,
     draw_chip,
@@ -28,6 +26,7 @@ from sim.kernel.droplet import move_droplet
 from sim.kernel.effects.black import black_gift
 from sim.kernel.effects.red import hold_aside
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     ASIDE,
     ASIDE_NEW,
@@ -113,13 +112,13 @@ GAIN_VP, GAIN_RUBY, GAIN_DROPLET, GAIN_CHIP, GAIN_REMOVE, GAIN_FLASK, GAIN_RESTA
 GAIN_PENNY_GIVEN, GAIN_PENNY_BACK = 8, 9  # b = the witch group
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def is_purple(card):
     """Whether a card is resolved once before the round (cards 1-13 and A Quick Exchange)."""
     return (0 < card <= LAST_PURPLE) or card == QUICK_EXCHANGE
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def deal_deck(G, R, rng, stream):
     """The game's deck: the fixed order if the ruleset gives one, else every card left in,
     shuffled from the shared random stream. No deck when ``cards.deck`` is off."""
@@ -144,7 +143,7 @@ def deal_deck(G, R, rng, stream):
     G[G_DECK_N] = k
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def round_card(G, E):
     """The card of this round (0 once the deck runs out or without a deck)."""
     r = G[G_ROUND]
@@ -155,7 +154,7 @@ def round_card(G, E):
     return card
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def gain(P, s, G, E, kind, amount):
     """Apply a card's VP, ruby or droplet gain to seat s and record it."""
     if kind == GAIN_VP:
@@ -167,7 +166,7 @@ def gain(P, s, G, E, kind, amount):
     record(E, G, s, EV_CARD_GAIN, kind, amount, G[G_CARD])
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def grant_chip(P, s, t, G, R, supply, E):
     """A card gives chip t into the bag, if its book is out and the supply has one (a black chip
     with black Set 5: into the left neighbour's bag, and the droplet moves)."""
@@ -180,7 +179,7 @@ def grant_chip(P, s, t, G, R, supply, E):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def look(P, s, m, FD, rng, E, G):
     """Draw up to m chips into CARD_LOOK (out of the bag); return how many."""
     k = min(m, P[s, F_NBAG], 5)
@@ -193,14 +192,14 @@ def look(P, s, m, FD, rng, E, G):
     return k
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def put_back(P, s, k):
     """Return the chips a card looked at to the bag."""
     for i in range(k):
         return_chip(P, s, P[s, CARD_LOOK + i])
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def fewest(P, n, field):
     """The smallest value of a player field among the seats."""
     m = P[0, field]
@@ -209,7 +208,7 @@ def fewest(P, n, field):
     return m
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def purple_card(P, G, R, supply, die, DS, FD, SK, SP, SC, rng, E, UF):
     """Resolve this round's purple card for every player, in start-player order."""
     card = G[G_CARD]
@@ -292,7 +291,7 @@ def purple_card(P, G, R, supply, die, DS, FD, SK, SP, SC, rng, E, UF):
         record(E, G, -1, EV_CARD_GAIN, 0, 2, card)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def opportunistic(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF):
     """An Opportunistic Moment: draw 4; exchange one for the next-higher value of its colour (to
     the bag), or take a green 1 if none can be exchanged; the drawn chips go back."""
@@ -325,7 +324,7 @@ def opportunistic(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF):
         record(E, G, s, EV_CARD_GAIN, GAIN_CHIP, u, OPPORTUNISTIC)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def rat_card(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF):
     """Rats Are Your Friends / A Good Start, once seat s's rat tails are known; return the tails
     the seat keeps. Called before the seat's bag is refilled, so a granted chip can be drawn."""
@@ -343,7 +342,7 @@ def rat_card(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF):
     return tails_n - k
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def well_stirred(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Well Stirred: the first white chip drawn (just placed) may go back into the bag."""
     P[s, F_CARD_USED] = 1
@@ -356,14 +355,14 @@ def well_stirred(P, s, G, R, SK, SP, SC, rng, E, UF):
         record(E, G, s, EV_CARD_GAIN, GAIN_REMOVE, t, WELL_STIRRED)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def free_draws(P, s, G):
     """True while a chip placed now is one of A Second Chance's first five: the card's draws,
     which carry no risk (the explosion check skips them)."""
     return G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] + P[s, F_BOWL_N] < 5
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
     """A Second Chance, once the first 5 chips are placed (drawn without risk): the strategy may
     put everything back and brew again from the start; return True if it did. Everything of the
@@ -386,7 +385,7 @@ def second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF):
     """Blue cards acting once every potion has ended: Seasoned Perfectly, Strong Ingredient,
     Schadenfreude."""
@@ -410,7 +409,7 @@ def after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF):
                     grant_chip(P, left, t, G, R, supply, E)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
     """Strong Ingredient: draw up to 5 chips, place one after the last chip (no action, never
     explodes; into the overflow bowl past the last space), the rest go back."""
@@ -433,7 +432,7 @@ def strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
         record(E, G, s, EV_PLACE, want, pos, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def joyful_reunion(P, G, R, SK, SP, SC, rng, E, UF):
     """A Joyful Reunion, at the end of the round: each seat takes back one witch penny it has
     spent (the group it chooses; the group's witch may be called again)."""

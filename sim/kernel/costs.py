@@ -3,18 +3,17 @@ or 1 each after the cheap-rubies witch (Herb Witches) this step."""
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.kernel.jit import kernel
 from sim.kernel.layout import F_CHEAP, R_RUBY_DROPLET, R_RUBY_FLASK
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def droplet_cost(P, s, R):
     """Rubies for one droplet move."""
     return 1 if P[s, F_CHEAP] != 0 else R[R_RUBY_DROPLET]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def flask_cost(P, s, R):
     """Rubies for refilling the flask."""
     return 1 if P[s, F_CHEAP] != 0 else R[R_RUBY_FLASK]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import add_chip
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_DIE, F_RUBIES, F_SCORE, G_DIE_N, G_DIE_PTR
 from sim.kernel.records import GERR_DIE_SHORT, game_error
 from sim.kernel.rng import randint
@@ -15,7 +14,7 @@ from sim.rules.chips import O1
 FACE_VP1, FACE_VP2, FACE_RUBY, FACE_DROPLET, FACE_PUMPKIN = 0, 1, 2, 3, 4
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def roll_die(P, s, G, die, DS, supply, rng, E):
     """Roll the bonus die for seat s (a scripted face if a die script is set) and apply it."""
     if G[G_DIE_N] != 0:  # scripted faces (-1: scripted, but none given)

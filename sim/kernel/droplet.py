@@ -10,10 +10,9 @@ bonus taken at once. After the last glass only the pot droplet moves.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import add_chip, show_supply
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     EV_TUBE,
     F_DROP_PEND,
@@ -32,13 +31,13 @@ from sim.rules.chips import TYPE_COLOUR
 from strategies.choices_nb import book_out, decide_tube
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def move_droplet(P, s, k):
     """Seat s is granted k droplet moves (given away by the next ``settle_droplets``)."""
     P[s, F_DROP_PEND] += k
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def glass_bonus(P, s, glass, G, R, supply, E):
     """The bonus of the glass just entered: rubies, VP, or a chip straight into the bag (if its
     book is out and the supply has one)."""
@@ -56,7 +55,7 @@ def glass_bonus(P, s, glass, G, R, supply, E):
     record(E, G, s, EV_TUBE, glass, code, lost)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def tube_moves(P, s, k, G, R, supply, SK, SP, SC, rng, E, UF):
     """Test-tube side: k single droplet moves, each to the pot or the next glass."""
     show_supply(G, supply)  # what the strategy sees of the supply (a glass may give a chip)
@@ -68,7 +67,7 @@ def tube_moves(P, s, k, G, R, supply, SK, SP, SC, rng, E, UF):
             P[s, F_DROPLET] += 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Give seat s's counted droplet moves to the pot droplet (or, on the test-tube side, to the
     pot or the tube, one decision per move)."""
@@ -82,7 +81,7 @@ def settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
         tube_moves(P, s, k, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF):
     """``settle_droplets`` for every seat."""
     for s in range(G[G_NP]):

@@ -4,8 +4,6 @@ called by ``sim.kernel.round.play_round`` in that order."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import add_chip, show_supply
 from sim.kernel.bowl import bowl_vp
 from sim.kernel.cards import (
@@ -20,6 +18,7 @@ from sim.kernel.effects.black import black_at_b, black_gift, count_black
 from sim.kernel.effects.green import green_at_b
 from sim.kernel.effects.purple import purple_at_b, purple_coins
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     BOUGHT,
     CHIPS,
@@ -104,7 +103,7 @@ from strategies.decide_nb import decide_buy, decide_explosion, decide_spend
 from strategies.slots import SC_NPBUY, SC_PBUY, SCRIPTED, SLOT_BUY
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
     """A: the bonus die for the furthest intact potions (all ties roll; the spoon is furthest).
     An exploded seat may call the both-rewards witch here; the furthest of those who do rolls too
@@ -135,7 +134,7 @@ def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
             settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
     """B: green, purple and black chip actions, in start-player order."""
     n = G[G_NP]
@@ -158,7 +157,7 @@ def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF):
     """C: a ruby for every reward space that shows one, exploded or not (two with It's Shining
     Extra Bright); or, with the ruby-space witch, as many rubies as the space's VP instead."""
@@ -174,7 +173,7 @@ def phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF):
                 record(E, G, s, EV_VP, 2, P[s, F_SCORE], 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
     """D: VP of the reward space (and of the overflow bowl); an exploded player chooses the VP or
     the coins (E); then the colours and bag-points witches."""
@@ -200,7 +199,7 @@ def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
             points_witches(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def final_conversions(P, G, R, SK, SP, SC, rng, E, UF):
     """The last round: coins and rubies into VP instead of buying (the double-coins witch doubles
     the coins first)."""
@@ -218,7 +217,7 @@ def final_conversions(P, G, R, SK, SP, SC, rng, E, UF):
         record(E, G, s, EV_CONVERT, cv, rv, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
     """E for one player: the buying witches, then the strategy's purchases, each checked
     against the rules."""
@@ -240,7 +239,7 @@ def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def take_purchases(P, s, nb, cn, G, R, supply, price, avail, E):
     """The chips listed at G_OUT, each checked: at most ``max_buys``, of different colours, for
     sale, within ``cn`` coins. Returns how many were bought (listed again at G_OUT, in order);
@@ -276,7 +275,7 @@ def take_purchases(P, s, nb, cn, G, R, supply, price, avail, E):
     return ok
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def purple_buy(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Purple Set 5, at B: the VP printed on the purple chips' spaces are coins to buy up to 2
     chips of different colours with at once (from the books out this round); in the last round
@@ -310,7 +309,7 @@ def purple_buy(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E, UF):
     """E: every player buys, in start-player order, from the books that are out."""
     n = G[G_NP]
@@ -326,7 +325,7 @@ def phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E
         buy_chips(P, (sp + k) % n, G, R, supply, price, avail, SK, SP, SC, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
     """F: rubies for droplet moves and flask refills, as the strategy asks (1 ruby each after
     the cheap-rubies witch)."""
@@ -354,7 +353,7 @@ def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
         P[s, F_CHEAP] = 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def round_end(P, G, coins, E, rd):
     """Score events, and the per-round record ``rd`` (if it has rows)."""
     r = G[G_ROUND]

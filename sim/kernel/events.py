@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.kernel.jit import kernel
 from sim.kernel.layout import G_NEV, G_ROUND
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def record(E, G, s, code, a, b, c):
     """Append one event row if recording (E has rows)."""
     if E.shape[0] == 0:

@@ -4,11 +4,12 @@ in parallel chunks."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from sim.kernel.bag import add_chip
 from sim.kernel.cards import deal_deck
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     BOUGHT,
     EV_FINAL,
@@ -53,7 +54,7 @@ from sim.kernel.witches import deal_witches, penny_points
 from strategies.slots import SC_WIDTH
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def setup_game(P, G, R, supply, start_bag, nplayers):
     """Give every seat its starting bag (taken from the supply), rubies, droplet and full flask."""
     P[:, :] = 0
@@ -69,7 +70,7 @@ def setup_game(P, G, R, supply, start_bag, nplayers):
         P[s, F_FLASK] = 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def finish_game(P, G, out, E):
     """Ranks and win shares: most VP, then the furthest final potion, then a shared win."""
     n = G[G_NP]
@@ -104,7 +105,7 @@ def finish_game(P, G, out, E):
         record(E, G, s, EV_FINAL, out[s, O_RANK], P[s, F_SCORE], 1000000 * out[s, O_WIN] // nwin)
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, price, book_round,
               book_set, start_bag, SK, SP, out, rd, E, UF):
     """Play one complete game; fill ``out`` (seats x O_WIDTH), ``rd`` and events ``E``.
@@ -155,7 +156,7 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     return G[G_ERR]
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@kernel(parallel=True, nrt=True)
 def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die, supply0, price,
                book_round, book_set, start_bag, lineup_SK, lineup_SP, out, rd, n_chunks, UF_funcs,
                UF_memory):

@@ -8,7 +8,7 @@ integer sums, so memory stays flat for any number of potions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from sim.kernel.bag import add_chip, empty_pot, reset_potion
 from sim.kernel.bowl import bowl_vp
@@ -17,6 +17,7 @@ from sim.kernel.brewing import brew_until_stop
 from sim.kernel.cards import LUXURY
 from sim.kernel.effects.red import reds_after_stop
 from sim.kernel.effects.yellow import raise_limit
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     ASIDE,
     BAGCNT,
@@ -41,7 +42,7 @@ from strategies.slots import SC_WIDTH
 BOWL_ROWS = 32  # histogram rows for the overflow bowl's VP (the last one: that many or more)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def potion_card(P, G, R, E):
     """The card a single potion is brewed under (``quacks potion --card``): its draw-time rule."""
     G[G_CARD] = R[R_POTION_CARD]
@@ -49,7 +50,7 @@ def potion_card(P, G, R, E):
         raise_limit(P, 0, 2, G, E)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, flask, UF):
     """Brew one potion from a fresh bag (chip type list, in this order) on row 0 of P.
 
@@ -75,7 +76,7 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, fla
     place_held(P, 0, G, R, SK, SP, SC, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@kernel(parallel=True, nrt=True)
 def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chunks, UF_funcs,
                       UF_memory):
     """Brew potions first..first+n-1; return counts[reward space 0..53, outcome], outcome 0
@@ -101,7 +102,7 @@ def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chu
     return hist.sum(axis=0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UF,
               hist):
     """Potions lo..hi-1 into ``hist`` (one chunk, one thread): the whole potion loop is one
@@ -115,7 +116,7 @@ def run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start,
             hist[54 + min(bowl_vp(P, 0), BOWL_ROWS - 1), outcome] += 1
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E, UF):
     """Brew one potion drawing exactly ``draws`` in order; return (P row, G) for inspection."""
     P = np.zeros((1, P_WIDTH), dtype=np.int64)

@@ -6,9 +6,8 @@ api's ``result_fields`` / ``round_fields``."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.fields import Field, Table, numbered
+from sim.kernel.jit import kernel
 from sim.kernel.layout import G_ERR, G_ERRARG, G_ERRSEAT
 from sim.rules.chips import COLOUR_NAMES
 
@@ -72,7 +71,7 @@ for _table in (SCRATCH, ROUND, RESULT):
     globals().update(_table.constants())
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def game_error(G, code, s, arg):
     """Record the first illegal decision of a game (later ones are ignored)."""
     if G[G_ERR] == 0:

@@ -10,14 +10,16 @@ All arithmetic stays in ``uint64``: mixing it with signed integers makes Numba p
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
+from numba import uint64
+
+from sim.kernel.jit import kernel
 
 _GOLDEN = uint64(0x9E3779B97F4A7C15)
 _M1 = uint64(0xBF58476D1CE4E5B9)
 _M2 = uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@kernel(inline=True, nrt=True)
 def mix64(z):
     """The SplitMix64 finaliser: a bijective avalanche of a 64-bit word."""
     z = uint64(z)
@@ -26,7 +28,7 @@ def mix64(z):
     return z ^ (z >> uint64(31))
 
 
-@njit(cache=True, error_model="numpy")
+@kernel(nrt=True)
 def stream_seed(seed, item, stream):
     """Initial state of stream ``stream`` of item ``item`` in a run seeded with ``seed``."""
     h = mix64(uint64(seed) + _GOLDEN)
@@ -34,7 +36,7 @@ def stream_seed(seed, item, stream):
     return mix64(h ^ (uint64(stream) * _M2 + uint64(0xD1B54A32D192ED03)))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@kernel(inline=True, nrt=True)
 def next_u64(state, k):
     """Advance stream ``k`` of the state array and return its next 64-bit output."""
     s = state[k] + _GOLDEN
@@ -42,14 +44,14 @@ def next_u64(state, k):
     return mix64(s)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@kernel(inline=True, nrt=True)
 def randint(state, k, n):
     """A uniform integer in [0, n) for 1 <= n < 2**32 (Lemire's multiply-shift, bias < n/2**32)."""
     x = next_u64(state, k) >> uint64(32)
     return np.int64((x * uint64(n)) >> uint64(32))
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@kernel(inline=True, nrt=True)
 def uniform(state, k):
     """A uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(state, k) >> uint64(11)) * (1.0 / 9007199254740992.0)

@@ -8,10 +8,8 @@ scripted round from a file). Each phase is one function that reads on one screen
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import add_chip, reset_potion
-from sim.kernel.brew import place_held, potion_step
+from sim.kernel.brew import place_held, potion_step_call
 from sim.kernel.brewing import brew_first, brew_until_stop, go_on, stop_by_choice
 from sim.kernel.cards import (
     GOOD_START,
@@ -44,6 +42,7 @@ from sim.kernel.evaluation import (
     round_end,
 )
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     ASIDE,
     EV_BOOK,
@@ -99,7 +98,7 @@ from sim.kernel.witches import visiting_witch
 from sim.rules.chips import RED, W1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def tails_between(tails, lap, a, b):
     """Rat tails strictly between scores a <= b: printed tails t + lap*k with a <= t + lap*k < b."""
     n = 0
@@ -113,7 +112,7 @@ def tails_between(tails, lap, a, b):
     return n
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def round_start(P, G, R, supply, book_round, book_set, E):
     """New books out, and the extra white chip before round ``R_WHITE_ROUND``."""
     r = G[G_ROUND]
@@ -138,7 +137,7 @@ def round_start(P, G, R, supply, book_round, book_set, E):
                 record(E, G, s, EV_WHITE_ADDED, W1, 0, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF):
     """Rat tails between each player and the leader move their start; every pot is emptied."""
     n = G[G_NP]
@@ -163,7 +162,7 @@ def rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF):
         record(E, G, s, EV_RAT, tails_n, start, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def brew_synchronized(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
     """Lock-step brewing: first chips for all, then before each reveal every active player
     decides (seeing every pot so far), then all who go on draw one chip. Not inlined: it runs
@@ -195,10 +194,10 @@ def brew_synchronized(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
         for k in range(n):
             s = (sp + k) % n
             if want[s] > 0:
-                potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+                potion_step_call(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
     """Every player brews, by the round's information model."""
     n = G[G_NP]
@@ -219,7 +218,7 @@ def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
     G[G_BREWED] = 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
     """After brewing: red chips beside the pot (red Set 2) or held after a red chip (red Set 6),
     explosions counted, coins of the reward space, the tie-break position."""
@@ -247,7 +246,7 @@ def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
         P[s, F_FINALPOS] = P[s, POT_P + np_ - 1] if np_ > 0 else P[s, F_START]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
                SK, SP, SC, FD, DS, rng, E, rd, W, UF):
     """Play round G[G_ROUND] from its start (books, white chip, card, rats) to the end of step F.

@@ -12,11 +12,10 @@ cheap rubies). The six-chips witch, which places chips with their actions, is in
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import add_chip, discard_chip, remove_pot_entry, return_chip, white_back
 from sim.kernel.bowl import bowl_white_back
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     BAGCNT,
     EV_UPGRADE,
@@ -69,7 +68,7 @@ from strategies.witch_nb import decide_witch, one_level_up
 COLOUR_VP = (0, 3, 3, 3, 3, 4, 7, 10, 14)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def witch_ready(P, s, G, R, w):
     """True when witch w is in play and seat s still holds the penny of her group, or she is
     this round's visitor (Visit from a Witch) and the seat has not called her yet."""
@@ -81,7 +80,7 @@ def witch_ready(P, s, G, R, w):
     return G[G_VISIT] == w and P[s, F_VISITED] == 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def call_witch(P, s, G, E, w, b, c):
     """Seat s gives up the penny of witch w's group (a visiting witch is free: once a round);
     the event says what she did (b, c)."""
@@ -93,7 +92,7 @@ def call_witch(P, s, G, E, w, b, c):
     record(E, G, s, EV_WITCH, w, b, c)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def deal_witches(P, G, R, rng, stream, E):
     """Set-up: one witch per group (fixed by the ruleset, else drawn from the game's shared
     stream ``stream``) and one penny per group for every seat."""
@@ -107,7 +106,7 @@ def deal_witches(P, G, R, rng, stream, E):
     record(E, G, -1, EV_WITCHES, G[G_WITCH], G[G_WITCH + 1], G[G_WITCH + 2])
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def second_flask(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
     """Second flask (1): the pot just exploded on white chip t (in the bowl if ``bowl``) and the
     flask is full: t goes back to the bag, the flask empties, and brewing may go on. True if
@@ -126,7 +125,7 @@ def second_flask(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def whites_back(P, s, n, G, R, E):
     """Whites back (3): the last n (1 or 2) white chips in the pot go back to the bag; their
     spaces stay empty (with ``flask_space = reuse`` the next chip counts from the last chip left).
@@ -151,7 +150,7 @@ def whites_back(P, s, n, G, R, E):
     return done
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def both_rewards(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Both rewards (4), at step A: an exploded seat (not already protected) takes VP and coins,
     and may roll the die (``sim.kernel.evaluation.phase_a_die``). True if called."""
@@ -164,7 +163,7 @@ def both_rewards(P, s, G, R, SK, SP, SC, rng, E, UF):
     return True
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def upgrade_entry(P, s, k, supply, G, E):
     """Pot entry k becomes the chip one level up, from the supply; the old chip goes back to it."""
     t = P[s, POT_T + k]
@@ -180,7 +179,7 @@ def upgrade_entry(P, s, k, supply, G, E):
     return 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def upgrade_witch(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Upgrade (5), at step E before buying: the last two chips in the pot one level up each,
     or one chip anywhere in the pot (never orange or white; 1 -> 2, 2 -> 4)."""
@@ -197,7 +196,7 @@ def upgrade_witch(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
         call_witch(P, s, G, E, W_UPGRADE, a, done)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def double_coins(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     """Double coins (6): the coins to buy with (in the last round: to turn into VP) double."""
     if coins > 0 and witch_ready(P, s, G, R, W_DOUBLE_COINS):
@@ -207,7 +206,7 @@ def double_coins(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     return coins
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def coin_witches(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, before buying: upgrade (5), double coins (6) or ruby coins (8); return the coins
     the seat may spend (free twin, 7, comes after buying)."""
@@ -222,7 +221,7 @@ def coin_witches(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     return coins
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def free_twin(P, s, nbought, G, R, supply, SK, SP, SC, rng, E, UF):
     """Free twin (7), after buying: one chip just bought (listed at G_OUT) comes a second time,
     free, if the supply has one."""
@@ -238,7 +237,7 @@ def free_twin(P, s, nbought, G, R, supply, SK, SP, SC, rng, E, UF):
         call_witch(P, s, G, E, W_FREE_TWIN, t, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def colour_points(P, s):
     """VP of the colours witch: by the different non-white colours in the pot (locoweed too)."""
     seen = 0
@@ -252,7 +251,7 @@ def colour_points(P, s):
     return COLOUR_VP[n]
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def bag_points(P, s):
     """VP of the bag-points witch: 2 for every chip left in the bag that is a non-white 2-, 4- or
     6-chip, a purple chip or a locoweed (never white or black)."""
@@ -266,7 +265,7 @@ def bag_points(P, s):
     return vp
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def points_witches(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
     """Step D: colours (9), only for a seat taking the VP, and bag points (10), for anyone."""
     if take_vp and witch_ready(P, s, G, R, W_COLOURS):
@@ -281,7 +280,7 @@ def points_witches(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
             call_witch(P, s, G, E, W_BAG_POINTS, vp, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def ruby_space(P, s, vp, rubies, G, R, SK, SP, SC, rng, E, UF):
     """Ruby space (11), at step C on a reward space showing a ruby: as many rubies as the space's
     VP instead of the usual ``rubies`` (It's Shining Extra Bright's extra ruby included). Returns
@@ -294,7 +293,7 @@ def ruby_space(P, s, vp, rubies, G, R, SK, SP, SC, rng, E, UF):
     return vp
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel
 def cheap_rubies(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Cheap rubies (12), at the start of step F: droplet moves and flask refills cost 1 ruby
     each for the rest of the step (``sim.kernel.costs``)."""
@@ -304,7 +303,7 @@ def cheap_rubies(P, s, G, R, SK, SP, SC, rng, E, UF):
             call_witch(P, s, G, E, W_CHEAP_RUBIES, P[s, F_RUBIES], 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def penny_points(P, G, R, E):
     """The end of the game: every penny still held scores ``game.penny_vp``."""
     if R[R_WITCHES] == 0:
@@ -316,7 +315,7 @@ def penny_points(P, G, R, E):
             record(E, G, s, EV_WITCH, 0, n, n * R[R_PENNY_VP])
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def visiting_witch(P, G, R, rng, E):
     """Visit from a Witch: unless already set (a round file names her), one of the witches not
     in play, drawn from the game's shared stream, visits this round."""

@@ -5,12 +5,11 @@ neighbour's bag (``black_gift``)."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import add_chip
 from sim.kernel.droplet import move_droplet
 from sim.kernel.effects.purple import count_colour
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     EV_BLACK,
     EV_BLACK_GIFT,
@@ -25,14 +24,14 @@ from sim.kernel.layout import (
 from sim.rules.chips import BLACK, TYPE_COLOUR
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def count_black(P, n, black):
     """black[s] = black chips in seat s's pot, for every seat (counted before anyone gains)."""
     for s in range(n):
         black[s] = count_colour(P, s, BLACK)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def furthest_black(P, n, before):
     """The furthest space holding a black chip in any pot, below ``before`` (-1 if none)."""
     far = -1
@@ -43,7 +42,7 @@ def furthest_black(P, n, before):
     return far
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def has_black_on(P, s, pos):
     """Whether seat s has a black chip on space ``pos``."""
     for i in range(P[s, F_NPOT]):
@@ -52,7 +51,7 @@ def has_black_on(P, s, pos):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def black_last_two(P, s):
     """Black chips among the last and next-to-last chips in seat s's pot."""
     n = 0
@@ -62,7 +61,7 @@ def black_last_two(P, s):
     return n
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def black_at_b(P, s, black, R, G, E):
     """The base book. Two players: as many black chips as the opponent -> droplet +1, more ->
     and 1 ruby (nothing without a black chip). Three or more: more than one neighbour -> droplet
@@ -110,7 +109,7 @@ def black_at_b(P, s, black, R, G, E):
         record(E, G, s, EV_BLACK, drop, rub, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def black_gift(P, s, t, G, R, E):
     """Set 5: a black chip seat s gains (bought, or from a card) goes into the left neighbour's
     bag, and the seat moves its droplet +1. Returns True if it did (else the chip is the seat's)."""

@@ -4,8 +4,6 @@ window (Set 2), a ruby (Set 3) or VP (Set 4) on a ruby space, VP with enough pum
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import (
     ERR_BLUE_NOT_SEEN,
     ERR_BLUE_SCRIPT,
@@ -14,6 +12,7 @@ from sim.kernel.bag import (
     return_chip,
 )
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     EV_BLUE_LOOK,
     EV_BLUE_PICK,
@@ -45,7 +44,7 @@ BLUE_NONE = -1  # no chip to place next
 BLUE_ABORT = -2  # a scripted draw failed; the potion is finished
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def blue_placed(P, s, t, pos, G, R, SK, SP, SC, FD, rng, E, UF):
     """Resolve blue chip t just placed on space ``pos``; return the index into ``LOOK_T`` of the
     chip to place next (Set 1), ``BLUE_NONE`` or ``BLUE_ABORT``.
@@ -91,7 +90,7 @@ def blue_placed(P, s, t, pos, G, R, SK, SP, SC, FD, rng, E, UF):
     return blue_look(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def blue_look(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF):
     """Set 1: look at as many chips as its value; the strategy may place one of them next (its
     own action resolves), the rest go back."""

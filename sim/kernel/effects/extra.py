@@ -6,14 +6,13 @@ offered)."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_RED, F_EXTRA_PTR
 from strategies.decide_nb import decide_extra
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def offer_extra(P, s, extra, t, G, R, SK, SP, SC, rng, E, UF):
     """Offer chip t ``extra`` more spaces; return the spaces taken (``extra`` or 0)."""
     if extra <= 0:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import add_chip
 from sim.kernel.cards import POT_IS_FULL
 from sim.kernel.die import roll_die
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     EV_GREEN,
     EV_GREEN_CHIP,
@@ -39,7 +38,7 @@ from strategies.choices_nb import decide_book, grantable
 from strategies.slots import Q_GREEN_CHIP, Q_GREEN_FIRST, Q_GREEN_RUBY
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def last_two_green(P, s):
     """Green chips among the last and next-to-last chips in the pot."""
     npot = P[s, F_NPOT]
@@ -50,7 +49,7 @@ def last_two_green(P, s):
     return g
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def first_left(P, s, t):
     """Green Set 5: chips of type t in the pot not yet picked to go first."""
     n = 0
@@ -63,7 +62,7 @@ def first_left(P, s, t):
     return n
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def green_grant_ok(value, t):
     """Green Set 2: green 1 -> orange 1; green 2 -> blue 1 or red 1; green 4 -> yellow 1 or purple 1."""
     if value == 1:
@@ -73,7 +72,7 @@ def green_grant_ok(value, t):
     return t == Y1 or t == P1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def green_at_b(P, s, G, R, supply, die, DS, SK, SP, SC, rng, E, UF):
     """Green chips at B, by book.
 

@@ -8,14 +8,13 @@ and no action. It copies only that: everywhere else it counts as a locoweed.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_LOCO, F_NPOT, F_RAT, POT_T, R_BOOK
 from sim.rules.chips import LOCOWEED, TYPE_COLOUR, WHITE
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def acting_type(P, s, t, G, R, E):
     """The chip whose value and on-draw action chip t takes: t itself, or for a Set 6 locoweed
     the last coloured chip in the pot (a locoweed there stands for the chip it copied)."""
@@ -30,7 +29,7 @@ def acting_type(P, s, t, G, R, E):
     return t
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def locoweed_move(P, s, G, R, E):
     """Spaces a locoweed moves when it acts as itself: Set 5 the rat spaces + 1 (at most 4), else 1."""
     if R[R_BOOK + LOCOWEED] == 5:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import add_chip, discard_chip, remove_pot_entry
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     EV_PURPLE,
     EV_PURPLE_TRADE,
@@ -27,7 +26,7 @@ from strategies.decide_nb import decide_purple
 from strategies.slots import Q_PURPLE_TRADE, Q_PURPLE_UPGRADE
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def count_colour(P, s, colour):
     """Chips of one colour in the pot."""
     n = 0
@@ -37,14 +36,14 @@ def count_colour(P, s, colour):
     return n
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def grant(P, s, t, supply):
     """A chip from the supply into the player's bag, if the supply has one."""
     if supply[t] > 0 and add_chip(P, s, t):
         supply[t] -= 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def remove_from_pot(P, s, t, supply):
     """Take the last chip of type t out of the pot and out of the game (back to the supply)."""
     for k in range(P[s, F_NPOT] - 1, -1, -1):
@@ -56,7 +55,7 @@ def remove_from_pot(P, s, t, supply):
     return False
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def purple_coins(P, s, R):
     """Set 5: the VP printed on the spaces that hold purple chips, added up."""
     coins = 0
@@ -66,7 +65,7 @@ def purple_coins(P, s, R):
     return coins
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Purple chips at B, by book.
 

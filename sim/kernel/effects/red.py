@@ -4,12 +4,11 @@ red chip (Set 6)."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import draw_chip, finish_potion, return_chip, take_type
 from sim.kernel.bowl import place_after
 from sim.kernel.effects.extra import offer_extra
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     ASIDE,
     ASIDE_NEW,
@@ -41,7 +40,7 @@ from strategies.slots import Q_RED_AFTER, Q_RED_HOLD, RED_KEEP, RED_PLACE, RED_R
 N_RED_TYPES = 3  # r1, r2, r4 are types R1, R1 + 1, R1 + 2
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def red_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     """Extra spaces red chip t moves by its book; the bonus is optional (the strategy decides).
 
@@ -75,7 +74,7 @@ def red_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     return extra
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def white_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     """Set 4: once a red chip is in the pot, every white 1-chip may move 2 spaces (counts 1)."""
     if t == W1 and R[R_BOOK + RED] == 4 and P[s, F_NRED] > 0:
@@ -83,13 +82,13 @@ def white_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     return 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def goes_aside(R, t):
     """Set 2: a red chip drawn is not placed but set beside the pot."""
     return TYPE_COLOUR[t] == RED and R[R_BOOK + RED] == 2
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def set_aside(P, s, t, G, E):
     """Put red chip t (already out of the bag) beside the pot (``ASIDE_NEW`` counts this potion's,
     which A Second Chance's restart puts back)."""
@@ -98,7 +97,7 @@ def set_aside(P, s, t, G, E):
     record(E, G, s, EV_ASIDE, t, 0, 0)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def hold_aside(P, s):
     """After the bag is refilled: red chips kept beside the pot from earlier rounds stay out."""
     for j in range(N_RED_TYPES):
@@ -106,7 +105,7 @@ def hold_aside(P, s):
             take_type(P, s, R1 + j)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def reds_after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Set 2, once the potion has ended (stopped or exploded): each red chip beside the pot is
     placed after the last chip (it moves its value; into the overflow bowl past the last space),
@@ -138,7 +137,7 @@ def reds_after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
 RED_ABORT = -2  # red_six_draw: a scripted draw failed
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@kernel
 def red_six_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Set 6, after a red chip is placed: draw one more chip; the strategy places it at once
     (return it, to be resolved next) or holds it beside the pot until the potion ends (-1). On

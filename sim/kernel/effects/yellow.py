@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.kernel.bag import draw_chip, finish_potion, remove_pot_entry, return_chip
 from sim.kernel.effects.extra import offer_extra
 from sim.kernel.events import record
+from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     EV_DOUBLE,
     EV_LIMIT,
@@ -35,7 +34,7 @@ from strategies.decide_nb import decide_yellow
 from strategies.slots import Q_YELLOW_RUBY
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def yellow_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     """Extra spaces of yellow chip t. Set 4: the 1st / 2nd / 3rd yellow chip of the round may move
     +1 / +2 / +3. Set 6: the strategy may pay 1 ruby for +3."""
@@ -50,7 +49,7 @@ def yellow_extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     return 0
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def raise_limit(P, s, raise_by, G, E):
     """Raise this round's explosion limit to base + ``raise_by`` unless it is already higher:
     raises (yellow Set 3, Living in Luxury) never add up, the larger counts."""
@@ -63,7 +62,7 @@ def raise_limit(P, s, raise_by, G, E):
 YELLOW_ABORT = -2  # yellow_placed: a scripted draw failed
 
 
-@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+@kernel(inline=True)
 def yellow_placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Resolve the yellow chip just placed; return 0, or ``YELLOW_ABORT``.
 
