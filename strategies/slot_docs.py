@@ -140,7 +140,14 @@ def markdown_slots() -> list[str]:
     return rows + [f"| `{d.name}` | {d.ab} | {d.result} |" for d in SLOTS]
 
 
+def markdown_helpers() -> list[str]:
+    """README's list of the helpers, one line per group (imports ``strategies.helpers_nb``)."""
+    calls: dict[str, list[str]] = {}
+    for group, call, _ in helper_docs():
+        calls.setdefault(group, []).append(f"`{call}`")
+    return [f"- {group}: {', '.join(c)}" for group, c in calls.items()]
+
+
 if __name__ == "__main__":
-    print("\n".join(markdown_arguments()))
-    print()
-    print("\n".join(markdown_slots()))
+    for block in (markdown_arguments(), markdown_slots(), markdown_helpers()):
+        print("\n".join(block), end="\n\n")

@@ -20,9 +20,10 @@ def _item(label: str, text: str, indent: int) -> list[str]:
 
 def slots_text() -> list[str]:
     """The lines ``quacks strategies --slots`` prints."""
-    lines = [f"Slot function: {D.SIGNATURE}, passed to register(name, description, "
-             "fallback=..., params=[...], <slot>=f) in a strategy file (--strategy-file).", "",
-             "Arguments:"]
+    lines = textwrap.wrap(f"Slot function: {D.SIGNATURE}, passed to register(name, description, "
+                          "fallback=..., params=[...], <slot>=f) in a strategy file "
+                          "(--strategy-file).", WIDTH)
+    lines += ["", "Arguments:"]
     for a in D.ARGUMENTS:
         lines += _item(a.name, a.what, 8)
     lines += ["", "Slots (a, b: what the slot asks; result: what the function returns):"]
