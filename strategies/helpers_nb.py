@@ -1,7 +1,7 @@
 """Compiled helpers for slot functions: read a player's state without raw array offsets.
 
-A slot function (``f(P, s, G, R, SP, a, b, M)``, see ``strategies.plugin``) may call these; each
-is a Numba function inlined where it is called, so a helper costs what the raw read costs::
+A slot function (``f(P, s, G, R, SP, a, b, M)``, see ``strategies.slot_docs``) may call these;
+each is a Numba function inlined where it is called, so a helper costs what the raw read costs::
 
     from strategies.helpers_nb import explosion_chance, risk_free_draw, white_total
 
@@ -10,7 +10,8 @@ is a Numba function inlined where it is called, so a helper costs what the raw r
             return 1
         return 1 if white_total(P, s) < 6 and explosion_chance(P, s) <= 0.25 else 0
 
-Chip types and colours are numbered as in ``sim.rules.chips`` (``W1``.., ``RED``..).
+Chip types and colours are numbered as in ``sim.rules.chips`` (``W1``.., ``RED``..). The list of
+helpers, grouped for ``quacks strategies --slots`` and README, is ``strategies.slot_docs.HELPERS``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from numba import njit
 from sim.kernel.cards import free_draws
 from sim.kernel.layout import (
     BAGCNT,
+    CARD_LOOK,
     F_DROPLET,
     F_FLASK,
     F_LIMIT,
@@ -31,15 +33,20 @@ from sim.kernel.layout import (
     F_START,
     F_WHITE,
     G_AVAIL,
+    G_CARD,
     G_NP,
+    G_OUT,
     G_ROUND,
     G_SEEN,
     G_SUPPLY,
+    LOOK_T,
     POT_P,
+    POT_T,
     R_COINS,
     R_PRICE,
     R_RUBY,
     R_VP,
+    WITCH_LOOK,
 )
 from sim.rules.chips import N_TYPES, TYPE_COLOUR
 from strategies.potion_value_nb import (  # noqa: F401 (plugin helpers defined with the ev rule)
@@ -215,3 +222,111 @@ def chip_rank(SP, s, i, t):
         code //= 21
         k += 1
     return -1
+
+
+@njit(**_JIT)
+def param(SP, s, i):
+    """Custom parameter i of seat s: the i-th ``Param`` of the strategy's ``params`` (get i by
+    name with ``strategies.registry.param_index(PARAMS, name)`` at the top of the file)."""
+    return SP[s, SLOT_CUSTOM, i]
+
+
+@njit(**_JIT)
+def pot_size(P, s):
+    """How many chips are in seat s's pot."""
+    return P[s, F_NPOT]
+
+
+@njit(**_JIT)
+def pot_chip(P, s, k):
+    """The type of the k-th chip (0 = first placed) in seat s's pot."""
+    return P[s, POT_T + k]
+
+
+@njit(**_JIT)
+def pot_space(P, s, k):
+    """The track space of the k-th chip (0 = first placed) in seat s's pot."""
+    return P[s, POT_P + k]
+
+
+@njit(**_JIT)
+def looked_at(P, s, i):
+    """The type of the i-th chip (0..a-1) a blue chip is looking at; for the ``blue`` slot."""
+    return P[s, LOOK_T + i]
+
+
+@njit(**_JIT)
+def card_look(P, s, i):
+    """The type of the i-th chip (0..b-1) a card drew to choose from (An Opportunistic Moment,
+    Strong Ingredient); for the ``card`` slot."""
+    return P[s, CARD_LOOK + i]
+
+
+@njit(**_JIT)
+def witch_look(P, s, i):
+    """The type of the i-th chip the six-chips witch drew (question ``WQ_SIX_NEXT``); for the
+    ``witch`` slot."""
+    return P[s, WITCH_LOOK + i]
+
+
+@njit(**_JIT)
+def round_card(G):
+    """The fortune-teller card of this round (its number, 1-24), -1 when there is none."""
+    return G[G_CARD]
+
+
+@njit(**_JIT)
+def colour_of(t):
+    """The colour of chip type t (``sim.rules.chips``: ``WHITE``, ``ORANGE``, ...)."""
+    return TYPE_COLOUR[t]
+
+
+@njit(**_JIT)
+def supply(G, t):
+    """How many chips of type t are left in the supply (refreshed before each purchase)."""
+    return G[G_SUPPLY + t]
+
+
+@njit(**_JIT)
+def for_sale(G, t):
+    """True if chip type t is for sale this round (its book is out)."""
+    return G[G_AVAIL + t] != 0
+
+
+@njit(**_JIT)
+def price(R, t):
+    """The price of chip type t with this ruleset's books (-1: not sold)."""
+    return R[R_PRICE + t]
+
+
+@njit(**_JIT)
+def write_purchase(G, i, t):
+    """Record chip type t as the i-th chip bought (i = 0, 1, ...); the ``buy`` slot returns how
+    many it wrote. The kernel checks each one (a chip it refuses is not bought)."""
+    G[G_OUT + i] = t
+
+
+@njit(**_JIT)
+def purchase(G, i):
+    """The i-th chip type bought this round (after buying: the free-twin witch's ``b`` chips)."""
+    return G[G_OUT + i]
+
+
+@njit(**_JIT)
+def buy_list(SP, s, G, R, i, coins, max_chips):
+    """Buy from the chip-list parameter at custom index i, in its order: each listed chip that
+    ``can_buy`` allows with the coins left and a colour not bought yet, up to ``max_chips``.
+    Writes the purchases (``write_purchase``) and returns how many; a whole ``buy`` slot is
+    ``return buy_list(SP, s, G, R, i, a, b)``."""
+    n, used, k = 0, 0, 0
+    while n < max_chips:  # chip_at is -1 past the end of the list
+        t = chip_at(SP, s, i, k)
+        if t < 0:
+            break
+        if can_buy(G, R, t, coins, used):
+            G[G_OUT + n] = t
+            n += 1
+            coins -= R[R_PRICE + t]
+            used |= 1 << TYPE_COLOUR[t]
+        k += 1
+    return n

@@ -5,45 +5,13 @@ Every slot function has the same signature::
 
     f(P, s, G, R, SP, a, b, M) -> int
 
-``P`` (int64[:, ::1]) is every player's row (see ``sim.kernel.layout``: read your own ``P[s]`` and the
-scores), ``s`` the seat, ``G`` (int64[::1]) the game row (``G[G_ROUND]`` is the round, 0 outside
-a game), ``R`` (int64[::1]) the rules (``R[R_COINS + space]``, ``R[R_VP + space]``, ...), ``SP``
-(float64[:, :, ::1]) every seat's parameters (yours: ``SP[s, slot, :]``; custom parameters in
-``SP[s, SLOT_CUSTOM, :]``), ``M`` (float64[::1]) the seat's scratch memory, kept through a chunk
-of games (empty unless a strategy asks for memory). What ``a``, ``b`` and the result mean depends
-on the slot:
-
-=========  ==========================  =====================================================
-slot       a, b                        result
-=========  ==========================  =====================================================
-stop       -                           1 to draw another chip, 0 to stop
-flask      a = white chip just placed  1 to send it back with the flask
-blue       a = chips looked at (at     index 0..a-1 of the chip to place, -1 for none
-           ``P[s, LOOK_T + i]``)
-yellow     a = white chip before it    1 to return that white chip to the bag
-explode    a = VP, b = coins           0 takes the VP, 1 the coins
-buy        a = coins, b = max chips    n, with the chip types written to ``G[G_OUT + i]``
-           (supply ``G[G_SUPPLY+t]``,
-           for sale ``G[G_AVAIL+t]``,
-           price ``R[R_PRICE+t]``)
-ruby       a = spendings so far        0 stop, 1 droplet +1, 2 refill the flask
-purple     a = purple chips            the tier taken (1..3)
-red        a = extra distance offered  1 to take it, 0 to decline (called only when a
-           (a red chip's by its book,  chip is offered an extra distance)
-           red Set 4's white 1, yellow
-           Sets 2, 4, 5), b = the
-           chip's type
-book       a = question (``Q_*``),     the answer (see ``strategies.slots``, book questions)
-           b = its argument
-card       a = card number (1-24),     the answer (see ``strategies.slots``, card questions)
-           b = its argument
-tube       a = the glass a test-tube   1 to move the test-tube droplet, 0 the pot droplet
-           move would enter (1-12)     (asked only on the test-tube side, per droplet move)
-=========  ==========================  =====================================================
-
-What a player may see of the others while brewing is ``G[G_SEEN]``: bit o set means seat o's
-potion of this round may be read (independent brewing: none; sequential: the seats that brewed
-before; synchronized: all). Outside brewing every potion is on the table.
+``P`` (int64[:, ::1]) is every player's row, ``s`` the seat, ``G`` (int64[::1]) the game row,
+``R`` (int64[::1]) the rules, ``SP`` (float64[:, :, ::1]) every seat's parameters, ``a`` and ``b``
+what the slot asks, ``M`` (float64[::1]) the seat's scratch memory, kept through a chunk of games
+(empty unless a strategy asks for memory). The slots, what ``a``, ``b`` and the result mean, and
+the helpers that read the arrays (``strategies.helpers_nb``) are declared once in
+``strategies.slot_docs``; ``quacks strategies --slots`` prints them and README's "Writing a
+strategy" shows them as tables.
 
 The table always has ``N_UF`` entries, padded with a no-op, so the game kernel compiles once and
 is cached whatever the user functions are.

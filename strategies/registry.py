@@ -17,6 +17,7 @@ import numpy as np
 from strategies import slots as S
 from strategies.builtin import REGISTRY, Param, StrategyDef, StrategySpecError
 from strategies.plugin import compile_slot, function_table, require_optimal
+from strategies.slot_docs import SLOT_NAMES
 
 _USER_FUNCTIONS: list = []
 _TABLE: tuple | None = None
@@ -48,12 +49,14 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
              **slot_functions) -> StrategyDef:
     """Register a user strategy.
 
-    ``slot_functions`` maps slot names (``stop``, ``flask``, ``blue``, ``yellow``, ``explode``,
-    ``buy``, ``ruby``, ``purple``, ``red``) to Python functions with the slot signature
-    ``f(P, s, G, R, SP, a, b) -> int``; each is compiled with Numba now (a function that cannot be
-    compiled raises StrategyFileError with Numba's message). ``params`` are ``Param`` objects whose
-    values reach the functions as ``SP[s, SLOT_CUSTOM, i]`` in the order given; the fallback's own
-    parameters are accepted too.
+    ``slot_functions`` maps slot names to Python functions with the slot signature
+    ``f(P, s, G, R, SP, a, b, M) -> int``; the slots, what ``a`` and ``b`` are and what each
+    result means are declared in ``strategies.slot_docs`` (``SLOTS``; ``quacks strategies --slots``
+    prints them), and a name not declared there is refused. Each function is compiled with Numba
+    now (a function that cannot be compiled raises StrategyFileError with Numba's message).
+    ``params`` are ``Param`` objects whose values reach the functions as ``param(SP, s, i)`` (i the
+    position in ``params``, ``param_index(params, name)``); the fallback's own parameters are
+    accepted too.
     """
     global _TABLE
     key = name.strip().lower()
@@ -64,10 +67,10 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
     if fallback not in REGISTRY:
         raise StrategyFileError(f"strategy '{key}': unknown fallback '{fallback}'; known: "
                                 f"{', '.join(sorted(REGISTRY))}")
-    unknown = [s for s in slot_functions if s not in S.DECISION_SLOTS]
+    unknown = [s for s in slot_functions if s not in SLOT_NAMES]
     if unknown:
         raise StrategyFileError(f"strategy '{key}': unknown slot(s) {', '.join(unknown)}; slots are "
-                                f"{', '.join(S.DECISION_SLOTS)}")
+                                f"{', '.join(SLOT_NAMES)}")
     if not slot_functions:
         raise StrategyFileError(f"strategy '{key}': define at least one slot function")
     params = tuple(params)
@@ -117,6 +120,18 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
     REGISTRY[key] = d  # a later registration of the same user name replaces the earlier one
     _REGISTERED.append(key)
     return d
+
+
+def param_index(params, name: str) -> int:
+    """The index of the custom parameter called ``name`` in ``params`` (the list given to
+    ``register``), for ``param(SP, s, i)``, ``chip_at`` and ``buy_list``. Call it at the top of a
+    strategy file (``T = param_index(PARAMS, "t")``): Numba reads the module-level int as a
+    constant, so the slot function costs what a raw ``SP`` read costs."""
+    names = [p.name for p in params]
+    if name not in names:
+        raise StrategyFileError(f"param_index: no parameter {name!r}; the parameters are "
+                                f"{', '.join(names) or 'none'}")
+    return names.index(name)
 
 
 MAX_CHIP_LIST = 12  # 21**12 < 2**53: the list fits one float64 exactly

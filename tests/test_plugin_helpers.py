@@ -76,6 +76,101 @@ def test_can_buy():
     assert not H.can_buy(G, R, -1, 16, 0) and not H.can_buy(G, R, chips.N_TYPES, 99, 0)
 
 
+
+def test_param_is_the_raw_custom_read():
+    from strategies.slots import N_SLOTS, PARAM_WIDTH, SLOT_CUSTOM
+
+    SP = np.arange(2 * N_SLOTS * PARAM_WIDTH, dtype=np.float64).reshape(2, N_SLOTS, PARAM_WIDTH)
+    for s in (0, 1):
+        for i in (0, 1, 5, PARAM_WIDTH - 1):
+            assert H.param(SP, s, i) == SP[s, SLOT_CUSTOM, i]
+
+
+def test_pot_and_look_helpers_are_the_raw_reads():
+    P, G, R = state()
+    P[0, L.LOOK_T:L.LOOK_T + 4] = [5, 7, 9, 11]
+    P[1, L.CARD_LOOK:L.CARD_LOOK + 5] = [1, 2, 3, 4, 6]
+    P[1, L.WITCH_LOOK:L.WITCH_LOOK + 6] = [12, 13, 14, 15, 16, 17]
+    assert H.pot_size(P, 0) == P[0, L.F_NPOT] == 2
+    assert [H.pot_chip(P, 0, k) for k in range(2)] == [chips.W2, chips.W1]
+    assert [H.pot_space(P, 0, k) for k in range(2)] == [3, 4]
+    for s in (0, 1):
+        assert [H.looked_at(P, s, i) for i in range(4)] == list(P[s, L.LOOK_T:L.LOOK_T + 4])
+        assert [H.card_look(P, s, i) for i in range(5)] == list(P[s, L.CARD_LOOK:L.CARD_LOOK + 5])
+        assert [H.witch_look(P, s, i) for i in range(6)] == \
+            list(P[s, L.WITCH_LOOK:L.WITCH_LOOK + 6])
+    G[L.G_CARD] = 7
+    assert H.round_card(G) == 7
+    assert [H.colour_of(t) for t in range(chips.N_TYPES)] == list(chips.TYPE_COLOUR)
+
+
+def test_buy_helpers_are_the_raw_reads_and_writes():
+    P, G, R = state()
+    G[L.G_SUPPLY:L.G_SUPPLY + chips.N_TYPES] = np.arange(chips.N_TYPES)
+    G[L.G_AVAIL + 3] = 1
+    for t in range(chips.N_TYPES):
+        assert H.supply(G, t) == G[L.G_SUPPLY + t]
+        assert H.for_sale(G, t) == (G[L.G_AVAIL + t] != 0)
+        assert H.price(R, t) == R[L.R_PRICE + t]
+    H.write_purchase(G, 0, 13)
+    H.write_purchase(G, 1, 10)
+    assert list(G[L.G_OUT:L.G_OUT + 2]) == [13, 10]
+    assert (H.purchase(G, 0), H.purchase(G, 1)) == (13, 10)
+
+
+def _raw_buy(SP, s, G, R, i, coins, max_chips):
+    """The buy loop over a chip list written with raw offsets (what ``buy_list`` replaces)."""
+    from strategies.slots import SLOT_CUSTOM
+
+    code, n, used = int(SP[s, SLOT_CUSTOM, i]), 0, 0
+    while code > 0 and n < max_chips:
+        t = code % 21 - 1
+        code //= 21
+        c = chips.TYPE_COLOUR[t]
+        if (G[L.G_AVAIL + t] and G[L.G_SUPPLY + t] > 0 and not (used >> c) & 1
+                and 0 <= R[L.R_PRICE + t] <= coins):
+            G[L.G_OUT + n] = t
+            n += 1
+            coins -= R[L.R_PRICE + t]
+            used |= 1 << c
+    return n
+
+
+@pytest.mark.parametrize("listed,coins,max_chips", [
+    ("r4,b4,o1", 30, 2), ("r4,r2,b2,o1", 20, 2), ("r4,b4", 10, 2), ("o1,o1,g1", 8, 3),
+    ("y4,o1", 40, 1), ("b2", 0, 2),
+])
+def test_buy_list_is_the_raw_buy_loop(listed, coins, max_chips):
+    from strategies.registry import encode_chip_list
+    from strategies.slots import N_SLOTS, PARAM_WIDTH, SLOT_CUSTOM
+
+    _, G, R = state()
+    for t in range(chips.N_TYPES):  # Set 1 books out, yellow not yet; two r4 left
+        G[L.G_AVAIL + t] = int(chips.TYPE_COLOUR[t] != chips.YELLOW and R[L.R_PRICE + t] >= 0)
+        G[L.G_SUPPLY + t] = 2 if t == chips.parse_chips("r4")[0] else 5
+    SP = np.zeros((2, N_SLOTS, PARAM_WIDTH))
+    SP[1, SLOT_CUSTOM, 3] = encode_chip_list(listed.split(","), "test")
+    G2 = G.copy()
+    n = H.buy_list(SP, 1, G, R, 3, coins, max_chips)
+    assert n == _raw_buy(SP, 1, G2, R, 3, coins, max_chips)
+    assert list(G[L.G_OUT:L.G_OUT + n]) == list(G2[L.G_OUT:L.G_OUT + n])
+    assert (G == G2).all()
+
+
+def test_buy_list_expectations():
+    from strategies.registry import encode_chip_list
+    from strategies.slots import N_SLOTS, PARAM_WIDTH, SLOT_CUSTOM
+
+    _, G, R = state()
+    G[L.G_AVAIL:L.G_AVAIL + chips.N_TYPES] = 1
+    G[L.G_SUPPLY:L.G_SUPPLY + chips.N_TYPES] = 5
+    SP = np.zeros((1, N_SLOTS, PARAM_WIDTH))
+    SP[0, SLOT_CUSTOM, 0] = encode_chip_list(["r4", "r2", "b2", "o1"], "test")
+    # 20 coins: r4 (16), then r2 is red again, b2 (5) too dear with 4 left, o1 (3)
+    assert H.buy_list(SP, 0, G, R, 0, 20, 2) == 2
+    assert list(G[L.G_OUT:L.G_OUT + 2]) == [chips.parse_chips("r4")[0], chips.O1]
+
+
 PREFER_FILE = '''
 from sim.kernel.layout import G_OUT, R_PRICE
 from sim.rules.chips import TYPE_COLOUR

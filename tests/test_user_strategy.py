@@ -36,6 +36,7 @@ from strategies.registry import StrategyFileError, load_strategy_file
 
 ROOT = Path(__file__).resolve().parent.parent
 CAREFUL = ROOT / "experiments" / "strategies" / "careful.py"
+SHOPPER = ROOT / "experiments" / "strategies" / "shopper.py"
 BASE = load_ruleset("base")
 runner = CliRunner()
 
@@ -119,6 +120,27 @@ def test_readme_example_parameters_reach_sp(careful_copy):
         parse_strategy("careful:t=50")
     # the fallback's parameters are accepted too
     assert parse_strategy("careful:buy=red").values["buy"][:3] == ["r4", "r2", "r1"]
+
+
+def test_shopper_example_buys_only_its_list(tmp_path):
+    """The buy-slot example (README): it buys only the colours of its list, through the
+    helpers, and a list given on the command line reaches it."""
+    from sim.kernel.records import O_BOUGHT
+    from sim.rules import chips
+
+    p = tmp_path / "shopper.py"
+    shutil.copy(SHOPPER, p)
+    load_strategy_file(p)
+    idx = np.arange(200, dtype=np.int64)
+    for spec, listed in (("shopper", {chips.BLUE, chips.RED, chips.ORANGE}),
+                         ("shopper:prefer=k1>g4>g1", {chips.BLACK, chips.GREEN})):
+        res = play_batch(BASE, [parse_strategy(spec), parse_strategy("balanced")], games=idx,
+                         rotations=idx % 2, seed=5)
+        mine = res.out[res.seat_strategy() == 0]
+        assert (mine[:, O_ERR] == 0).all()
+        bought = mine[:, O_BOUGHT:O_BOUGHT + chips.N_COLOURS].sum(axis=0)
+        assert all(bought[c] == 0 for c in range(chips.N_COLOURS) if c not in listed), spec
+        assert all(bought[c] > 0 for c in listed), spec
 
 
 def test_readme_example_in_strategies_listing(careful_copy):

@@ -411,10 +411,18 @@ def strategies(
     name: Annotated[str | None, typer.Argument(help="Explain one strategy.")] = None,
     json_: JsonOpt = False,
     strategy_file: StrategyFileOpt = None,
+    slots: Annotated[bool, typer.Option("--slots", help="Print what a strategy file may define instead: the slot-function signature, every slot (what a and b are, what the result means) and the helpers a slot function may call.")] = False,
 ) -> None:
     """List every registered strategy with its parameters, or explain one."""
     from strategies.builtin import PRESETS, REGISTRY
 
+    if slots:
+        from sim.cli.slots_cmd import slots_json, slots_text
+
+        if name is not None:
+            fail("--slots describes the slots every strategy file may define; give no strategy name")
+        typer.echo(slots_json() if json_ else "\n".join(slots_text()))
+        return
     try:
         load_strategies(strategy_file)
     except USER_ERRORS as e:
