@@ -340,8 +340,18 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 @kernel
 def potion_step_call(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """``potion_step`` as a call, for the paths that step one chip at a time outside the brewing
-    loop (the first chip of a potion, synchronized brewing): one compiled copy serves them all."""
-    potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+    loop (the first chip of a potion, synchronized brewing); it places the chip through
+    ``place_drawn_call``, so the placement is not compiled once more here."""
+    if P[s, F_NFIRST] + P[s, F_NHOLD] > 0:
+        before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+        if P[s, F_DONE] != 0:
+            return
+    t = draw_chip(P, s, FD, rng)
+    if t < 0:
+        finish_potion(P, s, STOP_SCRIPT, E, G)
+        return
+    record(E, G, s, EV_DRAW, t, 0, 0)
+    place_drawn_call(P, s, t, P[s, F_DRAWS], G, R, SK, SP, SC, FD, rng, E, UF, False)
 
 
 @kernel
