@@ -208,3 +208,11 @@ def test_paired_difference_with_itself():
         means.append(q["vp_diff"])
     assert covered >= 34
     assert abs(np.mean(means)) < 4 * np.std(means) / math.sqrt(len(means))
+
+
+def test_api_round_columns_are_the_report_round_metrics():
+    """sim.api.columns names the per-round record's columns; the report keeps them in order."""
+    from sim.api.columns import ROUND_COLUMNS
+    from sim.study.report_stats import ROUND_METRIC_NAMES
+
+    assert tuple(name for name, _ in ROUND_COLUMNS) == ROUND_METRIC_NAMES

@@ -37,8 +37,8 @@ def lineup_deal_shares(ruleset, specs: Sequence[str], seed: int, deals: np.ndarr
                        chunks: int = 64) -> np.ndarray:
     """The first spec's mean win share in each deal, every rotation of the seats played, with
     the other specs in the other seats (one per seat)."""
+    from sim.api.columns import win_shares
     from sim.api.game import play_batch
-    from sim.kernel.records import O_NWIN, O_WIN
     from strategies.builtin import parse_strategy
 
     lineup = [parse_strategy(s) for s in specs]
@@ -47,7 +47,7 @@ def lineup_deal_shares(ruleset, specs: Sequence[str], seed: int, deals: np.ndarr
     rot = np.tile(np.arange(n, dtype=np.int64), len(deals))
     res = play_batch(ruleset, lineup, games=games, rotations=rot, seed=seed, chunks=chunks)
     who = res.seat_strategy() == 0
-    share = (res.out[..., O_WIN] / res.out[..., O_NWIN])[who]  # one per game, in game order
+    share = win_shares(res.out)[who]  # one per game, in game order
     return share.reshape(len(deals), n).mean(axis=1)
 
 

@@ -13,47 +13,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sim.api.columns import empty_results, game_columns, round_columns
 from sim.api.game import play_batch
-from sim.kernel.records import (
-    O_BOUGHT,
-    O_DROPLET,
-    O_ERR,
-    O_EXPLOSIONS,
-    O_FINALPOS,
-    O_NCHIPS,
-    O_NWIN,
-    O_RANK,
-    O_RUBIES,
-    O_SCORE,
-    O_WIDTH,
-    O_WIN,
-    O_WITCHES,
-    RD_BAG,
-    RD_CARD,
-    RD_COINS,
-    RD_DROPLET,
-    RD_EXPLODED,
-    RD_NCHIPS,
-    RD_NPOT,
-    RD_RAT,
-    RD_REWARD,
-    RD_RUBIES,
-    RD_SCORE,
-    RD_VPGAIN,
-    RD_WHITE,
-    RD_WIDTH,
-)
-from sim.study.report_stats import BOUGHT_COLUMNS
 
 if TYPE_CHECKING:
     from sim.study.tournament import Plan
 
 ROUNDS_BATCH_GAMES = 4_000  # kernel batch with rounds detail (its record is ~6 KB per game)
 KERNEL_THREAD_CHUNKS = 64
-
-# Per-round record columns of rounds.parquet, in ROUND_METRICS order (see sim.study.report_stats).
-RD_COLUMNS = (RD_REWARD, RD_EXPLODED, RD_VPGAIN, RD_COINS, RD_WHITE, RD_RAT, RD_SCORE, RD_RUBIES,
-              RD_DROPLET, RD_NCHIPS, RD_NPOT) + tuple(RD_BAG + c for c in range(9))
 
 
 @dataclass
@@ -81,16 +48,15 @@ def _items(plan: Plan, d0: int, d1: int):
 
 
 def _play_block(plan: Plan, game, deal, table, rot):
-    """Kernel results of the given items: ``out`` (m, n, O_WIDTH) and, with rounds detail,
-    ``rd`` (m, rounds, n, RD_WIDTH); one ``play_batch`` call per table."""
+    """Kernel results of the given items: ``out`` and, with rounds detail, ``rd``, as
+    ``play_batch`` returns them; one ``play_batch`` call per table."""
     m = len(game)
     detail = plan.config.detail == "rounds"
     if len(plan.tables) == 1:  # one kernel call, no copies
         res = play_batch(plan.ruleset, plan.lineup(0), games=deal, rotations=rot,
                          seed=plan.config.seed, detail=detail, chunks=min(KERNEL_THREAD_CHUNKS, m))
         return res.out, res.rounds
-    out = np.empty((m, plan.players, O_WIDTH), dtype=np.int64)
-    rd = np.empty((m, plan.rounds, plan.players, RD_WIDTH), dtype=np.int64) if detail else None
+    out, rd = empty_results(m, plan.players, plan.rounds, detail)
     for t in range(len(plan.tables)):
         part = np.nonzero(table == t)[0]
         res = play_batch(plan.ruleset, plan.lineup(t), games=deal[part], rotations=rot[part],
@@ -162,40 +128,19 @@ def play_chunk(plan: Plan, d0: int, d1: int,
     they exist (so a chunk's round records are never all in memory at once), or are gathered
     into the result.
     """
-    from sim.study.report_stats import ROUND_METRIC_NAMES
-
-    n, R = plan.players, plan.rounds
+    n = plan.players
     detail = plan.config.detail == "rounds"
     games_parts, rounds_parts = [], []
     for b0, b1 in deal_blocks(plan, d0, d1):
         game, deal, table, rot = _items(plan, b0, b1)
-        m = len(game)
         out, rd = _play_block(plan, game, deal, table, rot)
         cols, rcols = _layout(plan, game, deal, table, rot, detail)
-        if plan.ruleset.data["witches"]["enabled"]:  # bits: witches called and in play
-            cols["witches"] = out[:, :, O_WITCHES].reshape(-1).astype(np.int32)
-        o = out.reshape(m * n, -1).astype(np.int16).T.copy()  # one row per field: fast copies
+        cols.update(game_columns(out, witches=plan.ruleset.data["witches"]["enabled"]))
         del out
-        cols.update({
-            "vp": o[O_SCORE],
-            "rank": o[O_RANK].astype(np.int8),
-            "win_share": o[O_WIN] / o[O_NWIN].astype(np.float64),
-            "explosions": o[O_EXPLOSIONS].astype(np.int8),
-            "rubies": o[O_RUBIES],
-            "droplet": o[O_DROPLET],
-            "final_position": o[O_FINALPOS],
-            "chips": o[O_NCHIPS],
-            "illegal": o[O_ERR].astype(np.int8),
-        })
-        for c, name in enumerate(BOUGHT_COLUMNS):
-            cols[name] = o[O_BOUGHT + c].astype(np.int8)
         games_parts.append(cols)
         if detail:
-            r = rd.reshape(m * R * n, -1).astype(np.int16).T.copy()
+            rcols.update(round_columns(rd))
             del rd
-            for name, col in zip(ROUND_METRIC_NAMES, RD_COLUMNS):
-                rcols[name] = r[col]
-            rcols["card"] = r[RD_CARD].astype(np.int8)
             if on_rounds is not None:
                 on_rounds(rcols)
             else:

@@ -221,13 +221,14 @@ def load_report_game(path: str | Path, *, game: int | None = None, seat: int | N
 def replay_report_game(rg: ReportGame) -> dict:
     """Replay a report's game; a JSON-ready dict with the events, every seat's final VP and rank
     beside the report's, and ``matches`` (True when they all agree)."""
+    from sim.api.columns import final_rank, final_vp
     from sim.api.events import event_dict
     from sim.api.game import replay as replay_game
-    from sim.kernel.records import O_RANK, O_SCORE
 
     E, out = replay_game(rg.ruleset, rg.lineup, seed=rg.seed, game=rg.deal, rotation=rg.rotation)
     names = rg.seat_names()
-    final = [{"seat": s, "strategy": names[s], "vp": int(out[s, O_SCORE]), "rank": int(out[s, O_RANK])}
+    vp, rank = final_vp(out), final_rank(out)
+    final = [{"seat": s, "strategy": names[s], "vp": int(vp[s]), "rank": int(rank[s])}
              for s in range(rg.players)]
     matches = all(f["vp"] == r["vp"] and f["rank"] == r["rank"] for f, r in zip(final, rg.rows))
     return {

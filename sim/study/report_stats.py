@@ -41,6 +41,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from sim.api.columns import BOUGHT_COLUMNS
 from sim.rules.chips import COLOUR_NAMES, N_COLOURS
 from sim.stats.clusters import (
     METHOD_DIFF,
@@ -89,7 +90,6 @@ ROUND_METRICS: tuple[tuple[str, str], ...] = (
     ("pot_chips", "chips in the pot"),
 ) + tuple((f"bag_{c}", f"{c} chips in the bag after the round") for c in COLOUR_NAMES)
 ROUND_METRIC_NAMES = tuple(m for m, _ in ROUND_METRICS)
-BOUGHT_COLUMNS = tuple(f"bought_{c}" for c in COLOUR_NAMES)
 
 
 # --- the accumulator ----------------------------------------------------------------------------
