@@ -65,15 +65,14 @@ def _options(
 
 # Command modules: each has ``register(app)``. A module not written yet in this checkout is
 # skipped (only when that very module is missing, never on an error inside it).
-COMMAND_MODULES = ("reports", "rules_cmd", "tune_cmd", "thresholds_cmd", "compare_cmd",
-                   "experiment_cmd")
+COMMAND_MODULES = ("sim.cli.reports", "sim.cli.rules_cmd", "sim.cli.tune_cmd", "sim.cli.thresholds_cmd",
+                   "sim.cli.compare_cmd", "sim.cli.experiment_cmd")
 
 
 def _register_commands() -> None:
     import importlib
 
-    for name in COMMAND_MODULES:
-        full = f"sim.cli.{name}"
+    for full in COMMAND_MODULES:
         try:
             module = importlib.import_module(full)
         except ModuleNotFoundError as e:
@@ -205,7 +204,7 @@ def potion(
 
 
 def _lineup(strategies: str | None, players: int | None):
-    from sim.study.replay_report import default_specs
+    from sim.study.reports.replay import default_specs
     from strategies.builtin import parse_strategy, split_specs
 
     specs = split_specs(strategies) if strategies is not None else default_specs(players)
@@ -307,7 +306,7 @@ def replay(
     """
     from sim.api.events import event_dict, event_seat_names, event_text
     from sim.api.game import replay as replay_game
-    from sim.study.replay_report import (
+    from sim.study.reports.replay import (
         ReplayError,
         check_rotation,
         load_report_game,

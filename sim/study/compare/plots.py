@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sim.study.plot_style import (
+from sim.study.common.plot_style import (
     BOTTOM_LEGEND,
     error_bars,
     new_figure,

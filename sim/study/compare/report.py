@@ -7,14 +7,14 @@ import math
 import shlex
 from collections.abc import Sequence
 
-from sim.study.compare_stats import INTERVAL_METHODS, metric_digits
+from sim.study.compare.stats import INTERVAL_METHODS, metric_digits
 
 
 def command_line(config) -> str | None:
     """A ``quacks compare`` command that reproduces the config, or None when the command line
     cannot say it (a ruleset other than the first with overrides of its own that is not a
     variant of the first)."""
-    from sim.study.compare import default_label
+    from sim.study.compare.config import default_label
 
     c = config
     first = c.rulesets[0]
@@ -48,8 +48,8 @@ def command_line(config) -> str | None:
 def report_markdown(res, pngs: Sequence[str], versions: dict,
                     argv: Sequence[str] | None = None) -> str:
     """``report.md``: the run, the tables, the figures, the command and the package versions."""
-    from sim.study.compare_plots import CAPTIONS
-    from sim.study.report_markdown import interval_methods_md, md_table
+    from sim.study.compare.plots import CAPTIONS
+    from sim.study.reports.markdown import interval_methods_md, md_table
 
     labels, ref = res.labels, res.labels[0]
     header, rows = metric_rows(res)

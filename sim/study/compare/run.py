@@ -4,7 +4,7 @@ more rulesets or ``--set`` variants, and the paired differences to the first (th
 Each ruleset plays the tournament ``resolve_plan`` lays out for the field (every deal in every
 seat rotation) with the same seed, so deal ``d`` starts from the same random streams under every
 ruleset: rulesets are paired by deal. Games run in blocks of whole deals that are reduced at once
-to per-deal totals (``sim.study.compare_stats``), so memory stays small; the tables depend only on
+to per-deal totals (``sim.study.compare.stats``), so memory stays small; the tables depend only on
 the settings, never on threads or blocks.
 
 Metrics per ruleset (each with its 95% interval, deals as the unit, and the observations behind
@@ -25,13 +25,14 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from sim.rules.ruleset import RulesetError
-from sim.study.compare_stats import (
+from sim.study.compare.config import CompareConfig, CompareError
+from sim.study.compare.stats import (
     INTERVAL_METHODS,
     DealTotals,
     Estimate,
@@ -40,95 +41,15 @@ from sim.study.compare_stats import (
     metric_label,
     strategy_key,
 )
-from sim.study.tournament import (
-    DEFAULT_GAMES,
+from sim.study.tournament.plan import (
     Plan,
     TournamentConfig,
-    TournamentError,
     resolve_plan,
 )
 
 BLOCK_GAMES = 4_000  # games played and reduced at a time (their round records: ~3 MB)
 TABLES = ("rulesets", "strategies", "differences", "deals")
 STAGING = ".staging"
-
-
-class CompareError(TournamentError):
-    """Settings that cannot run; the message names the option and what would be right."""
-
-
-@dataclass(frozen=True)
-class RulesetSpec:
-    """One column of the comparison: a label, a built-in ruleset name or TOML file, overrides."""
-
-    label: str
-    rules: str = "base"
-    overrides: tuple[str, ...] = ()
-
-
-def default_label(rules: str) -> str:
-    """The label of a ruleset given by name (the name) or file (its stem)."""
-    return Path(rules).stem if rules.lower().endswith(".toml") else rules
-
-
-def ruleset_spec(x) -> RulesetSpec:
-    """A RulesetSpec from itself, a (label, rules, overrides) tuple or a bare ruleset name."""
-    if isinstance(x, RulesetSpec):
-        return x
-    if isinstance(x, str):
-        return RulesetSpec(default_label(x), x)
-    label, rules, *rest = x
-    return RulesetSpec(str(label), str(rules), tuple(rest[0]) if rest else ())
-
-
-def parse_variant(text: str, rules: str = "base", common: Sequence[str] = ()) -> RulesetSpec:
-    """``LABEL=section.key=value;section.key=value`` as a variant of ``rules`` (after the
-    ``common`` overrides). Without a label (the text starts with ``section.key=``; a label has
-    no dot) the overrides themselves, joined by ``;``, are the label."""
-    head, sep, rest = text.partition("=")
-    labelled = bool(sep) and "." not in head
-    ovs = tuple(o.strip() for o in (rest if labelled else text).split(";") if o.strip())
-    label = head.strip() if labelled else ";".join(ovs)
-    if not label:
-        raise CompareError(f"--variant {text!r}: expected LABEL=section.key=value;section.key=value")
-    return RulesetSpec(label, rules, (*common, *ovs))
-
-
-def unique_labels(specs: Sequence[RulesetSpec]) -> list[RulesetSpec]:
-    """The specs with repeated labels numbered (``base``, ``base#2``, ...)."""
-    seen: dict[str, int] = {}
-    out = []
-    for s in specs:
-        k = seen[s.label] = seen.get(s.label, 0) + 1
-        out.append(s if k == 1 else RulesetSpec(f"{s.label}#{k}", s.rules, s.overrides))
-    return out
-
-
-@dataclass(frozen=True)
-class CompareConfig:
-    """What to compare. ``rulesets``: RulesetSpec or (label, rules, overrides) tuples, the first
-    the reference; ``strategies``: the field (default: the tournament's default field);
-    ``games``: per ruleset, rounded up to whole deals."""
-
-    rulesets: tuple = ()
-    strategies: tuple[str, ...] = ()
-    players: int | None = None
-    games: int = DEFAULT_GAMES
-    seed: int = 1
-    threads: int | None = None
-    leader_round: int = 6
-    strategy_files: tuple[str, ...] = ()
-
-    def __post_init__(self):
-        object.__setattr__(self, "rulesets", tuple(unique_labels([ruleset_spec(r) for r in self.rulesets])))
-        object.__setattr__(self, "strategies", tuple(self.strategies))
-        object.__setattr__(self, "strategy_files", tuple(self.strategy_files))
-
-    def settings(self) -> dict:
-        """JSON-ready settings."""
-        d = asdict(self)
-        d["rulesets"] = [asdict(r) | {"overrides": list(r.overrides)} for r in self.rulesets]
-        return d
 
 
 def plan_compare(config: CompareConfig) -> list[Plan]:
@@ -179,7 +100,7 @@ def play_ruleset(plan: Plan, leader_round: int,
                  progress: Callable[[int], None] | None = None) -> DealTotals:
     """Play every deal of one ruleset's plan in blocks and reduce them to per-deal totals;
     ``progress(games)`` after each block."""
-    from sim.study.chunks import play_chunk
+    from sim.study.tournament.chunks import play_chunk
 
     step = max(1, BLOCK_GAMES // plan.games_per_deal)
     parts = []
@@ -386,9 +307,9 @@ class CompareResult:
             raise
 
     def _write(self, p: Path, stage: Path, argv: Sequence[str] | None) -> list[str]:
-        from sim.study.compare_plots import render
-        from sim.study.compare_report import command_line, report_markdown
-        from sim.study.reports import dumps, package_versions
+        from sim.study.compare.plots import render
+        from sim.study.compare.report import command_line, report_markdown
+        from sim.study.reports.files import dumps, package_versions
 
         files = []
         for name in TABLES:
@@ -434,7 +355,7 @@ def check_out(path: str | Path, force: bool = False) -> None:
 def _clear(path: Path, keep: Sequence[str]) -> None:
     """Remove the files of a previous compare report in ``path`` that this one did not write
     (known names only)."""
-    from sim.study.compare_plots import PLOT_FILES
+    from sim.study.compare.plots import PLOT_FILES
 
     for name in [*(f"{t}.parquet" for t in TABLES), *PLOT_FILES, "report.md", "run.json"]:
         if name not in keep:

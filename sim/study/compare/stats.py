@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from sim.stats.clusters import METHOD_DIFF, METHOD_MEAN, METHOD_SHARE, share_interval, t_interval
-from sim.study.plot_style import seat_label
+from sim.study.common.plot_style import seat_label
 
 # Ruleset-level metrics: key -> (label, kind, digits). kind "mean": t interval; "share": Wilson at
 # the effective sample size. Seat metrics (seat_0 ... seat_{n-1}, first_seat_excess) follow.

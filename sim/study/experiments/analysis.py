@@ -8,16 +8,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim.study.experiment_parts import Context, PartReport
+from sim.study.experiments.parts import Context, PartReport
 
 
 def run_compare_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
     """Every variant (label, ruleset, overrides) with the same field on the same deals; the
     comparison's tables, plots and its metric and difference tables in markdown."""
-    from sim.study.compare import CompareConfig, RulesetSpec, run_compare
-    from sim.study.compare_plots import CAPTIONS, render
-    from sim.study.compare_report import difference_rows, metric_rows, strategy_rows
-    from sim.study.report_markdown import md_table
+    from sim.study.compare.config import CompareConfig, RulesetSpec
+    from sim.study.compare.plots import CAPTIONS, render
+    from sim.study.compare.report import difference_rows, metric_rows, strategy_rows
+    from sim.study.compare.run import run_compare
+    from sim.study.reports.markdown import md_table
 
     common = ctx.overrides_for(part)
     specs = [RulesetSpec(v["label"], v["rules"] or ctx.rules, (*common, *v["set"]))
@@ -46,8 +47,8 @@ def run_compare_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
 def thresholds_markdown(table: pd.DataFrame) -> str:
     """The stop-curve table in markdown: value, regret, explosion chance, reward space (with 95%
     intervals when sampled), best rule of each kind marked."""
-    from sim.study.experiment_parts import ci_text
-    from sim.study.report_markdown import md_table
+    from sim.study.experiments.parts import ci_text
+    from sim.study.reports.markdown import md_table
 
     rows = []
     for x in table.itertuples():
@@ -75,7 +76,7 @@ def run_thresholds_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
     """The stop curve of each listed bag: every white-total and risk threshold against the
     optimal stopper (exact where the bag allows, else sampled with ``potions`` potions)."""
     from sim.rules.ruleset import load_ruleset
-    from sim.study.thresholds import compute_thresholds, risk_grid, white_grid
+    from sim.study.thresholds.compute import compute_thresholds, risk_grid, white_grid
 
     ruleset = load_ruleset(ctx.rules, ctx.overrides_for(part))
     potions = int(part["potions"])

@@ -3,14 +3,14 @@
 :func:`check_experiment` lays out each part exactly as its runner will (the rulesets with every
 override, the strategies, the seats for each player count, the tournament formats, the bags of
 a thresholds part, the rounds a catch-up part asks about), without playing, and raises
-:class:`~sim.study.experiment_file.ExperimentFileError` naming the file and the part at the
+:class:`~sim.study.experiments.file.ExperimentFileError` naming the file and the part at the
 first problem, so a run never stops half-way on something the file already said.
 """
 
 from __future__ import annotations
 
-from sim.study.experiment_file import Experiment, ExperimentFileError
-from sim.study.experiment_parts import Context
+from sim.study.experiments.file import Experiment, ExperimentFileError
+from sim.study.experiments.parts import Context
 
 
 def check_experiment(exp: Experiment, games: int | None = None) -> None:
@@ -40,7 +40,7 @@ def _ruleset(ctx: Context, part: dict, extra=(), rules: str | None = None):
 
 def _plan(ctx: Context, part: dict, strategies, *, fmt=None, extra=(), players=None,
           rules: str | None = None):
-    from sim.study.tournament import TournamentConfig, resolve_plan
+    from sim.study.tournament.plan import TournamentConfig, resolve_plan
 
     return resolve_plan(TournamentConfig(
         strategies=tuple(strategies), players=players or ctx.players_for(part), format=fmt,
@@ -76,7 +76,7 @@ def _seats(part: dict, ctx: Context, where: str) -> None:
 
 
 def _sweep(part: dict, ctx: Context, where: str) -> None:
-    from sim.study.sweep import plan_sweep
+    from sim.study.sweep.run import plan_sweep
 
     _players_fit(_ruleset(ctx, part), ctx.players_for(part), where, "players",
                  ctx.players_for(part))
@@ -87,7 +87,7 @@ def _sweep(part: dict, ctx: Context, where: str) -> None:
 
 def _ingredient(part: dict, ctx: Context, where: str) -> None:
     from sim.rules import chips as C
-    from sim.study.experiment_parts import price_key
+    from sim.study.experiments.parts import price_key
 
     rs = _ruleset(ctx, part)
     _players_fit(rs, ctx.players_for(part), where, "players", ctx.players_for(part))
@@ -136,7 +136,8 @@ def _labels_unique(variants: list[dict], where: str) -> None:
 
 
 def _compare(part: dict, ctx: Context, where: str) -> None:
-    from sim.study.compare import CompareConfig, RulesetSpec, plan_compare
+    from sim.study.compare.config import CompareConfig, RulesetSpec
+    from sim.study.compare.run import plan_compare
 
     _labels_unique(part["variants"], where)
     common = ctx.overrides_for(part)
@@ -152,7 +153,7 @@ def _compare(part: dict, ctx: Context, where: str) -> None:
 
 def _thresholds(part: dict, ctx: Context, where: str) -> None:
     from sim.api import potion as pot
-    from sim.study.thresholds import risk_grid, round_values, white_grid
+    from sim.study.thresholds.compute import risk_grid, round_values, white_grid
 
     rs = _ruleset(ctx, part)
     white_grid(part["white"] or None, int(rs.game("explosion_limit")))

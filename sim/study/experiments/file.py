@@ -22,6 +22,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sim.api.limits import int_range
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -82,8 +84,6 @@ INT_RULES = {"seed": "seed", "games": "games", "players": "players", "potions": 
 def check_int_ranges(table: dict, where: str) -> None:
     """Every integer key of a checked table within the command line's range for it
     (ExperimentFileError ``x.toml: [experiment]: games = 0: expected 1 to 1000000000``)."""
-    from sim.cli.common import int_range
-
     for key, option in INT_RULES.items():
         v = table.get(key)
         if v is None or isinstance(v, bool) or not isinstance(v, int):

@@ -1,6 +1,6 @@
 """The game-playing parts of an experiment: sweep, tournament, ingredient value and price
 sensitivity, catch-up and seat advantage. Each runner takes the checked part (a dict, see
-``sim.study.experiment_file``) and the run context, and returns a :class:`PartReport`: its tables
+``sim.study.experiments.file``) and the run context, and returns a :class:`PartReport`: its tables
 (pandas, with 95% intervals and the games behind every figure), its figures (PNG files in the
 part's folder) and a markdown section.
 
@@ -19,15 +19,16 @@ import numpy as np
 import pandas as pd
 
 from sim.stats.clusters import ratio_mean_var, share_interval
-from sim.study.experiment_plots import (
+from sim.study.experiments.plots import (
     plot_catchup,
     plot_ingredient,
     plot_seat_advantage,
     save_figure,
 )
-from sim.study.report_markdown import md_table
-from sim.study.sweep import focus_deal_means, paired_diff_columns
-from sim.study.tournament import TournamentConfig, resolve_plan, run_tournament
+from sim.study.reports.markdown import md_table
+from sim.study.sweep.run import focus_deal_means, paired_diff_columns
+from sim.study.tournament.plan import TournamentConfig, resolve_plan
+from sim.study.tournament.run import run_tournament
 
 
 @dataclass
@@ -41,7 +42,7 @@ class Context:
     players: int
     games_override: int | None = None
     progress: Callable[[str], None] | None = None
-    backend: object = None  # an entered sim.study.backend backend (None: this process)
+    backend: object = None  # an entered sim.study.tournament.backend backend (None: this process)
 
     def games_for(self, part: dict) -> int:
         """Games of a part: --games if given, else the part's own, else the experiment's."""
@@ -94,7 +95,7 @@ def _tournament(ctx: Context, part: dict, strategies, *, fmt: str | None = None,
 
 def run_tournament_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
     """A field of strategies: the tournament's strategy table and its win-share figure."""
-    from sim.study.plots import plot_win_share
+    from sim.study.reports.plots import plot_win_share
 
     r = _tournament(ctx, part, part["strategies"], fmt=part["format"])
     table = r.summary.strategies.copy()
@@ -110,8 +111,8 @@ def run_tournament_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
 
 def run_sweep_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
     """One strategy at each value of a parameter against a field (quacks sweep)."""
-    from sim.study.sweep import run_sweep
-    from sim.study.sweep_plots import plot_sweep
+    from sim.study.sweep.plots import plot_sweep
+    from sim.study.sweep.run import run_sweep
 
     res = run_sweep(part["strategy"], part["param"], part["vs"], players=ctx.players_for(part),
                     games=ctx.games_for(part), seed=ctx.seed, rules=ctx.rules,

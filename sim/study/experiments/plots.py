@@ -8,8 +8,15 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from sim.study.plot_style import MIN_TEXT_PT, error_bars, line_style, new_figure, palette, save_png
-from sim.study.plots import CHIP_COLOURS
+from sim.study.common.plot_style import (
+    MIN_TEXT_PT,
+    error_bars,
+    line_style,
+    new_figure,
+    palette,
+    save_png,
+)
+from sim.study.reports.plots import CHIP_COLOURS
 
 
 def save_figure(fig: Figure, outdir: Path, name: str) -> str:

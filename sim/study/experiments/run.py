@@ -18,9 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.study.experiment_check import check_experiment
-from sim.study.experiment_file import Experiment
-from sim.study.experiment_parts import (
+from sim.study.common.out_probe import OutDirError, probe_writable
+from sim.study.experiments.check import check_experiment
+from sim.study.experiments.file import Experiment
+from sim.study.experiments.parts import (
     Context,
     PartReport,
     run_catchup_part,
@@ -29,8 +30,7 @@ from sim.study.experiment_parts import (
     run_sweep_part,
     run_tournament_part,
 )
-from sim.study.out_probe import OutDirError, probe_writable
-from sim.study.reports import dumps, now_iso, package_versions
+from sim.study.reports.files import dumps, now_iso, package_versions
 
 REPORT_FILE = "report.md"
 EXPERIMENT_JSON = "experiment.json"
@@ -38,7 +38,7 @@ STATE_FILE = ".experiment.json.partial"  # an interrupted run: its settings and 
 
 
 def _runners() -> dict[str, Callable[[dict, Context, Path], PartReport]]:
-    from sim.study.experiment_analysis import run_compare_part, run_thresholds_part
+    from sim.study.experiments.analysis import run_compare_part, run_thresholds_part
 
     return {"thresholds": run_thresholds_part, "sweep": run_sweep_part,
             "tournament": run_tournament_part, "compare": run_compare_part,
@@ -182,7 +182,7 @@ def run_experiment(exp: Experiment, out: str | Path, *, games: int | None = None
                    backend=None, resume: bool = False) -> ExperimentResult:
     """Run every part of ``exp`` and write the report folder ``out`` (replacing a previous
     report of the same experiment there). ``games`` replaces every part's game count.
-    ``backend`` (entered, see ``sim.study.backend``) plays the games of the tournament, sweep,
+    ``backend`` (entered, see ``sim.study.tournament.backend``) plays the games of the tournament, sweep,
     ingredient, catchup and seats parts; compare and thresholds parts run here.
 
     Every part is checked before any game is played (ExperimentFileError), and ``out`` before

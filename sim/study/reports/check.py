@@ -3,14 +3,15 @@
 :func:`check_report_files` reads every table file a tournament or sweep report holds (the
 summary CSVs the plots are drawn from, and the footer of ``games.parquet`` / ``rounds.parquet``,
 the per-game record the CSVs were made from), refuses a corrupt one with a
-:class:`~sim.study.reports.ReportError` naming it, and says which files the plots come from.
+:class:`~sim.study.reports.schema.ReportError` naming it, and says which files the plots come from.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from sim.study.reports import RUN_FILE, TABLE_FILES, ReportError
+from sim.study.reports.files import RUN_FILE, TABLE_FILES
+from sim.study.reports.schema import ReportError
 
 GAME_TABLES = ("games.parquet", "rounds.parquet")
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim.study.report_stats import ROUND_METRIC_NAMES, Summary
-from sim.study.reports import RUN_FILE, TABLE_FILES, ReportError, read_json
+from sim.study.tournament.statistics import ROUND_METRIC_NAMES, Summary
+from sim.study.reports.files import RUN_FILE, TABLE_FILES, read_json
+from sim.study.reports.schema import ReportError
 
 
 def load_summary(path: str | Path) -> Summary:
@@ -50,7 +51,7 @@ def load_summary(path: str | Path) -> Summary:
 
 def load_result(path: str | Path, plan):
     """A finished report as a TournamentResult (tables from the CSVs, facts from run.json)."""
-    from sim.study.tournament import TournamentResult
+    from sim.study.tournament.result import TournamentResult
 
     p = Path(path)
     run = read_json(p / RUN_FILE)

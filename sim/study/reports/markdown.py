@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from sim.rules.ruleset import rules_label
-from sim.study.plot_style import seat_label
+from sim.study.common.plot_style import seat_label
 
 
 def _fmt(x, digits: int) -> str:

@@ -20,7 +20,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
 from sim.rules.chips import COLOUR_NAMES  # noqa: E402
-from sim.study.plot_style import (  # noqa: E402
+from sim.study.common.plot_style import (  # noqa: E402
     BOTTOM_LEGEND,
     LINE_COLOURS,
     error_bars,
@@ -29,10 +29,9 @@ from sim.study.plot_style import (  # noqa: E402
     save_png,
     seat_label,
 )
-from sim.study.report_markdown import head_to_head_counts  # noqa: E402
+from sim.study.reports.files import PLOT_FILES  # noqa: E402
+from sim.study.reports.markdown import head_to_head_counts  # noqa: E402
 
-PLOT_FILES = ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_round.png",
-              "seats.png", "chips_bought.png", "pairs.png", "head_to_head.png")
 CHIP_COLOURS = {"white": "#e8e8e8", "orange": "#f28e2b", "green": "#59a14f", "blue": "#4e79a7",
                 "red": "#e15759", "yellow": "#edc948", "purple": "#b07aa1", "black": "#333333",
                 "locoweed": "#9c755f"}
@@ -340,8 +339,9 @@ def render(summary, outdir: str | Path) -> tuple[list[str], list[str]]:
 
 def render_all(path: str | Path) -> tuple[list[str], list[str]]:
     """Re-draw every plot of a saved report (tournament or sweep) from its tables."""
-    from sim.study.report_load import load_summary
-    from sim.study.reports import RUN_FILE, ReportError
+    from sim.study.reports.load import load_summary
+    from sim.study.reports.files import RUN_FILE
+    from sim.study.reports.schema import ReportError
 
     p = Path(path)
     if not p.is_dir():
@@ -356,7 +356,7 @@ def render_all(path: str | Path) -> tuple[list[str], list[str]]:
         if not (p / "sweep.csv").is_file() or "settings" not in run:
             raise ReportError(f"{p}: an incomplete sweep report (no sweep.csv or run.json)")
         table = pd.read_csv(p / "sweep.csv")
-        from sim.study.sweep_plots import render_sweep
+        from sim.study.sweep.plots import render_sweep
 
         return render_sweep(table, run["settings"], p), []
     summary = load_summary(p)

@@ -80,7 +80,7 @@ class ReportGame:
 
 
 def _read_run(p: Path) -> dict:
-    from sim.study.reports import RUN_FILE, STATE_FILE, SWEEP_STATE
+    from sim.study.reports.files import RUN_FILE, STATE_FILE, SWEEP_STATE
 
     if not p.exists():
         raise ReplayError(f"{p}: no such report folder")
@@ -121,8 +121,8 @@ def _ruleset(run: dict, p: Path) -> Ruleset:
 
 def _lineups(run: dict, p: Path, notes: list[str]) -> dict[str, object]:
     """Parse every strategy of the run (after loading its strategy files), keyed by report name."""
-    from sim.study.reports import dumps, sha256_of
-    from sim.study.tournament import load_strategy_files
+    from sim.study.reports.files import dumps, sha256_of
+    from sim.study.tournament.plan import load_strategy_files
     from strategies.builtin import parse_strategy
 
     files = list(run["settings"].get("strategy_files") or [])
@@ -150,7 +150,7 @@ def load_report_game(path: str | Path, *, game: int | None = None, seat: int | N
     picks one of its rows); raise ReplayError with one clear line."""
     import pyarrow.parquet as pq
 
-    from sim.study.reports import GAMES_FILE
+    from sim.study.reports.files import GAMES_FILE
 
     p = Path(path)
     if (row is None) == (game is None):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from sim.study.report_stats import BOUGHT_COLUMNS, ROUND_METRIC_NAMES
+from sim.study.tournament.statistics import BOUGHT_COLUMNS, ROUND_METRIC_NAMES
 
 
 class ReportError(ValueError):
@@ -20,7 +20,7 @@ GAME_TYPES = {
     "rubies": pa.int16(), "droplet": pa.int16(), "final_position": pa.int16(), "chips": pa.int16(),
     "illegal": pa.int8(), **{b: pa.int8() for b in BOUGHT_COLUMNS},
 }
-WITCHES_TYPE = pa.int32()  # games.parquet's ``witches`` column (sim.study.witch_use), with the witches
+WITCHES_TYPE = pa.int32()  # games.parquet's ``witches`` column (sim.study.reports.witch_use), with the witches
 
 
 def game_types(witches: bool) -> dict:

@@ -84,7 +84,7 @@ def witch_use_from_parquet(path, names: Sequence[str]) -> pd.DataFrame | None:
 
 def witch_use_markdown(df: pd.DataFrame) -> list[str]:
     """The summary.md section for the table."""
-    from sim.study.report_markdown import md_table
+    from sim.study.reports.markdown import md_table
 
     rows = [[r.strategy, r.witch, r.group, f"{r.games_in_play:,}", f"{r.use_rate:.3f}",
              f"[{r.use_rate_ci_lo:.3f}, {r.use_rate_ci_hi:.3f}]"] for r in df.itertuples()]

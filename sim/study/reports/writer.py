@@ -5,7 +5,7 @@ A finished tournament report ``DIR`` holds:
 - ``games.parquet``: one row per game and seat (``game, deal, seed, combo, rotation, seat,
   strategy, vp, rank, win_share, explosions, rubies, droplet, final_position, chips, illegal,
   bought_<colour>``). ``strategy`` is dictionary-encoded (a pandas categorical). To replay a
-  game: ``quacks replay DIR --row N`` (or ``--game G --seat S``; see ``sim.study.replay_report``).
+  game: ``quacks replay DIR --row N`` (or ``--game G --seat S``; see ``sim.study.reports.replay``).
 - ``rounds.parquet`` (``--detail rounds``): one row per game, round and seat, with the round
   record (reward space, exploded, VP gained, coins, white total, rat, score, rubies, droplet,
   chips in the bag and in the pot, and the bag by colour after the round).
@@ -16,7 +16,7 @@ A finished tournament report ``DIR`` holds:
   pair), ``summary.md`` (all tables).
 - ``run.json``: command line, settings, resolved ruleset and its hash, strategy specs with
   parameters, seed, game count, package versions, wall time and the per-strategy results.
-- the PNG plots (see ``sim.study.plots``).
+- the PNG plots (see ``sim.study.reports.plots``).
 
 Atomicity and resume. While a run goes, the parquet data go to ``.games.parquet.partial`` and
 ``.rounds.parquet.partial`` (one write per chunk: a chunk's rounds rows first, then its games
@@ -53,8 +53,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.study.report_markdown import summary_markdown
-from sim.study.report_schema import (
+from sim.study.reports.files import (
+    COMPRESSION, GAMES_FILE, MD_FILE, ROUNDS_FILE, RUN_FILE, STAGING, STATE_FILE, TABLE_FILES,
+    atomic_write_text, canonical_command, check_writable, dir_entries, dumps, now_iso,
+    package_versions, partial, read_json, remove_known, resume_name, settings_diff, sha256_of,
+)
+from sim.study.reports.markdown import summary_markdown
+from sim.study.reports.schema import (
     ROUND_TYPES,
     ReportError,
     arrow_schema,
@@ -62,181 +67,7 @@ from sim.study.report_schema import (
     game_types,
     numpy_columns,
 )
-from sim.study.report_stats import Accumulator, Summary
-
-GAMES_FILE = "games.parquet"
-ROUNDS_FILE = "rounds.parquet"
-RUN_FILE = "run.json"
-MD_FILE = "summary.md"
-TABLE_FILES = {"strategies": "summary.csv", "pairs": "pairs.csv", "seats": "seats.csv",
-               "bought": "bought.csv", "vp_hist": "vp_hist.csv", "rounds": "rounds_summary.csv",
-               "head_to_head": "head_to_head.csv"}
-STATE_FILE = ".run.json.partial"
-STAGING = ".staging"
-SWEEP_FILES = ("sweep.csv", "sweep.md", "sweep.png")
-SWEEP_STATE = ".sweep.json.partial"
-COMPRESSION = "lz4"  # fast to write; pandas, pyarrow, polars and duckdb read it
-VERSION_PACKAGES = ("quacks-sim", "numpy", "numba", "pandas", "pyarrow", "matplotlib", "typer", "rich")
-
-
-def partial(name: str) -> str:
-    """Hidden in-progress name of a report file."""
-    return f".{name}.partial"
-
-
-def resume_name(name: str) -> str:
-    """Hidden name of a partial file being copied by --resume."""
-    return f".{name}.resume"
-
-
-def known_files() -> list[str]:
-    """Every file name a tournament report may contain (for --force and the empty-DIR check)."""
-    from sim.study.plots import PLOT_FILES
-
-    names = [GAMES_FILE, ROUNDS_FILE, RUN_FILE, MD_FILE, *TABLE_FILES.values(), *PLOT_FILES, "witches.csv",
-             *SWEEP_FILES, STATE_FILE, SWEEP_STATE]
-    for n in (GAMES_FILE, ROUNDS_FILE):
-        names += [partial(n), resume_name(n)]
-    return names
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write text to a hidden temporary name next to ``path``, then rename it into place."""
-    tmp = path.with_name(partial(path.name))
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
-def package_versions() -> dict[str, str]:
-    """Versions of Python and the packages a report depends on."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    out = {"python": platform.python_version()}
-    for p in VERSION_PACKAGES:
-        try:
-            out[p] = version(p)
-        except PackageNotFoundError:
-            out[p] = "unknown"
-    return out
-
-
-def sha256_of(path: str) -> str | None:
-    """The SHA-256 of a file, or None if it cannot be read."""
-    import hashlib
-
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
-def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _json_default(o):
-    if isinstance(o, (np.integer,)):
-        return int(o)
-    if isinstance(o, (np.floating,)):
-        f = float(o)
-        return f if math.isfinite(f) else None
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    if isinstance(o, (tuple, set)):
-        return list(o)
-    if isinstance(o, Path):
-        return str(o)
-    return str(o)
-
-
-def dumps(obj) -> str:
-    """JSON text with NaN and infinities as null."""
-    return json.dumps(_nan_to_none(obj), default=_json_default, allow_nan=False)
-
-
-def _nan_to_none(o):
-    if isinstance(o, float):
-        return o if math.isfinite(o) else None
-    if isinstance(o, dict):
-        return {k: _nan_to_none(v) for k, v in o.items()}
-    if isinstance(o, (list, tuple)):
-        return [_nan_to_none(v) for v in o]
-    return o
-
-
-# --- schemas and tables -----------------------------------------------------------------------
-
-# --- the directory ----------------------------------------------------------------------------
-
-def dir_entries(path: Path) -> list[str]:
-    return sorted(os.listdir(path)) if path.is_dir() else []
-
-
-def check_writable(path: Path, flag: str = "--out") -> None:
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        probe = path / ".quacks-write-test"
-        with open(probe, "w") as f:
-            f.write("ok")
-        probe.unlink()
-    except OSError as e:
-        raise ReportError(f"{flag} {path}: cannot write there ({e.strerror or e})") from None
-
-
-def remove_known(path: Path, extra_dirs: Sequence[str] = ()) -> None:
-    for name in [*known_files(), STAGING, *extra_dirs]:
-        p = path / name
-        if p.is_dir() and not p.is_symlink():
-            shutil.rmtree(p, ignore_errors=True)
-        elif p.exists() or p.is_symlink():
-            p.unlink()
-    for name in dir_entries(path):  # temporary names of atomic writes
-        if name.startswith(".") and name.endswith(".partial") and (path / name).is_file():
-            (path / name).unlink()
-
-
-def settings_diff(saved: dict, new: dict) -> str | None:
-    for k in sorted(set(saved) | set(new)):
-        if json.loads(dumps(saved.get(k))) != json.loads(dumps(new.get(k))):
-            return f"{k} = {saved.get(k)!r} there, {new.get(k)!r} now"
-    return None
-
-
-def read_json(path: Path) -> dict:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise ReportError(f"{path}: cannot be read ({e}); use --force to start over") from None
-
-
-def read_saved_settings(path: str | Path) -> dict | None:
-    """Settings of the run in a report directory (interrupted or complete), or None."""
-    p = Path(path)
-    for name, key in ((STATE_FILE, "settings"), (SWEEP_STATE, "settings"), (RUN_FILE, "settings")):
-        f = p / name
-        if f.is_file():
-            try:
-                return json.loads(f.read_text())[key]
-            except (OSError, ValueError, KeyError):
-                return None
-    return None
-
-
-def canonical_command(settings: dict) -> str:
-    """A ``quacks tournament`` command line that reproduces a run with these settings."""
-    parts = ["quacks", "tournament", "--strategies", ",".join(settings["strategies"]),
-             "--players", str(settings["players"]), "--games", str(settings["games"]),
-             "--seed", str(settings["seed"]), "--rules", settings["rules"]]
-    for o in settings.get("overrides", []):
-        parts += ["--set", o]
-    for f in settings.get("strategy_files", []):
-        parts += ["--strategy-file", f]
-    parts += ["--format", settings["format"]]
-    if settings.get("until_ci") is not None:
-        parts += ["--until-ci", repr(settings["until_ci"])]
-    parts += ["--detail", settings["detail"]]
-    return shlex.join(parts)
+from sim.study.tournament.statistics import Accumulator, Summary
 
 
 class ReportWriter:
@@ -295,7 +126,7 @@ class ReportWriter:
                 raise ReportError(f"--out {p}: the directory {hint}")
         check_writable(p)
         if mode == "complete":
-            from sim.study.report_load import load_result  # it reads this module's file names
+            from sim.study.reports.load import load_result  # it reads this module's file names
 
             self.complete_result = load_result(p, self.plan)
         return mode
@@ -422,8 +253,8 @@ class ReportWriter:
 
     def finish(self, result, *, plots: bool = True) -> list[str]:
         """Write tables, plots and run.json, then move everything into place; return the names."""
-        from sim.study import plots as P
-        from sim.study.witch_use import write_witch_use
+        from sim.study.reports import plots as P
+        from sim.study.reports.witch_use import write_witch_use
 
         t_finish = time.perf_counter()
         self.close()

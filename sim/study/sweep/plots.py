@@ -10,7 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from sim.study.plot_style import (
+from sim.study.common.plot_style import (
     MIN_TEXT_PT,
     SEQUENTIAL_CMAP,
     save_png,

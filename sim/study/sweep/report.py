@@ -10,12 +10,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from sim.study.report_markdown import sweep_markdown
-from sim.study.reports import (
+from sim.study.reports.files import (
     RUN_FILE,
     STAGING,
     SWEEP_STATE,
-    ReportError,
     atomic_write_text,
     check_writable,
     dir_entries,
@@ -26,7 +24,9 @@ from sim.study.reports import (
     remove_known,
     settings_diff,
 )
-from sim.study.sweep_plots import render_sweep
+from sim.study.reports.markdown import sweep_markdown
+from sim.study.reports.schema import ReportError
+from sim.study.sweep.plots import render_sweep
 
 
 class SweepWriter:

@@ -22,15 +22,15 @@ import numpy as np
 import pandas as pd
 
 from sim.stats.clusters import paired_diff
-from sim.study.report_stats import SHARE_UNIT
-from sim.study.tournament import (
+from sim.study.tournament.plan import (
     TournamentConfig,
     TournamentError,
-    TournamentResult,
     load_strategy_files,
     resolve_plan,
-    run_tournament,
 )
+from sim.study.tournament.result import TournamentResult
+from sim.study.tournament.run import run_tournament
+from sim.study.tournament.statistics import SHARE_UNIT
 
 MAX_SWEEP_VALUES = 200
 BASELINE_DIR = "baseline"
@@ -201,7 +201,7 @@ class SweepResult:
     def to_json(self) -> dict:
         """One JSON-ready object: settings, the baseline, and one entry per cell (the focus
         strategy's row with its paired difference to the baseline)."""
-        from sim.study.summary import frame_records
+        from sim.study.tournament.summary import frame_records
 
         pairs = ("win_share_ci", "mean_vp_ci", "mean_rank_ci", "explosion_rate_ci", "rating_ci",
                  "win_share_diff_ci", "vp_diff_ci")
@@ -260,9 +260,9 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
     With ``out``, each value's full report goes to ``out/<KEY>=<value>/`` (a grid cell to
     ``out/<KEY1>=<v1>,<KEY2>=<v2>/``, an extra baseline run to ``out/baseline/``) and the sweep's
     ``sweep.csv``, ``sweep.md``, ``sweep.png`` and ``run.json`` to ``out``. ``backend``
-    (entered; default local, see ``sim.study.backend``) plays the games of every value.
+    (entered; default local, see ``sim.study.tournament.backend``) plays the games of every value.
     """
-    from sim.study.sweep_report import SweepWriter
+    from sim.study.sweep.report import SweepWriter
     from strategies.builtin import REGISTRY
 
     load_strategy_files(tuple(strategy_files))

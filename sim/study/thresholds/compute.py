@@ -466,7 +466,7 @@ def policy_figure(res: ThresholdsResult):
     import matplotlib
     from matplotlib.figure import Figure
 
-    from sim.study.plot_style import MIN_TEXT_PT, SEQUENTIAL_CMAP
+    from sim.study.common.plot_style import MIN_TEXT_PT, SEQUENTIAL_CMAP
 
     p = res.policy
     kmax, wmax = int(p["chips_drawn"].max()), int(p["white_total"].max())

@@ -35,8 +35,8 @@ import numpy as np
 from distributed import Client, get_worker
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from sim.study.backend import BackendError, lineup_deal_shares
-from sim.study.chunks import ChunkRows, deal_blocks, layout_columns
+from sim.study.tournament.chunks import ChunkRows, deal_blocks, layout_columns
+from sim.study.tournament.local import BackendError, lineup_deal_shares
 
 CONNECT_TIMEOUT = 20  # seconds to reach a scheduler
 WORKER_WAIT = 60  # seconds to wait for a first worker to join a scheduler
@@ -182,7 +182,7 @@ def _run(key: str, share: dict[str, int], fixed: int | None, play):
 def chunk_task(key: str, d0: int, d1: int, share: dict[str, int], fixed: int | None):
     """Play deals d0..d1-1 of the run ``key``: the games columns and the rounds blocks (None
     with games detail), without the layout columns (the client adds them back)."""
-    from sim.study.chunks import GAME_LAYOUT, ROUND_LAYOUT, play_chunk
+    from sim.study.tournament.chunks import GAME_LAYOUT, ROUND_LAYOUT, play_chunk
 
     def play(plan):
         blocks: list[dict] = []
@@ -476,7 +476,7 @@ class DaskBackend:
         return DaskChunks(self, plan)
 
     def deal_shares(self, ruleset, specs, seed: int, deals: np.ndarray, chunks: int = 64) -> np.ndarray:
-        """See :func:`sim.study.backend.lineup_deal_shares`: the deals (a contiguous range) split
+        """See :func:`sim.study.tournament.backend.lineup_deal_shares`: the deals (a contiguous range) split
         into tasks of at least TUNE_PIECE_GAMES games, results joined in deal order."""
         deals = np.asarray(deals, dtype=np.int64)
         if len(deals) == 0:

@@ -18,7 +18,7 @@ turns the sums into tables:
 - **strategies**: win share (a k-way shared win counts 1/k to each winner) and explosions per
   potion (rates: Wilson intervals at the cluster effective sample size, inside [0, 1]), mean VP
   and mean rank (cluster-robust t intervals over deals), and a Plackett-Luce rating (sandwich
-  covariance over clusters of deals, ``sim.study.rating``);
+  covariance over clusters of deals, ``sim.study.tournament.rating``);
 - **pairs**: the paired per-deal difference between every two strategies (mean over deals of the
   difference of their per-deal average VP and average win share) with a t-interval over deals,
   next to the width the two clustered means would give if they had been measured on independent
@@ -54,9 +54,9 @@ from sim.stats.clusters import (
     t_interval,
 )
 from sim.stats.intervals import t_ci
-from sim.study.head_to_head import HeadToHead
-from sim.study.rating import RATING_BUCKETS, ClusterOrders, Rating, plackett_luce
-from sim.study.summary import Summary
+from sim.study.tournament.head_to_head import HeadToHead
+from sim.study.tournament.rating import RATING_BUCKETS, ClusterOrders, Rating, plackett_luce
+from sim.study.tournament.summary import Summary
 
 SHARE_UNIT = 60  # lcm(1..5): a k-way shared win is exactly SHARE_UNIT // k units
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
-from sim.study.plot_style import LINE_COLOURS, MIN_TEXT_PT
+from sim.study.common.plot_style import LINE_COLOURS, MIN_TEXT_PT
 
 _STATES = (("complete", "o", LINE_COLOURS[0]), ("pruned", "x", LINE_COLOURS[1]),
            ("budget", "^", LINE_COLOURS[2]))

@@ -28,8 +28,8 @@ from sim.api.game import (  # FIRST_PIECE, PIECE_SECONDS: tune's pieces are quac
 )
 from sim.rules.ruleset import Ruleset
 from sim.stats.clusters import paired_diff, share_interval
-from sim.study.backend import LOCAL, LocalBackend
-from sim.study.sweep import number_param
+from sim.study.sweep.run import number_param
+from sim.study.tournament.local import LOCAL, LocalBackend
 from strategies.builtin import StrategySpecError, parse_strategy
 
 
@@ -175,7 +175,7 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
 
     ``budget`` is the number of games the search may play (the re-test comes on top: as many
     games as a full rung, for each of the two specs). Raises TuneError on bad input.
-    ``backend`` (entered; default local, see ``sim.study.backend``) plays the games; the result
+    ``backend`` (entered; default local, see ``sim.study.tournament.backend``) plays the games; the result
     is the same whatever it is.
     """
     import optuna
