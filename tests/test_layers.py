@@ -40,6 +40,11 @@ KNOWN_VIOLATIONS = {
     ("sim.kernel", "strategies.witch_nb"),  # the witches' compiled decisions
 }
 
+# The one private name imported across modules today: the optimal stopper's slot function, whose
+# name is also its Numba cache entry (sim.cli.common.OPTIMAL_ENTRY), in a compiled-decision file
+# this step leaves untouched. It goes when the compiled decisions move into the kernel.
+KNOWN_PRIVATE = {("strategies.plugin", "strategies.optimal_nb", "_optimal_stop")}
+
 
 def module_files() -> dict[str, Path]:
     """Every project module (dotted name -> file) under ``sim/`` and ``strategies/``."""
@@ -235,6 +240,8 @@ def test_allowlist_is_current():
              if not any(_under(a, pair[0]) and b == pair[1] and upward(a, b)
                         for a in GRAPH for b in GRAPH[a])]
     assert not stale, f"known violations that no longer occur (delete them): {stale}"
+    used = {(m, t, n) for m in MODULES for t, n, _ in imports_of(m)}
+    assert KNOWN_PRIVATE <= used, f"known private imports gone (delete them): {KNOWN_PRIVATE - used}"
 
 
 def test_study_reads_no_kernel():
@@ -251,7 +258,8 @@ def test_no_private_names_across_modules():
     bad = []
     for module, path in MODULES.items():
         for target, name, line in imports_of(module):
-            if name and _private(name) and target != module:
+            if name and _private(name) and target != module \
+                    and (module, target, name) not in KNOWN_PRIVATE:
                 bad.append(f"{path.relative_to(ROOT)}:{line} imports {name} from {target}")
         bad += _private_attributes(module)
     assert not bad, "private names used across modules:\n" + "\n".join(bad)

@@ -56,7 +56,7 @@ def register(app: typer.Typer) -> None:
         Exact where the bag allows (Set 1 books, no card, a small bag), sampled otherwise.
         """
         from sim.api import potion as pot
-        from sim.cli.main import USER_ERRORS
+        from sim.cli.user_input import USER_ERRORS
         from sim.rules.ruleset import load_ruleset
         from sim.study.thresholds import compute as th
 

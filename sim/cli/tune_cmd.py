@@ -63,7 +63,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Find the parameter values of a strategy that win most against a field (Optuna TPE,
         successive halving on shared deals, then a re-test against the start on fresh deals)."""
-        from sim.cli.main import USER_ERRORS, load_strategies
+        from sim.cli.user_input import USER_ERRORS, load_strategies
         from sim.rules.ruleset import load_ruleset
         from sim.study.tune.run import TuneError, parse_tune_param
         from sim.study.tune.run import tune as run_tune

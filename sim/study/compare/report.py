@@ -7,6 +7,7 @@ import math
 import shlex
 from collections.abc import Sequence
 
+from sim.study.compare.config import default_label
 from sim.study.compare.stats import INTERVAL_METHODS, metric_digits
 
 
@@ -14,8 +15,6 @@ def command_line(config) -> str | None:
     """A ``quacks compare`` command that reproduces the config, or None when the command line
     cannot say it (a ruleset other than the first with overrides of its own that is not a
     variant of the first)."""
-    from sim.study.compare.config import default_label
-
     c = config
     first = c.rulesets[0]
     common = list(first.overrides)

@@ -32,6 +32,7 @@ import pandas as pd
 
 from sim.rules.ruleset import RulesetError
 from sim.study.compare.config import CompareConfig, CompareError
+from sim.study.compare.report import command_line, report_markdown
 from sim.study.compare.stats import (
     INTERVAL_METHODS,
     DealTotals,
@@ -41,6 +42,7 @@ from sim.study.compare.stats import (
     metric_label,
     strategy_key,
 )
+from sim.study.reports.files import dumps, package_versions
 from sim.study.tournament.plan import (
     Plan,
     TournamentConfig,
@@ -308,8 +310,6 @@ class CompareResult:
 
     def _write(self, p: Path, stage: Path, argv: Sequence[str] | None) -> list[str]:
         from sim.study.compare.plots import render
-        from sim.study.compare.report import command_line, report_markdown
-        from sim.study.reports.files import dumps, package_versions
 
         files = []
         for name in TABLES:

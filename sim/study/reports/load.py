@@ -9,6 +9,7 @@ import pandas as pd
 from sim.study.tournament.statistics import ROUND_METRIC_NAMES, Summary
 from sim.study.reports.files import RUN_FILE, TABLE_FILES, read_json
 from sim.study.reports.schema import ReportError
+from sim.study.tournament.result import TournamentResult
 
 
 def load_summary(path: str | Path) -> Summary:
@@ -51,8 +52,6 @@ def load_summary(path: str | Path) -> Summary:
 
 def load_result(path: str | Path, plan):
     """A finished report as a TournamentResult (tables from the CSVs, facts from run.json)."""
-    from sim.study.tournament.result import TournamentResult
-
     p = Path(path)
     run = read_json(p / RUN_FILE)
     return TournamentResult(plan, load_summary(p), int(run["games"]), int(run["deals"]),

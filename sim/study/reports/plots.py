@@ -29,8 +29,10 @@ from sim.study.common.plot_style import (  # noqa: E402
     save_png,
     seat_label,
 )
-from sim.study.reports.files import PLOT_FILES  # noqa: E402
+from sim.study.reports.files import PLOT_FILES, RUN_FILE  # noqa: E402
+from sim.study.reports.load import load_summary  # noqa: E402
 from sim.study.reports.markdown import head_to_head_counts  # noqa: E402
+from sim.study.reports.schema import ReportError  # noqa: E402
 
 CHIP_COLOURS = {"white": "#e8e8e8", "orange": "#f28e2b", "green": "#59a14f", "blue": "#4e79a7",
                 "red": "#e15759", "yellow": "#edc948", "purple": "#b07aa1", "black": "#333333",
@@ -339,10 +341,6 @@ def render(summary, outdir: str | Path) -> tuple[list[str], list[str]]:
 
 def render_all(path: str | Path) -> tuple[list[str], list[str]]:
     """Re-draw every plot of a saved report (tournament or sweep) from its tables."""
-    from sim.study.reports.load import load_summary
-    from sim.study.reports.files import RUN_FILE
-    from sim.study.reports.schema import ReportError
-
     p = Path(path)
     if not p.is_dir():
         raise ReportError(f"{p}: no such report directory")

@@ -59,6 +59,7 @@ from sim.study.reports.files import (
     package_versions, partial, read_json, remove_known, resume_name, settings_diff, sha256_of,
 )
 from sim.study.reports.markdown import summary_markdown
+from sim.study.reports.load import load_result
 from sim.study.reports.schema import (
     ROUND_TYPES,
     ReportError,
@@ -126,8 +127,6 @@ class ReportWriter:
                 raise ReportError(f"--out {p}: the directory {hint}")
         check_writable(p)
         if mode == "complete":
-            from sim.study.reports.load import load_result  # it reads this module's file names
-
             self.complete_result = load_result(p, self.plan)
         return mode
 

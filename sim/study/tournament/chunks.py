@@ -9,15 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sim.api.columns import empty_results, game_columns, round_columns
 from sim.api.game import play_batch
-
-if TYPE_CHECKING:
-    from sim.study.tournament.plan import Plan
+from sim.study.tournament.plan import Plan
 
 ROUNDS_BATCH_GAMES = 4_000  # kernel batch with rounds detail (its record is ~6 KB per game)
 KERNEL_THREAD_CHUNKS = 64

@@ -21,6 +21,7 @@ import numpy as np
 
 from sim.stats.clusters import warm as warm_statistics
 from sim.study.common.interrupts import DeferInterrupt
+from sim.study.reports.writer import ReportWriter
 from sim.study.tournament.local import LOCAL
 from sim.study.tournament.plan import Plan, TournamentConfig, resolve_plan
 from sim.study.tournament.result import ChunkInfo, TournamentResult
@@ -72,8 +73,6 @@ def run_tournament(
     ``backend`` (entered; default local, see ``sim.study.tournament.backend``) plays the chunks; the
     result is the same whatever it is.
     """
-    from sim.study.reports.writer import ReportWriter
-
     plan = config if isinstance(config, Plan) else resolve_plan(config)
     notes: list[str] = []
 
