@@ -223,7 +223,7 @@ def load_experiment(path: str | Path) -> Experiment:
 
 def shipped_dir() -> Path:
     """The folder of the experiments that ship with the project (``experiments/``)."""
-    return Path(__file__).resolve().parent.parent.parent / "experiments"
+    return Path(__file__).resolve().parents[3] / "experiments"
 
 
 def shipped_experiments() -> list[Path]:
