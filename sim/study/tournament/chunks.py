@@ -2,7 +2,7 @@
 of ``games.parquet`` (and, with rounds detail, ``rounds.parquet``).
 
 Layout: game ``g`` of a run is deal ``g // games_per_deal``, table ``(g % games_per_deal) //
-rotations``, rotation ``g % rotations`` (see ``sim.study.tournament``).
+rotations``, rotation ``g % rotations`` (see ``sim.study.tournament.plan``).
 """
 
 from __future__ import annotations
