@@ -38,9 +38,10 @@ from pathlib import Path
 
 import numba
 
-from sim.study.backend import make_backend
-from sim.study.chunks import play_chunk
-from sim.study.tournament import TournamentConfig, resolve_plan, run_tournament
+from sim.study.tournament.backend import make_backend
+from sim.study.tournament.chunks import play_chunk
+from sim.study.tournament.plan import TournamentConfig, resolve_plan
+from sim.study.tournament.run import run_tournament
 
 LINK_BYTES = {"1 Gbit/s": 125e6, "10 Gbit/s": 1.25e9}
 
@@ -118,9 +119,9 @@ def largest_chunk(plan) -> tuple[int, int, int]:
 def client_costs(plan, reps: int = 5) -> tuple[int, float]:
     """(bytes a worker ships for the plan's largest chunk, seconds of the client's work per such
     chunk on an idle core: deserialize, add the layout columns, sums, parquet writer)."""
-    from sim.study import reports
-    from sim.study.chunks import GAME_LAYOUT, ChunkRows, layout_columns
-    from sim.study.report_stats import Accumulator
+    from sim.study.reports.writer import ReportWriter
+    from sim.study.tournament.chunks import GAME_LAYOUT, ChunkRows, layout_columns
+    from sim.study.tournament.statistics import Accumulator
 
     d0, d1, _ = largest_chunk(plan)
     rows = play_chunk(plan, d0, d1)
@@ -131,7 +132,7 @@ def client_costs(plan, reps: int = 5) -> tuple[int, float]:
                            head_to_head=len(plan.tables) > 1)
 
     with tempfile.TemporaryDirectory() as d:
-        writer = reports.ReportWriter(Path(d) / "r", plan)
+        writer = ReportWriter(Path(d) / "r", plan)
         writer.open(acc())
         sums = acc()
         t0 = time.perf_counter()

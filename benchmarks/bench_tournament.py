@@ -24,10 +24,11 @@ from pathlib import Path
 import numba
 import numpy as np
 
-import sim.study.chunks as T  # the module whose kernel calls are timed
+import sim.study.tournament.chunks as T  # the module whose kernel calls are timed
 from sim.api.game import play_batch
-from sim.study.chunks import play_chunk
-from sim.study.tournament import TournamentConfig, resolve_plan, run_tournament
+from sim.study.tournament.chunks import play_chunk
+from sim.study.tournament.plan import TournamentConfig, resolve_plan
+from sim.study.tournament.run import run_tournament
 
 LINEUP = ("threshold", "threshold:t=5", "threshold:t=7", "random")
 

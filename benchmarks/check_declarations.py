@@ -97,8 +97,8 @@ def compare_events(ref: str) -> bool:
 
 def compare_schema(ref: str) -> bool:
     """The games.parquet / rounds.parquet columns: same names, order and arrow types."""
-    old = old_module(ref, "sim/study/report_schema.py", "sim.study.report_schema")
-    from sim.study import report_schema as new
+    old = old_module(ref, "sim/study/report_schema.py", "sim.study.reports.schema")
+    from sim.study.reports import schema as new
 
     pairs = [(old.game_types(w), new.game_types(w)) for w in (False, True)]
     pairs.append((old.ROUND_TYPES, new.ROUND_TYPES))

@@ -28,8 +28,9 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sim.stats.intervals import wilson  # noqa: E402
-from sim.study.sweep import run_sweep  # noqa: E402
-from sim.study.tournament import TournamentConfig, resolve_plan, run_tournament  # noqa: E402
+from sim.study.sweep.run import run_sweep  # noqa: E402
+from sim.study.tournament.plan import TournamentConfig, resolve_plan
+from sim.study.tournament.run import run_tournament  # noqa: E402
 
 FORMATS = {
     # name: (strategies, players, games per small run)

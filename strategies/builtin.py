@@ -15,15 +15,15 @@ from sim.rules import chips
 from sim.rules.chip_limits import parse_chips_capped
 from strategies import slots as S
 from strategies.spec_types import (  # noqa: F401 (re-exported: the registry's public types)
-    _COLOUR_WORDS,
+    COLOUR_WORDS,
     Param,
     Strategy,
     StrategyDef,
     StrategySpecError,
-    _chip_types,
-    _set_round,
     blank_arrays,
+    chip_types,
     parse_chip_list,
+    set_round,
 )
 
 REGISTRY: dict[str, StrategyDef] = {}
@@ -119,7 +119,7 @@ def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
     params[S.SLOT_EXPLODE, 0] = v["coins_until"]
     buyer = v["buyer"]
     kinds[S.SLOT_BUY] = _BUY_KIND[buyer]
-    types_ = _chip_types(v["buy"])
+    types_ = chip_types(v["buy"])
     if buyer == "priority":
         params[S.SLOT_BUY, :] = -1
         for i, t in enumerate(types_[: S.PARAM_WIDTH]):
@@ -188,10 +188,10 @@ def _stop_builder(stop_kind: int, key: str | None):
         if stop_kind in (S.STOP_EV, S.STOP_OPTIMAL):
             coin = v["coin"]
             if isinstance(coin, list):
-                _set_round(params, S.SLOT_STOP, coin)
+                set_round(params, S.SLOT_STOP, coin)
                 params[S.SLOT_STOP, 0] = DEFAULT_COIN_VALUE[0] if coin == DEFAULT_COIN_VALUE[1:] else coin[0]
             else:
-                _set_round(params, S.SLOT_STOP, coin)
+                set_round(params, S.SLOT_STOP, coin)
             params[S.SLOT_STOP, S.P_RUBY_VALUE] = v["ruby"]
             params[S.SLOT_STOP, S.P_VP_VALUE] = 1.0
             params[S.SLOT_STOP, S.P_DIE_VALUE] = v.get("die", 0.0)
@@ -199,7 +199,7 @@ def _stop_builder(stop_kind: int, key: str | None):
             if stop_kind == S.STOP_OPTIMAL:
                 params[S.SLOT_STOP, S.P_OPT_MAX_SUBBAGS] = v["max_subbags"]
         elif key is not None:
-            _set_round(params, S.SLOT_STOP, v[key])
+            set_round(params, S.SLOT_STOP, v[key])
         _apply_common(v, kinds, params)
         return kinds, params
 
@@ -381,7 +381,7 @@ def split_specs(text: str) -> list[str]:
 
 
 def _is_chip_token(text: str) -> bool:
-    if text in _COLOUR_WORDS:
+    if text in COLOUR_WORDS:
         return True
     try:  # (capped: 'k1x999999999999' is not one chip, and is never expanded)
         return len(parse_chips_capped(text, most=1)) == 1

@@ -114,8 +114,8 @@ def blank_arrays() -> tuple[np.ndarray, np.ndarray]:
     return kinds, params
 
 
-_COLOUR_WORDS = {name: i for i, name in enumerate(chips.COLOUR_NAMES)}
-_COLOUR_WORDS.update({"pumpkin": chips.ORANGE, "pumpkins": chips.ORANGE, "spider": chips.GREEN,
+COLOUR_WORDS = {name: i for i, name in enumerate(chips.COLOUR_NAMES)}
+COLOUR_WORDS.update({"pumpkin": chips.ORANGE, "pumpkins": chips.ORANGE, "spider": chips.GREEN,
                       "crow": chips.BLUE, "toadstool": chips.RED, "mandrake": chips.YELLOW,
                       "ghost": chips.PURPLE, "moth": chips.BLACK})
 
@@ -127,8 +127,8 @@ def parse_chip_list(text: str, where: str = "buy") -> list[str]:
         item = item.strip().lower()
         if not item:
             continue
-        if item in _COLOUR_WORDS:
-            c = _COLOUR_WORDS[item]
+        if item in COLOUR_WORDS:
+            c = COLOUR_WORDS[item]
             if c == chips.WHITE:
                 raise StrategySpecError(f"{where}: white chips are never for sale")
             names = [chips.chip_name(t) for t in sorted(
@@ -152,7 +152,7 @@ def parse_chip_list(text: str, where: str = "buy") -> list[str]:
     return out
 
 
-def _set_round(params: np.ndarray, slot: int, value) -> None:
+def set_round(params: np.ndarray, slot: int, value) -> None:
     """Fill SP[slot, 0..20] with one value, or with per-round values (round r at index r)."""
     if isinstance(value, list):
         params[slot, 0] = value[0]
@@ -162,5 +162,5 @@ def _set_round(params: np.ndarray, slot: int, value) -> None:
         params[slot, : S.ROUND_PARAMS] = value
 
 
-def _chip_types(names: list[str]) -> list[int]:
+def chip_types(names: list[str]) -> list[int]:
     return [chips.parse_chips(n)[0] for n in names]

@@ -14,7 +14,7 @@ import pytest
 
 from sim.stats.clusters import ClusterSums, paired_diff, share_interval, t_interval
 from sim.stats.intervals import t_quantile, wilson
-from sim.study.report_stats import BOUGHT_COLUMNS, Accumulator
+from sim.study.tournament.statistics import BOUGHT_COLUMNS, Accumulator
 
 PLAYERS = 4
 
@@ -167,7 +167,7 @@ def test_paired_diff_is_t_over_deals():
 
 
 def _rounds(deals: int, copies: int, seed: int = 1) -> dict[str, np.ndarray]:
-    from sim.study.report_stats import ROUND_METRIC_NAMES
+    from sim.study.tournament.statistics import ROUND_METRIC_NAMES
 
     rng = np.random.default_rng(seed)
     R = 9
@@ -267,7 +267,7 @@ def test_round_robin_and_vs_field_intervals_are_t_over_deals(layout):
 def test_rating_scores_are_the_log_likelihood_gradient():
     # The sandwich needs each finishing order's score: check the vectorized scores against the
     # per-order reference and against a numerical gradient of the Plackett-Luce log-likelihood.
-    from sim.study.rating import key_scores, order_score
+    from sim.study.tournament.rating import key_scores, order_score
 
     rng = np.random.default_rng(4)
     S = 4

@@ -14,15 +14,10 @@ from cli_helpers import assert_user_error, invokers
 
 from sim.cli.compare_cmd import register
 from sim.stats.clusters import paired_diff, ratio_mean_var
-from sim.study.compare import (
-    CompareConfig,
-    CompareError,
-    RulesetSpec,
-    parse_variant,
-    run_compare,
-)
-from sim.study.compare_report import command_line
-from sim.study.compare_stats import deal_totals, estimates, ratio
+from sim.study.compare.config import CompareConfig, CompareError, RulesetSpec, parse_variant
+from sim.study.compare.report import command_line
+from sim.study.compare.run import run_compare
+from sim.study.compare.stats import deal_totals, estimates, ratio
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 register(app)

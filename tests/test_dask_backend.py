@@ -27,9 +27,11 @@ from test_tournament import frames_equal
 
 from sim.cli.main import app
 from sim.rules.ruleset import load_ruleset
-from sim.study.backend import LOCAL, make_backend
-from sim.study.tournament import RunInterrupted, TournamentConfig, resolve_plan, run_tournament
-from sim.study.tune import parse_tune_param, tune
+from sim.study.tournament.backend import make_backend
+from sim.study.tournament.local import LOCAL
+from sim.study.tournament.plan import TournamentConfig, resolve_plan
+from sim.study.tournament.run import RunInterrupted, run_tournament
+from sim.study.tune.run import parse_tune_param, tune
 
 ROOT = Path(__file__).resolve().parent.parent
 THREE = ("threshold", "threshold:t=7", "random")
@@ -249,8 +251,8 @@ def test_backend_option_errors(extra, fragment, tmp_path):
 def test_experiment_same_as_local(dask, tmp_path):
     """An experiment's game parts (catch-up with rounds detail, seats) on the cluster give the
     local tables exactly."""
-    from sim.study.experiment import run_experiment
-    from sim.study.experiment_file import find_experiment, load_experiment
+    from sim.study.experiments.file import find_experiment, load_experiment
+    from sim.study.experiments.run import run_experiment
 
     for name in ("catch-up", "seat-advantage"):
         exp = load_experiment(find_experiment(name))

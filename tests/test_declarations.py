@@ -19,8 +19,8 @@ from sim.rules import chips
 from sim.rules.books import BOOK_QUESTIONS, books
 from sim.rules.cards import CARDS, card_number
 from sim.rules.witches import GROUPS, WITCHES
-from sim.study.report_schema import ROUND_TYPES, game_types
-from sim.study.report_stats import BOUGHT_COLUMNS, ROUND_METRIC_NAMES
+from sim.study.reports.schema import ROUND_TYPES, game_types
+from sim.study.tournament.statistics import BOUGHT_COLUMNS, ROUND_METRIC_NAMES
 from strategies import slots as S
 
 TABLES = [(L, L.PLAYER), (L, L.GAME), (L, L.RULES), (records, records.SCRATCH),

@@ -3,6 +3,7 @@ would send that white straight back."""
 
 import numpy as np
 
+from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
@@ -29,7 +30,7 @@ def _decide(spec: str, flask_full: int) -> bool:
     st = parse_strategy(spec)
     SP = st.params[None, :, :].copy()
     G = np.zeros(L.G_WIDTH, dtype=np.int64)
-    return bool(one_step_ev_draws(_state(flask_full), 0, G, RS.scalars(), SP))
+    return bool(one_step_ev_draws(_state(flask_full), 0, G, rules_scalars(RS), SP))
 
 
 def test_ev_draws_a_safe_white_when_the_flask_is_off():

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.study.experiment_file import (
+from sim.study.experiments.file import (
     ExperimentFileError,
     find_experiment,
     load_experiment,

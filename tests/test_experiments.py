@@ -7,9 +7,9 @@ import pytest
 from cli_helpers import assert_user_error, invokers
 
 from sim.cli.main import app
-from sim.study.experiment import run_experiment
-from sim.study.experiment_file import find_experiment, load_experiment, shipped_experiments
-from sim.study.experiment_parts import best_other, gap_table
+from sim.study.experiments.file import find_experiment, load_experiment, shipped_experiments
+from sim.study.experiments.parts import best_other, gap_table
+from sim.study.experiments.run import run_experiment
 
 invoke, ok = invokers(app)
 

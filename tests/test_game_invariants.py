@@ -18,6 +18,7 @@ import pytest
 
 from sim.api.events import count_events, event_dict
 from sim.api.game import play_batch, replay
+from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.kernel import records as game_nb
 from sim.kernel.cards import deal_deck
@@ -102,7 +103,7 @@ def drive_game(seed: int, game: int, strategies, RS=RS):
     n = len(strategies)
     SK = np.stack([s.kinds for s in strategies]).astype(np.int64)
     SP = np.stack([s.params for s in strategies]).astype(np.float64)
-    R = RS.scalars()
+    R = rules_scalars(RS)
     P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
     G = np.zeros(L.G_WIDTH, dtype=np.int64)
     SC = np.zeros((n, SC_WIDTH), dtype=np.int64)

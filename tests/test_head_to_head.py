@@ -16,9 +16,10 @@ from cli_helpers import invokers
 
 from sim.cli.reports import register
 from sim.stats.intervals import t_quantile, wilson
-from sim.study.report_load import load_summary
-from sim.study.report_stats import summarize_games
-from sim.study.tournament import TournamentConfig, run_tournament
+from sim.study.reports.load import load_summary
+from sim.study.tournament.plan import TournamentConfig
+from sim.study.tournament.run import run_tournament
+from sim.study.tournament.statistics import summarize_games
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 register(app)

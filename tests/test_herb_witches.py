@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from sim.api.round_file import RoundFileError, play_round_data
+from sim.api.rules_array import rules_scalars
 
 QUIET = {"bag": "w1", "draws": "w1"}  # places w1 on space 1 (reward 2, 0 VP, 2 coins)
 
@@ -384,9 +385,9 @@ def test_witch_cards_are_in_the_deck_only_with_the_witches():
     from sim.kernel import layout as L
     from sim.rules.ruleset import RulesetError, load_ruleset
 
-    mask = int(load_ruleset("herb-witches").scalars()[L.R_CARD_MASK])
+    mask = int(rules_scalars(load_ruleset("herb-witches"))[L.R_CARD_MASK])
     assert all((mask >> k) & 1 for k in range(1, 28))
-    assert int(load_ruleset("base").scalars()[L.R_CARD_MASK]) == sum(1 << k for k in range(1, 25))
+    assert int(rules_scalars(load_ruleset("base"))[L.R_CARD_MASK]) == sum(1 << k for k in range(1, 25))
     with pytest.raises(RulesetError, match="need the herb witches"):
         load_ruleset("base", ['cards.order=["a-quick-exchange"]'])
     with pytest.raises(RoundFileError, match="needs the herb witches"):

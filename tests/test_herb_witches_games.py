@@ -13,6 +13,7 @@ import pytest
 
 from sim.api.events import count_events, event_dict
 from sim.api.game import play_batch, replay
+from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.kernel.cards import deal_deck
 from sim.kernel.game import finish_game, play_game, setup_game
@@ -54,7 +55,7 @@ def drive_game(seed: int, game: int, strategies, rs=RS):
     n = len(strategies)
     SK = np.stack([s.kinds for s in strategies]).astype(np.int64)
     SP = np.stack([s.params for s in strategies]).astype(np.float64)
-    R = rs.scalars()
+    R = rules_scalars(rs)
     P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
     G = np.zeros(L.G_WIDTH, dtype=np.int64)
     rng = np.array([stream_seed(np.uint64(seed), game, s) for s in range(n + 1)], dtype=np.uint64)

@@ -16,6 +16,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
@@ -79,7 +80,7 @@ def worth(spec: str, bags: list[str], round_: int, chip: str, seat: int = 0) -> 
     st = parse_strategy(spec)
     SP = np.repeat(st.params[None], len(bags), axis=0)
     P, G = table(bags, round_)
-    ctx = marginal_context(P, seat, G, RS.scalars(), SP)
+    ctx = marginal_context(P, seat, G, rules_scalars(RS), SP)
     return marginal_worth(SP, seat, chips.parse_chips(chip)[0], ctx)
 
 
@@ -136,7 +137,7 @@ def buys(spec: str, coins: int, round_: int, bag: str = START) -> list[str]:
     P, G = table([bag], round_)
     out = np.zeros(8, dtype=np.int64)
     n = decide_buy(P, 0, coins, 2, RS.supply.copy(), RS.price, (RS.price >= 0).astype(np.int64), out,
-                   G, RS.scalars(), st.kinds[None].copy(), st.params[None].copy(),
+                   G, rules_scalars(RS), st.kinds[None].copy(), st.params[None].copy(),
                    np.zeros((1, S.SC_WIDTH), dtype=np.int64), np.zeros(2, dtype=np.uint64),
                    slot_table())
     return sorted(chips.chip_name(int(t)) for t in out[:n])

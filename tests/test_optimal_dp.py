@@ -20,6 +20,7 @@ from test_optimal import EXACT_CASES
 import strategies.optimal_nb as dp
 from sim.api import potion as pot
 from sim.api.exact import optimal_value
+from sim.api.rules_array import rules_scalars
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 from strategies.optimal_memo_nb import memo_get, memo_put
@@ -50,7 +51,7 @@ def solve_root(q, slots: int = 1 << 16):
     counts = chips.counts_of(q.bag).astype(np.int64)
     stop, draw = dp.solve(counts.copy(), 0, q.start, 0, 1 if q.flask else 0, -1, -1, -1, -1,
                           ctx_of(setup), setup.coin_value, setup.ruby_value, 1.0,
-                          q.ruleset.scalars(), memo(slots))
+                          rules_scalars(q.ruleset), memo(slots))
     return setup, counts, stop, draw
 
 
@@ -78,7 +79,7 @@ def test_a_memo_emptied_mid_solve_changes_nothing():
     setup = pot.exact_setup(q)
     counts = chips.counts_of(q.bag).astype(np.int64)
     s2, d2 = dp.solve(counts.copy(), 0, 10, 0, 1, -1, -1, -1, -1, ctx_of(setup), 0.3, 1.5, 1.0,
-                      BASE.scalars(), small)
+                      rules_scalars(BASE), small)
     assert (s2, d2) == pytest.approx((stop, draw), abs=1e-12)
 
 
@@ -121,7 +122,7 @@ def mid_potions(draw):
 @given(mid_potions())
 def test_draw_bounds_bracket_the_value_of_drawing(case):
     counts, white, anchor, lt, flask, flask_v, norange, coin, ruby = case
-    R = BASE.scalars()
+    R = rules_scalars(BASE)
     ctx = np.array([7, 52, 0, flask_v, 0, 0], dtype=np.int64)
     lp = anchor
     stop, draw = dp.solve(counts.copy(), white, anchor, norange, flask, lt, lp, -1, -1, ctx, coin,

@@ -13,14 +13,14 @@ import pytest
 from matplotlib.colors import to_hex
 from matplotlib.lines import Line2D
 
-from sim.study.compare_stats import metric_label
-from sim.study.experiment_plots import plot_ingredient, plot_seat_advantage
-from sim.study.plot_style import MIN_TEXT_PT, RED_GREEN_CMAPS, line_style, seat_label
-from sim.study.plots import plot_seats
-from sim.study.report_markdown import seat_rows
-from sim.study.sweep_plots import plot_sweep
-from sim.study.thresholds import policy_figure
-from sim.study.tune_plots import progress_figure
+from sim.study.common.plot_style import MIN_TEXT_PT, RED_GREEN_CMAPS, line_style, seat_label
+from sim.study.compare.stats import metric_label
+from sim.study.experiments.plots import plot_ingredient, plot_seat_advantage
+from sim.study.reports.markdown import seat_rows
+from sim.study.reports.plots import plot_seats
+from sim.study.sweep.plots import plot_sweep
+from sim.study.thresholds.compute import policy_figure
+from sim.study.tune.plots import progress_figure
 
 CHIPS = ["o1", "g1", "g2", "g4", "b1", "b2", "b4", "r1", "r2", "r4", "y1", "y2", "y4", "p1", "k1"]
 

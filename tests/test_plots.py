@@ -1,4 +1,4 @@
-"""The report plots (``sim.study.plots``) drawn from a small tournament's saved tables: every axis says
+"""The report plots (``sim.study.reports.plots``) drawn from a small tournament's saved tables: every axis says
 what it measures, legends lie outside the data areas, strategies are never drawn in a chip's
 colour (chip colours mean chips), and pairs.png shows the VP difference beside the win share's. The
 tournament is a round-robin (4 strategies, 3 seats), so head_to_head.png is drawn too."""
@@ -13,9 +13,9 @@ from matplotlib.patches import Rectangle
 from typer.testing import CliRunner
 
 from sim.cli.reports import register
-from sim.study import plots
-from sim.study.plot_style import LINE_COLOURS, palette
-from sim.study.report_load import load_summary
+from sim.study.common.plot_style import LINE_COLOURS, palette
+from sim.study.reports import plots
+from sim.study.reports.load import load_summary
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 register(app)

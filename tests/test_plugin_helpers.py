@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.kernel.bag import add_chip, reset_potion
 from sim.rules import chips
@@ -29,7 +30,7 @@ def state():
     P[0, L.POT_T + 1], P[0, L.POT_P + 1] = chips.W1, 4
     G = np.zeros(L.G_WIDTH, dtype=np.int64)
     G[L.G_NP], G[L.G_ROUND], G[L.G_SEEN] = 2, 6, 0b10
-    return P, G, RS.scalars()
+    return P, G, rules_scalars(RS)
 
 
 def test_bag_and_pot_helpers():
@@ -49,7 +50,7 @@ def test_bag_and_pot_helpers():
 
 
 def test_track_helpers():
-    R = RS.scalars()
+    R = rules_scalars(RS)
     # component-data.md section 2: space 9 pays 9 coins, 1 VP and shows a ruby; space 10 2 VP
     assert (H.space_coins(R, 9), H.space_vp(R, 9), H.space_ruby(R, 9)) == (9, 1, 1)
     assert (H.space_coins(R, 10), H.space_vp(R, 10), H.space_ruby(R, 10)) == (10, 2, 0)

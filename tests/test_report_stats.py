@@ -11,13 +11,14 @@ import pandas as pd
 import pytest
 
 from sim.stats.intervals import t_ci, t_quantile, wilson
-from sim.study.report_stats import (
+from sim.study.tournament.plan import TournamentConfig, resolve_plan
+from sim.study.tournament.run import run_tournament
+from sim.study.tournament.statistics import (
     SHARE_UNIT,
     Accumulator,
     plackett_luce,
     summarize_games,
 )
-from sim.study.tournament import TournamentConfig, resolve_plan, run_tournament
 
 
 @pytest.mark.parametrize("df, expected", [(1, 12.7062), (2, 4.3027), (3, 3.1824), (4, 2.7764),
@@ -208,3 +209,11 @@ def test_paired_difference_with_itself():
         means.append(q["vp_diff"])
     assert covered >= 34
     assert abs(np.mean(means)) < 4 * np.std(means) / math.sqrt(len(means))
+
+
+def test_api_round_columns_are_the_report_round_metrics():
+    """sim.api.columns names the per-round record's columns; the report keeps them in order."""
+    from sim.api.columns import ROUND_COLUMNS
+    from sim.study.tournament.statistics import ROUND_METRIC_NAMES
+
+    assert tuple(name for name, _ in ROUND_COLUMNS) == ROUND_METRIC_NAMES

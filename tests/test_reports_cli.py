@@ -14,7 +14,7 @@ import typer
 from cli_helpers import assert_user_error, invokers
 
 from sim.cli.reports import register
-from sim.study.tournament import RunInterrupted
+from sim.study.tournament.run import RunInterrupted
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 register(app)
@@ -112,7 +112,7 @@ def test_tournament_table_output_and_games_detail(tmp_path):
 
 def test_no_options_runs_the_default_field(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    import sim.study.tournament as T
+    import sim.study.tournament.plan as T
 
     monkeypatch.setattr(T, "DEFAULT_GAMES", 400)
     r = ok("tournament", "--json", "--no-plots")
@@ -345,7 +345,7 @@ def test_plot_errors(tmp_path):
 
 
 def test_sweep_interrupted_and_resumed(tmp_path, monkeypatch):
-    import sim.study.sweep as T
+    import sim.study.sweep.run as T
 
     real = T.run_tournament
     calls = {"n": 0}

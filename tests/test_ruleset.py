@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.api.rules_array import rules_scalars
 from sim.kernel.layout import R_FLASK_REUSE, R_LIMIT
 from sim.rules import chips
 from sim.rules.ruleset import BUILTIN_DIR, RulesetError, load_ruleset
@@ -274,7 +275,7 @@ def test_extends_base_override(tmp_path):
     rs = load_ruleset(str(p))
     base = load_ruleset("base")
     assert rs.name == "mine"
-    assert rs.game("explosion_limit") == 9 and rs.scalars()[R_LIMIT] == 9
+    assert rs.game("explosion_limit") == 9 and rules_scalars(rs)[R_LIMIT] == 9
     # everything else comes from base; the price table is merged key by key
     assert rs.game("rounds") == base.game("rounds") == 9
     assert np.array_equal(rs.coins, base.coins) and np.array_equal(rs.vp, base.vp)
@@ -287,15 +288,15 @@ def test_extends_base_override(tmp_path):
 def test_set_explosion_limit():
     rs = load_ruleset("base", ["game.explosion_limit=8"])
     assert rs.game("explosion_limit") == 8
-    assert rs.scalars()[R_LIMIT] == 8
+    assert rules_scalars(rs)[R_LIMIT] == 8
     assert load_ruleset("base").game("explosion_limit") == 7  # the built-in is not changed
 
 
 def test_set_flask_space_string_forms():
     for v in ("reuse", '"reuse"'):
         rs = load_ruleset("base", [f"game.flask_space={v}"])
-        assert rs.game("flask_space") == "reuse" and rs.scalars()[R_FLASK_REUSE] == 1
-    assert load_ruleset("base").scalars()[R_FLASK_REUSE] == 0
+        assert rs.game("flask_space") == "reuse" and rules_scalars(rs)[R_FLASK_REUSE] == 1
+    assert rules_scalars(load_ruleset("base"))[R_FLASK_REUSE] == 0
 
 
 def test_check_implemented_rejects_a_black_set_2():

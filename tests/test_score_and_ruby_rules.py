@@ -4,6 +4,7 @@ each checked on hand-set states worked out from the rule's definition."""
 import numpy as np
 import pytest
 
+from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.rules.ruleset import load_ruleset
 from strategies import slots as S
@@ -13,7 +14,7 @@ from strategies.plugin import function_table
 from strategies.potion_value_nb import one_step_ev_draws, press_shift
 
 RS = load_ruleset("base")
-R = RS.scalars()
+R = rules_scalars(RS)
 
 
 def _game(round_no: int, scores: list[int]) -> tuple[np.ndarray, np.ndarray]:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from sim.api.rules_array import rules_scalars
 from sim.cli.main import app
 from sim.rules import chips
 from strategies import slots as S
@@ -151,7 +152,7 @@ def test_threshold_single_value_fills_every_round():
 
 
 def test_per_round_values_fill_sp_as_documented():
-    """``_set_round``: SP[slot, r] is the value for round r (1..20), the last value repeats,
+    """``set_round``: SP[slot, r] is the value for round r (1..20), the last value repeats,
     and SP[slot, 0] (outside a game) takes the first value."""
     st = parse_strategy("threshold:t=5/6/7")
     row = st.params[S.SLOT_STOP]
@@ -476,7 +477,7 @@ def _buys(spec: str, coins: int) -> list[str]:
     supply = rs.supply.copy()
     avail = (rs.price >= 0).astype(np.int64)
     out = np.zeros(8, dtype=np.int64)
-    n = decide_buy(P, 0, coins, 2, supply, rs.price, avail, out, G, rs.scalars(), st.kinds[None].copy(),
+    n = decide_buy(P, 0, coins, 2, supply, rs.price, avail, out, G, rules_scalars(rs), st.kinds[None].copy(),
                    st.params[None].copy(), np.zeros((1, S.SC_WIDTH), dtype=np.int64),
                    np.zeros(2, dtype=np.uint64), slot_table())
     return sorted(chips.chip_name(int(t)) for t in out[:n])

@@ -16,7 +16,7 @@ from sim.api.exact import exact_distribution, optimal_value
 from sim.cli.main import app
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
-from sim.study.thresholds import compute_thresholds
+from sim.study.thresholds.compute import compute_thresholds
 
 invoke, ok = invokers(app)
 BASE = load_ruleset("base")

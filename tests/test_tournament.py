@@ -12,16 +12,15 @@ import numba
 import pandas as pd
 import pytest
 
-from sim.study.reports import ReportError
-from sim.study.tournament import (
+from sim.study.reports.schema import ReportError
+from sim.study.tournament.plan import (
     DEFAULT_FIELD,
-    RunInterrupted,
     TournamentConfig,
     TournamentError,
     default_field,
     resolve_plan,
-    run_tournament,
 )
+from sim.study.tournament.run import RunInterrupted, run_tournament
 from strategies.builtin import REGISTRY, StrategySpecError
 
 THREE = ("threshold", "threshold:t=7", "random")
@@ -256,7 +255,7 @@ def test_until_ci_cap_and_resume(tmp_path):
 
 
 def test_round_robin_rounds_detail_resume(tmp_path, monkeypatch):
-    import sim.study.chunks as C
+    import sim.study.tournament.chunks as C
 
     monkeypatch.setattr(C, "ROUNDS_BATCH_GAMES", 100)  # several blocks per chunk
     pool = ("threshold", "threshold:t=5", "threshold:t=7", "random")

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from sim.cli.main import app
 from sim.rules.ruleset import load_ruleset
-from sim.study.tune import TuneError, parse_tune_param, rungs, tune
+from sim.study.tune.run import TuneError, parse_tune_param, rungs, tune
 
 runner = CliRunner()
 # No pot can explode (a white total above 40 is impossible): drawing on always pays. The field

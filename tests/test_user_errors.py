@@ -14,8 +14,8 @@ import pytest
 from cli_helpers import assert_user_error, invokers
 
 from sim.cli.main import app
-from sim.study import experiment as E
-from sim.study.experiment_parts import PartReport
+from sim.study.experiments import run as E
+from sim.study.experiments.parts import PartReport
 
 invoke, ok = invokers(app)
 
@@ -151,7 +151,7 @@ def test_every_part_is_checked_before_any_game(tmp_path, fake_parts, edit):
 
 
 def test_an_error_during_a_part_leaves_nothing(tmp_path, monkeypatch):
-    from sim.study.tournament import TournamentError
+    from sim.study.tournament.plan import TournamentError
 
     def boom(part, ctx, folder):
         (folder / "half.parquet").write_bytes(b"x")
@@ -300,7 +300,7 @@ def test_plot_refuses_a_corrupt_games_table(tmp_path):
 
 
 def test_tune_plays_in_short_pieces_with_the_same_shares(monkeypatch):
-    from sim.study import tune as T
+    from sim.study.tune import run as T
 
     seen = []
 
@@ -357,7 +357,7 @@ def _drawn_from(r) -> list[str]:
 
 
 def test_plot_says_which_files_it_drew_from(small_report, tmp_path):
-    from sim.study.reports import TABLE_FILES
+    from sim.study.reports.files import TABLE_FILES
 
     out = _copy(small_report, tmp_path)
     tables = [n for n in TABLE_FILES.values() if (out / n).is_file()]

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from sim.api.events import count_events
+from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.kernel.game import play_game, play_games
 from sim.kernel.records import (
@@ -108,7 +109,7 @@ def lineup_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _kernel_tables(rs: Ruleset):
-    return (rs.scalars(), rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, rs.supply, rs.price,
+    return (rules_scalars(rs), rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, rs.supply, rs.price,
             rs.book_round, rs.book_set, rs.starting_bag)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.api.exact import MAX_STATES, Setup, exact_distribution, sub_bag_count
+from sim.api.rules_array import rules_scalars
 from sim.kernel.layout import (
     MAX_CHIPS,
 )
@@ -62,7 +63,7 @@ class PotionQuery:
         kinds[S.SLOT_YELLOW] = S.YELLOW_ALWAYS
         from sim.kernel import layout as L
 
-        R = self.ruleset.scalars()
+        R = rules_scalars(self.ruleset)
         R[L.R_POTION_CARD] = self.card
         return R, kinds[None, :], params[None, :, :]
 

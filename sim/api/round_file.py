@@ -27,6 +27,7 @@ from sim.api.round_script import (
     int_of,
     round_witches,
 )
+from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.kernel.records import (
     GERR_BLUE,
@@ -134,7 +135,7 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
         raise RoundFileError(f"{label}: expected {n} [[player]] tables, found "
                              f"{len(seats) if isinstance(seats, list) else 0}")
     starting = rs.game("starting_bag")
-    R = rs.scalars()
+    R = rules_scalars(rs)
     P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
     SC = np.zeros((n, S.SC_WIDTH), dtype=np.int64)
     SK = np.full((n, S.N_SLOTS), S.SCRIPTED, dtype=np.int64)
@@ -417,7 +418,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         raise RoundFileError(f"{label}: expected {nr} [[round]] tables, found "
                              f"{len(rounds) if isinstance(rounds, list) else 0}")
     starting = rs.game("starting_bag")
-    R = rs.scalars()
+    R = rules_scalars(rs)
     P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
     G = np.zeros(L.G_WIDTH, dtype=np.int64)
     supply = rs.supply.copy()

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 from typer.core import TyperGroup
 
+from sim.api.limits import int_range
 from sim.cli.help_text import tidy_command
 
 try:  # Typer >= 0.26 carries its own copy of click
@@ -40,35 +41,8 @@ def set_threads(n: int | None) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# One rule for every integer option, one line for every usage error, one line for Ctrl-C
-
-INT64_MAX = 2**63 - 1
-# The potion kernel samples 15-30 million potions/s on the 2-core reference machine (README,
-# Performance), so 10**12 potions is about a day's work; games run at 20,000-250,000 games/s.
-MAX_POTIONS = 10**12
-MAX_GAMES = 10**9
-_DAY = "more than this machine could finish in a day"
-
-
-def int_range(option: str) -> tuple[int, int, str]:
-    """(lowest, highest, why the highest) accepted for the integer option ``--option`` of any
-    command; an option not listed takes 0 to 2**63 - 1 (what the kernels' int64 can hold). A
-    command may narrow a range further, with its own one-line error."""
-    import numba
-
-    return {
-        "seed": (0, INT64_MAX, ""),
-        "n": (1, MAX_POTIONS, _DAY),
-        "games": (1, MAX_GAMES, _DAY),
-        "budget": (1, MAX_GAMES, _DAY),  # tune: games the search may play
-        "threads": (1, numba.config.NUMBA_NUM_THREADS, "the threads Numba can use here"),
-        "players": (1, 5, "no ruleset seats more"),
-        "seat": (0, 4, ""),
-        # the command holds it to 0..players-1 and says so, naming the players
-        "rotation": (-INT64_MAX - 1, INT64_MAX, ""),
-        "start": (0, 52, "the last chip space"),
-        "flask": (1, 3, "white chips have values 1 to 3"),
-    }.get(option, (0, INT64_MAX, ""))
+# One rule for every integer option (the ranges: sim.api.limits), one line for every usage error,
+# one line for Ctrl-C
 
 
 def _is_int_option(p) -> bool:
@@ -334,7 +308,8 @@ def open_backend(backend: Backend, scheduler: str | None, workers: int | None,
     """The chosen backend, entered for the block (a cluster it starts is stopped after it); bad
     options, the missing ``dist`` extra or an unreachable scheduler fail with one line (exit 2).
     With Dask, ``threads`` fixes each worker's Numba threads and a note says where games run."""
-    from sim.study.backend import BackendError, make_backend
+    from sim.study.tournament.backend import make_backend
+    from sim.study.tournament.local import BackendError
 
     try:
         be = make_backend(backend.value, scheduler=scheduler, workers=workers, threads=threads,

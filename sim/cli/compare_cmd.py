@@ -14,16 +14,9 @@ from rich.console import Console
 from rich.table import Table
 
 from sim.cli.common import fail, set_threads, warm_game_kernel
-from sim.study.compare import (
-    CompareConfig,
-    RulesetSpec,
-    check_out,
-    default_label,
-    parse_variant,
-    plan_compare,
-    run_compare,
-)
-from sim.study.tournament import DEFAULT_GAMES
+from sim.study.compare.config import CompareConfig, RulesetSpec, default_label, parse_variant
+from sim.study.compare.run import check_out, plan_compare, run_compare
+from sim.study.tournament.plan import DEFAULT_GAMES
 
 # Every error of the settings is a ValueError subclass (ruleset, strategy spec, strategy file,
 # players, compare's own), or an OSError for a strategy file or --out.
@@ -71,7 +64,7 @@ def _table(title: str, header: list[str], rows: list[list[str]]) -> Table:
 
 def print_result(res, console: Console) -> None:
     """The header line and the three tables: metrics, differences, strategies' win share."""
-    from sim.study.compare_report import difference_rows, metric_rows, strategy_rows
+    from sim.study.compare.report import difference_rows, metric_rows, strategy_rows
 
     p = res.plans[0]
     console.print(f"{res.games:,} games per ruleset ({res.deals:,} deals x {p.games_per_deal} "
@@ -115,7 +108,7 @@ def register(app: typer.Typer) -> None:
         variant; score level and spread, explosions, game length, seat advantage, the round-6
         leader, each strategy's win share, and the paired differences to the first ruleset."""
         from sim.cli.reports import progress_bar
-        from sim.study.reports import dumps
+        from sim.study.reports.files import dumps
 
         try:
             set_threads(threads)

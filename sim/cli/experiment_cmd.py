@@ -2,7 +2,7 @@
 ``quacks experiment list`` to a Typer app.
 
 ``quacks experiment run FILE [--out DIR] [--games N]`` runs a study declared in TOML (see
-``sim.study.experiment_file``) and writes a report folder (parquet tables, PNG plots and
+``sim.study.experiments.file``) and writes a report folder (parquet tables, PNG plots and
 ``report.md``); FILE is a path or the name of a shipped experiment (``quacks experiment list``).
 """
 
@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
     @exp_app.command("list")
     def list_() -> None:
         """The shipped experiments (experiments/*.toml): name, title, parts and games per part."""
-        from sim.study.experiment_file import (
+        from sim.study.experiments.file import (
             ExperimentFileError,
             load_experiment,
             shipped_experiments,
@@ -84,9 +84,13 @@ def register(app: typer.Typer) -> None:
         from sim.api.game import GameInputError
         from sim.rules.chips import BagSpecError
         from sim.rules.ruleset import RulesetError
-        from sim.study.experiment import ExperimentInterrupted, ExperimentRunError, run_experiment
-        from sim.study.experiment_file import ExperimentFileError, find_experiment, load_experiment
-        from sim.study.tournament import TournamentError
+        from sim.study.experiments.file import ExperimentFileError, find_experiment, load_experiment
+        from sim.study.experiments.run import (
+            ExperimentInterrupted,
+            ExperimentRunError,
+            run_experiment,
+        )
+        from sim.study.tournament.plan import TournamentError
         from strategies.builtin import StrategySpecError
 
         set_threads(threads)

@@ -16,9 +16,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.api.exact import MAX_STATES, TooLargeError, sub_bag_count
-from sim.api.game import GameInputError, check_players, check_round_values
-from sim.api.round_file import RoundFileError
+from sim.api.exact import MAX_STATES, sub_bag_count
+from sim.api.game import check_players, check_round_values
 from sim.cli.common import (
     QuacksGroup,
     compile_notice,
@@ -28,10 +27,9 @@ from sim.cli.common import (
     work_progress,
 )
 from sim.cli.printing import ci_text, print_forced, print_potion, print_regret
+from sim.cli.user_input import USER_ERRORS, load_strategies
 from sim.rules import chips
-from sim.rules.ruleset import RulesetError, load_ruleset
-from strategies.builtin import StrategySpecError
-from strategies.registry import StrategyFileError
+from sim.rules.ruleset import load_ruleset
 
 app = typer.Typer(
     cls=QuacksGroup,
@@ -65,15 +63,14 @@ def _options(
 
 # Command modules: each has ``register(app)``. A module not written yet in this checkout is
 # skipped (only when that very module is missing, never on an error inside it).
-COMMAND_MODULES = ("reports", "rules_cmd", "tune_cmd", "thresholds_cmd", "compare_cmd",
-                   "experiment_cmd")
+COMMAND_MODULES = ("sim.cli.reports", "sim.cli.rules_cmd", "sim.cli.tune_cmd", "sim.cli.thresholds_cmd",
+                   "sim.cli.compare_cmd", "sim.cli.experiment_cmd")
 
 
 def _register_commands() -> None:
     import importlib
 
-    for name in COMMAND_MODULES:
-        full = f"sim.cli.{name}"
+    for full in COMMAND_MODULES:
         try:
             module = importlib.import_module(full)
         except ModuleNotFoundError as e:
@@ -85,8 +82,6 @@ def _register_commands() -> None:
 
 _register_commands()
 
-USER_ERRORS = (RulesetError, chips.BagSpecError, StrategySpecError, TooLargeError, GameInputError,
-               RoundFileError, StrategyFileError, ValueError)
 
 
 RulesOpt = Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")]
@@ -95,15 +90,6 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object ins
 ThreadsOpt = Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")]
 StrategyFileOpt = Annotated[list[str] | None, typer.Option(
     "--strategy-file", help="Load user strategies from a Python file (repeatable); see README.")]
-
-
-def load_strategies(files: list[str] | None) -> None:
-    """Load strategies/user_*.py and every --strategy-file (StrategyFileError on a bad file)."""
-    from strategies.registry import load_plugins_dir, load_strategy_file
-
-    load_plugins_dir()
-    for f in files or []:
-        load_strategy_file(f)
 
 
 @app.command()
@@ -205,7 +191,7 @@ def potion(
 
 
 def _lineup(strategies: str | None, players: int | None):
-    from sim.study.replay_report import default_specs
+    from sim.study.reports.replay import default_specs
     from strategies.builtin import parse_strategy, split_specs
 
     specs = split_specs(strategies) if strategies is not None else default_specs(players)
@@ -307,7 +293,7 @@ def replay(
     """
     from sim.api.events import event_dict, event_seat_names, event_text
     from sim.api.game import replay as replay_game
-    from sim.study.replay_report import (
+    from sim.study.reports.replay import (
         ReplayError,
         check_rotation,
         load_report_game,

@@ -31,25 +31,25 @@ from sim.cli.common import (
 )
 from sim.rules.chips import BagSpecError
 from sim.rules.ruleset import RulesetError, rules_label
-from sim.study.backend import BackendError
-from sim.study.report_markdown import (
+from sim.study.reports.files import dumps, read_saved_settings
+from sim.study.reports.markdown import (
     head_to_head_counts,
     head_to_head_rows,
     pair_rows,
     seat_rows,
     strategy_rows,
 )
-from sim.study.reports import ReportError, dumps, read_saved_settings
-from sim.study.sweep import plan_sweep, run_sweep
-from sim.study.tournament import (
+from sim.study.reports.schema import ReportError
+from sim.study.sweep.run import plan_sweep, run_sweep
+from sim.study.tournament.local import BackendError
+from sim.study.tournament.plan import (
     DEFAULT_CI_CAP,
     DEFAULT_GAMES,
-    RunInterrupted,
     TournamentConfig,
     TournamentError,
     resolve_plan,
-    run_tournament,
 )
+from sim.study.tournament.run import RunInterrupted, run_tournament
 from strategies.builtin import StrategySpecError, split_specs
 
 USER_ERRORS = (RulesetError, BagSpecError, StrategySpecError, GameInputError, TournamentError,
@@ -152,7 +152,7 @@ def progress_bar(quiet: bool, label: str):
 
 def _nothing_to_resume(out: Path) -> bool:
     """True when ``out`` holds no run (interrupted or finished) that --resume could continue."""
-    from sim.study.reports import RUN_FILE, STATE_FILE, SWEEP_STATE
+    from sim.study.reports.files import RUN_FILE, STATE_FILE, SWEEP_STATE
 
     return not any((Path(out) / n).is_file() for n in (STATE_FILE, SWEEP_STATE, RUN_FILE))
 
@@ -372,7 +372,7 @@ def register(app: typer.Typer) -> None:
                 if not s.get(key):
                     fail(f"--{opt}: required, e.g. quacks sweep --strategy threshold --param t=4:9:1 --vs threshold")
             target = out if out is not None else default_out("sweep-")
-            from sim.study.tournament import load_strategy_files
+            from sim.study.tournament.plan import load_strategy_files
 
             load_strategy_files(s.get("strategy_files") or ())
             first = plan_sweep(s["strategy"], s["params"], s.get("baseline")).specs[0]
@@ -420,8 +420,8 @@ def register(app: typer.Typer) -> None:
         directory: Annotated[Path, typer.Argument(help="A report directory written by quacks tournament or sweep.")],
     ) -> None:
         """Re-draw the plots of a saved report from its tables."""
-        from sim.study.plots import render_all
-        from sim.study.report_check import check_report_files
+        from sim.study.reports.check import check_report_files
+        from sim.study.reports.plots import render_all
 
         if directory.is_file():
             fail(f"{directory}: a file; quacks plot needs a report folder (the --out of quacks "

@@ -1,7 +1,7 @@
 """The ``thresholds`` command: ``register(app)`` adds it to a Typer app.
 
 ``quacks thresholds --bag B`` prints every white-total and risk threshold of the bag against the
-optimal stopper (``sim.study.thresholds``): explosion chance, mean reward space, coins, VP,
+optimal stopper (``sim.study.thresholds.compute``): explosion chance, mean reward space, coins, VP,
 rubies, value and regret, then the optimal stopper's policy as a map. ``--json`` prints one
 object, ``--csv FILE`` / ``--png FILE`` write the table / the stop curve, ``--out DIR`` all of it.
 """
@@ -56,9 +56,9 @@ def register(app: typer.Typer) -> None:
         Exact where the bag allows (Set 1 books, no card, a small bag), sampled otherwise.
         """
         from sim.api import potion as pot
-        from sim.cli.main import USER_ERRORS
+        from sim.cli.user_input import USER_ERRORS
         from sim.rules.ruleset import load_ruleset
-        from sim.study import thresholds as th
+        from sim.study.thresholds import compute as th
 
         try:
             set_threads(threads)

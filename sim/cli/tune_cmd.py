@@ -1,7 +1,7 @@
 """The ``tune`` command: ``register(app)`` adds it to a Typer app.
 
 ``quacks tune SPEC --param KEY=LO:HI [--param ...] --vs FIELD`` searches the parameter ranges
-for the values that win most against the field (``sim.study.tune``), prints the best spec with
+for the values that win most against the field (``sim.study.tune.run``), prints the best spec with
 its re-tested win share and the paired improvement over SPEC, and with ``--out DIR`` writes
 ``history.parquet`` (every candidate), ``progress.png`` and ``tune.json``.
 """
@@ -63,10 +63,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Find the parameter values of a strategy that win most against a field (Optuna TPE,
         successive halving on shared deals, then a re-test against the start on fresh deals)."""
-        from sim.cli.main import USER_ERRORS, load_strategies
+        from sim.cli.user_input import USER_ERRORS, load_strategies
         from sim.rules.ruleset import load_ruleset
-        from sim.study.tune import TuneError, parse_tune_param
-        from sim.study.tune import tune as run_tune
+        from sim.study.tune.run import TuneError, parse_tune_param
+        from sim.study.tune.run import tune as run_tune
         from strategies.builtin import split_specs
 
         set_threads(threads)
@@ -84,7 +84,7 @@ def register(app: typer.Typer) -> None:
             n = players or (4 if len(field) == 1 else len(field) + 1)
             target = Path(out_dir) if out_dir else None
             if target is not None:  # before any work, as tournament does
-                from sim.study.out_probe import probe_writable
+                from sim.study.common.out_probe import probe_writable
 
                 probe_writable(target)
             with open_backend(backend, scheduler, workers, threads, quiet=json_) as be, \
@@ -123,7 +123,7 @@ def print_tune(res, players: int, files: list[str], target: Path | None) -> None
 
 def write_tune_report(res, target: Path, settings: dict) -> list[str]:
     """history.parquet, progress.png and tune.json in ``target``, each written atomically."""
-    from sim.study.reports import atomic_write_text, partial
+    from sim.study.reports.files import atomic_write_text, partial
 
     target.mkdir(parents=True, exist_ok=True)
     hist = target / "history.parquet"
@@ -132,7 +132,7 @@ def write_tune_report(res, target: Path, settings: dict) -> list[str]:
     os.replace(tmp, hist)
     atomic_write_text(target / "tune.json", json.dumps({**res.as_json(), "settings": settings},
                                                        indent=2) + "\n")
-    from sim.study.tune_plots import progress_figure
+    from sim.study.tune.plots import progress_figure
 
     fig = progress_figure(res)
     png = target / "progress.png"

@@ -1,7 +1,7 @@
 """What the kernel reports: game error codes, the per-round record and the per-game result.
 
 The records are declared once as field lists (``sim.kernel.fields``): the ``RD_*`` and ``O_*``
-offsets are computed from them, and so are the report columns (``sim.study.report_schema``) and the
+offsets are computed from them, and so are the report columns (``sim.study.reports.schema``) and the
 api's ``result_fields`` / ``round_fields``."""
 
 from __future__ import annotations

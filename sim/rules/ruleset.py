@@ -25,13 +25,11 @@ from sim.rules.schema import (
     DIE_FACES,
     HW_SET_COLOURS,
     IMPLEMENTED_SETS,
-    INFO_MODELS,
     PRICE_SETS,
     SCHEMA,
     SET_COLOURS,
     TOP_KEYS,
     TRACK_LEN,
-    glass_code,
     is_int,
 )
 
@@ -80,61 +78,6 @@ class Ruleset:
         """SHA-256 of the resolved ruleset (canonical JSON), for run manifests."""
         blob = json.dumps(self.data, sort_keys=True, separators=(",", ":")).encode()
         return hashlib.sha256(blob).hexdigest()
-
-    def scalars(self) -> np.ndarray:
-        """The rules scalars array ``R`` the kernels take (layout ``sim.kernel.layout.R_*``)."""
-        from sim.kernel import layout as L
-
-        g = self.data["game"]
-        R = np.zeros(L.R_WIDTH, dtype=np.int64)
-        R[L.R_ROUNDS] = g["rounds"]
-        R[L.R_LIMIT] = g["explosion_limit"]
-        R[L.R_WHITE_ROUND] = g["round_white_chip"]
-        R[L.R_MAX_BUYS] = g["max_buys"]
-        R[L.R_RUBY_DROPLET] = g["ruby_cost_droplet"]
-        R[L.R_RUBY_FLASK] = g["ruby_cost_flask"]
-        R[L.R_FINAL_COINS] = g["final_coins_per_vp"]
-        R[L.R_FINAL_RUBIES] = g["final_rubies_per_vp"]
-        R[L.R_FLASK_REUSE] = 1 if g["flask_space"] == "reuse" else 0
-        R[L.R_INFO] = INFO_MODELS.index(g["info_model"])
-        R[L.R_FINAL_INFO] = INFO_MODELS.index(g["final_info_model"])
-        R[L.R_RATS_FROM] = g["rats_from_round"]
-        R[L.R_LAST] = self.data["track"]["last_chip_space"]
-        R[L.R_LAP] = self.data["rats"]["lap"]
-        R[L.R_START_RUBIES] = g["starting_rubies"]
-        R[L.R_START_DROPLET] = g["starting_droplet"]
-        R[L.R_BOOK : L.R_BOOK + chips.N_COLOURS] = self.book_set
-        R[L.R_COINS : L.R_COINS + TRACK_LEN] = self.coins
-        R[L.R_VP : L.R_VP + TRACK_LEN] = self.vp
-        R[L.R_RUBY : L.R_RUBY + TRACK_LEN] = self.ruby
-        R[L.R_PRICE : L.R_PRICE + chips.N_TYPES] = self.price
-        R[L.R_BOOK_ROUND : L.R_BOOK_ROUND + chips.N_COLOURS] = self.book_round
-        from sim.rules.cards import card_number
-
-        cards = self.data["cards"]
-        R[L.R_DECK] = 1 if cards["deck"] else 0
-        out = {card_number(c) for c in cards["exclude"]}
-        from sim.rules.cards import BASE_CARDS, CARDS
-
-        last = len(CARDS) if self.data["witches"]["enabled"] else BASE_CARDS  # witch cards need witches
-        R[L.R_CARD_MASK] = sum(1 << k for k in range(1, last + 1) if k not in out)
-        order = [card_number(c) for c in cards["order"] if card_number(c) not in out]
-        R[L.R_CARD_ORDER_N] = len(order)
-        R[L.R_CARD_ORDER : L.R_CARD_ORDER + len(order)] = order
-        pot = self.data["pot"]
-        R[L.R_TUBE] = 1 if pot["side"] == "test-tube" else 0
-        R[L.R_TEAMS] = 1 if g["teams"] else 0
-        for i, v in enumerate(pot["test_tube"]):
-            R[L.R_TUBE_GLASS + 1 + i] = glass_code(v)
-        R[L.R_BOWL] = 1 if g["overflow_bowl"] else 0
-        R[L.R_PENNY_VP] = g["penny_vp"]
-        from sim.rules.witches import GROUPS, witch_group, witch_number
-
-        w = self.data["witches"]
-        R[L.R_WITCHES] = 1 if w["enabled"] else 0
-        for wid in w["fixed"]:
-            R[L.R_WITCH_FIXED + GROUPS.index(witch_group(wid))] = witch_number(wid)
-        return R
 
     def check_implemented(self) -> None:
         """Raise RulesetError if the ruleset asks for a book whose effects are not built yet."""

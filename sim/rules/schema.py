@@ -78,20 +78,6 @@ def _glass_bonus(v) -> bool:
     return isinstance(v, str) and v in CHIP_KEYS and not v.startswith("w")
 
 
-def glass_code(v: str) -> int:
-    """A test-tube glass bonus (``ruby``, ``ruby:N``, ``vp:N`` or a chip such as ``b1``) as the
-    kernel's code (``sim.kernel.layout.TUBE_*``)."""
-    from sim.kernel import layout as L
-
-    if v == "ruby":
-        return L.TUBE_RUBY + 1
-    if v.startswith("ruby:"):
-        return L.TUBE_RUBY + int(v[5:])
-    if v.startswith("vp:"):
-        return L.TUBE_VP + int(v[3:])
-    return CHIP_KEYS.index(v)
-
-
 def _card_list():
     from sim.rules.cards import CARD_IDS
 

@@ -1,0 +1,1 @@
+"""Shared by every study: the plot style, deferred Ctrl-C and the output-folder probe."""

@@ -1,0 +1,1 @@
+"""Rulesets compared: the same strategies under several rulesets, paired by deal."""

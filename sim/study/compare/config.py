@@ -1,0 +1,92 @@
+"""What ``quacks compare`` compares: the rulesets (:class:`RulesetSpec`, their labels and
+``--variant`` text) and the settings (:class:`CompareConfig`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from sim.study.tournament.plan import (
+    DEFAULT_GAMES,
+    TournamentError,
+)
+
+
+class CompareError(TournamentError):
+    """Settings that cannot run; the message names the option and what would be right."""
+
+
+@dataclass(frozen=True)
+class RulesetSpec:
+    """One column of the comparison: a label, a built-in ruleset name or TOML file, overrides."""
+
+    label: str
+    rules: str = "base"
+    overrides: tuple[str, ...] = ()
+
+
+def default_label(rules: str) -> str:
+    """The label of a ruleset given by name (the name) or file (its stem)."""
+    return Path(rules).stem if rules.lower().endswith(".toml") else rules
+
+
+def ruleset_spec(x) -> RulesetSpec:
+    """A RulesetSpec from itself, a (label, rules, overrides) tuple or a bare ruleset name."""
+    if isinstance(x, RulesetSpec):
+        return x
+    if isinstance(x, str):
+        return RulesetSpec(default_label(x), x)
+    label, rules, *rest = x
+    return RulesetSpec(str(label), str(rules), tuple(rest[0]) if rest else ())
+
+
+def parse_variant(text: str, rules: str = "base", common: Sequence[str] = ()) -> RulesetSpec:
+    """``LABEL=section.key=value;section.key=value`` as a variant of ``rules`` (after the
+    ``common`` overrides). Without a label (the text starts with ``section.key=``; a label has
+    no dot) the overrides themselves, joined by ``;``, are the label."""
+    head, sep, rest = text.partition("=")
+    labelled = bool(sep) and "." not in head
+    ovs = tuple(o.strip() for o in (rest if labelled else text).split(";") if o.strip())
+    label = head.strip() if labelled else ";".join(ovs)
+    if not label:
+        raise CompareError(f"--variant {text!r}: expected LABEL=section.key=value;section.key=value")
+    return RulesetSpec(label, rules, (*common, *ovs))
+
+
+def unique_labels(specs: Sequence[RulesetSpec]) -> list[RulesetSpec]:
+    """The specs with repeated labels numbered (``base``, ``base#2``, ...)."""
+    seen: dict[str, int] = {}
+    out = []
+    for s in specs:
+        k = seen[s.label] = seen.get(s.label, 0) + 1
+        out.append(s if k == 1 else RulesetSpec(f"{s.label}#{k}", s.rules, s.overrides))
+    return out
+
+
+@dataclass(frozen=True)
+class CompareConfig:
+    """What to compare. ``rulesets``: RulesetSpec or (label, rules, overrides) tuples, the first
+    the reference; ``strategies``: the field (default: the tournament's default field);
+    ``games``: per ruleset, rounded up to whole deals."""
+
+    rulesets: tuple = ()
+    strategies: tuple[str, ...] = ()
+    players: int | None = None
+    games: int = DEFAULT_GAMES
+    seed: int = 1
+    threads: int | None = None
+    leader_round: int = 6
+    strategy_files: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "rulesets", tuple(unique_labels([ruleset_spec(r) for r in self.rulesets])))
+        object.__setattr__(self, "strategies", tuple(self.strategies))
+        object.__setattr__(self, "strategy_files", tuple(self.strategy_files))
+
+    def settings(self) -> dict:
+        """JSON-ready settings."""
+        d = asdict(self)
+        d["rulesets"] = [asdict(r) | {"overrides": list(r.overrides)} for r in self.rulesets]
+        return d
+

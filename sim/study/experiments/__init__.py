@@ -1,0 +1,1 @@
+"""Experiments: a TOML file of parts (tournaments, sweeps, comparisons, thresholds) run as one."""

@@ -1,0 +1,1 @@
+"""Report folders: their files, writer, loader and checker, markdown, plots and replays."""

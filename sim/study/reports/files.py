@@ -1,0 +1,195 @@
+"""A report folder's file names and the file helpers every study shares: JSON that keeps
+NaN out, atomic writes, package versions, the saved settings of a run and its command line."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import shlex
+import shutil
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from sim.study.reports.schema import (
+    ReportError,
+)
+
+GAMES_FILE = "games.parquet"
+ROUNDS_FILE = "rounds.parquet"
+RUN_FILE = "run.json"
+MD_FILE = "summary.md"
+TABLE_FILES = {"strategies": "summary.csv", "pairs": "pairs.csv", "seats": "seats.csv",
+               "bought": "bought.csv", "vp_hist": "vp_hist.csv", "rounds": "rounds_summary.csv",
+               "head_to_head": "head_to_head.csv"}
+STATE_FILE = ".run.json.partial"
+STAGING = ".staging"
+PLOT_FILES = ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_round.png",
+              "seats.png", "chips_bought.png", "pairs.png", "head_to_head.png")
+SWEEP_FILES = ("sweep.csv", "sweep.md", "sweep.png")
+SWEEP_STATE = ".sweep.json.partial"
+COMPRESSION = "lz4"  # fast to write; pandas, pyarrow, polars and duckdb read it
+VERSION_PACKAGES = ("quacks-sim", "numpy", "numba", "pandas", "pyarrow", "matplotlib", "typer", "rich")
+
+
+def partial(name: str) -> str:
+    """Hidden in-progress name of a report file."""
+    return f".{name}.partial"
+
+
+def resume_name(name: str) -> str:
+    """Hidden name of a partial file being copied by --resume."""
+    return f".{name}.resume"
+
+
+def known_files() -> list[str]:
+    """Every file name a tournament report may contain (for --force and the empty-DIR check)."""
+    names = [GAMES_FILE, ROUNDS_FILE, RUN_FILE, MD_FILE, *TABLE_FILES.values(), *PLOT_FILES, "witches.csv",
+             *SWEEP_FILES, STATE_FILE, SWEEP_STATE]
+    for n in (GAMES_FILE, ROUNDS_FILE):
+        names += [partial(n), resume_name(n)]
+    return names
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write text to a hidden temporary name next to ``path``, then rename it into place."""
+    tmp = path.with_name(partial(path.name))
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of Python and the packages a report depends on."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version()}
+    for p in VERSION_PACKAGES:
+        try:
+            out[p] = version(p)
+        except PackageNotFoundError:
+            out[p] = "unknown"
+    return out
+
+
+def sha256_of(path: str) -> str | None:
+    """The SHA-256 of a file, or None if it cannot be read."""
+    import hashlib
+
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _json_default(o):
+    if isinstance(o, (np.integer,)):
+        return int(o)
+    if isinstance(o, (np.floating,)):
+        f = float(o)
+        return f if math.isfinite(f) else None
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    if isinstance(o, (tuple, set)):
+        return list(o)
+    if isinstance(o, Path):
+        return str(o)
+    return str(o)
+
+
+def dumps(obj) -> str:
+    """JSON text with NaN and infinities as null."""
+    return json.dumps(_nan_to_none(obj), default=_json_default, allow_nan=False)
+
+
+def _nan_to_none(o):
+    if isinstance(o, float):
+        return o if math.isfinite(o) else None
+    if isinstance(o, dict):
+        return {k: _nan_to_none(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [_nan_to_none(v) for v in o]
+    return o
+
+
+# --- schemas and tables -----------------------------------------------------------------------
+
+# --- the directory ----------------------------------------------------------------------------
+
+def dir_entries(path: Path) -> list[str]:
+    return sorted(os.listdir(path)) if path.is_dir() else []
+
+
+def check_writable(path: Path, flag: str = "--out") -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".quacks-write-test"
+        with open(probe, "w") as f:
+            f.write("ok")
+        probe.unlink()
+    except OSError as e:
+        raise ReportError(f"{flag} {path}: cannot write there ({e.strerror or e})") from None
+
+
+def remove_known(path: Path, extra_dirs: Sequence[str] = ()) -> None:
+    for name in [*known_files(), STAGING, *extra_dirs]:
+        p = path / name
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+        elif p.exists() or p.is_symlink():
+            p.unlink()
+    for name in dir_entries(path):  # temporary names of atomic writes
+        if name.startswith(".") and name.endswith(".partial") and (path / name).is_file():
+            (path / name).unlink()
+
+
+def settings_diff(saved: dict, new: dict) -> str | None:
+    for k in sorted(set(saved) | set(new)):
+        if json.loads(dumps(saved.get(k))) != json.loads(dumps(new.get(k))):
+            return f"{k} = {saved.get(k)!r} there, {new.get(k)!r} now"
+    return None
+
+
+def read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ReportError(f"{path}: cannot be read ({e}); use --force to start over") from None
+
+
+def read_saved_settings(path: str | Path) -> dict | None:
+    """Settings of the run in a report directory (interrupted or complete), or None."""
+    p = Path(path)
+    for name, key in ((STATE_FILE, "settings"), (SWEEP_STATE, "settings"), (RUN_FILE, "settings")):
+        f = p / name
+        if f.is_file():
+            try:
+                return json.loads(f.read_text())[key]
+            except (OSError, ValueError, KeyError):
+                return None
+    return None
+
+
+def canonical_command(settings: dict) -> str:
+    """A ``quacks tournament`` command line that reproduces a run with these settings."""
+    parts = ["quacks", "tournament", "--strategies", ",".join(settings["strategies"]),
+             "--players", str(settings["players"]), "--games", str(settings["games"]),
+             "--seed", str(settings["seed"]), "--rules", settings["rules"]]
+    for o in settings.get("overrides", []):
+        parts += ["--set", o]
+    for f in settings.get("strategy_files", []):
+        parts += ["--strategy-file", f]
+    parts += ["--format", settings["format"]]
+    if settings.get("until_ci") is not None:
+        parts += ["--until-ci", repr(settings["until_ci"])]
+    parts += ["--detail", settings["detail"]]
+    return shlex.join(parts)
+

@@ -1,0 +1,1 @@
+"""Parameter sweeps: one strategy parameter varied against a fixed field."""

@@ -1,0 +1,98 @@
+"""The directory of a sweep: per-value reports in sub-directories, the sweep table on top
+(``sweep.csv``, ``sweep.md``, ``sweep.png``, ``run.json``), written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from sim.study.reports.files import (
+    RUN_FILE,
+    STAGING,
+    SWEEP_STATE,
+    atomic_write_text,
+    check_writable,
+    dir_entries,
+    dumps,
+    now_iso,
+    package_versions,
+    read_saved_settings,
+    remove_known,
+    settings_diff,
+)
+from sim.study.reports.markdown import sweep_markdown
+from sim.study.reports.schema import ReportError
+from sim.study.sweep.plots import render_sweep
+
+
+class SweepWriter:
+    """Owns a sweep directory: per-value reports in sub-directories, the sweep table on top."""
+
+    def __init__(self, path: Path, settings: dict, subdirs: Sequence[str], *, resume: bool = False,
+                 force: bool = False, argv: Sequence[str] | None = None):
+        self.path = Path(path)
+        self.settings = settings
+        self.subdirs = list(subdirs)
+        self.argv = list(argv) if argv is not None else list(sys.argv)
+        self.started = now_iso()
+        p = self.path
+        if p.exists() and not p.is_dir():
+            raise ReportError(f"--out {p}: exists and is not a directory")
+        entries = dir_entries(p)
+        if entries:
+            if force:
+                check_writable(p)
+                remove_known(p, self._previous_subdirs())
+            elif resume:
+                saved = read_saved_settings(p)
+                if saved is None:
+                    raise ReportError(f"--resume: {p} holds no quacks sweep to resume")
+                d = settings_diff(saved, settings)
+                if d:
+                    raise ReportError(f"--resume: {p} holds a sweep with other settings ({d}); "
+                                      "repeat its command with --resume, or use --force to start over")
+            else:
+                hint = ("holds an interrupted sweep; add --resume to continue it or --force to start over"
+                        if (p / SWEEP_STATE).exists() else
+                        "is not empty; use --force to overwrite the report there")
+                raise ReportError(f"--out {p}: the directory {hint}")
+        check_writable(p)
+        atomic_write_text(p / SWEEP_STATE, dumps({"settings": settings, "argv": self.argv,
+                                                  "started": self.started, "subdirs": self.subdirs}))
+
+    def _previous_subdirs(self) -> list[str]:
+        for name in (SWEEP_STATE, RUN_FILE):
+            f = self.path / name
+            if f.is_file():
+                try:
+                    return list(json.loads(f.read_text()).get("subdirs", []))
+                except (OSError, ValueError):
+                    return []
+        return []
+
+    def finish(self, res, *, plots: bool = True) -> list[str]:
+        """Write sweep.csv, sweep.md, sweep.png and run.json (atomically); return the names."""
+
+        p = self.path
+        stage = p / STAGING
+        shutil.rmtree(stage, ignore_errors=True)
+        stage.mkdir()
+        res.table.to_csv(stage / "sweep.csv", index=False)
+        files = ["sweep.csv", "sweep.md"]
+        (stage / "sweep.md").write_text(sweep_markdown(res), encoding="utf-8")
+        if plots:
+            files += render_sweep(res.table, res.settings, stage)
+        manifest = {**res.to_json(), "settings": res.settings, "argv": self.argv,
+                    "subdirs": self.subdirs, "versions": package_versions(), "started": self.started,
+                    "finished": now_iso(), "files": sorted(files + [RUN_FILE])}
+        (stage / RUN_FILE).write_text(dumps(manifest), encoding="utf-8")
+        for name in files:
+            os.replace(stage / name, p / name)
+        os.replace(stage / RUN_FILE, p / RUN_FILE)
+        stage.rmdir()
+        (p / SWEEP_STATE).unlink(missing_ok=True)
+        return manifest["files"]

@@ -1,0 +1,1 @@
+"""Stop thresholds of a potion: when to stop drawing, by white total and risk."""

@@ -1,0 +1,494 @@
+"""The ``dask`` backend: chunks of games as tasks on a Dask cluster, the same answer as local.
+
+Client side (:class:`DaskBackend`): connect to a running scheduler (``--scheduler``) or start a
+local cluster of worker processes on the loopback interface (``--workers K``). For each run the
+*payload* (the resolved plan or ruleset, and the text of every user strategy file this process
+loaded, in load order) goes to every worker once, as a worker plugin named by its hash (workers
+that join later get it from the scheduler too); tasks name only the hash and their deals. A
+tournament's chunks are submitted a bounded window ahead (two per worker process) and handed
+back strictly in chunk order, so statistics, files and the ``until_ci`` stop are the local ones;
+chunks beyond the stop are cancelled. Tasks are pure: a chunk whose worker is lost is played
+again elsewhere by the scheduler, with the same result.
+
+Worker side: the payload is resolved once per process and cached by its hash (strategy files
+written under the temporary directory by content hash and loaded, specs parsed again there and
+checked against the client's values); a worker whose kernel sources differ from the client's
+refuses with one line. Each worker process plays one chunk at a time with its share of its
+machine's cores as Numba threads (``--threads`` fixes it), and loads the kernels from the
+on-disk Numba cache (``NUMBA_CACHE_DIR`` is honoured), compiling them once per machine at most.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import pickle
+import tempfile
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import dask
+import numpy as np
+from distributed import Client, get_worker
+from distributed.diagnostics.plugin import WorkerPlugin
+
+from sim.study.tournament.chunks import ChunkRows, deal_blocks, layout_columns
+from sim.study.tournament.local import BackendError, lineup_deal_shares
+
+CONNECT_TIMEOUT = 20  # seconds to reach a scheduler
+WORKER_WAIT = 60  # seconds to wait for a first worker to join a scheduler
+AHEAD_PER_WORKER = 2  # chunks submitted ahead per worker process
+INFO_SECONDS = 1.0  # how long the list of workers is trusted
+CHUNK_KEY = "quacks-chunk"  # task keys: quacks-chunk-<payload hash>-<run>-<chunk index>
+TUNE_PIECE_GAMES = 4_000  # a tune evaluation is split into tasks of at least this many games
+# A local cluster's background work, halved (from about 2.3% of a core per worker process to
+# 0.9%): no statistical profiler sampling the chunks' stacks, system figures every 2 s.
+QUIET_WORKERS = {"distributed.worker.profile.enabled": False,
+                 "distributed.admin.system-monitor.interval": "2s"}
+
+
+class WorkerSetupError(BackendError):
+    """A worker that cannot play this run (other kernel sources, a strategy it cannot load)."""
+
+
+# --- worker side ------------------------------------------------------------------------------
+
+_PAYLOADS: dict[str, dict] = {}  # payload hash -> payload, put here by the run's plugin
+_READY: dict[str, object] = {}  # payload hash -> the resolved plan (or ruleset) of this process
+_PLAY = threading.Lock()  # one chunk at a time per worker process, on all its Numba threads
+
+
+class PayloadPlugin(WorkerPlugin):
+    """Carries one run's payload to every worker (present and future) once."""
+
+    def __init__(self, key: str, payload: dict):
+        self.key = key
+        self.payload = payload
+        self.name = f"quacks-{key}"
+
+    def setup(self, worker) -> None:
+        """Keep the payload in this worker process until the run unregisters it."""
+        _PAYLOADS[self.key] = self.payload
+
+    def teardown(self, worker) -> None:
+        """Forget the payload and what was resolved from it."""
+        _PAYLOADS.pop(self.key, None)
+        _READY.pop(self.key, None)
+
+
+def dask_setup(worker) -> None:  # pragma: no cover - runs in worker processes
+    """Preload hook of the workers a local cluster starts: Ctrl-C in the terminal (sent to the
+    whole process group) is the client's to handle; the workers ignore it."""
+    import signal
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _load_files(files: list[tuple[str, str]]) -> None:
+    """Load the client's strategy files (name, text), in its order, from copies named by hash."""
+    from strategies.registry import load_strategy_file
+
+    root = Path(tempfile.gettempdir()) / "quacks-dask-strategies"
+    for name, text in files:
+        d = root / hashlib.sha256(text.encode()).hexdigest()[:16]
+        path = d / name
+        if not path.is_file():
+            d.mkdir(parents=True, exist_ok=True)
+            tmp = d / f".{name}.{os.getpid()}.tmp"
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+        load_strategy_file(path)
+
+
+def _same_strategy(client_side, spec: str):
+    """The spec parsed on this worker; its values and parameters must be the client's."""
+    from strategies.builtin import parse_strategy
+
+    try:
+        mine = parse_strategy(spec)
+    except ValueError as e:  # e.g. a user strategy whose file this machine did not load
+        raise WorkerSetupError(f"Dask worker {get_worker().address}: {e}") from None
+    if mine.values != client_side.values or not np.array_equal(mine.params, client_side.params):
+        raise WorkerSetupError(f"strategy {spec!r} resolves differently on Dask worker "
+                               f"{get_worker().address}; install the same quacks-sim there")
+    return mine
+
+
+def _resolve(key: str):
+    """This process's plan (or ruleset) for the payload ``key``, resolved on first use."""
+    from sim import __version__
+    from sim.numba_cache import kernel_source_hash
+
+    if key in _READY:
+        return _READY[key]
+    p = _PAYLOADS.get(key)
+    where = get_worker().address
+    if p is None:
+        raise WorkerSetupError(f"Dask worker {where} did not receive the run's settings")
+    mine = (__version__, kernel_source_hash())
+    if tuple(p["version"]) != mine:
+        raise WorkerSetupError(
+            f"Dask worker {where} runs quacks-sim {mine[0]} with kernel sources {mine[1]}, this "
+            f"machine {p['version'][0]} with {p['version'][1]}; install the same version there")
+    try:
+        _load_files(p["files"])
+    except ValueError as e:  # a strategy file that does not load there
+        raise WorkerSetupError(f"Dask worker {where}: {e}") from None
+    plan = p.get("plan")
+    if plan is not None:
+        strategies = [_same_strategy(s, s.spec) for s in plan.strategies]
+        ready = replace(plan, strategies=strategies)
+    else:
+        ready = p["ruleset"]
+    _READY[key] = ready
+    return ready
+
+
+def _kernels_cached() -> bool:
+    """True when this worker's on-disk Numba cache holds the game kernel (run by client.run)."""
+    from sim.numba_cache import is_cached
+
+    return is_cached("sim/kernel/game.play_games")
+
+
+def _threads(share: dict[str, int], fixed: int | None) -> int:
+    """Numba threads for this worker: ``fixed``, or the cores of its machine over the worker
+    processes there (never more than Numba's pool)."""
+    import numba
+    from distributed.comm import get_address_host
+
+    limit = numba.config.NUMBA_NUM_THREADS
+    if fixed is not None:
+        return max(1, min(fixed, limit))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    procs = share.get(get_address_host(get_worker().address), 1)
+    return max(1, min(limit, (cores or 1) // max(1, procs)))
+
+
+def _run(key: str, share: dict[str, int], fixed: int | None, play):
+    """Resolve the payload and call ``play(resolved)`` alone in this process, on its threads."""
+    import numba
+
+    with _PLAY:
+        ready = _resolve(key)
+        numba.set_num_threads(_threads(share, fixed))
+        return play(ready)
+
+
+def chunk_task(key: str, d0: int, d1: int, share: dict[str, int], fixed: int | None):
+    """Play deals d0..d1-1 of the run ``key``: the games columns and the rounds blocks (None
+    with games detail), without the layout columns (the client adds them back)."""
+    from sim.study.tournament.chunks import GAME_LAYOUT, ROUND_LAYOUT, play_chunk
+
+    def play(plan):
+        blocks: list[dict] = []
+        rows = play_chunk(plan, d0, d1, on_rounds=blocks.append)
+        games = {k: v for k, v in rows.games.items() if k not in GAME_LAYOUT}
+        if plan.config.detail != "rounds":
+            return games, None
+        return games, [{k: v for k, v in b.items() if k not in ROUND_LAYOUT} for b in blocks]
+
+    return _run(key, share, fixed, play)
+
+
+def warm_task(key: str, share: dict[str, int], fixed: int | None) -> str:
+    """Resolve the payload and load the kernels (one game) before the clock starts."""
+    from sim.api.game import play_batch
+
+    def play(ready):
+        if hasattr(ready, "lineup"):
+            idx = np.zeros(1, dtype=np.int64)
+            play_batch(ready.ruleset, ready.lineup(0), games=idx, rotations=idx, seed=0)
+        return get_worker().address
+
+    return _run(key, share, fixed, play)
+
+
+def shares_task(key: str, specs: list[str], seed: int, d0: int, d1: int, chunks: int,
+                share: dict[str, int], fixed: int | None) -> np.ndarray:
+    """Per-deal win shares of the lineup ``specs`` over deals d0..d1-1 (``quacks tune``)."""
+    return _run(key, share, fixed, lambda rs: lineup_deal_shares(
+        rs, specs, seed, np.arange(d0, d1, dtype=np.int64), chunks))
+
+
+# --- client side ------------------------------------------------------------------------------
+
+
+def _loaded_files() -> list[tuple[str, str]]:
+    """Every strategy file this process loaded (built-in plugins and --strategy-file), in load
+    order, as (file name, text); a file gone since is left out (a strategy the run needs from
+    it fails on the workers with one line)."""
+    try:
+        from strategies.registry import LOADED_FILES
+    except ImportError:  # a strategy layer without plugin files
+        return []
+    out = []
+    for p in LOADED_FILES:
+        try:
+            out.append((Path(p).name, Path(p).read_text(encoding="utf-8")))
+        except OSError:
+            continue
+    return out
+
+
+def _failure(e: BaseException, what: str) -> BackendError | None:
+    """The one-line error for a failed task, or None for a bug (which keeps its traceback)."""
+    from distributed import KilledWorker
+    from distributed.comm.core import CommClosedError
+
+    if isinstance(e, BackendError):
+        return BackendError(str(e))
+    if isinstance(e, KilledWorker):
+        return BackendError(f"{what}: every Dask worker that played it died (out of memory? see "
+                            "the workers' logs); the run's finished chunks are kept")
+    if isinstance(e, (CommClosedError, OSError, TimeoutError)):
+        return BackendError(f"{what}: lost the Dask scheduler ({type(e).__name__}: {e})")
+    from concurrent.futures import CancelledError
+
+    if isinstance(e, CancelledError):
+        return BackendError(f"{what}: cancelled by the Dask cluster (was it restarted?)")
+    return None
+
+
+def _collect(get, what: str):
+    """``get()``, a failed task's error as one-line BackendError (a bug keeps its traceback)."""
+    try:
+        return get()
+    except Exception as e:
+        err = _failure(e, what)
+        if err is None:
+            raise
+        raise err from None
+
+
+class DaskChunks:
+    """One tournament run's chunks on the cluster: a window ahead, handed back in order."""
+
+    def __init__(self, backend: DaskBackend, plan):
+        self.backend = backend
+        self.plan = plan
+        self.key = backend.send(plan.ruleset, plan)
+        self.futures: dict[int, object] = {}
+        self.next = None  # the next chunk to submit
+        self.run = os.urandom(4).hex()  # in the task keys: a cancelled earlier run's tasks stay apart
+
+    def _top_up(self, k: int) -> None:
+        """Keep chunks k .. k + window - 1 submitted (the window: two per worker process)."""
+        bounds = self.plan.chunk_bounds
+        share, fixed = self.backend.threads_args()
+        last = min(k + max(2, AHEAD_PER_WORKER * sum(share.values())), len(bounds) - 1) - 1
+        while self.next <= last:
+            j = self.next
+            self.futures[j] = self.backend.client.submit(
+                chunk_task, self.key, bounds[j], bounds[j + 1], share, fixed,
+                key=f"{CHUNK_KEY}-{self.key[:12]}-{self.run}-{j}")
+            self.next += 1
+
+    def rows(self, k: int, on_rounds=None) -> ChunkRows:
+        """Chunk ``k``'s rows (rounds rows to ``on_rounds`` first, block by block)."""
+        if self.next is None:
+            self.next = k
+        self._top_up(k)
+        fut = self.futures.pop(k)
+        games, blocks = _collect(fut.result, f"chunk {k + 1} of {len(self.plan.chunk_bounds) - 1}")
+        del fut
+        self._top_up(k + 1)  # keep the workers busy while this chunk is written
+        plan, (d0, d1) = self.plan, self.plan.chunk_bounds[k:k + 2]
+        for (b0, b1), block in zip(deal_blocks(plan, d0, d1), blocks or ()):
+            if on_rounds is not None:
+                on_rounds({**layout_columns(plan, b0, b1, rounds=True)[1], **block})
+        games = {**layout_columns(plan, d0, d1)[0], **games}
+        return ChunkRows(games, None, d0 * plan.games_per_deal, (d1 - d0) * plan.games_per_deal)
+
+    def close(self) -> None:
+        """Cancel the chunks played ahead and not asked for (beyond an until-ci stop)."""
+        futs = list(self.futures.values())
+        self.futures.clear()
+        if futs:
+            self.backend.abandoned = True
+            try:
+                self.backend.client.cancel(futs)
+            except Exception:  # noqa: BLE001 - a lost scheduler: nothing left to cancel
+                pass
+        self.backend.forget(self.key)
+
+
+def _stop_local_cluster(cluster, at_once: bool) -> None:
+    """Stop a local cluster; ``at_once`` kills its worker processes first (they may be in the
+    middle of chunks nobody wants, after Ctrl-C or an until-ci stop, which a graceful close
+    would wait for). The connections it cuts are not news: nothing is logged."""
+    import signal
+
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        if at_once:
+            for nanny in list(cluster.workers.values()):
+                nanny.close_gracefully(reason="the quacks run is over")  # no restart
+                if nanny.pid:
+                    try:
+                        os.kill(nanny.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+                    except OSError:  # gone already
+                        pass
+        cluster.close()
+    finally:
+        log.setLevel(level)
+
+
+class DaskBackend:
+    """Games as Dask tasks: on the cluster at ``scheduler``, or on ``workers`` local worker
+    processes started for the run (one per core by default)."""
+
+    name = "dask"
+
+    def __init__(self, scheduler: str | None = None, workers: int | None = None,
+                 threads: int | None = None, note=None):
+        self.scheduler = scheduler
+        self.workers = workers
+        self.threads = threads
+        self.note = note  # one-line remarks for stderr (e.g. that workers compile first)
+        self.abandoned = False  # chunks were cancelled, some perhaps still playing
+        self._checked = False
+        self.client: Client | None = None
+        self.cluster = None
+        self._plugins: dict[str, str] = {}  # payload hash -> plugin name
+        self._info: tuple[float, dict] | None = None
+
+    # -- the cluster -------------------------------------------------------------------------
+
+    def __enter__(self) -> DaskBackend:
+        if self.scheduler is not None:
+            try:
+                self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT,
+                                     set_as_default=False)
+            except (OSError, TimeoutError, ValueError) as e:
+                raise BackendError(f"--scheduler {self.scheduler}: cannot connect ({e}); start "
+                                   "one with: dask scheduler") from None
+            try:
+                self.client.wait_for_workers(1, timeout=WORKER_WAIT)
+            except TimeoutError:
+                self.close()
+                raise BackendError(f"--scheduler {self.scheduler}: no worker joined within "
+                                   f"{WORKER_WAIT} s; start some with: dask worker "
+                                   f"{self.scheduler}") from None
+            return self
+        from distributed import LocalCluster
+
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        k = self.workers or cores or 1
+        share = self.threads or max(1, (cores or 1) // k)
+        with dask.config.set(QUIET_WORKERS):  # inherited by the worker processes
+            self.cluster = LocalCluster(
+                n_workers=k, threads_per_worker=1, processes=True, host="127.0.0.1",
+                dashboard_address=":0", silence_logs=logging.ERROR, preload=[__name__],
+                env={"NUMBA_NUM_THREADS": str(share)})
+        self.client = Client(self.cluster, set_as_default=False)
+        return self
+
+    def __exit__(self, et, ev, tb) -> bool:
+        if et is not None:  # an error or Ctrl-C: tasks may still be running
+            self.abandoned = True
+        self.close()
+        return False
+
+    def close(self) -> None:
+        """Unregister this backend's payloads, disconnect, and stop a cluster it started."""
+        if self.client is not None:
+            for key in list(self._plugins):
+                self.forget(key)
+            self.client.close()
+            self.client = None
+        if self.cluster is not None:
+            _stop_local_cluster(self.cluster, at_once=self.abandoned)
+            self.cluster = None
+
+    def _workers(self) -> dict:
+        """The scheduler's workers (address -> info), asked at most once a second."""
+        now = time.monotonic()
+        if self._info is None or now - self._info[0] > INFO_SECONDS:
+            self._info = (now, self.client.scheduler_info(n_workers=-1)["workers"])
+        return self._info[1]
+
+    def threads_args(self) -> tuple[dict[str, int], int | None]:
+        """(worker processes per host, fixed thread count): what a task needs to pick its
+        Numba threads."""
+        share: dict[str, int] = {}
+        for w in self._workers().values():
+            share[w["host"]] = share.get(w["host"], 0) + 1
+        return share, self.threads
+
+    def describe(self) -> str:
+        """Where the games run, for a note on stderr."""
+        ws = self._workers()
+        hosts = {w["host"] for w in ws.values()}
+        where = (f"a local cluster ({self.client.scheduler.address})" if self.cluster is not None
+                 else self.scheduler)
+        return (f"playing on Dask: {len(ws)} worker process{'es' if len(ws) != 1 else ''} on "
+                f"{len(hosts)} machine{'s' if len(hosts) != 1 else ''}, {where}")
+
+    # -- payloads ------------------------------------------------------------------------------
+
+    def send(self, ruleset, plan=None) -> str:
+        """Register the payload of a run (a plan, or a ruleset for tune) with every worker
+        once; return its hash. Workers present now load it (and the kernels) before the
+        clock starts."""
+        from sim import __version__
+        from sim.numba_cache import kernel_source_hash
+
+        payload = {"version": (__version__, kernel_source_hash()), "files": _loaded_files(),
+                   "ruleset": ruleset, "plan": plan}
+        key = hashlib.sha256(pickle.dumps(payload, protocol=5)).hexdigest()[:32]
+        if key in self._plugins:
+            return key
+        plugin = PayloadPlugin(key, payload)
+        self.client.register_plugin(plugin, name=plugin.name)
+        self._plugins[key] = plugin.name
+        if not self._checked:  # once per backend: say so when workers must compile first
+            self._checked = True
+            cold = [a for a, ok in self.client.run(_kernels_cached).items() if not ok]
+            if cold and self.note is not None:
+                self.note(f"{len(cold)} Dask worker(s) compiling the simulation kernels (once per "
+                          "machine and NUMBA_CACHE_DIR; several minutes)")
+        share, fixed = self.threads_args()
+        futs = [self.client.submit(warm_task, key, share, fixed, workers=[a], pure=False,
+                                   allow_other_workers=False) for a in self._workers()]
+        _collect(lambda: self.client.gather(futs), "setting up the workers")
+        return key
+
+    def forget(self, key: str) -> None:
+        """Unregister a payload no run needs any more (workers drop what they resolved)."""
+        name = self._plugins.pop(key, None)
+        if name is not None and self.client is not None:
+            try:
+                self.client.unregister_worker_plugin(name)
+            except Exception:  # noqa: BLE001 - a lost scheduler: nothing to unregister
+                pass
+
+    # -- the services ------------------------------------------------------------------------
+
+    def chunks(self, plan) -> DaskChunks:
+        """A chunk source for one run of ``plan`` (its payload sent to the workers now)."""
+        return DaskChunks(self, plan)
+
+    def deal_shares(self, ruleset, specs, seed: int, deals: np.ndarray, chunks: int = 64) -> np.ndarray:
+        """See :func:`sim.study.tournament.backend.lineup_deal_shares`: the deals (a contiguous range) split
+        into tasks of at least TUNE_PIECE_GAMES games, results joined in deal order."""
+        deals = np.asarray(deals, dtype=np.int64)
+        if len(deals) == 0:
+            return np.zeros(0)
+        d0 = int(deals[0])
+        if not np.array_equal(deals, np.arange(d0, d0 + len(deals))):
+            raise BackendError("a tune evaluation on Dask takes a contiguous range of deals")
+        key = self.send(ruleset)
+        per = max(1, TUNE_PIECE_GAMES // len(specs))
+        pieces = max(1, min(len(self._workers()), len(deals) // per))
+        cuts = np.linspace(d0, d0 + len(deals), pieces + 1).round().astype(int)
+        share, fixed = self.threads_args()
+        futs = [self.client.submit(shares_task, key, list(specs), seed, int(a), int(b), chunks,
+                                   share, fixed, pure=True) for a, b in zip(cuts[:-1], cuts[1:])]
+        return np.concatenate(_collect(lambda: self.client.gather(futs), "a tune evaluation"))

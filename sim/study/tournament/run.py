@@ -1,0 +1,170 @@
+"""Running a tournament: chunks played by a backend, summed into the statistics and, with an
+output folder, written to its report as they come; resumable after an interruption.
+
+Memory stays flat: a chunk's rows go to the statistics accumulator and (with an output
+directory) to the parquet writers, and are dropped; with rounds detail the deals of a chunk run
+in blocks of about ``ROUNDS_BATCH_GAMES`` games whose round records are written and summed at
+once.
+
+Interruption: Ctrl-C while a chunk runs lets the chunk finish and be written, then stops (a
+second Ctrl-C stops at once, losing that chunk). :class:`RunInterrupted` (a KeyboardInterrupt)
+carries the games kept; ``resume=True`` continues (see ``sim.study.reports`` for the files).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from sim.stats.clusters import warm as warm_statistics
+from sim.study.common.interrupts import DeferInterrupt
+from sim.study.reports.writer import ReportWriter
+from sim.study.tournament.local import LOCAL
+from sim.study.tournament.plan import Plan, TournamentConfig, resolve_plan
+from sim.study.tournament.result import ChunkInfo, TournamentResult
+from sim.study.tournament.statistics import Accumulator
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped early (Ctrl-C or a hook); every finished chunk is kept for ``resume``."""
+
+    def __init__(self, games_done: int, out: Path | None):
+        super().__init__(f"interrupted after {games_done:,} games")
+        self.games_done = games_done
+        self.out = out
+
+
+def stop_reached(acc: Accumulator, until_ci: float | None) -> bool:
+    """True once every strategy's 95% win-share interval (deals as the unit, the interval the
+    report shows) is within +-until_ci."""
+    if until_ci is None or acc.games == 0:
+        return False
+    return bool(np.all(acc.win_share_halfwidth() <= until_ci))
+
+
+def run_tournament(
+    config: TournamentConfig | Plan,
+    *,
+    out: str | Path | None = None,
+    resume: bool = False,
+    force: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    on_chunk: Callable[[ChunkInfo], None] | None = None,
+    stop_after_chunks: int | None = None,
+    plots: bool = True,
+    argv: Sequence[str] | None = None,
+    note: Callable[[str], None] | None = None,
+    keep_deals: tuple[int, ...] = (),
+    backend=None,
+) -> TournamentResult:
+    """Run (or resume) a tournament; with ``out`` write the report directory.
+
+    ``progress(games_done, games_max)`` is called after every chunk (and once at the start);
+    ``on_chunk(ChunkInfo)`` too (it may raise KeyboardInterrupt to simulate Ctrl-C);
+    ``stop_after_chunks`` stops after that many new chunks as if interrupted. An interruption
+    raises :class:`RunInterrupted` after keeping every finished chunk. ``resume`` continues the
+    interrupted run in ``out`` (settings must match) and returns the finished result if it is
+    already complete; ``force`` replaces a previous report there. ``note`` receives one-line
+    remarks (e.g. that a partial file was unreadable). ``keep_deals`` lists strategy ids whose
+    per-deal totals the result keeps (``deal_totals``), for paired comparisons across runs.
+    ``backend`` (entered; default local, see ``sim.study.tournament.backend``) plays the chunks; the
+    result is the same whatever it is.
+    """
+    plan = config if isinstance(config, Plan) else resolve_plan(config)
+    notes: list[str] = []
+
+    def say(msg: str) -> None:
+        notes.append(msg)
+        if note:
+            note(msg)
+
+    acc = Accumulator(plan.names, plan.players, plan.rounds, paired=plan.config.duplicate,
+                      keep_deals=keep_deals, head_to_head=len(plan.tables) > 1)
+    if out is not None:
+        import sim.study.reports.plots  # noqa: F401 - the report writer needs it; importing matplotlib takes
+        # a second or two, which is no part of the run's time
+    warm_statistics()  # the accumulator's compiled sums: loaded (or compiled) outside the clock
+    source = (backend or LOCAL).chunks(plan)  # a cluster's workers set up outside the clock too
+    t0 = time.perf_counter()
+    writer = None
+    chunks_done = 0
+    seconds_before = 0.0
+    if out is not None:
+        writer = ReportWriter(Path(out), plan, resume=resume, force=force, argv=argv, note=say)
+        if writer.complete_result is not None:
+            source.close()
+            return writer.complete_result
+        try:
+            chunks_done = writer.open(acc)
+        except KeyboardInterrupt:  # while copying a resumed run: its sources stay for next time
+            writer.close()
+            raise RunInterrupted(writer.kept_games, Path(out)) from None
+        seconds_before = writer.seconds_before
+    kept = plan.games_after(chunks_done)
+    new_chunks = 0
+
+    def on_rounds(rcols):  # a block of rounds rows: to the file first, then the sums
+        if writer is not None:
+            writer.write_rounds(rcols)
+        acc.add_rounds(rcols)
+
+    try:
+        if progress:
+            progress(kept, plan.max_games)
+        k = chunks_done
+        while k < len(plan.chunk_bounds) - 1 and not stop_reached(acc, plan.config.until_ci):
+            with DeferInterrupt():
+                rows = source.rows(k, on_rounds=on_rounds)
+                if writer is not None:  # the games rows commit the chunk
+                    writer.write_chunk(rows)
+                acc.add_games(rows.games)
+                del rows
+                k += 1
+                new_chunks += 1
+                kept = plan.games_after(k)
+            if progress:
+                progress(kept, plan.max_games)
+            if on_chunk:
+                on_chunk(ChunkInfo(k, kept, plan.max_games, time.perf_counter() - t0,
+                                   float(np.max(acc.win_share_halfwidth()))))
+            if stop_after_chunks is not None and new_chunks >= stop_after_chunks \
+                    and k < len(plan.chunk_bounds) - 1:
+                raise KeyboardInterrupt
+        halfwidth = float(np.max(acc.win_share_halfwidth()))
+        if plan.config.until_ci is None:
+            stopped = "games"
+        else:
+            stopped = "until-ci" if halfwidth <= plan.config.until_ci else "cap"
+        seconds = time.perf_counter() - t0
+        summary = acc.summary()
+        result = TournamentResult(plan, summary, acc.games, acc.deals, stopped, halfwidth,
+                                  seconds, seconds + seconds_before, Path(out) if out else None, notes,
+                                  deal_totals={i: acc.deal_totals(i) for i in keep_deals})
+        if writer is not None:
+            with DeferInterrupt(reraise=False):  # a second or so: finish rather than stop
+                result.files = writer.finish(result, plots=plots)
+        return result
+    except KeyboardInterrupt:
+        if writer is not None:
+            writer.interrupted(time.perf_counter() - t0)
+        raise RunInterrupted(kept, Path(out) if out else None) from None
+    finally:
+        source.close()
+        if writer is not None:
+            writer.close()
+
+
+def tournament(strategies: Sequence[str] = (), **kwargs) -> TournamentResult:
+    """Notebook shortcut: ``tournament(["threshold", "random"], games=10_000, out="reports/x")``.
+
+    Keyword arguments of :class:`TournamentConfig` configure the run; the rest go to
+    :func:`run_tournament`.
+    """
+    fields = TournamentConfig.__dataclass_fields__
+    cfg = TournamentConfig(strategies=tuple(strategies),
+                           **{k: (tuple(v) if k == "overrides" else v) for k, v in kwargs.items() if k in fields})
+    rest = {k: v for k, v in kwargs.items() if k not in fields}
+    return run_tournament(cfg, **rest)

@@ -1,0 +1,1 @@
+"""Tuning: a search over strategy parameters, played in pieces."""
