@@ -9,7 +9,8 @@ another offset keeps its checksum). ``--json FILE`` writes the checksums; ``--ch
 compares with a file written before and exits 1 on any difference.
 
 Configurations: base with and without the deck, every ingredient set (1-4 under base, 5-6 under
-the Herb Witches), each published variant, and the Herb Witches with 5 players.
+the Herb Witches), each published variant, and the Herb Witches with 5 players; and single
+potions (``quacks potion``'s kernel) of a bag with every colour under each set, with the flask.
 """
 
 from __future__ import annotations
@@ -43,6 +44,13 @@ CONFIGS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("herb-witches-4", "herb-witches", (), LINEUP4),
     ("herb-witches-5", "herb-witches", (), LINEUP5),
 )
+
+
+POTIONS: tuple[tuple[str, str, tuple[str, ...], str], ...] = tuple(
+    (f"potion-set{k}", "base" if k <= 4 else "herb-witches", (f"books.all={k}",), stop)
+    for k in range(1, 7) for stop in ("white:6", "ev")
+)
+POTION_BAG = "start,o1,g1,b1,b2,r1,r2,y1,y2,p1,k1"
 
 
 def named_columns(out: np.ndarray, rounds: np.ndarray) -> dict[str, np.ndarray]:
@@ -94,6 +102,15 @@ def run(games: int, seed: int) -> dict[str, str]:
                          rotations=idx % n, seed=seed, detail=True)
         out[label] = checksum(named_columns(res.out, res.rounds))
         print(f"{label:<16} {out[label]}  {time.perf_counter() - t:6.1f} s", flush=True)
+    from sim.api import potion as pot
+
+    for label, rules, sets, stop in POTIONS:
+        q = pot.make_query(POTION_BAG, stop, 1, 0, load_ruleset(rules, list(sets)))
+        t = time.perf_counter()
+        hist = pot.sample(q, 20 * games, seed, with_bowl=pot.has_bowl(q))
+        key = f"{label}-{stop}"
+        out[key] = checksum({"hist": hist})
+        print(f"{key:<22} {out[key]}  {time.perf_counter() - t:6.1f} s", flush=True)
     return out
 
 
