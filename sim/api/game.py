@@ -19,7 +19,7 @@ import pandas as pd
 from sim.api.events import count_events
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
-from sim.kernel.game import play_game, play_games
+from sim.kernel.game import game_pointer, play_game, play_games
 from sim.kernel.records import (
     O_ERR,
     O_EXPLOSIONS,
@@ -141,8 +141,10 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray, r
     out = np.zeros((m, n, O_WIDTH), dtype=np.int64)
     rounds = int(ruleset.game("rounds"))
     rd = np.zeros((m if detail else 0, rounds, n, RD_WIDTH), dtype=np.int64)
+    tables, uf = _kernel_tables(ruleset), slot_table()
     play_games(np.uint64(seed), np.asarray(games, dtype=np.int64), np.asarray(rotations, dtype=np.int64),
-               n, *_kernel_tables(ruleset), SK, SP, out, rd, max(1, min(chunks, m)), *slot_table())
+               n, *tables, SK, SP, out, rd, max(1, min(chunks, m)), *uf,
+               game_pointer(tables, SK, SP, uf))
     return BatchResult(np.asarray(games), np.asarray(rotations), out, rd if detail else None, lineup)
 
 

@@ -156,11 +156,25 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     return G[G_ERR]
 
 
+def game_pointer(tables, SK, SP, UF) -> tuple:
+    """``play_game`` compiled (or loaded) for the argument types ``play_games`` gives it, as the
+    one-entry tuple ``play_games`` takes: a tuple of one compiled function reaches a kernel as a
+    function pointer, so the parallel kernel calls the game without compiling its code again."""
+    from numba import typeof, types
+
+    rows = types.Array(types.int64, 2, "C")
+    argtypes = (types.uint64, types.int64, types.int64, *(typeof(t) for t in tables), typeof(SK),
+                typeof(SP), rows, types.Array(types.int64, 3, "C"), rows, typeof(UF))
+    play_game.compile(argtypes)
+    return (play_game,)
+
+
 @kernel(parallel=True, nrt=True)
 def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die, supply0, price,
                book_round, book_set, start_bag, lineup_SK, lineup_SP, out, rd, n_chunks, UF_funcs,
-               UF_memory):
-    """Play games[k] with the lineup rotated by rotations[k] for every k, in parallel chunks.
+               UF_memory, game):
+    """Play games[k] with the lineup rotated by rotations[k] for every k, in parallel chunks;
+    ``game`` is :func:`game_pointer`'s ``play_game``.
 
     Seat s of item k gets lineup entry (s + rotations[k]) % nplayers. Every item depends only on
     (seed, games[k], rotations[k]), never on the chunking or the thread that runs it.
@@ -180,5 +194,5 @@ def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die,
                 SK[s] = lineup_SK[j]
                 SP[s] = lineup_SP[j]
             rdk = rd[k] if rd.shape[0] > 0 else rd_empty
-            play_game(seed, games[k], nplayers, R, coins, vp, ruby, tails, die, supply0, price,
-                      book_round, book_set, start_bag, SK, SP, out[k], rdk, E, UFc)
+            game[0](seed, games[k], nplayers, R, coins, vp, ruby, tails, die, supply0, price,
+                    book_round, book_set, start_bag, SK, SP, out[k], rdk, E, UFc)
