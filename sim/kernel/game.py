@@ -156,17 +156,24 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     return G[G_ERR]
 
 
+_GAME_FOR: dict = {}  # argument types -> play_game compiled for exactly those
+
+
 def game_pointer(tables, SK, SP, UF) -> tuple:
     """``play_game`` compiled (or loaded) for the argument types ``play_games`` gives it, as the
-    one-entry tuple ``play_games`` takes: a tuple of one compiled function reaches a kernel as a
-    function pointer, so the parallel kernel calls the game without compiling its code again."""
-    from numba import typeof, types
+    one-entry tuple ``play_games`` takes. A compiled function with one fixed signature reaches a
+    kernel as a function pointer, so the parallel kernel calls the game without compiling its
+    code again; ``replay`` calls the same compiled code through ``play_game``."""
+    from numba import njit, typeof, types
 
     rows = types.Array(types.int64, 2, "C")
     argtypes = (types.uint64, types.int64, types.int64, *(typeof(t) for t in tables), typeof(SK),
                 typeof(SP), rows, types.Array(types.int64, 3, "C"), rows, typeof(UF))
-    play_game.compile(argtypes)
-    return (play_game,)
+    fn = _GAME_FOR.get(argtypes)
+    if fn is None:
+        fn = njit(types.int64(*argtypes), cache=True, error_model="numpy")(play_game.py_func)
+        _GAME_FOR[argtypes] = fn
+    return (fn,)
 
 
 @kernel(parallel=True, nrt=True)
