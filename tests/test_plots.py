@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from sim.cli.reports import register
 from sim.study.common.plot_style import LINE_COLOURS, palette
 from sim.study.reports import plots
+from sim.study.reports.files import PLOT_FILES
 from sim.study.reports.load import load_summary
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
@@ -45,7 +46,7 @@ def figures(tmp_path_factory):
         fig = draw()
         FigureCanvasAgg(fig).draw()
         drawn[name] = (fig, fig.canvas.get_renderer())
-    assert set(drawn) == set(plots.PLOT_FILES)
+    assert set(drawn) == set(PLOT_FILES)
     return drawn
 
 
