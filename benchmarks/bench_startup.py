@@ -1,13 +1,16 @@
 """Start-up time of the ``quacks`` command: whole processes, as a user starts them.
 
-    python benchmarks/bench_startup.py [--runs 15] [--exe quacks]
+    python benchmarks/bench_startup.py [--runs 15] [--exe quacks] [--root DIR] [--no-pyc]
 
 Times ``quacks --version``, ``quacks --help`` and ``quacks tournament --help`` (the median, the
 fastest and the slowest of --runs processes each, after one untimed run that warms the file
-cache). By default each process is ``python -m sim.cli`` on this checkout (PYTHONPATH set to the
-repository root); ``--exe quacks`` times the installed console script instead. Target: every
-median under 0.3 s on an idle 2-core machine (issue 23). A busy machine shows slower figures:
-quote the medians and say what else was running.
+cache and writes the bytecode). By default each process is ``python -m sim.cli`` on this
+checkout (PYTHONPATH set to the repository root, or to --root, another checkout to compare);
+``--exe quacks`` times the installed console script instead. Python may write ``__pycache__``
+as an installed package has it, even when PYTHONDONTWRITEBYTECODE is set; ``--no-pyc`` compiles
+the sources in every process instead. Target: every median under 0.3 s on an idle 2-core
+machine (issue 23). A busy machine shows slower figures: quote the medians and say what else
+was running.
 """
 
 from __future__ import annotations
@@ -30,11 +33,15 @@ def command(exe: str | None) -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "sim.cli"]
 
 
-def environment() -> dict[str, str]:
-    """This process's environment with the checkout first on PYTHONPATH."""
+def environment(root: Path, pyc: bool) -> dict[str, str]:
+    """This process's environment with the checkout ``root`` first on PYTHONPATH."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
     env["COLUMNS"] = "100"
+    if pyc:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 
@@ -48,9 +55,9 @@ def time_once(argv: list[str], env: dict[str, str]) -> float:
     return secs
 
 
-def bench(args: list[str], runs: int, exe: str | None) -> list[float]:
+def bench(args: list[str], runs: int, exe: str | None, env: dict[str, str]) -> list[float]:
     """``runs`` timings of ``quacks ARGS`` after one untimed run."""
-    argv, env = command(exe) + args, environment()
+    argv = command(exe) + args
     time_once(argv, env)
     return [time_once(argv, env) for _ in range(runs)]
 
@@ -61,10 +68,15 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=15, help="timed processes per case")
     ap.add_argument("--exe", default=None, help="time this executable (e.g. quacks) instead "
                                                 "of python -m sim.cli")
+    ap.add_argument("--root", type=Path, default=ROOT, help="the checkout to time")
+    ap.add_argument("--no-pyc", action="store_true", help="compile the sources in every process")
     a = ap.parse_args()
-    print(f"{' '.join(command(a.exe))}: median of {a.runs} processes (target {TARGET} s)")
+    env = environment(a.root.resolve(), not a.no_pyc)
+    print(f"{' '.join(command(a.exe))} on {a.root.resolve()}"
+          f"{' (no bytecode cache)' if a.no_pyc else ''}: "
+          f"median of {a.runs} processes (target {TARGET} s)")
     for args in CASES:
-        t = bench(args, a.runs, a.exe)
+        t = bench(args, a.runs, a.exe, env)
         med = statistics.median(t)
         flag = "" if med < TARGET else "  (over target)"
         print(f"  quacks {' '.join(args):<20} median {med:6.3f} s  min {min(t):6.3f} s  "

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from sim.cli.common import QuacksGroup
+from sim.cli.version import version_text
 
 app = typer.Typer(
     cls=QuacksGroup,
@@ -22,8 +23,6 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from sim.cli.main import version_text
-
         typer.echo(version_text())
         raise typer.Exit()
 
