@@ -45,21 +45,24 @@ def environment(root: Path, pyc: bool) -> dict[str, str]:
     return env
 
 
-def time_once(argv: list[str], env: dict[str, str]) -> float:
+def time_once(argv: list[str], env: dict[str, str], cwd: Path) -> float:
     """Seconds from start to exit of one process (which must exit with status 0)."""
     t0 = time.perf_counter()
-    res = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    res = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
     secs = time.perf_counter() - t0
     if res.returncode != 0:
         raise SystemExit(f"{' '.join(argv)}: exit status {res.returncode}\n{res.stderr.decode()}")
     return secs
 
 
-def bench(args: list[str], runs: int, exe: str | None, env: dict[str, str]) -> list[float]:
-    """``runs`` timings of ``quacks ARGS`` after one untimed run."""
+def bench(args: list[str], runs: int, exe: str | None, root: Path,
+          env: dict[str, str]) -> list[float]:
+    """``runs`` timings of ``quacks ARGS`` after one untimed run, started in ``root`` (python -m
+    puts the working directory first on sys.path)."""
     argv = command(exe) + args
-    time_once(argv, env)
-    return [time_once(argv, env) for _ in range(runs)]
+    time_once(argv, env, root)
+    return [time_once(argv, env, root) for _ in range(runs)]
 
 
 def main() -> None:
@@ -71,12 +74,13 @@ def main() -> None:
     ap.add_argument("--root", type=Path, default=ROOT, help="the checkout to time")
     ap.add_argument("--no-pyc", action="store_true", help="compile the sources in every process")
     a = ap.parse_args()
-    env = environment(a.root.resolve(), not a.no_pyc)
-    print(f"{' '.join(command(a.exe))} on {a.root.resolve()}"
+    root = a.root.resolve()
+    env = environment(root, not a.no_pyc)
+    print(f"{' '.join(command(a.exe))} on {root}"
           f"{' (no bytecode cache)' if a.no_pyc else ''}: "
           f"median of {a.runs} processes (target {TARGET} s)")
     for args in CASES:
-        t = bench(args, a.runs, a.exe, env)
+        t = bench(args, a.runs, a.exe, root, env)
         med = statistics.median(t)
         flag = "" if med < TARGET else "  (over target)"
         print(f"  quacks {' '.join(args):<20} median {med:6.3f} s  min {min(t):6.3f} s  "
