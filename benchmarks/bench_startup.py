@@ -10,7 +10,8 @@ checkout (PYTHONPATH set to the repository root, or to --root, another checkout 
 as an installed package has it, even when PYTHONDONTWRITEBYTECODE is set; ``--no-pyc`` compiles
 the sources in every process instead. Target: every median under 0.3 s on an idle 2-core
 machine (issue 23). A busy machine shows slower figures: quote the medians and say what else
-was running.
+was running. The last line times the floor under every help: Python starting and importing
+Typer's rich help formatter, what quacks cannot start faster than.
 """
 
 from __future__ import annotations
@@ -85,6 +86,11 @@ def main() -> None:
         flag = "" if med < TARGET else "  (over target)"
         print(f"  quacks {' '.join(args):<20} median {med:6.3f} s  min {min(t):6.3f} s  "
               f"max {max(t):6.3f} s{flag}")
+    floor = [sys.executable, "-c", "import typer.rich_utils"]
+    time_once(floor, env, root)
+    t = [time_once(floor, env, root) for _ in range(a.runs)]
+    print(f"  {'floor (import typer.rich_utils)':<27} median {statistics.median(t):6.3f} s  "
+          f"min {min(t):6.3f} s  max {max(t):6.3f} s")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 """The ``quacks`` Typer app: the root options and every command, registered from the command
 modules. Built on import; ``sim.cli.main`` imports it only when a command (or help) is asked
-for, and the command modules import the simulation only inside their commands."""
+for, and the command modules import the simulation only inside their commands.
 
-from __future__ import annotations
+The command modules (and this one) do without ``from __future__ import annotations``: Typer reads
+every command's signature when it builds the app, and string annotations would be evaluated
+again, twice per command (a few hundredths of a second of every ``--help``)."""
 
 import importlib
 from typing import Annotated

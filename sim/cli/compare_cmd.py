@@ -3,8 +3,6 @@ same deals; ``register(app)`` adds the command to a Typer app. Tables (or one JS
 ``--json``) go to stdout, progress to stderr; a user error is one line ``error: ...`` with exit
 status 2 and writes nothing; Ctrl-C exits 130 and writes nothing."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -27,7 +25,7 @@ USER_ERRORS = (ValueError, OSError)
 def build_config(rules: list[str] | None, variants: list[str] | None, overrides: list[str] | None,
                  strategies: str | None, players: int | None, games: int | None, seed: int,
                  leader_round: int, threads: int | None,
-                 strategy_files: list[str] | None) -> CompareConfig:
+                 strategy_files: list[str] | None) -> "CompareConfig":
     """The CompareConfig of the command's options: every --rules in order, then every --variant
     (the first --rules with its overrides); --set applies to all."""
     # the study layer is imported here and in the command, so quacks --help starts at once

@@ -3,8 +3,6 @@ app. ``play`` plays many games and prints each strategy's results, ``replay`` pr
 event by event, ``round`` plays one scripted round from a file.
 """
 
-from __future__ import annotations
-
 import json
 import time
 from typing import Annotated

@@ -5,8 +5,6 @@ explodes and where its potion ends; ``--draws`` plays forced draws, ``--regret``
 rules against the optimal stopper.
 """
 
-from __future__ import annotations
-
 import json
 import time
 from typing import Annotated

@@ -4,8 +4,6 @@ to stderr; a user error is one line ``error: ...`` on stderr with exit status 2;
 every finished chunk and exits 130 with the command that resumes the run.
 """
 
-from __future__ import annotations
-
 import sys
 from contextlib import contextmanager
 from datetime import datetime

@@ -8,8 +8,6 @@ implements each yet);
 on stderr with exit status 2.
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from typing import Annotated

@@ -2,8 +2,6 @@
 ``strategies`` lists (or explains) the registered strategies, ``warmup`` compiles every kernel.
 """
 
-from __future__ import annotations
-
 import json
 from typing import Annotated
 
