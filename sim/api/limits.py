@@ -15,14 +15,15 @@ def int_range(option: str) -> tuple[int, int, str]:
     """(lowest, highest, why the highest) accepted for the integer option ``--option`` of any
     command; an option not listed takes 0 to 2**63 - 1 (what the kernels' int64 can hold). A
     command may narrow a range further, with its own one-line error."""
-    import numba
+    if option == "threads":  # only this range asks Numba (an import of a second or more)
+        import numba
 
+        return (1, numba.config.NUMBA_NUM_THREADS, "the threads Numba can use here")
     return {
         "seed": (0, INT64_MAX, ""),
         "n": (1, MAX_POTIONS, _DAY),
         "games": (1, MAX_GAMES, _DAY),
         "budget": (1, MAX_GAMES, _DAY),  # tune: games the search may play
-        "threads": (1, numba.config.NUMBA_NUM_THREADS, "the threads Numba can use here"),
         "players": (1, 5, "no ruleset seats more"),
         "seat": (0, 4, ""),
         # the command holds it to 0..players-1 and says so, naming the players

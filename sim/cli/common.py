@@ -59,14 +59,26 @@ def guard_int_option(p) -> None:
     if getattr(p, "_quacks_guarded", False) or not _is_int_option(p) or p.multiple or p.nargs != 1:
         return
     name = max(p.opts, key=len) if p.opts else p.name
-    lo, hi, why = int_range((p.name or "").rstrip("_"))
-    lo = p.min if getattr(p, "min", None) is not None else lo
-    hi = p.max if getattr(p, "max", None) is not None else hi
     process = p.process_value
+    found: list[tuple[int, int, str]] = []
+
+    def bounds() -> tuple[int, int, str]:
+        # looked up when a value comes, not when --help lists the option (--threads asks Numba)
+        if not found:
+            lo, hi, why = int_range((p.name or "").rstrip("_"))
+            lo = p.min if getattr(p, "min", None) is not None else lo
+            hi = p.max if getattr(p, "max", None) is not None else hi
+            found.append((lo, hi, why))
+        return found[0]
 
     def out_of_range(value, v) -> _click_exc.UsageError:
+        lo, hi, why = bounds()
         note = f" ({why})" if why and v > hi else ""
         return _click_exc.UsageError(f"{name} {value}: expected {lo} to {hi}{note}")
+
+    def within(v: int) -> bool:
+        lo, hi, _ = bounds()
+        return lo <= v <= hi
 
     def process_value(ctx, value):
         if isinstance(value, str):
@@ -74,14 +86,15 @@ def guard_int_option(p) -> None:
                 v = int(value.strip(), 10)
             except ValueError:
                 v = None
-            if v is not None and not lo <= v <= hi:
+            if v is not None and not within(v):
                 raise out_of_range(value, v)
         try:
             v = process(ctx, value)
         except _click_exc.BadParameter:
+            lo, hi, _ = bounds()
             raise _click_exc.UsageError(
                 f"{name} {value}: expected a whole number from {lo} to {hi}") from None
-        if isinstance(v, int) and not lo <= v <= hi:
+        if isinstance(v, int) and not within(v):
             raise out_of_range(value, v)
         return v
 
@@ -277,6 +290,17 @@ def warm_game_kernel(ruleset, lineup, *, quiet: bool = False) -> None:
     compile_notice("sim/kernel/game.play_games", quiet=quiet)
     idx = np.zeros(1, dtype=np.int64)
     play_batch(ruleset, list(lineup), games=idx, rotations=idx, seed=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Options several commands share
+
+RulesOpt = Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value: section.key=value (repeatable).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+ThreadsOpt = Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")]
+StrategyFileOpt = Annotated[list[str] | None, typer.Option(
+    "--strategy-file", help="Load user strategies from a Python file (repeatable); see README.")]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,20 +3,19 @@ same deals; ``register(app)`` adds the command to a Typer app. Tables (or one JS
 ``--json``) go to stdout, progress to stderr; a user error is one line ``error: ...`` with exit
 status 2 and writes nothing; Ctrl-C exits 130 and writes nothing."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from sim.cli.common import fail, set_threads, warm_game_kernel
-from sim.study.compare.config import CompareConfig, RulesetSpec, default_label, parse_variant
-from sim.study.compare.run import check_out, plan_compare, run_compare
-from sim.study.tournament.plan import DEFAULT_GAMES
+from sim.study.tournament.defaults import DEFAULT_GAMES
+
+if TYPE_CHECKING:
+    from sim.study.compare.config import CompareConfig
 
 # Every error of the settings is a ValueError subclass (ruleset, strategy spec, strategy file,
 # players, compare's own), or an OSError for a strategy file or --out.
@@ -26,9 +25,11 @@ USER_ERRORS = (ValueError, OSError)
 def build_config(rules: list[str] | None, variants: list[str] | None, overrides: list[str] | None,
                  strategies: str | None, players: int | None, games: int | None, seed: int,
                  leader_round: int, threads: int | None,
-                 strategy_files: list[str] | None) -> CompareConfig:
+                 strategy_files: list[str] | None) -> "CompareConfig":
     """The CompareConfig of the command's options: every --rules in order, then every --variant
     (the first --rules with its overrides); --set applies to all."""
+    # the study layer is imported here and in the command, so quacks --help starts at once
+    from sim.study.compare.config import CompareConfig, RulesetSpec, default_label, parse_variant
     from strategies.builtin import split_specs
 
     common = tuple(overrides or ())
@@ -108,6 +109,7 @@ def register(app: typer.Typer) -> None:
         variant; score level and spread, explosions, game length, seat advantage, the round-6
         leader, each strategy's win share, and the paired differences to the first ruleset."""
         from sim.cli.reports import progress_bar
+        from sim.study.compare.run import check_out, plan_compare, run_compare
         from sim.study.reports.files import dumps
 
         try:

@@ -6,8 +6,6 @@
 ``report.md``); FILE is a path or the name of a shipped experiment (``quacks experiment list``).
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from pathlib import Path

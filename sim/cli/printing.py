@@ -8,9 +8,6 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from sim.api.events import plural
-from sim.rules.ruleset import rules_label
-
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
 
@@ -22,6 +19,9 @@ def ci_text(lo_hi, digits: int | None = None) -> str:
 
 
 def print_regret(res: dict) -> None:
+    # the rules are imported here, not at module level, so quacks --help starts at once
+    from sim.rules.ruleset import rules_label
+
     v = res["value"]
     how = "exact enumeration" if res["exact"] else "sampled (95% intervals)"
     out.print(f"bag {res['bag']} | start {res['start']} | flask {res['flask'] if res['flask'] is not None else 'off'}"
@@ -39,6 +39,9 @@ def print_regret(res: dict) -> None:
 
 
 def print_forced(res: dict) -> None:
+    from sim.api.events import plural
+    from sim.rules.ruleset import rules_label
+
     out.print(f"bag {res['bag']}, draws {res['draws']} | rules {rules_label(res['rules'], res['overrides'])}",
               markup=False)
     for e in res["events"]:
@@ -89,6 +92,7 @@ def print_round(res: dict) -> None:
     """``quacks round``'s text output: the round's events (draws left out) and the table of
     every seat after it."""
     from sim.api.events import event_text
+    from sim.rules.ruleset import rules_label
 
     n = len(res["players"])
     names = [f"player {s}" for s in range(n)]

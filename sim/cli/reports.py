@@ -4,8 +4,6 @@ to stderr; a user error is one line ``error: ...`` on stderr with exit status 2;
 every finished chunk and exits 130 with the command that resumes the run.
 """
 
-from __future__ import annotations
-
 import sys
 from contextlib import contextmanager
 from datetime import datetime
@@ -17,8 +15,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.api.events import plural
-from sim.api.game import GameInputError
 from sim.cli.common import (
     Backend,
     BackendOpt,
@@ -29,35 +25,51 @@ from sim.cli.common import (
     set_threads,
     warm_game_kernel,
 )
-from sim.rules.chips import BagSpecError
-from sim.rules.ruleset import RulesetError, rules_label
-from sim.study.reports.files import dumps, read_saved_settings
-from sim.study.reports.markdown import (
-    head_to_head_counts,
-    head_to_head_rows,
-    pair_rows,
-    seat_rows,
-    strategy_rows,
-)
-from sim.study.reports.schema import ReportError
-from sim.study.sweep.run import plan_sweep, run_sweep
-from sim.study.tournament.local import BackendError
-from sim.study.tournament.plan import (
-    DEFAULT_CI_CAP,
-    DEFAULT_GAMES,
-    TournamentConfig,
-    TournamentError,
-    resolve_plan,
-)
-from sim.study.tournament.run import RunInterrupted, run_tournament
-from strategies.builtin import StrategySpecError, split_specs
+from sim.study.tournament.defaults import DEFAULT_CI_CAP, DEFAULT_GAMES
 
-USER_ERRORS = (RulesetError, BagSpecError, StrategySpecError, GameInputError, TournamentError,
-               ReportError, ValueError, OSError)
-# While a run goes, only these are the user's doing (a directory, a disk, a resume mismatch);
-# anything else is a bug and keeps its traceback.
-RUN_ERRORS = (ReportError, TournamentError, RulesetError, StrategySpecError, GameInputError, OSError,
-              BackendError)
+# The study layer (pandas, pyarrow, matplotlib, the kernels) is imported inside the commands and
+# the functions below, never at module level, so quacks --help starts at once.
+
+
+def user_errors() -> tuple[type[BaseException], ...]:
+    """The errors of the settings that are the user's to fix: one line, exit status 2."""
+    from sim.api.game import GameInputError
+    from sim.rules.chips import BagSpecError
+    from sim.rules.ruleset import RulesetError
+    from sim.study.reports.schema import ReportError
+    from sim.study.tournament.plan import TournamentError
+    from strategies.builtin import StrategySpecError
+
+    return (RulesetError, BagSpecError, StrategySpecError, GameInputError, TournamentError,
+            ReportError, ValueError, OSError)
+
+
+def run_errors() -> tuple[type[BaseException], ...]:
+    """While a run goes, only these are the user's doing (a directory, a disk, a resume
+    mismatch); anything else is a bug and keeps its traceback."""
+    from sim.api.game import GameInputError
+    from sim.rules.ruleset import RulesetError
+    from sim.study.reports.schema import ReportError
+    from sim.study.tournament.local import BackendError
+    from sim.study.tournament.plan import TournamentError
+    from strategies.builtin import StrategySpecError
+
+    return (ReportError, TournamentError, RulesetError, StrategySpecError, GameInputError,
+            OSError, BackendError)
+
+
+def run_tournament(*args, **kwargs):
+    """:func:`sim.study.tournament.run.run_tournament` (imported on the first call)."""
+    from sim.study.tournament.run import run_tournament as run
+
+    return run(*args, **kwargs)
+
+
+def run_sweep(*args, **kwargs):
+    """:func:`sim.study.sweep.run.run_sweep` (imported on the first call)."""
+    from sim.study.sweep.run import run_sweep as run
+
+    return run(*args, **kwargs)
 
 
 class Format(str, Enum):
@@ -173,6 +185,15 @@ def _merge(given: dict, saved: dict | None) -> dict:
 
 
 def _print_result(res, console: Console) -> None:
+    from sim.api.events import plural
+    from sim.study.reports.markdown import (
+        head_to_head_counts,
+        head_to_head_rows,
+        pair_rows,
+        seat_rows,
+        strategy_rows,
+    )
+
     s = res.plan.settings()
     cap = ""
     if s["until_ci"] is not None:
@@ -216,6 +237,9 @@ def _print_result(res, console: Console) -> None:
 
 def _print_sweep(res, console: Console) -> None:
     """The sweep's header line and table (values, focus results, paired difference to baseline)."""
+    from sim.api.events import plural
+    from sim.rules.ruleset import rules_label
+
     st = res.settings
     keys = st.get("keys") or [st["key"]]
     grid = len(keys) > 1
@@ -275,6 +299,12 @@ def register(app: typer.Typer) -> None:
         workers: WorkersOpt = None,
     ) -> None:
         """Play a seat-balanced tournament and write a report (parquet, CSV, markdown, PNG, run.json)."""
+        from sim.study.reports.files import dumps, read_saved_settings
+        from sim.study.tournament.plan import TournamentConfig, resolve_plan
+        from sim.study.tournament.run import RunInterrupted
+        from strategies.builtin import split_specs
+
+        USER_ERRORS, RUN_ERRORS = user_errors(), run_errors()
         try:
             set_threads(threads)
             if resume and force:
@@ -350,6 +380,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play one strategy at each value of a parameter against a field; table and plot of win
         share and mean VP against the parameter (parameters never recompile the kernels)."""
+        from sim.study.reports.files import dumps, read_saved_settings
+        from sim.study.sweep.run import plan_sweep
+        from strategies.builtin import split_specs
+
+        USER_ERRORS, RUN_ERRORS = user_errors(), run_errors()
         try:
             set_threads(threads)
             if resume and force:
@@ -422,6 +457,8 @@ def register(app: typer.Typer) -> None:
         """Re-draw the plots of a saved report from its tables."""
         from sim.study.reports.check import check_report_files
         from sim.study.reports.plots import render_all
+
+        USER_ERRORS = user_errors()
 
         if directory.is_file():
             fail(f"{directory}: a file; quacks plot needs a report folder (the --out of quacks "

@@ -8,8 +8,6 @@ implements each yet);
 on stderr with exit status 2.
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from typing import Annotated
@@ -20,11 +18,9 @@ from rich.table import Table
 from rich.text import Text
 
 from sim.cli.common import QuacksGroup, fail
-from sim.rules.books import books
-from sim.rules.cards import CARDS
-from sim.rules.ruleset import RulesetError, builtin_names, load_ruleset
-from sim.rules.variants import VARIANTS
-from sim.rules.witches import WITCHES
+
+# The rules (and NumPy with them) are imported inside the functions below, not at module level,
+# so quacks --help starts at once.
 
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", help="Override one ruleset value: section.key=value (repeatable).")]
@@ -34,6 +30,8 @@ WIDTH = 100  # the listing is laid out for a 100-column terminal
 
 def ruleset_entries() -> list[dict]:
     """Every built-in ruleset: name, description, and whether the kernel can play it yet."""
+    from sim.rules.ruleset import RulesetError, builtin_names, load_ruleset
+
     found = []
     for name in builtin_names():
         try:
@@ -53,6 +51,11 @@ def ruleset_entries() -> list[dict]:
 
 def listing() -> dict:
     """What ``quacks rules --json`` prints."""
+    from sim.rules.books import books
+    from sim.rules.cards import CARDS
+    from sim.rules.variants import VARIANTS
+    from sim.rules.witches import WITCHES
+
     return {"rulesets": ruleset_entries(), "books": [b.as_json() for b in books()],
             "cards": [c.as_json() for c in CARDS], "witches": [w.as_json() for w in WITCHES],
             "variants": [v.as_json() for v in VARIANTS]}
@@ -62,6 +65,8 @@ def show_json(rs) -> dict:
     """What ``quacks rules show NAME --json`` prints: the resolved tables, except that ``witches``
     lists the twelve witches (id, group, phase, text, and ``in_play``: fixed, random or off) and
     the ruleset's own ``[witches]`` table is under ``witch_settings``."""
+    from sim.rules.witches import WITCHES
+
     data = {k: v for k, v in rs.data.items() if k != "witches"}
     settings = rs.data["witches"]
     witches = []
@@ -188,6 +193,8 @@ def register(app: typer.Typer) -> None:
         show NAME)."""
         if ctx.invoked_subcommand is not None:
             return
+        from sim.rules.ruleset import RulesetError
+
         try:
             data = listing()
         except (RulesetError, ValueError) as e:
@@ -204,6 +211,8 @@ def register(app: typer.Typer) -> None:
         json_: JsonOpt = False,
     ) -> None:
         """Print one resolved ruleset (after `extends` and every --set) as TOML."""
+        from sim.rules.ruleset import RulesetError, load_ruleset
+
         try:
             rs = load_ruleset(name, set_ or [])
         except (RulesetError, ValueError) as e:

@@ -6,8 +6,6 @@ rubies, value and regret, then the optimal stopper's policy as a map. ``--json``
 object, ``--csv FILE`` / ``--png FILE`` write the table / the stop curve, ``--out DIR`` all of it.
 """
 
-from __future__ import annotations
-
 import json
 import sys
 import time

@@ -6,8 +6,6 @@ its re-tested win share and the paired improvement over SPEC, and with ``--out D
 ``history.parquet`` (every candidate), ``progress.png`` and ``tune.json``.
 """
 
-from __future__ import annotations
-
 import json
 import os
 from pathlib import Path

@@ -1,18 +1,32 @@
 """What the commands share about a user's input: the errors that are the user's to fix (one
-line, exit status 2) and loading the user's strategy files."""
+line, exit status 2) and loading the user's strategy files.
+
+Light to import: the error classes live in the simulation's modules (NumPy, Numba, pandas), so
+they are imported when a command asks for ``USER_ERRORS``, not when ``quacks --help`` runs.
+"""
 
 from __future__ import annotations
 
-from sim.api.exact import TooLargeError
-from sim.api.game import GameInputError
-from sim.api.round_file import RoundFileError
-from sim.rules import chips
-from sim.rules.ruleset import RulesetError
-from strategies.builtin import StrategySpecError
-from strategies.registry import StrategyFileError
 
-USER_ERRORS = (RulesetError, chips.BagSpecError, StrategySpecError, TooLargeError, GameInputError,
-               RoundFileError, StrategyFileError, ValueError)
+def user_errors() -> tuple[type[Exception], ...]:
+    """The exceptions a command reports as one line ``error: ...`` with exit status 2."""
+    from sim.api.exact import TooLargeError
+    from sim.api.game import GameInputError
+    from sim.api.round_file import RoundFileError
+    from sim.rules import chips
+    from sim.rules.ruleset import RulesetError
+    from strategies.builtin import StrategySpecError
+    from strategies.registry import StrategyFileError
+
+    return (RulesetError, chips.BagSpecError, StrategySpecError, TooLargeError, GameInputError,
+            RoundFileError, StrategyFileError, ValueError)
+
+
+def __getattr__(name: str):
+    """``USER_ERRORS``: :func:`user_errors`, imported on first use."""
+    if name == "USER_ERRORS":
+        return user_errors()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_strategies(files: list[str] | None) -> None:

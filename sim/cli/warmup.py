@@ -5,23 +5,24 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from sim.cli.common import OPTIMAL_ENTRY, compile_notice
-from sim.rules.ruleset import load_ruleset
-from sim.stats.clusters import warm as warm_statistics
 
 
 def warm_all(optimal: bool = False) -> tuple[list[tuple[str, float]], bool]:
     """Run every kernel once on a tiny input; return (label, seconds) per step and whether
     everything was already in the cache. The optimal stopper is compiled (or loaded) too;
     ``optimal`` also times one game with it."""
+    # the kernels are imported here, not at module level, so quacks --help starts at once
+    import numpy as np
+
     from sim.api import potion as pot
     from sim.api import potion_draws as draws_api
     from sim.api.game import play_batch
     from sim.api.game import replay as replay_game
     from sim.api.round_file import play_round_data
     from sim.numba_cache import is_cached
+    from sim.rules.ruleset import load_ruleset
+    from sim.stats.clusters import warm as warm_statistics
     from strategies.builtin import REGISTRY, parse_strategy
 
     rs = load_ruleset("base", [])

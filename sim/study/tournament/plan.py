@@ -28,14 +28,15 @@ from dataclasses import asdict, dataclass, field, replace
 
 from sim.api.game import check_players, check_round_values
 from sim.rules.ruleset import Ruleset, load_ruleset
+from sim.study.tournament.defaults import (  # the defaults live apart: the CLI's help quotes them
+    DEFAULT_CI_CAP,
+    DEFAULT_FIELD,
+    DEFAULT_GAMES,
+    DEFAULT_PLAYERS,
+)
 
 FORMATS = ("rotate", "round-robin", "vs-field")
 DETAILS = ("games", "rounds")
-# Preferred default field (the built-in presets); see default_field(). Adjust freely.
-DEFAULT_FIELD: tuple[str, ...] = ("cautious", "balanced", "greedy", "expected-value")
-DEFAULT_PLAYERS = 4
-DEFAULT_GAMES = 20_000
-DEFAULT_CI_CAP = 1_000_000  # the cap on games for --until-ci when --games is not given
 FIRST_CHUNK_GAMES = 2_000
 MAX_CHUNK_GAMES = 50_000
 MAX_TABLES = 5_000
