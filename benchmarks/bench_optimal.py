@@ -8,7 +8,7 @@
 3. ``quacks potion --regret`` on a 20-chip mid-game bag with the flask, default sizes
    (1,000,000 potions per rule, 100,000 for the optimal stopper; aim: under 60 s).
 
-The first run after a change to ``strategies/optimal_nb.py`` compiles it (about 2 minutes);
+The first run after a change to ``sim/kernel/decisions/optimal.py`` compiles it (about 2 minutes);
 run ``quacks warmup`` first, or read the second run's figures.
 """
 

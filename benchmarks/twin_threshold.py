@@ -1,8 +1,8 @@
 """A user-file twin of the built-in ``threshold`` stop rule, for the benchmark (same decisions),
 written with the plugin helpers."""
+from sim.kernel.decisions.slots import SLOT_STOP
 from strategies.helpers_nb import round_number, white_total
 from strategies.registry import register
-from strategies.slots import SLOT_STOP
 
 
 def stop(P, s, G, R, SP, a, b, M):

@@ -1,19 +1,19 @@
 """The strategy registry: built-in strategies and presets, typed parameters, and the spec notation
 ``name`` or ``name:key=value,key=value``.
 
-A strategy is a row of slot kinds and a table of float parameters (see ``strategies.slots``);
-``parse_strategy`` turns a spec into those arrays. Every registered strategy has a name, a
-one-line description and typed parameters with defaults and ranges. User strategies join the same
-registry (``strategies.registry.register``).
+A strategy is a row of slot kinds and a table of float parameters (see
+``sim.kernel.decisions.slots``); ``parse_strategy`` turns a spec into those arrays. Every
+registered strategy has a name, a one-line description and typed parameters with defaults and
+ranges. User strategies join the same registry (``strategies.registry.register``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from sim.kernel.decisions import slots as S
 from sim.rules import chips
 from sim.rules.chip_limits import parse_chips_capped
-from strategies import slots as S
 from strategies.spec_types import (  # noqa: F401 (re-exported: the registry's public types)
     COLOUR_WORDS,
     Param,

@@ -20,6 +20,13 @@ import numpy as np
 from numba import njit
 
 from sim.kernel.cards import free_draws
+from sim.kernel.decisions.potion_value import (  # noqa: F401 (plugin helpers of the ev rule)
+    best_other_score,
+    explosion_risk,
+    rounds_left,
+    score_gap,
+)
+from sim.kernel.decisions.slots import SLOT_CUSTOM
 from sim.kernel.layout import (
     BAGCNT,
     CARD_LOOK,
@@ -49,13 +56,6 @@ from sim.kernel.layout import (
     WITCH_LOOK,
 )
 from sim.rules.chips import N_TYPES, TYPE_COLOUR
-from strategies.potion_value_nb import (  # noqa: F401 (plugin helpers defined with the ev rule)
-    best_other_score,
-    explosion_risk,
-    rounds_left,
-    score_gap,
-)
-from strategies.slots import SLOT_CUSTOM
 
 _JIT = {"cache": True, "error_model": "numpy", "_nrt": False, "inline": "always"}
 

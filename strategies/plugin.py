@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from strategies.slots import N_UF
+from sim.kernel.decisions.slots import N_UF
 
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
@@ -68,9 +68,9 @@ def require_optimal() -> bool:
     global _OPTIMAL
     if _OPTIMAL is not None:
         return False
-    from strategies.optimal_nb import _optimal_stop
+    from sim.kernel.decisions.optimal import optimal_stop
 
-    _OPTIMAL = compile_slot(_optimal_stop, cache=True)
+    _OPTIMAL = compile_slot(optimal_stop, cache=True)
     return True
 
 

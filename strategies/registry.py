@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies import slots as S
+from sim.kernel.decisions import slots as S
 from strategies.builtin import REGISTRY, Param, StrategyDef, StrategySpecError
 from strategies.plugin import compile_slot, function_table, require_optimal
 from strategies.slot_docs import SLOT_NAMES

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.kernel.decisions import slots as S
 from sim.rules import chips
 from sim.rules.chip_limits import parse_chips_capped
-from strategies import slots as S
 
 
 class StrategySpecError(ValueError):

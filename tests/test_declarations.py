@@ -14,6 +14,7 @@ from sim.api.game import result_fields, round_fields
 from sim.kernel import cards as K
 from sim.kernel import layout as L
 from sim.kernel import records
+from sim.kernel.decisions import slots as S
 from sim.kernel.event_codes import EVENT_CONSTANTS, EVENTS
 from sim.rules import chips
 from sim.rules.books import BOOK_QUESTIONS, books
@@ -21,7 +22,6 @@ from sim.rules.cards import CARDS, card_number
 from sim.rules.witches import GROUPS, WITCHES
 from sim.study.reports.schema import ROUND_TYPES, game_types
 from sim.study.tournament.statistics import BOUGHT_COLUMNS, ROUND_METRIC_NAMES
-from strategies import slots as S
 
 TABLES = [(L, L.PLAYER), (L, L.GAME), (L, L.RULES), (records, records.SCRATCH),
           (records, records.ROUND), (records, records.RESULT)]

@@ -5,9 +5,9 @@ import numpy as np
 
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
+from sim.kernel.decisions.potion_value import one_step_ev_draws
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
-from strategies.potion_value_nb import one_step_ev_draws
 
 RS = load_ruleset("base")
 

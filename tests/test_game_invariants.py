@@ -22,6 +22,7 @@ from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.kernel import records as game_nb
 from sim.kernel.cards import deal_deck
+from sim.kernel.decisions.slots import SC_WIDTH
 from sim.kernel.game import finish_game, play_game, setup_game
 from sim.kernel.records import O_ERR, O_RANK, O_SCORE, O_WIDTH, RD_SCORE, RD_WIDTH
 from sim.kernel.rng import stream_seed
@@ -29,7 +30,6 @@ from sim.kernel.round import play_round
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
-from strategies.slots import SC_WIDTH
 
 # component-data.md section 5.1: the chips in the box.
 BOX = {"w1": 20, "w2": 8, "w3": 4, "o1": 20, "g1": 15, "g2": 10, "g4": 13, "b1": 14, "b2": 10,

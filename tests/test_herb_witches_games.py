@@ -16,6 +16,7 @@ from sim.api.game import play_batch, replay
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.kernel.cards import deal_deck
+from sim.kernel.decisions.slots import SC_WIDTH
 from sim.kernel.game import finish_game, play_game, setup_game
 from sim.kernel.records import O_ERR, O_SCORE, O_WIDTH, O_WITCHES, RD_SCORE, RD_WIDTH
 from sim.kernel.rng import stream_seed
@@ -24,7 +25,6 @@ from sim.kernel.witches import deal_witches, penny_points
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
-from strategies.slots import SC_WIDTH
 from tests.test_game_invariants import call_kernel
 
 # section 5.1 plus section 5.2

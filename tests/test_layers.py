@@ -26,24 +26,9 @@ STATS = "sim.stats"  # a leaf utility: imports only itself; imported by STATS_US
 STATS_USERS = ("sim.api", "sim.study", "sim.cli")
 INFRASTRUCTURE = {"sim", "sim.numba_cache"}  # package start-up and the Numba cache location
 
-# The known violations today, as (importer, imported) where the importer may be a package (all its
-# modules). Keep this list short: an entry that no import uses any more fails
-# test_allowlist_is_current, so a fix must also delete its entry.
-#
-# The kernel calls the compiled built-in decisions, which live in strategies/ today and read the
-# kernel's layout in turn. A later step moves these modules into the kernel, and then these four
-# entries go.
-KNOWN_VIOLATIONS = {
-    ("sim.kernel", "strategies.slots"),  # decision slot numbers and the strategy arrays' layout
-    ("sim.kernel", "strategies.choices_nb"),  # cards, books, test tube: the compiled choices
-    ("sim.kernel", "strategies.decide_nb"),  # draw, flask, blue, extra: the compiled decisions
-    ("sim.kernel", "strategies.witch_nb"),  # the witches' compiled decisions
-}
-
-# The one private name imported across modules today: the optimal stopper's slot function, whose
-# name is also its Numba cache entry (sim.cli.common.OPTIMAL_ENTRY), in a compiled-decision file
-# this step leaves untouched. It goes when the compiled decisions move into the kernel.
-KNOWN_PRIVATE = {("strategies.plugin", "strategies.optimal_nb", "_optimal_stop")}
+# User strategy files import the slot constants from strategies.slots (a contract); the project
+# itself imports them from where they live, sim.kernel.decisions.slots.
+USERS_ONLY = "strategies.slots"
 
 
 def module_files() -> dict[str, Path]:
@@ -134,7 +119,7 @@ def _layer(module: str) -> int | None:
 
 def upward(importer: str, imported: str) -> bool:
     """True if ``importer`` may not import ``imported`` (the layer order, stats and
-    infrastructure rules), before the allowlist."""
+    infrastructure rules)."""
     if importer in INFRASTRUCTURE or imported in INFRASTRUCTURE:
         return False
     if _under(imported, STATS):
@@ -143,11 +128,6 @@ def upward(importer: str, imported: str) -> bool:
         return True
     low, high = _layer(imported), _layer(importer)
     return low is None or high is None or low > high
-
-
-def allowed(importer: str, imported: str) -> bool:
-    """True if the edge is on the known-violations list."""
-    return any(_under(importer, a) and imported == b for a, b in KNOWN_VIOLATIONS)
 
 
 def components(graph: dict[str, dict[str, int]]) -> list[set[str]]:
@@ -230,18 +210,15 @@ def test_no_import_cycles():
 
 
 def test_imports_run_down_the_layers():
-    bad = [_where(a, b) for a in GRAPH for b in GRAPH[a] if upward(a, b) and not allowed(a, b)]
+    bad = [_where(a, b) for a in GRAPH for b in GRAPH[a] if upward(a, b)]
     assert not bad, ("imports against the layer order rules < kernel < strategies < api < study "
                      "< cli (stats from api/study/cli only):\n" + "\n".join(bad))
 
 
-def test_allowlist_is_current():
-    stale = [pair for pair in sorted(KNOWN_VIOLATIONS)
-             if not any(_under(a, pair[0]) and b == pair[1] and upward(a, b)
-                        for a in GRAPH for b in GRAPH[a])]
-    assert not stale, f"known violations that no longer occur (delete them): {stale}"
-    used = {(m, t, n) for m in MODULES for t, n, _ in imports_of(m)}
-    assert KNOWN_PRIVATE <= used, f"known private imports gone (delete them): {KNOWN_PRIVATE - used}"
+def test_strategies_slots_is_for_strategy_files_only():
+    bad = [_where(a, b) for a in GRAPH for b in GRAPH[a] if b == USERS_ONLY]
+    assert not bad, (f"{USERS_ONLY} re-exports the slot constants for strategy files; the project "
+                     "imports sim.kernel.decisions.slots:\n" + "\n".join(bad))
 
 
 def test_study_reads_no_kernel():
@@ -258,8 +235,7 @@ def test_no_private_names_across_modules():
     bad = []
     for module, path in MODULES.items():
         for target, name, line in imports_of(module):
-            if name and _private(name) and target != module \
-                    and (module, target, name) not in KNOWN_PRIVATE:
+            if name and _private(name) and target != module:
                 bad.append(f"{path.relative_to(ROOT)}:{line} imports {name} from {target}")
         bad += _private_attributes(module)
     assert not bad, "private names used across modules:\n" + "\n".join(bad)

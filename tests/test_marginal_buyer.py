@@ -1,4 +1,4 @@
-"""The marginal buyer (``buyer=marginal``, ``strategies.buy_marginal_nb``).
+"""The marginal buyer (``buyer=marginal``, ``sim.kernel.decisions.buy_marginal``).
 
 * ``draw_chance``: the chance a non-white chip is drawn before the whites reach the stop total,
   worked out by hand on small bags and against every ordering of the starting bag's whites.
@@ -18,12 +18,17 @@ import pytest
 
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
+from sim.kernel.decisions import slots as S
+from sim.kernel.decisions.buy_marginal import (
+    draw_chance,
+    equal_chance,
+    marginal_context,
+    marginal_worth,
+)
+from sim.kernel.decisions.decide import decide_buy
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
-from strategies import slots as S
 from strategies.builtin import parse_strategy
-from strategies.buy_marginal_nb import draw_chance, equal_chance, marginal_context, marginal_worth
-from strategies.decide_nb import decide_buy
 from strategies.registry import slot_table
 
 RS = load_ruleset("base", ["cards.deck=false"])

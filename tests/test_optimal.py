@@ -1,6 +1,6 @@
 """The optimal stopper against the exact reference, and regret against it.
 
-* The in-kernel optimal stopper (``strategies.optimal_nb``, reached through the slot-function
+* The in-kernel optimal stopper (``sim.kernel.decisions.optimal``, reached through the slot-function
   table ``UF[0]``), sampled with ``sim.api.potion.sample``, has the expected value that
   ``sim.api.exact.optimal_value`` computes, within ``Z_TOL`` standard errors (n = 30,000 potions per
   bag), and its outcome distribution matches the exact distribution of the optimal policy.
@@ -34,10 +34,10 @@ from sim.api.exact import (
     sub_bag_count,
 )
 from sim.cli.main import app
+from sim.kernel.decisions import slots as S
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 from strategies import plugin
-from strategies import slots as S
 from strategies.builtin import parse_strategy
 from strategies.registry import slot_table
 

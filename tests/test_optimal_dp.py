@@ -1,4 +1,4 @@
-"""The compiled optimal-stopping DP (``strategies.optimal_nb``) called directly.
+"""The compiled optimal-stopping DP (``sim.kernel.decisions.optimal``) called directly.
 
 * ``solve`` from the start of a potion equals the exact reference ``sim.api.exact.optimal_value``
   to rounding, on every bag of the optimal tests and on bags with several blue chips (whose
@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 from test_optimal import EXACT_CASES
 
-import strategies.optimal_nb as dp
+import sim.kernel.decisions.optimal as dp
 from sim.api import potion as pot
 from sim.api.exact import optimal_value
 from sim.api.rules_array import rules_scalars
+from sim.kernel.decisions.optimal_memo import memo_get, memo_put
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
-from strategies.optimal_memo_nb import memo_get, memo_put
 
 BASE = load_ruleset("base")
 REUSE = load_ruleset("base", ["game.flask_space=reuse", "game.explosion_limit=9"])
@@ -37,7 +37,7 @@ CASES = EXACT_CASES + [
 
 
 def ctx_of(setup) -> np.ndarray:
-    """The DP's fixed context, as ``_optimal_stop`` builds it, for an exact-reference setup."""
+    """The DP's fixed context, as ``optimal_stop`` builds it, for an exact-reference setup."""
     return np.array([setup.limit, setup.last, setup.start, setup.flask_min, 0,
                      1 if setup.flask_reuse else 0], dtype=np.int64)
 

@@ -79,7 +79,7 @@ def test_can_buy():
 
 
 def test_param_is_the_raw_custom_read():
-    from strategies.slots import N_SLOTS, PARAM_WIDTH, SLOT_CUSTOM
+    from sim.kernel.decisions.slots import N_SLOTS, PARAM_WIDTH, SLOT_CUSTOM
 
     SP = np.arange(2 * N_SLOTS * PARAM_WIDTH, dtype=np.float64).reshape(2, N_SLOTS, PARAM_WIDTH)
     for s in (0, 1):
@@ -121,7 +121,7 @@ def test_buy_helpers_are_the_raw_reads_and_writes():
 
 def _raw_buy(SP, s, G, R, i, coins, max_chips):
     """The buy loop over a chip list written with raw offsets (what ``buy_list`` replaces)."""
-    from strategies.slots import SLOT_CUSTOM
+    from sim.kernel.decisions.slots import SLOT_CUSTOM
 
     code, n, used = int(SP[s, SLOT_CUSTOM, i]), 0, 0
     while code > 0 and n < max_chips:
@@ -142,8 +142,8 @@ def _raw_buy(SP, s, G, R, i, coins, max_chips):
     ("y4,o1", 40, 1), ("b2", 0, 2),
 ])
 def test_buy_list_is_the_raw_buy_loop(listed, coins, max_chips):
+    from sim.kernel.decisions.slots import N_SLOTS, PARAM_WIDTH, SLOT_CUSTOM
     from strategies.registry import encode_chip_list
-    from strategies.slots import N_SLOTS, PARAM_WIDTH, SLOT_CUSTOM
 
     _, G, R = state()
     for t in range(chips.N_TYPES):  # Set 1 books out, yellow not yet; two r4 left
@@ -159,8 +159,8 @@ def test_buy_list_is_the_raw_buy_loop(listed, coins, max_chips):
 
 
 def test_buy_list_expectations():
+    from sim.kernel.decisions.slots import N_SLOTS, PARAM_WIDTH, SLOT_CUSTOM
     from strategies.registry import encode_chip_list
-    from strategies.slots import N_SLOTS, PARAM_WIDTH, SLOT_CUSTOM
 
     _, G, R = state()
     G[L.G_AVAIL:L.G_AVAIL + chips.N_TYPES] = 1
@@ -203,10 +203,10 @@ register("ut-prefer", "Buys from its own chip list.", fallback="balanced", buy=b
 
 def test_chip_list_parameters_reach_the_slot_function(tmp_path):
     from sim.api.game import play_batch
+    from sim.kernel.decisions.slots import SLOT_CUSTOM
     from sim.kernel.records import O_BOUGHT, O_ERR
     from strategies.builtin import parse_strategy
     from strategies.registry import load_strategy_file
-    from strategies.slots import SLOT_CUSTOM
 
     p = tmp_path / "prefer.py"
     p.write_text(PREFER_FILE)

@@ -257,9 +257,9 @@ def test_the_red_slot_answers_every_extra_distance():
     import numpy as np
 
     from sim.kernel import layout as L
+    from sim.kernel.decisions import slots as S
+    from sim.kernel.decisions.decide import decide_extra
     from sim.rules import chips
-    from strategies import slots as S
-    from strategies.decide_nb import decide_extra
     from strategies.registry import slot_table
 
     P = np.zeros((1, L.P_WIDTH), dtype=np.int64)

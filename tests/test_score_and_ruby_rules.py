@@ -6,12 +6,12 @@ import pytest
 
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
+from sim.kernel.decisions import slots as S
+from sim.kernel.decisions.decide import decide_spend
+from sim.kernel.decisions.potion_value import one_step_ev_draws, press_shift
 from sim.rules.ruleset import load_ruleset
-from strategies import slots as S
 from strategies.builtin import parse_strategy
-from strategies.decide_nb import decide_spend
 from strategies.plugin import function_table
-from strategies.potion_value_nb import one_step_ev_draws, press_shift
 
 RS = load_ruleset("base")
 R = rules_scalars(RS)

@@ -12,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli.main import app
+from sim.kernel.decisions import slots as S
 from strategies import helpers_nb
 from strategies import slot_docs as D
-from strategies import slots as S
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "experiments" / "strategies").glob("*.py"))

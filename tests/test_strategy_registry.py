@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from sim.api.rules_array import rules_scalars
 from sim.cli.main import app
+from sim.kernel.decisions import slots as S
 from sim.rules import chips
-from strategies import slots as S
 from strategies.builtin import (
     PRESETS,
     REGISTRY,
@@ -465,8 +465,8 @@ def test_cli_play_rejects_bad_specs(spec, fragment):
 def _buys(spec: str, coins: int) -> list[str]:
     """What a strategy's buying slot buys with ``coins`` in a shop where everything is for sale."""
     from sim.kernel import layout as L
+    from sim.kernel.decisions.decide import decide_buy
     from sim.rules.ruleset import load_ruleset
-    from strategies.decide_nb import decide_buy
     from strategies.registry import slot_table
 
     rs = load_ruleset("base", ["cards.deck=false"])

@@ -27,10 +27,10 @@ from sim.api import potion as pot
 from sim.api.events import event_dict
 from sim.api.game import play_batch, replay
 from sim.cli.main import app
+from sim.kernel.decisions import slots as S
 from sim.kernel.game import play_games
 from sim.kernel.records import O_ERR, O_EXPLOSIONS
 from sim.rules.ruleset import load_ruleset
-from strategies import slots as S
 from strategies.builtin import REGISTRY, StrategySpecError, parse_strategy
 from strategies.registry import StrategyFileError, load_strategy_file
 

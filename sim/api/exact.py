@@ -16,8 +16,8 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
 
+from sim.kernel.decisions import slots as S
 from sim.rules.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
-from strategies import slots as S
 
 MAX_STATES = 60_000  # product of (count + 1) over chip types: sub-bags the recursion may visit
 SPOON = 53
@@ -187,7 +187,7 @@ class ExactPotion:
         raise ValueError(f"stop kind {s.stop_kind} cannot be enumerated exactly")
 
     def _one_step(self, state) -> bool:
-        """The one-step expected-value rule (as ``potion_value_nb.one_step_ev_draws``)."""
+        """The one-step expected-value rule (as ``potion_value.one_step_ev_draws``)."""
         bag, white, anchor, norange, flask, last, prev = state
         s = self.s
         now = s.value(self.reward(last), 0)

@@ -12,6 +12,7 @@ import numpy as np
 
 from sim.api.exact import MAX_STATES, Setup, exact_distribution, sub_bag_count
 from sim.api.rules_array import rules_scalars
+from sim.kernel.decisions import slots as S
 from sim.kernel.layout import (
     MAX_CHIPS,
 )
@@ -20,7 +21,6 @@ from sim.rules import chips
 from sim.rules.chip_limits import parse_chips_capped
 from sim.rules.ruleset import SET_COLOURS, Ruleset
 from sim.stats.intervals import mean_ci, wilson
-from strategies import slots as S
 from strategies.builtin import DEFAULT_COIN_VALUE, blank_arrays, parse_stop_policy, parse_strategy
 from strategies.registry import slot_table
 

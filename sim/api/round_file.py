@@ -29,6 +29,7 @@ from sim.api.round_script import (
 )
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
+from sim.kernel.decisions import slots as S
 from sim.kernel.records import (
     GERR_BLUE,
     GERR_BUY_OVER_BUDGET,
@@ -43,7 +44,6 @@ from sim.kernel.records import (
 from sim.kernel.round import play_round
 from sim.rules import chips
 from sim.rules.ruleset import Ruleset, RulesetError, load_ruleset
-from strategies import slots as S
 from strategies.registry import slot_table
 
 if sys.version_info >= (3, 11):

@@ -9,9 +9,9 @@ import numpy as np
 
 from sim.api.events import FACE_KEYS
 from sim.kernel import layout as L
+from sim.kernel.decisions import slots as S
 from sim.rules import chips
 from sim.rules.chip_limits import parse_chips_capped
-from strategies import slots as S
 
 
 class RoundFileError(ValueError):
@@ -215,7 +215,7 @@ def _witch_when(v, where: str, key: str) -> int:
 
 
 def _witch_answer(key: str, v, where: str, starting: str, SC, s) -> int:
-    """The scripted answer of one witch (see ``strategies.witch_nb.witch_scripted``)."""
+    """The scripted answer of one witch (see ``sim.kernel.decisions.witch.witch_scripted``)."""
     if key == "six-chips":
         place = v.get("place") if isinstance(v, dict) else None
         if place is not None:

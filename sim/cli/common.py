@@ -256,7 +256,7 @@ def work_progress(label: str, *, quiet: bool = False, after: float = 2.0):
 
 
 _NOTICE_SHOWN = False
-OPTIMAL_ENTRY = "strategies/optimal_nb._optimal_stop"  # the optimal stopper's cache entry
+OPTIMAL_ENTRY = "sim/kernel/decisions/optimal.optimal_stop"  # the optimal stopper's cache entry
 
 
 def compile_notice(*entries: str, quiet: bool = False) -> None:

@@ -18,6 +18,9 @@ from sim.kernel.cards import (
     second_chance,
     well_stirred,
 )
+from sim.kernel.decisions.choices import decide_book
+from sim.kernel.decisions.decide import decide_flask
+from sim.kernel.decisions.slots import Q_RED_PLACE
 from sim.kernel.effects.blue import BLUE_ABORT, blue_placed
 from sim.kernel.effects.extra import offer_extra
 from sim.kernel.effects.locoweed import acting_type, locoweed_move
@@ -75,9 +78,6 @@ from sim.kernel.layout import (
 )
 from sim.kernel.witches import second_flask
 from sim.rules.chips import BLUE, LOCOWEED, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
-from strategies.choices_nb import decide_book
-from strategies.decide_nb import decide_flask
-from strategies.slots import Q_RED_PLACE
 
 RESOLVE_ASIDE = -1  # resolve_chip: the chip was set beside the pot
 RESOLVE_ABORT = -2  # resolve_chip: a scripted draw failed

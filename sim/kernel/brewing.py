@@ -7,6 +7,21 @@ from __future__ import annotations
 from sim.kernel.bag import draw_chip, finish_potion, return_chip
 from sim.kernel.brew import place_drawn_call, place_first, potion_step, potion_step_call
 from sim.kernel.cards import free_draws
+from sim.kernel.decisions.decide import decide_draw
+from sim.kernel.decisions.slots import (
+    SCRIPTED,
+    SLOT_STOP,
+    SLOT_WITCH,
+    STOP_EV,
+    STOP_OPTIMAL,
+    STOP_RISK,
+    STOP_WHITE,
+    USER_BASE,
+    W_SIX_CHIPS,
+    W_WHITES_BACK,
+    WQ_SIX_NEXT,
+)
+from sim.kernel.decisions.witch import decide_witch
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -34,21 +49,6 @@ from sim.kernel.layout import (
     WITCH_LOOK_NO,
 )
 from sim.kernel.witches import call_witch, whites_back, witch_ready
-from strategies.decide_nb import decide_draw
-from strategies.slots import (
-    SCRIPTED,
-    SLOT_STOP,
-    SLOT_WITCH,
-    STOP_EV,
-    STOP_OPTIMAL,
-    STOP_RISK,
-    STOP_WHITE,
-    USER_BASE,
-    W_SIX_CHIPS,
-    W_WHITES_BACK,
-    WQ_SIX_NEXT,
-)
-from strategies.witch_nb import decide_witch
 
 
 @kernel(inline=True)

@@ -21,6 +21,7 @@ from sim.kernel.bag import (
     show_supply,
 )
 from sim.kernel.bowl import place_after
+from sim.kernel.decisions.choices import decide_card, grantable, next_value_type
 from sim.kernel.die import roll_die
 from sim.kernel.droplet import move_droplet
 from sim.kernel.effects.black import black_gift
@@ -73,7 +74,6 @@ from sim.kernel.layout import (
 from sim.kernel.rng import randint
 from sim.rules.cards import CARDS, card_number
 from sim.rules.chips import B2, G1, K1, P1, TYPE_VALUE, W1
-from strategies.choices_nb import decide_card, grantable, next_value_type
 
 N_CARDS = len(CARDS)
 # card numbers: their order in sim.rules.cards.CARDS (1-24 the base game's, 25-27 the witch-hat

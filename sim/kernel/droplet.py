@@ -11,6 +11,7 @@ bonus taken at once. After the last glass only the pot droplet moves.
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip, show_supply
+from sim.kernel.decisions.choices import book_out, decide_tube
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -28,7 +29,6 @@ from sim.kernel.layout import (
     TUBE_VP,
 )
 from sim.rules.chips import TYPE_COLOUR
-from strategies.choices_nb import book_out, decide_tube
 
 
 @kernel(inline=True)

@@ -12,6 +12,8 @@ from sim.kernel.cards import (
     SHINING,
 )
 from sim.kernel.costs import droplet_cost, flask_cost
+from sim.kernel.decisions.decide import decide_buy, decide_explosion, decide_spend
+from sim.kernel.decisions.slots import SC_NPBUY, SC_PBUY, SCRIPTED, SLOT_BUY
 from sim.kernel.die import roll_die
 from sim.kernel.droplet import move_droplet, settle_droplets
 from sim.kernel.effects.black import black_at_b, black_gift, count_black
@@ -99,8 +101,6 @@ from sim.kernel.witches import (
     ruby_space,
 )
 from sim.rules.chips import BLACK, GREEN, PURPLE, TYPE_COLOUR
-from strategies.decide_nb import decide_buy, decide_explosion, decide_spend
-from strategies.slots import SC_NPBUY, SC_PBUY, SCRIPTED, SLOT_BUY
 
 
 @kernel

@@ -8,6 +8,7 @@ from numba import prange
 
 from sim.kernel.bag import add_chip
 from sim.kernel.cards import deal_deck
+from sim.kernel.decisions.slots import SC_WIDTH
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -51,7 +52,6 @@ from sim.kernel.records import (
 from sim.kernel.rng import stream_seed
 from sim.kernel.round import play_round
 from sim.kernel.witches import deal_witches, penny_points
-from strategies.slots import SC_WIDTH
 
 
 @kernel

@@ -15,6 +15,7 @@ from sim.kernel.bowl import bowl_vp
 from sim.kernel.brew import place_held
 from sim.kernel.brewing import brew_until_stop
 from sim.kernel.cards import LUXURY
+from sim.kernel.decisions.slots import SC_WIDTH
 from sim.kernel.effects.red import reds_after_stop
 from sim.kernel.effects.yellow import raise_limit
 from sim.kernel.jit import kernel
@@ -37,7 +38,6 @@ from sim.kernel.layout import (
     R_POTION_CARD,
 )
 from sim.kernel.rng import stream_seed
-from strategies.slots import SC_WIDTH
 
 BOWL_ROWS = 32  # histogram rows for the overflow bowl's VP (the last one: that many or more)
 

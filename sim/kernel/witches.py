@@ -3,7 +3,7 @@ play per game (dealt at set-up from the game's shared stream, or fixed by the ru
 player holds one penny per group and calls the group's witch at most once a game, at her phase,
 by giving the penny up; a penny still held at the end scores ``game.penny_vp``.
 
-Witch numbers (``strategies.slots.W_*``; ``sim.rules.witches`` has their ids and texts):
+Witch numbers (``sim.kernel.decisions.slots.W_*``; ``sim.rules.witches`` has their ids and texts):
 1-4 potion phase (second flask, six chips, whites back, both rewards), 5-8 buying (upgrade,
 double coins, free twin, ruby coins), 9-12 points and rubies (colours, bag points, ruby space,
 cheap rubies). The six-chips witch, which places chips with their actions, is in
@@ -14,6 +14,20 @@ from __future__ import annotations
 
 from sim.kernel.bag import add_chip, discard_chip, remove_pot_entry, return_chip, white_back
 from sim.kernel.bowl import bowl_white_back
+from sim.kernel.decisions.slots import (
+    W_BAG_POINTS,
+    W_BOTH_REWARDS,
+    W_CHEAP_RUBIES,
+    W_COLOURS,
+    W_DOUBLE_COINS,
+    W_FREE_TWIN,
+    W_RUBY_COINS,
+    W_RUBY_SPACE,
+    W_SECOND_FLASK,
+    W_UPGRADE,
+    W_WHITES_BACK,
+)
+from sim.kernel.decisions.witch import decide_witch, one_level_up
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -49,20 +63,6 @@ from sim.kernel.layout import (
 )
 from sim.kernel.rng import randint
 from sim.rules.chips import BLACK, LOCOWEED, N_COLOURS, PURPLE, TYPE_COLOUR, TYPE_VALUE, WHITE
-from strategies.slots import (
-    W_BAG_POINTS,
-    W_BOTH_REWARDS,
-    W_CHEAP_RUBIES,
-    W_COLOURS,
-    W_DOUBLE_COINS,
-    W_FREE_TWIN,
-    W_RUBY_COINS,
-    W_RUBY_SPACE,
-    W_SECOND_FLASK,
-    W_UPGRADE,
-    W_WHITES_BACK,
-)
-from strategies.witch_nb import decide_witch, one_level_up
 
 # VP of the colours witch by the number of different non-white colours in the pot (0..8)
 COLOUR_VP = (0, 3, 3, 3, 3, 4, 7, 10, 14)

@@ -183,7 +183,7 @@ _BLACK = {
 @dataclass(frozen=True)
 class BookQuestion:
     """A decision a book leaves to the player: its number (the ``a`` a strategy's book slot gets,
-    ``strategies.slots.Q_*``), id, book, the argument ``b`` and the answer expected."""
+    ``sim.kernel.decisions.slots.Q_*``), id, book, the argument ``b`` and the answer expected."""
 
     number: int
     id: str

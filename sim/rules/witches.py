@@ -1,7 +1,7 @@
 """The twelve herb witches of The Herb Witches expansion, as data: id, group, the phase she acts
 in and a short paraphrase in our own words (component-data.md 10.2 and the rules seed, with the
-simulator's readings folded in). The kernel knows a witch by her number (``strategies.slots.W_*``):
-witch ``k`` of group ``g`` is number ``4 * g + k``.
+simulator's readings folded in). The kernel knows a witch by her number
+(``sim.kernel.decisions.slots.W_*``): witch ``k`` of group ``g`` is number ``4 * g + k``.
 """
 
 from __future__ import annotations

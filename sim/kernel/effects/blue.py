@@ -11,6 +11,7 @@ from sim.kernel.bag import (
     finish_potion,
     return_chip,
 )
+from sim.kernel.decisions.decide import decide_blue
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -38,7 +39,6 @@ from sim.kernel.layout import (
     STOP_SCRIPT,
 )
 from sim.rules.chips import BLUE, TYPE_VALUE, W1
-from strategies.decide_nb import decide_blue
 
 BLUE_NONE = -1  # no chip to place next
 BLUE_ABORT = -2  # a scripted draw failed; the potion is finished

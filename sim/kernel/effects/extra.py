@@ -6,10 +6,10 @@ offered)."""
 
 from __future__ import annotations
 
+from sim.kernel.decisions.decide import decide_extra
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_RED, F_EXTRA_PTR
-from strategies.decide_nb import decide_extra
 
 
 @kernel

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from sim.kernel.bag import add_chip
 from sim.kernel.cards import POT_IS_FULL
+from sim.kernel.decisions.choices import decide_book, grantable
+from sim.kernel.decisions.slots import Q_GREEN_CHIP, Q_GREEN_FIRST, Q_GREEN_RUBY
 from sim.kernel.die import roll_die
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
@@ -34,8 +36,6 @@ from sim.kernel.layout import (
     R_LIMIT,
 )
 from sim.rules.chips import B1, GREEN, N_TYPES, O1, P1, R1, TYPE_COLOUR, TYPE_VALUE, Y1
-from strategies.choices_nb import decide_book, grantable
-from strategies.slots import Q_GREEN_CHIP, Q_GREEN_FIRST, Q_GREEN_RUBY
 
 
 @kernel

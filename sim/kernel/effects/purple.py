@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip, discard_chip, remove_pot_entry
+from sim.kernel.decisions.choices import decide_book, upgrade_target
+from sim.kernel.decisions.decide import decide_purple
+from sim.kernel.decisions.slots import Q_PURPLE_TRADE, Q_PURPLE_UPGRADE
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -21,9 +24,6 @@ from sim.kernel.layout import (
     R_VP,
 )
 from sim.rules.chips import B2, G1, K1, P1, PURPLE, TYPE_COLOUR, TYPE_VALUE, WHITE, Y4
-from strategies.choices_nb import decide_book, upgrade_target
-from strategies.decide_nb import decide_purple
-from strategies.slots import Q_PURPLE_TRADE, Q_PURPLE_UPGRADE
 
 
 @kernel

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from sim.kernel.bag import draw_chip, finish_potion, return_chip, take_type
 from sim.kernel.bowl import place_after
+from sim.kernel.decisions.choices import decide_book
+from sim.kernel.decisions.decide import decide_red
+from sim.kernel.decisions.slots import Q_RED_AFTER, Q_RED_HOLD, RED_KEEP, RED_PLACE, RED_RETURN
 from sim.kernel.effects.extra import offer_extra
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -33,9 +36,6 @@ from sim.kernel.layout import (
     STOP_SCRIPT,
 )
 from sim.rules.chips import R1, RED, TYPE_COLOUR, TYPE_VALUE, W1, WHITE
-from strategies.choices_nb import decide_book
-from strategies.decide_nb import decide_red
-from strategies.slots import Q_RED_AFTER, Q_RED_HOLD, RED_KEEP, RED_PLACE, RED_RETURN
 
 N_RED_TYPES = 3  # r1, r2, r4 are types R1, R1 + 1, R1 + 2
 

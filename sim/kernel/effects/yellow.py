@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 from sim.kernel.bag import draw_chip, finish_potion, remove_pot_entry, return_chip
+from sim.kernel.decisions.choices import decide_book
+from sim.kernel.decisions.decide import decide_yellow
+from sim.kernel.decisions.slots import Q_YELLOW_RUBY
 from sim.kernel.effects.extra import offer_extra
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -29,9 +32,6 @@ from sim.kernel.layout import (
     STOP_SCRIPT,
 )
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
-from strategies.choices_nb import decide_book
-from strategies.decide_nb import decide_yellow
-from strategies.slots import Q_YELLOW_RUBY
 
 
 @kernel(inline=True)

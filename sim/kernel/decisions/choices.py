@@ -1,56 +1,12 @@
 """The choices that books, cards and the test-tube track offer, compiled with Numba: the built-in
-answers and the call into slot functions (see ``strategies.slots``: ``Q_*`` book questions,
-``CARD_*`` card questions, ``TUBE_*`` kinds). Split from ``strategies.decide_nb``, which holds the
+answers and the call into slot functions (see ``slots``: ``Q_*`` book questions,
+``CARD_*`` card questions, ``TUBE_*`` kinds). Split from ``decide``, which holds the
 choices every game asks (draw, flask, blue, yellow, red, explosion, buying, rubies, purple).
 """
 
 from __future__ import annotations
 
-from sim.kernel.jit import kernel
-from sim.kernel.layout import (
-    CARD_LOOK,
-    F_BOOK_PTR,
-    F_CARD_PTR,
-    F_GREEN_PTR,
-    F_HELD_PTR,
-    F_LIMIT,
-    F_NPOT,
-    F_TUBE,
-    F_TUBE_PTR,
-    F_WHITE,
-    F_YELLOW_PTR,
-    G_BREWED,
-    G_ROUND,
-    G_SUPPLY,
-    HOLD_T,
-    POT_T,
-    R_BOOK,
-    R_BOOK_ROUND,
-    R_PRICE,
-    R_ROUNDS,
-    R_TUBE_GLASS,
-    TUBE_RUBY,
-    TUBE_VP,
-)
-from sim.rules.chips import (
-    B1,
-    BLACK,
-    G1,
-    K1,
-    LOCOWEED,
-    N_TYPES,
-    O1,
-    ORANGE,
-    P1,
-    PURPLE,
-    R1,
-    TYPE_COLOUR,
-    TYPE_VALUE,
-    W1,
-    WHITE,
-    Y1,
-)
-from strategies.slots import (
+from sim.kernel.decisions.slots import (
     BOOK_DECLINE,
     BOOK_DEFAULT,
     CARD_CHOOSE_ONE,
@@ -105,6 +61,50 @@ from strategies.slots import (
     TUBE_DEFAULTS,
     TUBE_POT,
     USER_BASE,
+)
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    CARD_LOOK,
+    F_BOOK_PTR,
+    F_CARD_PTR,
+    F_GREEN_PTR,
+    F_HELD_PTR,
+    F_LIMIT,
+    F_NPOT,
+    F_TUBE,
+    F_TUBE_PTR,
+    F_WHITE,
+    F_YELLOW_PTR,
+    G_BREWED,
+    G_ROUND,
+    G_SUPPLY,
+    HOLD_T,
+    POT_T,
+    R_BOOK,
+    R_BOOK_ROUND,
+    R_PRICE,
+    R_ROUNDS,
+    R_TUBE_GLASS,
+    TUBE_RUBY,
+    TUBE_VP,
+)
+from sim.rules.chips import (
+    B1,
+    BLACK,
+    G1,
+    K1,
+    LOCOWEED,
+    N_TYPES,
+    O1,
+    ORANGE,
+    P1,
+    PURPLE,
+    R1,
+    TYPE_COLOUR,
+    TYPE_VALUE,
+    W1,
+    WHITE,
+    Y1,
 )
 
 
@@ -190,7 +190,7 @@ def first_chip_default(P, s, G, R, value):
 
 @kernel
 def decide_book(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
-    """The answer to book question ``q`` (``Q_*`` in ``strategies.slots``) with argument ``arg``."""
+    """The answer to book question ``q`` (``Q_*`` in ``slots``) with argument ``arg``."""
     k = SK[s, SLOT_BOOK]
     if k == SCRIPTED:
         if q == Q_RED_AFTER and P[s, F_BOOK_PTR] < SC[s, SC_NRED_AFTER]:
@@ -265,7 +265,7 @@ def dearest(G, R, lo, hi, value):
 
 @kernel
 def card_default(P, s, card, arg, G, R):
-    """The built-in answer to a card's choice (see ``strategies.slots``, card questions)."""
+    """The built-in answer to a card's choice (see ``slots``, card questions)."""
     if card == CARD_JUST_IN_TIME:
         return W1 if arg > 0 and G[G_ROUND] <= 3 else -1
     if card == CARD_CHOOSE_ONE:

@@ -2,38 +2,15 @@
 
 The kernel (``sim.kernel.witches``) asks ``decide_witch(q, arg)`` only when witch ``q`` is in play,
 the seat still holds her penny and her phase has come; the questions and answers are listed in
-``strategies.slots`` (``W_*``, ``WQ_SIX_NEXT``). The built-in default calls a witch once her gain
+``slots`` (``W_*``, ``WQ_SIX_NEXT``). The built-in default calls a witch once her gain
 passes a threshold (``P_W_*``) from her first round on, and in the last round whenever she is worth
 more than the penny kept (``game.penny_vp``).
 """
 
 from __future__ import annotations
 
-from sim.kernel.jit import kernel
-from sim.kernel.layout import (
-    F_DRAWS,
-    F_LIMIT,
-    F_NPOT,
-    F_REWARD,
-    F_SIX_PTR,
-    F_WHITE,
-    G_OUT,
-    G_ROUND,
-    G_SUPPLY,
-    G_VISIT,
-    POT_T,
-    R_COINS,
-    R_FINAL_COINS,
-    R_PENNY_VP,
-    R_PRICE,
-    R_ROUNDS,
-    R_VP,
-    WITCH_LOOK,
-)
-from sim.kernel.rng import randint, uniform
-from sim.rules.chips import BLUE, GREEN, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
-from strategies.choices_nb import upgrade_target
-from strategies.slots import (
+from sim.kernel.decisions.choices import upgrade_target
+from sim.kernel.decisions.slots import (
     N_WITCHES,
     P_W_BAG,
     P_W_BOTH,
@@ -68,6 +45,29 @@ from strategies.slots import (
     WITCH_RANDOM,
     WQ_SIX_NEXT,
 )
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    F_DRAWS,
+    F_LIMIT,
+    F_NPOT,
+    F_REWARD,
+    F_SIX_PTR,
+    F_WHITE,
+    G_OUT,
+    G_ROUND,
+    G_SUPPLY,
+    G_VISIT,
+    POT_T,
+    R_COINS,
+    R_FINAL_COINS,
+    R_PENNY_VP,
+    R_PRICE,
+    R_ROUNDS,
+    R_VP,
+    WITCH_LOOK,
+)
+from sim.kernel.rng import randint, uniform
+from sim.rules.chips import BLUE, GREEN, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
 
 
 @kernel
@@ -217,7 +217,7 @@ def witch_scripted(P, s, q, arg, G, R, SP, SC):
 
 @kernel
 def decide_witch(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer to witch question ``q`` (``strategies.slots``: ``W_*``, ``WQ_SIX_NEXT``)."""
+    """The seat's answer to witch question ``q`` (``slots``: ``W_*``, ``WQ_SIX_NEXT``)."""
     k = SK[s, SLOT_WITCH]
     if k == SCRIPTED:
         return witch_scripted(P, s, q, arg, G, R, SP, SC)

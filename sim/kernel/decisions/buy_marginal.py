@@ -24,6 +24,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.kernel.decisions.potion_value import rounds_left
+from sim.kernel.decisions.slots import (
+    P_MG_BLACK,
+    P_MG_PURPLE,
+    P_MG_RUBY,
+    P_MG_SPACE,
+    P_MG_STOP,
+    P_MG_YELLOW,
+    SLOT_BUY,
+)
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CHIPS, F_NCHIPS, G_NP
 from sim.rules.chips import (
@@ -40,16 +50,6 @@ from sim.rules.chips import (
     W3,
     WHITE,
     YELLOW,
-)
-from strategies.potion_value_nb import rounds_left
-from strategies.slots import (
-    P_MG_BLACK,
-    P_MG_PURPLE,
-    P_MG_RUBY,
-    P_MG_SPACE,
-    P_MG_STOP,
-    P_MG_YELLOW,
-    SLOT_BUY,
 )
 
 

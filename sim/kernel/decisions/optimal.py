@@ -2,7 +2,7 @@
 
 At each decision it solves the rest of the potion from the current state by recursion over the
 chips left in the bag (memoized on the whole state), with the same value of a reward space as the
-one-step expected-value stopper (``potion_value_nb.space_value``: VP + coins x coin value + ruby x ruby
+one-step expected-value stopper (``potion_value.space_value``: VP + coins x coin value + ruby x ruby
 value; an exploded pot takes the better of VP and coins). Blue chips place the highest-value
 non-white chip they look at, yellow chips return the white before them, and the flask follows the
 seat's ``flask`` parameters (a white of value >= V), as in the built-in players.
@@ -20,6 +20,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.kernel.decisions.buy_marginal import comb
+from sim.kernel.decisions.optimal_memo import (
+    memo_capacity,
+    memo_get,
+    memo_put,
+    setup_hash,
+    state_key,
+)
+from sim.kernel.decisions.potion_value import one_step_ev_draws, space_value
+from sim.kernel.decisions.slots import (
+    P_OPT_MAX_SUBBAGS,
+    P_RUBY_VALUE,
+    P_VP_VALUE,
+    ROUND_PARAMS,
+    SLOT_FLASK,
+    SLOT_STOP,
+)
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     BAGCNT,
@@ -36,17 +53,6 @@ from sim.kernel.layout import (
     R_LAST,
 )
 from sim.rules.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
-from strategies.buy_marginal_nb import comb
-from strategies.optimal_memo_nb import memo_capacity, memo_get, memo_put, setup_hash, state_key
-from strategies.potion_value_nb import one_step_ev_draws, space_value
-from strategies.slots import (
-    P_OPT_MAX_SUBBAGS,
-    P_RUBY_VALUE,
-    P_VP_VALUE,
-    ROUND_PARAMS,
-    SLOT_FLASK,
-    SLOT_STOP,
-)
 
 MODE_DECIDE, MODE_PLACE, MODE_BLUE = 0, 1, 2
 # ctx (int64): limit, last space, start, flask V (0 none), flask min white, reuse flag
@@ -410,7 +416,7 @@ def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R
     return stop, draw
 
 
-def _optimal_stop(P, s, G, R, SP, a, b, M):
+def optimal_stop(P, s, G, R, SP, a, b, M):
     """Slot function: 1 to draw again if drawing is worth more than stopping (exact DP)."""
     bag = np.empty(N_TYPES, dtype=np.int64)
     for t in range(N_TYPES):

@@ -1,12 +1,21 @@
 """The value of a potion's state, compiled with Numba: the per-round parameter of a slot, the
 exact chance that the next chip explodes, what a reward space is worth, and the one-step
 expected-value rule (``ev``) that weighs one more chip against stopping. Used by the stop slot
-(``strategies.decide_nb``), the optimal stopper and the plugin helpers.
+(``sim.kernel.decisions.decide``), the optimal stopper and the plugin helpers.
 """
 
 from __future__ import annotations
 
 from sim.kernel.bowl import in_bowl
+from sim.kernel.decisions.slots import (
+    P_DIE_VALUE,
+    P_PRESS,
+    P_RUBY_VALUE,
+    P_VP_VALUE,
+    ROUND_PARAMS,
+    SLOT_FLASK,
+    SLOT_STOP,
+)
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     BAGCNT,
@@ -39,15 +48,6 @@ from sim.rules.chips import (
     TYPE_COLOUR,
     TYPE_VALUE,
     WHITE,
-)
-from strategies.slots import (
-    P_DIE_VALUE,
-    P_PRESS,
-    P_RUBY_VALUE,
-    P_VP_VALUE,
-    ROUND_PARAMS,
-    SLOT_FLASK,
-    SLOT_STOP,
 )
 
 

@@ -13,35 +13,14 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.costs import droplet_cost, flask_cost
-from sim.kernel.jit import kernel
-from sim.kernel.layout import (
-    F_BLUE_PTR,
-    F_FLASK,
-    F_FORCED_N,
-    F_FORCED_PTR,
-    F_PLACED_NO,
-    F_RUBIES,
-    F_WHITE,
-    F_YELLOW_PTR,
-    G_ROUND,
-    R_FINAL_COINS,
-    R_ROUNDS,
-    SPEND_DROPLET,
-    SPEND_FLASK,
-)
-from sim.kernel.rng import randint, uniform
-from sim.rules.chips import (
-    TYPE_COLOUR,
-    TYPE_VALUE,
-)
-from strategies.buy_marginal_nb import marginal_context, marginal_worth
-from strategies.potion_value_nb import (
+from sim.kernel.decisions.buy_marginal import marginal_context, marginal_worth
+from sim.kernel.decisions.potion_value import (
     explosion_risk,
     one_step_ev_draws,
     round_param,
     rounds_left,
 )
-from strategies.slots import (
+from sim.kernel.decisions.slots import (
     BLUE_BEST,
     BLUE_RANDOM,
     BUY_EXPENSIVE,
@@ -94,6 +73,27 @@ from strategies.slots import (
     USER_BASE,
     YELLOW_NEVER,
     YELLOW_RANDOM,
+)
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    F_BLUE_PTR,
+    F_FLASK,
+    F_FORCED_N,
+    F_FORCED_PTR,
+    F_PLACED_NO,
+    F_RUBIES,
+    F_WHITE,
+    F_YELLOW_PTR,
+    G_ROUND,
+    R_FINAL_COINS,
+    R_ROUNDS,
+    SPEND_DROPLET,
+    SPEND_FLASK,
+)
+from sim.kernel.rng import randint, uniform
+from sim.rules.chips import (
+    TYPE_COLOUR,
+    TYPE_VALUE,
 )
 
 

@@ -1,0 +1,229 @@
+"""Decision slots, the built-in kinds of each slot, and the layout of a strategy's arrays.
+
+A seat's strategy is two arrays the kernel reads: ``SK[seat, slot]`` picks the kind used for each
+slot and ``SP[seat, slot, :]`` holds that kind's parameters (floats). Changing a parameter never
+changes a type, so it never recompiles a kernel. Scripted decisions (golden tests and
+``quacks round``) read ``SC[seat, :]`` (ints, ``SC_*`` layout). A kind of ``USER_BASE + i`` calls
+the compiled slot function ``UF[i]`` (user strategies, and built-ins that need their own memory
+such as the optimal stopper).
+
+Per-round parameters: where a kind says "per round", ``SP[s, slot, r]`` holds the value for round
+``r`` (1..20) and ``SP[s, slot, 0]`` the value outside a game (``quacks potion``).
+"""
+
+from __future__ import annotations
+
+from sim.rules.books import question_number
+from sim.rules.cards import card_number
+from sim.rules.witches import WITCHES, witch_number
+
+SLOT_STOP = 0  # draw another chip or stop
+SLOT_FLASK = 1  # send the white chip just placed back with the flask
+SLOT_BLUE = 2  # which looked-at chip a blue chip places
+SLOT_YELLOW = 3  # whether a yellow chip returns the white before it
+SLOT_EXPLODE = 4  # an exploded player's choice: VP or coins
+SLOT_BUY = 5  # chips to buy
+SLOT_RUBY = 6  # spending rubies
+SLOT_PURPLE = 7  # purple tier
+SLOT_RED = 8  # whether a chip takes an extra distance its book offers (red Sets 1/3/4/5, yellow Sets 2/4/5)
+SLOT_CUSTOM = 9  # no decision: parameters of user strategies
+SLOT_BOOK = 10  # the choices of the Set 2-4 books (see Q_*)
+SLOT_CARD = 11  # the choices fortune-teller cards offer
+SLOT_TUBE = 12  # test-tube side: each droplet move goes to the pot or the test-tube track
+SLOT_WITCH = 13  # the herb witches: whether to call one now, and her choices (see WQ_*)
+N_SLOTS = 14
+SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple", "red", "custom",
+              "book", "card", "tube", "witch")
+DECISION_SLOTS = (*SLOT_NAMES[:9], "book", "card", "tube", "witch")
+PARAM_WIDTH = 28
+ROUND_PARAMS = 21  # SP[s, slot, 0..20]: per-round values (0 = outside a game)
+P_RUBY_VALUE = 21  # stop slot of ev/optimal: VP worth of one ruby
+P_VP_VALUE = 22  # stop slot of ev/optimal: weight of VP (1)
+P_OPT_MAX_SUBBAGS = 23  # optimal: solve exactly only when the bag left has at most this many sub-bags
+P_DIE_VALUE = 24  # stop slot of ev: VP worth of the bonus die, counted once others' potions are seen
+P_PRESS = 25  # stop slot of ev: VP of expected value given up per VP behind, per round to play
+
+SCRIPTED = 99  # every slot: read the decision from SC
+USER_BASE = 100  # kind USER_BASE + i: call UF[i]
+N_UF = 32  # the slot-function table always has this many entries (one compiled kernel)
+UF_OPTIMAL = 0  # UF[0] is the built-in optimal stopper
+
+# stop kinds
+STOP_WHITE = 0  # per round T: stop once the white total is >= T
+STOP_RISK = 1  # per round P: stop once the next-draw explosion chance is > P
+STOP_NEVER = 2  # draw until explosion, empty bag or track end
+STOP_RANDOM = 3  # p0 = chance of stopping after each chip
+STOP_EV = 4  # per round coin value, P_RUBY_VALUE: draw if one more chip's expected value beats stopping
+STOP_OPTIMAL = USER_BASE + UF_OPTIMAL  # exact dynamic programming over the bag (same value params)
+
+# flask kinds
+FLASK_NEVER = 0
+FLASK_MIN = 1  # p0 = V: a white of value >= V; p1: only if the white total is then >= p1
+FLASK_RANDOM = 2  # p0 = chance of using it on a white
+
+# blue kinds
+BLUE_BEST = 0  # the highest-value non-white chip; never a white
+BLUE_NONE = 1
+BLUE_RANDOM = 2  # any looked-at chip or none, uniformly
+
+# yellow kinds
+YELLOW_ALWAYS = 0
+YELLOW_NEVER = 1
+YELLOW_RANDOM = 2
+
+# explosion-choice kinds
+EXPLODE_BY_ROUND = 0  # p0 = last round in which coins are taken; the final round takes the larger
+EXPLODE_VALUE = 1  # per round coin value: take coins if coins * value > VP
+EXPLODE_RANDOM = 2
+
+# buy kinds
+BUY_PRIORITY = 0  # p[0..] chip types in priority order, -1 ends the list
+BUY_NOTHING = 1
+BUY_RANDOM = 2  # a uniformly random affordable legal chip, then maybe a second
+BUY_EXPENSIVE = 3  # the most expensive affordable chip (p[t] > 0 marks allowed types), twice
+BUY_VALUE = 4  # p[t] = value of chip type t; the legal set of <= 2 chips of greatest total value
+BUY_PER_COIN = 5  # p[t] = value of chip type t; greedily the best value per coin
+BUY_MARGINAL = 6  # p[t] > 0 marks the chips considered; each is worth what it adds to the bag
+# for the rounds left (buy_marginal.py); the legal set of <= 2 chips of greatest worth
+P_BUY_MIN_VALUE = 22  # BUY_VALUE / BUY_PER_COIN / BUY_MARGINAL: ignore chips valued below this
+P_MG_STOP = 20  # BUY_MARGINAL: the white total its bag model stops at
+P_MG_SPACE = 21  # BUY_MARGINAL: VP of one space a drawn chip moves the pot
+P_MG_YELLOW = 23  # BUY_MARGINAL: spaces a yellow chip adds by sending a white back
+P_MG_RUBY = 24  # BUY_MARGINAL: VP of the ruby a green chip at the end of the pot pays
+P_MG_PURPLE = 25  # BUY_MARGINAL: VP of a drawn purple chip
+P_MG_BLACK = 26  # BUY_MARGINAL: VP of a drawn black chip when the neighbours hold as many
+
+# ruby kinds
+RUBY_DEFAULT = 0  # p0 = refill an empty flask first (1/0), p1 = last round to buy droplet moves
+RUBY_NEVER = 1
+RUBY_RANDOM = 2
+RUBY_VALUE = 3  # p0 = VP of one droplet space per round left, p1 = VP of a full flask per round
+# left, p2 = VP worth of keeping a ruby: each spending is the one of greatest net gain, if any
+
+# purple kinds
+PURPLE_MAX = 0
+
+# red kinds (ingredient actions are optional: every extra distance may be declined: a red chip's
+# (Sets 1, 3, 5), red Set 4's white 1 moving 2, yellow Set 2's doubling, Set 4's +1/+2/+3 and Set
+# 5's move on; a slot function gets (extra, chip type))
+RED_ALWAYS = 0  # take the extra distance
+RED_NEVER = 1
+
+# book kinds: one slot answers every book question; a slot function gets (question, arg)
+BOOK_DEFAULT = 0  # take every optional effect, the best option by the book prices
+BOOK_DECLINE = 1  # decline every optional effect
+# book questions (the ``a`` argument of a slot function; ``b`` is the question's argument), numbered
+# by their declaration, sim.rules.books.BOOK_QUESTIONS, which says each one's b and answer
+Q_GREEN_CHIP = question_number("green-chip")  # green Set 2
+Q_GREEN_RUBY = question_number("green-ruby")  # green Set 4
+Q_RED_AFTER = question_number("red-after")  # red Set 2
+Q_PURPLE_TRADE = question_number("purple-trade")  # purple Set 2
+Q_PURPLE_UPGRADE = question_number("purple-upgrade")  # purple Set 4
+Q_GREEN_FIRST = question_number("green-first")  # green Set 5
+Q_RED_HOLD = question_number("red-hold")  # red Set 6
+Q_YELLOW_RUBY = question_number("yellow-ruby")  # yellow Set 6
+Q_RED_PLACE = question_number("red-place")  # red Set 6, before each draw while chips are held
+RED_PLACE, RED_KEEP, RED_RETURN = 0, 1, 2
+
+# card kinds: a slot function gets (card number, argument; numbers of sim.rules.cards.CARDS);
+# answers per card:
+CARD_DEFAULT = 0
+CARD_JUST_IN_TIME = card_number("just-in-time")  # b = white 1-chips held; answer W1 (0) removes one, anything else 4 VP
+CARD_CHOOSE_ONE = card_number("you-only-get-to-choose-one")  # answer: k1 or a 2-chip type, or CARD_TAKE_OTHER for 3 rubies
+CARD_RATS_FRIENDS = card_number("rats-are-your-friends")  # b = rat tails this round; answer: a 4-chip type, or CARD_TAKE_OTHER (VP)
+CARD_GOOD_START = card_number("a-good-start")  # b = rat tails this round; answer: tails given up for rubies (0-3)
+CARD_CHOOSE_WISELY = card_number("choose-wisely")  # answer: p1 (17) for the purple chip, anything else droplet +2
+CARD_WHEEL_AND_DEAL = card_number("wheel-and-deal")  # b = rubies; answer: a 1-chip type bought for 1 ruby, -1 none
+CARD_OPPORTUNISTIC = card_number("an-opportunistic-moment")  # b = chips drawn (in P[s, CARD_LOOK:]); answer: the chip type exchanged
+CARD_WELL_STIRRED = card_number("well-stirred")  # b = the white chip type; answer 1 returns it to the bag
+CARD_STRONG_INGREDIENT = card_number("strong-ingredient")  # b = chips drawn (in P[s, CARD_LOOK:]); answer: chip type placed, -1
+CARD_SCHADENFREUDE = card_number("schadenfreude")  # b = the seat whose pot exploded; answer: the 2-chip type taken
+CARD_SECOND_CHANCE = card_number("a-second-chance")  # b = 1 if the white total is over the limit (the next draw explodes); answer 1 starts the potion again
+CARD_QUICK_EXCHANGE = card_number("a-quick-exchange")  # b = pennies held (bit per witch group); answer group * 32 + chip type, -1 none
+CARD_JOYFUL_REUNION = card_number("a-joyful-reunion")  # b = pennies spent (bit per group); answer: the group taken back, -1 none
+CARD_TAKE_OTHER = 99
+
+# tube kinds (only asked on the test-tube side of the pot; a slot function gets (glass entered, 0)
+# and answers 1 to move the test-tube droplet, 0 the pot droplet)
+TUBE_VALUE = 0  # tube if the glass's bonus is worth at least p0 VP per round the pot droplet still helps
+TUBE_POT = 1  # always the pot droplet (the ordinary game)
+TUBE_ALWAYS = 2  # the test-tube droplet while a glass is left
+P_TUBE_SPACE = 0  # TUBE_VALUE: VP worth of one pot space for one round
+P_TUBE_RUBY = 1  # TUBE_VALUE: VP worth of a ruby
+P_TUBE_COIN = 2  # TUBE_VALUE: VP worth of one coin of a chip's price
+TUBE_DEFAULTS = (0.7, 0.5, 0.25)  # p0, p1, p2 of the default player (and of unscripted moves)
+
+# witch kinds: a slot function gets (question, argument). Questions 1-12 ask whether to call
+# that witch now (sim.rules.witches numbers them); the answer 0 keeps the penny. Arguments/answers:
+WITCH_DEFAULT = 0  # each witch when her gain passes the thresholds below (P_W_*)
+WITCH_NEVER = 1  # keep every penny (2 VP each at the end)
+WITCH_RANDOM = 2  # p0 = chance of calling a witch whenever one may be called
+# witch numbers (the question asked; a = witch, b = argument), from sim.rules.witches.WITCHES
+W_SECOND_FLASK = witch_number("second-flask")  # the pot exploded, the flask is full: b = the white chip type; 1 = call
+W_SIX_CHIPS = witch_number("six-chips")  # b = 1 if the player is about to stop; 1 = call (then WQ_SIX_NEXT)
+W_WHITES_BACK = witch_number("whites-back")  # b = 1 if about to stop; answer: whites sent back (0, 1 or 2, the last ones)
+W_BOTH_REWARDS = witch_number("both-rewards")  # the pot exploded (step A): b = the reward space; 1 = VP and coins (and die)
+W_UPGRADE = witch_number("upgrade")  # step E: answer 1 = the last two chips, 2 + k = pot entry k alone, 0 none
+W_DOUBLE_COINS = witch_number("double-coins")  # step E (or the final conversion): b = coins; 1 = double them
+W_FREE_TWIN = witch_number("free-twin")  # after buying: b = chips bought (G_OUT); answer: the chip type twinned, -1 none
+W_RUBY_COINS = witch_number("ruby-coins")  # step E: b = rubies; 1 = +2 coins per ruby
+W_COLOURS = witch_number("colours")  # step D: b = VP she gives; 1 = call
+W_BAG_POINTS = witch_number("bag-points")  # step D: b = VP she gives; 1 = call
+W_RUBY_SPACE = witch_number("ruby-space")  # step C, the reward space shows a ruby: b = rubies she gives; 1 = call
+W_CHEAP_RUBIES = witch_number("cheap-rubies")  # step F: b = rubies held; 1 = call
+N_WITCHES = len(WITCHES)
+WQ_SIX_NEXT = N_WITCHES + 1  # b = chips drawn (P[s, WITCH_LOOK:]); answer: index of the chip placed next, -1 done
+# WITCH_DEFAULT parameters: SP[s, SLOT_WITCH, w] = first round witch w is called (1..12), and:
+P_W_WHITES = 13  # whites back: only with a white total of at least this
+P_W_BOTH = 14  # both rewards: only if the part an explosion loses is worth at least this (VP)
+P_W_COINS = 15  # double coins: only with at least this many coins
+P_W_RUBY_COINS = 16  # ruby coins: only for at least this many coins
+P_W_TWIN = 17  # free twin: only for a chip that cost at least this
+P_W_COLOURS = 18  # colours: only for at least this many VP
+P_W_BAG = 19  # bag points: only for at least this many VP
+P_W_RUBIES = 20  # ruby space: only for at least this many rubies
+P_W_CHEAP = 21  # cheap rubies: only with at least this many rubies
+P_W_COIN_VP = 22  # VP worth of one coin (both rewards)
+# first rounds (1..12), then P_W_WHITES .. P_W_COIN_VP; in the last round every witch is called
+# when her gain is worth more than the penny kept
+WITCH_DEFAULTS = (0.0, 1, 6, 4, 1, 3, 1, 2, 2, 1, 1, 1, 1, 6, 2.0, 20, 6, 12, 4, 8, 4, 4, 0.25)
+
+# Scripted decisions: SC[seat, :]
+SC_NBLUE = 0
+SC_BLUE = 1  # 16 entries: chip type placed for each blue chip, -1 none
+SC_NYELLOW = 17
+SC_YELLOW = 18  # 16 entries: 1 return the white, 0 keep it
+SC_FLASK_ON = 34  # 1-based draw number of a white chip to send back, 0 none
+SC_CHOICE = 35  # 0 VP, 1 coins
+SC_NBUY = 36
+SC_BUY = 37  # 4 entries
+SC_NSPEND = 41
+SC_SPEND = 42  # 16 entries: 1 droplet, 2 flask
+SC_PURPLE = 58  # tier, -1 = the highest
+SC_NRED = 59
+SC_RED = 60  # bit i: 1 the i-th red chip placed takes its extra distance, 0 declines it
+SC_NRED_AFTER = 64
+SC_RED_AFTER = 65  # 8 entries: red Set 2, per chip beside the pot: 0 place, 1 keep, 2 return
+SC_NGREEN = 73
+SC_GREEN = 74  # 4 entries: green Set 2 chip type taken (-1 none) / green Set 4 1 pay, 0 not
+SC_UPGRADE = 78  # purple Set 4: tier * 32 + chip type, -1 none, -2 not scripted
+SC_NCARD = 79
+SC_CARD = 80  # 8 entries: card decisions in order
+SC_NTUBE = 88  # droplet moves scripted (test-tube side)
+SC_TUBE = 89  # bit i: 1 the i-th droplet move goes to the test tube, 0 to the pot
+SC_WITCH = 96  # 12 entries: the answer for witch w at SC_WITCH + w - 1 (SC_UNSET: not scripted)
+SC_NSIX = 108  # chips the six-chips witch places, in order (SC_SIX)
+SC_SIX = 109  # 6 entries: chip types
+SC_NHOLD = 115  # red Set 6: decisions scripted
+SC_HOLD = 116  # bit i: 1 the i-th chip drawn after a red is placed at once, 0 held to the end
+SC_NPBUY = 117  # purple Set 5: chips bought with the purple coins
+SC_PBUY = 118  # 2 entries
+SC_NYRUBY = 120  # yellow Set 6: decisions scripted
+SC_YRUBY = 121  # bit i: 1 the i-th yellow chip pays a ruby
+SC_NEXTRA = 122  # extra distances of chips that are not red (yellow Sets 2/4/5, red Set 4's w1)
+SC_EXTRA = 123  # bit i: 1 the i-th such extra distance offered is taken, 0 declined
+SC_NRPLACE = 124  # red Set 6: decisions scripted, one per draw made while a chip is held
+SC_RPLACE = 125  # 8 entries: the held chip type placed before that draw, -1 none
+SC_WIDTH = 144
+SC_UNSET = -99
+SC_MAX_LIST = 16
