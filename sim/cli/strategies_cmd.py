@@ -81,7 +81,11 @@ def warmup(
     from sim.cli.warmup import warm_all
 
     set_threads(threads)
-    steps, cached = warm_all(optimal)
+
+    def as_it_goes(label: str, seconds: float) -> None:  # a line per kernel on stderr, as it goes
+        typer.echo(f"  {label:<40} {seconds:7.1f} s", err=True)
+
+    steps, cached = warm_all(optimal, on_step=as_it_goes)
     total = sum(t for _, t in steps)
     out.print(f"warmup: {total:.1f} s in all ({'loaded from' if cached else 'compiled into'} "
               f"{NUMBA_CACHE_DIR})", markup=False)

@@ -8,10 +8,11 @@ import time
 from sim.cli.common import OPTIMAL_ENTRY, compile_notice
 
 
-def warm_all(optimal: bool = False) -> tuple[list[tuple[str, float]], bool]:
+def warm_all(optimal: bool = False, on_step=None) -> tuple[list[tuple[str, float]], bool]:
     """Run every kernel once on a tiny input; return (label, seconds) per step and whether
     everything was already in the cache. The optimal stopper is compiled (or loaded) too;
-    ``optimal`` also times one game with it."""
+    ``optimal`` also times one game with it; ``on_step(label, seconds)`` is called as each step
+    ends."""
     # the kernels are imported here, not at module level, so quacks --help starts at once
     import numpy as np
 
@@ -38,6 +39,8 @@ def warm_all(optimal: bool = False) -> tuple[list[tuple[str, float]], bool]:
         t = time.perf_counter()
         work()
         steps.append((label, time.perf_counter() - t))
+        if on_step is not None:
+            on_step(label, steps[-1][1])
 
     def games() -> None:
         for i in range(0, len(names), 4):
