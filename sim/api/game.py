@@ -19,7 +19,7 @@ import pandas as pd
 from sim.api.events import count_events
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
-from sim.kernel.game import game_pointer, play_game, play_games
+from sim.kernel.game import game_pointer, play_games
 from sim.kernel.records import (
     O_ERR,
     O_EXPLOSIONS,
@@ -315,7 +315,8 @@ def replay(ruleset: Ruleset, lineup: list[Strategy], *, seed: int, game: int, ro
     E = np.zeros((MAX_EVENTS, L.EV_WIDTH), dtype=np.int64)
     out = np.zeros((n, O_WIDTH), dtype=np.int64)
     rd = np.zeros((int(ruleset.game("rounds")), n, RD_WIDTH), dtype=np.int64)
-    tables = _kernel_tables(ruleset)
-    play_game(np.uint64(seed), game, n, *tables, SK, SP, out, rd, E, slot_table())
+    tables, uf = _kernel_tables(ruleset), slot_table()
+    # the very compiled game play_games calls, so a replay is the scored game (and compiles nothing)
+    game_pointer(tables, SK, SP, uf)[0](np.uint64(seed), game, n, *tables, SK, SP, out, rd, E, uf)
     nev = count_events(E)
     return E[:nev], out
