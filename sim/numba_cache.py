@@ -160,9 +160,11 @@ def is_cached(entry: str) -> bool:
 
 def _locator_class():
     """Build the locator class on first use (it subclasses Numba's, so Numba is imported then)."""
-    from numba.core.caching import _CacheLocator  # Numba's documented base for cache locators
+    # Numba's public locator for a user-given folder; every method that decides where and how
+    # fresh is overridden below
+    from numba.core.caching import UserProvidedCacheLocator
 
-    class ProjectCacheLocator(_CacheLocator):
+    class ProjectCacheLocator(UserProvidedCacheLocator):
         """Numba cache locator for this project's functions: one folder per source folder under
         :func:`cache_base`, stamped by :func:`module_stamp`."""
 
