@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.kernel.cards import free_draws
+from sim.kernel.cards.hooks import free_draws
 from sim.kernel.decisions.potion_value import (  # noqa: F401 (plugin helpers of the ev rule)
     best_other_score,
     explosion_risk,

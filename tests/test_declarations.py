@@ -4,7 +4,9 @@ no kernel."""
 
 from __future__ import annotations
 
+import importlib
 import string
+from pathlib import Path
 
 import pyarrow as pa
 import pytest
@@ -14,6 +16,7 @@ from sim.api.game import result_fields, round_fields
 from sim.kernel import cards as K
 from sim.kernel import layout as L
 from sim.kernel import records
+from sim.kernel.cards import hooks
 from sim.kernel.decisions import slots as S
 from sim.kernel.event_codes import EVENT_CONSTANTS, EVENTS
 from sim.rules import chips
@@ -144,6 +147,23 @@ def test_card_numbers_are_unique_and_agree_with_the_kernel():
         assert CARDS[number - 1].id == cid == CARDS[card_number(cid) - 1].id
     card_consts = {v for k, v in vars(S).items() if k.startswith("CARD_") and type(v) is int}
     assert card_consts - {S.CARD_DEFAULT, S.CARD_TAKE_OTHER} <= {c.number for c in CARDS}
+
+
+def test_every_card_is_a_unit():
+    """Each card has its module in sim.kernel.cards (named after the id) holding its declared
+    number, the hook table uses the module, and no round, brewing or evaluation module names a
+    card."""
+    hooks_src = Path(hooks.__file__).read_text(encoding="utf-8")
+    for c in CARDS:
+        name = c.id.replace("-", "_")
+        mod = importlib.import_module(f"sim.kernel.cards.{name}")
+        numbers = {v for k, v in vars(mod).items() if k.isupper() and type(v) is int}
+        assert c.number in numbers, f"{name}.py: no constant card_number({c.id!r})"
+        assert f"{name}." in hooks_src, f"sim/kernel/cards/hooks.py does not use {name}"
+    kernel = Path(hooks.__file__).resolve().parent.parent
+    for path in [*kernel.glob("*.py"), *kernel.glob("effects/*.py")]:
+        src = path.read_text(encoding="utf-8")
+        assert "card_number(" not in src and "from sim.kernel.cards import" not in src, path
 
 
 def test_witch_numbers_are_unique_and_agree_with_the_strategies():

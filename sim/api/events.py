@@ -7,9 +7,9 @@ import string
 
 import numpy as np
 
-from sim.kernel import cards as K
 from sim.kernel import layout as L
 from sim.kernel.event_codes import EVENTS, EventCode
+from sim.rules import cards as rules_cards
 from sim.rules import chips
 from sim.rules.ruleset import Ruleset
 
@@ -32,10 +32,8 @@ def count_events(E: np.ndarray) -> int:
 DIE_NAMES = ("1 VP", "2 VP", "ruby", "droplet", "pumpkin")
 FACE_KEYS = ("vp1", "vp2", "ruby", "droplet", "pumpkin")
 EVENT_NAMES = {e.code: e.name for e in EVENTS}  # declared in sim.kernel.event_codes
-CARD_GAINS = {0: "rats_doubled", K.GAIN_VP: "vp", K.GAIN_RUBY: "rubies", K.GAIN_DROPLET: "droplet",
-              K.GAIN_CHIP: "chip", K.GAIN_REMOVE: "chip_removed", K.GAIN_FLASK: "flask",
-              K.GAIN_RESTART: "restart", K.GAIN_PENNY_GIVEN: "penny_given",
-              K.GAIN_PENNY_BACK: "penny_back"}  # EV_CARD_GAIN kinds (sim.kernel.cards)
+# EV_CARD_GAIN kinds: their names, as declared in sim.rules.cards.CARD_GAINS
+CARD_GAINS = {kind: name for kind, (name, _text) in enumerate(rules_cards.CARD_GAINS)}
 LAST_CHIP_SPACE = 52  # every ruleset's last chip space (game.last_chip_space); past it: the bowl
 STOP_NAMES = {L.STOP_CHOICE: "stopped", L.STOP_EMPTY: "bag empty", L.STOP_TRACK: "end of track",
               L.STOP_EXPLODED: "exploded", L.STOP_SCRIPT: "end of listed draws"}

@@ -39,16 +39,17 @@ def surely_short(q: PotionQuery, draws: list[int]) -> list[str]:
     put back into the bag, so the kernel would refuse the list: found here, before it compiles.
     What can put a chip back: a blue chip's look (any chip), yellow Set 5's draw (any chip), A
     Second Chance's restart (any chip); for a white also the flask, yellow Set 1 and Well
-    Stirred. Anything else the kernel finds."""
-    from sim.rules.cards import card_number
+    Stirred (a card's ``puts_back``). Anything else the kernel finds."""
+    from sim.rules.cards import CARDS
 
+    puts_back = CARDS[q.card - 1].puts_back if q.card > 0 else ""
     have, need = chips.counts_of(q.bag), chips.counts_of(draws)
     books = q.ruleset.data["books"]
     in_bag = {chips.COLOUR_NAMES[chips.TYPE_COLOUR[t]] for t in q.bag}
     any_back = ("blue" in in_bag or ("yellow" in in_bag and books.get("yellow") == 5)
-                or q.card == card_number("a-second-chance"))
+                or puts_back == "any")
     white_back = (q.flask is not None or ("yellow" in in_bag and books.get("yellow") == 1)
-                  or q.card == card_number("well-stirred"))
+                  or puts_back in ("any", "white"))
     return [chips.chip_name(t) for t in range(chips.N_TYPES) if need[t] > have[t] and not any_back
             and not (white_back and chips.TYPE_COLOUR[t] == chips.WHITE)]
 
@@ -143,11 +144,11 @@ def _beside(P) -> np.ndarray:
 
 
 def _card_gain_text(kind: int, b: int) -> str:
-    """Text of a card's effect event (kinds as in sim.kernel.cards)."""
+    """Text of a card's effect event (kinds and texts declared in sim.rules.cards.CARD_GAINS)."""
+    from sim.rules.cards import CARD_GAINS
+
     name = chips.chip_name(b) if 0 <= b < chips.N_TYPES else ""
-    return {1: f"card: {b:+d} VP", 2: f"card: {b:+d} rubies", 3: f"card: droplet +{b}",
-            4: f"card: {name} into the bag", 5: f"card: {name} back to the bag",
-            7: "card: everything back, brewing again"}.get(kind, "")
+    return CARD_GAINS[kind][1].format(b=b, chip=name) if 0 <= kind < len(CARD_GAINS) else ""
 
 
 def _event_text(code: int, a: int, b: int, c: int = 0) -> str:

@@ -11,6 +11,7 @@ from sim.api.events import FACE_KEYS
 from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
 from sim.rules import chips
+from sim.rules.cards import card_words
 from sim.rules.chip_limits import parse_chips_capped
 
 
@@ -62,7 +63,7 @@ def card_of(d: dict, where: str) -> int:
     return card_number(d["card"])
 
 
-CARD_WORDS = {"vp": 99, "rubies": 99, "droplet": 0, "purple": 17, "none": -1}
+CARD_WORDS = card_words()  # declared with each card (sim.rules.cards), and "none"
 
 
 def _card_choice(x, where: str, starting: str) -> int:

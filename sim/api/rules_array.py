@@ -10,7 +10,7 @@ import numpy as np
 
 from sim.kernel import layout as L
 from sim.rules import chips
-from sim.rules.cards import BASE_CARDS, CARDS, card_number
+from sim.rules.cards import CARDS, card_number, in_deck
 from sim.rules.ruleset import Ruleset
 from sim.rules.schema import CHIP_KEYS, INFO_MODELS, TRACK_LEN
 from sim.rules.witches import GROUPS, witch_group, witch_number
@@ -45,8 +45,8 @@ def rules_scalars(ruleset: Ruleset) -> np.ndarray:
     cards = ruleset.data["cards"]
     R[L.R_DECK] = 1 if cards["deck"] else 0
     out = {card_number(c) for c in cards["exclude"]}
-    last = len(CARDS) if ruleset.data["witches"]["enabled"] else BASE_CARDS  # witch cards need witches
-    R[L.R_CARD_MASK] = sum(1 << k for k in range(1, last + 1) if k not in out)
+    witches = ruleset.data["witches"]["enabled"]  # a witch-hat card needs the witches
+    R[L.R_CARD_MASK] = sum(1 << c.number for c in CARDS if in_deck(c, witches) and c.number not in out)
     order = [card_number(c) for c in cards["order"] if card_number(c) not in out]
     R[L.R_CARD_ORDER_N] = len(order)
     R[L.R_CARD_ORDER : L.R_CARD_ORDER + len(order)] = order

@@ -10,14 +10,7 @@ from __future__ import annotations
 
 from sim.kernel.bag import count_chip, draw_chip, finish_potion, take_type, white_back
 from sim.kernel.bowl import bowl_white_back, in_bowl, into_bowl
-from sim.kernel.cards import (
-    PUMPKIN_PARTY,
-    SECOND_CHANCE,
-    WELL_STIRRED,
-    free_draws,
-    second_chance,
-    well_stirred,
-)
+from sim.kernel.cards.hooks import after_chip, after_placed, exploded, free_draws, placed_move
 from sim.kernel.decisions.choices import decide_book
 from sim.kernel.decisions.decide import decide_flask
 from sim.kernel.decisions.slots import Q_RED_PLACE
@@ -43,8 +36,6 @@ from sim.kernel.layout import (
     EV_PROTECTED,
     EV_RED_HOLD,
     F_ANCHOR,
-    F_BOWL_N,
-    F_CARD_USED,
     F_DONE,
     F_DOUBLE,
     F_DRAWS,
@@ -62,7 +53,6 @@ from sim.kernel.layout import (
     F_PROTECTED,
     F_REWARD,
     FIRST_T,
-    G_CARD,
     HOLD_T,
     LOOK_NO,
     LOOK_T,
@@ -86,7 +76,7 @@ RESOLVE_ABORT = -2  # resolve_chip: a scripted draw failed
 @kernel(inline=True)
 def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
     """Place chip t after the anchor, moving as chip ``act`` does (t itself, or the chip a Set 6
-    locoweed copies), with its book's extra distance and Pumpkin Patch Party's +1, doubled after a
+    locoweed copies), with its book's extra distance and a card's (``placed_move``), doubled after a
     yellow Set 2 chip (each extra distance may be declined), a Set 5 locoweed's cap of 4 last;
     then count it (``count_chip``: ``drawn`` False for a held chip placed once the potion ended)."""
     free = free_draws(P, s, G)
@@ -98,10 +88,9 @@ def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
         move += white_extra(P, s, act, G, R, SK, SP, SC, rng, E, UF)
     elif c == YELLOW:
         move += yellow_extra(P, s, act, G, R, SK, SP, SC, rng, E, UF)
-    elif c == ORANGE and G[G_CARD] == PUMPKIN_PARTY:
-        move += 1
     elif c == LOCOWEED:
         move = locoweed_move(P, s, G, R, E)
+    move += placed_move(c, G)
     if P[s, F_DOUBLE] != 0:
         P[s, F_DOUBLE] = 0
         move += offer_extra(P, s, move, t, G, R, SK, SP, SC, rng, E, UF)
@@ -207,11 +196,11 @@ def potion_end_check(P, s, R, E, G, more):
 
 @kernel
 def on_explosion(P, s, t, bowl, protected, G, R, SK, SP, SC, rng, E, UF, more):
-    """The pot exploded on chip t: A Second Chance not yet decided (an action placed a sixth chip
-    with the fifth), the second-flask witch, a blue Set 2 protection window, else the potion ends."""
-    if G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0:
-        if second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
-            return
+    """The pot exploded on chip t: the card's hook (A Second Chance not yet decided: an action
+    placed a sixth chip with the fifth), the second-flask witch, a blue Set 2 protection window,
+    else the potion ends."""
+    if exploded(P, s, G, R, SK, SP, SC, rng, E, UF):
+        return
     if second_flask(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
         potion_end_check(P, s, R, E, G, more)
         return
@@ -219,12 +208,6 @@ def on_explosion(P, s, t, bowl, protected, G, R, SK, SP, SC, rng, E, UF, more):
         P[s, F_PROTECTED] = 1
         record(E, G, s, EV_PROTECTED, 0, 0, 0)
     finish_potion(P, s, STOP_EXPLODED, E, G)
-
-
-@kernel(inline=True)
-def card_question(P, s, G):
-    """A Second Chance asks once the first 5 chips are placed (pot and bowl)."""
-    return G[G_CARD] == SECOND_CHANCE and P[s, F_CARD_USED] == 0 and P[s, F_NPOT] + P[s, F_BOWL_N] >= 5
 
 
 @kernel
@@ -241,7 +224,7 @@ def bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more):
             bowl_white_back(P, s, t)
             P[s, F_FLASK] = 0
             record(E, G, s, EV_FLASK, t, R[R_LAST] + 1, 0)
-    if card_question(P, s, G) and second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
+    if after_chip(P, s, G, R, SK, SP, SC, rng, E, UF):
         return
     potion_end_check(P, s, R, E, G, more)
 
@@ -249,8 +232,9 @@ def bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more):
 @kernel(inline=True)
 def place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
     """Chip t, just drawn (draw number t_no), into the pot with its action (or into the bowl),
-    then what may follow: the explosion, Well Stirred, the flask, A Second Chance and the end of
-    the potion (``more``: a witch's chips still in hand, so an empty bag does not end it)."""
+    then what may follow: the explosion, the card's hooks (Well Stirred before the flask, A Second
+    Chance after it) and the end of the potion (``more``: a witch's chips still in hand, so an
+    empty bag does not end it)."""
     protected = P[s, F_PROTECT] > 0  # blue Set 2: this draw is inside a protection window
     if protected:
         P[s, F_PROTECT] -= 1
@@ -264,10 +248,9 @@ def place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
         on_explosion(P, s, t, False, protected, G, R, SK, SP, SC, rng, E, UF, more)
         return
     if t >= 0:
-        if G[G_CARD] == WELL_STIRRED and P[s, F_CARD_USED] == 0 and TYPE_COLOUR[t] == WHITE:
-            well_stirred(P, s, G, R, SK, SP, SC, rng, E, UF)
+        after_placed(P, s, t, G, R, SK, SP, SC, rng, E, UF)
         use_flask(P, s, G, R, SK, SP, SC, rng, E, UF)
-    if card_question(P, s, G) and second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
+    if after_chip(P, s, G, R, SK, SP, SC, rng, E, UF):
         return
     potion_end_check(P, s, R, E, G, more)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sim.kernel.bag import draw_chip, finish_potion, return_chip
 from sim.kernel.brew import place_drawn_call, place_first, potion_step, potion_step_call
-from sim.kernel.cards import free_draws
+from sim.kernel.cards.hooks import free_draws
 from sim.kernel.decisions.decide import decide_draw
 from sim.kernel.decisions.slots import (
     SCRIPTED,

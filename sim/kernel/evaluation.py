@@ -6,11 +6,7 @@ from __future__ import annotations
 
 from sim.kernel.bag import add_chip, show_supply
 from sim.kernel.bowl import bowl_vp
-from sim.kernel.cards import (
-    LUCKY_DEVIL,
-    POT_IS_FULL,
-    SHINING,
-)
+from sim.kernel.cards.hooks import after_ruby_space, die_rolls, ruby_space_rubies
 from sim.kernel.costs import droplet_cost, flask_cost
 from sim.kernel.decisions.decide import decide_buy, decide_explosion, decide_spend
 from sim.kernel.decisions.slots import SC_NPBUY, SC_PBUY, SCRIPTED, SLOT_BUY
@@ -128,8 +124,7 @@ def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
             rolls = P[s, F_REWARD] == both
             P[s, F_BOTH] = 0
         if rolls:
-            roll_die(P, s, G, die, DS, supply, rng, E)
-            if G[G_CARD] == POT_IS_FULL:
+            for _ in range(die_rolls(G)):
                 roll_die(P, s, G, die, DS, supply, rng, E)
             settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
@@ -164,13 +159,11 @@ def phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF):
     for s in range(G[G_NP]):
         rw = P[s, F_REWARD]
         if ruby[rw] != 0:
-            n = 2 if G[G_CARD] == SHINING else 1
+            n = ruby_space_rubies(G)
             n = ruby_space(P, s, vp[rw], n, G, R, SK, SP, SC, rng, E, UF)
             P[s, F_RUBIES] += n
             record(E, G, s, EV_RUBY, n, 0, 0)
-            if G[G_CARD] == LUCKY_DEVIL:
-                P[s, F_SCORE] += 2
-                record(E, G, s, EV_VP, 2, P[s, F_SCORE], 0)
+            after_ruby_space(P, s, G, E)
 
 
 @kernel

@@ -7,7 +7,7 @@ import numpy as np
 from numba import prange
 
 from sim.kernel.bag import add_chip
-from sim.kernel.cards import deal_deck
+from sim.kernel.cards.deck import deal_deck
 from sim.kernel.decisions.slots import SC_WIDTH
 from sim.kernel.events import record
 from sim.kernel.jit import kernel

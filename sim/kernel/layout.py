@@ -18,9 +18,20 @@ from __future__ import annotations
 
 from sim.kernel.event_codes import EVENT_CONSTANTS, EVENT_ROW
 from sim.kernel.fields import Field, Table, spare
+from sim.rules.cards import CARDS
 
 MAX_POT = 64
 MAX_CHIPS = 64
+
+
+def per_card(name: str, room: int, doc: str) -> list[Field]:
+    """A field of one entry per card (``sim.rules.cards.CARDS``), then spare entries up to
+    ``room``: adding a card moves no later offset (until the room is used up)."""
+    if len(CARDS) > room:
+        raise ValueError(f"field {name!r}: {len(CARDS)} cards, room for {room}; widen the room "
+                         "(this moves every later offset: regenerate the checksums)")
+    return [Field(name, len(CARDS), doc)] + ([spare(room - len(CARDS))] if room > len(CARDS) else [])
+
 
 # --- player row ------------------------------------------------------------------------------
 PLAYER = Table("F_", [
@@ -127,8 +138,7 @@ GAME = Table("G_", [
     Field("supply", 20, "the shared supply, refreshed before each buying decision"),
     Field("avail", 20, "1 if the chip type is for sale this round"),
     Field("out", 8, "a buying slot writes the chip types it buys here"),
-    Field("deck", 27, "the deck in the order it is played"),
-    spare(1),
+    *per_card("deck", 28, "the deck in the order it is played"),
     Field("witch", 3, "the witch in play in each group (0 none)"),
     Field("visit", doc="the witch visiting this round (Visit from a Witch; 0 none), free for "
                        "everyone once"),
@@ -167,8 +177,7 @@ RULES = Table("R_", [
     Field("price", 20, "price of each chip type with this ruleset's books (-1 not sold)"),
     Field("book_round", 9, "first round a colour's book is out"),
     spare(1),
-    Field("card_order", 27, "a fixed deck order (card numbers)"),
-    spare(5),
+    *per_card("card_order", 32, "a fixed deck order (card numbers)"),
     Field("tube_glass", 13, "the bonus of glass 0..12 (TUBE_* codes)"),
     spare(1),
     Field("witches", doc="1: the herb witches are in the game"),

@@ -14,10 +14,9 @@ from sim.kernel.bag import add_chip, empty_pot, reset_potion
 from sim.kernel.bowl import bowl_vp
 from sim.kernel.brew import place_held
 from sim.kernel.brewing import brew_until_stop
-from sim.kernel.cards import LUXURY
+from sim.kernel.cards.hooks import potion_setup
 from sim.kernel.decisions.slots import SC_WIDTH
 from sim.kernel.effects.red import reds_after_stop
-from sim.kernel.effects.yellow import raise_limit
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     ASIDE,
@@ -46,8 +45,7 @@ BOWL_ROWS = 32  # histogram rows for the overflow bowl's VP (the last one: that 
 def potion_card(P, G, R, E):
     """The card a single potion is brewed under (``quacks potion --card``): its draw-time rule."""
     G[G_CARD] = R[R_POTION_CARD]
-    if G[G_CARD] == LUXURY:
-        raise_limit(P, 0, 2, G, E)
+    potion_setup(P, 0, G, E)
 
 
 @kernel(inline=True)

@@ -11,26 +11,16 @@ from __future__ import annotations
 from sim.kernel.bag import add_chip, reset_potion
 from sim.kernel.brew import place_held, potion_step_call
 from sim.kernel.brewing import brew_first, brew_until_stop, go_on, stop_by_choice
-from sim.kernel.cards import (
-    GOOD_START,
-    JOYFUL_REUNION,
-    LUXURY,
-    MAGIC_POTION,
-    RAT_INFESTATION,
-    RATS_FRIENDS,
-    SEASONED,
-    SECOND_CHANCE,
-    VISIT_WITCH,
+from sim.kernel.cards.deck import round_card
+from sim.kernel.cards.hooks import (
     after_brewing,
-    is_purple,
-    joyful_reunion,
-    purple_card,
-    rat_card,
-    round_card,
+    before_round,
+    end_of_round,
+    potion_setup,
+    rat_tails,
 )
 from sim.kernel.droplet import settle_all
 from sim.kernel.effects.red import hold_aside, reds_after_stop
-from sim.kernel.effects.yellow import raise_limit
 from sim.kernel.evaluation import (
     final_conversions,
     phase_a_die,
@@ -57,7 +47,6 @@ from sim.kernel.layout import (
     F_EXPLODED,
     F_EXPLOSIONS,
     F_FINALPOS,
-    F_FLASK,
     F_NHOLD,
     F_NPOT,
     F_RAT,
@@ -69,7 +58,6 @@ from sim.kernel.layout import (
     F_TUBE_PTR,
     F_VPGAIN,
     G_BREWED,
-    G_CARD,
     G_INFO,
     G_NP,
     G_ROUND,
@@ -94,7 +82,6 @@ from sim.kernel.records import (
     W_WANT,
     game_error,
 )
-from sim.kernel.witches import visiting_witch
 from sim.rules.chips import RED, W1
 
 
@@ -148,17 +135,12 @@ def rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF):
         tails_n = 0
         if G[G_ROUND] >= R[R_RATS_FROM]:
             tails_n = tails_between(tails, R[R_LAP], P[s, F_SCORE], leader)
-        card = G[G_CARD]
-        if card == RAT_INFESTATION:
-            tails_n *= 2
-        elif card == RATS_FRIENDS or card == GOOD_START:
-            tails_n = rat_card(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF)
+        tails_n = rat_tails(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF)
         P[s, F_RAT] = tails_n
         start = min(P[s, F_DROPLET] + tails_n, R[R_LAST])
         reset_potion(P, s, start, R[R_LIMIT])
         hold_aside(P, s)
-        if card == LUXURY:
-            raise_limit(P, s, 2, G, E)
+        potion_setup(P, s, G, E)
         record(E, G, s, EV_RAT, tails_n, start, 0)
 
 
@@ -232,8 +214,7 @@ def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
         for s in range(n):
             if P[s, F_NHOLD] > 0:
                 place_held(P, s, G, R, SK, SP, SC, rng, E, UF)
-    if SEASONED <= G[G_CARD] <= SECOND_CHANCE and G[G_CARD] != LUXURY:
-        after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF)
+    after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF)
     for s in range(n):
         if P[s, F_SCRIPT_ERR] != 0:
             game_error(G, GERR_BLUE, s, P[s, F_SCRIPT_ERR])
@@ -256,12 +237,8 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     """
     final = G[G_ROUND] >= R[R_ROUNDS]
     round_start(P, G, R, supply, book_round, book_set, E)
-    card = round_card(G, E)
-    if card == VISIT_WITCH:
-        visiting_witch(P, G, R, rng, E)
-    if is_purple(card):
-        purple_card(P, G, R, supply, die, DS, FD, SK, SP, SC, rng, E, UF)
-        settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF)  # before the rats: the start moves
+    round_card(G, E)
+    before_round(P, G, R, supply, die, DS, FD, SK, SP, SC, rng, E, UF)
     rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF)
     G[G_INFO] = R[R_FINAL_INFO] if final else R[R_INFO]
     brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF)
@@ -276,11 +253,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     else:
         phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E, UF)
         phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF)
-    if G[G_CARD] == MAGIC_POTION:
-        for s in range(G[G_NP]):
-            P[s, F_FLASK] = 1
-    elif G[G_CARD] == JOYFUL_REUNION:
-        joyful_reunion(P, G, R, SK, SP, SC, rng, E, UF)
+    end_of_round(P, G, R, SK, SP, SC, rng, E, UF)
     G[G_VISIT] = 0
     settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF)
     round_end(P, G, coins, E, rd)

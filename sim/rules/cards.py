@@ -1,18 +1,45 @@
 """The 24 fortune-teller cards of the base game, and the three witch-hat cards that need the herb
 witches (printed in The Alchemists, component-data.md 8.2), as data.
 
-The order of ``CARDS`` is a contract: the kernel numbers the cards 1..27 in this order, and
-number 0 means "no card"; cards 25-27 are in a deck only with ``witches.enabled``. A *purple* card is resolved once before the round; a *blue* card is a
-rule for the whole round or for its end. Names are the official English ones; every text is a
-short paraphrase in our own words, with the simulator's settled readings (decisions.md) folded in.
+The order of ``CARDS`` is a contract: the kernel numbers the cards 1.. in this order, and
+number 0 means "no card"; a card with ``needs="herb-witches"`` (25-27) is in a deck only with
+``witches.enabled``. A *purple* card is resolved once before the round; a *blue* card is a rule for
+the whole round or for its end. Names are the official English ones; every text is a short
+paraphrase in our own words, with the simulator's settled readings (decisions.md) folded in.
+
+This is the one declaration of a card; its effect is its own module in ``sim.kernel.cards`` (named
+after the id), hooked in ``sim.kernel.cards.hooks``. What the api layer needs to know of a card is
+here too: the words a round file may answer its choice with (``words``), whether a round file's
+``card_draws`` come after the potion's draws (``draws_after``), and whether it can put chips back
+into the bag during a potion (``puts_back``: "white" or "any"; ``quacks potion --draws`` checks).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from sim.rules.chips import P1
+
 PURPLE, BLUE = "purple", "blue"
 TIMINGS = (PURPLE, BLUE)
+HERB_WITCHES = "herb-witches"  # Card.needs: in the deck only with witches.enabled
+TAKE_OTHER = 99  # a card's answer: the other option (rubies, VP), see the kernel's card modules
+
+# EV_CARD_GAIN kinds, numbered in this order (0..): the name the event decoding gives the effect,
+# and the text of ``quacks potion --draws`` (``{b}``: the amount, ``{chip}``: the chip's name; ""
+# for none). A new kind goes at the end.
+CARD_GAINS = (
+    ("rats_doubled", ""),
+    ("vp", "card: {b:+d} VP"),
+    ("rubies", "card: {b:+d} rubies"),
+    ("droplet", "card: droplet +{b}"),
+    ("chip", "card: {chip} into the bag"),
+    ("chip_removed", "card: {chip} back to the bag"),
+    ("flask", ""),
+    ("restart", "card: everything back, brewing again"),
+    ("penny_given", ""),  # b = the witch group
+    ("penny_back", ""),  # b = the witch group
+)
 
 
 @dataclass(frozen=True)
@@ -24,13 +51,22 @@ class Card:
     name: str
     timing: str  # "purple": once before the round; "blue": a rule for the round or its end
     text: str
-    needs: str = ""  # "herb-witches": in the deck only with the witches
+    needs: str = ""  # HERB_WITCHES: in the deck only with the witches
+    words: tuple = ()  # (word, answer): what a round file's card_choice may say for its choice
+    draws_after: bool = False  # a round file's card_draws follow the potion's draws (else precede)
+    puts_back: str = ""  # "white" / "any": chips it may put back into the bag during a potion
+
     def as_json(self) -> dict:
-        return asdict(self)
+        """The card as ``quacks rules --json`` shows it."""
+        d = asdict(self)
+        for k in ("words", "draws_after", "puts_back"):
+            del d[k]
+        return d
 
 
-# (id, official English name, timing, paraphrase). Chips a card grants before brewing go into the
-# bag at once (they can be drawn this round), and only chips whose book is already out.
+# (id, official English name, timing, paraphrase[, the Card's optional fields]). Chips a card
+# grants before brewing go into the bag at once (they can be drawn this round), and only chips
+# whose book is already out. A new card goes at the very end (numbers are a contract).
 _CARDS = (
     ("roll-the-die", "Roll the Die", PURPLE,
      "Every player rolls the bonus die once and takes what it shows; a pumpkin goes into the bag "
@@ -49,16 +85,16 @@ _CARDS = (
      "game."),
     ("you-only-get-to-choose-one", "You Only Get to Choose One", PURPLE,
      "Each player takes one of: a black 1-chip, any 2-chip whose book is out, or 3 rubies. A chip "
-     "goes into the bag at once."),
+     "goes into the bag at once.", {"words": (("rubies", TAKE_OTHER),)}),
     ("rats-are-your-friends", "Rats Are Your Friends", PURPLE,
      "Each player chooses: any 4-chip whose book is out (into the bag at once), or 1 VP for every "
-     "rat tail they get this round."),
+     "rat tail they get this round.", {"words": (("vp", TAKE_OTHER),)}),
     ("a-good-start", "A Good Start", PURPLE,
      "Each player chooses: use this round's rat tails as usual, or give up 1 to 3 of them for "
      "as many rubies."),
     ("choose-wisely", "Choose Wisely", PURPLE,
      "Each player chooses: move the droplet 2 spaces, or take a purple chip into the bag (only "
-     "once the purple book is out)."),
+     "once the purple book is out).", {"words": (("droplet", 0), ("purple", P1))}),
     ("wheel-and-deal", "Wheel and Deal", PURPLE,
      "Each player may pay 1 ruby for one 1-chip of any colour but purple and black whose book "
      "is out; it goes into the bag at once."),
@@ -86,11 +122,13 @@ _CARDS = (
      "The explosion limit is 9 this round instead of 7. With yellow Set 3 the larger raise "
      "counts; the two never add up."),
     ("well-stirred", "Well Stirred", BLUE,
-     "Each player may put the first white chip they draw back into the bag, without the flask."),
+     "Each player may put the first white chip they draw back into the bag, without the flask.",
+     {"puts_back": "white"}),
     ("strong-ingredient", "Strong Ingredient", BLUE,
      "In start-player order, each player who stopped without exploding draws up to 5 chips and "
      "may place one; the rest go back. These draws never explode the pot, and the placed chip "
-     "has no action (past the last space it goes into the overflow bowl)."),
+     "has no action (past the last space it goes into the overflow bowl).",
+     {"draws_after": True}),
     ("schadenfreude", "Schadenfreude", BLUE,
      "When a player's pot explodes, the player to their left takes any 2-chip whose book is out, "
      "into their bag."),
@@ -98,25 +136,25 @@ _CARDS = (
      "Each player's first 5 chips are the card's draws: they never explode the pot. Once they "
      "are placed, the player may go on (a pot over the limit may still stop intact, and explodes "
      "on the next ordinary draw) or put everything back (chips set aside or held included) and "
-     "brew the potion again from the start, with ordinary draws."),
+     "brew the potion again from the start, with ordinary draws.", {"puts_back": "any"}),
 )
 
 _WITCH_CARDS = (
     ("a-quick-exchange", "A Quick Exchange", PURPLE,
      "Each player may give up one of their witch pennies for a chip of their choice whose book is "
-     "out, into the bag at once."),
+     "out, into the bag at once.", {"needs": HERB_WITCHES}),
     ("visit-from-a-witch", "Visit from a Witch", BLUE,
      "A random herb witch not in play visits: this round every player may call her once, free "
-     "(no penny)."),
+     "(no penny).", {"needs": HERB_WITCHES}),
     ("a-joyful-reunion", "A Joyful Reunion", BLUE,
      "At the end of the round each player takes back one witch penny they spent (their choice); "
-     "that group's witch may be called again."),
+     "that group's witch may be called again.", {"needs": HERB_WITCHES}),
 )
 CARDS: tuple[Card, ...] = tuple(
-    Card(number, cid, name, timing, text, "herb-witches" if number > 24 else "")
-    for number, (cid, name, timing, text) in enumerate(_CARDS + _WITCH_CARDS, start=1)
+    Card(number, *entry[:4], **(entry[4] if len(entry) > 4 else {}))
+    for number, entry in enumerate(_CARDS + _WITCH_CARDS, start=1)
 )
-BASE_CARDS = 24  # cards 1-24: the base game's deck
+BASE_CARDS = sum(1 for c in CARDS if not c.needs)  # how many cards the base game's deck has (24)
 CARD_IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
 NO_CARD = 0
 _BY_ID = {c.id: c for c in CARDS}
@@ -133,3 +171,23 @@ def card_by_id(card_id: str) -> Card:
 def card_number(card_id: str) -> int:
     """The kernel's number (1-27) of the card with this id (0 is reserved for "no card")."""
     return card_by_id(card_id).number
+
+
+def in_deck(card: Card, witches: bool) -> bool:
+    """Whether the card can be in a deck: a card that needs the herb witches only with them."""
+    return not card.needs or (card.needs == HERB_WITCHES and witches)
+
+
+def card_words() -> dict[str, int]:
+    """Every word a round file's ``card_choice`` may use, with its answer (``none``: -1)."""
+    words: dict[str, int] = {}
+    for c in CARDS:
+        for word, answer in c.words:
+            if words.setdefault(word, answer) != answer:
+                raise ValueError(f"card word '{word}' means two answers")
+    return {**words, "none": -1}
+
+
+def gain_number(name: str) -> int:
+    """The EV_CARD_GAIN kind of a card effect name in ``CARD_GAINS``."""
+    return [n for n, _ in CARD_GAINS].index(name)

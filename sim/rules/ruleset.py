@@ -239,10 +239,10 @@ def _validate(d: dict, label: str) -> None:
         raise RulesetError(
             f"{label}: key 'rats.tails': expected strictly increasing scores below rats.lap"
         )
-    from sim.rules.cards import BASE_CARDS, card_number
+    from sim.rules.cards import card_by_id, in_deck
 
     if not d["witches"]["enabled"]:
-        hats = [c for c in d["cards"]["order"] if card_number(c) > BASE_CARDS]
+        hats = [c for c in d["cards"]["order"] if not in_deck(card_by_id(c), False)]
         if hats:
             raise RulesetError(f"{label}: key 'cards.order': {', '.join(hats)} need the herb witches "
                                f"(witches.enabled = true)")

@@ -1,6 +1,7 @@
 """The choices that books, cards and the test-tube track offer, compiled with Numba: the built-in
 answers and the call into slot functions (see ``slots``: ``Q_*`` book questions,
-``CARD_*`` card questions, ``TUBE_*`` kinds). Split from ``decide``, which holds the
+``TUBE_*`` kinds; for a card's choice, ``card_answer``: each card's built-in answer is in its own
+module, ``sim.kernel.cards.<id>``). Split from ``decide``, which holds the
 choices every game asks (draw, flask, blue, yellow, red, explosion, buying, rubies, purple).
 """
 
@@ -9,20 +10,6 @@ from __future__ import annotations
 from sim.kernel.decisions.slots import (
     BOOK_DECLINE,
     BOOK_DEFAULT,
-    CARD_CHOOSE_ONE,
-    CARD_CHOOSE_WISELY,
-    CARD_GOOD_START,
-    CARD_JOYFUL_REUNION,
-    CARD_JUST_IN_TIME,
-    CARD_OPPORTUNISTIC,
-    CARD_QUICK_EXCHANGE,
-    CARD_RATS_FRIENDS,
-    CARD_SCHADENFREUDE,
-    CARD_SECOND_CHANCE,
-    CARD_STRONG_INGREDIENT,
-    CARD_TAKE_OTHER,
-    CARD_WELL_STIRRED,
-    CARD_WHEEL_AND_DEAL,
     P_TUBE_COIN,
     P_TUBE_RUBY,
     P_TUBE_SPACE,
@@ -64,16 +51,13 @@ from sim.kernel.decisions.slots import (
 )
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
-    CARD_LOOK,
     F_BOOK_PTR,
     F_CARD_PTR,
     F_GREEN_PTR,
     F_HELD_PTR,
-    F_LIMIT,
     F_NPOT,
     F_TUBE,
     F_TUBE_PTR,
-    F_WHITE,
     F_YELLOW_PTR,
     G_BREWED,
     G_ROUND,
@@ -91,8 +75,6 @@ from sim.kernel.layout import (
 from sim.rules.chips import (
     B1,
     BLACK,
-    G1,
-    K1,
     LOCOWEED,
     N_TYPES,
     O1,
@@ -102,7 +84,6 @@ from sim.rules.chips import (
     R1,
     TYPE_COLOUR,
     TYPE_VALUE,
-    W1,
     WHITE,
     Y1,
 )
@@ -264,82 +245,23 @@ def dearest(G, R, lo, hi, value):
 
 
 @kernel
-def card_default(P, s, card, arg, G, R):
-    """The built-in answer to a card's choice (see ``slots``, card questions)."""
-    if card == CARD_JUST_IN_TIME:
-        return W1 if arg > 0 and G[G_ROUND] <= 3 else -1
-    if card == CARD_CHOOSE_ONE:
-        best = dearest(G, R, 0, N_TYPES, 2)
-        if best < 0 or (grantable(G, R, K1) and R[R_PRICE + K1] > R[R_PRICE + best]):
-            best = K1 if grantable(G, R, K1) else best
-        return best if best >= 0 else CARD_TAKE_OTHER
-    if card == CARD_RATS_FRIENDS:
-        best = dearest(G, R, 0, N_TYPES, 4)
-        return CARD_TAKE_OTHER if arg >= 4 or best < 0 else best
-    if card == CARD_GOOD_START:
-        return 0
-    if card == CARD_CHOOSE_WISELY:
-        return P1 if R[R_ROUNDS] - G[G_ROUND] < 2 else 0
-    if card == CARD_WHEEL_AND_DEAL:
-        if arg < 1 or G[G_ROUND] >= R[R_ROUNDS]:
-            return -1
-        best = -1
-        for t in (O1, G1, B1, R1, Y1):
-            if grantable(G, R, t) and (best < 0 or R[R_PRICE + t] > R[R_PRICE + best]):
-                best = t
-        return best
-    if card == CARD_OPPORTUNISTIC:
-        best = -1
-        gain = 0
-        for i in range(arg):
-            t = P[s, CARD_LOOK + i]
-            u = next_value_type(t)
-            if TYPE_COLOUR[t] != WHITE and u >= 0 and G[G_SUPPLY + u] > 0 \
-                    and R[R_PRICE + u] - R[R_PRICE + t] > gain:
-                gain = R[R_PRICE + u] - R[R_PRICE + t]
-                best = t
-        return best
-    if card == CARD_WELL_STIRRED:
-        return 1
-    if card == CARD_STRONG_INGREDIENT:
-        best = -1
-        for i in range(arg):
-            t = P[s, CARD_LOOK + i]
-            if best < 0 or TYPE_VALUE[t] * 16 + TYPE_COLOUR[t] > TYPE_VALUE[best] * 16 + TYPE_COLOUR[best]:
-                best = t
-        return best
-    if card == CARD_SCHADENFREUDE:
-        return dearest(G, R, 0, N_TYPES, 2)
-    if card == CARD_SECOND_CHANCE:
-        return 1 if arg != 0 or P[s, F_WHITE] >= P[s, F_LIMIT] - 1 else 0
-    if card == CARD_QUICK_EXCHANGE:  # b = pennies held (bit per group); early: a penny for a 4-chip
-        best = dearest(G, R, 0, N_TYPES, 4)
-        if G[G_ROUND] > 5 or best < 0:
-            return -1
-        for g in (1, 0, 2):  # the buying penny first, then potion, then points
-            if (arg >> g) & 1:
-                return g * 32 + best
-        return -1
-    if card == CARD_JOYFUL_REUNION:  # b = pennies spent (bit per group): the potion one first
-        for g in range(3):
-            if (arg >> g) & 1:
-                return g
-        return -1
-    return 0
-
-
-@kernel
-def decide_card(P, s, card, arg, G, R, SK, SP, SC, rng, UF):
-    """The answer to this round's card ``card`` (1-24) with argument ``arg``."""
+def card_answer(P, s, card, arg, G, R, SK, SP, SC, rng, UF):
+    """A scripted or strategy answer to card ``card``'s choice with argument ``arg``: (True,
+    answer); (False, 0) when the card's built-in answer applies (its ``default`` in
+    ``sim.kernel.cards.<id>``, whose ``ask`` calls this)."""
     k = SK[s, SLOT_CARD]
+    ok = False
+    a = 0
     if k == SCRIPTED:
         i = P[s, F_CARD_PTR]
         P[s, F_CARD_PTR] = i + 1
         if i < SC[s, SC_NCARD]:
-            return SC[s, SC_CARD + i]
+            ok = True
+            a = SC[s, SC_CARD + i]
     elif k >= USER_BASE:
-        return UF[0][k - USER_BASE](P, s, G, R, SP, card, arg, UF[1][s])
-    return card_default(P, s, card, arg, G, R)
+        ok = True
+        a = UF[0][k - USER_BASE](P, s, G, R, SP, card, arg, UF[1][s])
+    return ok, a
 
 
 @kernel

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip
-from sim.kernel.cards import POT_IS_FULL
+from sim.kernel.cards.hooks import die_rolls
 from sim.kernel.decisions.choices import decide_book, grantable
 from sim.kernel.decisions.slots import Q_GREEN_CHIP, Q_GREEN_FIRST, Q_GREEN_RUBY
 from sim.kernel.die import roll_die
@@ -27,7 +27,6 @@ from sim.kernel.layout import (
     F_RUBIES,
     F_WHITE,
     FIRST_T,
-    G_CARD,
     POT_P,
     POT_T,
     R_BOOK,
@@ -127,7 +126,7 @@ def green_at_b(P, s, G, R, supply, die, DS, SK, SP, SC, rng, E, UF):
                 record(E, G, s, EV_GREEN_FIRST, t, 0, 0)
     elif book == 6:
         g = last_two_green(P, s)
-        for _ in range(g * (2 if G[G_CARD] == POT_IS_FULL else 1)):
+        for _ in range(g * die_rolls(G)):
             roll_die(P, s, G, die, DS, supply, rng, E)
         if g > 0:
             record(E, G, s, EV_GREEN_DIE, g, 0, 0)

@@ -1,0 +1,39 @@
+"""A Good Start (purple, resolved at the rats): give up 1 to 3 of this round's rat tails for as
+many rubies.
+
+Choice: b = rat tails this round; answer: tails given up for rubies (0-3). Default: none.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import show_supply
+from sim.kernel.cards.common import GAIN_RUBY, gain
+from sim.kernel.decisions.choices import card_answer
+from sim.kernel.jit import kernel
+from sim.rules.cards import card_number
+
+GOOD_START = card_number("a-good-start")
+
+
+@kernel
+def default(P, s, arg, G, R):
+    """The built-in answer."""
+    return 0
+
+
+@kernel
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = card_answer(P, s, GOOD_START, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R)
+
+
+@kernel
+def rats(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Once seat s's rat tails are known: the tails given up become rubies; return the rest."""
+    show_supply(G, supply)
+    a = ask(P, s, tails_n, G, R, SK, SP, SC, rng, UF)
+    k = max(0, min(a, 3, tails_n))
+    if k > 0:
+        gain(P, s, G, E, GAIN_RUBY, k)
+    return tails_n - k

@@ -1,0 +1,95 @@
+"""A Second Chance (blue): each player's first 5 chips are the card's draws and never explode the
+pot; once they are placed the player may go on, or put everything back and brew again from the
+start with ordinary draws.
+
+A pot left over the limit by the card's draws explodes on the next ordinary draw; the restart is a
+new potion with ordinary draws.
+
+Choice: b = 1 if the white total is over the limit (the next draw explodes); answer 1 starts the
+potion again. Default: again when over, or within 1 of, the limit.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import reset_potion
+from sim.kernel.cards.common import GAIN_RESTART
+from sim.kernel.decisions.choices import card_answer
+from sim.kernel.effects.red import hold_aside
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    ASIDE,
+    ASIDE_NEW,
+    EV_CARD_GAIN,
+    F_BASE_LIMIT,
+    F_BOWL_N,
+    F_CARD_USED,
+    F_FIRST_USED,
+    F_LIMIT,
+    F_NFIRST,
+    F_NPOT,
+    F_SIX_N,
+    F_START,
+    F_WHITE,
+)
+from sim.rules.cards import card_number
+
+SECOND_CHANCE = card_number("a-second-chance")
+
+
+@kernel
+def default(P, s, arg, G, R):
+    """The built-in answer."""
+    return 1 if arg != 0 or P[s, F_WHITE] >= P[s, F_LIMIT] - 1 else 0
+
+
+@kernel
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = card_answer(P, s, SECOND_CHANCE, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R)
+
+
+@kernel(inline=True)
+def free(P, s):
+    """True while a chip placed now is one of the first five: the card's draws, which carry no
+    risk (the explosion check skips them)."""
+    return P[s, F_CARD_USED] == 0 and P[s, F_NPOT] + P[s, F_BOWL_N] < 5
+
+
+@kernel
+def second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Once the first 5 chips are placed (drawn without risk): the strategy may put everything
+    back and brew again from the start; return True if it did. Everything of the abandoned potion
+    goes back to the bag: the pot, the bowl, red Set 2 chips set beside the pot during it (those
+    kept from earlier rounds stay out), held red Set 6 chips and a witch's chips in hand; green
+    Set 5 picks are placed first again. The flask and witch pennies stay spent."""
+    P[s, F_CARD_USED] = 1
+    over = 1 if P[s, F_WHITE] > P[s, F_LIMIT] else 0
+    if ask(P, s, over, G, R, SK, SP, SC, rng, UF) != 1:
+        return False
+    for j in range(3):
+        P[s, ASIDE + j] -= P[s, ASIDE_NEW + j]
+    first = P[s, F_FIRST_USED]
+    reset_potion(P, s, P[s, F_START], P[s, F_BASE_LIMIT])
+    hold_aside(P, s)
+    P[s, F_NFIRST] = first  # placed before the next draw (sim.kernel.brew.before_draw)
+    P[s, F_SIX_N] = 0
+    P[s, F_CARD_USED] = 1
+    record(E, G, s, EV_CARD_GAIN, GAIN_RESTART, 0, SECOND_CHANCE)
+    return True
+
+
+@kernel(inline=True)
+def after_chip(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """After a chip (pot or bowl): once the first 5 are placed, the question; True if the potion
+    starts again."""
+    return P[s, F_CARD_USED] == 0 and P[s, F_NPOT] + P[s, F_BOWL_N] >= 5 \
+        and second_chance(P, s, G, R, SK, SP, SC, rng, E, UF)
+
+
+@kernel(inline=True)
+def exploded(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """The pot exploded before the question (an action placed a sixth chip with the fifth): ask
+    now; True if the potion starts again."""
+    return P[s, F_CARD_USED] == 0 and second_chance(P, s, G, R, SK, SP, SC, rng, E, UF)

@@ -1,0 +1,75 @@
+"""An Opportunistic Moment (purple): draw 4 chips, swap one (never orange) for the next-higher chip
+of its colour, or take a green 1-chip if no swap is possible; the drawn chips go back.
+
+Choice: b = chips drawn (in P[s, CARD_LOOK:]); answer: the chip type exchanged. Default: the swap
+that gains the most in price (a white never), none if none gains.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import add_chip, remove_any_chip, reset_potion, show_supply
+from sim.kernel.cards.common import GAIN_CHIP, grant_chip, look, put_back
+from sim.kernel.decisions.choices import card_answer, next_value_type
+from sim.kernel.effects.red import hold_aside
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import CARD_LOOK, EV_CARD_GAIN, F_START, G_SUPPLY, R_LIMIT, R_PRICE
+from sim.rules.cards import card_number
+from sim.rules.chips import G1, TYPE_COLOUR, WHITE
+
+OPPORTUNISTIC = card_number("an-opportunistic-moment")
+
+
+@kernel
+def default(P, s, arg, G, R):
+    """The built-in answer."""
+    best = -1
+    gain = 0
+    for i in range(arg):
+        t = P[s, CARD_LOOK + i]
+        u = next_value_type(t)
+        if TYPE_COLOUR[t] != WHITE and u >= 0 and G[G_SUPPLY + u] > 0 \
+                and R[R_PRICE + u] - R[R_PRICE + t] > gain:
+            gain = R[R_PRICE + u] - R[R_PRICE + t]
+            best = t
+    return best
+
+
+@kernel
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = card_answer(P, s, OPPORTUNISTIC, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R)
+
+
+@kernel
+def seat(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF):
+    """Seat s draws 4; exchanges one for the next-higher value of its colour (to the bag), or
+    takes a green 1 if none can be exchanged; the drawn chips go back."""
+    reset_potion(P, s, P[s, F_START], R[R_LIMIT])
+    hold_aside(P, s)
+    m = look(P, s, 4, FD, rng, E, G)
+    show_supply(G, supply)
+    possible = False
+    for i in range(m):
+        u = next_value_type(P[s, CARD_LOOK + i])
+        if u >= 0 and supply[u] > 0:
+            possible = True
+    if not possible:
+        put_back(P, s, m)
+        grant_chip(P, s, G1, G, R, supply, E)
+        return
+    want = ask(P, s, m, G, R, SK, SP, SC, rng, UF)
+    pick = -1
+    for i in range(m):
+        if P[s, CARD_LOOK + i] == want:
+            pick = i
+    put_back(P, s, m)
+    if pick < 0:
+        return
+    u = next_value_type(want)
+    if u >= 0 and supply[u] > 0 and remove_any_chip(P, s, want):
+        supply[want] += 1
+        supply[u] -= 1
+        add_chip(P, s, u)
+        record(E, G, s, EV_CARD_GAIN, GAIN_CHIP, u, OPPORTUNISTIC)

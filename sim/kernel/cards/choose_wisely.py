@@ -1,0 +1,39 @@
+"""Choose Wisely (purple): move the droplet 2 spaces, or take a purple chip (once its book is out).
+
+Choice: answer p1 (17) for the purple chip, anything else droplet +2. Default: the purple chip in
+the last two rounds.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import show_supply
+from sim.kernel.cards.common import GAIN_DROPLET, gain, grant_chip
+from sim.kernel.decisions.choices import card_answer
+from sim.kernel.jit import kernel
+from sim.kernel.layout import G_ROUND, R_ROUNDS
+from sim.rules.cards import card_number
+from sim.rules.chips import P1
+
+CHOOSE_WISELY = card_number("choose-wisely")
+
+
+@kernel
+def default(P, s, arg, G, R):
+    """The built-in answer."""
+    return P1 if R[R_ROUNDS] - G[G_ROUND] < 2 else 0
+
+
+@kernel
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = card_answer(P, s, CHOOSE_WISELY, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R)
+
+
+@kernel
+def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Seat s takes the purple chip or moves its droplet 2 spaces."""
+    show_supply(G, supply)
+    a = ask(P, s, 0, G, R, SK, SP, SC, rng, UF)
+    if a != P1 or not grant_chip(P, s, P1, G, R, supply, E):
+        gain(P, s, G, E, GAIN_DROPLET, 2)

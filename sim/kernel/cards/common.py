@@ -1,0 +1,93 @@
+"""What the fortune-teller cards share: a card's gain of VP, rubies or a droplet move, a chip it
+grants, the chips it looks at, and the kinds of its ``EV_CARD_GAIN`` events.
+
+A chip a card grants goes into the bag at once, and only if its book is out and the supply has
+one (``grant_chip``).
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import add_chip, draw_chip, return_chip
+from sim.kernel.decisions.choices import grantable
+from sim.kernel.droplet import move_droplet
+from sim.kernel.effects.black import black_gift
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    CARD_LOOK,
+    EV_CARD_GAIN,
+    EV_CARD_LOOK,
+    F_NBAG,
+    F_RUBIES,
+    F_SCORE,
+    G_CARD,
+    G_SUPPLY,
+)
+from sim.rules.cards import TAKE_OTHER, gain_number
+
+TAKE_RUBIES = TAKE_OTHER  # card answer: rubies (You Only Get to Choose One) / VP (Rats Are Your Friends)
+# EV_CARD_GAIN kinds (declared in sim.rules.cards.CARD_GAINS)
+GAIN_RATS_DOUBLED = gain_number("rats_doubled")
+GAIN_VP = gain_number("vp")
+GAIN_RUBY = gain_number("rubies")
+GAIN_DROPLET = gain_number("droplet")
+GAIN_CHIP = gain_number("chip")
+GAIN_REMOVE = gain_number("chip_removed")
+GAIN_FLASK = gain_number("flask")
+GAIN_RESTART = gain_number("restart")
+GAIN_PENNY_GIVEN = gain_number("penny_given")  # b = the witch group
+GAIN_PENNY_BACK = gain_number("penny_back")  # b = the witch group
+
+
+@kernel(inline=True)
+def gain(P, s, G, E, kind, amount):
+    """Apply a card's VP, ruby or droplet gain to seat s and record it."""
+    if kind == GAIN_VP:
+        P[s, F_SCORE] += amount
+    elif kind == GAIN_RUBY:
+        P[s, F_RUBIES] += amount
+    elif kind == GAIN_DROPLET:
+        move_droplet(P, s, amount)
+    record(E, G, s, EV_CARD_GAIN, kind, amount, G[G_CARD])
+
+
+@kernel
+def grant_chip(P, s, t, G, R, supply, E):
+    """A card gives chip t into the bag, if its book is out and the supply has one (a black chip
+    with black Set 5: into the left neighbour's bag, and the droplet moves)."""
+    G[G_SUPPLY + t] = supply[t]
+    if 0 <= t < supply.shape[0] and grantable(G, R, t) and (black_gift(P, s, t, G, R, E)
+                                                           or add_chip(P, s, t)):
+        supply[t] -= 1
+        record(E, G, s, EV_CARD_GAIN, GAIN_CHIP, t, G[G_CARD])
+        return True
+    return False
+
+
+@kernel
+def look(P, s, m, FD, rng, E, G):
+    """Draw up to m chips into CARD_LOOK (out of the bag); return how many."""
+    k = min(m, P[s, F_NBAG], 5)
+    for i in range(k):
+        t = draw_chip(P, s, FD, rng)
+        if t < 0:
+            return i
+        P[s, CARD_LOOK + i] = t
+        record(E, G, s, EV_CARD_LOOK, t, 0, 0)
+    return k
+
+
+@kernel
+def put_back(P, s, k):
+    """Return the chips a card looked at to the bag."""
+    for i in range(k):
+        return_chip(P, s, P[s, CARD_LOOK + i])
+
+
+@kernel
+def fewest(P, n, field):
+    """The smallest value of a player field among the seats."""
+    m = P[0, field]
+    for s in range(1, n):
+        m = min(m, P[s, field])
+    return m

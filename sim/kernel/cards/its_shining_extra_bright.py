@@ -1,0 +1,14 @@
+"""It's Shining Extra Bright (blue): a player whose scoring space shows a ruby takes 1 extra ruby."""
+
+from __future__ import annotations
+
+from sim.kernel.jit import kernel
+from sim.rules.cards import card_number
+
+SHINING = card_number("its-shining-extra-bright")
+
+
+@kernel(inline=True)
+def ruby_space_rubies():
+    """Step C: rubies a ruby space gives (before the ruby-space witch's choice)."""
+    return 2

@@ -1,0 +1,46 @@
+"""Just in Time (purple): each player chooses 4 VP, or one white 1-chip out of the bag for good.
+
+Choice: b = white 1-chips held; answer W1 (0) removes one, anything else 4 VP. Default: remove one
+in rounds 1-3 if the seat has one.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import remove_any_chip
+from sim.kernel.cards.common import GAIN_REMOVE, GAIN_VP, gain
+from sim.kernel.decisions.choices import card_answer
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import CHIPS, EV_CARD_GAIN, F_NCHIPS, G_ROUND
+from sim.rules.cards import card_number
+from sim.rules.chips import W1
+
+JUST_IN_TIME = card_number("just-in-time")
+
+
+@kernel
+def default(P, s, arg, G, R):
+    """The built-in answer."""
+    return W1 if arg > 0 and G[G_ROUND] <= 3 else -1
+
+
+@kernel
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = card_answer(P, s, JUST_IN_TIME, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R)
+
+
+@kernel
+def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Seat s removes a white 1-chip (back to the supply) or takes 4 VP."""
+    nw1 = 0
+    for i in range(P[s, F_NCHIPS]):
+        if P[s, CHIPS + i] == W1:
+            nw1 += 1
+    a = ask(P, s, nw1, G, R, SK, SP, SC, rng, UF)
+    if a == W1 and remove_any_chip(P, s, W1):
+        supply[W1] += 1
+        record(E, G, s, EV_CARD_GAIN, GAIN_REMOVE, W1, JUST_IN_TIME)
+    else:
+        gain(P, s, G, E, GAIN_VP, 4)

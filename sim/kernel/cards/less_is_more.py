@@ -1,0 +1,45 @@
+"""Less is More (purple): every player draws 5 chips; the lowest total (all tied) takes a blue
+2-chip, everyone else 1 ruby; the drawn chips go back."""
+
+from __future__ import annotations
+
+from sim.kernel.bag import reset_potion
+from sim.kernel.cards.common import GAIN_RUBY, gain, grant_chip, look, put_back
+from sim.kernel.effects.red import hold_aside
+from sim.kernel.jit import kernel
+from sim.kernel.layout import CARD_LOOK, F_CARD_ARG, F_START, G_NP, G_START_PLAYER, R_LIMIT
+from sim.rules.cards import card_number
+from sim.rules.chips import B2, TYPE_VALUE
+
+LESS_IS_MORE = card_number("less-is-more")
+
+
+@kernel
+def seat(P, s, G, R, FD, rng, E):
+    """Seat s draws 5 chips and puts them back; their total is kept in F_CARD_ARG."""
+    reset_potion(P, s, P[s, F_START], R[R_LIMIT])
+    hold_aside(P, s)
+    m = look(P, s, 5, FD, rng, E, G)
+    total = 0
+    for i in range(m):
+        total += TYPE_VALUE[P[s, CARD_LOOK + i]]
+    put_back(P, s, m)
+    P[s, F_CARD_ARG] = total
+
+
+@kernel
+def last(P, G, R, supply, E):
+    """Once every seat has drawn, in start-player order: the lowest totals take a blue 2-chip,
+    the others a ruby."""
+    n = G[G_NP]
+    sp = G[G_START_PLAYER]
+    low = P[0, F_CARD_ARG]
+    for s in range(1, n):
+        low = min(low, P[s, F_CARD_ARG])
+    for k in range(n):
+        s = (sp + k) % n
+        if P[s, F_CARD_ARG] == low:
+            grant_chip(P, s, B2, G, R, supply, E)
+        else:
+            gain(P, s, G, E, GAIN_RUBY, 1)
+        P[s, F_CARD_ARG] = 0

@@ -1,0 +1,16 @@
+"""Living in Luxury (blue): the explosion limit is 9 this round instead of 7 (with yellow Set 3 the
+larger raise counts)."""
+
+from __future__ import annotations
+
+from sim.kernel.effects.yellow import raise_limit
+from sim.kernel.jit import kernel
+from sim.rules.cards import card_number
+
+LUXURY = card_number("living-in-luxury")
+
+
+@kernel(inline=True)
+def potion_setup(P, s, G, E):
+    """Seat s's potion, once its pot is empty: the limit goes up by 2."""
+    raise_limit(P, s, 2, G, E)

@@ -1,0 +1,43 @@
+"""Rats Are Your Friends (purple, resolved at the rats): any 4-chip whose book is out, or 1 VP for
+every rat tail this round.
+
+Choice: b = rat tails this round; answer a 4-chip type, or TAKE_RUBIES for the VP. Default: the VP
+with 4 or more tails (or no 4-chip to have), else the dearest 4-chip.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import show_supply
+from sim.kernel.cards.common import GAIN_VP, TAKE_RUBIES, gain, grant_chip
+from sim.kernel.decisions.choices import card_answer, dearest
+from sim.kernel.jit import kernel
+from sim.rules.cards import card_number
+from sim.rules.chips import N_TYPES, TYPE_VALUE
+
+RATS_FRIENDS = card_number("rats-are-your-friends")
+
+
+@kernel
+def default(P, s, arg, G, R):
+    """The built-in answer."""
+    best = dearest(G, R, 0, N_TYPES, 4)
+    return TAKE_RUBIES if arg >= 4 or best < 0 else best
+
+
+@kernel
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = card_answer(P, s, RATS_FRIENDS, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R)
+
+
+@kernel
+def rats(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Once seat s's rat tails are known (before its bag is refilled, so a granted chip can be
+    drawn): the chip or the VP; return the tails the seat keeps (all of them)."""
+    show_supply(G, supply)
+    a = ask(P, s, tails_n, G, R, SK, SP, SC, rng, UF)
+    if a == TAKE_RUBIES or not (0 <= a < supply.shape[0] and TYPE_VALUE[a] == 4) \
+            or not grant_chip(P, s, a, G, R, supply, E):
+        gain(P, s, G, E, GAIN_VP, tails_n)
+    return tails_n

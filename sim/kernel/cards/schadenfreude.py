@@ -1,0 +1,45 @@
+"""Schadenfreude (blue): when a player's pot explodes, the player to their left takes any 2-chip
+whose book is out.
+
+Choice (asked of the left neighbour): b = the seat whose pot exploded; answer: the 2-chip type
+taken. Default: the dearest 2-chip that can be had.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import show_supply
+from sim.kernel.cards.common import grant_chip
+from sim.kernel.decisions.choices import card_answer, dearest
+from sim.kernel.jit import kernel
+from sim.kernel.layout import F_EXPLODED, G_NP, G_START_PLAYER
+from sim.rules.cards import card_number
+from sim.rules.chips import N_TYPES, TYPE_VALUE
+
+SCHADENFREUDE = card_number("schadenfreude")
+
+
+@kernel
+def default(P, s, arg, G, R):
+    """The built-in answer."""
+    return dearest(G, R, 0, N_TYPES, 2)
+
+
+@kernel
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = card_answer(P, s, SCHADENFREUDE, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R)
+
+
+@kernel
+def after_brewing(P, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Once every potion has ended, in start-player order: each exploded seat's left neighbour."""
+    n = G[G_NP]
+    for k in range(n):
+        s = (G[G_START_PLAYER] + k) % n
+        if P[s, F_EXPLODED] != 0:
+            left = (s + 1) % n
+            show_supply(G, supply)
+            t = ask(P, left, s, G, R, SK, SP, SC, rng, UF)
+            if 0 <= t < supply.shape[0] and TYPE_VALUE[t] == 2:
+                grant_chip(P, left, t, G, R, supply, E)

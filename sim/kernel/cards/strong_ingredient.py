@@ -1,0 +1,81 @@
+"""Strong Ingredient (blue): in start-player order, each player who stopped without exploding
+draws up to 5 chips and may place one (no action, never explodes); the rest go back.
+
+Choice: b = chips drawn (in P[s, CARD_LOOK:]); answer: the chip type placed, -1 none. Default: the
+highest value (then the highest colour number).
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import return_chip
+from sim.kernel.bowl import place_after
+from sim.kernel.cards.common import look
+from sim.kernel.decisions.choices import card_answer
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    CARD_LOOK,
+    EV_PLACE,
+    F_CARD_ARG,
+    F_EXPLODED,
+    F_FORCED_N,
+    F_REWARD,
+    G_NP,
+    G_START_PLAYER,
+    R_LAST,
+)
+from sim.rules.cards import card_number
+from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE
+
+STRONG_INGREDIENT = card_number("strong-ingredient")
+
+
+@kernel
+def default(P, s, arg, G, R):
+    """The built-in answer."""
+    best = -1
+    for i in range(arg):
+        t = P[s, CARD_LOOK + i]
+        if best < 0 or TYPE_VALUE[t] * 16 + TYPE_COLOUR[t] > TYPE_VALUE[best] * 16 + TYPE_COLOUR[best]:
+            best = t
+    return best
+
+
+@kernel
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = card_answer(P, s, STRONG_INGREDIENT, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R)
+
+
+@kernel
+def strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
+    """Seat s draws up to 5 chips, places one after the last chip (no action, never explodes;
+    into the overflow bowl past the last space), the rest go back."""
+    if P[s, F_FORCED_N] > 0:  # scripted: the card's draws follow the potion's in the list
+        P[s, F_FORCED_N] += P[s, F_CARD_ARG]
+    m = look(P, s, 5, FD, rng, E, G)
+    want = ask(P, s, m, G, R, SK, SP, SC, rng, UF)
+    pick = -1
+    for i in range(m):
+        if P[s, CARD_LOOK + i] == want:
+            pick = i
+    for i in range(m):
+        if i != pick:
+            return_chip(P, s, P[s, CARD_LOOK + i])
+    if pick < 0:
+        return
+    pos = place_after(P, s, want, G, R, E)  # a white counts, but a card's draw never explodes
+    if pos <= R[R_LAST]:
+        P[s, F_REWARD] = pos + 1
+        record(E, G, s, EV_PLACE, want, pos, 0)
+
+
+@kernel
+def after_brewing(P, G, R, FD, SK, SP, SC, rng, E, UF):
+    """Once every potion has ended, in start-player order: every seat whose pot is intact."""
+    n = G[G_NP]
+    for k in range(n):
+        s = (G[G_START_PLAYER] + k) % n
+        if P[s, F_EXPLODED] == 0:
+            strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF)

@@ -1,0 +1,43 @@
+"""You Only Get to Choose One (purple): a black 1-chip, any 2-chip whose book is out, or 3 rubies.
+
+Choice: answer k1 or a 2-chip type, or TAKE_RUBIES for 3 rubies (a chip that cannot be had: the
+rubies). Default: the dearest of the grantable 2-chips and k1, else the rubies.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import show_supply
+from sim.kernel.cards.common import GAIN_RUBY, TAKE_RUBIES, gain, grant_chip
+from sim.kernel.decisions.choices import card_answer, dearest, grantable
+from sim.kernel.jit import kernel
+from sim.kernel.layout import R_PRICE
+from sim.rules.cards import card_number
+from sim.rules.chips import K1, N_TYPES, TYPE_VALUE
+
+CHOOSE_ONE = card_number("you-only-get-to-choose-one")
+
+
+@kernel
+def default(P, s, arg, G, R):
+    """The built-in answer."""
+    best = dearest(G, R, 0, N_TYPES, 2)
+    if best < 0 or (grantable(G, R, K1) and R[R_PRICE + K1] > R[R_PRICE + best]):
+        best = K1 if grantable(G, R, K1) else best
+    return best if best >= 0 else TAKE_RUBIES
+
+
+@kernel
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = card_answer(P, s, CHOOSE_ONE, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R)
+
+
+@kernel
+def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Seat s takes the chip it names, or 3 rubies."""
+    show_supply(G, supply)
+    a = ask(P, s, 0, G, R, SK, SP, SC, rng, UF)
+    if a == TAKE_RUBIES or not (a == K1 or (0 <= a < supply.shape[0] and TYPE_VALUE[a] == 2)) \
+            or not grant_chip(P, s, a, G, R, supply, E):
+        gain(P, s, G, E, GAIN_RUBY, 3)
