@@ -90,7 +90,8 @@ def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
         move += yellow_extra(P, s, act, G, R, SK, SP, SC, rng, E, UF)
     elif c == LOCOWEED:
         move = locoweed_move(P, s, G, R, E)
-    move += placed_move(c, G)
+    else:  # a colour without a book's extra distance: a card's (one compare, as before the hook)
+        move += placed_move(c, G)
     if P[s, F_DOUBLE] != 0:
         P[s, F_DOUBLE] = 0
         move += offer_extra(P, s, move, t, G, R, SK, SP, SC, rng, E, UF)

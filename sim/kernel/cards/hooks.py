@@ -173,7 +173,10 @@ def free_draws(P, s, G):
 
 @kernel(inline=True)
 def placed_move(c, G):
-    """Extra spaces a chip of colour c placed now moves (before a yellow Set 2 doubling)."""
+    """Extra spaces a chip of colour c placed now moves (before a yellow Set 2 doubling). Called
+    only for the colours whose book has no extra distance (orange, green, blue, black, purple):
+    red, white, yellow and locoweed chips take their books' branch in ``place_chip``, which keeps
+    this hook off the path of most chips."""
     if G[G_CARD] == pumpkin_patch_party.PUMPKIN_PARTY:
         return pumpkin_patch_party.move(c)
     return 0
