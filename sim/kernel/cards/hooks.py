@@ -166,9 +166,7 @@ def potion_setup(P, s, G, E):
 def free_draws(P, s, G):
     """True while a chip placed now is one of a card's risk-free draws (the explosion check skips
     it; the built-in stoppers always draw it)."""
-    if G[G_CARD] == a_second_chance.SECOND_CHANCE:
-        return a_second_chance.free(P, s)
-    return False
+    return G[G_CARD] == a_second_chance.SECOND_CHANCE and a_second_chance.free(P, s)
 
 
 @kernel(inline=True)
@@ -177,9 +175,7 @@ def placed_move(c, G):
     only for the colours whose book has no extra distance (orange, green, blue, black, purple):
     red, white, yellow and locoweed chips take their books' branch in ``place_chip``, which keeps
     this hook off the path of most chips."""
-    if G[G_CARD] == pumpkin_patch_party.PUMPKIN_PARTY:
-        return pumpkin_patch_party.move(c)
-    return 0
+    return pumpkin_patch_party.move(c) if G[G_CARD] == pumpkin_patch_party.PUMPKIN_PARTY else 0
 
 
 @kernel(inline=True)
@@ -192,9 +188,8 @@ def after_placed(P, s, t, G, R, SK, SP, SC, rng, E, UF):
 @kernel(inline=True)
 def after_chip(P, s, G, R, SK, SP, SC, rng, E, UF):
     """After a drawn chip (pot or bowl) and the flask: True if the potion starts again."""
-    if G[G_CARD] == a_second_chance.SECOND_CHANCE:
-        return a_second_chance.after_chip(P, s, G, R, SK, SP, SC, rng, E, UF)
-    return False
+    return G[G_CARD] == a_second_chance.SECOND_CHANCE and \
+        a_second_chance.after_chip(P, s, G, R, SK, SP, SC, rng, E, UF)
 
 
 @kernel(inline=True)
