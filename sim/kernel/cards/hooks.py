@@ -71,9 +71,10 @@ def is_purple(card):
 
 # --- before the round ----------------------------------------------------------------------------
 
-@kernel
+@kernel(inline=True)
 def before_round(P, G, R, supply, die, DS, FD, SK, SP, SC, rng, E, UF):
-    """The round's card just turned up, before the rats: what it does at once."""
+    """The round's card just turned up, before the rats: what it does at once (inlined: no call
+    unless a card acts; the per-round hooks below are so too)."""
     card = G[G_CARD]
     if card == visit_from_a_witch.VISIT_WITCH:
         visit_from_a_witch.before_round(P, G, R, rng, E)
@@ -202,7 +203,7 @@ def exploded(P, s, G, R, SK, SP, SC, rng, E, UF):
 
 # --- after brewing, evaluation, end of round ------------------------------------------------------
 
-@kernel
+@kernel(inline=True)
 def after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF):
     """Every potion has ended (before the reward spaces' coins are counted)."""
     card = G[G_CARD]
@@ -237,7 +238,7 @@ def after_ruby_space(P, s, G, E):
         lucky_devil.ruby_space(P, s, G, E)
 
 
-@kernel
+@kernel(inline=True)
 def end_of_round(P, G, R, SK, SP, SC, rng, E, UF):
     """After step F, before the droplets settle and the round is recorded."""
     card = G[G_CARD]
