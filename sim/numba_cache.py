@@ -14,11 +14,11 @@ for a locator, so commands that compile nothing never pay for it.
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import os
 import pickle
+import re
 import sys
 from pathlib import Path
 
@@ -73,23 +73,42 @@ def _module_file(name: str) -> str | None:
     return None
 
 
+# an import statement at the start of a line: "from .x.y import a, b" / "from x import (a,\n b)" /
+# "import x.y as z, w"; a regular expression, not ast.parse, because every cached kernel's
+# stamp is computed at start-up (a docstring line that looks like an import only adds a
+# dependency, which is safe)
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(?P<dots>\.*)(?P<mod>[\w.]*)[ \t]+import[ \t]+"
+                     r"(?P<names>\([^)]*\)|[^\n]*)|import[ \t]+(?P<plain>[^\n]*))", re.M)
+
+
+def _names(text: str) -> list[str]:
+    """The imported names of an import list: ``a, b as c`` -> ``["a", "b"]``."""
+    out = []
+    for line in text.strip("()").splitlines():
+        for part in line.split("#", 1)[0].split(","):
+            name = part.split(" as ")[0].strip()
+            if name:
+                out.append(name)
+    return out
+
+
 @functools.cache
 def imports_of(rel: str) -> tuple[str, ...]:
     """The project source files that ``rel`` imports, module-level or inside functions."""
-    tree = ast.parse((ROOT / rel).read_text(encoding="utf-8"))
     package = rel.rsplit("/", 1)[0].replace("/", ".")
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            mod = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                mod = ".".join(parts[:len(parts) - node.level + 1] + ([mod] if mod else []))
-            names = [f"{mod}.{a.name}" for a in node.names] + [mod]
+    for m in _IMPORT.finditer((ROOT / rel).read_text(encoding="utf-8")):
+        if m.group("plain") is not None:
+            names = _names(m.group("plain"))
         else:
-            continue
+            mod = m.group("mod")
+            level = len(m.group("dots"))
+            if level:
+                parts = package.split(".")
+                mod = ".".join(parts[:len(parts) - level + 1] + ([mod] if mod else []))
+            names = [mod]
+            if (ROOT / mod.replace(".", "/")).is_dir():  # "from package import module"
+                names += [f"{mod}.{a}" for a in _names(m.group("names"))]
         for name in names:
             f = _module_file(name)
             if f is not None and f != rel:

@@ -16,15 +16,12 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
 
+from sim.api.errors import TooLargeError
 from sim.kernel.decisions import slots as S
 from sim.rules.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
 
 MAX_STATES = 60_000  # product of (count + 1) over chip types: sub-bags the recursion may visit
 SPOON = 53
-
-
-class TooLargeError(ValueError):
-    """The bag has too many distinct sub-bags to enumerate."""
 
 
 @dataclass(frozen=True)

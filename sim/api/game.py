@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sim.api.errors import GameInputError
 from sim.api.events import count_events
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
@@ -65,10 +66,6 @@ def round_columns() -> dict[str, str]:
     """The ``rounds.parquet`` columns the per-round record becomes, in order, with their arrow
     type names (fields marked internal left out)."""
     return ROUND.column_types()
-
-
-class GameInputError(ValueError):
-    """Bad input to a game run; the message says what would be right."""
 
 
 def check_players(ruleset: Ruleset, nplayers: int) -> None:

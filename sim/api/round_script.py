@@ -7,17 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.api.errors import RoundFileError
 from sim.api.events import FACE_KEYS
 from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
 from sim.rules import chips
 from sim.rules.cards import card_words
 from sim.rules.chip_limits import parse_chips_capped
-
-
-class RoundFileError(ValueError):
-    """A round file that cannot be played; the message names the key or seat and the problem."""
-
 
 RED_AFTER = ("place", "keep", "return")  # red Set 2, per chip beside the pot
 UPGRADES = {(1, 2): 1, (2, 4): 2, (1, 4): 3}  # purple Set 4: (from value, to value) -> tier

@@ -78,8 +78,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run an experiment file: every part in order, into a report folder with parquet tables,
         PNG plots and report.md (tables and figures, the exact command and versions)."""
+        from sim.api.errors import GameInputError
         from sim.api.events import plural
-        from sim.api.game import GameInputError
         from sim.rules.chips import BagSpecError
         from sim.rules.ruleset import RulesetError
         from sim.study.experiments.file import ExperimentFileError, find_experiment, load_experiment

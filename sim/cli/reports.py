@@ -33,7 +33,7 @@ from sim.study.tournament.defaults import DEFAULT_CI_CAP, DEFAULT_GAMES
 
 def user_errors() -> tuple[type[BaseException], ...]:
     """The errors of the settings that are the user's to fix: one line, exit status 2."""
-    from sim.api.game import GameInputError
+    from sim.api.errors import GameInputError
     from sim.rules.chips import BagSpecError
     from sim.rules.ruleset import RulesetError
     from sim.study.reports.schema import ReportError
@@ -47,7 +47,7 @@ def user_errors() -> tuple[type[BaseException], ...]:
 def run_errors() -> tuple[type[BaseException], ...]:
     """While a run goes, only these are the user's doing (a directory, a disk, a resume
     mismatch); anything else is a bug and keeps its traceback."""
-    from sim.api.game import GameInputError
+    from sim.api.errors import GameInputError
     from sim.rules.ruleset import RulesetError
     from sim.study.reports.schema import ReportError
     from sim.study.tournament.local import BackendError

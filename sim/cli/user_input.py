@@ -1,8 +1,8 @@
 """What the commands share about a user's input: the errors that are the user's to fix (one
 line, exit status 2) and loading the user's strategy files.
 
-Light to import: the error classes live in the simulation's modules (NumPy, Numba, pandas), so
-they are imported when a command asks for ``USER_ERRORS``, not when ``quacks --help`` runs.
+Light to import: the error classes that live in modules importing NumPy are imported when a
+command asks for ``USER_ERRORS``, not when ``quacks --help`` runs; none of them loads a kernel.
 """
 
 from __future__ import annotations
@@ -10,13 +10,11 @@ from __future__ import annotations
 
 def user_errors() -> tuple[type[Exception], ...]:
     """The exceptions a command reports as one line ``error: ...`` with exit status 2."""
-    from sim.api.exact import TooLargeError
-    from sim.api.game import GameInputError
-    from sim.api.round_file import RoundFileError
+    from sim.api.errors import GameInputError, RoundFileError, TooLargeError
     from sim.rules import chips
     from sim.rules.ruleset import RulesetError
-    from strategies.builtin import StrategySpecError
     from strategies.registry import StrategyFileError
+    from strategies.spec_types import StrategySpecError
 
     return (RulesetError, chips.BagSpecError, StrategySpecError, TooLargeError, GameInputError,
             RoundFileError, StrategyFileError, ValueError)

@@ -99,7 +99,7 @@ from sim.kernel.witches import (
 from sim.rules.chips import BLACK, GREEN, PURPLE, TYPE_COLOUR
 
 
-@kernel
+@kernel(inline=True)
 def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
     """A: the bonus die for the furthest intact potions (all ties roll; the spoon is furthest).
     An exploded seat may call the both-rewards witch here; the furthest of those who do rolls too
@@ -129,7 +129,7 @@ def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
             settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@kernel
+@kernel(inline=True)
 def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
     """B: green, purple and black chip actions, in start-player order."""
     n = G[G_NP]
@@ -152,7 +152,7 @@ def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@kernel
+@kernel(inline=True)
 def phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF):
     """C: a ruby for every reward space that shows one, exploded or not (two with It's Shining
     Extra Bright); or, with the ruby-space witch, as many rubies as the space's VP instead."""
@@ -166,7 +166,7 @@ def phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF):
             after_ruby_space(P, s, G, E)
 
 
-@kernel
+@kernel(inline=True)
 def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
     """D: VP of the reward space (and of the overflow bowl); an exploded player chooses the VP or
     the coins (E); then the colours and bag-points witches."""
@@ -192,7 +192,7 @@ def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
             points_witches(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF)
 
 
-@kernel
+@kernel(inline=True)
 def final_conversions(P, G, R, SK, SP, SC, rng, E, UF):
     """The last round: coins and rubies into VP instead of buying (the double-coins witch doubles
     the coins first)."""
@@ -302,7 +302,7 @@ def purple_buy(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@kernel
+@kernel(inline=True)
 def phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E, UF):
     """E: every player buys, in start-player order, from the books that are out."""
     n = G[G_NP]
@@ -318,7 +318,7 @@ def phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E
         buy_chips(P, (sp + k) % n, G, R, supply, price, avail, SK, SP, SC, rng, E, UF)
 
 
-@kernel
+@kernel(inline=True)
 def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
     """F: rubies for droplet moves and flask refills, as the strategy asks (1 ruby each after
     the cheap-rubies witch)."""
@@ -346,7 +346,7 @@ def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
         P[s, F_CHEAP] = 0
 
 
-@kernel
+@kernel(inline=True)
 def round_end(P, G, coins, E, rd):
     """Score events, and the per-round record ``rd`` (if it has rows)."""
     r = G[G_ROUND]

@@ -99,7 +99,7 @@ def tails_between(tails, lap, a, b):
     return n
 
 
-@kernel
+@kernel(inline=True)
 def round_start(P, G, R, supply, book_round, book_set, E):
     """New books out, and the extra white chip before round ``R_WHITE_ROUND``."""
     r = G[G_ROUND]
@@ -124,7 +124,7 @@ def round_start(P, G, R, supply, book_round, book_set, E):
                 record(E, G, s, EV_WHITE_ADDED, W1, 0, 0)
 
 
-@kernel
+@kernel(inline=True)
 def rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF):
     """Rat tails between each player and the leader move their start; every pot is emptied."""
     n = G[G_NP]
@@ -200,7 +200,7 @@ def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
     G[G_BREWED] = 1
 
 
-@kernel
+@kernel(inline=True)
 def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
     """After brewing: red chips beside the pot (red Set 2) or held after a red chip (red Set 6),
     explosions counted, coins of the reward space, the tie-break position."""

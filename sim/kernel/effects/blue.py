@@ -44,7 +44,7 @@ BLUE_NONE = -1  # no chip to place next
 BLUE_ABORT = -2  # a scripted draw failed; the potion is finished
 
 
-@kernel
+@kernel(inline=True)
 def blue_placed(P, s, t, pos, G, R, SK, SP, SC, FD, rng, E, UF):
     """Resolve blue chip t just placed on space ``pos``; return the index into ``LOOK_T`` of the
     chip to place next (Set 1), ``BLUE_NONE`` or ``BLUE_ABORT``.

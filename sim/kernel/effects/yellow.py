@@ -62,7 +62,7 @@ def raise_limit(P, s, raise_by, G, E):
 YELLOW_ABORT = -2  # yellow_placed: a scripted draw failed
 
 
-@kernel
+@kernel(inline=True)
 def yellow_placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Resolve the yellow chip just placed; return 0, or ``YELLOW_ABORT``.
 
