@@ -271,7 +271,8 @@ def witch_look(P, s, i):
 
 @njit(**_JIT)
 def round_card(G):
-    """The fortune-teller card of this round (its number, 1-24), -1 when there is none."""
+    """The fortune-teller card of this round: its number (1-24 the base deck, 25-27 the witch-hat
+    cards, in the order of ``sim.rules.cards.CARDS``), 0 when there is none."""
     return G[G_CARD]
 
 
