@@ -258,7 +258,9 @@ class Runner:
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="readme-check-"))
         (self.workdir / "docs" / "img").mkdir(parents=True, exist_ok=True)
         link = self.workdir / "experiments"
-        if not link.exists():
+        if link.is_symlink() and link.resolve() != (ROOT / "experiments").resolve():
+            link.unlink()  # left by a run from another checkout (maybe since removed)
+        if not link.is_symlink() and not link.exists():
             link.symlink_to(ROOT / "experiments")
         self.results: dict[int, list[list[str]]] = {}
         self.seconds: dict[int, float] = {}

@@ -74,7 +74,7 @@ print(1)
 """
 
 
-def test_parse():
+def test_parse(tmp_path):
     ex = rx.parse(SAMPLE)
     assert [e.kind for e in ex] == ["shell", "shell", "python"]
     assert ex[0].skip == "needs a Dask scheduler"
@@ -84,7 +84,7 @@ def test_parse():
     assert play.commands[0].expected == ["0.81 s (61,840 games/s)", "row 1", "..."]
     assert play.outs == ["a"]
     assert ex[2].commands[0].expected == ["1"]
-    runner = rx.Runner(ex, Path("/tmp/does-not-matter-readme-check"))
+    runner = rx.Runner(ex, tmp_path)
     assert runner.requires(ex[1]) == []
 
 
