@@ -20,11 +20,12 @@ from numba import njit, types
 def kernel(fn=None, *, inline: bool = False, nrt: bool = False, parallel: bool = False):
     """Compile ``fn`` as a kernel function.
 
-    ``inline``: inline it into every caller (an inlined body is compiled again in each caller, so
+    ``inline``: inline it into every caller. An inlined body is compiled again in each caller, so
     only for small functions on the hot path, or a function with one caller that runs per chip or
-    per round: a call passes every array as its flattened fields, and re-inlining the round phases
-    and the blue and yellow chip actions won back most of a 20-30% games/s loss); ``nrt``: the function allocates arrays; ``parallel``:
-    a ``prange`` entry point. Use as ``@kernel`` or ``@kernel(inline=True)``.
+    per round: a call passes every array as its flattened fields (as calls, the round phases and
+    the blue and yellow chip actions cost 20-30% of one thread's games/s). ``nrt``: the function
+    allocates arrays; ``parallel``: a ``prange`` entry point. Use as ``@kernel`` or
+    ``@kernel(inline=True)``.
     """
     opts: dict = {"cache": True, "error_model": "numpy"}
     if not nrt:
