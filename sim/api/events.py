@@ -117,9 +117,9 @@ def event_dict(row) -> dict:
     elif code == L.EV_UPGRADE:
         d.update(chip=chip, to=chips.chip_name(b))
     elif code == L.EV_CARD:
-        from sim.rules.cards import CARDS
+        from sim.rules.cards import card_numbered
 
-        d["card"] = CARDS[a - 1].id
+        d["card"] = card_numbered(a).id
     elif code == L.EV_TUBE:
         d.update(glass=a, bonus=glass_name(b), given=not c)
     elif code in (L.EV_GREEN_FIRST, L.EV_FIRST):

@@ -40,9 +40,9 @@ def surely_short(q: PotionQuery, draws: list[int]) -> list[str]:
     What can put a chip back: a blue chip's look (any chip), yellow Set 5's draw (any chip), A
     Second Chance's restart (any chip); for a white also the flask, yellow Set 1 and Well
     Stirred (a card's ``puts_back``). Anything else the kernel finds."""
-    from sim.rules.cards import CARDS
+    from sim.rules.cards import card_numbered
 
-    puts_back = CARDS[q.card - 1].puts_back if q.card > 0 else ""
+    puts_back = card_numbered(q.card).puts_back if q.card > 0 else ""
     have, need = chips.counts_of(q.bag), chips.counts_of(draws)
     books = q.ruleset.data["books"]
     in_bag = {chips.COLOUR_NAMES[chips.TYPE_COLOUR[t]] for t in q.bag}

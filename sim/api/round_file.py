@@ -43,7 +43,7 @@ from sim.kernel.records import (
 )
 from sim.kernel.round import play_round
 from sim.rules import chips
-from sim.rules.cards import CARDS, in_deck
+from sim.rules.cards import card_numbered, in_deck
 from sim.rules.ruleset import Ruleset, RulesetError, load_ruleset
 from strategies.registry import slot_table
 
@@ -144,7 +144,7 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
     all_draws = []
     card = card_of(d, label)
     witches = round_witches(d, rs, label)
-    if card > 0 and not in_deck(CARDS[card - 1], rs.data["witches"]["enabled"]):
+    if card > 0 and not in_deck(card_numbered(card), rs.data["witches"]["enabled"]):
         raise RoundFileError(f"{label}: key 'card': {d['card']} needs the herb witches "
                              f"(rules = \"herb-witches\")")
     final = rnd >= rs.game("rounds")
@@ -245,7 +245,7 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) 
     P[s, L.F_FORCED_N] = len(draws) if draws else -1
     P[s, L.F_CARD_ARG] = 0
     if card_draws:
-        if card > 0 and CARDS[card - 1].draws_after:  # Strong Ingredient: after the potion's
+        if card > 0 and card_numbered(card).draws_after:  # Strong Ingredient: after the potion's
             P[s, L.F_CARD_ARG] = len(card_draws)
             draws = draws + card_draws
         else:  # a purple card draws before the potion

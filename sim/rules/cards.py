@@ -173,6 +173,11 @@ def card_number(card_id: str) -> int:
     return card_by_id(card_id).number
 
 
+def card_numbered(number: int) -> Card | None:
+    """The card the kernel numbers ``number`` (1..), or None for 0 ("no card")."""
+    return CARDS[number - 1] if number > 0 else None
+
+
 def in_deck(card: Card, witches: bool) -> bool:
     """Whether the card can be in a deck: a card that needs the herb witches only with them."""
     return not card.needs or (card.needs == HERB_WITCHES and witches)
