@@ -214,8 +214,8 @@ def main() -> None:
     print(f"scaling efficiency of the local backend, 1 -> 2 threads: {r2 / (2 * r1):.2f} "
           f"(wall); CPU per game 1 -> 2 threads: {c1 / c2:.2f}x")
     print(f"dask / local at 2 threads: best {rd / r2:.2f}, each repeat "
-          f"{', '.join(f'{x:.2f}' for x in paired)} (target >= 0.80); CPU efficiency {cd / c2:.2f}; "
-          f"dask summary equal to local: {same}")
+          f"{', '.join(f'{x:.2f}' for x in paired)} (target >= 0.80); CPU efficiency "
+          f"{cd / c2:.2f}; dask summary equal to local: {same}")
 
     # per-chunk costs, from the largest chunk size
     blob, client_s = client_costs(plan)
@@ -224,7 +224,8 @@ def main() -> None:
     print()
     print(f"per-chunk costs (largest chunk, {big:,} games):")
     print(f"  worker compute (1 thread)              {chunk_worker_s:8.3f} s")
-    print(f"  result size as shipped                 {blob / 1e6:8.2f} MB ({blob / big:.0f} bytes/game)")
+    print(f"  result size as shipped                 {blob / 1e6:8.2f} MB ({blob / big:.0f} "
+          "bytes/game)")
     print(f"  client work, no workers running        {client_s * 1e3:8.1f} ms (deserialize, layout "
           "columns, sums, parquet)")
     print(f"  client work between chunks in the run  {busy * 1e3:8.1f} ms (mean; sharing "
@@ -242,7 +243,8 @@ def main() -> None:
     print()
     print(f"paper estimate, machines like this one ({cores} workers x 1 thread each, "
           f"{per_machine:,.0f} games/s per machine), one client, chunks of {big:,} games:")
-    print(f"  the client takes in at most  {client_cap:12,.0f} games/s ({client_s * 1e3:.0f} ms per chunk)")
+    print(f"  the client takes in at most  {client_cap:12,.0f} games/s ({client_s * 1e3:.0f} ms "
+          "per chunk)")
     for name, bw in LINK_BYTES.items():
         print(f"  a {name} client link carries {bw / (blob / big):12,.0f} games/s")
     print(f"  the scheduler hands out      {sched_cap:12,.0f} games/s")

@@ -71,7 +71,8 @@ def main() -> None:
         for books in (1, 2, 3, 4):
             v = load_ruleset("base", [f"books.all={books}"])
             gps = bench(v, LINEUPS[4], args.games, args.repeat)
-            print(f"  deck + Set {books}: {gps:12,.0f} games/s   {gps / ref[4]:.0%} of the reference")
+            print(f"  deck + Set {books}: {gps:12,.0f} games/s   {gps / ref[4]:.0%} of the "
+                  "reference")
         for label, sets in (("test-tube side", ["pot.side=test-tube"]),
                             ("sequential brewing", ["game.info_model=sequential"]),
                             ("teams of two", ["game.teams=true"])):
@@ -82,8 +83,8 @@ def main() -> None:
         print("the Herb Witches (witches, overflow bowl, orange 6, deck on):")
         for specs in (LINEUPS[4], [*LINEUPS[4], "threshold:t=6"]):
             gps = bench(hw, specs, args.games, args.repeat)
-            print(f"  {len(specs)} players: {gps:12,.0f} games/s   {gps / ref[4]:.0%} of the 4-player "
-                  f"reference   lineup {', '.join(specs)}")
+            print(f"  {len(specs)} players: {gps:12,.0f} games/s   {gps / ref[4]:.0%} of the "
+                  f"4-player reference   lineup {', '.join(specs)}")
     if args.presets:
         from strategies.builtin import PRESETS
         from strategies.registry import load_strategy_file
@@ -93,7 +94,9 @@ def main() -> None:
         for name in (*PRESETS, "threshold", "threshold-twin"):
             g = 64 if name == "optimal" else args.games
             gps = bench(rs, [name] * 4, g, 1 if name == "optimal" else args.repeat)
-            print(f"  {name:16s} {gps:12,.0f} games/s" + (f"   ({g:,} games)" if g != args.games else ""))
+            print(
+                f"  {name:16s} {gps:12,.0f} games/s"
+                + (f"   ({g:,} games)" if g != args.games else ""))
 
 
 if __name__ == "__main__":

@@ -58,7 +58,8 @@ def main() -> None:
     s = cli_seconds("potion", "--stop", "optimal", "--bag", "start")
     print(f"potion --stop optimal --bag start (1,000,000 potions): {s:6.2f} s   (aim < 5 s)")
     g = games_per_second(args.games)
-    print(f"4 players, 1 optimal + 3 expert ({args.games:,} games): {g:8,.0f} games/s   (aim >= 200)")
+    print(f"4 players, 1 optimal + 3 expert ({args.games:,} games): {g:8,.0f} games/s   "
+          "(aim >= 200)")
     s = cli_seconds("potion", "--regret", "--bag", MID_GAME_BAG, "--flask", "1")
     print(f"potion --regret --bag {MID_GAME_BAG} --flask 1: {s:6.2f} s   (aim < 60 s)")
 

@@ -73,13 +73,15 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1_000_000)
     ap.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS)
     ap.add_argument("--no-plots", action="store_true")
-    ap.add_argument("--repeat", type=int, default=2, help="alternate raw and tournament runs; best of each")
+    ap.add_argument("--repeat", type=int, default=2,
+                    help="alternate raw and tournament runs; best of each")
     args = ap.parse_args()
     numba.set_num_threads(args.threads)
     cfg = TournamentConfig(strategies=LINEUP, players=4, games=args.games, seed=1, detail="games")
     plan = resolve_plan(cfg)
     play_chunk(plan, 0, 10)  # load the compiled kernels outside the clocks
-    print(f"threads {args.threads}, {plan.max_games:,} games, 4 players, lineup {', '.join(LINEUP)}")
+    print(f"threads {args.threads}, {plan.max_games:,} games, 4 players, lineup "
+          f"{', '.join(LINEUP)}")
     print(f"rss after warm-up: {max_rss_mb():,.0f} MB")
     g = plan.max_games
     best_raw, best_tour, shares = float("inf"), float("inf"), []
@@ -96,9 +98,10 @@ def main() -> None:
         finally:
             T.play_batch = play_batch
         shares.append(clock.seconds / tour)
-        print(f"run {i + 1}: raw {g / raw:,.0f} games/s ({raw:.2f} s); tournament {g / tour:,.0f} games/s "
-              f"({tour:.2f} s{', matplotlib imported in this run' if i == 0 else ''}; report {size:,.0f} MB); "
-              f"kernel {clock.seconds:.2f} s = {clock.seconds / tour:.0%} of the tournament's wall time")
+        print(f"run {i + 1}: raw {g / raw:,.0f} games/s ({raw:.2f} s); tournament {g / tour:,.0f} "
+              f"games/s ({tour:.2f} s{', matplotlib imported in this run' if i == 0 else ''}; "
+              f"report {size:,.0f} MB); kernel {clock.seconds:.2f} s = {clock.seconds / tour:.0%} "
+              "of the tournament's wall time")
         best_raw, best_tour = min(best_raw, raw), min(best_tour, tour)
     print(f"raw play_batch:  {g / best_raw:12,.0f} games/s  (best {best_raw:.2f} s)")
     print(f"tournament:      {g / best_tour:12,.0f} games/s  (best {best_tour:.2f} s)"

@@ -5,9 +5,10 @@ Usage:  python benchmarks/compile_profile.py [--csv FILE] [--top N] [--cache DIR
 It points Numba's cache at an empty folder (or ``--cache``), listens to Numba's ``numba:compile``
 events while ``quacks warmup`` runs, and prints one row per compiled function: how often it was
 compiled (one per type signature), its inclusive seconds (with the callees compiled inside it)
-and its exclusive seconds (without them). Functions marked ``@kernel(inline=True)`` (``inline="always"``) never appear on
-their own: they are compiled into every caller, which is what the exclusive time of a big
-caller measures. The tail lists, per module, how many functions are inlined that way.
+and its exclusive seconds (without them). Functions marked ``@kernel(inline=True)``
+(``inline="always"``) never appear on their own: they are compiled into every caller, which is
+what the exclusive time of a big caller measures. The tail lists, per module, how many functions
+are inlined that way.
 
 This is a measurement, not a test: it compiles everything from scratch (about 20 minutes on 2
 cores) and touches no cache in use.

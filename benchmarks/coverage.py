@@ -52,7 +52,8 @@ def _cover(ref: pd.DataFrame, small: pd.DataFrame, key: list[str], stat: str,
     """(covered, intervals, mean width) of ``stat`` over matching rows."""
     ci = ci or stat + "_ci"
     m = small.merge(ref[[*key, stat]], on=key, suffixes=("", "_ref"))
-    lo, hi, r = m[ci + "_lo"].to_numpy(float), m[ci + "_hi"].to_numpy(float), m[stat + "_ref"].to_numpy(float)
+    lo, hi, r = (m[ci + "_lo"].to_numpy(float), m[ci + "_hi"].to_numpy(float),
+                 m[stat + "_ref"].to_numpy(float))
     ok = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(r)
     return int(((lo <= r) & (r <= hi) & ok).sum()), int(ok.sum()), float(np.nanmean(hi - lo))
 
@@ -75,7 +76,8 @@ def _tournament_checks(ref_summary, small_summary) -> list[tuple[str, int, int, 
     ref, small = _tables(ref_summary), _tables(small_summary)
     out = []
     for stat in STRATEGY_STATS:
-        out.append((stat, *_cover(ref["strategies"][0], small["strategies"][0], ["strategy"], stat)))
+        out.append((stat,
+                    *_cover(ref["strategies"][0], small["strategies"][0], ["strategy"], stat)))
     for stat in PAIR_STATS:
         base = stat.replace("_unpaired", "")
         ci = base + ("_ci_unpaired" if stat.endswith("_unpaired") else "_ci")
@@ -119,7 +121,8 @@ def run_sweep_format(reps: int, scale: int) -> list[dict]:
     t0 = time.perf_counter()
 
     def sweep(games: int, seed: int):
-        return run_sweep(s["strategy"], s["param"], list(s["vs"]), players=s["players"], games=games,
+        return run_sweep(s["strategy"], s["param"], list(s["vs"]), players=s["players"],
+                         games=games,
                          seed=seed, plots=False).table
 
     ref = sweep(s["games"] * scale, REF_SEED)
@@ -136,19 +139,22 @@ def run_sweep_format(reps: int, scale: int) -> list[dict]:
             acc[2] += w
     secs = time.perf_counter() - t0
     deals = s["games"] // s["players"]
-    return [_row("sweep", stat, c, n, w / reps, reps, deals, secs) for stat, (c, n, w) in sums.items()]
+    return [_row("sweep", stat, c, n, w / reps, reps, deals, secs)
+            for stat, (c, n, w) in sums.items()]
 
 
 def _row(fmt, stat, covered, n, width, reps, deals, secs) -> dict:
     lo, hi = wilson(covered, n)
-    return {"format": fmt, "statistic": stat, "intervals": n, "coverage": covered / n if n else np.nan,
+    return {"format": fmt, "statistic": stat, "intervals": n,
+            "coverage": covered / n if n else np.nan,
             "coverage_ci_lo": lo, "coverage_ci_hi": hi, "mean_width": width, "runs": reps,
             "deals_per_run": deals, "in_band": bool(0.92 <= covered / n <= 0.98) if n else False,
             "seconds": round(secs, 1)}
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=200, help="small runs per format (default 200)")
     ap.add_argument("--scale", type=int, default=100, help="reference run size / small run size")
     ap.add_argument("--formats", default="rotate,round-robin,vs-field,sweep")
@@ -167,15 +173,18 @@ def main(argv=None) -> int:
         else:
             ap.error(f"unknown format {f}")
         rows += new
-        part = pd.DataFrame(new).drop(columns=["seconds"]).to_string(index=False, float_format=lambda x: f"{x:.4f}")
+        part = pd.DataFrame(new).drop(columns=["seconds"]).to_string(
+            index=False, float_format=lambda x: f"{x:.4f}")
         print(f"{f}: done ({new[-1]['seconds']} s)\n{part}", file=sys.stderr, flush=True)
     df = pd.DataFrame(rows)
     with pd.option_context("display.width", 200, "display.max_rows", 200):
-        print(df.drop(columns=["seconds"]).to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        print(df.drop(columns=["seconds"]).to_string(index=False,
+                                                     float_format=lambda x: f"{x:.4f}"))
     if a.csv:
         df.to_csv(a.csv, index=False)
     if a.md:
-        a.md.write_text(df.to_markdown(index=False, floatfmt=".4f") if _has_tabulate() else df.to_string())
+        a.md.write_text(df.to_markdown(index=False, floatfmt=".4f") if _has_tabulate()
+                        else df.to_string())
     bad = df[~df["in_band"]]
     print(f"\n{len(df) - len(bad)} of {len(df)} statistics inside 0.92-0.98", file=sys.stderr)
     return 0

@@ -10,4 +10,5 @@ def stop(P, s, G, R, SP, a, b, M):
     return 1 if white_total(P, s) < SP[s, SLOT_STOP, round_number(G)] else 0
 
 
-register("threshold-twin", "User-file twin of threshold (benchmark)", fallback="threshold", stop=stop)
+register("threshold-twin", "User-file twin of threshold (benchmark)", fallback="threshold",
+         stop=stop)

@@ -3,8 +3,8 @@
 
 def _quiet_start_up_interrupt() -> None:
     """In the ``quacks`` command only: Ctrl-C during start-up (the imports take seconds) prints
-    one line and exits 130 instead of a traceback from the middle of an import; ``sim.cli.main.main``
-    gives Ctrl-C back to Python (KeyboardInterrupt) as soon as it runs."""
+    one line and exits 130 instead of a traceback from the middle of an import;
+    ``sim.cli.main.main`` gives Ctrl-C back to Python (KeyboardInterrupt) as soon as it runs."""
     import os
     import signal
     import sys

@@ -30,7 +30,8 @@ REGISTRY: dict[str, StrategyDef] = {}
 
 
 DEFAULT_BUY = ["r4", "b4", "y4", "g4", "p1", "k1", "r2", "b2", "y2", "g2", "o1", "r1", "b1"]
-# VP per coin, by round (index 0: outside a game): coins buy chips early, are worth 1/5 VP at the end
+# VP per coin, by round (index 0: outside a game): coins buy chips early, are worth 1/5 VP at the
+# end
 DEFAULT_COIN_VALUE = [0.3, 0.5, 0.45, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.2]
 BUYERS = ("priority", "expensive", "value", "percoin", "marginal", "random", "none")
 _BUY_KIND = {"priority": S.BUY_PRIORITY, "expensive": S.BUY_EXPENSIVE, "value": S.BUY_VALUE,
@@ -47,19 +48,26 @@ def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, drople
                    flask_worth=0.3, mg=None) -> tuple[Param, ...]:
     mg = {**{k: d for k, _, d in MARGINAL_PARAMS}, **(mg or {})}
     return (
-        Param("flask", "int", flask, 0, 3, "use the flask on a white of at least this value (0 never)"),
+        Param("flask", "int", flask, 0, 3,
+              "use the flask on a white of at least this value (0 never)"),
         Param("flask_white", "int", flask_white, 0, 30,
               "use the flask only if the white total is then at least this"),
-        Param("buyer", "choice", buyer, help="how to buy: priority list, most expensive, best total "
+        Param("buyer", "choice", buyer,
+              help="how to buy: priority list, most expensive, best total "
               "value, best value per coin, marginal (what a chip adds to the bag for the rounds "
               "left), random or nothing", choices=BUYERS),
         Param("buy", "chips", list(buy or DEFAULT_BUY), help="chips or colours, best first (the "
-              "priority list; for expensive/value/percoin/marginal: the chips considered; for value and percoin earlier worth more)"),
-        Param("coins_until", "int", coins_until, 0, 20, "an exploded pot takes the coins up to this round, "
+              "priority list; for expensive/value/percoin/marginal: the chips considered; for "
+              "value and percoin earlier worth more)"),
+        Param("coins_until", "int", coins_until, 0, 20,
+              "an exploded pot takes the coins up to this round, "
               "then the VP (the last round takes whichever is worth more)"),
-        Param("droplet_until", "int", droplet_until, 0, 20, "spend rubies on droplet moves up to this round"),
-        Param("refill", "int", refill, 0, 1, "refill an empty flask (2 rubies) before droplet moves"),
-        Param("rubies", "choice", rubies, help="how to spend rubies: by round (refill, then droplet "
+        Param("droplet_until", "int", droplet_until, 0, 20,
+              "spend rubies on droplet moves up to this round"),
+        Param("refill", "int", refill, 0, 1,
+              "refill an empty flask (2 rubies) before droplet moves"),
+        Param("rubies", "choice", rubies,
+              help="how to spend rubies: by round (refill, then droplet "
               "moves up to droplet_until) or by value (each spending whose worth for the rounds "
               "left beats keeping the rubies: space_worth, flask_worth, ruby_keep)",
               choices=RUBY_RULES),
@@ -77,15 +85,19 @@ def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, drople
               "adds by sending a white back"),
         Param("mg_ruby", "float", mg["mg_ruby"], 0, 10, "buyer=marginal: VP of the ruby a green "
               "chip at the end of the pot pays"),
-        Param("mg_purple", "float", mg["mg_purple"], 0, 10, "buyer=marginal: VP of a drawn purple chip"),
-        Param("mg_black", "float", mg["mg_black"], 0, 10, "buyer=marginal: VP of a drawn black chip "
+        Param("mg_purple", "float", mg["mg_purple"], 0, 10,
+              "buyer=marginal: VP of a drawn purple chip"),
+        Param("mg_black", "float", mg["mg_black"], 0, 10,
+              "buyer=marginal: VP of a drawn black chip "
               "that breaks a tie with a neighbour's pot (times the chance it does)"),
-        Param("tube", "choice", "value", help="test-tube side only: where each droplet move goes: the "
-              "glass when its bonus is worth more than the pot spaces it gives up (value), always the "
-              "pot, or always the tube", choices=TUBE_CHOICES),
+        Param("tube", "choice", "value",
+              help="test-tube side only: where each droplet move goes: the "
+              "glass when its bonus is worth more than the pot spaces it gives up (value), always "
+              "the pot, or always the tube", choices=TUBE_CHOICES),
         Param("tube_space", "float", S.TUBE_DEFAULTS[0], 0, 10, "tube=value: VP worth of one pot "
               "space for one round (a glass is taken when its bonus beats this x rounds left)"),
-        Param("witches", "choice", "default", help="Herb Witches only: call each witch in play when "
+        Param("witches", "choice", "default",
+              help="Herb Witches only: call each witch in play when "
               "her gain passes the default thresholds (default), or keep every penny for its 2 VP "
               "(never)", choices=WITCH_CHOICES),
     )
@@ -106,7 +118,8 @@ def chip_values(types_: list[int]) -> dict[int, float]:
 
     price = load_ruleset("base").price
     n = len(types_)
-    return {t: float(max(price[t], 1)) * (1.0 + (n - 1 - i) / max(n, 1)) for i, t in enumerate(types_)}
+    return {t: float(max(price[t], 1)) * (1.0 + (n - 1 - i) / max(n, 1))
+            for i, t in enumerate(types_)}
 
 
 def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
@@ -189,7 +202,8 @@ def _stop_builder(stop_kind: int, key: str | None):
             coin = v["coin"]
             if isinstance(coin, list):
                 set_round(params, S.SLOT_STOP, coin)
-                params[S.SLOT_STOP, 0] = DEFAULT_COIN_VALUE[0] if coin == DEFAULT_COIN_VALUE[1:] else coin[0]
+                params[S.SLOT_STOP, 0] = (DEFAULT_COIN_VALUE[0] if coin == DEFAULT_COIN_VALUE[1:]
+                                          else coin[0])
             else:
                 set_round(params, S.SLOT_STOP, coin)
             params[S.SLOT_STOP, S.P_RUBY_VALUE] = v["ruby"]
@@ -230,11 +244,13 @@ def _define(name, description, idea, stop_kind, stop_params, key=None, **common)
 
 
 def _t(default):
-    return Param("t", "round", default, 1, 30, "stop once the white total is at least t (one value, or one per round)")
+    return Param("t", "round", default, 1, 30,
+                 "stop once the white total is at least t (one value, or one per round)")
 
 
 def _p(default):
-    return Param("p", "round", default, 0, 1, "stop once the next chip's explosion chance is above p")
+    return Param("p", "round", default, 0, 1,
+                 "stop once the next chip's explosion chance is above p")
 
 
 # --- configurable stop rules (complete players with sensible defaults for the other slots)
@@ -254,8 +270,10 @@ _define("optimal", "Exact optimal stopping by dynamic programming over the bag (
         "has more than max_subbags sub-bags it decides by the one-step expected value instead.",
         S.STOP_OPTIMAL, _value_params() + (
             Param("max_subbags", "int", 5000, 0, 10_000_000, "solve exactly once the bag left has "
-                  "at most this many sub-bags (product of count+1); 0: always (may be very slow)"),))
-_define("reckless", "Never stops: draws until the pot explodes, the bag is empty or the track ends.",
+                  "at most this many sub-bags (product of count+1); 0: always (may be very "
+                  "slow)"),))
+_define("reckless",
+        "Never stops: draws until the pot explodes, the bag is empty or the track ends.",
         "A baseline that shows what pressing your luck without limit costs.",
         S.STOP_NEVER, [])
 REGISTRY["random"] = StrategyDef(
@@ -284,12 +302,14 @@ _define("blackpurple", "Archetype: black moths and purple ghosts (droplets, VP a
         S.STOP_RISK, [_p(0.2)], key="p", buy=["p1", "k1", "r4", "b4", "r2", "b2", "o1"])
 _define("greenruby", "Archetype: green spiders and rubies turned into droplet moves.",
         "Greens at the end of the potion pay rubies; rubies move the droplet forward for good.",
-        S.STOP_RISK, [_p(0.2)], key="p", buy=["g4", "k1", "g2", "g1", "r4", "b4", "o1"], droplet_until=8)
+        S.STOP_RISK, [_p(0.2)], key="p", buy=["g4", "k1", "g2", "g1", "r4", "b4", "o1"],
+        droplet_until=8)
 _define("expected-value", "Preset: the one-step expected-value stopper with value-based buying.",
         "Draws while one more chip is worth more than stopping; buys the pair of greatest value.",
         S.STOP_EV, _value_params() + _die_param() + _press_param(), buyer="value")
 
-_define("expert", "Preset: the strongest built-in; ev with the marginal buyer, tuned by quacks tune.",
+_define("expert",
+        "Preset: the strongest built-in; ev with the marginal buyer, tuned by quacks tune.",
         "The one-step expected-value stopper and the marginal buyer with the values `quacks tune` "
         "found against balanced, greedy and ev (4 players, base game with the deck): a coin worth "
         "1.60 VP in every round and a ruby 1.11 (so it draws on for coins), the bonus die worth "
@@ -297,12 +317,13 @@ _define("expert", "Preset: the strongest built-in; ev with the marginal buyer, t
         "expected value per chip for every VP it trails the leader by, divided by the rounds left "
         "+ 1 (a leader plays safer). It buys the legal pair that adds most to its bag for the "
         "rounds left (a space of movement 0.45 VP, its bag model stopping at a white total of "
-        "6.1, a black chip 3.21 VP times the chance it breaks a tie with a neighbour's pot). The flask only on a white 3 "
-        "that leaves the white total at 3 or more; rubies by value for the rounds left (a droplet "
-        "space 0.40 VP a round, a full flask 0.05, a kept ruby 0.5: droplet moves up to round 6, "
-        "no refills); the coins of an explosion up to round 6. README (Strategies) says how it "
-        "was found.",
-        S.STOP_EV, (Param("coin", "round", 1.60, 0, 5, "VP worth of one coin (one value, or one per round)"),
+        "6.1, a black chip 3.21 VP times the chance it breaks a tie with a neighbour's pot). The "
+        "flask only on a white 3 that leaves the white total at 3 or more; rubies by value for the "
+        "rounds left (a droplet space 0.40 VP a round, a full flask 0.05, a kept ruby 0.5: droplet "
+        "moves up to round 6, no refills); the coins of an explosion up to round 6. README "
+        "(Strategies) says how it was found.",
+        S.STOP_EV, (Param("coin", "round", 1.60, 0, 5,
+                          "VP worth of one coin (one value, or one per round)"),
                     Param("ruby", "float", 1.11, 0, 5, "VP worth of one ruby"), *_die_param(1.26),
                     *_press_param(0.055)),
         flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0, rubies="value",

@@ -83,6 +83,7 @@ def function_table(user_functions: list | tuple = ()) -> tuple:
     memory template (5 x width; kernels running in parallel give each chunk its own copy)."""
     funcs = [_OPTIMAL if _OPTIMAL is not None else noop()] + list(user_functions)
     if len(funcs) > N_UF:
-        raise ValueError(f"at most {N_UF - 1} user slot functions are supported; got {len(user_functions)}")
+        raise ValueError(f"at most {N_UF - 1} user slot functions are supported; got "
+                         f"{len(user_functions)}")
     width = 2 + 2 * MEMORY_SLOTS if _OPTIMAL is not None else 2
     return tuple(funcs + [noop()] * (N_UF - len(funcs))), np.zeros((5, width), dtype=np.float64)

@@ -69,8 +69,8 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
                                 f"{', '.join(sorted(REGISTRY))}")
     unknown = [s for s in slot_functions if s not in SLOT_NAMES]
     if unknown:
-        raise StrategyFileError(f"strategy '{key}': unknown slot(s) {', '.join(unknown)}; slots are "
-                                f"{', '.join(SLOT_NAMES)}")
+        raise StrategyFileError(f"strategy '{key}': unknown slot(s) {', '.join(unknown)}; slots "
+                                f"are {', '.join(SLOT_NAMES)}")
     if not slot_functions:
         raise StrategyFileError(f"strategy '{key}': define at least one slot function")
     params = tuple(params)
@@ -175,7 +175,8 @@ def load_strategy_file(path: str | Path) -> list[str]:
     LOADED_FILES[key] = mod_name
     added = sorted(set(REGISTRY) - before) or [n for n in _REGISTERED[count_before:]]
     if not added:
-        raise StrategyFileError(f"{path}: registers no strategy; call strategies.registry.register(...)")
+        raise StrategyFileError(f"{path}: registers no strategy; call "
+                                "strategies.registry.register(...)")
     return added
 
 

@@ -58,7 +58,8 @@ class Param:
             v = cast(text)
         except ValueError:
             what = "an integer" if cast is int else "a number"
-            raise StrategySpecError(f"{where}: expected {what} from {self.lo:g} to {self.hi:g}") from None
+            raise StrategySpecError(
+                f"{where}: expected {what} from {self.lo:g} to {self.hi:g}") from None
         if not (self.lo <= v <= self.hi):
             raise StrategySpecError(f"{where}: out of range; expected {self.lo:g} to {self.hi:g}")
         return v
@@ -66,10 +67,13 @@ class Param:
     def describe(self) -> str:
         """One line: name, type, default, range."""
         if self.kind == "chips":
-            return f"{self.name} (chips/colours, best first, default {'>'.join(self.default)}): {self.help}"
+            return (f"{self.name} (chips/colours, best first, default {'>'.join(self.default)}): "
+                    f"{self.help}")
         if self.kind == "choice":
-            return f"{self.name} (one of {'|'.join(self.choices)}, default {self.default}): {self.help}"
-        d = self.default if not isinstance(self.default, list) else "/".join(f"{x:g}" for x in self.default)
+            return (f"{self.name} (one of {'|'.join(self.choices)}, default {self.default}): "
+                    f"{self.help}")
+        d = (self.default if not isinstance(self.default, list)
+             else "/".join(f"{x:g}" for x in self.default))
         per = ", or one value per round a/b/c..." if self.kind == "round" else ""
         return f"{self.name} ({self.kind} {self.lo:g}..{self.hi:g}{per}, default {d}): {self.help}"
 
@@ -139,7 +143,8 @@ def parse_chip_list(text: str, where: str = "buy") -> list[str]:
                 ts = parse_chips_capped(item, what=where, most=chips.N_TYPES)
             except chips.BagSpecError as e:
                 raise StrategySpecError(
-                    f"{e}; or a colour name ({', '.join(n for n in chips.COLOUR_NAMES if n != 'white')})"
+                    f"{e}; or a colour name "
+                    f"({', '.join(n for n in chips.COLOUR_NAMES if n != 'white')})"
                 ) from None
             if any(chips.TYPE_COLOUR[t] == chips.WHITE for t in ts):
                 raise StrategySpecError(f"{where}: white chips are never for sale")

@@ -301,7 +301,8 @@ class Runner:
 def check(ex: Example, outputs: list[list[str]]) -> str | None:
     """None if every command's output fits README's block, else a unified diff from README's
     block to the block ``--update`` would write."""
-    old, new = block_text(ex, [c.expected for c in ex.commands]), block_text(ex, new_outputs(ex, outputs))
+    old, new = (block_text(ex, [c.expected for c in ex.commands]),
+                block_text(ex, new_outputs(ex, outputs)))
     fits = all(matches([normalise(x) for x in c.expected], [normalise(a) for a in out])
                for c, out in zip(ex.commands, outputs))
     if fits:

@@ -161,7 +161,8 @@ def test_blue_set4_vp_on_a_ruby_space():
 
 
 def test_potion_cli_takes_a_book():
-    r = runner.invoke(app, ["potion", "--bag", "y1,o1", "--draws", "y1,o1", "--set", "books.yellow=2",
+    r = runner.invoke(app,
+                      ["potion", "--bag", "y1,o1", "--draws", "y1,o1", "--set", "books.yellow=2",
                             "--json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)

@@ -90,7 +90,8 @@ def test_green_set4_pays_rubies_for_droplet_moves():
 
 
 def test_green_set4_not_paid_in_the_last_round():
-    out = play(["books.green=4"], 9, {"bag": "o1x2,g1,g2", "draws": "o1,o1,g1,g2", "rubies": 3}, QUIET)
+    out = play(["books.green=4"], 9, {"bag": "o1x2,g1,g2", "draws": "o1,o1,g1,g2", "rubies": 3},
+               QUIET)
     assert out[0]["droplet"] == 0
 
 
@@ -112,7 +113,8 @@ def test_purple_set2_trades_the_top_tier_by_default():
     (0, "o1,p1x3", 0 + 1, 2, 0),      # no trade
 ])
 def test_purple_set2_lower_tiers(tier, bag, score, rubies, droplet):
-    out = play(["books.purple=2"], 3, {"bag": "p1x3,o1", "draws": "p1,p1,p1,o1", "purple": tier}, QUIET)
+    out = play(["books.purple=2"], 3, {"bag": "p1x3,o1", "draws": "p1,p1,p1,o1", "purple": tier},
+               QUIET)
     assert out[0]["bag"] == bag
     assert (out[0]["score"], out[0]["rubies"], out[0]["droplet"]) == (score, rubies, droplet)
 

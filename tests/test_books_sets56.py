@@ -29,13 +29,15 @@ def seats(*args, **kw):
 
 def test_green_5_picks_a_chip_to_place_first_next_round():
     # r4 -> 4, g4 -> 8: the green 4 (last) may pick a chip worth at most 4: the r4.
-    res = play(2, {"bag": "r4,g4", "draws": "r4,g4", "green": ["r4"]}, QUIET, sets=["books.green=5"])
+    res = play(2, {"bag": "r4,g4", "draws": "r4,g4", "green": ["r4"]}, QUIET,
+               sets=["books.green=5"])
     assert [e["chip"] for e in events(res, "green_first")] == ["r4"]
     # Next round the picked chip is placed first, before any draw: r4 -> 4, then o1 -> 5.
     out = seats(3, {"bag": "r4,o1", "draws": "o1", "first": "r4"}, QUIET, sets=["books.green=5"])
     assert spots(out[0]) == [("r4", 4), ("o1", 5)]
     # A chip worth more than the green is refused.
-    res = play(2, {"bag": "r4,g2", "draws": "r4,g2", "green": ["r4"]}, QUIET, sets=["books.green=5"])
+    res = play(2, {"bag": "r4,g2", "draws": "r4,g2", "green": ["r4"]}, QUIET,
+               sets=["books.green=5"])
     assert events(res, "green_first") == []
 
 
@@ -70,9 +72,11 @@ def test_blue_6_pays_a_ruby_for_each_white_1_just_before_it():
 
 def test_red_5_moves_by_the_higher_red_in_the_pot():
     # r4 -> 4; r1 with a red 4 in the pot moves 4 -> 8 (or 1 -> 5 when declined).
-    out = seats(2, {"bag": "r4,r1", "draws": "r4,r1", "red": [True, True]}, QUIET, sets=["books.red=5"])
+    out = seats(2, {"bag": "r4,r1", "draws": "r4,r1", "red": [True, True]}, QUIET,
+                sets=["books.red=5"])
     assert spots(out[0]) == [("r4", 4), ("r1", 8)]
-    out = seats(2, {"bag": "r4,r1", "draws": "r4,r1", "red": [True, False]}, QUIET, sets=["books.red=5"])
+    out = seats(2, {"bag": "r4,r1", "draws": "r4,r1", "red": [True, False]}, QUIET,
+                sets=["books.red=5"])
     assert spots(out[0]) == [("r4", 4), ("r1", 5)]
 
 

@@ -18,7 +18,8 @@ QUIET = {"bag": "w1", "draws": "w1"}  # places w1 (reward 2 from the start)
 
 
 def play(card, round_, *players, die=("vp1",), sets=()):
-    d = {"players": len(players), "round": round_, "card": card, "die": list(die), "set": list(sets),
+    d = {"players": len(players), "round": round_, "card": card, "die": list(die),
+         "set": list(sets),
          "player": [dict(p) for p in players]}
     return play_round_data(d, "test round")
 
@@ -33,7 +34,8 @@ def seats(card, round_, *players, **kw):
 def test_roll_the_die():
     # Round 1 (no rats). Card rolls in seat order: seat 0 vp2, seat 1 ruby. Both reach space 2 and
     # roll the bonus die (A): vp1 each.
-    out = seats("roll-the-die", 1, {"bag": "o1", "draws": "o1"}, QUIET, die=("vp2", "ruby", "vp1", "vp1"))
+    out = seats("roll-the-die", 1, {"bag": "o1", "draws": "o1"}, QUIET,
+                die=("vp2", "ruby", "vp1", "vp1"))
     assert (out[0]["score"], out[0]["rubies"]) == (2 + 1, 1)
     assert (out[1]["score"], out[1]["rubies"]) == (1, 2)
 
@@ -83,7 +85,8 @@ def test_you_only_get_to_choose_one():
     out = seats("you-only-get-to-choose-one", 1, QUIET, {**QUIET, "card_choice": "rubies"},
                 die=("vp1", "vp1"))
     assert out[0]["bag"] == "w1,b2" and out[1]["rubies"] == 1 + 3
-    out = seats("you-only-get-to-choose-one", 3, QUIET, {**QUIET, "card_choice": "k1"}, die=("vp1", "vp1"))
+    out = seats("you-only-get-to-choose-one", 3, QUIET, {**QUIET, "card_choice": "k1"},
+                die=("vp1", "vp1"))
     assert out[0]["bag"] == "w1,y2" and out[1]["bag"] == "w1,k1"
 
 
@@ -127,7 +130,8 @@ def test_an_opportunistic_moment():
     # o1, o1, k1, p1: nothing can be exchanged, so a green 1. The drawn chips go back first.
     out = seats("an-opportunistic-moment", 3,
                 {"bag": "g1,o1,w1,w2,r1", "card_draws": "g1,o1,w1,w2", "draws": "o1"},
-                {"bag": "o1x2,k1,p1", "card_draws": "o1,o1,k1,p1", "draws": "o1"}, die=("vp1", "vp1"))
+                {"bag": "o1x2,k1,p1", "card_draws": "o1,o1,k1,p1", "draws": "o1"},
+                die=("vp1", "vp1"))
     assert out[0]["bag"] == "w1,w2,o1,g2,r1"
     assert out[1]["bag"] == "o1x2,g1,p1,k1"
 
@@ -170,7 +174,8 @@ def test_its_shining_extra_bright():
 
 
 def test_magic_potion_refills_every_flask():
-    out = seats("magic-potion", 1, {**QUIET, "flask": False}, {**QUIET, "flask": False}, die=("vp1", "vp1"))
+    out = seats("magic-potion", 1, {**QUIET, "flask": False}, {**QUIET, "flask": False},
+                die=("vp1", "vp1"))
     assert out[0]["flask"] and out[1]["flask"]
 
 
@@ -206,7 +211,8 @@ def test_well_stirred():
 def test_strong_ingredient_places_one_more_chip():
     # Seat 0 stops after o1 (reward 2); it draws g4, w1, b2 and places the g4 at 1 + 4 = 5 with no
     # action; reward 6. Seat 1 exploded (w3 w3 w2) and draws nothing.
-    out = seats("strong-ingredient", 1, {"bag": "o1,g4,w1,b2", "draws": "o1", "card_draws": "g4,w1,b2"},
+    out = seats("strong-ingredient", 1,
+                {"bag": "o1,g4,w1,b2", "draws": "o1", "card_draws": "g4,w1,b2"},
                 {"bag": "w3x2,w2", "draws": "w3,w3,w2"})
     assert out[0]["placements"][-1] == {"chip": "g4", "index": 5} and out[0]["reward_space"] == 6
 
@@ -214,7 +220,8 @@ def test_strong_ingredient_places_one_more_chip():
 def test_strong_ingredient_white_never_explodes():
     # White 7 (w3 w2 w2 -> 3, 5, 7); the card draws w3 and places it: 10, white 10, not exploded.
     out = seats("strong-ingredient", 1,
-                {"bag": "w3,w2x2,w3", "draws": "w3,w2,w2", "card_draws": "w3", "card_choice": "w3"}, QUIET)
+                {"bag": "w3,w2x2,w3", "draws": "w3,w2,w2", "card_draws": "w3", "card_choice": "w3"},
+                QUIET)
     assert not out[0]["exploded"] and out[0]["reward_space"] == 11
 
 

@@ -48,9 +48,12 @@ def test_sample_json_keys_and_consistency():
     # the summary numbers follow from the distribution
     n = 20000
     assert d["p_explode"] == pytest.approx(sum(c for (s, x), c in counts.items() if x) / n)
-    assert d["expected_reward_space"] == pytest.approx(sum(s * c for (s, _), c in counts.items()) / n)
-    assert d["expected_coins"] == pytest.approx(sum(BASE.coins[s] * c for (s, _), c in counts.items()) / n)
-    assert d["expected_vp"] == pytest.approx(sum(BASE.vp[s] * c for (s, _), c in counts.items()) / n)
+    assert (d["expected_reward_space"]
+            == pytest.approx(sum(s * c for (s, _), c in counts.items()) / n))
+    assert (d["expected_coins"]
+            == pytest.approx(sum(BASE.coins[s] * c for (s, _), c in counts.items()) / n))
+    assert (d["expected_vp"]
+            == pytest.approx(sum(BASE.vp[s] * c for (s, _), c in counts.items()) / n))
     lo, hi = d["p_explode_ci"]
     assert lo <= d["p_explode"] <= hi
     # defaults: the starting bag, stop white:6 (from the command's help), start 0, no flask
@@ -85,7 +88,8 @@ def test_draws_json():
     d = ok_json("--draws", "w1,o1,w3")
     # w1 1, o1 2, w3 5 -> reward 6 (6 coins, 1 VP, no ruby)
     assert [(p["chip"], p["index"]) for p in d["placements"]] == [("w1", 1), ("o1", 2), ("w3", 5)]
-    assert (d["reward_space"], d["coins"], d["vp"], d["ruby"], d["exploded"]) == (6, 6, 1, False, False)
+    assert ((d["reward_space"], d["coins"], d["vp"], d["ruby"], d["exploded"])
+            == (6, 6, 1, False, False))
 
 
 def test_table_output_without_json():
@@ -107,7 +111,8 @@ def test_options_reach_the_query():
 
 def test_ruleset_file_option(tmp_path):
     p = tmp_path / "eight.toml"
-    p.write_text('extends = "base"\nname = "eight"\n[game]\nexplosion_limit = 8\n', encoding="utf-8")
+    p.write_text('extends = "base"\nname = "eight"\n[game]\nexplosion_limit = 8\n',
+                 encoding="utf-8")
     d = ok_json("--bag", "w2x4", "--stop", "never", "--rules", str(p), "--exact")
     assert d["rules"] == "eight" and d["p_explode"] == 0.0
 

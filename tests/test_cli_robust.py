@@ -48,9 +48,9 @@ INT_OPTIONS = int_options()
 
 
 def test_the_introspection_finds_the_integer_options():
-    for known in [("potion", "--seed"), ("potion", "--n"), ("potion", "--start"), ("play", "--games"),
-                  ("play", "--players"), ("replay", "--game"), ("tournament", "--threads"),
-                  ("sweep", "--games")]:
+    for known in [("potion", "--seed"), ("potion", "--n"), ("potion", "--start"),
+                  ("play", "--games"), ("play", "--players"), ("replay", "--game"),
+                  ("tournament", "--threads"), ("sweep", "--games")]:
         assert known in INT_OPTIONS
     assert len({c for c, _ in INT_OPTIONS}) >= 5
 
@@ -162,11 +162,13 @@ def test_potion_counts_do_not_depend_on_the_pieces(monkeypatch, stop):
     q = pot.make_query("start,r1,b1,y1", stop, 2, 1, BASE)
     n, seed = 30_000, 11
     R, SK, SP = q.arrays()
-    args = (np.array(q.bag, dtype=np.int64), q.start, int(BASE.game("explosion_limit")), 1, R, SK, SP)
+    args = (np.array(q.bag, dtype=np.int64), q.start, int(BASE.game("explosion_limit")), 1, R, SK,
+            SP)
     one_call = potion_histograms(np.uint64(seed), 0, n, *args, 64, *slot_table())
     assert one_call.sum() == n
     bounds = [0, 1, 7, 4096, 11_111, 29_999, 30_000]
-    pieces = sum(potion_histograms(np.uint64(seed), a, b - a, *args, max(1, min(64, b - a)), *slot_table())
+    pieces = sum(potion_histograms(np.uint64(seed), a, b - a, *args, max(1, min(64, b - a)),
+                                   *slot_table())
                  for a, b in zip(bounds, bounds[1:]))
     assert np.array_equal(pieces, one_call)
     seen = []

@@ -62,7 +62,8 @@ def test_rules_show_herb_witches_json_lists_the_witches():
     assert d["game"]["max_players"] == 5 and d["game"]["overflow_bowl"] is True
     r = ok("rules", "show", "herb-witches", "--set", 'witches.fixed=["upgrade"]', "--json")
     got = {w["id"]: w["in_play"] for w in json.loads(r.stdout)["witches"]}
-    assert got["upgrade"] == "fixed" and got["double-coins"] == "never" and got["colours"] == "random"
+    assert (got["upgrade"] == "fixed" and got["double-coins"] == "never"
+            and got["colours"] == "random")
     r = ok("rules", "show", "base", "--json")
     assert {w["in_play"] for w in json.loads(r.stdout)["witches"]} == {"off"}
 
@@ -72,7 +73,8 @@ def test_cards_in_kernel_order_with_their_timings(listing):
     assert [c["id"] for c in got] == CARD_ORDER + ["a-quick-exchange", "visit-from-a-witch",
                                                    "a-joyful-reunion"]
     assert [c["number"] for c in got] == list(range(1, 28))
-    assert [c["timing"] for c in got] == ["purple"] * 13 + ["blue"] * 11 + ["purple", "blue", "blue"]
+    assert ([c["timing"] for c in got]
+            == ["purple"] * 13 + ["blue"] * 11 + ["purple", "blue", "blue"])
     assert [c["needs"] for c in got] == [""] * 24 + ["herb-witches"] * 3
     assert got[3]["name"] == "Rat Infestation" and got[16]["name"] == "It's Shining Extra Bright"
     assert all(c["text"] for c in got)
@@ -102,13 +104,15 @@ def test_card_lookup():
 
 
 def _book(listing, colour, set_, side=None):
-    [b] = [b for b in listing["books"] if b["colour"] == colour and b["set"] == set_ and b["side"] == side]
+    [b] = [b for b in listing["books"] if b["colour"] == colour and b["set"] == set_
+           and b["side"] == side]
     return b
 
 
 def test_books_sets_1_to_6_with_the_base_prices(listing):
     for colour in ("green", "blue", "red", "yellow", "purple"):
-        assert sorted(b["set"] for b in listing["books"] if b["colour"] == colour) == [1, 2, 3, 4, 5, 6]
+        assert (sorted(b["set"] for b in listing["books"] if b["colour"] == colour)
+                == [1, 2, 3, 4, 5, 6])
     # component-data.md section 6, Sets 5 and 6 (Herb Witches)
     assert _book(listing, "blue", 5)["prices"] == {"b1": 8, "b2": 15, "b4": 19}
     assert _book(listing, "purple", 6)["prices"] == {"p1": 16}
@@ -120,7 +124,8 @@ def test_books_sets_1_to_6_with_the_base_prices(listing):
     assert _book(listing, "green", 3)["prices"] == {"g1": 6, "g2": 11, "g4": 21}
     assert _book(listing, "purple", 2)["prices"] == {"p1": 12}
     assert _book(listing, "orange", None)["prices"] == {"o1": 3}
-    assert {b["side"] for b in listing["books"] if b["colour"] == "black"} == {"2 players", "3-4 players", None}
+    assert ({b["side"] for b in listing["books"] if b["colour"] == "black"}
+            == {"2 players", "3-4 players", None})
     tables = load_ruleset("base").data["prices"]
     for b in listing["books"]:
         for chip, price in b["prices"].items():
@@ -136,12 +141,14 @@ def test_book_timings_and_choices(listing):
                          ("purple", 1), ("red", 1), ("yellow", 1), ("blue", 1)]:
         assert _book(listing, colour, set_)["choices"], (colour, set_)
     assert "place" in _book(listing, "red", 2)["choices"][0]
-    assert all(_book(listing, c, k)["implemented"] for c in ("green", "blue", "red", "yellow", "purple")
+    assert all(_book(listing, c, k)["implemented"]
+               for c in ("green", "blue", "red", "yellow", "purple")
                for k in (1, 2, 3, 4, 5, 6))
     assert all(_book(listing, c, k)["implemented"] for c in ("black", "locoweed") for k in (5, 6))
     for colour, set_ in [("green", 5), ("red", 5), ("red", 6), ("yellow", 6), ("purple", 5)]:
         assert _book(listing, colour, set_)["choices"], (colour, set_)
-    # Sets 1-6 of five colours; orange: base and Herb Witches; black: two sides, Sets 5, 6; locoweed 5, 6
+    # Sets 1-6 of five colours; orange: base and Herb Witches; black: two sides, Sets 5, 6;
+    # locoweed 5, 6
     assert len(books()) == 5 * 6 + 2 + 2 + 2 + 2
     assert _book(listing, "orange", 5)["prices"] == {"o1": 3, "o6": 22}
 

@@ -175,7 +175,8 @@ def _rounds(deals: int, copies: int, seed: int = 1) -> dict[str, np.ndarray]:
                                             *ROUND_METRIC_NAMES)}
     g = 0
     for d in range(deals):
-        vals = {m: rng.integers(0, 2 if m == "exploded" else 30, (R, PLAYERS)) for m in ROUND_METRIC_NAMES}
+        vals = {m: rng.integers(0, 2 if m == "exploded" else 30, (R, PLAYERS))
+                for m in ROUND_METRIC_NAMES}
         for _ in range(copies):
             for r in range(R):
                 for s in range(PLAYERS):
@@ -261,7 +262,8 @@ def test_round_robin_and_vs_field_intervals_are_t_over_deals(layout):
         e = f_ex[:, i] / 9
         p, v = e.mean(), e.var(ddof=1) / D
         lo, hi = wilson(p * (p * (1 - p) / v), p * (1 - p) / v, tq)
-        assert (st["explosion_rate_ci_lo"][i], st["explosion_rate_ci_hi"][i]) == pytest.approx((lo, hi))
+        assert (st["explosion_rate_ci_lo"][i],
+                st["explosion_rate_ci_hi"][i]) == pytest.approx((lo, hi))
 
 
 def test_rating_scores_are_the_log_likelihood_gradient():
@@ -287,6 +289,7 @@ def test_rating_scores_are_the_log_likelihood_gradient():
 
     strict = [s for _, s in keys[0]]
     h = 1e-6
-    num = [(loglik(theta + h * np.eye(S)[i], strict) - loglik(theta - h * np.eye(S)[i], strict)) / (2 * h)
+    num = [(loglik(theta + h * np.eye(S)[i], strict) - loglik(theta - h * np.eye(S)[i], strict))
+           / (2 * h)
            for i in range(S)]
     np.testing.assert_allclose(fast[0], num, atol=1e-6)

@@ -36,13 +36,15 @@ PNG = b"\x89PNG\r\n\x1a\n"
 @pytest.fixture(scope="module")
 def limit8():
     """The presets under the base game and with explosion limit 8 (2,000 games each)."""
-    return run_compare(CompareConfig(rulesets=["base", ("limit8", "base", ["game.explosion_limit=8"])],
+    return run_compare(CompareConfig(rulesets=["base",
+                                               ("limit8", "base", ["game.explosion_limit=8"])],
                                      games=2000, seed=1))
 
 
 def test_ruleset_against_itself_is_exactly_zero():
     # twice the same ruleset, and a variant that sets a value to what it already is
-    r = ok("compare", "--rules", "base", "--rules", "base", "--variant", "same=game.explosion_limit=7",
+    r = ok("compare", "--rules", "base", "--rules", "base", "--variant",
+           "same=game.explosion_limit=7",
            "--strategies", "cautious,greedy,expected-value", "--games", 600, "--seed", 4, "--json")
     d = json.loads(r.stdout)
     assert [x["label"] for x in d["rulesets"]] == ["base", "base#2", "same"]
@@ -89,7 +91,8 @@ def _hand_table():
     score6 = np.array([[30, 20], [25, 25], [10, 30], [20, 40]])
     g, rd, s = np.meshgrid(np.arange(4), np.arange(1, 7), np.arange(2), indexing="ij")
     rounds = {"game": g.ravel(), "round": rd.ravel(), "seat": s.ravel(),
-              "reward_space": np.full(g.size, 10), "score": np.where(rd == 6, score6[g, s], 0).ravel()}
+              "reward_space": np.full(g.size, 10),
+              "score": np.where(rd == 6, score6[g, s], 0).ravel()}
     return deal_totals(games, rounds, players=2, rounds_per_game=6, strategies=2)
 
 
@@ -183,13 +186,16 @@ def test_same_seed_same_tables():
 
 
 def test_variants_and_the_command_line():
-    assert parse_variant("limit8=game.explosion_limit=8;game.rounds=8", "base", ["cards.deck=false"]) \
-        == RulesetSpec("limit8", "base", ("cards.deck=false", "game.explosion_limit=8", "game.rounds=8"))
+    assert parse_variant("limit8=game.explosion_limit=8;game.rounds=8", "base",
+                         ["cards.deck=false"]) \
+        == RulesetSpec("limit8", "base",
+                       ("cards.deck=false", "game.explosion_limit=8", "game.rounds=8"))
     assert parse_variant("game.explosion_limit=8").label == "game.explosion_limit=8"
     with pytest.raises(CompareError):
         parse_variant("=game.rounds=8")
     base = RulesetSpec("base", "base", ("cards.deck=false",))
-    cfg = CompareConfig(rulesets=[base, base, parse_variant("game.rounds=8", "base", ["cards.deck=false"])],
+    cfg = CompareConfig(rulesets=[base, base,
+                                  parse_variant("game.rounds=8", "base", ["cards.deck=false"])],
                         strategies=("greedy",), players=3, games=30, seed=2)
     assert [r.label for r in cfg.rulesets] == ["base", "base#2", "game.rounds=8"]
     assert command_line(cfg) == ("quacks compare --rules base --rules base --set cards.deck=false "

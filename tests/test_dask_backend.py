@@ -90,7 +90,8 @@ def test_tournament_cli_same_as_local(cluster, tmp_path):
     assert without_timings(dist) == without_timings(local)
     assert_same_files(tmp_path / "local", tmp_path / "dask")
     for csv in sorted(p.name for p in (tmp_path / "local").glob("*.csv")):
-        assert (tmp_path / "local" / csv).read_bytes() == (tmp_path / "dask" / csv).read_bytes(), csv
+        assert ((tmp_path / "local" / csv).read_bytes()
+                == (tmp_path / "dask" / csv).read_bytes()), csv
 
 
 def test_sweep_cli_same_as_local(cluster, tmp_path):

@@ -180,7 +180,8 @@ def test_potion_exact_api_matches_fractions():
     assert p.sum() == pytest.approx(1.0)
     # flask and reuse through the query and ruleset
     assert exact_api("w1,w3,o1", "never", flask=3)[9, 0] == pytest.approx(1.0)
-    assert exact_api("w1,w3,o1", "never", flask=3, sets=["game.flask_space=reuse"])[6, 0] == pytest.approx(1.0)
+    assert exact_api("w1,w3,o1", "never", flask=3,
+                     sets=["game.flask_space=reuse"])[6, 0] == pytest.approx(1.0)
     # explosion limit from the ruleset
     assert exact_api("w2x4", "never", sets=["game.explosion_limit=8"])[9, 0] == pytest.approx(1.0)
 

@@ -45,7 +45,8 @@ def test_same_seed_same_tables(tmp_path):
             pd.testing.assert_frame_equal(pa.tables[name], pb.tables[name])
     exp.seed = 2
     c = run_experiment(exp, tmp_path / "c", games=200)
-    assert not c.parts[0].tables["seats"]["win_share"].equals(a.parts[0].tables["seats"]["win_share"])
+    assert not c.parts[0].tables["seats"]["win_share"].equals(
+        a.parts[0].tables["seats"]["win_share"])
 
 
 def test_best_other_and_gap_bins_by_hand():

@@ -133,9 +133,9 @@ EXPECTED["g3p-shared-win.toml"] = {
 #   places none, o1@4 -> 5 (ruby): buys o1, droplet move (0, d2). P2 from 3: o1 4,5,6 w1@7 -> 8,
 #   rolls vp1 -> 2, buys y1. P3 from 1: w3 w2 w2 w1 explodes -> 10, takes the VP (2) -> 4.
 # R4 (sp 3): leader P3 on 4; P0 on 0 and P1 on 1: tail after 1 -> rat 1 each; P2 on 2: none
-#   (the tail after 4 is not before 4). P0 from 2: b1@3 looks at w1 and places it @4 -> 5 (ruby); P1 from 3:
-#   o1 o1@5 -> 6 rolls pumpkin (o1 into bag), score 2, buys r1; P2 from 2: y1@3 o1@4 -> 5
-#   (ruby); P3 from 1: o1 g1 o1@4 -> 5 (ruby, green next-to-last +1). Buys: b1 (P3), o1 (P0),
+#   (the tail after 4 is not before 4). P0 from 2: b1@3 looks at w1 and places it @4 -> 5 (ruby);
+#   P1 from 3: o1 o1@5 -> 6 rolls pumpkin (o1 into bag), score 2, buys r1; P2 from 2: y1@3 o1@4
+#   -> 5 (ruby); P3 from 1: o1 g1 o1@4 -> 5 (ruby, green next-to-last +1). Buys: b1 (P3), o1 (P0),
 #   r1 (P1), o1 (P2). Droplet moves: P0 (0, d2), P3 (2, d2).
 # R5 (sp 0): leader P3 4; P0 0: tail after 1 -> 1, start 3; P1, P2 on 2: none. P0 o1 o1 g1@6 -> 7
 #   (green +1); P1 o1@3, r1 +1 -> 5 -> 6; P2 o1 x4 @3..6 -> 7; P3 b1@3 places g1@4 -> 5 (ruby,

@@ -44,7 +44,8 @@ def seat(*, rat=0, placements=(), exploded=False, reward_space, die=(), vp_gaine
     """The full per-seat output of ``play_round_file``; placements as 'chip@index' strings."""
     return {
         "rat": rat,
-        "placements": [{"chip": p.split("@")[0], "index": int(p.split("@")[1])} for p in placements],
+        "placements": [{"chip": p.split("@")[0], "index": int(p.split("@")[1])}
+                       for p in placements],
         "exploded": exploded,
         "reward_space": reward_space,
         "die": list(die),
@@ -170,7 +171,8 @@ EXPECTED["r06-4p-purple-tiers-black.toml"] = {
         seat(placements=["p1@1", "p1@2", "k1@3", "w2@5"], reward_space=6, vp_gained=2, coins=6,
              bought=["r1"], rubies=2, droplet=1, score=21, bag="w1x4,w2x2,w3,o1,g1,r1,p1x2,k1"),
         seat(rat=1, placements=["p1@2", "p1@3", "p1@4", "w1@5"], reward_space=6, vp_gained=3,
-             coins=6, bought=["o1"], rubies=1, droplet=1, score=20, bag="w1x4,w2x2,w3,o1x2,g1,p1x3"),
+             coins=6, bought=["o1"], rubies=1, droplet=1, score=20,
+             bag="w1x4,w2x2,w3,o1x2,g1,p1x3"),
         seat(rat=2, placements=["p1@3", "p1@4", "p1@5", "p1@6", "k1@7", "w3@10"], reward_space=11,
              die=["vp2"], vp_gained=5, coins=11, bought=["p1"], rubies=2, droplet=1, score=21,
              bag="w1x4,w2x2,w3,o1,g1,p1x5,k1"),
@@ -454,7 +456,8 @@ def test_two_player_black_more_but_zero_opponent():
 def _illegal(name, seat_no, change, match=None):
     d = _data(name)
     change(d)
-    with pytest.raises(RoundFileError, match=rf"seat {seat_no}\b" + (f".*{match}" if match else "")):
+    with pytest.raises(RoundFileError,
+                       match=rf"seat {seat_no}\b" + (f".*{match}" if match else "")):
         _play(d)
 
 
@@ -620,7 +623,8 @@ def test_flask_space_reuse_option():
     d["set"] = ["game.flask_space=reuse"]
     d["player"][0]["spend"] = ["flask"]
     p0 = _play(d)["players"][0]
-    assert [f"{x['chip']}@{x['index']}" for x in p0["placements"]] == ["k1@7", "w1@8", "g1@9", "o1@10"]
+    assert ([f"{x['chip']}@{x['index']}" for x in p0["placements"]]
+            == ["k1@7", "w1@8", "g1@9", "o1@10"])
     assert (p0["reward_space"], p0["coins"], p0["rubies"], p0["flask"]) == (11, 11, 1, True)
 
 
@@ -700,9 +704,11 @@ def test_red_declined_after_three_pumpkins():
     p0 = res["players"][0]
     assert _spots(p0) == ["o1@3", "o1@4", "k1@5", "o1@6", "r2@8", "k1@9", "y1@11"]
     assert (p0["reward_space"], p0["coins"], p0["vp_gained"], p0["score"]) == (12, 12, 2, 22)
-    assert (p0["die"], p0["rubies"], p0["droplet"], p0["bought"]) == (["droplet"], 1, 6, ["y1", "o1"])
+    assert ((p0["die"], p0["rubies"], p0["droplet"], p0["bought"])
+            == (["droplet"], 1, 6, ["y1", "o1"]))
     red = [e for e in res["events"] if e["event"] == "red"]
-    assert red == [{"round": 4, "event": "red", "seat": 0, "chip": "r2", "extra": 2, "taken": False}]
+    assert red == [{"round": 4, "event": "red", "seat": 0, "chip": "r2", "extra": 2,
+                    "taken": False}]
 
 
 def test_red_taken_when_scripted_true_is_the_default():

@@ -155,10 +155,13 @@ def test_copies_at_one_table_count_once():
         for k, (lineup, winner) in enumerate(((("a", "a", "b"), 0), (("b", "c", "c"), 2))):
             for seat, name in enumerate(lineup):
                 rows.append({"game": 2 * d + k, "deal": d, "combo": k, "rotation": 0, "seat": seat,
-                             "strategy": name, "vp": 40 + (seat == winner), "rank": 1 if seat == winner else 2,
+                             "strategy": name, "vp": 40 + (seat == winner),
+                             "rank": 1 if seat == winner else 2,
                              "win_share": float(seat == winner), "explosions": 0,
-                             **{f"bought_{c}": 0 for c in ("white", "orange", "green", "blue", "red",
-                                                           "yellow", "purple", "black", "locoweed")}})
+                             **{f"bought_{c}": 0
+                                for c in ("white", "orange", "green", "blue", "red",
+                                                           "yellow", "purple", "black",
+                                          "locoweed")}})
     df = pd.DataFrame(rows)
     df["strategy"] = df["strategy"].astype(pd.CategoricalDtype(["a", "b", "c"]))
     h = summarize_games(df).head_to_head.astype({"a": str, "b": str}).set_index(["a", "b"])
@@ -187,7 +190,8 @@ def test_files_and_chunking(two_player, tmp_path):
                            first_chunk_games=60, max_chunk_games=180)
     other = run_tournament(cfg, out=tmp_path / "small", plots=False)
     assert len(other.plan.chunk_bounds) - 1 > len(res.plan.chunk_bounds) - 1
-    assert (tmp_path / "small" / "head_to_head.csv").read_bytes() == (out / "head_to_head.csv").read_bytes()
+    assert ((tmp_path / "small" / "head_to_head.csv").read_bytes()
+            == (out / "head_to_head.csv").read_bytes())
 
 
 def test_cli_prints_it_for_round_robin_only(tmp_path):

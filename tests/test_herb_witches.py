@@ -268,9 +268,11 @@ def test_ruby_space_takes_as_many_rubies_as_the_space_has_vp():
     out = seats(2, p, QUIET, witches=["ruby-space"])
     assert out[0]["reward_space"] == 13 and out[0]["rubies"] == 2 and out[0]["vp_gained"] == 2 + 1
     # It's Shining Extra Bright: the witch instead of the card's 2 rubies.
-    out = seats(2, {**p, "droplet": 47}, QUIET, witches=["ruby-space"], card="its-shining-extra-bright")
+    out = seats(2, {**p, "droplet": 47}, QUIET, witches=["ruby-space"],
+                card="its-shining-extra-bright")
     assert out[0]["reward_space"] == 49 and out[0]["rubies"] == 0  # no ruby on 49: nothing
-    out = seats(2, {**p, "droplet": 48}, QUIET, witches=["ruby-space"], card="its-shining-extra-bright")
+    out = seats(2, {**p, "droplet": 48}, QUIET, witches=["ruby-space"],
+                card="its-shining-extra-bright")
     assert out[0]["reward_space"] == 50 and out[0]["rubies"] == 13
 
 
@@ -305,7 +307,8 @@ def test_whites_back_when_the_listed_draws_end():
     # No 'after': called when the draws end (the player stops): w3 -> 3, w2 -> 5, w1 -> 6; the
     # last two whites (w1, w2) go back and the pot stops: reward 4 (after w3, the last chip left).
     # (An o1 stays in the bag: with the bag empty the potion would end before any decision.)
-    out = seats(2, {"bag": "w3,w2,w1,o1", "draws": "w3,w2,w1", "witch": {"whites-back": True}}, QUIET,
+    out = seats(2, {"bag": "w3,w2,w1,o1", "draws": "w3,w2,w1", "witch": {"whites-back": True}},
+                QUIET,
                 witches=["whites-back"])
     assert out[0]["placements"] == [{"chip": "w3", "index": 3}] and out[0]["reward_space"] == 4
 
@@ -387,7 +390,8 @@ def test_witch_cards_are_in_the_deck_only_with_the_witches():
 
     mask = int(rules_scalars(load_ruleset("herb-witches"))[L.R_CARD_MASK])
     assert all((mask >> k) & 1 for k in range(1, 28))
-    assert int(rules_scalars(load_ruleset("base"))[L.R_CARD_MASK]) == sum(1 << k for k in range(1, 25))
+    assert (int(rules_scalars(load_ruleset("base"))[L.R_CARD_MASK])
+            == sum(1 << k for k in range(1, 25)))
     with pytest.raises(RulesetError, match="need the herb witches"):
         load_ruleset("base", ['cards.order=["a-quick-exchange"]'])
     with pytest.raises(RoundFileError, match="needs the herb witches"):

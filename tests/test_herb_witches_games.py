@@ -41,9 +41,11 @@ GROUP_OF = {w: (i // 4) for i, w in enumerate(
 RS = load_ruleset("herb-witches", ["cards.deck=false"])
 SETS = {1: RS, 5: load_ruleset("herb-witches", ["cards.deck=false", "books.all=5"]),
         6: load_ruleset("herb-witches", ["cards.deck=false", "books.all=6"])}
-PRICES56 = {5: {"g1": 5, "g2": 9, "g4": 16, "b1": 8, "b2": 15, "b4": 19, "r1": 6, "r2": 11, "r4": 18,
+PRICES56 = {5: {"g1": 5, "g2": 9, "g4": 16, "b1": 8, "b2": 15, "b4": 19, "r1": 6, "r2": 11,
+                "r4": 18,
                 "y1": 10, "y2": 14, "y4": 20, "p1": 9, "k1": 10, "l1": 8},
-            6: {"g1": 4, "g2": 8, "g4": 14, "b1": 5, "b2": 10, "b4": 18, "r1": 7, "r2": 11, "r4": 17,
+            6: {"g1": 4, "g2": 8, "g4": 14, "b1": 5, "b2": 10, "b4": 18, "r1": 7, "r2": 11,
+                "r4": 17,
                 "y1": 8, "y2": 12, "y4": 18, "p1": 16, "k1": 9, "l1": 10}}  # section 6
 LINEUP = ["random", "expert", "balanced", "random:p=0.1", "greedy"]
 GAMES = 40
@@ -74,11 +76,14 @@ def drive_game(seed: int, game: int, strategies, rs=RS):
                     SC=np.zeros((n, SC_WIDTH), dtype=np.int64), FD=np.zeros((n, 1), dtype=np.int64),
                     DS=np.zeros(1, dtype=np.int64), rng=rng, E=E, rd=rd)
         assert (supply >= 0).all(), f"round {r}: negative supply"
-        total = Counter({chips.chip_name(t): int(supply[t]) for t in range(chips.N_TYPES) if supply[t]})
+        total = Counter({chips.chip_name(t): int(supply[t]) for t in range(chips.N_TYPES)
+                         if supply[t]})
         for s in range(n):
-            total += Counter(chips.chip_name(int(t)) for t in P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]])
+            total += Counter(chips.chip_name(int(t))
+                             for t in P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]])
         assert total == Counter(BOX), f"round {r}: bags + supply != box"
-        bags.append([Counter(chips.chip_name(int(t)) for t in P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]])
+        bags.append([Counter(chips.chip_name(int(t))
+                             for t in P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]])
                      for s in range(n)])
     penny_points(P, G, R, E)
     out = np.zeros((n, O_WIDTH), dtype=np.int64)
@@ -213,7 +218,8 @@ def test_purchases_are_legal_with_the_coin_witches(played, n, k):
 def test_witches_off_change_nothing_but_the_pennies():
     # The same games with the witches in play but never called score exactly 3 pennies x 2 VP
     # more than with the witches out of the game: dealing them draws nothing any player uses.
-    lineup = [parse_strategy(x + ":witches=never") for x in ("expert", "balanced", "greedy", "pumpkin", "ev")]
+    lineup = [parse_strategy(x + ":witches=never")
+              for x in ("expert", "balanced", "greedy", "pumpkin", "ev")]
     idx = np.arange(300, dtype=np.int64)
     on = play_batch(RS, lineup, games=idx, rotations=idx % 5, seed=9)
     off = play_batch(load_ruleset("herb-witches", ["cards.deck=false", "witches.enabled=false"]),

@@ -102,7 +102,8 @@ def test_worth_by_hand():
 
 
 def test_worth_falls_with_rounds_and_whites():
-    assert worth("ev:buyer=marginal", [START], 2, "b4") > worth("ev:buyer=marginal", [START], 7, "b4")
+    assert (worth("ev:buyer=marginal", [START], 2, "b4")
+            > worth("ev:buyer=marginal", [START], 7, "b4"))
     assert worth("ev:buyer=marginal", [START], 9, "b4") == 0.0
     assert worth("ev:buyer=marginal", [START], 3, "b4") > worth("ev:buyer=marginal",
                                                                  [START + ",w3x2"], 3, "b4")
@@ -141,7 +142,8 @@ def buys(spec: str, coins: int, round_: int, bag: str = START) -> list[str]:
     st = parse_strategy(spec)
     P, G = table([bag], round_)
     out = np.zeros(8, dtype=np.int64)
-    n = decide_buy(P, 0, coins, 2, RS.supply.copy(), RS.price, (RS.price >= 0).astype(np.int64), out,
+    n = decide_buy(P, 0, coins, 2, RS.supply.copy(), RS.price, (RS.price >= 0).astype(np.int64),
+                   out,
                    G, rules_scalars(RS), st.kinds[None].copy(), st.params[None].copy(),
                    np.zeros((1, S.SC_WIDTH), dtype=np.int64), np.zeros(2, dtype=np.uint64),
                    slot_table())

@@ -97,7 +97,8 @@ def assert_cells_match(hist: np.ndarray, probs: np.ndarray, z: float = Z_TOL) ->
             p = probs[sp, ex]
             c = hist[sp, ex]
             if p == 0:
-                assert c == 0, f"sampled {c} potions at ({sp}, {ex}) where the exact probability is 0"
+                assert c == 0, (f"sampled {c} potions at ({sp}, {ex}) where the exact probability "
+                                "is 0")
             else:
                 sd = math.sqrt(n * p * (1 - p))
                 assert abs(c - n * p) <= z * sd + 1, (sp, ex, c, n * p, sd)
@@ -162,7 +163,8 @@ def test_kernel_optimal_beats_fixed_rules_when_sampled(optimal_kernel):
                                               seed=3), vals)
     assert m_opt > m_w - Z_TOL * math.hypot(se_opt, se_w)
     # and it is far from the "stop after the first chip" policy
-    first_only = exact_distribution(chips.counts_of(q_opt.bag), replace(setup, stop_kind=S.STOP_WHITE,
+    first_only = exact_distribution(chips.counts_of(q_opt.bag),
+                                    replace(setup, stop_kind=S.STOP_WHITE,
                                                                          stop_param=0.5))
     assert m_opt > expected_value(first_only, setup) + 1.0
 
@@ -280,7 +282,8 @@ def test_no_stop_rule_beats_optimal(case):
     for kind, param, label in rules:
         st = replace(base, stop_kind=kind, stop_param=param)
         v = expected_value(exact_distribution(counts, st), st)
-        assert v <= best + 1e-9, f"{label} {v} beats optimal {best} on {bag} start {start} flask {flask}"
+        assert v <= best + 1e-9, (f"{label} {v} beats optimal {best} on {bag} start {start} flask "
+                                  f"{flask}")
     # and the optimal policy's own distribution attains it
     st = replace(base, stop_kind=S.STOP_OPTIMAL)
     assert expected_value(exact_distribution(counts, st), st) == pytest.approx(best, abs=1e-9)
@@ -355,8 +358,8 @@ def test_regret_values_rules_as_the_exact_reference_does():
     for r, (kind, param) in zip(res["rules"], [(S.STOP_WHITE, 5.0), (S.STOP_RISK, 0.2),
                                                (S.STOP_NEVER, 0.0)]):
         st = replace(base, stop_kind=kind, stop_param=param)
-        assert r["expected_value"] == pytest.approx(expected_value(exact_distribution(counts, st), st),
-                                                    abs=1e-12)
+        assert r["expected_value"] == pytest.approx(
+            expected_value(exact_distribution(counts, st), st), abs=1e-12)
 
 
 def test_regret_exact_respects_a_tuned_ev_rule():
@@ -373,7 +376,8 @@ def test_regret_exact_respects_a_tuned_ev_rule():
 
 def test_cli_regret_json():
     r = runner.invoke(app, ["potion", "--regret", "--bag", "start,r1,b1", "--start", "2",
-                            "--compare", "white:6;risk:0.25;ev;balanced;never", "--coin-value", "0.4",
+                            "--compare", "white:6;risk:0.25;ev;balanced;never", "--coin-value",
+                            "0.4",
                             "--ruby-value", "1", "--json"])
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)

@@ -44,7 +44,8 @@ def test_pieces_give_the_one_batch_table_to_the_last_digit(rules, specs):
     who = res.seat_strategy()
     for j in range(n):
         o = res.out[who == j]
-        assert whole["win_share"][j] == pytest.approx((o[:, O_WIN] / o[:, O_NWIN]).mean(), abs=1e-12)
+        assert (whole["win_share"][j]
+                == pytest.approx((o[:, O_WIN] / o[:, O_NWIN]).mean(), abs=1e-12))
         assert whole["mean_vp"][j] == pytest.approx(o[:, O_SCORE].mean(), abs=1e-12)
         lo, hi = whole["mean_vp_ci"][j]
         half = 1.959963984540054 * o[:, O_SCORE].std(ddof=1) / np.sqrt(games)

@@ -1,7 +1,8 @@
-"""The report plots (``sim.study.reports.plots``) drawn from a small tournament's saved tables: every axis says
-what it measures, legends lie outside the data areas, strategies are never drawn in a chip's
-colour (chip colours mean chips), and pairs.png shows the VP difference beside the win share's. The
-tournament is a round-robin (4 strategies, 3 seats), so head_to_head.png is drawn too."""
+"""The report plots (``sim.study.reports.plots``) drawn from a small tournament's saved tables:
+every axis says what it measures, legends lie outside the data areas, strategies are never drawn
+in a chip's colour (chip colours mean chips), and pairs.png shows the VP difference beside the
+win share's. The tournament is a round-robin (4 strategies, 3 seats), so head_to_head.png is drawn
+too."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ FOUR = "threshold,threshold:t=7,random,balanced"
 def figures(tmp_path_factory):
     """Every tournament plot, drawn: {file name: (figure, renderer)}."""
     out = tmp_path_factory.mktemp("plots") / "rep"
-    r = CliRunner().invoke(app, ["tournament", "--strategies", FOUR, "--games", "400", "--seed", "3",
+    r = CliRunner().invoke(app,
+                           ["tournament", "--strategies", FOUR, "--games", "400", "--seed", "3",
                                  "--players", "3", "--out", str(out), "--detail", "rounds",
                                  "--no-plots"])
     assert r.exit_code == 0, (r.output, r.exception)
@@ -74,7 +76,8 @@ def test_every_axis_says_what_it_measures(figures):
     ("seats.png", ["seat", "win share"]),
     ("chips_bought.png", ["strategy", "chips bought per game"]),
     ("pairs.png", ["win share difference", "VP difference", "pair"]),
-    ("head_to_head.png", ["A: the strategy whose win share", "B: the strategy A shares a table with",
+    ("head_to_head.png",
+     ["A: the strategy whose win share", "B: the strategy A shares a table with",
                           "A's win share at tables with B"]),
 ])
 def test_axis_labels_name_the_measure_and_unit(figures, name, words):
@@ -95,7 +98,8 @@ def test_legends_lie_outside_the_data_areas(figures):
                 assert not box.overlaps(area), (name, [t.get_text() for t in lg.get_texts()])
             # and inside the figure
             fb = fig.bbox
-            assert fb.x0 - 1 <= box.x0 and box.x1 <= fb.x1 + 1 and fb.y0 - 1 <= box.y0 and box.y1 <= fb.y1 + 1, name
+            assert (fb.x0 - 1 <= box.x0 and box.x1 <= fb.x1 + 1 and fb.y0 - 1 <= box.y0
+                    and box.y1 <= fb.y1 + 1), name
 
 
 def _strategy_colours(fig) -> set[str]:

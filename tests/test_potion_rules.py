@@ -131,7 +131,8 @@ def test_white_total_7_is_safe_8_explodes():
 
 
 def test_explosion_rules_guide_example():
-    # Rules guide: whites total 6, another white 2 makes 8 and explodes. w3 3, w3 6, w2 8 -> reward 9.
+    # Rules guide: whites total 6, another white 2 makes 8 and explodes. w3 3, w3 6, w2 8 ->
+    # reward 9.
     res = brew("w3x2,w2", "w3,w3,w2")
     assert places(res) == [("w3", 3), ("w3", 6), ("w2", 8)]
     assert res["exploded"] is True
@@ -164,7 +165,8 @@ def test_explosion_limit_override():
 
 
 def test_exploding_chip_at_track_end_scores_spoon_space():
-    # Start 45: w3 48, w3 51, w2 -> 53, placed on 52, total 8 explodes; reward space is the spoon 53.
+    # Start 45: w3 48, w3 51, w2 -> 53, placed on 52, total 8 explodes; reward space is the
+    # spoon 53.
     res = brew("w3x2,w2", "w3,w3,w2", start=45)
     assert places(res) == [("w3", 48), ("w3", 51), ("w2", 52)]
     assert res["exploded"] is True
@@ -539,7 +541,8 @@ def test_cli_draws_text_names_returned_chips():
     assert r.exit_code == 0, r.output
     lines = [x.strip() for x in r.stdout.splitlines()]
     first = lines.index("w1 -> space 1")
-    assert lines[first:first + 5] == ["w1 -> space 1", "w3 -> space 4", "flask returns w3 from space 4 to the bag",
+    assert lines[first:first + 5] == ["w1 -> space 1", "w3 -> space 4",
+                                      "flask returns w3 from space 4 to the bag",
                           "y1 -> space 5", "yellow returns w1 from space 1 to the bag"]
     assert "reward space 6" in r.stdout
     res = cli_draws(*args[1:])

@@ -30,7 +30,8 @@ def ok_json(*args):
 def test_set_shown_in_play_json_and_header():
     d = ok_json("play", "--players", 2, "--games", 20, "--set", "game.rounds=7")
     assert d["rules"] == "base" and d["overrides"] == ["game.rounds=7"]
-    r = ok("play", "--players", 2, "--games", 20, "--set", "game.rounds=7", "--set", "game.explosion_limit=8")
+    r = ok("play", "--players", 2, "--games", 20, "--set", "game.rounds=7", "--set",
+           "game.explosion_limit=8")
     assert "rules base + game.rounds=7 + game.explosion_limit=8;" in r.stdout.splitlines()[0]
     assert ok_json("play", "--players", 2, "--games", 20)["overrides"] == []
 
@@ -58,7 +59,8 @@ def test_set_shown_in_tournament_json_summary_and_run_json(tmp_path):
     run = json.loads((out / "run.json").read_text())
     assert run["rules"] == "base" and run["overrides"] == ["game.rounds=7"]
     assert run["ruleset"]["data"]["game"]["rounds"] == 7
-    r = ok("tournament", "--strategies", "threshold,random", "--games", 60, "--out", tmp_path / "t2",
+    r = ok("tournament", "--strategies", "threshold,random", "--games", 60, "--out",
+           tmp_path / "t2",
            "--no-plots", "--set", "game.rounds=7")
     assert "rules base + game.rounds=7;" in r.stdout.splitlines()[0]
 
@@ -94,7 +96,8 @@ def _check_report_rows(out: Path, min_tables: int = 1) -> None:
         d = ok_json("replay", out, "--row", n)
         assert d["matches"] is True, d["final"]
         assert (d["game"], d["deal"], d["table"], d["rotation"], d["seat"]) == (
-            int(row["game"]), int(row["deal"]), int(row["combo"]), int(row["rotation"]), int(row["seat"]))
+            int(row["game"]), int(row["deal"]), int(row["combo"]), int(row["rotation"]),
+            int(row["seat"]))
         # the replay's own FINAL events, seat by seat, against the report's rows
         finals = {e["seat"]: e for e in d["events"] if e["event"] == "final"}
         assert [finals[s]["score"] for s in range(len(game))] == game["vp"].tolist()
@@ -148,7 +151,8 @@ def test_replay_uses_the_saved_rules_file_and_strategy_file(tmp_path):
     ok("tournament", "--rules", rules, "--strategy-file", CAREFUL, "--strategies",
        "careful:t=7,threshold,random", "--games", 60, "--seed", 2, "--out", out, "--no-plots",
        "--quiet", "--set", "game.rounds=8")
-    rules.write_text('extends = "base"\nname = "limit-8"\n[game]\nexplosion_limit = 12\n')  # changed since
+    # changed since
+    rules.write_text('extends = "base"\nname = "limit-8"\n[game]\nexplosion_limit = 12\n')
     _check_report_rows(out)
     r = ok("replay", out, "--row", 5)
     assert "rules limit-8 + game.rounds=8" in r.stdout.splitlines()[0]
@@ -185,7 +189,8 @@ def test_replay_report_argument_errors(tmp_path):
 def test_play_players_without_strategies(players):
     d = ok_json("play", "--players", players, "--games", 30)
     assert d["players"] == players
-    assert [s["name"] for s in d["strategies"]] == ["threshold", "threshold:t=5", "threshold:t=7"][:players]
+    assert ([s["name"] for s in d["strategies"]]
+            == ["threshold", "threshold:t=5", "threshold:t=7"][:players])
 
 
 def test_replay_default_lineup_is_plays():
@@ -198,7 +203,8 @@ def test_replay_default_lineup_is_plays():
 
 @pytest.mark.parametrize("rotation", [3, 7, -1])
 def test_replay_rotation_out_of_range(rotation):
-    assert_user_error(invoke("replay", "--seed", 1, "--game", 0, "--strategies", "threshold,random,random",
+    assert_user_error(invoke("replay", "--seed", 1, "--game", 0, "--strategies",
+                             "threshold,random,random",
                              "--rotation", rotation), f"--rotation {rotation}", "0 to 2")
 
 
@@ -209,8 +215,10 @@ def test_resume_with_nothing_to_resume(tmp_path, make):
     out = tmp_path / "empty"
     if make:
         out.mkdir()
-    assert_user_error(invoke("tournament", "--resume", "--out", out), "nothing to resume in", str(out))
-    assert_user_error(invoke("tournament", "--resume", "--out", out, "--strategies", "threshold,random",
+    assert_user_error(invoke("tournament", "--resume", "--out", out), "nothing to resume in",
+                      str(out))
+    assert_user_error(invoke("tournament", "--resume", "--out", out, "--strategies",
+                             "threshold,random",
                              "--games", 20), "nothing to resume")
     assert_user_error(invoke("sweep", "--resume", "--out", out, "--strategy", "threshold",
                              "--param", "t=5:6:1", "--vs", "random"), "nothing to resume")
@@ -263,7 +271,8 @@ def test_event_text_singular_and_plural():
 
 
 def test_replay_text_has_no_wrong_plurals():
-    text = "\n".join(ok("replay", "--seed", s, "--game", 3, "--players", 4).stdout for s in (1, 2, 3))
+    text = "\n".join(ok("replay", "--seed", s, "--game", 3, "--players", 4).stdout
+                     for s in (1, 2, 3))
     for bad in (" 1 rubies", " 1 coins", " 1 spaces"):
         assert bad not in text
     assert " 1 ruby" in text

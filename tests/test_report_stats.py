@@ -180,7 +180,8 @@ def test_paired_difference_with_itself():
     from dataclasses import replace
 
     # duplicate format, 2 players: the same strategy under two names meets exactly the same luck
-    res = run_tournament(TournamentConfig(strategies=("threshold", "threshold:t=6"), games=1000, seed=4))
+    res = run_tournament(TournamentConfig(strategies=("threshold", "threshold:t=6"), games=1000,
+                                          seed=4))
     p = res.summary.pairs.iloc[0]
     assert p["vp_diff"] == 0 and p["win_share_diff"] == 0
     assert p["vp_diff_ci_lo"] == p["vp_diff_ci_hi"] == 0

@@ -76,19 +76,23 @@ def test_tournament_report_files(tmp_path):
     assert set(rd["round"]) == set(range(1, 10))
     # summary tables and the manifest
     s = pd.read_csv(out / "summary.csv")
-    assert len(s) == 3 and not s[["win_share", "win_share_ci_lo", "mean_vp", "rating"]].isna().any().any()
+    assert (len(s) == 3
+            and not s[["win_share", "win_share_ci_lo", "mean_vp", "rating"]].isna().any().any())
     assert len(pd.read_csv(out / "pairs.csv")) == 3
     assert len(pd.read_csv(out / "seats.csv")) == 3 * 4  # 3 seats x (all + 3 strategies)
-    assert {"exploded", "reward_space", "bag_red"} <= set(pd.read_csv(out / "rounds_summary.csv")["metric"])
+    assert {"exploded", "reward_space",
+            "bag_red"} <= set(pd.read_csv(out / "rounds_summary.csv")["metric"])
     md = (out / "summary.md").read_text()
     assert "## Strategies" in md and "## Paired differences" in md and "## Seats" in md
     run = json.loads((out / "run.json").read_text())
     for k in ("command", "argv", "ruleset", "strategy_specs", "seed", "games", "versions",
               "wall_seconds"):
         assert k in run, k
-    assert run["ruleset"]["hash"] == d["rules_hash"] and run["ruleset"]["data"]["game"]["rounds"] == 9
+    assert (run["ruleset"]["hash"] == d["rules_hash"]
+            and run["ruleset"]["data"]["game"]["rounds"] == 9)
     assert run["strategy_specs"][1]["params"]["t"] == 7
-    for png in ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_round.png", "seats.png",
+    for png in ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_round.png",
+                "seats.png",
                 "chips_bought.png", "pairs.png"):
         assert_png(out / png)
     assert not [p.name for p in out.iterdir() if p.name.startswith(".")]
@@ -103,7 +107,8 @@ def test_tournament_report_files(tmp_path):
 
 def test_tournament_table_output_and_games_detail(tmp_path):
     out = tmp_path / "t"
-    r = ok("tournament", "--strategies", "threshold,random", "--games", 400, "--out", out, "--no-plots")
+    r = ok("tournament", "--strategies", "threshold,random", "--games", 400, "--out", out,
+           "--no-plots")
     assert "400 games (200 deals x 2 seatings), 2 players" in r.stdout
     assert "win share [95% CI]" in r.stdout and "paired differences" in r.stdout
     assert not (out / "rounds.parquet").exists() and not list(out.glob("*.png"))
@@ -197,10 +202,12 @@ def test_tournament_user_errors(tmp_path, args, fragments):
 def test_broken_ruleset_file(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('extends = "base"\n[game]\nexplosion_limit = "seven"\n')
-    assert_user_error(invoke("tournament", "--strategies", THREE, "--rules", bad, "--out", tmp_path / "o"),
+    assert_user_error(invoke("tournament", "--strategies", THREE, "--rules", bad, "--out",
+                             tmp_path / "o"),
                       "explosion_limit")
     bad.write_text("[game\n")
-    assert_user_error(invoke("tournament", "--strategies", THREE, "--rules", bad, "--out", tmp_path / "o"))
+    assert_user_error(invoke("tournament", "--strategies", THREE, "--rules", bad, "--out",
+                             tmp_path / "o"))
     assert not (tmp_path / "o").exists()
 
 
@@ -209,7 +216,8 @@ def test_unwritable_dir(tmp_path):
     blocker.write_text("x")
     assert_user_error(invoke("tournament", "--strategies", THREE, "--games", 30, "--out", blocker),
                       "not a directory")
-    assert_user_error(invoke("tournament", "--strategies", THREE, "--games", 30, "--out", blocker / "sub"),
+    assert_user_error(invoke("tournament", "--strategies", THREE, "--games", 30, "--out",
+                             blocker / "sub"),
                       "cannot write")
 
 
@@ -221,14 +229,16 @@ def test_sweep(tmp_path):
            "--players", 3, "--games", 300, "--out", out, "--json")
     d = json.loads(r.stdout)
     assert d["values"] == [5.0, 6.0, 7.0] and d["players"] == 3
-    assert [s["name"] for s in d["strategies"]] == ["threshold:flask=3,t=5", "threshold:flask=3,t=6",
+    assert [s["name"] for s in d["strategies"]] == ["threshold:flask=3,t=5",
+                                                    "threshold:flask=3,t=6",
                                                      "threshold:flask=3,t=7"]
     for s in d["strategies"]:
         for k in JSON_KEYS:
             assert k in s, k
         assert s["games"] == 300
     table = pd.read_csv(out / "sweep.csv")
-    assert table["value"].tolist() == [5, 6, 7] and not table[["win_share", "mean_vp"]].isna().any().any()
+    assert (table["value"].tolist() == [5, 6, 7]
+            and not table[["win_share", "mean_vp"]].isna().any().any())
     assert_png(out / "sweep.png")
     assert (out / "t=6" / "games.parquet").exists()
     (out / "sweep.png").unlink()
@@ -248,7 +258,8 @@ def test_sweep(tmp_path):
     (("--strategy", "threshold:t=5", "--param", "t=1:2:1", "--vs", "threshold"), "also fixed"),
     (("--strategy", "threshold", "--param", "t=4:6:1"), "--vs"),
     (("--strategy", "threshold", "--param", "t=4:6:1", "--vs", "nosuch"), "unknown strategy"),
-    (("--strategy", "threshold", "--param", "t=4:6:1", "--vs", "threshold", "--players", "9"), "--players 9"),
+    (("--strategy", "threshold", "--param", "t=4:6:1", "--vs", "threshold", "--players", "9"),
+     "--players 9"),
     (("--strategy", "threshold", "--param", "t=4:6:1", "--param", "t=4:6:1", "--vs", "threshold"),
      "the same parameter twice"),
     (("--strategy", "threshold", "--param", "t=4:6:1", "--param", "flask=2:3:1", "--param",
@@ -273,7 +284,8 @@ def test_sweep_baseline_is_a_paired_difference(tmp_path):
     from sim.stats.intervals import t_quantile
 
     out = tmp_path / "sw"
-    d = json.loads(ok("sweep", "--strategy", "threshold", "--param", "t=5:7:1", "--vs", "threshold,random",
+    d = json.loads(ok("sweep", "--strategy", "threshold", "--param", "t=5:7:1", "--vs",
+                      "threshold,random",
                       "--players", 3, "--games", 600, "--out", out, "--json", "--no-plots").stdout)
     # the default t=6 is one of the values: it is the baseline and differs from itself by 0
     assert d["baseline"]["spec"] == "threshold" and d["baseline"]["in_grid"]
@@ -289,12 +301,15 @@ def test_sweep_baseline_is_a_paired_difference(tmp_path):
             assert rows[float(v)][key + "_ci"] == pytest.approx([diff.mean() - h, diff.mean() + h])
             assert rows[float(v)]["diff_deals"] == len(diff) == 200
     table = pd.read_csv(out / "sweep.csv")
-    assert {"win_share_diff", "win_share_diff_ci_lo", "vp_diff_ci_hi", "baseline"} <= set(table.columns)
+    assert {"win_share_diff", "win_share_diff_ci_lo", "vp_diff_ci_hi",
+            "baseline"} <= set(table.columns)
     # a baseline outside the values is played on the same deals in its own directory
-    d2 = json.loads(ok("sweep", "--strategy", "threshold", "--param", "t=5:7:2", "--vs", "threshold,random",
+    d2 = json.loads(ok("sweep", "--strategy", "threshold", "--param", "t=5:7:2", "--vs",
+                       "threshold,random",
                        "--players", 3, "--games", 600, "--out", tmp_path / "sw2", "--json",
                        "--no-plots").stdout)
-    assert not d2["baseline"]["in_grid"] and (tmp_path / "sw2" / "baseline" / "games.parquet").exists()
+    assert (not d2["baseline"]["in_grid"]
+            and (tmp_path / "sw2" / "baseline" / "games.parquet").exists())
     again = {s["value"]: s for s in d2["strategies"]}
     for v in (5.0, 7.0):
         assert again[v]["win_share_diff"] == pytest.approx(rows[v]["win_share_diff"], abs=1e-12)
@@ -304,7 +319,8 @@ def test_sweep_baseline_is_a_paired_difference(tmp_path):
                        tmp_path / "sw3", "--json", "--no-plots").stdout)
     r3 = {s["value"]: s for s in d3["strategies"]}
     assert r3[7.0]["baseline"] and r3[7.0]["vp_diff"] == 0
-    assert r3[5.0]["vp_diff"] == pytest.approx(rows[5.0]["vp_diff"] - rows[7.0]["vp_diff"], abs=1e-9)
+    assert (r3[5.0]["vp_diff"]
+            == pytest.approx(rows[5.0]["vp_diff"] - rows[7.0]["vp_diff"], abs=1e-9))
 
 
 def test_sweep_grid(tmp_path):
@@ -328,7 +344,8 @@ def test_sweep_grid(tmp_path):
 def test_sweep_integer_parameter_needs_whole_steps(tmp_path):
     from strategies.builtin import REGISTRY
 
-    found = [(d.name, p) for d in REGISTRY.values() for p in d.params if p.kind == "int" and p.hi > p.lo]
+    found = [(d.name, p) for d in REGISTRY.values() for p in d.params if p.kind == "int"
+             and p.hi > p.lo]
     if not found:
         pytest.skip("no integer strategy parameter registered")
     name, p = found[0]
@@ -374,7 +391,8 @@ def test_strategy_file(tmp_path):
     example = Path(__file__).resolve().parents[1] / "experiments" / "strategies" / "careful.py"
     if not example.is_file():
         pytest.skip("no example strategy file in this checkout")
-    r = ok("tournament", "--strategy-file", example, "--strategies", "careful,threshold", "--games", 200,
+    r = ok("tournament", "--strategy-file", example, "--strategies", "careful,threshold", "--games",
+           200,
            "--out", tmp_path / "f", "--no-plots", "--json")
     d = json.loads(r.stdout)
     assert [s["name"] for s in d["strategies"]] == ["careful", "threshold"]

@@ -85,7 +85,8 @@ def test_run_splits_into_pieces():
     assert whole.sum() == 1000
     assert np.array_equal(whole, hist_range(Q, 5, 0, 500) + hist_range(Q, 5, 500, 500))
     assert np.array_equal(
-        whole, hist_range(Q, 5, 0, 1) + hist_range(Q, 5, 1, 998, chunks=3) + hist_range(Q, 5, 999, 1)
+        whole,
+        hist_range(Q, 5, 0, 1) + hist_range(Q, 5, 1, 998, chunks=3) + hist_range(Q, 5, 999, 1)
     )
 
 

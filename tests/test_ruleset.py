@@ -138,7 +138,9 @@ def test_rat_tails_not_increasing(tmp_path):
     expect_error(p, str(p), "rats.tails")
 
 
-@pytest.mark.parametrize("faces", ['["vp1", "gold"]', "[]", '["vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1"]', '"vp1"'])
+@pytest.mark.parametrize("faces", [
+    '["vp1", "gold"]', "[]",
+    '["vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1","vp1"]', '"vp1"'])
 def test_bad_die_faces(tmp_path, faces):
     p = write(tmp_path, f'extends = "base"\n[die]\nfaces = {faces}\n')
     expect_error(p, str(p), "die.faces")
@@ -351,7 +353,8 @@ def compact_list(text: str, name: str) -> list[int]:
 
 def test_track_compact_form(doc, base):
     s2 = section(doc, "## 2. Pot (cauldron) board")
-    coins, vp, ruby = compact_list(s2, "COINS"), compact_list(s2, "VP"), compact_list(s2, "RUBY_IDX")
+    coins, vp, ruby = (compact_list(s2, "COINS"), compact_list(s2, "VP"),
+                       compact_list(s2, "RUBY_IDX"))
     assert len(coins) == len(vp) == 54
     assert base.coins.tolist() == coins
     assert base.vp.tolist() == vp
@@ -385,7 +388,8 @@ def test_rat_tails(doc, base):
 
 def test_die_faces(doc, base):
     s4 = section(doc, "## 4. Bonus die")
-    names = {"1 VP": "vp1", "2 VP": "vp2", "Ruby": "ruby", "Droplet": "droplet", "Pumpkin": "pumpkin"}
+    names = {"1 VP": "vp1", "2 VP": "vp2", "Ruby": "ruby", "Droplet": "droplet",
+             "Pumpkin": "pumpkin"}
     want = Counter()
     for row in table_rows(s4):
         if row[0] in names:

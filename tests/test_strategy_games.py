@@ -35,7 +35,8 @@ from strategies import plugin
 from strategies.builtin import REGISTRY, parse_strategy
 from strategies.registry import slot_table
 
-BASE = load_ruleset("base", ["cards.deck=false"])  # base mechanics: a card can break a bound (test_deck)
+# base mechanics: a card can break a bound (test_deck)
+BASE = load_ruleset("base", ["cards.deck=false"])
 ROUNDS = int(BASE.game("rounds"))
 BUILTIN = sorted(n for n, d in REGISTRY.items() if d.source == "built-in")
 PARTNERS = ["balanced", "random", "threshold:t=7", "greedy"]
@@ -66,7 +67,8 @@ def run(specs, games, seed=1, detail=False, rotate=True):
 def check_sane(res, n):
     out = res.out
     assert out.shape[1] == n
-    assert np.all(out[..., O_ERR] == 0), f"illegal decisions: {np.argwhere(out[..., O_ERR] != 0)[:5]}"
+    assert np.all(out[..., O_ERR] == 0), (
+        f"illegal decisions: {np.argwhere(out[..., O_ERR] != 0)[:5]}")
     assert np.all(out[..., O_SCORE] >= 0)
     wins = out[..., O_WIN]
     assert np.all((wins == 0) | (wins == 1))
@@ -181,7 +183,8 @@ def test_no_recompilation_for_parameters_or_strategies():
     assert before_games[0] >= 1 and before_potions[0] >= 1
 
     # different parameter values, tuned copies in one game, other strategies, other player counts
-    for specs in (["threshold:t=5", "threshold:t=6/7/8/8/8/8/8/8/8", "threshold:t=9,flask=0", "threshold:t=4"],
+    for specs in (["threshold:t=5", "threshold:t=6/7/8/8/8/8/8/8/8", "threshold:t=9,flask=0",
+                   "threshold:t=4"],
                   ["risk:p=0.05", "risk:p=0.4,buy=red>blue>orange"],
                   ["ev:coin=0.1", "expected-value", "random:p=0.5"],
                   ["cautious", "greedy", "pumpkin", "blueyellow"],
@@ -189,7 +192,8 @@ def test_no_recompilation_for_parameters_or_strategies():
                   ["balanced:buyer=value", "balanced:buyer=percoin", "balanced:buyer=expensive",
                    "balanced:buyer=none"]):
         check_sane(run(specs, 8, seed=5), len(specs))
-    for stop, flask, start in (("white:5", None, 0), ("risk:0.3", 2, 4), ("ev:coin=0.4,ruby=1", 1, 2),
+    for stop, flask, start in (("white:5", None, 0), ("risk:0.3", 2, 4),
+                               ("ev:coin=0.4,ruby=1", 1, 2),
                                ("never", 3, 10), ("balanced", None, 0), ("threshold:t=3/4", 2, 1)):
         pot.sample(pot.make_query("start,r1,b1,y1", stop, flask, start, BASE), 200, seed=2)
 

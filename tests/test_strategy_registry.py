@@ -211,7 +211,8 @@ def test_colour_names_expand_big_first():
     want = ["r4", "r2", "r1", "b4", "b2", "b1"]
     assert st.values["buy"][:6] == want
     assert [n[0] for n in st.values["buy"][6:]] == ["o"] * (len(st.values["buy"]) - 6)
-    orange = [chips.chip_name(t) for t in range(chips.N_TYPES) if chips.TYPE_COLOUR[t] == chips.ORANGE]
+    orange = [chips.chip_name(t) for t in range(chips.N_TYPES)
+              if chips.TYPE_COLOUR[t] == chips.ORANGE]
     assert sorted(st.values["buy"][6:]) == sorted(orange)
     vals = [int(chips.TYPE_VALUE[chip(n)]) for n in st.values["buy"][6:]]
     assert vals == sorted(vals, reverse=True)
@@ -477,7 +478,8 @@ def _buys(spec: str, coins: int) -> list[str]:
     supply = rs.supply.copy()
     avail = (rs.price >= 0).astype(np.int64)
     out = np.zeros(8, dtype=np.int64)
-    n = decide_buy(P, 0, coins, 2, supply, rs.price, avail, out, G, rules_scalars(rs), st.kinds[None].copy(),
+    n = decide_buy(P, 0, coins, 2, supply, rs.price, avail, out, G, rules_scalars(rs),
+                   st.kinds[None].copy(),
                    st.params[None].copy(), np.zeros((1, S.SC_WIDTH), dtype=np.int64),
                    np.zeros(2, dtype=np.uint64), slot_table())
     return sorted(chips.chip_name(int(t)) for t in out[:n])

@@ -1,8 +1,8 @@
 """Playing strength: sensible strategies beat the floor by a wide margin.
 
 Win share: a shared win counts 1 / (number of winners). Intervals are 95% Wilson intervals
-(``sim.stats.intervals.wilson``) over the stated number of 2-player games; the seats alternate (game k
-seats the lineup rotated by k), so both strategies play both seats equally often. Seeds are
+(``sim.stats.intervals.wilson``) over the stated number of 2-player games; the seats alternate
+(game k seats the lineup rotated by k), so both strategies play both seats equally often. Seeds are
 fixed, so the outcome is deterministic; the margins are wide enough that any seed would do.
 """
 

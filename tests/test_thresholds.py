@@ -176,9 +176,11 @@ def test_sampled_optimal_stopper_when_exact_cannot():
     assert res.summary["optimal"]["method"].startswith("sampled")
     nine = compute_thresholds("start", ruleset=load_ruleset("base", ["game.explosion_limit=9"]),
                               white=[8, 9], risk=[])
-    assert opt["expected_value_lo"] <= nine.table.iloc[-1]["expected_value"] <= opt["expected_value_hi"]
+    assert (opt["expected_value_lo"] <= nine.table.iloc[-1]["expected_value"]
+            <= opt["expected_value_hi"])
     rules = res.table.iloc[:-1]
-    assert (rules["regret_lo"] < rules["regret"]).all() and (rules["regret"] < rules["regret_hi"]).all()
+    assert ((rules["regret_lo"] < rules["regret"]).all()
+            and (rules["regret"] < rules["regret_hi"]).all())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,7 +197,8 @@ def test_cli_json_files_and_round(tmp_path):
     for f in ("thresholds.csv", "thresholds.parquet", "policy.parquet", "thresholds.json",
               "stop_curve.png", "policy.png"):
         assert (out / f).exists(), f
-    assert pd.read_parquet(out / "thresholds.parquet").equals(pd.read_parquet(out / "thresholds.parquet"))
+    assert pd.read_parquet(
+        out / "thresholds.parquet").equals(pd.read_parquet(out / "thresholds.parquet"))
     assert len(pd.read_parquet(out / "policy.parquet")) > 10
     for f in (png, out / "stop_curve.png", out / "policy.png"):
         assert f.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

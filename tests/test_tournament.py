@@ -80,7 +80,8 @@ def test_round_robin_layout_and_counts():
 
 
 def test_vs_field_layout():
-    plan = resolve_plan(TournamentConfig(strategies=("threshold:t=8", "threshold"), format="vs-field",
+    plan = resolve_plan(TournamentConfig(strategies=("threshold:t=8", "threshold"),
+                                         format="vs-field",
                                          games=400))
     assert plan.players == 4 and plan.tables == [(0, 1, 1, 1)]
     res = run_tournament(plan)
@@ -106,7 +107,8 @@ def test_default_field():
     (TournamentConfig(strategies=THREE, format="swiss"), "--format swiss"),
     (TournamentConfig(strategies=THREE, detail="moves"), "--detail moves"),
     (TournamentConfig(strategies=THREE, format="rotate", players=2), "round-robin"),
-    (TournamentConfig(strategies=("threshold", "random"), format="round-robin", players=3), "at least 3"),
+    (TournamentConfig(strategies=("threshold", "random"), format="round-robin", players=3),
+     "at least 3"),
     (TournamentConfig(strategies=("threshold",), format="vs-field"), "vs-field"),
     (TournamentConfig(strategies=("threshold", "random", "threshold:t=5", "threshold:t=7"),
                       format="vs-field", players=2), "does not fit"),

@@ -24,7 +24,8 @@ JSON_KEYS = {"best", "best_win_share", "best_win_share_ci", "start_win_share", "
 
 
 def _toy(seed=3, budget=6000):
-    return tune("threshold:t=3", [parse_tune_param("threshold", "t=1:20")], ["threshold:t=11"], SAFE,
+    return tune("threshold:t=3", [parse_tune_param("threshold", "t=1:20")], ["threshold:t=11"],
+                SAFE,
                 players=2, budget=budget, seed=seed)
 
 

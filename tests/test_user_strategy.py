@@ -113,7 +113,8 @@ def test_readme_example_parameters_reach_sp(careful_copy):
     assert np.array_equal(d.kinds, t5.kinds)  # parameters are data
     assert d.kinds[S.SLOT_STOP] >= S.USER_BASE and d.kinds[S.SLOT_FLASK] >= S.USER_BASE
     bal = parse_strategy("balanced")
-    for slot in (S.SLOT_BLUE, S.SLOT_YELLOW, S.SLOT_EXPLODE, S.SLOT_BUY, S.SLOT_RUBY, S.SLOT_PURPLE):
+    for slot in (S.SLOT_BLUE, S.SLOT_YELLOW, S.SLOT_EXPLODE, S.SLOT_BUY, S.SLOT_RUBY,
+                 S.SLOT_PURPLE):
         assert d.kinds[slot] == bal.kinds[slot]  # the fallback's slots
         assert np.array_equal(d.params[slot], bal.params[slot])
     with pytest.raises(StrategySpecError, match="out of range"):
@@ -220,12 +221,14 @@ def test_user_threshold_parameter_changes_the_games(user_threshold):
     assert a.out[..., O_EXPLOSIONS][who == 0].sum() == 0
     assert b.out[..., O_EXPLOSIONS][who == 0].mean() > 4
     # and it is not the fallback's own default (t=6) in disguise
-    assert not np.array_equal(_play(["ut-white:t=8", "balanced"]).out, _play(["threshold", "balanced"]).out)
+    assert not np.array_equal(_play(["ut-white:t=8", "balanced"]).out,
+                              _play(["threshold", "balanced"]).out)
 
 
 def test_user_threshold_cli_matches_builtin(user_threshold):
     def rows(spec):
-        r = invoke("play", "--strategy-file", user_threshold, "--strategies", f"{spec},balanced,random",
+        r = invoke("play", "--strategy-file", user_threshold, "--strategies",
+                   f"{spec},balanced,random",
                    "--games", 300, "--seed", 4, "--json")
         assert r.exit_code == 0, r.output
         out = json.loads(r.stdout)["strategies"]
@@ -382,13 +385,15 @@ for i in range(N_UF + 2):
         break
 assert refused
 idx = np.arange(2)
-play_batch(load_ruleset("base"), [parse_strategy("threshold")] * 2, games=idx, rotations=idx, seed=1)
+play_batch(load_ruleset("base"), [parse_strategy("threshold")] * 2, games=idx, rotations=idx,
+           seed=1)
 print("ok")
 """
 
 
 def test_refused_registration_does_not_break_later_games():
-    r = subprocess.run([sys.executable, "-c", OVERFLOW], capture_output=True, text=True, timeout=600,
+    r = subprocess.run([sys.executable, "-c", OVERFLOW], capture_output=True, text=True,
+                       timeout=600,
                        cwd=ROOT)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
 
@@ -448,7 +453,8 @@ def test_load_strategy_file_raises_strategy_file_error(tmp_path):
 
 
 def test_missing_file(tmp_path):
-    r = invoke("play", "--strategy-file", tmp_path / "nope.py", "--strategies", "threshold,balanced",
+    r = invoke("play", "--strategy-file", tmp_path / "nope.py", "--strategies",
+               "threshold,balanced",
                "--games", 5)
     assert_user_error(r, "no such file", "nope.py")
     r = invoke("strategies", "--strategy-file", tmp_path / "nope.py")

@@ -75,7 +75,8 @@ def test_a_purple_chip_before_its_book_is_out_is_not_given():
     p0 = res["players"][0]
     assert p0["glass"] == 9 and "p1" not in p0["bag"]
     tube = [e for e in res["events"] if e["event"] == "tube"]
-    assert tube == [{"round": 1, "event": "tube", "seat": 0, "glass": 9, "bonus": "p1", "given": False}]
+    assert tube == [{"round": 1, "event": "tube", "seat": 0, "glass": 9, "bonus": "p1",
+                     "given": False}]
 
 
 def test_a_two_space_move_is_two_single_moves_and_the_pot_move_sets_the_start():
@@ -142,7 +143,8 @@ LINEUP = ["balanced", "ev:die=1", "threshold:tube=tube", "greenruby:tube=value,t
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("variant", [[TUBE], [TUBE, "cards.deck=false"], ["game.info_model=sequential"],
+@pytest.mark.parametrize("variant",
+                         [[TUBE], [TUBE, "cards.deck=false"], ["game.info_model=sequential"],
                                      ["game.info_model=synchronized"]])
 def test_complete_games_keep_every_chip(variant, n):
     """Round by round through the kernels: bags + supply = the box after every round, no illegal
@@ -174,8 +176,10 @@ def test_pot_side_choice_changes_nothing_when_always_pot():
     """tube=pot on the test-tube side plays exactly the ordinary game."""
     lineup = [parse_strategy(s) for s in ("balanced:tube=pot", "ev:tube=pot", "greedy:tube=pot")]
     idx = np.arange(60, dtype=np.int64)
-    a = play_batch(load_ruleset("base", [TUBE]), lineup, games=idx, rotations=idx % 3, seed=5, detail=True)
-    b = play_batch(load_ruleset("base", []), lineup, games=idx, rotations=idx % 3, seed=5, detail=True)
+    a = play_batch(load_ruleset("base", [TUBE]), lineup, games=idx, rotations=idx % 3, seed=5,
+                   detail=True)
+    b = play_batch(load_ruleset("base", []), lineup, games=idx, rotations=idx % 3, seed=5,
+                   detail=True)
     assert np.array_equal(a.out, b.out) and np.array_equal(a.rounds, b.rounds)
 
 
@@ -188,13 +192,15 @@ def _batch(sets, specs, games=80, seed=9, rotations=None):
     lineup = [parse_strategy(s) for s in specs]
     idx = np.arange(games, dtype=np.int64)
     rot = np.zeros(games, dtype=np.int64) if rotations is None else rotations
-    return play_batch(load_ruleset("base", sets), lineup, games=idx, rotations=rot, seed=seed, detail=True)
+    return play_batch(load_ruleset("base", sets), lineup, games=idx, rotations=rot, seed=seed,
+                      detail=True)
 
 
 def test_teams_with_like_teammates_play_the_two_player_game():
     """One cauldron per team, the 2-player black book, one allowance: with both teammates the
     same strategy a team game is the 2-player game, draw for draw."""
-    team = _batch([TEAMS, "cards.deck=false"], ["balanced", "blackpurple", "balanced", "blackpurple"])
+    team = _batch([TEAMS, "cards.deck=false"],
+                  ["balanced", "blackpurple", "balanced", "blackpurple"])
     two = _batch(["cards.deck=false"], ["balanced", "blackpurple"])
     assert np.array_equal(team.out[:, :2], two.out)
     assert np.array_equal(team.rounds[:, :, :2], two.rounds)
@@ -215,9 +221,11 @@ def test_teammates_share_the_result_and_win_together():
 def test_teammates_take_turns_deciding():
     """Player 0 decides for cauldron 0 in odd rounds, player 2 in even rounds: swapping who
     sits second changes only even rounds' decisions (round 1 is identical), and vice versa."""
-    base = _batch([TEAMS, "cards.deck=false"], ["reckless", "balanced", "threshold:t=1", "balanced"])
+    base = _batch([TEAMS, "cards.deck=false"],
+                  ["reckless", "balanced", "threshold:t=1", "balanced"])
     swap2 = _batch([TEAMS, "cards.deck=false"], ["reckless", "balanced", "reckless", "balanced"])
-    swap0 = _batch([TEAMS, "cards.deck=false"], ["threshold:t=1", "balanced", "threshold:t=1", "balanced"])
+    swap0 = _batch([TEAMS, "cards.deck=false"],
+                   ["threshold:t=1", "balanced", "threshold:t=1", "balanced"])
     # round 1 is decided by player 0: same as when player 2 is also reckless
     assert np.array_equal(base.rounds[:, 0], swap2.rounds[:, 0])
     assert not np.array_equal(base.rounds[:, 1, 0, RD_NPOT], swap2.rounds[:, 1, 0, RD_NPOT])

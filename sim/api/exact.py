@@ -220,7 +220,8 @@ class ExactPotion:
         bag, white, anchor, norange, flask, last, prev = state
         acc: dict = {}
         for t, p in self.draws(bag):
-            for w, end, st in self.place(minus(bag, t), t, white, anchor, norange, flask, last, prev):
+            for w, end, st in self.place(minus(bag, t), t, white, anchor, norange, flask, last,
+                                         prev):
                 part = {end: self.one} if end is not None else self.dist(st)
                 for k, q in part.items():
                     acc[k] = acc.get(k, 0) + q * p * w
@@ -240,7 +241,8 @@ class ExactPotion:
         bag, white, anchor, norange, flask, last, prev = state
         total = 0.0
         for t, p in self.draws(bag):
-            for w, end, st in self.place(minus(bag, t), t, white, anchor, norange, flask, last, prev):
+            for w, end, st in self.place(minus(bag, t), t, white, anchor, norange, flask, last,
+                                         prev):
                 val = self.s.value(*end) if end is not None else self.opt(st)
                 total += float(p * w) * val
         return total
@@ -266,7 +268,8 @@ def exact_distribution(counts, setup: Setup) -> dict[tuple[int, int], float]:
 
 
 def optimal_value(counts, setup: Setup) -> float:
-    """Expected value of the potion under the optimal stopping rule (never before the first chip)."""
+    """Expected value of the potion under the optimal stopping rule (never before the first
+    chip)."""
     counts = tuple(int(c) for c in counts)
     _check_size(counts)
     ex = ExactPotion(setup)
@@ -277,4 +280,5 @@ def optimal_value(counts, setup: Setup) -> float:
 
 def expected_value(dist: dict, setup: Setup) -> float:
     """Expected value of an outcome distribution, with the setup's value of a reward space."""
-    return float(sum(float(p) * setup.value(space, exploded) for (space, exploded), p in dist.items()))
+    return float(sum(float(p) * setup.value(space, exploded)
+                     for (space, exploded), p in dist.items()))

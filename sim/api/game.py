@@ -126,7 +126,8 @@ class BatchResult:
         return (np.arange(n)[None, :] + self.rotations[:, None]) % n
 
 
-def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray, rotations: np.ndarray,
+def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray,
+               rotations: np.ndarray,
                seed: int, detail: bool = False, chunks: int = DEFAULT_CHUNKS) -> BatchResult:
     """Play every (games[k], rotations[k]) with the lineup; results independent of chunking."""
     ruleset.check_implemented()
@@ -139,10 +140,12 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray, r
     rounds = int(ruleset.game("rounds"))
     rd = np.zeros((m if detail else 0, rounds, n, RD_WIDTH), dtype=np.int64)
     tables, uf = _kernel_tables(ruleset), slot_table()
-    play_games(np.uint64(seed), np.asarray(games, dtype=np.int64), np.asarray(rotations, dtype=np.int64),
+    play_games(np.uint64(seed), np.asarray(games, dtype=np.int64),
+               np.asarray(rotations, dtype=np.int64),
                n, *tables, SK, SP, out, rd, max(1, min(chunks, m)), *uf,
                game_pointer(tables, SK, SP, uf))
-    return BatchResult(np.asarray(games), np.asarray(rotations), out, rd if detail else None, lineup)
+    return BatchResult(np.asarray(games), np.asarray(rotations), out, rd if detail else None,
+                       lineup)
 
 
 def summarize(res: BatchResult, rounds: int) -> pd.DataFrame:
@@ -188,7 +191,8 @@ class PlayStats:
         if ((o[:, :, O_WIN] != 0) & ((nwin < 1) | (WIN_UNITS % np.maximum(nwin, 1) != 0))).any():
             raise ValueError("a game with a winner count that is not 1 to 5")
         self.games += m
-        self.win_units += np.where(o[:, :, O_WIN] != 0, WIN_UNITS // np.maximum(nwin, 1), 0).sum(axis=0)
+        self.win_units += np.where(o[:, :, O_WIN] != 0, WIN_UNITS // np.maximum(nwin, 1),
+                                   0).sum(axis=0)
         for total, square, x in ((self.vp, self.vp2, o[:, :, O_SCORE]),
                                  (self.rank, self.rank2, o[:, :, O_RANK])):
             total += x.sum(axis=0)

@@ -154,7 +154,8 @@ def is_optimal(q: PotionQuery) -> bool:
 
 
 def sample_optimal(q: PotionQuery, n: int, seed: int,
-                   progress: Callable[[int, int], None] | None = None, with_bowl: bool = False) -> np.ndarray:
+                   progress: Callable[[int, int], None] | None = None,
+                   with_bowl: bool = False) -> np.ndarray:
     """:func:`sample` for the compiled optimal stopper: one chunk a thread and pieces of about
     30 s, so each chunk's memo of solved states stays warm over many potions (a fresh memo per
     chunk and piece makes it many times slower). The counts are those of :func:`sample`."""
@@ -174,13 +175,15 @@ def exact_setup(q: PotionQuery, stop: str | None = None, *, coin_value: float | 
     kind, row = parse_stop_policy(stop or q.stop)
     if kind >= S.USER_BASE and kind != S.STOP_OPTIMAL:
         raise PotionInputError(
-            f"stop rule '{stop or q.stop}' is a user strategy: it can be sampled but not enumerated "
-            f"exactly; drop --exact"
+            f"stop rule '{stop or q.stop}' is a user strategy: it can be sampled but not "
+            f"enumerated exactly; drop --exact"
         )
     g = q.ruleset.data["game"]
     uses_value = kind in (S.STOP_EV, S.STOP_OPTIMAL)
-    cv = coin_value if coin_value is not None else (float(row[0]) if uses_value else DEFAULT_COIN_VALUE[0])
-    rv = ruby_value if ruby_value is not None else (float(row[S.P_RUBY_VALUE]) if uses_value else 0.5)
+    cv = (coin_value if coin_value is not None
+          else (float(row[0]) if uses_value else DEFAULT_COIN_VALUE[0]))
+    rv = (ruby_value if ruby_value is not None
+          else (float(row[S.P_RUBY_VALUE]) if uses_value else 0.5))
     return Setup(
         start=q.start,
         limit=int(g["explosion_limit"]),
@@ -229,12 +232,15 @@ def hist_value(hist: np.ndarray, values: np.ndarray, *, is_exact: bool):
 
 
 N_OUTCOMES = 3  # histogram columns: intact, exploded, exploded but protected (blue Set 2)
-DEFAULT_COMPARE = ("white:5", "white:6", "white:7", "risk:0.1", "risk:0.2", "risk:0.3", "ev", "optimal")
+DEFAULT_COMPARE = ("white:5", "white:6", "white:7", "risk:0.1", "risk:0.2", "risk:0.3", "ev",
+                   "optimal")
 
 
-def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE, *, coin_value: float,
+def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE, *,
+           coin_value: float,
            ruby_value: float, n: int, seed: int, exact_if_possible: bool = True,
-           n_optimal: int | None = None, progress: Callable[[int, int], None] | None = None) -> dict:
+           n_optimal: int | None = None,
+           progress: Callable[[int, int], None] | None = None) -> dict:
     """Expected value of each stop rule against the optimal stopper's, for this bag and start.
 
     Every rule is valued with the same value of a reward space (VP + coins x ``coin_value`` +
@@ -329,7 +335,8 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
         out["p_bowl"] = float(by_b.sum() / total)
         if not is_exact:
             bv = np.concatenate([[0], np.arange(len(by_b))])
-            out["expected_bowl_vp_ci"] = list(mean_ci(bv, np.concatenate([[total - by_b.sum()], by_b]))[1])
+            out["expected_bowl_vp_ci"] = list(
+                mean_ci(bv, np.concatenate([[total - by_b.sum()], by_b]))[1])
             out["p_bowl_ci"] = list(wilson(by_b.sum(), int(total)))
     key = (lambda x: float(x)) if is_exact else (lambda x: int(x))
     out["distribution"] = {
@@ -337,7 +344,8 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
         "exploded": {str(s): key(hist[s, 1]) for s in range(54) if hist[s, 1] > 0},
     }
     if rs.data["books"]["blue"] == 2:  # explosions inside a protection window: VP and coins
-        out["distribution"]["protected"] = {str(s): key(hist[s, 2]) for s in range(54) if hist[s, 2] > 0}
+        out["distribution"]["protected"] = {str(s): key(hist[s, 2]) for s in range(54)
+                                            if hist[s, 2] > 0}
         out["p_protected"] = float(probs[:, 2].sum())
         if not is_exact:
             out["p_protected_ci"] = list(wilson(hist[:, 2].sum(), int(total)))

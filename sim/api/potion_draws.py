@@ -70,7 +70,8 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
     E = np.zeros((512, 6), dtype=np.int64)
     P, G = potion_forced(
         np.array(q.bag, dtype=np.int64), np.array(draws, dtype=np.int64), q.start,
-        int(q.ruleset.game("explosion_limit")), 1 if q.flask is not None else 0, R, SK, SP, E, slot_table(),
+        int(q.ruleset.game("explosion_limit")), 1 if q.flask is not None else 0, R, SK, SP, E,
+        slot_table(),
     )
     err = int(P[0, F_SCRIPT_ERR])
     if err:
@@ -159,7 +160,8 @@ def _event_text(code: int, a: int, b: int, c: int = 0) -> str:
         L.EV_RED: f"{name}: {'takes' if c else 'declines'} +{b} extra",
         L.EV_ASIDE: f"{name} set beside the pot",
         L.EV_RED_AFTER: (f"{name} placed after the last chip -> space {c}" if b == 0 else
-                         f"{name} kept beside the pot" if b == 1 else f"{name} returned to the bag"),
+                         f"{name} kept beside the pot" if b == 1 else
+                         f"{name} returned to the bag"),
         L.EV_PROTECT: f"protected for the next {a} draws",
         L.EV_PROTECTED: "explosion inside the protection window: VP and coins both count",
         L.EV_BLUE_RUBY: f"blue on a ruby space: +{a} ruby",

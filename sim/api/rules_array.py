@@ -46,7 +46,8 @@ def rules_scalars(ruleset: Ruleset) -> np.ndarray:
     R[L.R_DECK] = 1 if cards["deck"] else 0
     out = {card_number(c) for c in cards["exclude"]}
     witches = ruleset.data["witches"]["enabled"]  # a witch-hat card needs the witches
-    R[L.R_CARD_MASK] = sum(1 << c.number for c in CARDS if in_deck(c, witches) and c.number not in out)
+    R[L.R_CARD_MASK] = sum(1 << c.number for c in CARDS if in_deck(c, witches)
+                           and c.number not in out)
     order = [card_number(c) for c in cards["order"] if card_number(c) not in out]
     R[L.R_CARD_ORDER_N] = len(order)
     R[L.R_CARD_ORDER : L.R_CARD_ORDER + len(order)] = order

@@ -296,9 +296,11 @@ def warm_game_kernel(ruleset, lineup, *, quiet: bool = False) -> None:
 # Options several commands share
 
 RulesOpt = Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")]
-SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value: section.key=value (repeatable).")]
+SetOpt = Annotated[list[str] | None, typer.Option(
+    "--set", help="Override one ruleset value: section.key=value (repeatable).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
-ThreadsOpt = Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")]
+ThreadsOpt = Annotated[int | None, typer.Option(
+    "--threads", help="Numba threads (results never depend on it).")]
 StrategyFileOpt = Annotated[list[str] | None, typer.Option(
     "--strategy-file", help="Load user strategies from a Python file (repeatable); see README.")]
 

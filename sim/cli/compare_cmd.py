@@ -90,20 +90,43 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def compare(
-        rules: Annotated[list[str] | None, typer.Option("--rules", help="Built-in ruleset name or a TOML file (repeatable: each is one ruleset; the first is the reference). Default base.")] = None,
-        variant: Annotated[list[str] | None, typer.Option("--variant", help="LABEL=section.key=value;section.key=value: the first --rules with these overrides (repeatable; a label has no dot; without LABEL= the overrides name it).")] = None,
-        set_: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value in every ruleset: section.key=value (repeatable).")] = None,
-        strategies: Annotated[str | None, typer.Option(help="The field: strategy specs (name or name:key=value,...), comma-separated. Default: the built-in presets.")] = None,
-        players: Annotated[int | None, typer.Option(help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for the presets).")] = None,
-        games: Annotated[int | None, typer.Option(help=f"Games per ruleset, rounded up to whole deals (every seating of a deal). Default {DEFAULT_GAMES:,}.")] = None,
-        seed: Annotated[int, typer.Option(help="Run seed; every ruleset plays the same deals.")] = 1,
-        leader_round: Annotated[int, typer.Option("--leader-round", help="The round after which the leader is taken for 'leader wins'.")] = 6,
-        out: Annotated[Path | None, typer.Option(help="Write a report folder: parquet tables, PNG plots, report.md, run.json.")] = None,
-        force: Annotated[bool, typer.Option("--force", help="Write into a non-empty --out (replacing a previous report's files).")] = False,
+        rules: Annotated[list[str] | None, typer.Option(
+            "--rules", help="Built-in ruleset name or a TOML file (repeatable: each is one "
+            "ruleset; the first is the reference). Default base.")] = None,
+        variant: Annotated[list[str] | None, typer.Option(
+            "--variant", help="LABEL=section.key=value;section.key=value: the first --rules with "
+            "these overrides (repeatable; a label has no dot; without LABEL= the overrides name "
+            "it).")] = None,
+        set_: Annotated[list[str] | None, typer.Option(
+            "--set", help="Override one ruleset value in every ruleset: section.key=value "
+            "(repeatable).")] = None,
+        strategies: Annotated[str | None, typer.Option(
+            help="The field: strategy specs (name or name:key=value,...), comma-separated. "
+            "Default: the built-in presets.")] = None,
+        players: Annotated[int | None, typer.Option(
+            help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for "
+            "the presets).")] = None,
+        games: Annotated[int | None, typer.Option(
+            help="Games per ruleset, rounded up to whole deals (every seating of a deal). Default "
+            f"{DEFAULT_GAMES:,}.")] = None,
+        seed: Annotated[int, typer.Option(
+            help="Run seed; every ruleset plays the same deals.")] = 1,
+        leader_round: Annotated[int, typer.Option(
+            "--leader-round",
+            help="The round after which the leader is taken for 'leader wins'.")] = 6,
+        out: Annotated[Path | None, typer.Option(
+            help="Write a report folder: parquet tables, PNG plots, report.md, run.json.")] = None,
+        force: Annotated[bool, typer.Option(
+            "--force",
+            help="Write into a non-empty --out (replacing a previous report's files).")] = False,
         quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
-        json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
-        threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
-        strategy_file: Annotated[list[str] | None, typer.Option("--strategy-file", help="Load user strategies from a Python file (repeatable).")] = None,
+        json_: Annotated[bool, typer.Option(
+            "--json", help="Print one JSON object instead of tables.")] = False,
+        threads: Annotated[int | None, typer.Option(
+            "--threads", help="Numba threads (results never depend on it).")] = None,
+        strategy_file: Annotated[list[str] | None, typer.Option(
+            "--strategy-file",
+            help="Load user strategies from a Python file (repeatable).")] = None,
     ) -> None:
         """Compare rulesets side by side: the same field on the same deals under each ruleset or
         variant; score level and spread, explosions, game length, seat advantage, the round-6
@@ -123,7 +146,8 @@ def register(app: typer.Typer) -> None:
             raise
         except USER_ERRORS as e:
             fail(str(e))
-        warm_game_kernel(plans[0].ruleset, plans[0].lineup(0), quiet=quiet)  # compile outside the clock
+        # compile outside the clock
+        warm_game_kernel(plans[0].ruleset, plans[0].lineup(0), quiet=quiet)
         try:
             with progress_bar(quiet, "compare") as bar:
                 res = run_compare(config, progress=bar)

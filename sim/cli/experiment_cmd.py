@@ -32,7 +32,8 @@ err = Console(stderr=True, soft_wrap=True)
 
 def register(app: typer.Typer) -> None:
     """Add ``quacks experiment run|list``."""
-    exp_app = typer.Typer(cls=QuacksGroup, help="Studies declared in TOML files: run one into a report folder, or "
+    exp_app = typer.Typer(cls=QuacksGroup,
+                          help="Studies declared in TOML files: run one into a report folder, or "
                                "list the shipped ones.", no_args_is_help=True)
     app.add_typer(exp_app, name="experiment")
 
@@ -65,7 +66,8 @@ def register(app: typer.Typer) -> None:
         out_dir: Annotated[str | None, typer.Option(
             "--out", help="Report folder (default: reports/<experiment name>).")] = None,
         games: Annotated[int | None, typer.Option(
-            "--games", help="Games for every game part instead of the file's (a quick run).")] = None,
+            "--games",
+            help="Games for every game part instead of the file's (a quick run).")] = None,
         resume: Annotated[bool, typer.Option(
             "--resume", help="Continue the interrupted run in --out (the same file and --games; "
                              "finished parts are kept).")] = False,

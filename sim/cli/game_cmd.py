@@ -43,14 +43,19 @@ def _lineup(strategies: str | None, players: int | None):
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
-        fail(f"--strategies: {len(specs)} strategies for {players} players; give one per seat, or one for all")
+        fail(f"--strategies: {len(specs)} strategies for {players} players; give one per seat, or "
+             "one for all")
     return [parse_strategy(s) for s in specs], players
 
 
 def play(
-    strategies: Annotated[str | None, typer.Option(help="One strategy spec per seat (name or name:key=value,...), comma-separated. Default: the first --players of threshold,threshold:t=5,threshold:t=7,random.")] = None,
-    players: Annotated[int | None, typer.Option(help="Players (2-4; 2-5 with herb-witches); default: one per strategy.")] = None,
-    games: Annotated[int, typer.Option(help="Games to play; game k seats the lineup rotated by k.")] = 10_000,
+    strategies: Annotated[str | None, typer.Option(
+        help="One strategy spec per seat (name or name:key=value,...), comma-separated. Default: "
+        "the first --players of threshold,threshold:t=5,threshold:t=7,random.")] = None,
+    players: Annotated[int | None, typer.Option(
+        help="Players (2-4; 2-5 with herb-witches); default: one per strategy.")] = None,
+    games: Annotated[int, typer.Option(
+        help="Games to play; game k seats the lineup rotated by k.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
     rules: RulesOpt = "base",
     set_: SetOpt = None,
@@ -102,32 +107,51 @@ def play(
             ],
         }))
         return
-    out.print(f"{games:,} {'game' if games == 1 else 'games'}, {players} players, seed {seed}, rules {rs.display}; seats rotate every game; "
-              f"{secs:.2f} s ({games / secs:,.0f} games/s)")
+    out.print(f"{games:,} {'game' if games == 1 else 'games'}, {players} players, seed {seed}, "
+              f"rules {rs.display}; seats rotate every game; {secs:.2f} s ({games / secs:,.0f} "
+              "games/s)")
     t = Table(show_header=True, header_style="bold")
     witches = "witches_called" in df.columns
     for col in ("#", "strategy", "games", "win share [95% CI]", "mean VP [95% CI]", "mean rank",
-                "explosions/potion [95% CI]", *(["witches called/game [95% CI]"] if witches else [])):
+                "explosions/potion [95% CI]",
+                *(["witches called/game [95% CI]"] if witches else [])):
         t.add_column(col, justify="left" if col == "strategy" else "right")
     for row in df.to_dict(orient="records"):
         t.add_row(str(row["seat_in_lineup"]), row["name"], f"{row['games']:,}",
                   f"{row['win_share']:.4f} {ci_text(row['win_share_ci'], 4)}",
-                  f"{row['mean_vp']:.2f} {ci_text(row['mean_vp_ci'], 2)}", f"{row['mean_rank']:.3f}",
+                  f"{row['mean_vp']:.2f} {ci_text(row['mean_vp_ci'], 2)}",
+                  f"{row['mean_rank']:.3f}",
                   f"{row['explosion_rate']:.4f} {ci_text(row['explosion_rate_ci'], 4)}",
-                  *([f"{row['witches_called']:.2f} {ci_text(row['witches_called_ci'], 2)}"] if witches else []))
+                  *([f"{row['witches_called']:.2f} "
+                     f"{ci_text(row['witches_called_ci'], 2)}"] if witches else []))
     out.print(t)
 
 
 def replay(
-    report: Annotated[str | None, typer.Argument(help="A tournament report folder (or one value's folder of a sweep): replay its game --row N, or --game G [--seat S]; rules, strategies, seed and seating come from the report.")] = None,
+    report: Annotated[str | None, typer.Argument(
+        help="A tournament report folder (or one value's folder of a sweep): replay its game --row "
+        "N, or --game G [--seat S]; rules, strategies, seed and seating come from the "
+        "report.")] = None,
     seed: Annotated[int | None, typer.Option(help="Without REPORT: the run seed.")] = None,
-    game: Annotated[int | None, typer.Option(help="Without REPORT: the game index within the run (quacks play's game k). With REPORT: the game column of games.parquet.")] = None,
-    seat: Annotated[int | None, typer.Option(help="With REPORT and --game: the seat whose row is asked for.")] = None,
-    row: Annotated[int | None, typer.Option(help="With REPORT: the row of games.parquet (0-based).")] = None,
-    strategies: Annotated[str | None, typer.Option(help="Without REPORT: one strategy spec per seat, as in the run (default: quacks play's default lineup).")] = None,
-    players: Annotated[int | None, typer.Option(help="Without REPORT: players (2-4; 2-5 with herb-witches); default: one per strategy.")] = None,
-    rotation: Annotated[int | None, typer.Option(help="Without REPORT: seat rotation of the game, 0 to players - 1 (quacks play uses game % players). Default 0.")] = None,
-    rules: Annotated[str | None, typer.Option("--rules", help="Without REPORT: built-in ruleset name or a TOML file (default base).")] = None,
+    game: Annotated[int | None, typer.Option(
+        help="Without REPORT: the game index within the run (quacks play's game k). With REPORT: "
+        "the game column of games.parquet.")] = None,
+    seat: Annotated[int | None, typer.Option(
+        help="With REPORT and --game: the seat whose row is asked for.")] = None,
+    row: Annotated[int | None, typer.Option(
+        help="With REPORT: the row of games.parquet (0-based).")] = None,
+    strategies: Annotated[str | None, typer.Option(
+        help="Without REPORT: one strategy spec per seat, as in the run (default: quacks play's "
+        "default lineup).")] = None,
+    players: Annotated[int | None, typer.Option(
+        help="Without REPORT: players (2-4; 2-5 with herb-witches); default: one per "
+        "strategy.")] = None,
+    rotation: Annotated[int | None, typer.Option(
+        help="Without REPORT: seat rotation of the game, 0 to players - 1 (quacks play uses game % "
+        "players). Default 0.")] = None,
+    rules: Annotated[str | None, typer.Option(
+        "--rules",
+        help="Without REPORT: built-in ruleset name or a TOML file (default base).")] = None,
     set_: SetOpt = None,
     json_: JsonOpt = False,
     strategy_file: StrategyFileOpt = None,
@@ -153,8 +177,9 @@ def replay(
     )
 
     if report is not None:
-        given = [f for f, v in (("--seed", seed), ("--strategies", strategies), ("--players", players),
-                                ("--rotation", rotation), ("--rules", rules), ("--set", set_ or None),
+        given = [f for f, v in (("--seed", seed), ("--strategies", strategies),
+                                ("--players", players), ("--rotation", rotation),
+                                ("--rules", rules), ("--set", set_ or None),
                                 ("--strategy-file", strategy_file or None)) if v is not None]
         if given:
             fail(f"{', '.join(given)}: a report replay takes the run's settings from {report}; "
@@ -169,8 +194,8 @@ def replay(
         for n in res["notes"]:
             typer.echo(f"note: {n}", err=True)
         if not res["matches"]:
-            typer.echo("warning: the replay differs from the report's rows (see the check at the end)",
-                       err=True)
+            typer.echo("warning: the replay differs from the report's rows "
+                       "(see the check at the end)", err=True)
         if json_:
             typer.echo(json.dumps(res))
             return
@@ -187,7 +212,8 @@ def replay(
         if seat is not None or row is not None:
             fail("--seat and --row go with a report folder: quacks replay REPORT --row N")
         if seed is None or game is None:
-            fail("--seed and --game: required (or give a report folder: quacks replay REPORT --row N)")
+            fail("--seed and --game: required (or give a report folder: "
+                 "quacks replay REPORT --row N)")
         if seed < 0 or game < 0:
             fail("--seed and --game must be 0 or more")
         load_strategies(strategy_file)
@@ -220,7 +246,8 @@ def replay(
 
 
 def round_(
-    file: Annotated[str, typer.Argument(help="Round file (TOML) with the state and every forced event.")],
+    file: Annotated[str, typer.Argument(
+        help="Round file (TOML) with the state and every forced event.")],
     json_: JsonOpt = False,
 ) -> None:
     """Play one scripted round from a file and print the state after it."""

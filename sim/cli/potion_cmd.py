@@ -31,21 +31,38 @@ def register(app: typer.Typer) -> None:
 
 
 def potion(
-    bag: Annotated[str, typer.Option(help="Chips, comma-separated: <colour><value> or <colour><value>x<count>, e.g. w1x4,o1,r2; 'start' is the starting bag. Colours w o g b r y p k.")] = "start",
-    stop: Annotated[str, typer.Option(help="Stop policy: white:T (white total >= T), risk:P (next-draw explosion chance > P), never.")] = "white:6",
-    flask: Annotated[int | None, typer.Option(help="Use the full flask on the first white of value >= V that does not explode.")] = None,
-    start: Annotated[int, typer.Option(help="Space (droplet or rat) the first chip counts from.")] = 0,
+    bag: Annotated[str, typer.Option(
+        help="Chips, comma-separated: <colour><value> or <colour><value>x<count>, e.g. w1x4,o1,r2; "
+        "'start' is the starting bag. Colours w o g b r y p k.")] = "start",
+    stop: Annotated[str, typer.Option(
+        help="Stop policy: white:T (white total >= T), risk:P (next-draw explosion chance > P), "
+        "never.")] = "white:6",
+    flask: Annotated[int | None, typer.Option(
+        help="Use the full flask on the first white of value >= V that does not explode.")] = None,
+    start: Annotated[int, typer.Option(
+        help="Space (droplet or rat) the first chip counts from.")] = 0,
     rules: RulesOpt = "base",
     set_: SetOpt = None,
     n: Annotated[int, typer.Option("--n", help="Potions to sample.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Run seed: potion i uses stream (seed, i).")] = 1,
-    exact: Annotated[bool, typer.Option("--exact", help="Compute exactly by enumeration instead of sampling.")] = False,
-    draws: Annotated[str | None, typer.Option(help="Forced draws, in order (blue looks follow the blue chip); brewing stops after the last.")] = None,
-    regret: Annotated[bool, typer.Option("--regret", help="Compare stop rules against the optimal stopper for this bag and start.")] = False,
-    compare: Annotated[str | None, typer.Option(help="Stop rules for --regret, separated by ';' (default: white:5;white:6;white:7;risk:0.1;risk:0.2;risk:0.3;ev;optimal).")] = None,
-    coin_value: Annotated[float, typer.Option(help="VP worth of a coin when valuing potions (--regret, ev, optimal).")] = 0.3,
-    ruby_value: Annotated[float, typer.Option(help="VP worth of a ruby when valuing potions (--regret, ev, optimal).")] = 0.5,
-    card: Annotated[str | None, typer.Option(help="A fortune-teller card whose draw-time rule applies (pumpkin-patch-party, living-in-luxury, well-stirred, a-second-chance, ...; see quacks rules).")] = None,
+    exact: Annotated[bool, typer.Option(
+        "--exact", help="Compute exactly by enumeration instead of sampling.")] = False,
+    draws: Annotated[str | None, typer.Option(
+        help="Forced draws, in order (blue looks follow the blue chip); brewing stops after the "
+        "last.")] = None,
+    regret: Annotated[bool, typer.Option(
+        "--regret",
+        help="Compare stop rules against the optimal stopper for this bag and start.")] = False,
+    compare: Annotated[str | None, typer.Option(
+        help="Stop rules for --regret, separated by ';' (default: "
+        "white:5;white:6;white:7;risk:0.1;risk:0.2;risk:0.3;ev;optimal).")] = None,
+    coin_value: Annotated[float, typer.Option(
+        help="VP worth of a coin when valuing potions (--regret, ev, optimal).")] = 0.3,
+    ruby_value: Annotated[float, typer.Option(
+        help="VP worth of a ruby when valuing potions (--regret, ev, optimal).")] = 0.5,
+    card: Annotated[str | None, typer.Option(
+        help="A fortune-teller card whose draw-time rule applies (pumpkin-patch-party, "
+        "living-in-luxury, well-stirred, a-second-chance, ...; see quacks rules).")] = None,
     json_: JsonOpt = False,
     threads: ThreadsOpt = None,
     strategy_file: StrategyFileOpt = None,
@@ -53,7 +70,8 @@ def potion(
     """How often does this bag explode, and where does the potion end?
 
     Fixed choices: a blue chip places the highest-value non-white chip it looks at (ties: the later
-    colour in w,o,g,b,r,y,p,k), never a white; a yellow chip always returns the white chip before it.
+    colour in w,o,g,b,r,y,p,k), never a white; a yellow chip always returns the white chip before
+    it.
     """
     # the simulation is imported when the command runs, so quacks --help starts at once
     from sim.api import potion as pot
@@ -75,13 +93,14 @@ def potion(
         rs.check_implemented()
         q = pot.make_query(bag, stop, flask, start, rs, card=card)
         if (exact or regret) and not pot.exact_supported(q):
-            fail(f"{'--exact' if exact else '--regret'}: exact odds cover the Set 1 books without a "
-                 f"card, and bags that cannot reach the overflow bowl; drop --card / the books.* "
+            fail(f"{'--exact' if exact else '--regret'}: exact odds cover the Set 1 books without "
+                 f"a card, and bags that cannot reach the overflow bowl; drop --card / the books.* "
                  f"overrides, or sample (leave out --exact)")
         if regret:
             if not (0 <= coin_value <= 10 and 0 <= ruby_value <= 10):
                 fail("--coin-value and --ruby-value: expected numbers from 0 to 10")
-            rules_ = [r.strip() for r in (compare or ";".join(pot.DEFAULT_COMPARE)).split(";") if r.strip()]
+            rules_ = [r.strip() for r in (compare or ";".join(pot.DEFAULT_COMPARE)).split(";")
+                      if r.strip()]
             for r in rules_:
                 pot.make_query(bag, r, flask, start, rs)  # validates every rule
             with exit_on_interrupt():

@@ -24,15 +24,18 @@ def print_regret(res: dict) -> None:
 
     v = res["value"]
     how = "exact enumeration" if res["exact"] else "sampled (95% intervals)"
-    out.print(f"bag {res['bag']} | start {res['start']} | flask {res['flask'] if res['flask'] is not None else 'off'}"
-              f" | value = VP + {v['coin']:g} x coins + {v['ruby']:g} x ruby (an exploded pot takes the"
-              f" better of VP and coins) | {how}, {res['seconds']} s"
-              f" | rules {rules_label(res['ruleset'], res['overrides'])}", markup=False)
+    out.print(f"bag {res['bag']} | start {res['start']} | flask "
+              f"{res['flask'] if res['flask'] is not None else 'off'} | value = VP + {v['coin']:g} "
+              f"x coins + {v['ruby']:g} x ruby (an exploded pot takes the better of VP and coins) "
+              f"| {how}, {res['seconds']} s | rules "
+              f"{rules_label(res['ruleset'], res['overrides'])}", markup=False)
     t = Table(show_header=True, header_style="bold")
-    for col in ("stop rule", "expected value", "regret vs optimal", "P(explode)", "mean reward space", "n"):
+    for col in ("stop rule", "expected value", "regret vs optimal", "P(explode)",
+                "mean reward space", "n"):
         t.add_column(col, justify="left" if col == "stop rule" else "right")
     for r in sorted(res["rules"], key=lambda r: r["regret"]):
-        val = f"{r['expected_value']:.4f}" + ("" if r["exact"] else f" {ci_text(r['expected_value_ci'])}")
+        val = (f"{r['expected_value']:.4f}" + (
+            "" if r["exact"] else f" {ci_text(r['expected_value_ci'])}"))
         t.add_row(r["rule"], val, f"{r['regret']:.4f}", f"{r['p_explode']:.4f}",
                   f"{r['expected_reward_space']:.3f}", "exact" if r["exact"] else f"{r['n']:,}")
     out.print(t)
@@ -42,7 +45,8 @@ def print_forced(res: dict) -> None:
     from sim.api.events import plural
     from sim.rules.ruleset import rules_label
 
-    out.print(f"bag {res['bag']}, draws {res['draws']} | rules {rules_label(res['rules'], res['overrides'])}",
+    out.print(f"bag {res['bag']}, draws {res['draws']} | rules "
+              f"{rules_label(res['rules'], res['overrides'])}",
               markup=False)
     for e in res["events"]:
         out.print(f"  {e}")
@@ -51,29 +55,35 @@ def print_forced(res: dict) -> None:
               f"{plural(res['coins'], 'coin')}, {res['vp']} VP{', ruby' if res['ruby'] else ''}")
     if res["draws_unused"]:
         k = res["draws_unused"]
-        out.print(f"({plural(k, 'listed draw')} {'was' if k == 1 else 'were'} not used: brewing had ended)")
+        out.print(f"({plural(k, 'listed draw')} {'was' if k == 1 else 'were'} not used: brewing "
+                  "had ended)")
 
 
 def print_potion(res: dict, rs) -> None:
-    how = "exact enumeration" if res["exact"] else f"{res['n']:,} sampled potions (seed {res['seed']})"
+    how = ("exact enumeration" if res["exact"] else f"{res['n']:,} sampled potions (seed "
+           f"{res['seed']})")
     out.print(f"bag {res['bag']} | stop {res['stop']} | start {res['start']} | "
-              f"flask {res['flask'] if res['flask'] is not None else 'off'} | rules {rs.display}", markup=False)
+              f"flask {res['flask'] if res['flask'] is not None else 'off'} | rules {rs.display}",
+              markup=False)
     out.print(f"{how}, {res['seconds']} s")
     t = Table(show_header=True, header_style="bold")
     t.add_column("measure")
     t.add_column("value", justify="right")
     t.add_column("95% interval", justify="right")
     ex = res["exact"]
-    t.add_row("P(explode)", f"{res['p_explode']:.4f}", "exact" if ex else ci_text(res["p_explode_ci"]))
+    t.add_row("P(explode)", f"{res['p_explode']:.4f}",
+              "exact" if ex else ci_text(res["p_explode_ci"]))
     if "p_protected" in res:
         t.add_row("P(explode, protected)", f"{res['p_protected']:.4f}",
                   "exact" if ex else ci_text(res["p_protected_ci"]))
-    for key, label in (("expected_reward_space", "mean reward space"), ("expected_coins", "mean coins"),
+    for key, label in (("expected_reward_space", "mean reward space"),
+                       ("expected_coins", "mean coins"),
                        ("expected_vp", "mean VP")):
         t.add_row(label, f"{res[key]:.3f}", "exact" if ex else ci_text(res[key + "_ci"]))
     if "p_bowl" in res:  # the overflow bowl (Herb Witches): its VP are in the mean VP above
         t.add_row("P(chips in the bowl)", f"{res['p_bowl']:.4f}", ci_text(res["p_bowl_ci"]))
-        t.add_row("mean bowl VP", f"{res['expected_bowl_vp']:.3f}", ci_text(res["expected_bowl_vp_ci"]))
+        t.add_row("mean bowl VP", f"{res['expected_bowl_vp']:.3f}",
+                  ci_text(res["expected_bowl_vp_ci"]))
     out.print(t)
     d = Table(title="reward spaces", show_header=True, header_style="bold")
     dist = res["distribution"]
@@ -103,7 +113,8 @@ def print_round(res: dict) -> None:
             out.print(event_text(d, names, res["ruby_costs"]), markup=False)
     t = Table(show_header=True, header_style="bold")
     tube = "glass" in res["players"][0]  # the test-tube side of the pot
-    for col in ("seat", "rat", "reward", "exploded", "die", "VP+", "coins", "bought", "rubies", "droplet",
+    for col in ("seat", "rat", "reward", "exploded", "die", "VP+", "coins", "bought", "rubies",
+                "droplet",
                 *(("glass",) if tube else ()), "flask", "score", "bag"):
         t.add_column(col)
     for s, p in enumerate(res["players"]):

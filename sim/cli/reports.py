@@ -218,7 +218,8 @@ def _print_result(res, console: Console) -> None:
         h2h_table = ("", ([], []))
     for title, (header, rows) in (("strategies (95% CI)", strategy_rows(res.summary.strategies)),
                                   ("paired differences per deal (95% CI)",
-                                   pair_rows(res.summary.pairs) if len(res.summary.pairs) else ([], [])),
+                                   pair_rows(res.summary.pairs) if len(res.summary.pairs)
+                                   else ([], [])),
                                   h2h_table,
                                   ("seats (95% CI)", seat_rows(res.summary.seats))):
         if not rows:
@@ -248,9 +249,11 @@ def _print_sweep(res, console: Console) -> None:
                   f"{plural(len(res.table), 'cell' if grid else 'value')} x {st['games']:,} "
                   f"{'game' if st['games'] == 1 else 'games'}, "
                   f"{st['players']} players, seed {st['seed']}, rules "
-                  f"{rules_label(st['rules'], st.get('overrides') or [])}; {res.seconds:.1f} s", markup=False)
+                  f"{rules_label(st['rules'], st.get('overrides') or [])}; {res.seconds:.1f} s",
+                  markup=False)
     console.print(f"baseline {b['spec']}"
-                  + ("" if b["in_grid"] else f" (played on the same deals: win share {b['win_share']:.4f})")
+                  + ("" if b["in_grid"] else " (played on the same deals: win share "
+                     f"{b['win_share']:.4f})")
                   + "; differences are paired over deals (95% CI)")
     t = Table(show_header=True, header_style="bold")
     for h in (*keys, "strategy", "games", "win share [95% CI]", "mean VP [95% CI]",
@@ -263,8 +266,10 @@ def _print_sweep(res, console: Console) -> None:
         t.add_row(*vals, str(r["strategy"]), f"{int(r['games']):,}",
                   f"{r['win_share']:.4f} [{r['win_share_ci_lo']:.4f}, {r['win_share_ci_hi']:.4f}]",
                   f"{r['mean_vp']:.2f} [{r['mean_vp_ci_lo']:.2f}, {r['mean_vp_ci_hi']:.2f}]",
-                  f"{r['explosion_rate']:.4f} [{r['explosion_rate_ci_lo']:.4f}, {r['explosion_rate_ci_hi']:.4f}]",
-                  f"{r['win_share_diff']:+.4f} [{r['win_share_diff_ci_lo']:+.4f}, {r['win_share_diff_ci_hi']:+.4f}]",
+                  f"{r['explosion_rate']:.4f} [{r['explosion_rate_ci_lo']:.4f}, "
+                  f"{r['explosion_rate_ci_hi']:.4f}]",
+                  f"{r['win_share_diff']:+.4f} [{r['win_share_diff_ci_lo']:+.4f}, "
+                  f"{r['win_share_diff_ci_hi']:+.4f}]",
                   f"{r['vp_diff']:+.2f} [{r['vp_diff_ci_lo']:+.2f}, {r['vp_diff_ci_hi']:+.2f}]")
     console.print(t)
     if any(res.table["baseline"]):
@@ -277,28 +282,53 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def tournament(
-        strategies: Annotated[str | None, typer.Option(help="Strategy specs (name or name:key=value,...), comma-separated. Default: the built-in presets.")] = None,
-        players: Annotated[int | None, typer.Option(help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for the presets and vs-field).")] = None,
-        games: Annotated[int | None, typer.Option(help=f"Games to play, rounded up to whole deals (every seating of a deal). Default {DEFAULT_GAMES:,}; with --until-ci the cap (default {DEFAULT_CI_CAP:,}).")] = None,
+        strategies: Annotated[str | None, typer.Option(
+            help="Strategy specs (name or name:key=value,...), comma-separated. Default: the "
+            "built-in presets.")] = None,
+        players: Annotated[int | None, typer.Option(
+            help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for "
+            "the presets and vs-field).")] = None,
+        games: Annotated[int | None, typer.Option(
+            help="Games to play, rounded up to whole deals (every seating of a deal). Default "
+            f"{DEFAULT_GAMES:,}; with --until-ci the cap (default {DEFAULT_CI_CAP:,}).")] = None,
         seed: Annotated[int | None, typer.Option(help="Run seed (default 1).")] = None,
-        out: Annotated[Path | None, typer.Option(help="Report directory. Default: ./reports/<timestamp>/.")] = None,
-        rules: Annotated[str | None, typer.Option("--rules", help="Built-in ruleset name or a TOML file (default base).")] = None,
-        set_: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
-        format_: Annotated[Format | None, typer.Option("--format", help="rotate: every deal in every seat rotation; round-robin: every combination of --players strategies from the pool; vs-field: the first strategy against copies of the rest. Default: rotate, or round-robin with more strategies than seats.")] = None,
-        until_ci: Annotated[float | None, typer.Option("--until-ci", help="Add chunks of games until every strategy's 95% win-share interval is within +-W (capped by --games).")] = None,
-        detail: Annotated[Detail | None, typer.Option(help="games: games.parquet; rounds: also rounds.parquet and the per-round plots.")] = None,
-        resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted run in --out (options not given are taken from it).")] = False,
-        force: Annotated[bool, typer.Option("--force", help="Overwrite the report in a non-empty --out.")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar and no notes on stderr.")] = False,
-        json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
-        threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
-        plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the PNG plots.")] = True,
+        out: Annotated[Path | None, typer.Option(
+            help="Report directory. Default: ./reports/<timestamp>/.")] = None,
+        rules: Annotated[str | None, typer.Option(
+            "--rules", help="Built-in ruleset name or a TOML file (default base).")] = None,
+        set_: Annotated[list[str] | None, typer.Option(
+            "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        format_: Annotated[Format | None, typer.Option(
+            "--format", help="rotate: every deal in every seat rotation; round-robin: every "
+            "combination of --players strategies from the pool; vs-field: the first strategy "
+            "against copies of the rest. Default: rotate, or round-robin with more strategies than "
+            "seats.")] = None,
+        until_ci: Annotated[float | None, typer.Option(
+            "--until-ci", help="Add chunks of games until every strategy's 95% win-share interval "
+            "is within +-W (capped by --games).")] = None,
+        detail: Annotated[Detail | None, typer.Option(
+            help="games: games.parquet; rounds: also rounds.parquet and the per-round "
+            "plots.")] = None,
+        resume: Annotated[bool, typer.Option(
+            "--resume", help="Continue the interrupted run in --out (options not given are taken "
+            "from it).")] = False,
+        force: Annotated[bool, typer.Option(
+            "--force", help="Overwrite the report in a non-empty --out.")] = False,
+        quiet: Annotated[bool, typer.Option(
+            "--quiet", help="No progress bar and no notes on stderr.")] = False,
+        json_: Annotated[bool, typer.Option(
+            "--json", help="Print one JSON object instead of tables.")] = False,
+        threads: Annotated[int | None, typer.Option(
+            "--threads", help="Numba threads (results never depend on it).")] = None,
+        plots: Annotated[bool, typer.Option("--plots/--no-plots",
+                                            help="Draw the PNG plots.")] = True,
         strategy_file: StrategyFileOpt = None,
         backend: BackendOpt = Backend.local,
         scheduler: SchedulerOpt = None,
         workers: WorkersOpt = None,
     ) -> None:
-        """Play a seat-balanced tournament and write a report (parquet, CSV, markdown, PNG, run.json)."""
+        """Play a seat-balanced tournament and write a report (parquet, CSV, markdown, PNG,
+        run.json)."""
         from sim.study.reports.files import dumps, read_saved_settings
         from sim.study.tournament.plan import TournamentConfig, resolve_plan
         from sim.study.tournament.run import RunInterrupted
@@ -341,7 +371,8 @@ def register(app: typer.Typer) -> None:
                     sigterm_as_interrupt(), progress_bar(quiet, "tournament") as bar:
                 res = run_tournament(plan, out=target, resume=resume, force=force, progress=bar,
                                      plots=plots, argv=sys.argv, backend=be,
-                                     note=None if quiet else (lambda m: typer.echo(f"note: {m}", err=True)))
+                                     note=None if quiet
+                                     else (lambda m: typer.echo(f"note: {m}", err=True)))
         except RunInterrupted as e:
             typer.echo(f"interrupted: {e.games_done:,} games kept in {e.out}; continue with: "
                        f"quacks tournament --out {e.out} --resume", err=True)
@@ -355,23 +386,43 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def sweep(
-        strategy: Annotated[str | None, typer.Option(help="The strategy to sweep, with any fixed parameters: NAME or NAME:key=value,...")] = None,
-        param: Annotated[list[str] | None, typer.Option(help="KEY=START:STOP:STEP (STOP included), e.g. t=4:9:1; give it twice for a grid over two parameters.")] = None,
-        baseline: Annotated[str | None, typer.Option(help="The value(s) every other value is compared with on the same deals: V (V1,V2 for a grid). Default: the strategy's own default.")] = None,
-        vs: Annotated[str | None, typer.Option("--vs", help="The field: one or more specs, cycled into the other seats.")] = None,
+        strategy: Annotated[str | None, typer.Option(
+            help="The strategy to sweep, with any fixed parameters: NAME or "
+            "NAME:key=value,...")] = None,
+        param: Annotated[list[str] | None, typer.Option(
+            help="KEY=START:STOP:STEP (STOP included), e.g. t=4:9:1; give it twice for a grid over "
+            "two parameters.")] = None,
+        baseline: Annotated[str | None, typer.Option(
+            help="The value(s) every other value is compared with on the same deals: V (V1,V2 for "
+            "a grid). Default: the strategy's own default.")] = None,
+        vs: Annotated[str | None, typer.Option(
+            "--vs", help="The field: one or more specs, cycled into the other seats.")] = None,
         players: Annotated[int | None, typer.Option(help="Seats per game (default 4).")] = None,
-        games: Annotated[int | None, typer.Option(help=f"Games per value (default {DEFAULT_GAMES:,}; with --until-ci the cap).")] = None,
-        seed: Annotated[int | None, typer.Option(help="Run seed (default 1); every value plays the same deals.")] = None,
-        out: Annotated[Path | None, typer.Option(help="Report directory. Default: ./reports/sweep-<timestamp>/.")] = None,
-        rules: Annotated[str | None, typer.Option("--rules", help="Built-in ruleset name or a TOML file (default base).")] = None,
-        set_: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
-        until_ci: Annotated[float | None, typer.Option("--until-ci", help="Per value: play until the win-share intervals are within +-W.")] = None,
-        detail: Annotated[Detail | None, typer.Option(help="games or rounds (per-value reports).")] = None,
-        resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted sweep in --out.")] = False,
-        force: Annotated[bool, typer.Option("--force", help="Overwrite the report in a non-empty --out.")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar and no notes on stderr.")] = False,
-        json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
-        threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
+        games: Annotated[int | None, typer.Option(
+            help=f"Games per value (default {DEFAULT_GAMES:,}; with --until-ci the cap).")] = None,
+        seed: Annotated[int | None, typer.Option(
+            help="Run seed (default 1); every value plays the same deals.")] = None,
+        out: Annotated[Path | None, typer.Option(
+            help="Report directory. Default: ./reports/sweep-<timestamp>/.")] = None,
+        rules: Annotated[str | None, typer.Option(
+            "--rules", help="Built-in ruleset name or a TOML file (default base).")] = None,
+        set_: Annotated[list[str] | None, typer.Option(
+            "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        until_ci: Annotated[float | None, typer.Option(
+            "--until-ci",
+            help="Per value: play until the win-share intervals are within +-W.")] = None,
+        detail: Annotated[Detail | None, typer.Option(
+            help="games or rounds (per-value reports).")] = None,
+        resume: Annotated[bool, typer.Option(
+            "--resume", help="Continue an interrupted sweep in --out.")] = False,
+        force: Annotated[bool, typer.Option(
+            "--force", help="Overwrite the report in a non-empty --out.")] = False,
+        quiet: Annotated[bool, typer.Option(
+            "--quiet", help="No progress bar and no notes on stderr.")] = False,
+        json_: Annotated[bool, typer.Option(
+            "--json", help="Print one JSON object instead of a table.")] = False,
+        threads: Annotated[int | None, typer.Option(
+            "--threads", help="Numba threads (results never depend on it).")] = None,
         plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw sweep.png.")] = True,
         strategy_file: StrategyFileOpt = None,
         backend: BackendOpt = Backend.local,
@@ -405,7 +456,8 @@ def register(app: typer.Typer) -> None:
                 s["params"] = [s["param"]]
             for key, opt in (("strategy", "strategy"), ("params", "param"), ("vs", "vs")):
                 if not s.get(key):
-                    fail(f"--{opt}: required, e.g. quacks sweep --strategy threshold --param t=4:9:1 --vs threshold")
+                    fail(f"--{opt}: required, e.g. quacks sweep --strategy threshold --param "
+                         "t=4:9:1 --vs threshold")
             target = out if out is not None else default_out("sweep-")
             from sim.study.tournament.plan import load_strategy_files
 
@@ -421,7 +473,8 @@ def register(app: typer.Typer) -> None:
 
             n = s.get("players") or 4
             if backend is Backend.local:
-                warm_game_kernel(load_ruleset(s.get("rules") or "base", list(s.get("overrides") or [])),
+                warm_game_kernel(load_ruleset(s.get("rules") or "base",
+                                              list(s.get("overrides") or [])),
                                  [parse_strategy(x) for x in ([first] + list(s["vs"]) * n)[:n]],
                                  quiet=quiet)
         except USER_ERRORS:
@@ -431,13 +484,15 @@ def register(app: typer.Typer) -> None:
                     sigterm_as_interrupt(), progress_bar(quiet, "sweep") as bar:
                 res = run_sweep(s["strategy"], s["params"], s["vs"], players=s.get("players"),
                                 baseline=s.get("baseline"),
-                                games=s.get("games"), seed=s.get("seed", 1) if s.get("seed") is not None else 1,
+                                games=s.get("games"),
+                                seed=s.get("seed", 1) if s.get("seed") is not None else 1,
                                 rules=s.get("rules") or "base", overrides=s.get("overrides") or (),
                                 until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
                                 strategy_files=s.get("strategy_files") or (),
                                 out=target, resume=resume, force=force, progress=bar, plots=plots,
                                 argv=sys.argv, backend=be,
-                                note=None if quiet else (lambda m: typer.echo(f"note: {m}", err=True)))
+                                note=None if quiet
+                                else (lambda m: typer.echo(f"note: {m}", err=True)))
         except KeyboardInterrupt:  # RunInterrupted, or Ctrl-C between or after the values
             typer.echo(_sweep_interrupted(target), err=True)
             raise typer.Exit(130) from None
@@ -452,7 +507,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def plot(
-        directory: Annotated[Path, typer.Argument(help="A report directory written by quacks tournament or sweep.")],
+        directory: Annotated[Path, typer.Argument(
+            help="A report directory written by quacks tournament or sweep.")],
     ) -> None:
         """Re-draw the plots of a saved report from its tables."""
         from sim.study.reports.check import check_report_files

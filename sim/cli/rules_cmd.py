@@ -45,7 +45,8 @@ def ruleset_entries() -> list[dict]:
             status = "available"
         except RulesetError:
             status = "not yet implemented"
-        found.append({"name": name, "description": rs.data.get("description", ""), "status": status})
+        found.append({"name": name, "description": rs.data.get("description", ""),
+                      "status": status})
     return found
 
 
@@ -133,7 +134,8 @@ def toml_text(data: dict, prefix: str = "") -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # The listing's tables
 
-def _table(console: Console, title: str, columns: list[tuple[str, dict]], rows: list[list[str]]) -> None:
+def _table(console: Console, title: str, columns: list[tuple[str, dict]],
+           rows: list[list[str]]) -> None:
     console.print(title, style="bold", markup=False)
     t = Table(show_header=True, header_style="bold", show_lines=True)
     for col, opts in columns:
@@ -152,29 +154,38 @@ def print_listing(console: Console, data: dict) -> None:
         text = (f"({b['side']}) " if b["side"] else "") + b["text"]
         if b["choices"]:
             text += "\nchoice: " + "; ".join(b["choices"])
-        book_rows.append([b["colour"], str(b["set"] or "all"), "/".join(map(str, b["prices"].values())),
+        book_rows.append([b["colour"], str(b["set"] or "all"),
+                          "/".join(map(str, b["prices"].values())),
                           b["timing"], "yes" if b["implemented"] else "no", text])
     _table(console, "ingredient books (prices in coins for the 1/2/4-chip; kernel: effects built)",
-           [("colour", {"no_wrap": True}), ("set", {"justify": "right"}), ("prices", {"no_wrap": True}),
+           [("colour", {"no_wrap": True}), ("set", {"justify": "right"}),
+            ("prices", {"no_wrap": True}),
             ("timing", {"max_width": 11}), ("kernel", {}), ("effect", {"ratio": 1})],
            book_rows)
-    _table(console, "fortune-teller cards (purple: once before the round; blue: a rule for the round)",
+    _table(console,
+           "fortune-teller cards (purple: once before the round; blue: a rule for the round)",
            [("#", {"justify": "right"}), ("id / name", {"no_wrap": True}), ("timing", {}),
             ("effect", {"ratio": 1})],
-           [[str(c["number"]), f"{c['id']}\n{c['name']}", c["timing"], c["text"]] for c in data["cards"]])
-    _table(console, "herb witches (herb-witches ruleset: one of each group in play; each called once "
+           [[str(c["number"]), f"{c['id']}\n{c['name']}", c["timing"], c["text"]]
+            for c in data["cards"]])
+    _table(console,
+           "herb witches (herb-witches ruleset: one of each group in play; each called once "
                     "a game for that group's penny; a penny kept scores 2 VP)",
-           [("#", {"justify": "right"}), ("id", {"no_wrap": True}), ("group", {}), ("phase", {"max_width": 18}),
+           [("#", {"justify": "right"}), ("id", {"no_wrap": True}), ("group", {}),
+            ("phase", {"max_width": 18}),
             ("effect", {"ratio": 1})],
-           [[str(w["number"]), w["id"], w["group"], w["phase"], w["text"]] for w in data["witches"]])
+           [[str(w["number"]), w["id"], w["group"], w["phase"], w["text"]]
+            for w in data["witches"]])
     variant_rows = []
     for v in data["variants"]:
         text = v["text"]
         if v.get("glasses"):
             text += "\nglasses: " + ", ".join(f"{g['glass']}: {g['bonus']}" for g in v["glasses"])
         variant_rows.append([v["id"], v["setting"], v["status"], text])
-    _table(console, "variants (turned on by their setting, with --set or in a ruleset file, once available)",
-           [("id", {"no_wrap": True}), ("setting", {"max_width": 18}), ("status", {"max_width": 11}),
+    _table(console,
+           "variants (turned on by their setting, with --set or in a ruleset file, once available)",
+           [("id", {"no_wrap": True}), ("setting", {"max_width": 18}),
+            ("status", {"max_width": 11}),
             ("text", {"ratio": 1})],
            variant_rows)
 

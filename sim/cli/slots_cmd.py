@@ -31,7 +31,8 @@ def slots_text() -> list[str]:
         lines += _item(d.name, f"a, b: {d.ab}", 11)
         lines += _item("", f"result: {d.result}", 11)
     lines += ["", *textwrap.wrap("Helpers (from strategies.helpers_nb import ...; each is inlined "
-                                 "where it is called, so it costs what the raw read costs):", WIDTH)]
+                                 "where it is called, so it costs what the raw read costs):",
+                                 WIDTH)]
     group = None
     for g, sig, doc in D.helper_docs():
         if g != group:
@@ -49,5 +50,6 @@ def slots_json() -> str:
         "arguments": [{"name": a.name, "what": D.plain(a.what)} for a in D.ARGUMENTS],
         "slots": [{"name": d.name, "a_b": D.plain(d.ab), "result": D.plain(d.result)}
                   for d in D.SLOTS],
-        "helpers": [{"group": g, "call": sig, "doc": D.plain(doc)} for g, sig, doc in D.helper_docs()],
+        "helpers": [{"group": g, "call": sig, "doc": D.plain(doc)}
+                    for g, sig, doc in D.helper_docs()],
     })

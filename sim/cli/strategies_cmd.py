@@ -21,7 +21,10 @@ def strategies(
     name: Annotated[str | None, typer.Argument(help="Explain one strategy.")] = None,
     json_: JsonOpt = False,
     strategy_file: StrategyFileOpt = None,
-    slots: Annotated[bool, typer.Option("--slots", help="Print what a strategy file may define instead: the slot-function signature, every slot (what a and b are, what the result means) and the helpers a slot function may call.")] = False,
+    slots: Annotated[bool, typer.Option(
+        "--slots", help="Print what a strategy file may define instead: the slot-function "
+        "signature, every slot (what a and b are, what the result means) and the helpers a slot "
+        "function may call.")] = False,
 ) -> None:
     """List every registered strategy with its parameters, or explain one."""
     # the registry is imported when the command runs, so quacks --help starts at once
@@ -34,7 +37,8 @@ def strategies(
         from sim.cli.slots_cmd import slots_json, slots_text
 
         if name is not None:
-            fail("--slots describes the slots every strategy file may define; give no strategy name")
+            fail("--slots describes the slots every strategy file may define; give no strategy "
+                 "name")
         typer.echo(slots_json() if json_ else "\n".join(slots_text()))
         return
     try:
@@ -71,7 +75,9 @@ def strategies(
 
 
 def warmup(
-    optimal: Annotated[bool, typer.Option("--optimal", help="Also time one game with the optimal stopper (the stopper itself is always compiled and cached).")] = False,
+    optimal: Annotated[bool, typer.Option(
+        "--optimal", help="Also time one game with the optimal stopper (the stopper itself is "
+        "always compiled and cached).")] = False,
     threads: ThreadsOpt = None,
 ) -> None:
     """Compile every kernel now (potion, forced draws, the game kernel with every built-in

@@ -26,26 +26,56 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def thresholds(
-        bag: Annotated[str, typer.Option(help="Chips, comma-separated: <colour><value> or <colour><value>x<count>, e.g. start,r2,b1x2 ('start' is the starting bag).")] = "start",
-        start: Annotated[int, typer.Option(help="Space (droplet or rat) the first chip counts from.")] = 0,
-        flask: Annotated[int | None, typer.Option(help="Use the full flask on the first white of value >= V that does not explode.")] = None,
-        round_: Annotated[int, typer.Option("--round", help="Game round (0: outside a game): picks the value of a coin (and of a ruby in the last round) unless --coin-value / --ruby-value are given.")] = 0,
-        rules: Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")] = "base",
-        set_: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset value: section.key=value (repeatable), e.g. books.blue=2.")] = None,
-        card: Annotated[str | None, typer.Option(help="A fortune-teller card whose draw-time rule applies (see quacks rules); sampled.")] = None,
-        coin_value: Annotated[float | None, typer.Option(help="VP worth of a coin (default: the round's, 0.3 outside a game).")] = None,
-        ruby_value: Annotated[float | None, typer.Option(help="VP worth of a ruby (default 0.5).")] = None,
-        white: Annotated[str | None, typer.Option(help="White-total thresholds: A:B, a comma list, or none (default 1 to the explosion limit).")] = None,
-        risk: Annotated[str | None, typer.Option(help="Risk thresholds: a comma list, LO:HI:STEP, or none (default 0.05:0.5:0.05).")] = None,
-        n: Annotated[int, typer.Option("--n", help="Potions sampled per rule when sampling.")] = 1_000_000,
-        n_optimal: Annotated[int | None, typer.Option("--n-optimal", help="Potions for a sampled optimal stopper (default: --n, at most 20,000).")] = None,
-        seed: Annotated[int, typer.Option(help="Run seed: potion i of every rule uses stream (seed, i).")] = 1,
-        exact: Annotated[bool | None, typer.Option("--exact/--sample", help="Enumerate exactly, or sample every rule (default: exact when the bag allows).")] = None,
-        json_: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
-        csv: Annotated[str | None, typer.Option("--csv", help="Write the table as CSV to FILE.")] = None,
-        png: Annotated[str | None, typer.Option("--png", help="Write the stop curve as PNG to FILE.")] = None,
-        out_dir: Annotated[str | None, typer.Option("--out", help="Write everything to DIR: table CSV and parquet, policy parquet, JSON, stop curve and policy PNGs.")] = None,
-        threads: Annotated[int | None, typer.Option("--threads", help="Numba threads (results never depend on it).")] = None,
+        bag: Annotated[str, typer.Option(
+            help="Chips, comma-separated: <colour><value> or <colour><value>x<count>, e.g. "
+            "start,r2,b1x2 ('start' is the starting bag).")] = "start",
+        start: Annotated[int, typer.Option(
+            help="Space (droplet or rat) the first chip counts from.")] = 0,
+        flask: Annotated[int | None, typer.Option(
+            help="Use the full flask on the first white of value >= V that does not "
+            "explode.")] = None,
+        round_: Annotated[int, typer.Option(
+            "--round", help="Game round (0: outside a game): picks the value of a coin (and of a "
+            "ruby in the last round) unless --coin-value / --ruby-value are given.")] = 0,
+        rules: Annotated[str, typer.Option("--rules",
+                                           help="Built-in ruleset name or a TOML file.")] = "base",
+        set_: Annotated[list[str] | None, typer.Option(
+            "--set", help="Override one ruleset value: section.key=value (repeatable), e.g. "
+            "books.blue=2.")] = None,
+        card: Annotated[str | None, typer.Option(
+            help="A fortune-teller card whose draw-time rule applies (see quacks rules); "
+            "sampled.")] = None,
+        coin_value: Annotated[float | None, typer.Option(
+            help="VP worth of a coin (default: the round's, 0.3 outside a game).")] = None,
+        ruby_value: Annotated[float | None, typer.Option(
+            help="VP worth of a ruby (default 0.5).")] = None,
+        white: Annotated[str | None, typer.Option(
+            help="White-total thresholds: A:B, a comma list, or none (default 1 to the explosion "
+            "limit).")] = None,
+        risk: Annotated[str | None, typer.Option(
+            help="Risk thresholds: a comma list, LO:HI:STEP, or none (default "
+            "0.05:0.5:0.05).")] = None,
+        n: Annotated[int, typer.Option("--n",
+                                       help="Potions sampled per rule when sampling.")] = 1_000_000,
+        n_optimal: Annotated[int | None, typer.Option(
+            "--n-optimal",
+            help="Potions for a sampled optimal stopper (default: --n, at most 20,000).")] = None,
+        seed: Annotated[int, typer.Option(
+            help="Run seed: potion i of every rule uses stream (seed, i).")] = 1,
+        exact: Annotated[bool | None, typer.Option(
+            "--exact/--sample", help="Enumerate exactly, or sample every rule (default: exact when "
+            "the bag allows).")] = None,
+        json_: Annotated[bool, typer.Option(
+            "--json", help="Print one JSON object instead of tables.")] = False,
+        csv: Annotated[str | None, typer.Option(
+            "--csv", help="Write the table as CSV to FILE.")] = None,
+        png: Annotated[str | None, typer.Option(
+            "--png", help="Write the stop curve as PNG to FILE.")] = None,
+        out_dir: Annotated[str | None, typer.Option(
+            "--out", help="Write everything to DIR: table CSV and parquet, policy parquet, JSON, "
+            "stop curve and policy PNGs.")] = None,
+        threads: Annotated[int | None, typer.Option(
+            "--threads", help="Numba threads (results never depend on it).")] = None,
     ) -> None:
         """At which white total (or explosion risk) should this bag stop? Every threshold's
         explosion chance, reward space, coins, VP, rubies and value, against the optimal stopper
@@ -140,12 +170,14 @@ def print_thresholds(res, rules_display: str) -> None:
     optimal policy map."""
     s = res.summary
     v, opt = s["value"], s["optimal"]
-    how = "exact enumeration" if s["exact"] else f"{s['n']:,} sampled potions a rule (seed {s['seed']}, ± is the 95% interval)"
+    how = ("exact enumeration" if s["exact"] else f"{s['n']:,} sampled potions a rule (seed "
+           f"{s['seed']}, ± is the 95% interval)")
     ohow = "exact" if opt["exact"] else f"sampled, {opt['n']:,} potions"
-    out.print(f"bag {s['bag']} | start {s['start']} | flask {s['flask'] or 'off'} | round {s['round']}"
-              f"{' | card ' + s['card'] if s['card'] else ''} | rules {rules_display}", markup=False)
-    out.print(f"value = VP + {v['coin']:g} x coins + {v['ruby']:g} x ruby (an exploded pot takes the "
-              "better of VP and coins)", markup=False)
+    out.print(f"bag {s['bag']} | start {s['start']} | flask {s['flask'] or 'off'} | round "
+              f"{s['round']}{' | card ' + s['card'] if s['card'] else ''} | rules {rules_display}",
+              markup=False)
+    out.print(f"value = VP + {v['coin']:g} x coins + {v['ruby']:g} x ruby (an exploded pot takes "
+              "the better of VP and coins)", markup=False)
     out.print(f"{how}; optimal stopper {ohow}; {s.get('seconds', 0)} s", markup=False)
     t = Table(show_header=True, header_style="bold")
     for col in ("stop rule", "P(explode)", "reward space", "coins", "VP", "rubies", "value",
@@ -153,7 +185,8 @@ def print_thresholds(res, rules_display: str) -> None:
         t.add_column(col, justify="left" if col in ("stop rule", "") else "right")
     for row in res.to_json()["rows"]:
         mark = "ceiling" if row["kind"] == "optimal" else ("best rule" if row["best"] else "")
-        t.add_row(row["rule"], _pm(row, "p_explode", ".4f"), _pm(row, "expected_reward_space", ".3f"),
+        t.add_row(row["rule"], _pm(row, "p_explode", ".4f"),
+                  _pm(row, "expected_reward_space", ".3f"),
                   _pm(row, "expected_coins", ".3f"), _pm(row, "expected_vp", ".3f"),
                   _pm(row, "expected_rubies", ".3f"), _pm(row, "expected_value", ".4f"),
                   _pm(row, "regret", ".4f") if row["kind"] != "optimal" else "",

@@ -41,20 +41,24 @@ def register(app: typer.Typer) -> None:
         vs: Annotated[str, typer.Option("--vs", help="The field: one strategy for every other "
                                                      "seat, or one per seat, comma-separated.")],
         players: Annotated[int | None, typer.Option(
-            "--players", help="Seats per game (default: 1 + the field, or 4 for one field spec).")] = None,
+            "--players",
+            help="Seats per game (default: 1 + the field, or 4 for one field spec).")] = None,
         budget: Annotated[int, typer.Option("--budget", help="Games the search may play "
-                                                             "(the re-test comes on top).")] = 200_000,
+                                                             "(the re-test comes on "
+                                                             "top).")] = 200_000,
         seed: Annotated[int, typer.Option("--seed", help="Run seed (default 1).")] = 1,
         out_dir: Annotated[str | None, typer.Option(
             "--out", help="Directory for history.parquet, progress.png and tune.json.")] = None,
-        rules: Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")] = "base",
+        rules: Annotated[str, typer.Option("--rules",
+                                           help="Built-in ruleset name or a TOML file.")] = "base",
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
         threads: Annotated[int | None, typer.Option(
             "--threads", help="Numba threads (results never depend on it).")] = None,
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         strategy_file: Annotated[list[str] | None, typer.Option(
-            "--strategy-file", help="Load user strategies from a Python file (repeatable).")] = None,
+            "--strategy-file",
+            help="Load user strategies from a Python file (repeatable).")] = None,
         backend: BackendOpt = Backend.local,
         scheduler: SchedulerOpt = None,
         workers: WorkersOpt = None,
@@ -94,7 +98,8 @@ def register(app: typer.Typer) -> None:
         except (TuneError, *USER_ERRORS) as e:
             fail(str(e))
         files = write_tune_report(res, target, settings={
-            "spec": spec, "params": param, "vs": field, "players": n, "budget": budget, "seed": seed,
+            "spec": spec, "params": param, "vs": field, "players": n, "budget": budget,
+            "seed": seed,
             "rules": rs.name, "overrides": list(rs.overrides)}) if target is not None else []
         if json_:
             typer.echo(json.dumps(res.as_json()))
@@ -110,9 +115,11 @@ def print_tune(res, players: int, files: list[str], target: Path | None) -> None
     out.print(f"{plural(res.evaluations, 'candidate')}, {res.games:,} games ({players} players); "
               f"re-test on {res.retest_deals:,} fresh deals x {players} seatings", markup=False)
     out.print(f"best:  {res.best}", markup=False)
-    out.print(f"  win share {res.best_win_share:.4f} {ci_text(res.best_win_share_ci)}", markup=False)
+    out.print(f"  win share {res.best_win_share:.4f} {ci_text(res.best_win_share_ci)}",
+              markup=False)
     out.print(f"start: {res.start}", markup=False)
-    out.print(f"  win share {res.start_win_share:.4f} {ci_text(res.start_win_share_ci)}", markup=False)
+    out.print(f"  win share {res.start_win_share:.4f} {ci_text(res.start_win_share_ci)}",
+              markup=False)
     out.print(f"improvement (paired by deal): {res.improvement:+.4f} {ci_text(res.improvement_ci)}",
               markup=False)
     if target is not None:

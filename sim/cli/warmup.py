@@ -28,7 +28,8 @@ def warm_all(optimal: bool = False, on_step=None) -> tuple[list[tuple[str, float
 
     rs = load_ruleset("base", [])
     names = [d.name for d in REGISTRY.values() if d.source == "built-in" and d.name != "optimal"]
-    entries = ("sim/kernel/potions.potion_histograms", "sim/kernel/potions.potion_forced", "sim/kernel/game.play_games",
+    entries = ("sim/kernel/potions.potion_histograms", "sim/kernel/potions.potion_forced",
+               "sim/kernel/game.play_games",
                "sim/kernel/game.play_game", "sim/kernel/round.play_round", OPTIMAL_ENTRY)
     cached = all(is_cached(e) for e in entries)
     compile_notice(*entries)

@@ -50,7 +50,8 @@ class ClusterSums:
     def __init__(self, cells: int):
         self.cells = int(cells)
         z = np.zeros(self.cells, np.int64)
-        self.sx, self.sn, self.sxx, self.sxn, self.snn = z.copy(), z.copy(), z.copy(), z.copy(), z.copy()
+        self.sx, self.sn, self.sxx, self.sxn, self.snn = (z.copy(), z.copy(), z.copy(), z.copy(),
+                                                          z.copy())
 
     def add(self, dl: np.ndarray, nd: int, cell: np.ndarray, x: np.ndarray,
             n: np.ndarray | None = None) -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-# Strategy colours: hues kept apart from the chip colours (sim.study.reports.plots.CHIP_COLOURS), so that
-# no strategy is drawn in a chip's colour. Beyond five strategies the colours repeat with another
-# line style (lines) or hatch (bars).
+# Strategy colours: hues kept apart from the chip colours (sim.study.reports.plots.CHIP_COLOURS),
+# so that no strategy is drawn in a chip's colour. Beyond five strategies the colours repeat with
+# another line style (lines) or hatch (bars).
 LINE_COLOURS = ("#00897b", "#c51b8a", "#827717", "#3949ab", "#6d4c41")
 LINE_STYLES = ("-", "--", ":", "-.")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")

@@ -50,7 +50,8 @@ def parse_variant(text: str, rules: str = "base", common: Sequence[str] = ()) ->
     ovs = tuple(o.strip() for o in (rest if labelled else text).split(";") if o.strip())
     label = head.strip() if labelled else ";".join(ovs)
     if not label:
-        raise CompareError(f"--variant {text!r}: expected LABEL=section.key=value;section.key=value")
+        raise CompareError(f"--variant {text!r}: expected "
+                           "LABEL=section.key=value;section.key=value")
     return RulesetSpec(label, rules, (*common, *ovs))
 
 
@@ -80,7 +81,8 @@ class CompareConfig:
     strategy_files: tuple[str, ...] = ()
 
     def __post_init__(self):
-        object.__setattr__(self, "rulesets", tuple(unique_labels([ruleset_spec(r) for r in self.rulesets])))
+        object.__setattr__(self, "rulesets",
+                           tuple(unique_labels([ruleset_spec(r) for r in self.rulesets])))
         object.__setattr__(self, "strategies", tuple(self.strategies))
         object.__setattr__(self, "strategy_files", tuple(self.strategy_files))
 

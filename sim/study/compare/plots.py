@@ -40,7 +40,8 @@ def _grid(panels: int) -> tuple[Figure, list]:
     return fig, list(axes[:panels])
 
 
-def _seat_panel(ax, seats: pd.DataFrame, labels: list[str], colours: list, players: int | None) -> None:
+def _seat_panel(ax, seats: pd.DataFrame, labels: list[str], colours: list,
+                players: int | None) -> None:
     """Seat win shares (``players`` given: the dashed line is 1/n) or their differences (dashed
     line 0; filled where the interval excludes 0), grouped by seat, one colour per ruleset."""
     width = 0.8 / max(1, len(labels))
@@ -50,7 +51,8 @@ def _seat_panel(ax, seats: pd.DataFrame, labels: list[str], colours: list, playe
         m = sub["value"].to_numpy(float)
         x = seat + (j - (len(labels) - 1) / 2) * width
         err = error_bars(m, sub["ci_lo"], sub["ci_hi"])
-        filled = sub["significant"].to_numpy(bool) if "significant" in sub else np.ones(len(m), bool)
+        filled = (sub["significant"].to_numpy(bool) if "significant" in sub
+                  else np.ones(len(m), bool))
         for k in range(len(m)):
             ax.errorbar(x[k], m[k], yerr=[[err[0][k]], [err[1][k]]], fmt="o", color=colours[j],
                         mfc=colours[j] if filled[k] else "white", capsize=3,
@@ -101,7 +103,8 @@ def plot_differences(res) -> Figure:
         sub = d[d["metric"] == key]
         for r in sub.to_dict(orient="records"):
             i = others.index(r["ruleset"])
-            ax.errorbar(i, r["diff"], yerr=error_bars([r["diff"]], [r["ci_lo"]], [r["ci_hi"]]), fmt="o",
+            ax.errorbar(i, r["diff"], yerr=error_bars([r["diff"]], [r["ci_lo"]], [r["ci_hi"]]),
+                        fmt="o",
                         color=col[i], mfc=col[i] if r["significant"] else "white", capsize=4)
         ax.axhline(0, color="grey", ls="--", lw=1)
         ax.set_xticks(range(len(others)), others, fontsize=8, rotation=20 if len(others) > 3 else 0)

@@ -85,7 +85,7 @@ def report_markdown(res, pngs: Sequence[str], versions: dict,
     return "\n".join(out)
 
 
-# --- formatted rows (markdown and console) ---------------------------------------------------------
+# --- formatted rows (markdown and console) ------------------------------------------------------
 
 def _fmt(x, digits: int, sign: bool = False) -> str:
     if x is None or (isinstance(x, float) and not math.isfinite(x)):

@@ -59,8 +59,9 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
     raise CompareError (or the ruleset's, strategy parser's or game layer's own ValueError)."""
     c = config
     if len(c.rulesets) < 2:
-        raise CompareError(f"{len(c.rulesets)} {'ruleset' if len(c.rulesets) == 1 else 'rulesets'} given; compare needs at least two: --rules "
-                           "NAME twice, or --variant LABEL=section.key=value")
+        raise CompareError(f"{len(c.rulesets)} {'ruleset' if len(c.rulesets) == 1 else 'rulesets'} "
+                           "given; compare needs at least two: --rules NAME twice, or --variant "
+                           "LABEL=section.key=value")
     labels = [r.label for r in c.rulesets]
     if len(set(labels)) < len(labels):
         raise CompareError(f"ruleset labels {', '.join(labels)}: each must be different")
@@ -73,12 +74,14 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
         import numba
 
         if not 1 <= c.threads <= numba.config.NUMBA_NUM_THREADS:
-            raise CompareError(f"--threads {c.threads}: expected 1 to {numba.config.NUMBA_NUM_THREADS}")
+            raise CompareError(f"--threads {c.threads}: expected 1 to "
+                               f"{numba.config.NUMBA_NUM_THREADS}")
     plans = []
     for r in c.rulesets:
         try:
             plans.append(resolve_plan(TournamentConfig(
-                strategies=c.strategies, players=c.players, games=c.games, seed=c.seed, rules=r.rules,
+                strategies=c.strategies, players=c.players, games=c.games, seed=c.seed,
+                rules=r.rules,
                 overrides=r.overrides, detail="rounds", strategy_files=c.strategy_files)))
         except RulesetError as e:
             raise RulesetError(f"ruleset {r.label}: {e}") from None
@@ -93,8 +96,9 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
             raise CompareError(f"ruleset {r.label}: seats the field differently from "
                                f"{c.rulesets[0].label}; give --players")
     if first.deals < 2:
-        raise CompareError(f"--games {c.games}: {first.deals} deal of {first.games_per_deal} games; "
-                           f"give at least {2 * first.games_per_deal} (intervals need two deals)")
+        raise CompareError(f"--games {c.games}: {first.deals} deal of {first.games_per_deal} "
+                           f"games; give at least {2 * first.games_per_deal} (intervals need two "
+                           "deals)")
     return plans
 
 
@@ -218,7 +222,8 @@ class CompareResult:
                     diff_rows.append({"ruleset": label, "reference": ref_label, "metric": metric,
                                       "strategy": strategy,
                                       "label": metric_label(key, self.config.leader_round)
-                                      if strategy == "all" else f"{strategy}: {_STRATEGY_METRICS[metric]}",
+                                      if strategy == "all"
+                                      else f"{strategy}: {_STRATEGY_METRICS[metric]}",
                                       "diff": r["value"], "ci_lo": r["ci_lo"], "ci_hi": r["ci_hi"],
                                       "deals": r["deals"],
                                       "significant": bool(r["ci_lo"] > 0 or r["ci_hi"] < 0)})
@@ -226,7 +231,8 @@ class CompareResult:
         cat = pd.CategoricalDtype(self.labels, ordered=True)
         out = {"rulesets": pd.DataFrame(rs_rows), "strategies": pd.DataFrame(st_rows),
                "differences": pd.DataFrame(diff_rows)}
-        out["deals"] = pd.concat([t.frame().assign(ruleset=lb) for lb, t in zip(self.labels, self.totals)],
+        out["deals"] = pd.concat([t.frame().assign(ruleset=lb)
+                                  for lb, t in zip(self.labels, self.totals)],
                                  ignore_index=True)
         for df in out.values():
             df["ruleset"] = df["ruleset"].astype(cat)
@@ -239,7 +245,8 @@ class CompareResult:
         sig = d[d["significant"]]
         return {"reference": self.labels[0], "rulesets": self.labels, "players": self.players,
                 "games": self.games, "deals": self.deals, "seed": self.config.seed,
-                "significant": [{"ruleset": r["ruleset"], "metric": r["metric"], "strategy": r["strategy"],
+                "significant": [{"ruleset": r["ruleset"], "metric": r["metric"],
+                                 "strategy": r["strategy"],
                                  "diff": r["diff"], "ci": [r["ci_lo"], r["ci_hi"]]}
                                 for r in sig.to_dict(orient="records")]}
 
@@ -288,7 +295,8 @@ class CompareResult:
                 "interval_methods": INTERVAL_METHODS, "summary": self.summary,
                 "seconds": round(self.seconds, 3), "notes": list(self.notes)}
 
-    def write(self, out: str | Path, *, force: bool = False, argv: Sequence[str] | None = None) -> list[str]:
+    def write(self, out: str | Path, *, force: bool = False,
+              argv: Sequence[str] | None = None) -> list[str]:
         """Write the report folder: the tables as parquet, the PNG plots, ``report.md`` and
         ``run.json`` (settings, command, versions, the JSON result). Everything is written into
         ``OUT/.staging`` and moved into place at the end (``run.json`` last), so an interrupted
@@ -319,7 +327,8 @@ class CompareResult:
         self.notes += notes
         versions = package_versions()
         files += pngs
-        (stage / "report.md").write_text(report_markdown(self, pngs, versions, argv), encoding="utf-8")
+        (stage / "report.md").write_text(report_markdown(self, pngs, versions, argv),
+                                         encoding="utf-8")
         files.append("report.md")
         manifest = {**self.to_json(), "settings": self.config.settings(), "argv": list(argv or []),
                     "command": command_line(self.config), "versions": versions,

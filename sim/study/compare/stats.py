@@ -148,7 +148,8 @@ def deal_totals(games: Mapping[str, np.ndarray], rounds: Mapping[str, np.ndarray
     x, cnt = {}, {}
     for k, (v, c) in per_game.items():
         x[k] = np.bincount(gdeal, weights=v, minlength=D)
-        cnt[k] = np.bincount(gdeal, weights=np.broadcast_to(c, v.shape).astype(np.float64), minlength=D)
+        cnt[k] = np.bincount(gdeal, weights=np.broadcast_to(c, v.shape).astype(np.float64),
+                             minlength=D)
     return DealTotals(deals.astype(np.int64), pd.DataFrame(x), pd.DataFrame(cnt))
 
 

@@ -216,7 +216,8 @@ def load_experiment(path: str | Path) -> Experiment:
     names = [q["name"] for q in parts]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
-        raise ExperimentFileError(f"{p}: two parts are named '{dup[0]}' (key 'name' must be unique)")
+        raise ExperimentFileError(
+            f"{p}: two parts are named '{dup[0]}' (key 'name' must be unique)")
     return Experiment(p, p.stem, head["title"], head["description"], head["seed"], head["games"],
                       head["rules"], [str(s) for s in head["set"]], head["players"], parts)
 

@@ -79,7 +79,8 @@ _VALUE_STYLES = {1: ("-", "o"), 2: ("--", "s"), 4: (":", "^"), 6: ("-.", "D")}
 
 def _chip_line_colour(colour: str) -> str:
     """A chip colour that reads as a line on white (white and yellow chips are too pale)."""
-    return {"white": "#757575", "yellow": "#b8860b"}.get(colour, CHIP_COLOURS.get(colour, "#333333"))
+    return {"white": "#757575", "yellow": "#b8860b"}.get(colour,
+                                                         CHIP_COLOURS.get(colour, "#333333"))
 
 
 def plot_ingredient(table: pd.DataFrame) -> Figure:
@@ -105,9 +106,11 @@ def plot_ingredient(table: pd.DataFrame) -> Figure:
     for k, (ax, (colour, members)) in enumerate(zip(axes, panels)):
         for j, (c, value) in enumerate(members):
             sub = table[table["chip"] == c].sort_values("delta")
-            ls, marker = _VALUE_STYLES.get(value, (line_style(j)["linestyle"], line_style(j)["marker"]))
+            ls, marker = _VALUE_STYLES.get(value,
+                                           (line_style(j)["linestyle"], line_style(j)["marker"]))
             ax.errorbar(sub["delta"], sub["win_share"],
-                        yerr=error_bars(sub["win_share"], sub["win_share_ci_lo"], sub["win_share_ci_hi"]),
+                        yerr=error_bars(sub["win_share"], sub["win_share_ci_lo"],
+                                        sub["win_share_ci_hi"]),
                         capsize=2, color=_chip_line_colour(colour), linestyle=ls, marker=marker,
                         ms=4, label=c)
         ax.axvline(0, color="grey", lw=0.8, ls=":")

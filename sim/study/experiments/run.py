@@ -182,8 +182,8 @@ def run_experiment(exp: Experiment, out: str | Path, *, games: int | None = None
                    backend=None, resume: bool = False) -> ExperimentResult:
     """Run every part of ``exp`` and write the report folder ``out`` (replacing a previous
     report of the same experiment there). ``games`` replaces every part's game count.
-    ``backend`` (entered, see ``sim.study.tournament.backend``) plays the games of the tournament, sweep,
-    ingredient, catchup and seats parts; compare and thresholds parts run here.
+    ``backend`` (entered, see ``sim.study.tournament.backend``) plays the games of the tournament,
+    sweep, ingredient, catchup and seats parts; compare and thresholds parts run here.
 
     Every part is checked before any game is played (ExperimentFileError), and ``out`` before
     that (ExperimentRunError). On an error nothing is left behind (``out`` is as it was). On

@@ -33,7 +33,8 @@ PLOT_FILES = ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_roun
 SWEEP_FILES = ("sweep.csv", "sweep.md", "sweep.png")
 SWEEP_STATE = ".sweep.json.partial"
 COMPRESSION = "lz4"  # fast to write; pandas, pyarrow, polars and duckdb read it
-VERSION_PACKAGES = ("quacks-sim", "numpy", "numba", "pandas", "pyarrow", "matplotlib", "typer", "rich")
+VERSION_PACKAGES = ("quacks-sim", "numpy", "numba", "pandas", "pyarrow", "matplotlib", "typer",
+                    "rich")
 
 
 def partial(name: str) -> str:
@@ -48,7 +49,8 @@ def resume_name(name: str) -> str:
 
 def known_files() -> list[str]:
     """Every file name a tournament report may contain (for --force and the empty-DIR check)."""
-    names = [GAMES_FILE, ROUNDS_FILE, RUN_FILE, MD_FILE, *TABLE_FILES.values(), *PLOT_FILES, "witches.csv",
+    names = [GAMES_FILE, ROUNDS_FILE, RUN_FILE, MD_FILE, *TABLE_FILES.values(), *PLOT_FILES,
+             "witches.csv",
              *SWEEP_FILES, STATE_FILE, SWEEP_STATE]
     for n in (GAMES_FILE, ROUNDS_FILE):
         names += [partial(n), resume_name(n)]

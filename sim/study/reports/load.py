@@ -16,7 +16,8 @@ def load_summary(path: str | Path) -> Summary:
     """The summary tables of a finished report, read from its CSV files (categoricals restored)."""
     p = Path(path)
     if not (p / TABLE_FILES["strategies"]).is_file():
-        raise ReportError(f"{p}: no {TABLE_FILES['strategies']} here; is this a quacks tournament report?")
+        raise ReportError(f"{p}: no {TABLE_FILES['strategies']} here; is this a quacks tournament "
+                          "report?")
     run = read_json(p / RUN_FILE) if (p / RUN_FILE).is_file() else {}
     strategies = pd.read_csv(p / TABLE_FILES["strategies"])
     names = [str(x) for x in strategies["strategy"]]
@@ -56,9 +57,11 @@ def load_result(path: str | Path, plan):
     run = read_json(p / RUN_FILE)
     return TournamentResult(plan, load_summary(p), int(run["games"]), int(run["deals"]),
                             run.get("stopped", "games"),
-                            float(run["max_win_share_halfwidth"] if run.get("max_win_share_halfwidth") is not None else "nan"),
+                            float(run["max_win_share_halfwidth"]
+                                  if run.get("max_win_share_halfwidth") is not None else "nan"),
                             0.0, float(run.get("wall_seconds_total", 0.0)), p,
-                            ["the run in this directory was already complete"], run.get("files", []))
+                            ["the run in this directory was already complete"],
+                            run.get("files", []))
 
 
 # --- sweeps -------------------------------------------------------------------------------------

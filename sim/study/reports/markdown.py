@@ -22,7 +22,8 @@ def _ci(lo, hi, digits: int) -> str:
     return f"[{_fmt(lo, digits)}, {_fmt(hi, digits)}]"
 
 
-def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool] | None = None) -> str:
+def md_table(header: Sequence[str], rows: Sequence[Sequence[str]],
+             right: Sequence[bool] | None = None) -> str:
     """A GitHub-flavoured markdown table."""
     right = right or [i > 0 for i in range(len(header))]
     lines = ["| " + " | ".join(header) + " |",
@@ -42,7 +43,8 @@ def strategy_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
             f"{_fmt(r['win_share'], 4)} {_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 4)}",
             f"{_fmt(r['mean_vp'], 2)} {_ci(r['mean_vp_ci_lo'], r['mean_vp_ci_hi'], 2)}",
             f"{_fmt(r['mean_rank'], 3)} {_ci(r['mean_rank_ci_lo'], r['mean_rank_ci_hi'], 3)}",
-            f"{_fmt(r['explosion_rate'], 4)} {_ci(r['explosion_rate_ci_lo'], r['explosion_rate_ci_hi'], 4)}",
+            f"{_fmt(r['explosion_rate'], 4)} "
+            f"{_ci(r['explosion_rate_ci_lo'], r['explosion_rate_ci_hi'], 4)}",
             f"{_fmt(r['rating'], 0)} {_ci(r['rating_ci_lo'], r['rating_ci_hi'], 0)}",
         ])
     return header, rows
@@ -55,7 +57,8 @@ def pair_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     rows = [[str(r["strategy_a"]), str(r["strategy_b"]), f"{int(r['deals']):,}",
              f"{_fmt(r['vp_diff'], 2)} {_ci(r['vp_diff_ci_lo'], r['vp_diff_ci_hi'], 2)}",
              _ci(r["vp_diff_ci_unpaired_lo"], r["vp_diff_ci_unpaired_hi"], 2),
-             f"{_fmt(r['win_share_diff'], 4)} {_ci(r['win_share_diff_ci_lo'], r['win_share_diff_ci_hi'], 4)}",
+             f"{_fmt(r['win_share_diff'], 4)} "
+             f"{_ci(r['win_share_diff_ci_lo'], r['win_share_diff_ci_hi'], 4)}",
              _ci(r["win_share_diff_ci_unpaired_lo"], r["win_share_diff_ci_unpaired_hi"], 4)]
             for r in df.to_dict(orient="records")]
     return header, rows
@@ -105,21 +108,25 @@ def summary_markdown(result) -> str:
     """``summary.md``: the run in one paragraph, then every table."""
     s = result.summary
     st = result.plan.settings()
-    out = [f"# Tournament: {result.games:,} games ({result.deals:,} deals), {st['players']} players",
+    out = [f"# Tournament: {result.games:,} games ({result.deals:,} deals), "
+           f"{st['players']} players",
            "",
-           f"Format `{st['format']}`{' (duplicate: every deal in every seat rotation)' if st['duplicate'] else ''}, "
-           f"seed {st['seed']}, rules `{result.plan.ruleset.display}` (hash `{st['rules_hash'][:12]}`), "
+           f"Format `{st['format']}`"
+           f"{' (duplicate: every deal in every seat rotation)' if st['duplicate'] else ''}, "
+           f"seed {st['seed']}, rules `{result.plan.ruleset.display}` "
+           f"(hash `{st['rules_hash'][:12]}`), "
            f"stopped: {result.stopped}"
-           + (f" (until-ci {st['until_ci']}, widest win-share half-width {result.max_halfwidth:.4f})"
+           + (f" (until-ci {st['until_ci']}, widest win-share half-width "
+              f"{result.max_halfwidth:.4f})"
               if st["until_ci"] is not None else "") + ".",
            "",
-           "Every interval is 95% and treats the **deal** (one game seed, whose random streams every "
-           "rotation and table of the deal share) as the independent unit, never the game. Win share "
-           "(a k-way shared win counts 1/k) and explosions per potion: Wilson intervals at the "
-           "cluster effective sample size, with the t quantile over deals (they stay inside [0, 1]). "
-           "Mean VP and mean rank: cluster-robust t intervals over deals. Rating: Plackett-Luce "
-           "maximum likelihood on the finishing orders (Elo scale, centred on 0; ties split), with "
-           "a cluster-robust sandwich covariance over deals.",
+           "Every interval is 95% and treats the **deal** (one game seed, whose random streams "
+           "every rotation and table of the deal share) as the independent unit, never the game. "
+           "Win share (a k-way shared win counts 1/k) and explosions per potion: Wilson intervals "
+           "at the cluster effective sample size, with the t quantile over deals (they stay inside "
+           "[0, 1]). Mean VP and mean rank: cluster-robust t intervals over deals. Rating: "
+           "Plackett-Luce maximum likelihood on the finishing orders (Elo scale, centred on 0; "
+           "ties split), with a cluster-robust sandwich covariance over deals.",
            "", interval_methods_md(s.info.get("interval_methods", {})),
            "", "## Strategies", ""]
     h, rows = strategy_rows(s.strategies)
@@ -132,12 +139,13 @@ def summary_markdown(result) -> str:
                 "Mean over deals of the difference of the two strategies' per-deal averages (VP "
                 "and win share), with a t-interval over deals: this is the interval for the "
                 "difference. The *(if unpaired)* columns are not an interval for this run's "
-                "difference: they show, for comparison, how wide it would be if the two strategies' "
-                "means (each clustered over deals) had been measured on independent deals, i.e. "
-                "what pairing buys. Pairing removes the luck of the deal, which narrows the VP "
-                "difference; a win-share difference between two strategies at the same table also "
-                "carries their head-to-head (when one wins the other does not), which pairing "
-                "rightly counts, so it can come out wider than the unpaired figure.", ""]
+                "difference: they show, for comparison, how wide it would be if the two "
+                "strategies' means (each clustered over deals) had been measured on independent "
+                "deals, i.e. what pairing buys. Pairing removes the luck of the deal, which "
+                "narrows the VP difference; a win-share difference between two strategies at the "
+                "same table also carries their head-to-head (when one wins the other does not), "
+                "which pairing rightly counts, so it can come out wider than the unpaired figure.",
+                ""]
         h, rows = pair_rows(s.pairs)
         out += [md_table(h, rows, [False, False, True, True, True, True, True]), ""]
     h2h = s.head_to_head
@@ -160,32 +168,38 @@ def summary_markdown(result) -> str:
         seats = sorted(per["seat"].unique())
         rows = []
         for name, g in per.groupby("strategy", observed=True):
-            cells = {int(r["seat"]): f"{_fmt(r['win_share'], 3)} {_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 3)}"
+            cells = {int(r["seat"]): f"{_fmt(r['win_share'], 3)} "
+                     f"{_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 3)}"
                      for r in g.to_dict(orient="records")}
             rows.append([str(name)] + [cells.get(int(x), "") for x in seats])
         out += ["Win share by strategy and seat [95% CI]:", "",
                 md_table(["strategy", *[seat_label(x) for x in seats]], rows), ""]
     b = s.bought
     if len(b):
-        colours = [c for c in b["colour"].cat.categories if b.loc[b["colour"] == c, "mean"].max() > 0]
+        colours = [c for c in b["colour"].cat.categories
+                   if b.loc[b["colour"] == c, "mean"].max() > 0]
         rows = []
         for name, g in b.groupby("strategy", observed=True):
             cells = {r["colour"]: f"{_fmt(r['mean'], 2)} {_ci(r['ci_lo'], r['ci_hi'], 2)}"
                      for r in g.to_dict(orient="records")}
-            rows.append([str(name), f"{int(g['games'].iloc[0]):,}", *[cells.get(c, "") for c in colours]])
+            rows.append([str(name), f"{int(g['games'].iloc[0]):,}",
+                         *[cells.get(c, "") for c in colours]])
         out += ["## Chips bought per game (mean [95% CI])", "",
                 md_table(["strategy", "games", *colours], rows), ""]
     if s.rounds is not None:
         r = s.rounds
         out += ["## By round (mean [95% CI]; every metric in rounds_summary.csv)", ""]
-        for metric, title, digits in (("exploded", "Explosion rate", 3), ("reward_space", "Reward space", 2)):
+        for metric, title, digits in (("exploded", "Explosion rate", 3),
+                                      ("reward_space", "Reward space", 2)):
             sub = r[r["metric"] == metric]
             rounds = sorted(sub["round"].unique())
             rows = []
             for name, g in sub.groupby("strategy", observed=True):
-                cells = {int(x["round"]): f"{_fmt(x['mean'], digits)} {_ci(x['ci_lo'], x['ci_hi'], digits)}"
+                cells = {int(x["round"]): f"{_fmt(x['mean'], digits)} "
+                         f"{_ci(x['ci_lo'], x['ci_hi'], digits)}"
                          for x in g.to_dict(orient="records")}
-                rows.append([str(name), f"{int(g['n'].iloc[0]):,}", *[cells.get(int(k), "") for k in rounds]])
+                rows.append([str(name), f"{int(g['n'].iloc[0]):,}",
+                             *[cells.get(int(k), "") for k in rounds]])
             out += [f"{title} by round:", "",
                     md_table(["strategy", "games", *[f"round {int(k)}" for k in rounds]], rows), ""]
     if result.notes:
@@ -203,34 +217,41 @@ def sweep_markdown(res) -> str:
     keys = st.get("keys") or [st["key"]]
     grid = len(keys) > 1
     header = [*keys, "games", "win share [95% CI]", "mean VP [95% CI]", "mean rank [95% CI]",
-              "explosions/potion [95% CI]", "win share - baseline [95% CI]", "VP - baseline [95% CI]"]
+              "explosions/potion [95% CI]", "win share - baseline [95% CI]",
+              "VP - baseline [95% CI]"]
     rows = []
     for r in res.table.to_dict(orient="records"):
         vals = [f"{r['value']:g}"] + ([f"{r['value2']:g}"] if grid else [])
         if r.get("baseline"):
             vals[-1] += " (baseline)"
         rows.append([*vals, f"{int(r['games']):,}",
-                     f"{_fmt(r['win_share'], 4)} {_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 4)}",
+                     f"{_fmt(r['win_share'], 4)} "
+                     f"{_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 4)}",
                      f"{_fmt(r['mean_vp'], 2)} {_ci(r['mean_vp_ci_lo'], r['mean_vp_ci_hi'], 2)}",
-                     f"{_fmt(r['mean_rank'], 3)} {_ci(r['mean_rank_ci_lo'], r['mean_rank_ci_hi'], 3)}",
-                     f"{_fmt(r['explosion_rate'], 4)} {_ci(r['explosion_rate_ci_lo'], r['explosion_rate_ci_hi'], 4)}",
-                     f"{_fmt(r['win_share_diff'], 4)} {_ci(r['win_share_diff_ci_lo'], r['win_share_diff_ci_hi'], 4)}",
+                     f"{_fmt(r['mean_rank'], 3)} "
+                     f"{_ci(r['mean_rank_ci_lo'], r['mean_rank_ci_hi'], 3)}",
+                     f"{_fmt(r['explosion_rate'], 4)} "
+                     f"{_ci(r['explosion_rate_ci_lo'], r['explosion_rate_ci_hi'], 4)}",
+                     f"{_fmt(r['win_share_diff'], 4)} "
+                     f"{_ci(r['win_share_diff_ci_lo'], r['win_share_diff_ci_hi'], 4)}",
                      f"{_fmt(r['vp_diff'], 2)} {_ci(r['vp_diff_ci_lo'], r['vp_diff_ci_hi'], 2)}"])
     b = res.baseline
     where = ("one of the values above" if b.get("in_grid") else
-             f"played on the same deals in `{b.get('dir')}/`: win share {_fmt(b.get('win_share'), 4)} "
-             f"{_ci(*b.get('win_share_ci', [float('nan')] * 2), 4)}, mean VP {_fmt(b.get('mean_vp'), 2)} "
+             f"played on the same deals in `{b.get('dir')}/`: win share "
+             f"{_fmt(b.get('win_share'), 4)} {_ci(*b.get('win_share_ci', [float('nan')] * 2), 4)}, "
+             f"mean VP {_fmt(b.get('mean_vp'), 2)} "
              f"{_ci(*b.get('mean_vp_ci', [float('nan')] * 2), 2)}")
     what = " x ".join(f"`{k}`" for k in keys)
     return "\n".join([
         f"# Sweep of {what} for `{st['strategy']}` against `{','.join(st['vs'])}`", "",
-        f"{st['players']} players, {st['games']:,} games per value (each deal in every seat rotation; "
-        f"the same deals for every value), seed {st['seed']}, rules "
+        f"{st['players']} players, {st['games']:,} games per value (each deal in every seat "
+        f"rotation; the same deals for every value), seed {st['seed']}, rules "
         f"`{rules_label(st['rules'], st.get('overrides') or [])}`.", "",
         f"Baseline: `{b.get('spec', '')}`, {where}. The differences are paired: the mean over the "
-        "deals both runs played of the difference of the focus strategy's per-deal averages, with a "
-        "t interval over deals. Every other interval treats the deal as the independent unit "
+        "deals both runs played of the difference of the focus strategy's per-deal averages, with "
+        "a t interval over deals. Every other interval treats the deal as the independent unit "
         "(win share and explosions: Wilson at the cluster effective sample size; means: "
         "cluster-robust t). All intervals 95%.", "",
         md_table(header, rows), "",
-        f"Each value's full report is in its own directory ({res.dirs[0] if res.dirs else ''}, ...).", ""])
+        f"Each value's full report is in its own directory ({res.dirs[0] if res.dirs else ''}, "
+        "...).", ""])

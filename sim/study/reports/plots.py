@@ -73,7 +73,8 @@ def plot_win_share(strategies: pd.DataFrame, players: int | None) -> Figure:
         lo = df[key + "_ci_lo"].to_numpy(float)
         hi = df[key + "_ci_hi"].to_numpy(float)
         for i in range(k):
-            ax.errorbar(m[i], y[i], xerr=error_bars([m[i]], [lo[i]], [hi[i]]), fmt="o", color=col[i],
+            ax.errorbar(m[i], y[i], xerr=error_bars([m[i]], [lo[i]], [hi[i]]), fmt="o",
+                        color=col[i],
                         capsize=4)
         ax.set_title(title)
         ax.set_xlabel(xlabel)
@@ -88,7 +89,8 @@ def plot_win_share(strategies: pd.DataFrame, players: int | None) -> Figure:
 
 
 def plot_vp_distribution(vp_hist: pd.DataFrame, strategies: pd.DataFrame) -> Figure:
-    """Distribution of final VP per strategy (share of games), mean and its 95% interval in the legend."""
+    """Distribution of final VP per strategy (share of games), mean and its 95% interval in the
+    legend."""
     k = len(strategies)
     fig = new_figure(9, 5 + 0.2 * -(-k // 2))
     ax = fig.subplots()
@@ -104,7 +106,8 @@ def plot_vp_distribution(vp_hist: pd.DataFrame, strategies: pd.DataFrame) -> Fig
         xs = np.arange(x.min() - 1, x.max() + 2)
         ax.step(xs, full / c.sum(), where="mid", color=col[i], ls=_linestyle(i),
                 label=f"{row['strategy']}: mean {row['mean_vp']:.2f} "
-                      f"[{row['mean_vp_ci_lo']:.2f}, {row['mean_vp_ci_hi']:.2f}], n={int(row['games']):,}")
+                      f"[{row['mean_vp_ci_lo']:.2f}, {row['mean_vp_ci_hi']:.2f}], "
+                      f"n={int(row['games']):,}")
     ax.set_xlabel("final score (VP)")
     ax.set_ylabel("share of games")
     ax.set_title("VP distribution (legend: mean VP [95% CI])")
@@ -120,7 +123,8 @@ def plot_rounds(rounds: pd.DataFrame, names: list[str]) -> Figure:
     col = palette(len(names))
     for ax, metric, title, ylabel in (
             (axes[0], "exploded", "explosion rate by round", "explosions per potion (share)"),
-            (axes[1], "reward_space", "mean reward space by round", "reward space (pot track index)")):
+            (axes[1], "reward_space", "mean reward space by round",
+             "reward space (pot track index)")):
         sub = rounds[rounds["metric"] == metric]
         for i, name in enumerate(names):
             g = sub[sub["strategy"] == name].sort_values("round")
@@ -237,7 +241,8 @@ def plot_pairs(pairs: pd.DataFrame) -> Figure:
             ax.plot([r[key + "_ci_unpaired_lo"], r[key + "_ci_unpaired_hi"]], [y[i] - 0.15] * 2,
                     color="#aaaaaa", lw=4, solid_capstyle="butt",
                     label="width if unpaired" if i == 0 and ax is axes[0] else None)
-            ax.errorbar(m[i], y[i], xerr=error_bars([m[i]], [r[key + "_ci_lo"]], [r[key + "_ci_hi"]]),
+            ax.errorbar(m[i], y[i],
+                        xerr=error_bars([m[i]], [r[key + "_ci_lo"]], [r[key + "_ci_hi"]]),
                         fmt="o", color="black", capsize=4,
                         label="paired per deal, 95% CI" if i == 0 and ax is axes[0] else None)
         ax.axvline(0, color="grey", ls="--", lw=1)
@@ -264,7 +269,8 @@ def plot_head_to_head(h2h: pd.DataFrame, players: int | None) -> Figure:
     lo, hi = Z.copy(), Z.copy()
     for r in h2h.to_dict(orient="records"):
         i, j = pos[str(r["a"])], pos[str(r["b"])]
-        Z[i, j], lo[i, j], hi[i, j] = r["win_share_a"], r["win_share_a_ci_lo"], r["win_share_a_ci_hi"]
+        Z[i, j], lo[i, j], hi[i, j] = (r["win_share_a"], r["win_share_a_ci_lo"],
+                                       r["win_share_a_ci_hi"])
     side = max(5.0, 1.15 * k + 2.5)
     fig = new_figure(side + 1.5, side)
     ax = fig.subplots()
@@ -272,14 +278,16 @@ def plot_head_to_head(h2h: pd.DataFrame, players: int | None) -> Figure:
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="white")
     im = ax.imshow(np.ma.masked_invalid(Z), cmap=cmap, norm=TwoSlopeNorm(even, 0.0, 1.0))
     for i in range(k):  # the diagonal: a strategy against itself, left blank (hatched)
-        ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False, hatch="//", ec="#bbbbbb", lw=0))
+        ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False, hatch="//", ec="#bbbbbb",
+                               lw=0))
     if k <= MAX_H2H_ANNOTATED:
         for i in range(k):
             for j in range(k):
                 if np.isfinite(Z[i, j]):
                     ax.text(j, i, f"{Z[i, j]:.3f}\n[{lo[i, j]:.3f}, {hi[i, j]:.3f}]", ha="center",
                             va="center", fontsize=7 if k <= 6 else 5.5, color="black",
-                            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "alpha": 0.6, "lw": 0})
+                            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "alpha": 0.6,
+                                  "lw": 0})
     ax.set_xticks(range(k), names, rotation=30, ha="right", fontsize=8)
     ax.set_yticks(range(k), names, fontsize=8)
     ax.set_xlabel("B: the strategy A shares a table with")
@@ -287,7 +295,8 @@ def plot_head_to_head(h2h: pd.DataFrame, players: int | None) -> Figure:
     fig.colorbar(im, ax=ax, label=f"A's win share at tables with B (equal share 1/{players or 2})")
     fig.legend(handles=[Patch(fill=False, hatch="//", ec="#bbbbbb",
                               label="diagonal: a strategy and itself (blank)")], **BOTTOM_LEGEND)
-    ax.set_title(f"head to head: A's win share in games with B [95% CI]\n{head_to_head_counts(h2h)}",
+    ax.set_title("head to head: A's win share in games with B [95% CI]\n"
+                 f"{head_to_head_counts(h2h)}",
                  fontsize=10)
     return fig
 

@@ -46,7 +46,8 @@ def ruby_costs(rs: Ruleset) -> dict[str, int]:
 def check_rotation(rotation: int, players: int) -> None:
     """Raise ReplayError unless 0 <= rotation < players."""
     if not 0 <= rotation < players:
-        raise ReplayError(f"--rotation {rotation}: expected 0 to {players - 1} for {players} players")
+        raise ReplayError(f"--rotation {rotation}: expected 0 to {players - 1} for {players} "
+                          "players")
 
 
 @dataclass
@@ -85,7 +86,8 @@ def _read_run(p: Path) -> dict:
     if not p.exists():
         raise ReplayError(f"{p}: no such report folder")
     if not p.is_dir():
-        raise ReplayError(f"{p}: not a folder; give a report folder (the --out of quacks tournament)")
+        raise ReplayError(f"{p}: not a folder; give a report folder (the --out of quacks "
+                          "tournament)")
     f = p / RUN_FILE
     if not f.is_file():
         if (p / STATE_FILE).is_file() or (p / SWEEP_STATE).is_file():
@@ -187,7 +189,8 @@ def load_report_game(path: str | Path, *, game: int | None = None, seat: int | N
     first = t.iloc[0]
     deal, combo, rotation, seed = (int(first[k]) for k in ("deal", "combo", "rotation", "seed"))
     if t[["deal", "combo", "rotation", "seed"]].nunique().max() != 1:
-        raise ReplayError(f"{gf}: the rows of game {game} disagree on deal, table, rotation or seed")
+        raise ReplayError(f"{gf}: the rows of game {game} disagree on deal, table, rotation or "
+                          "seed")
     notes: list[str] = []
     rs = _ruleset(run, p)
     saved_hash = run["ruleset"].get("hash")
@@ -202,7 +205,8 @@ def load_report_game(path: str | Path, *, game: int | None = None, seat: int | N
         raise ReplayError(f"{gf}: game {game} has {players} rows, but its table seats {len(names)}")
     missing = [nm for nm in names if nm not in strategies]
     if missing:
-        raise ReplayError(f"{p / 'run.json'}: table {combo} names {missing[0]!r}, not in strategy_specs")
+        raise ReplayError(f"{p / 'run.json'}: table {combo} names {missing[0]!r}, not in "
+                          "strategy_specs")
     rows = [{"row": int(r["row"]), "seat": int(r["seat"]), "strategy": r["strategy"],
              "vp": int(r["vp"]), "rank": int(r["rank"])} for r in t.to_dict(orient="records")]
     rows.sort(key=lambda r: r["seat"])
@@ -247,7 +251,8 @@ def report_header(res: dict) -> list[str]:
     from sim.rules.ruleset import rules_label
 
     which = (f"row {res['row']} (game {res['game']}, seat {res['seat']})" if res["row"] is not None
-             else f"game {res['game']}" + (f", seat {res['seat']}" if res["seat"] is not None else ""))
+             else f"game {res['game']}" + (
+                 f", seat {res['seat']}" if res["seat"] is not None else ""))
     lines = [f"{res['report']}: {which} = deal {res['deal']} at table {res['table']} "
              f"({', '.join(res['table_lineup'])}), rotation {res['rotation']}; seed {res['seed']}, "
              f"rules {rules_label(res['rules'], res['overrides'])}"]
@@ -264,5 +269,6 @@ def report_footer(res: dict) -> list[str]:
         lines.append(f"  seat {f['seat']} {f['strategy']}: replay {f['vp']} VP rank {f['rank']}; "
                      f"report row {r['row']}: {r['vp']} VP rank {r['rank']}{mark}{here}")
     verdict = ("the replay matches the report" if res["matches"] else
-               "the replay DIFFERS from the report (the code, a strategy or its file changed since the run)")
+               "the replay DIFFERS from the report (the code, a strategy or its file changed since "
+               "the run)")
     return ["Check against games.parquet:", *lines, verdict]

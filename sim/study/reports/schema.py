@@ -49,7 +49,8 @@ def arrow_table(cols: dict[str, np.ndarray], schema: pa.Schema, names: pa.Array)
     arrays = []
     for f in schema:
         if f.name == "strategy":
-            arrays.append(pa.DictionaryArray.from_arrays(pa.array(cols["strategy"], pa.int16()), names))
+            arrays.append(pa.DictionaryArray.from_arrays(pa.array(cols["strategy"], pa.int16()),
+                                                         names))
         else:
             arrays.append(pa.array(cols[f.name], f.type))
     return pa.Table.from_arrays(arrays, schema=schema)
@@ -65,7 +66,8 @@ def numpy_columns(table: pa.Table, names: list[str]) -> dict[str, np.ndarray]:
             try:
                 lut = np.array([names.index(x) for x in dictionary], dtype=np.int64)
             except ValueError as e:
-                raise ReportError(f"the partial results name a strategy not in this run ({e})") from None
+                raise ReportError(
+                    f"the partial results name a strategy not in this run ({e})") from None
             idx = arr.indices.to_numpy(zero_copy_only=False)
             out[name] = lut[idx] if len(lut) else idx.astype(np.int64)
         else:

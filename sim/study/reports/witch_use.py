@@ -50,7 +50,8 @@ def witch_use_table(deal: np.ndarray, strategy: np.ndarray, witches: np.ndarray,
     np.add.at(N, idx, play)
     cs = ClusterSums(S * N_WITCHES)
     cs.add_totals(X.reshape(nd, S * N_WITCHES), N.reshape(nd, S * N_WITCHES))
-    share, (lo, hi) = cs.share_ci(nd) if nd else (np.zeros(S * N_WITCHES), (np.zeros(0), np.zeros(0)))
+    share, (lo, hi) = (cs.share_ci(nd) if nd
+                       else (np.zeros(S * N_WITCHES), (np.zeros(0), np.zeros(0))))
     rows = []
     for s in range(S):
         for w in range(N_WITCHES):
@@ -75,7 +76,8 @@ def witch_use_from_parquet(path, names: Sequence[str]) -> pd.DataFrame | None:
         return None
     t = pq.read_table(path, columns=["deal", "strategy", "witches"]).to_pandas()
     strat = t["strategy"]
-    codes = strat.cat.codes.to_numpy() if isinstance(strat.dtype, pd.CategoricalDtype) else strat.to_numpy()
+    codes = (strat.cat.codes.to_numpy() if isinstance(strat.dtype, pd.CategoricalDtype)
+             else strat.to_numpy())
     if isinstance(strat.dtype, pd.CategoricalDtype):  # map the file's categories onto ``names``
         lookup = np.array([list(names).index(str(c)) for c in strat.cat.categories], np.int64)
         codes = lookup[codes]

@@ -132,9 +132,11 @@ class ReportWriter:
                     self.started = saved.get("started", self.started)
                     mode = "resume"
                 else:
-                    raise ReportError(f"--resume: {p} holds no interrupted quacks tournament to resume")
+                    raise ReportError(
+                        f"--resume: {p} holds no interrupted quacks tournament to resume")
             else:
-                hint = ("holds an interrupted run; add --resume to continue it or --force to start over"
+                hint = ("holds an interrupted run; add --resume to continue it or --force to start "
+                        "over"
                         if (p / STATE_FILE).exists() else
                         "is not empty; use --force to overwrite the report there")
                 raise ReportError(f"--out {p}: the directory {hint}")
@@ -173,7 +175,8 @@ class ReportWriter:
         return self._resume(acc)
 
     def _source(self, name: str) -> Path | None:
-        res, part, final = (self.path / resume_name(name), self.path / partial(name), self.path / name)
+        res, part, final = (self.path / resume_name(name), self.path / partial(name),
+                            self.path / name)
         if res.exists():
             return res
         if part.exists():
@@ -316,7 +319,8 @@ class ReportWriter:
                        "tables": len(plan.tables), "chunks": len(plan.chunk_bounds) - 1,
                        "game_index": "game g: deal g // games_per_deal, table (g % games_per_deal)"
                                      " // rotations, rotation g % rotations"},
-            "strategy_files": [{"path": f, "sha256": sha256_of(f)} for f in plan.config.strategy_files],
+            "strategy_files": [{"path": f, "sha256": sha256_of(f)}
+                               for f in plan.config.strategy_files],
             "versions": package_versions(),
             "started": self.started, "finished": now_iso(),
             "wall_seconds": round(result.seconds, 3),

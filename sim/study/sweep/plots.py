@@ -35,7 +35,8 @@ def plot_sweep(table: pd.DataFrame, settings: dict) -> Figure:
     fig = Figure(figsize=(11, 8))
     axes = fig.subplots(2, 2, sharex=True)
     x = table["value"].to_numpy(float)
-    base = table["baseline"].to_numpy(bool) if "baseline" in table.columns else np.zeros(len(x), bool)
+    base = (table["baseline"].to_numpy(bool) if "baseline" in table.columns
+            else np.zeros(len(x), bool))
     vs = ",".join(settings["vs"])
     panels = (("win_share", "win share", "win share of the focus strategy"),
               ("mean_vp", "mean VP", "mean VP of the focus strategy"),
@@ -98,7 +99,8 @@ def _plot_sweep_grid(table: pd.DataFrame, settings: dict) -> Figure:
     cell_h = (height - 1.9) / max(1, len(ys))
     labelled = "all"
     for ax, key, title, cmap in ((axes[0], "win_share", "win share", SEQUENTIAL_CMAP),
-                                 (axes[1], "win_share_diff", "win share - baseline (paired)", "RdBu")):
+                                 (axes[1], "win_share_diff", "win share - baseline (paired)",
+                                  "RdBu")):
         Z = np.full((len(ys), len(xs)), np.nan)
         lo, hi = Z.copy(), Z.copy()
         for r in table.to_dict(orient="records"):
@@ -135,10 +137,12 @@ def _plot_sweep_grid(table: pd.DataFrame, settings: dict) -> Figure:
                  f"{b['value']:g}, {b['value2']:g}; baseline {settings.get('baseline_spec', '')}",
                  fontsize=10)
     helps = [h for h in (settings.get("key_help") or []) if h]
-    notes = [f"{k}: {h}" for k, h in zip(keys, settings.get("key_help") or []) if h] if helps else []
+    notes = ([f"{k}: {h}" for k, h in zip(keys, settings.get("key_help") or []) if h] if helps
+             else [])
     if labelled != "all":
         notes.append("cells labelled with " + ("the value only" if labelled == "values" else
-                                               "nothing (too many)") + "; every cell's interval is in sweep.csv")
+                                               "nothing (too many)") + "; every cell's interval is "
+                     "in sweep.csv")
     if notes:
         fig.supxlabel("; ".join(notes), fontsize=MIN_TEXT_PT)
     return fig

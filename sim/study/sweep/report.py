@@ -54,15 +54,18 @@ class SweepWriter:
                 d = settings_diff(saved, settings)
                 if d:
                     raise ReportError(f"--resume: {p} holds a sweep with other settings ({d}); "
-                                      "repeat its command with --resume, or use --force to start over")
+                                      "repeat its command with --resume, or use --force to start "
+                                      "over")
             else:
-                hint = ("holds an interrupted sweep; add --resume to continue it or --force to start over"
+                hint = ("holds an interrupted sweep; add --resume to continue it or --force to "
+                        "start over"
                         if (p / SWEEP_STATE).exists() else
                         "is not empty; use --force to overwrite the report there")
                 raise ReportError(f"--out {p}: the directory {hint}")
         check_writable(p)
         atomic_write_text(p / SWEEP_STATE, dumps({"settings": settings, "argv": self.argv,
-                                                  "started": self.started, "subdirs": self.subdirs}))
+                                                  "started": self.started,
+                                                  "subdirs": self.subdirs}))
 
     def _previous_subdirs(self) -> list[str]:
         for name in (SWEEP_STATE, RUN_FILE):
@@ -87,7 +90,8 @@ class SweepWriter:
         if plots:
             files += render_sweep(res.table, res.settings, stage)
         manifest = {**res.to_json(), "settings": res.settings, "argv": self.argv,
-                    "subdirs": self.subdirs, "versions": package_versions(), "started": self.started,
+                    "subdirs": self.subdirs, "versions": package_versions(),
+                    "started": self.started,
                     "finished": now_iso(), "files": sorted(files + [RUN_FILE])}
         (stage / RUN_FILE).write_text(dumps(manifest), encoding="utf-8")
         for name in files:

@@ -65,7 +65,8 @@ def number_param(name: str, key: str, verb: str, error: type[Exception]):
                     f"{', '.join(params) or 'none'}")
     p = params[key]
     if p.kind not in ("int", "float", "round"):
-        raise error(f"--param {key}: a {p.kind} parameter cannot be {verb}; give a number parameter")
+        raise error(f"--param {key}: a {p.kind} parameter cannot be {verb}; give a number "
+                    "parameter")
     return p
 
 
@@ -93,7 +94,8 @@ def parse_param(strategy: str, param: str) -> SweepParam:
         start, stop, step = (float(x) for x in parts)
     except ValueError:
         raise SweepError(f"--param {param!r}: START, STOP and STEP must be numbers") from None
-    if step == 0 or not all(math.isfinite(x) for x in (start, stop, step)) or (stop - start) * step < 0:
+    if (step == 0 or not all(math.isfinite(x) for x in (start, stop, step))
+        or (stop - start) * step < 0):
         raise SweepError(f"--param {param!r}: STEP must be non-zero and lead from START to STOP")
     count = int(math.floor((stop - start) / step + 1e-9)) + 1
     if count > MAX_SWEEP_VALUES:
@@ -101,7 +103,8 @@ def parse_param(strategy: str, param: str) -> SweepParam:
     values = [float(f"{start + i * step:.12g}") for i in range(count)]
     whole = all(v == int(v) for v in values)
     if p.kind == "int" and not whole:
-        raise SweepError(f"--param {key}: an integer parameter; START and STEP must be whole numbers")
+        raise SweepError(f"--param {key}: an integer parameter; START and STEP must be whole "
+                         "numbers")
     return SweepParam(key, values, [_value_text(v, whole) for v in values], p.help)
 
 
@@ -145,7 +148,8 @@ class SweepPlan:
         return self.dirs + extra
 
 
-def plan_sweep(strategy: str, params: str | Sequence[str], baseline: str | None = None) -> SweepPlan:
+def plan_sweep(strategy: str, params: str | Sequence[str],
+               baseline: str | None = None) -> SweepPlan:
     """Resolve the strategy, one or two ``KEY=START:STOP:STEP`` parameters and the baseline
     (``V`` for one parameter, ``V1,V2`` for two, in ``params`` order; default: the strategy's
     own default) into the runs of a sweep; raise SweepError (or a spec error) with one line."""

@@ -283,7 +283,8 @@ def _row(kind: str, threshold, rule: str, hist: np.ndarray, q: pot.PotionQuery, 
     else:
         s["expected_rubies"], s["expected_rubies_ci"] = mean_ci(ruby, weights)
     s["expected_value"], s["expected_value_ci"] = pot.hist_value(hist, values, is_exact=is_exact)
-    row = {"rule": rule, "kind": kind, "threshold": np.nan if threshold is None else float(threshold)}
+    row = {"rule": rule, "kind": kind,
+           "threshold": np.nan if threshold is None else float(threshold)}
     for m in MEASURES[:-1]:
         lo, hi = s.get(m + "_ci") or (np.nan, np.nan)
         row.update({m: s[m], m + "_lo": float(lo), m + "_hi": float(hi)})
@@ -408,7 +409,8 @@ def forward(counts, setups: list) -> tuple[np.ndarray, pd.DataFrame]:
             if draws.any() and (q * draws).any():
                 frontier[st] = np.where(draws, q, 0.0)
     policy = pd.DataFrame([(k, w, a, b, b / a if a > 0 else np.nan, m, d)
-                           for (k, w), (a, b, m, d) in sorted(cells.items())], columns=POLICY_COLUMNS)
+                           for (k, w), (a, b, m, d) in sorted(cells.items())],
+                          columns=POLICY_COLUMNS)
     return hist, policy
 
 
@@ -417,10 +419,12 @@ def forward(counts, setups: list) -> tuple[np.ndarray, pd.DataFrame]:
 
 
 def _title(summary: dict) -> str:
-    how = ("exact" if summary["exact"] else f"{summary['n']:,} potions a rule, seed {summary['seed']}")
+    how = ("exact" if summary["exact"] else f"{summary['n']:,} potions a rule, seed "
+           f"{summary['seed']}")
     v = summary["value"]
-    return (f"bag {summary['bag']} | start {summary['start']} | flask {summary['flask'] or 'off'} | "
-            f"round {summary['round']}\nvalue = VP + {v['coin']:g} x coins + {v['ruby']:g} x ruby | {how}")
+    return (f"bag {summary['bag']} | start {summary['start']} | flask {summary['flask'] or 'off'} "
+            f"| round {summary['round']}\nvalue = VP + {v['coin']:g} x coins + {v['ruby']:g} x "
+            f"ruby | {how}")
 
 
 def stop_curve_figure(res: ThresholdsResult):
@@ -481,7 +485,8 @@ def policy_figure(res: ThresholdsResult):
     for r in p.itertuples():
         red, green, blue, _ = cmap(float(r.share_draw))
         dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
-        ax.text(r.chips_drawn, r.white_total, f"{r.p_reach:.2f}".lstrip("0") if r.p_reach < 1 else "1",
+        ax.text(r.chips_drawn, r.white_total,
+                f"{r.p_reach:.2f}".lstrip("0") if r.p_reach < 1 else "1",
                 ha="center", va="center", fontsize=MIN_TEXT_PT, color="white" if dark else "black")
     ax.set_xlabel("chips drawn")
     ax.set_ylabel("white total in the pot")

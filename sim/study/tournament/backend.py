@@ -47,7 +47,8 @@ def make_backend(name: str = "local", *, scheduler: str | None = None, workers: 
         raise BackendError("--scheduler and --workers: give one (--scheduler joins a running "
                            "cluster, --workers starts one here)")
     if workers is not None and not 1 <= workers <= MAX_LOCAL_WORKERS:
-        raise BackendError(f"--workers {workers}: expected 1 to {MAX_LOCAL_WORKERS} worker processes")
+        raise BackendError(f"--workers {workers}: expected 1 to {MAX_LOCAL_WORKERS} worker "
+                           "processes")
     if scheduler is not None and not scheduler.strip():
         raise BackendError("--scheduler: give the scheduler's address, e.g. tcp://10.0.0.5:8786")
     try:

@@ -274,7 +274,8 @@ class DaskChunks:
         self.key = backend.send(plan.ruleset, plan)
         self.futures: dict[int, object] = {}
         self.next = None  # the next chunk to submit
-        self.run = os.urandom(4).hex()  # in the task keys: a cancelled earlier run's tasks stay apart
+        # in the task keys: a cancelled earlier run's tasks stay apart
+        self.run = os.urandom(4).hex()
 
     def _top_up(self, k: int) -> None:
         """Keep chunks k .. k + window - 1 submitted (the window: two per worker process)."""
@@ -475,9 +476,11 @@ class DaskBackend:
         """A chunk source for one run of ``plan`` (its payload sent to the workers now)."""
         return DaskChunks(self, plan)
 
-    def deal_shares(self, ruleset, specs, seed: int, deals: np.ndarray, chunks: int = 64) -> np.ndarray:
-        """See :func:`sim.study.tournament.backend.lineup_deal_shares`: the deals (a contiguous range) split
-        into tasks of at least TUNE_PIECE_GAMES games, results joined in deal order."""
+    def deal_shares(self, ruleset, specs, seed: int, deals: np.ndarray,
+                    chunks: int = 64) -> np.ndarray:
+        """See :func:`sim.study.tournament.backend.lineup_deal_shares`: the deals (a contiguous
+        range) split into tasks of at least TUNE_PIECE_GAMES games, results joined in deal
+        order."""
         deals = np.asarray(deals, dtype=np.int64)
         if len(deals) == 0:
             return np.zeros(0)

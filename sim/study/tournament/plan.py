@@ -135,7 +135,8 @@ def load_strategy_files(files: Sequence[str] = ()) -> None:
         from strategies.registry import load_plugins_dir, load_strategy_file
     except ImportError:  # a strategy layer without plugin files
         if files:
-            raise TournamentError("--strategy-file: this version has no user strategy files") from None
+            raise TournamentError(
+                "--strategy-file: this version has no user strategy files") from None
         return
     load_plugins_dir()
     for f in files:
@@ -167,7 +168,8 @@ def resolve_plan(config: TournamentConfig) -> Plan:
     if c.games is not None and c.games <= 0:
         raise TournamentError(f"--games {c.games}: expected a positive number of games")
     if c.until_ci is not None and not (0 < c.until_ci < 0.5):
-        raise TournamentError(f"--until-ci {c.until_ci}: expected a half-width between 0 and 0.5, e.g. 0.01")
+        raise TournamentError(f"--until-ci {c.until_ci}: expected a half-width between 0 and 0.5, "
+                              "e.g. 0.01")
     if c.players is not None and c.players < 1:
         raise TournamentError(f"--players {c.players}: expected a player count such as 2, 3 or 4")
     if c.first_chunk_games <= 0 or c.max_chunk_games <= 0:
@@ -195,8 +197,8 @@ def resolve_plan(config: TournamentConfig) -> Plan:
             players = max(len(specs), lo)
         if len(specs) > players:
             raise TournamentError(
-                f"--strategies: {len(specs)} strategies for {players} seats; use --format round-robin "
-                f"to play every combination of {players}, or give at most {players}")
+                f"--strategies: {len(specs)} strategies for {players} seats; use --format "
+                f"round-robin to play every combination of {players}, or give at most {players}")
         check_players(rs, players)
         if 1 < len(specs) < players:  # as quacks play: one per seat, or one for all
             raise TournamentError(
@@ -223,7 +225,8 @@ def resolve_plan(config: TournamentConfig) -> Plan:
         strategies = [parsed[s] for s in names]
     else:  # vs-field
         if len(specs) < 2:
-            raise TournamentError("--format vs-field: give the focus strategy first, then the field "
+            raise TournamentError(
+                "--format vs-field: give the focus strategy first, then the field "
                                   "(at least one spec), e.g. threshold:t=7,threshold")
         if players is None:
             players = min(max(DEFAULT_PLAYERS, lo), hi)

@@ -84,8 +84,9 @@ def run_tournament(
     acc = Accumulator(plan.names, plan.players, plan.rounds, paired=plan.config.duplicate,
                       keep_deals=keep_deals, head_to_head=len(plan.tables) > 1)
     if out is not None:
-        import sim.study.reports.plots  # noqa: F401 - the report writer needs it; importing matplotlib takes
-        # a second or two, which is no part of the run's time
+        # the report writer needs it; importing matplotlib takes a second or two, which is no
+        # part of the run's time
+        import sim.study.reports.plots  # noqa: F401
     warm_statistics()  # the accumulator's compiled sums: loaded (or compiled) outside the clock
     source = (backend or LOCAL).chunks(plan)  # a cluster's workers set up outside the clock too
     t0 = time.perf_counter()
@@ -141,7 +142,8 @@ def run_tournament(
         seconds = time.perf_counter() - t0
         summary = acc.summary()
         result = TournamentResult(plan, summary, acc.games, acc.deals, stopped, halfwidth,
-                                  seconds, seconds + seconds_before, Path(out) if out else None, notes,
+                                  seconds, seconds + seconds_before, Path(out) if out else None,
+                                  notes,
                                   deal_totals={i: acc.deal_totals(i) for i in keep_deals})
         if writer is not None:
             with DeferInterrupt(reraise=False):  # a second or so: finish rather than stop
@@ -165,6 +167,7 @@ def tournament(strategies: Sequence[str] = (), **kwargs) -> TournamentResult:
     """
     fields = TournamentConfig.__dataclass_fields__
     cfg = TournamentConfig(strategies=tuple(strategies),
-                           **{k: (tuple(v) if k == "overrides" else v) for k, v in kwargs.items() if k in fields})
+                           **{k: (tuple(v) if k == "overrides" else v) for k, v in kwargs.items()
+                              if k in fields})
     rest = {k: v for k, v in kwargs.items() if k not in fields}
     return run_tournament(cfg, **rest)

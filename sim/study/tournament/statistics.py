@@ -153,7 +153,8 @@ class Accumulator:
             raise ValueError("a chunk must hold whole games")
         vp = np.asarray(cols["vp"]).astype(np.int64, copy=False)
         rank = np.asarray(cols["rank"]).astype(np.int64, copy=False)
-        share = np.rint(np.asarray(cols["win_share"], dtype=np.float64) * SHARE_UNIT).astype(np.int64)
+        share = np.rint(np.asarray(cols["win_share"], dtype=np.float64)
+                        * SHARE_UNIT).astype(np.int64)
         expl = np.asarray(cols["explosions"]).astype(np.int64, copy=False)
         seat = np.asarray(cols["seat"]).astype(np.intp, copy=False)
         deal = np.asarray(cols["deal"], dtype=np.int64)
@@ -185,10 +186,14 @@ class Accumulator:
         self.c_vp.add_totals(V, cnt)
         self.c_rank.add_totals(rk, cnt)
         self.c_expl.add_totals(ex, cnt * self.rounds)
-        self.c_seat_share.add_totals(np.concatenate([sh3.reshape(len(W), -1), sh3.sum(axis=1)], axis=1),
-                                     np.concatenate([cnt3.reshape(len(W), -1), cnt3.sum(axis=1)], axis=1))
-        self.c_seat_vp.add_totals(np.concatenate([vp3.reshape(len(W), -1), vp3.sum(axis=1)], axis=1),
-                                  np.concatenate([cnt3.reshape(len(W), -1), cnt3.sum(axis=1)], axis=1))
+        self.c_seat_share.add_totals(np.concatenate([sh3.reshape(len(W), -1), sh3.sum(axis=1)],
+                                                    axis=1),
+                                     np.concatenate([cnt3.reshape(len(W), -1), cnt3.sum(axis=1)],
+                                                    axis=1))
+        self.c_seat_vp.add_totals(np.concatenate([vp3.reshape(len(W), -1), vp3.sum(axis=1)],
+                                                 axis=1),
+                                  np.concatenate([cnt3.reshape(len(W), -1), cnt3.sum(axis=1)],
+                                                 axis=1))
         bought = np.stack([per(ds, np.asarray(cols[name]), nd * S).reshape(nd, S)[present]
                            for name in BOUGHT_COLUMNS], axis=2)
         self.c_bought.add_totals(bought.reshape(len(W), -1), np.repeat(cnt, N_COLOURS, axis=1))
@@ -209,7 +214,8 @@ class Accumulator:
 
     def _add_deal_sums(self, ud, cnt, V, W) -> None:
         per = cnt[0]
-        if not (cnt == per).all() or ((self.per_deal >= 0).any() and not (self.per_deal == per).all()):
+        if (not (cnt == per).all()
+            or ((self.per_deal >= 0).any() and not (self.per_deal == per).all())):
             raise ValueError("every deal must seat each strategy equally often")
         self.per_deal = per.astype(np.int64)
         self.deals += len(ud)
@@ -218,7 +224,8 @@ class Accumulator:
         self.gram_vp += V.T @ V
         self.gram_sh += W.T @ W
         for i in self.keep_deals:
-            self.kept.append(np.stack([ud, np.full(len(ud), i), cnt[:, i], V[:, i], W[:, i]], axis=1))
+            self.kept.append(np.stack([ud, np.full(len(ud), i), cnt[:, i], V[:, i], W[:, i]],
+                                      axis=1))
 
     def _add_orders(self, code: np.ndarray, game_deal: np.ndarray) -> None:
         S, n = self.S, code.shape[1]
@@ -250,8 +257,8 @@ class Accumulator:
             grown[:, : self.cluster_orders.shape[1]] = self.cluster_orders
             self.cluster_orders = grown
         Kc = self.cluster_orders.shape[1]
-        self.cluster_orders += np.bincount(bucket * Kc + ids[kinv],
-                                           minlength=RATING_BUCKETS * Kc).reshape(RATING_BUCKETS, Kc)
+        self.cluster_orders += np.bincount(bucket * Kc + ids[kinv], minlength=RATING_BUCKETS * Kc
+                                           ).reshape(RATING_BUCKETS, Kc)
 
     def add_rounds(self, cols: Mapping[str, np.ndarray]) -> None:
         """Add a chunk of ``rounds.parquet`` rows (whole deals, any order)."""
@@ -307,7 +314,8 @@ class Accumulator:
         d["orders"] = sorted((list(k), v) for k, v in self.orders.items())
         keys = {i: k for k, i in self.order_ids.items()}
         b, k = np.nonzero(self.cluster_orders)
-        d["cluster_orders"] = sorted(([int(bi), list(keys[int(ki)])], int(self.cluster_orders[bi, ki]))
+        d["cluster_orders"] = sorted(([int(bi), list(keys[int(ki)])],
+                                      int(self.cluster_orders[bi, ki]))
                                      for bi, ki in zip(b, k))
         return d
 
@@ -339,7 +347,8 @@ class Accumulator:
             info={"games": self.games, "deals": self.deals, "players": self.n,
                   "rounds": self.rounds, "rating_note": rating.note,
                   "interval_methods": methods},
-            head_to_head=self.h2h.table(cat, self.deals, SHARE_UNIT) if self.h2h is not None else None,
+            head_to_head=self.h2h.table(cat, self.deals, SHARE_UNIT) if self.h2h is not None
+            else None,
         )
 
     def _strategy_table(self, cat, rating: Rating) -> pd.DataFrame:
@@ -355,7 +364,8 @@ class Accumulator:
             "win_share": ws, "win_share_ci_lo": ws_ci[0], "win_share_ci_hi": ws_ci[1],
             "mean_vp": vp, "mean_vp_ci_lo": vp_ci[0], "mean_vp_ci_hi": vp_ci[1],
             "mean_rank": rk, "mean_rank_ci_lo": rk_ci[0], "mean_rank_ci_hi": rk_ci[1],
-            "explosion_rate": ex, "explosion_rate_ci_lo": ex_ci[0], "explosion_rate_ci_hi": ex_ci[1],
+            "explosion_rate": ex, "explosion_rate_ci_lo": ex_ci[0],
+            "explosion_rate_ci_hi": ex_ci[1],
             "potions": self.count * self.rounds,
             "rating": elo, "rating_ci_lo": elo_ci[:, 0], "rating_ci_hi": elo_ci[:, 1],
             "illegal_decisions": self.illegal,
@@ -404,7 +414,8 @@ class Accumulator:
             for i in range(-1, S):
                 c = (S if i < 0 else i) * n + s
                 rows.append({"seat": s, "strategy": names[i + 1], "games": int(games[c]),
-                             "win_share": ws[c], "win_share_ci_lo": wlo[c], "win_share_ci_hi": whi[c],
+                             "win_share": ws[c], "win_share_ci_lo": wlo[c],
+                             "win_share_ci_hi": whi[c],
                              "mean_vp": vp[c], "mean_vp_ci_lo": vlo[c], "mean_vp_ci_hi": vhi[c]})
         df = pd.DataFrame(rows)
         df["strategy"] = df["strategy"].astype(pd.CategoricalDtype(names, ordered=True))
@@ -416,7 +427,8 @@ class Accumulator:
         df = pd.DataFrame({
             "strategy": pd.Categorical.from_codes(np.repeat(np.arange(S), C), dtype=cat),
             "colour": pd.Categorical.from_codes(np.tile(np.arange(C), S),
-                                                dtype=pd.CategoricalDtype(COLOUR_NAMES, ordered=True)),
+                                                dtype=pd.CategoricalDtype(COLOUR_NAMES,
+                                                                          ordered=True)),
             "games": np.repeat(self.count, C),
             "mean": m, "ci_lo": np.maximum(lo, 0.0), "ci_hi": hi,  # counts are >= 0
         })
@@ -480,6 +492,7 @@ def summarize_games(games: pd.DataFrame, rounds_df: pd.DataFrame | None = None, 
     acc.add_games(cols)
     if rounds_df is not None and len(rounds_df):
         rc = {c: rounds_df[c].to_numpy() for c in rounds_df.columns if c != "strategy"}
-        rc["strategy"] = rounds_df["strategy"].astype(pd.CategoricalDtype(names)).cat.codes.to_numpy()
+        rc["strategy"] = rounds_df["strategy"].astype(
+            pd.CategoricalDtype(names)).cat.codes.to_numpy()
         acc.add_rounds(rc)
     return acc.summary()

@@ -29,7 +29,8 @@ class Summary:
         return [{"name": r.pop("strategy"), **r} for r in rows]
 
 
-INTERVAL_PAIRS = ("win_share_ci", "mean_vp_ci", "mean_rank_ci", "explosion_rate_ci", "rating_ci", "vp_diff_ci",
+INTERVAL_PAIRS = ("win_share_ci", "mean_vp_ci", "mean_rank_ci", "explosion_rate_ci", "rating_ci",
+                  "vp_diff_ci",
                   "vp_diff_ci_unpaired", "win_share_diff_ci", "win_share_diff_ci_unpaired",
                   "win_share_a_ci")
 

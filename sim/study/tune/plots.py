@@ -29,10 +29,12 @@ def progress_figure(res) -> Figure:
                        label=f"candidate: {state}")
     full = h["deals"] == h["deals"].max()
     best = h["win_share"].where(full).cummax().ffill()
-    ax.step(h["games_so_far"], best, where="post", color="black", lw=1, label="best full run so far")
+    ax.step(h["games_so_far"], best, where="post", color="black", lw=1,
+            label="best full run so far")
     lo, hi = res.best_win_share_ci
     ax.errorbar([h["games_so_far"].max()], [res.best_win_share],
-                yerr=[[res.best_win_share - lo], [hi - res.best_win_share]], fmt="s", color="#c0392b",
+                yerr=[[res.best_win_share - lo], [hi - res.best_win_share]], fmt="s",
+                color="#c0392b",
                 capsize=3, label="winner, re-tested (95% CI)")
     ax.set_ylabel("win share")
     ax.set_title(f"quacks tune {res.start}")
@@ -44,9 +46,11 @@ def progress_figure(res) -> Figure:
             part = h[h["state"] == state]
             if len(part):
                 ax.scatter(part["games_so_far"], part[key], marker=marker, s=16, color=colour)
-        ax.axhline(res.best_values[key], color="#c0392b", lw=1.2, label=f"winner {res.best_values[key]:.4g}")
+        ax.axhline(res.best_values[key], color="#c0392b", lw=1.2,
+                   label=f"winner {res.best_values[key]:.4g}")
         if start is not None:
-            ax.axhline(float(start[key]), color="grey", lw=1, ls=":", label=f"start {float(start[key]):.4g}")
+            ax.axhline(float(start[key]), color="grey", lw=1, ls=":",
+                       label=f"start {float(start[key]):.4g}")
         ax.set_ylabel(key)
         ax.grid(alpha=0.3)
         ax.tick_params(labelsize=MIN_TEXT_PT)

@@ -148,8 +148,10 @@ class TuneResult:
         """The JSON keys of ``quacks tune --json``."""
         return {
             "start": self.start, "best": self.best, "best_values": self.best_values,
-            "best_win_share": self.best_win_share, "best_win_share_ci": list(self.best_win_share_ci),
-            "start_win_share": self.start_win_share, "start_win_share_ci": list(self.start_win_share_ci),
+            "best_win_share": self.best_win_share,
+            "best_win_share_ci": list(self.best_win_share_ci),
+            "start_win_share": self.start_win_share,
+            "start_win_share_ci": list(self.start_win_share_ci),
             "improvement": self.improvement, "improvement_ci": list(self.improvement_ci),
             "evaluations": self.evaluations, "games": self.games, "retest_deals": self.retest_deals,
         }
@@ -175,8 +177,8 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
 
     ``budget`` is the number of games the search may play (the re-test comes on top: as many
     games as a full rung, for each of the two specs). Raises TuneError on bad input.
-    ``backend`` (entered; default local, see ``sim.study.tournament.backend``) plays the games; the result
-    is the same whatever it is.
+    ``backend`` (entered; default local, see ``sim.study.tournament.backend``) plays the games;
+    the result is the same whatever it is.
     """
     import optuna
 
@@ -208,7 +210,8 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     sampler = optuna.samplers.TPESampler(seed=seed % 2**32, n_startup_trials=8)
     # rung r is reported at step plan[r] = first x 3^r deals: the pruner's own rungs
-    pruner = optuna.pruners.SuccessiveHalvingPruner(min_resource=first, reduction_factor=RUNG_GROWTH)
+    pruner = optuna.pruners.SuccessiveHalvingPruner(min_resource=first,
+                                                    reduction_factor=RUNG_GROWTH)
     study = optuna.create_study(direction="maximize", sampler=sampler, pruner=pruner)
     study.enqueue_trial(_start_values(strategy, params))  # the starting point is a candidate too
     rows = []
@@ -242,7 +245,8 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
     history = pd.DataFrame(rows)
     best_row = _best(history)
     best_spec = best_row["spec"]
-    best_values = {p.key: int(best_row[p.key]) if p.whole else float(best_row[p.key]) for p in params}
+    best_values = {p.key: int(best_row[p.key]) if p.whole else float(best_row[p.key])
+                   for p in params}
     # re-test on fresh deals (another seed stream): the winner and the start, paired by deal
     n_re = retest_deals or plan[-1]
     fresh = Evaluator(ruleset, field_specs, players, seed + 1_000_003, chunks,
