@@ -179,6 +179,13 @@ def test_magic_potion_refills_every_flask():
     assert out[0]["flask"] and out[1]["flask"]
 
 
+def test_magic_potion_records_each_flask_it_refills():
+    # Seat 0's flask is empty, seat 1's full: one "flask" card effect, for seat 0.
+    res = play("magic-potion", 1, {**QUIET, "flask": False}, QUIET, die=("vp1", "vp1"))
+    refills = [e for e in res["events"] if e.get("effect") == "flask"]
+    assert [(e["seat"], e["amount"]) for e in refills] == [(0, 1)]
+
+
 def test_seasoned_perfectly():
     # White exactly 7 (w3, w2, w2): droplet +1; 6 gets nothing.
     out = seats("seasoned-perfectly", 1, {"bag": "w3,w2x2", "draws": "w3,w2,w2"},

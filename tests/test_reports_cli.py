@@ -127,6 +127,28 @@ def test_no_options_runs_the_default_field(tmp_path, monkeypatch):
     assert len(reports) == 1 and (reports[0] / "summary.md").exists()
 
 
+@pytest.mark.parametrize("command", [
+    ("tournament", "--strategies", THREE, "--games", 90),
+    ("sweep", "--strategy", "threshold", "--param", "t=5:6:1", "--vs", "threshold", "--games", 90),
+])
+def test_a_full_out_folder_is_refused_before_the_kernels_compile(tmp_path, monkeypatch, command):
+    # A first run compiles for minutes: a folder that cannot take the report fails at once.
+    import sim.cli.reports as reports
+
+    def no_compile(*args, **kwargs):
+        raise AssertionError("compiled before checking --out")
+
+    monkeypatch.setattr(reports, "warm_game_kernel", no_compile)
+    out = tmp_path / "x"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    assert_user_error(invoke(*command, "--out", out), "not empty", "--force")
+    (out / "notes.txt").unlink()
+    out.rmdir()
+    out.write_text("a file")
+    assert_user_error(invoke(*command, "--out", out), "not a directory")
+
+
 def test_existing_dir_is_refused_unless_force_or_resume(tmp_path):
     out = tmp_path / "x"
     out.mkdir()

@@ -35,8 +35,7 @@ EVENT_NAMES = {e.code: e.name for e in EVENTS}  # declared in sim.kernel.event_c
 # EV_CARD_GAIN kinds: their names, as declared in sim.rules.cards.CARD_GAINS
 CARD_GAINS = {kind: name for kind, (name, _text) in enumerate(rules_cards.CARD_GAINS)}
 LAST_CHIP_SPACE = 52  # every ruleset's last chip space (game.last_chip_space); past it: the bowl
-STOP_NAMES = {L.STOP_CHOICE: "stopped", L.STOP_EMPTY: "bag empty", L.STOP_TRACK: "end of track",
-              L.STOP_EXPLODED: "exploded", L.STOP_SCRIPT: "end of listed draws"}
+STOP_NAMES = {code: text for code, (_name, text) in enumerate(L.STOP_REASONS, 1)}
 
 
 def event_dict(row) -> dict:
@@ -160,9 +159,9 @@ def event_dict(row) -> dict:
         d.update(witch_event(a, b, c))
     elif code == L.EV_CARD_GAIN:
         d["effect"] = CARD_GAINS.get(a, str(a))
-        if a == 4 or a == 5:
+        if d["effect"] in ("chip", "chip_removed"):
             d["chip"] = chips.chip_name(b)
-        elif a == 8 or a == 9:
+        elif d["effect"] in ("penny_given", "penny_back"):
             from sim.rules.witches import GROUPS
 
             d["group"] = GROUPS[b]

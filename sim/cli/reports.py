@@ -65,6 +65,16 @@ def run_tournament(*args, **kwargs):
     return run(*args, **kwargs)
 
 
+def check_out_free(out, *, resume: bool, force: bool, what: str = "run") -> None:
+    """:func:`sim.study.reports.files.check_out_free` for a tournament ("run") or a sweep
+    (imported on the first call): a bad ``--out`` is reported before the kernels compile."""
+    from sim.study.reports.files import STATE_FILE, SWEEP_STATE
+    from sim.study.reports.files import check_out_free as check
+
+    check(out, resume=resume, force=force, what=what,
+          state_file=SWEEP_STATE if what == "sweep" else STATE_FILE)
+
+
 def run_sweep(*args, **kwargs):
     """:func:`sim.study.sweep.run.run_sweep` (imported on the first call)."""
     from sim.study.sweep.run import run_sweep as run
@@ -357,6 +367,7 @@ def register(app: typer.Typer) -> None:
             cfg = TournamentConfig.from_settings(_merge(given, saved))
             plan = resolve_plan(cfg)
             target = out if out is not None else default_out()
+            check_out_free(target, resume=resume, force=force)
         except typer.Exit:
             raise
         except USER_ERRORS as e:
@@ -459,6 +470,7 @@ def register(app: typer.Typer) -> None:
                     fail(f"--{opt}: required, e.g. quacks sweep --strategy threshold --param "
                          "t=4:9:1 --vs threshold")
             target = out if out is not None else default_out("sweep-")
+            check_out_free(target, resume=resume, force=force, what="sweep")
             from sim.study.tournament.plan import load_strategy_files
 
             load_strategy_files(s.get("strategy_files") or ())

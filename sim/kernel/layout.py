@@ -191,8 +191,16 @@ for _table in (PLAYER, GAME, RULES):
 globals().update(EVENT_CONSTANTS)
 EV_WIDTH = len(EVENT_ROW)
 
-# Why brewing ended.
-STOP_CHOICE, STOP_EMPTY, STOP_TRACK, STOP_EXPLODED, STOP_SCRIPT = 1, 2, 3, 4, 5
+# Why brewing ended: the constant and the reason's text, numbered 1.. in this order (a new one at
+# the end); the kernel reads ``STOP_*``, event decoding ``STOP_REASONS``' texts.
+STOP_REASONS = (
+    ("STOP_CHOICE", "stopped"),
+    ("STOP_EMPTY", "bag empty"),
+    ("STOP_TRACK", "end of track"),
+    ("STOP_EXPLODED", "exploded"),
+    ("STOP_SCRIPT", "end of listed draws"),
+)
+globals().update({name: code for code, (name, _text) in enumerate(STOP_REASONS, 1)})
 
 # Test-tube glass bonus codes: a chip type (0..19), TUBE_RUBY + n rubies, TUBE_VP + n VP.
 TUBE_GLASSES = 12

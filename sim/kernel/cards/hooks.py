@@ -243,6 +243,6 @@ def end_of_round(P, G, R, SK, SP, SC, rng, E, UF):
     """After step F, before the droplets settle and the round is recorded."""
     card = G[G_CARD]
     if card == magic_potion.MAGIC_POTION:
-        magic_potion.end_of_round(P, G)
+        magic_potion.end_of_round(P, G, E)
     elif card == a_joyful_reunion.JOYFUL_REUNION:
         a_joyful_reunion.end_of_round(P, G, R, SK, SP, SC, rng, E, UF)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from sim.kernel.cards.common import GAIN_FLASK
+from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import F_FLASK, G_NP
+from sim.kernel.layout import EV_CARD_GAIN, F_FLASK, G_CARD, G_NP
 from sim.rules.cards import card_number
 
 MAGIC_POTION = card_number("magic-potion")
 
 
 @kernel
-def end_of_round(P, G):
-    """Every flask is full again."""
+def end_of_round(P, G, E):
+    """Every flask is full again; an empty one refilled is recorded (``flask``, amount 1)."""
     for s in range(G[G_NP]):
-        P[s, F_FLASK] = 1
+        if P[s, F_FLASK] == 0:
+            P[s, F_FLASK] = 1
+            record(E, G, s, EV_CARD_GAIN, GAIN_FLASK, 1, G[G_CARD])

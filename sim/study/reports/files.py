@@ -130,6 +130,23 @@ def dir_entries(path: Path) -> list[str]:
     return sorted(os.listdir(path)) if path.is_dir() else []
 
 
+def check_out_free(path: str | Path, *, resume: bool, force: bool, state_file: str,
+                   what: str = "run") -> None:
+    """Raise ReportError unless ``path`` can take a report: a new or empty directory, or one
+    holding anything with ``force`` or ``resume`` (a resume's own checks come later). Changes
+    nothing on disk, so a command can check its ``--out`` before minutes of compiling;
+    ``state_file`` marks an interrupted ``what`` ("run", "sweep")."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise ReportError(f"--out {p}: exists and is not a directory")
+    if not dir_entries(p) or force or resume:
+        return
+    hint = (f"holds an interrupted {what}; add --resume to continue it or --force to start over"
+            if (p / state_file).exists() else
+            "is not empty; use --force to overwrite the report there")
+    raise ReportError(f"--out {p}: the directory {hint}")
+
+
 def check_writable(path: Path, flag: str = "--out") -> None:
     try:
         path.mkdir(parents=True, exist_ok=True)

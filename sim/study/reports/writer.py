@@ -59,6 +59,7 @@ from sim.study.reports.files import (
     TABLE_FILES,
     atomic_write_text,
     canonical_command,
+    check_out_free,
     check_writable,
     dir_entries,
     dumps,
@@ -110,8 +111,7 @@ class ReportWriter:
 
     def _prepare(self, resume: bool, force: bool) -> str:
         p = self.path
-        if p.exists() and not p.is_dir():
-            raise ReportError(f"--out {p}: exists and is not a directory")
+        check_out_free(p, resume=resume, force=force, state_file=STATE_FILE)
         entries = dir_entries(p)
         mode = "fresh"
         if entries:
@@ -134,12 +134,6 @@ class ReportWriter:
                 else:
                     raise ReportError(
                         f"--resume: {p} holds no interrupted quacks tournament to resume")
-            else:
-                hint = ("holds an interrupted run; add --resume to continue it or --force to start "
-                        "over"
-                        if (p / STATE_FILE).exists() else
-                        "is not empty; use --force to overwrite the report there")
-                raise ReportError(f"--out {p}: the directory {hint}")
         check_writable(p)
         if mode == "complete":
             self.complete_result = load_result(p, self.plan)

@@ -15,6 +15,7 @@ from sim.study.reports.files import (
     STAGING,
     SWEEP_STATE,
     atomic_write_text,
+    check_out_free,
     check_writable,
     dir_entries,
     dumps,
@@ -40,8 +41,7 @@ class SweepWriter:
         self.argv = list(argv) if argv is not None else list(sys.argv)
         self.started = now_iso()
         p = self.path
-        if p.exists() and not p.is_dir():
-            raise ReportError(f"--out {p}: exists and is not a directory")
+        check_out_free(p, resume=resume, force=force, state_file=SWEEP_STATE, what="sweep")
         entries = dir_entries(p)
         if entries:
             if force:
@@ -56,12 +56,6 @@ class SweepWriter:
                     raise ReportError(f"--resume: {p} holds a sweep with other settings ({d}); "
                                       "repeat its command with --resume, or use --force to start "
                                       "over")
-            else:
-                hint = ("holds an interrupted sweep; add --resume to continue it or --force to "
-                        "start over"
-                        if (p / SWEEP_STATE).exists() else
-                        "is not empty; use --force to overwrite the report there")
-                raise ReportError(f"--out {p}: the directory {hint}")
         check_writable(p)
         atomic_write_text(p / SWEEP_STATE, dumps({"settings": settings, "argv": self.argv,
                                                   "started": self.started,
