@@ -37,6 +37,12 @@ class Book:
     choices: tuple[str, ...] = ()
 
     @property
+    def module(self) -> str | None:
+        """The kernel module of its effect, ``sim.kernel.books.<module>`` (None: no effect). Both
+        sides of the base black book are ``black_1``."""
+        return None if self.timing == NONE else f"{self.colour}_{self.set or 1}"
+
+    @property
     def price_text(self) -> str:
         """The prices of the 1-, 2- and 4-chip as the books print them: ``4/8/14``."""
         return "/".join(str(p) for _, p in self.prices)
@@ -178,6 +184,23 @@ _BLACK = {
     "3-4 players": (B, "More black chips than one neighbour: droplet +1; more than both: droplet "
                        "+1 and 1 ruby. Also used with 5 players.", ()),
 }
+
+
+ORANGE_SETS = (1, 5, 6)  # books.orange: 1 the base pumpkin book, 5 and 6 the Herb Witches one
+
+
+def implemented_sets() -> dict[str, set[int]]:
+    """The sets a ruleset may choose per colour (``books.<colour> = n``), derived from the
+    declarations above: a book is declared here once the kernel implements it (its module in
+    ``sim.kernel.books`` and its lines in the hook table). The base black book is set 1 (for
+    Sets 1-4); orange 5 and 6 are the Herb Witches pumpkin book (the orange 6-chip)."""
+    out: dict[str, set[int]] = {}
+    for colour, set_ in _EFFECTS:
+        out.setdefault(colour, set()).add(set_)
+    out["orange"] = set(ORANGE_SETS)
+    out["black"] = {1, *_BLACK_HW}
+    out["locoweed"] = set(_LOCOWEED)
+    return out
 
 
 @dataclass(frozen=True)

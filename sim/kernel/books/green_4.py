@@ -1,0 +1,34 @@
+"""Green Set 4 (garden spider, B): for each green chip last or next-to-last, the player may pay 1
+ruby to move the droplet 1 space.
+
+Question ``green-ruby`` (1 pay); default pay before the last round (declining: never). Round-file
+key ``green``."""
+
+from __future__ import annotations
+
+from sim.kernel.decisions.choices import decide_book
+from sim.kernel.decisions.slots import Q_GREEN_RUBY
+from sim.kernel.droplet import move_droplet
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_GREEN_DROPLET, F_GREEN_PTR, F_NPOT, F_RUBIES, POT_T
+from sim.rules.chips import GREEN, TYPE_COLOUR, TYPE_VALUE
+
+
+@kernel(inline=True)
+def at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Step B for seat s."""
+    npot = P[s, F_NPOT]
+    moves = 0
+    for i in range(max(0, npot - 2), npot):
+        gt = P[s, POT_T + i]
+        if TYPE_COLOUR[gt] != GREEN:
+            continue
+        pay = decide_book(P, s, Q_GREEN_RUBY, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
+        P[s, F_GREEN_PTR] += 1
+        if pay != 0 and P[s, F_RUBIES] >= 1:
+            P[s, F_RUBIES] -= 1
+            move_droplet(P, s, 1)
+            moves += 1
+    if moves > 0:
+        record(E, G, s, EV_GREEN_DROPLET, moves, 0, 0)

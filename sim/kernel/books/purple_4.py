@@ -1,0 +1,35 @@
+"""Purple Set 4 (ghost's breath, B): 1 purple -> one 1-chip in the pot becomes the 2-chip of its
+colour; 2 -> a 2-chip becomes a 4-chip; 3+ -> a 1-chip becomes a 4-chip (a lower tier allowed;
+never orange). The new chip goes into the bag, the old one to the supply.
+
+Question ``purple-upgrade`` (b = purple chips; tier * 32 + chip type in the pot, -1 none); default
+the highest tier, the upgrade that gains most by price (declining: none). Round-file key
+``upgrade``."""
+
+from __future__ import annotations
+
+from sim.kernel.books.common import grant, remove_from_pot
+from sim.kernel.decisions.choices import decide_book, upgrade_target
+from sim.kernel.decisions.slots import Q_PURPLE_UPGRADE
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_UPGRADE
+from sim.rules.chips import TYPE_COLOUR, WHITE
+
+
+@kernel(inline=True)
+def at_b(P, s, npurple, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Step B for seat s with ``npurple`` purple chips in the pot (at least one)."""
+    a = decide_book(P, s, Q_PURPLE_UPGRADE, npurple, G, R, SK, SP, SC, rng, UF)
+    if a < 0:
+        return
+    tier = a // 32
+    t = a % 32
+    if tier < 1 or tier > min(npurple, 3) or t >= supply.shape[0] or TYPE_COLOUR[t] == WHITE:
+        return
+    u = upgrade_target(t, tier)
+    if u < 0 or supply[u] <= 0:
+        return
+    if remove_from_pot(P, s, t, supply):
+        grant(P, s, u, supply)
+        record(E, G, s, EV_UPGRADE, t, u, 0)
