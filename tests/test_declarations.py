@@ -190,6 +190,19 @@ def test_every_book_is_a_unit():
             f"{path}: tests a book number (call a hook in sim/kernel/books/hooks.py)"
 
 
+def test_book_round_file_keys_are_declared_and_read():
+    """The books' round-file keys (sim.rules.books.ROUND_FILE_KEYS) are the round file's keys
+    (scripted ones also in a game file's script) and each is read by the round-file code."""
+    from sim.api import round_file, round_script
+    from sim.rules.books import ROUND_FILE_KEYS, SCRIPTED
+
+    src = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (round_file, round_script))
+    for key, (kind, _) in ROUND_FILE_KEYS.items():
+        assert key in round_file.PLAYER_KEYS
+        assert (key in round_file.SCRIPT_KEYS) == (kind == SCRIPTED), key
+        assert f'"{key}"' in src, f"no round-file code reads {key!r}"
+
+
 def test_witch_numbers_are_unique_and_agree_with_the_strategies():
     assert [w.number for w in WITCHES] == list(range(1, len(WITCHES) + 1)) and S.N_WITCHES == 12
     for w in WITCHES:

@@ -203,6 +203,29 @@ def implemented_sets() -> dict[str, set[int]]:
     return out
 
 
+# Round-file keys (``quacks round``, ``sim.api.round_file``) of the books: key -> (kind, the
+# books it serves and what it holds). ``SCRIPTED`` keys answer a book's choices in the round (parsed
+# in ``sim.api.round_script``, also in a game file's ``[[script]]``); ``STATE`` keys set what a
+# book left from an earlier round (``sim.api.round_file``).
+SCRIPTED, STATE = "scripted", "state"
+ROUND_FILE_KEYS: dict[str, tuple[str, str]] = {
+    "red": (SCRIPTED, "red Sets 1, 3, 5: take each red chip's extra distance"),
+    "extra": (SCRIPTED, "red Set 4, yellow Sets 2, 4, 5: take each other extra distance, in order"),
+    "blue": (SCRIPTED, "blue Set 1: the chip placed of those a blue chip looks at"),
+    "yellow": (SCRIPTED, "yellow Set 1: put the white before the yellow chip back"),
+    "purple": (SCRIPTED, "purple Sets 1, 2: the tier"),
+    "red_after": (SCRIPTED, "red Set 2: place, keep or return each chip beside the pot"),
+    "green": (SCRIPTED, "green Sets 2, 4, 5: one answer per green chip last or next-to-last"),
+    "upgrade": (SCRIPTED, "purple Set 4: the chip upgraded and its upgrade"),
+    "red_hold": (SCRIPTED, "red Set 6: place the chip drawn after a red chip at once"),
+    "red_place": (SCRIPTED, "red Set 6: the held chip placed before each draw"),
+    "yellow_ruby": (SCRIPTED, "yellow Set 6: pay a ruby for 3 more spaces"),
+    "purple_buy": (SCRIPTED, "purple Set 5: the chips bought at B"),
+    "beside": (STATE, "red Set 2: red chips kept beside the pot from earlier rounds"),
+    "first": (STATE, "green Set 5: chips picked last round, placed first"),
+}
+
+
 @dataclass(frozen=True)
 class BookQuestion:
     """A decision a book leaves to the player: its number (the ``a`` a strategy's book slot gets,

@@ -8,12 +8,35 @@ picked last round)."""
 
 from __future__ import annotations
 
-from sim.kernel.decisions.choices import decide_book
+from sim.kernel.decisions.choices import book_answer
 from sim.kernel.decisions.slots import Q_GREEN_FIRST
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_GREEN_FIRST, F_GREEN_PTR, F_NFIRST, F_NPOT, FIRST_T, POT_T
-from sim.rules.chips import GREEN, N_TYPES, TYPE_COLOUR, TYPE_VALUE
+from sim.kernel.layout import EV_GREEN_FIRST, F_GREEN_PTR, F_NFIRST, F_NPOT, FIRST_T, POT_T, R_PRICE
+from sim.rules.chips import GREEN, N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
+
+
+@kernel
+def default(P, s, arg, G, R, decline):
+    """The built-in answer: the chip in the pot (not white) worth at most ``arg`` to place first
+    next round, the highest value, then the dearest; -1 if none (declining: none)."""
+    if decline:
+        return -1
+    best = -1
+    for i in range(P[s, F_NPOT]):
+        t = P[s, POT_T + i]
+        if TYPE_COLOUR[t] == WHITE or TYPE_VALUE[t] > arg:
+            continue
+        if best < 0 or TYPE_VALUE[t] * 1000 + R[R_PRICE + t] > TYPE_VALUE[best] * 1000 + R[R_PRICE + best]:
+            best = t
+    return best
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = book_answer(P, s, Q_GREEN_FIRST, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R, a != 0)
 
 
 @kernel
@@ -37,7 +60,7 @@ def at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
         gt = P[s, POT_T + i]
         if TYPE_COLOUR[gt] != GREEN:
             continue
-        t = decide_book(P, s, Q_GREEN_FIRST, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
+        t = ask(P, s, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
         P[s, F_GREEN_PTR] += 1
         if 0 <= t < N_TYPES and TYPE_VALUE[t] <= TYPE_VALUE[gt] and first_left(P, s, t) > 0:
             P[s, FIRST_T + P[s, F_NFIRST]] = t

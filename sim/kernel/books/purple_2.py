@@ -8,7 +8,7 @@ Question ``purple-trade`` (b = purple chips in the pot; the tier 0..3); default 
 from __future__ import annotations
 
 from sim.kernel.books.common import grant, remove_from_pot
-from sim.kernel.decisions.choices import decide_book
+from sim.kernel.decisions.choices import book_answer
 from sim.kernel.decisions.slots import Q_PURPLE_TRADE
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
@@ -17,10 +17,23 @@ from sim.kernel.layout import EV_PURPLE_TRADE, F_RUBIES, F_SCORE
 from sim.rules.chips import B2, G1, K1, P1, Y4
 
 
+@kernel
+def default(P, s, arg, G, R, decline):
+    """The built-in answer: the highest tier the ``arg`` purple chips allow; declining: 0."""
+    return 0 if decline else min(arg, 3)
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = book_answer(P, s, Q_PURPLE_TRADE, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R, a != 0)
+
+
 @kernel(inline=True)
 def at_b(P, s, npurple, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step B for seat s with ``npurple`` purple chips in the pot (at least one)."""
-    tier = decide_book(P, s, Q_PURPLE_TRADE, npurple, G, R, SK, SP, SC, rng, UF)
+    tier = ask(P, s, npurple, G, R, SK, SP, SC, rng, UF)
     tier = max(0, min(tier, npurple, 3))
     if tier == 0:
         return

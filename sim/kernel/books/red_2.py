@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sim.kernel.bag import return_chip, take_type
 from sim.kernel.bowl import place_after
-from sim.kernel.decisions.choices import decide_book
+from sim.kernel.decisions.choices import book_answer
 from sim.kernel.decisions.slots import Q_RED_AFTER, RED_KEEP, RED_PLACE, RED_RETURN
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -30,6 +30,19 @@ from sim.kernel.layout import (
 from sim.rules.chips import R1
 
 N_RED_TYPES = 3  # r1, r2, r4 are types R1, R1 + 1, R1 + 2
+
+
+@kernel
+def default(P, s, arg, G, R, decline):
+    """The built-in answer: place the chip (declining: return it to the bag)."""
+    return RED_RETURN if decline else RED_PLACE
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = book_answer(P, s, Q_RED_AFTER, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R, a != 0)
 
 
 @kernel(inline=True)
@@ -63,7 +76,7 @@ def after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
     for j in range(N_RED_TYPES):
         t = R1 + j
         for _ in range(P[s, ASIDE + j]):
-            a = decide_book(P, s, Q_RED_AFTER, t, G, R, SK, SP, SC, rng, UF)
+            a = ask(P, s, t, G, R, SK, SP, SC, rng, UF)
             P[s, F_BOOK_PTR] += 1
             if a == RED_PLACE:
                 pos = place_after(P, s, t, G, R, E)

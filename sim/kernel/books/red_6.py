@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sim.kernel.bag import draw_chip, finish_potion
 from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE
-from sim.kernel.decisions.choices import decide_book
+from sim.kernel.decisions.choices import book_answer
 from sim.kernel.decisions.slots import Q_RED_HOLD, Q_RED_PLACE
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -29,6 +29,33 @@ from sim.kernel.layout import (
 
 
 @kernel
+def default(P, s, arg, G, R, decline):
+    """The built-in answer to ``red-hold``: place the chip now (it has to be placed this round;
+    declining it is not possible)."""
+    return 1
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer to ``red-hold``: scripted, its strategy's, else ``default``."""
+    ok, a = book_answer(P, s, Q_RED_HOLD, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R, a != 0)
+
+
+@kernel
+def place_default(P, s, arg, G, R, decline):
+    """The built-in answer to ``red-place``: none (held chips are placed when the potion ends)."""
+    return -1
+
+
+@kernel(inline=True)
+def ask_place(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer to ``red-place``: scripted, its strategy's, else ``place_default``."""
+    ok, a = book_answer(P, s, Q_RED_PLACE, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else place_default(P, s, arg, G, R, a != 0)
+
+
+@kernel
 def placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """After a red chip is placed: draw one more chip; return it to be placed at once (resolved
     next) or hold it beside the pot (``ACTION_NONE``). On the last space (a "next chip" effect,
@@ -40,7 +67,7 @@ def placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     if u < 0:
         finish_potion(P, s, STOP_SCRIPT, E, G)
         return ACTION_ABORT
-    now = decide_book(P, s, Q_RED_HOLD, u, G, R, SK, SP, SC, rng, UF) != 0
+    now = ask(P, s, u, G, R, SK, SP, SC, rng, UF) != 0
     P[s, F_BOOK_PTR] += 1
     record(E, G, s, EV_RED_HOLD, u, 0 if now else 1, 0)
     if now:
@@ -55,7 +82,7 @@ def before_draw(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Before a draw while chips are held: the held chip the seat places now, as if just drawn
     (taken off the held list), or -1 (keep them all to the end)."""
     n = P[s, F_NHOLD]
-    i = decide_book(P, s, Q_RED_PLACE, n, G, R, SK, SP, SC, rng, UF)
+    i = ask_place(P, s, n, G, R, SK, SP, SC, rng, UF)
     P[s, F_HELD_PTR] += 1
     if i < 0 or i >= n:
         return -1
