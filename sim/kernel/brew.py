@@ -19,6 +19,7 @@ from sim.kernel.books.hooks import (
     doubled_move,
     has_action,
     not_placed,
+    potion_ended,
 )
 from sim.kernel.bowl import bowl_white_back, in_bowl, into_bowl
 from sim.kernel.cards.hooks import after_chip, after_placed, exploded, free_draws, placed_move
@@ -48,6 +49,8 @@ from sim.kernel.layout import (
     F_PROTECTED,
     F_REWARD,
     FIRST_T,
+    G_NP,
+    G_START_PLAYER,
     HOLD_T,
     POT_P,
     POT_T,
@@ -296,3 +299,25 @@ def place_held(P, s, G, R, SK, SP, SC, rng, E, UF):
     if P[s, F_NHOLD] > 0 and P[s, F_NPOT] > 0:
         P[s, F_REWARD] = min(P[s, POT_P + P[s, F_NPOT] - 1] + 1, R[R_LAST] + 1)
     P[s, F_NHOLD] = 0
+
+
+@kernel(inline=True)
+def after_potion(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Seat s's potion has ended (``quacks potion``): its book's hook (red Set 2's chips beside the
+    pot), then the chips it holds beside the pot placed (red Set 6)."""
+    potion_ended(P, s, G, R, SK, SP, SC, rng, E, UF)
+    if P[s, F_NHOLD] > 0:
+        place_held(P, s, G, R, SK, SP, SC, rng, E, UF)
+
+
+@kernel(inline=True)
+def after_potions(P, G, R, SK, SP, SC, rng, E, UF):
+    """Every potion of the round has ended: each seat's book hook in start-player order (red Set
+    2's chips beside the pot), then the chips held beside the pot placed, seat by seat (red Set
+    6)."""
+    n = G[G_NP]
+    for k in range(n):
+        potion_ended(P, (G[G_START_PLAYER] + k) % n, G, R, SK, SP, SC, rng, E, UF)
+    for s in range(n):
+        if P[s, F_NHOLD] > 0:
+            place_held(P, s, G, R, SK, SP, SC, rng, E, UF)

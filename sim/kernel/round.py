@@ -9,8 +9,8 @@ scripted round from a file). Each phase is one function that reads on one screen
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip, reset_potion
-from sim.kernel.books.hooks import bag_refilled, potion_ended
-from sim.kernel.brew import place_held, potion_step_call
+from sim.kernel.books.hooks import bag_refilled
+from sim.kernel.brew import after_potions, potion_step_call
 from sim.kernel.brewing import brew_first, brew_until_stop, go_on, stop_by_choice
 from sim.kernel.cards.deck import round_card
 from sim.kernel.cards.hooks import (
@@ -46,7 +46,6 @@ from sim.kernel.layout import (
     F_EXPLODED,
     F_EXPLOSIONS,
     F_FINALPOS,
-    F_NHOLD,
     F_NPOT,
     F_RAT,
     F_REWARD,
@@ -203,11 +202,7 @@ def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
     """After brewing: red chips beside the pot (red Set 2) or held after a red chip (red Set 6),
     explosions counted, coins of the reward space, the tie-break position."""
     n = G[G_NP]
-    for k in range(n):
-        potion_ended(P, (G[G_START_PLAYER] + k) % n, G, R, SK, SP, SC, rng, E, UF)
-    for s in range(n):
-        if P[s, F_NHOLD] > 0:  # chips held beside the pot after a red chip (red Set 6)
-            place_held(P, s, G, R, SK, SP, SC, rng, E, UF)
+    after_potions(P, G, R, SK, SP, SC, rng, E, UF)
     after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF)
     for s in range(n):
         if P[s, F_SCRIPT_ERR] != 0:

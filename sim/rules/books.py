@@ -203,10 +203,10 @@ def implemented_sets() -> dict[str, set[int]]:
     return out
 
 
-# Round-file keys (``quacks round``, ``sim.api.round_file``) of the books: key -> (kind, the
-# books it serves and what it holds). ``SCRIPTED`` keys answer a book's choices in the round (parsed
-# in ``sim.api.round_script``, also in a game file's ``[[script]]``); ``STATE`` keys set what a
-# book left from an earlier round (``sim.api.round_file``).
+# Round-file keys (``quacks round``) of the books: key -> (kind, the books it serves and what it
+# holds). ``SCRIPTED`` keys answer a book's choices in the round (also in a game file's script);
+# ``STATE`` keys set what a book left from an earlier round. Parsed in ``sim.api.round_script``
+# and ``sim.api.round_file``, whose ``PLAYER_KEYS`` and ``SCRIPT_KEYS`` are built from this.
 SCRIPTED, STATE = "scripted", "state"
 ROUND_FILE_KEYS: dict[str, tuple[str, str]] = {
     "red": (SCRIPTED, "red Sets 1, 3, 5: take each red chip's extra distance"),
