@@ -297,7 +297,9 @@ def black_at_b(P, s, black, R, G, E):
 @kernel(inline=True)
 def chip_bought(P, s, t, G, R, E):
     """Chip t bought by seat s went elsewhere than its bag (True): black Set 5's gift."""
-    return black_5.gift(P, s, t, G, R, E)
+    if R[R_BOOK + BLACK] == 5:
+        return black_5.gift(P, s, t, G, R, E)
+    return False
 
 
 @kernel(inline=True)
