@@ -6,17 +6,28 @@ books.
 Timing (component-data.md section 7): ``draw`` resolves when the chip is drawn and placed, ``B``
 in evaluation step B after everyone stopped, ``passive`` is a rule for the rest of the round, and
 ``draw, after stop`` is drawn during brewing but decided after stopping. Prices are not copied
-here: they are read from the base ruleset's ``[prices.setN]`` tables. Every text is a short
-paraphrase in our own words, with the simulator's settled readings (decisions.md) folded in;
+here: they are read from the base ruleset's ``[prices.setN]`` tables (``base.toml``). Every text
+is a short paraphrase in our own words, with the simulator's settled readings (decisions.md) folded in;
 ``choices`` names the decisions an effect leaves to the player (a strategy).
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from sim.rules import chips
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+# The prices are read from the base ruleset's file itself, not through sim.rules.ruleset: the
+# ruleset schema derives the sets it accepts from the declarations here (no import cycle).
+BASE_RULESET = Path(__file__).parent / "rulesets" / "base.toml"
 
 DRAW, B, PASSIVE, AFTER_STOP, NONE = "draw", "B", "passive", "draw, after stop", "none"
 SETS = (1, 2, 3, 4, 5, 6)
@@ -48,12 +59,10 @@ class Book:
         return "/".join(str(p) for _, p in self.prices)
 
     def as_json(self) -> dict:
-        from sim.rules.ruleset import IMPLEMENTED_SETS
-
         return {"colour": self.colour, "set": self.set, "side": self.side,
                 "ingredient": self.ingredient, "timing": self.timing, "prices": dict(self.prices),
                 "text": self.text, "choices": list(self.choices),
-                "implemented": (self.set or 1) in IMPLEMENTED_SETS.get(self.colour, set())}
+                "implemented": (self.set or 1) in implemented_sets().get(self.colour, set())}
 
 
 INGREDIENT = {"orange": "pumpkin", "green": "garden spider", "blue": "crow skull",
@@ -274,9 +283,7 @@ def books() -> tuple[Book, ...]:
     """Every book: the five coloured books in Sets 1-6, then orange (the base book and the Herb
     Witches one), the two black sides, black Sets 5 and 6 and the locoweed books.
     Orange and black cost the same in Sets 1-4; their prices come from ``[prices.set1]``."""
-    from sim.rules.ruleset import load_ruleset
-
-    tables = load_ruleset("base").data["prices"]
+    tables = tomllib.loads(BASE_RULESET.read_text(encoding="utf-8"))["prices"]
     out = [Book(c, s, None, INGREDIENT[c], timing, _prices(tables, c, s), text, choices)
            for c in COLOURED for s in SETS for timing, text, choices in [_EFFECTS[(c, s)]]]
     timing, text, choices = _ORANGE
