@@ -7,8 +7,8 @@ Timing (component-data.md section 7): ``draw`` resolves when the chip is drawn a
 in evaluation step B after everyone stopped, ``passive`` is a rule for the rest of the round, and
 ``draw, after stop`` is drawn during brewing but decided after stopping. Prices are not copied
 here: they are read from the base ruleset's ``[prices.setN]`` tables (``base.toml``). Every text
-is a short paraphrase in our own words, with the simulator's settled readings (decisions.md) folded in;
-``choices`` names the decisions an effect leaves to the player (a strategy).
+is a short paraphrase in our own words, with the simulator's settled readings (decisions.md)
+folded in; ``choices`` names the decisions an effect leaves to the player (a strategy).
 """
 
 from __future__ import annotations

@@ -27,7 +27,8 @@ def default(P, s, arg, G, R, decline):
         t = P[s, POT_T + i]
         if TYPE_COLOUR[t] == WHITE or TYPE_VALUE[t] > arg:
             continue
-        if best < 0 or TYPE_VALUE[t] * 1000 + R[R_PRICE + t] > TYPE_VALUE[best] * 1000 + R[R_PRICE + best]:
+        if best < 0 or (TYPE_VALUE[t] * 1000 + R[R_PRICE + t]
+                        > TYPE_VALUE[best] * 1000 + R[R_PRICE + best]):
             best = t
     return best
 

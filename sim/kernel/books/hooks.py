@@ -83,7 +83,7 @@ from sim.rules.chips import (
 NO_BOOK_MOVE = -1  # chip_move: no book gives this colour a distance (a card's may apply)
 
 
-# --- the potion's set-up ---------------------------------------------------------------------------
+# --- the potion's set-up --------------------------------------------------------------------------
 
 @kernel(inline=True)
 def bag_refilled(P, s):
@@ -92,7 +92,7 @@ def bag_refilled(P, s):
     red_2.hold_aside(P, s)
 
 
-# --- per chip --------------------------------------------------------------------------------------
+# --- per chip -------------------------------------------------------------------------------------
 
 @kernel(inline=True)
 def not_placed(P, s, t, G, R, E):
@@ -207,7 +207,7 @@ def chip_action(P, s, act, G, R, SK, SP, SC, FD, rng, E, UF):
     return ACTION_NONE, 0
 
 
-# --- before a draw, after the potion -----------------------------------------------------------------
+# --- before a draw, after the potion --------------------------------------------------------------
 
 @kernel(inline=True)
 def before_draw_chip(P, s, G, R, SK, SP, SC, rng, E, UF):
@@ -225,7 +225,7 @@ def potion_ended(P, s, G, R, SK, SP, SC, rng, E, UF):
         red_2.after_stop(P, s, G, R, SK, SP, SC, rng, E, UF)
 
 
-# --- evaluation step B -----------------------------------------------------------------------------
+# --- evaluation step B ----------------------------------------------------------------------------
 
 @kernel(inline=True)
 def grants_at_b(R):
@@ -292,7 +292,7 @@ def black_at_b(P, s, black, R, G, E):
         black_1.at_b(P, s, black, G, E)
 
 
-# --- buying ----------------------------------------------------------------------------------------
+# --- buying ---------------------------------------------------------------------------------------
 
 @kernel(inline=True)
 def chip_bought(P, s, t, G, R, E):
