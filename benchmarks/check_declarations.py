@@ -21,7 +21,7 @@ import types
 MODULES = {
     "sim/kernel/layout.py": "sim.kernel.layout",
     "sim/kernel/records.py": "sim.kernel.records",
-    "sim/kernel/cards.py": "sim.kernel.cards",
+    "sim/kernel/cards/__init__.py": "sim.kernel.cards",
     "sim/kernel/witches.py": "sim.kernel.witches",
     "sim/kernel/decisions/slots.py": "sim.kernel.decisions.slots",
     "strategies/slots.py": "strategies.slots",

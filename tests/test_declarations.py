@@ -5,6 +5,7 @@ no kernel."""
 from __future__ import annotations
 
 import importlib
+import re
 import string
 from pathlib import Path
 
@@ -161,9 +162,45 @@ def test_every_card_is_a_unit():
         assert c.number in numbers, f"{name}.py: no constant card_number({c.id!r})"
         assert f"{name}." in hooks_src, f"sim/kernel/cards/hooks.py does not use {name}"
     kernel = Path(hooks.__file__).resolve().parent.parent
-    for path in [*kernel.glob("*.py"), *kernel.glob("effects/*.py")]:
+    for path in [*kernel.glob("*.py"), *kernel.glob("books/*.py")]:
         src = path.read_text(encoding="utf-8")
         assert "card_number(" not in src and "from sim.kernel.cards import" not in src, path
+
+
+def test_every_book_is_a_unit():
+    """Each declared book with an effect has its module in sim.kernel.books (``<colour>_<set>``),
+    the book hook table uses it, every module there is a declared book (or the package's own), and
+    nothing outside sim/kernel/books tests a book number."""
+    from sim.kernel.books import hooks as book_hooks
+
+    hooks_src = Path(book_hooks.__file__).read_text(encoding="utf-8")
+    modules = {b.module for b in books() if b.module}
+    for name in sorted(modules):
+        importlib.import_module(f"sim.kernel.books.{name}")
+        assert f"{name}." in hooks_src, f"sim/kernel/books/hooks.py does not use {name}"
+    package = Path(book_hooks.__file__).resolve().parent
+    found = {p.stem for p in package.glob("*.py")} - {"__init__", "common", "hooks"}
+    assert found == modules, f"modules without a declared book: {sorted(found - modules)}"
+    root = package.parent.parent.parent
+    book_test = re.compile(r"R_BOOK \+ \w+\]\s*[!=]=")
+    for path in [*root.glob("sim/**/*.py"), *root.glob("strategies/**/*.py")]:
+        if package in path.resolve().parents:
+            continue
+        assert not book_test.search(path.read_text(encoding="utf-8")), \
+            f"{path}: tests a book number (call a hook in sim/kernel/books/hooks.py)"
+
+
+def test_book_round_file_keys_are_declared_and_read():
+    """The books' round-file keys (sim.rules.books.ROUND_FILE_KEYS) are the round file's keys
+    (scripted ones also in a game file's script) and each is read by the round-file code."""
+    from sim.api import round_file, round_script
+    from sim.rules.books import ROUND_FILE_KEYS, SCRIPTED
+
+    src = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (round_file, round_script))
+    for key, (kind, _) in ROUND_FILE_KEYS.items():
+        assert key in round_file.PLAYER_KEYS
+        assert (key in round_file.SCRIPT_KEYS) == (kind == SCRIPTED), key
+        assert f'"{key}"' in src, f"no round-file code reads {key!r}"
 
 
 def test_witch_numbers_are_unique_and_agree_with_the_strategies():

@@ -43,6 +43,7 @@ from sim.kernel.records import (
 )
 from sim.kernel.round import play_round
 from sim.rules import chips
+from sim.rules.books import ROUND_FILE_KEYS, SCRIPTED
 from sim.rules.cards import card_numbered, in_deck
 from sim.rules.ruleset import Ruleset, RulesetError, load_ruleset
 from strategies.registry import slot_table
@@ -53,10 +54,9 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
-PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "blue", "yellow", "red", "flask_on",
-               "choice", "buy", "spend", "purple", "red_after", "green", "upgrade", "beside", "card_choice",
-               "card_draws", "glass", "tube", "pennies", "witch", "red_hold", "yellow_ruby",
-               "purple_buy", "first", "extra", "red_place"}
+PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "flask_on", "choice", "buy",
+               "spend", "card_choice", "card_draws", "glass", "tube", "pennies", "witch",
+               *ROUND_FILE_KEYS}  # the books' keys are declared with the books
 TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player", "card",
             "witches", "visit"}
 
@@ -376,9 +376,8 @@ def _result(P, events, n, supply, tube=False, witches=False) -> dict:
     return {"players": players, "supply": chips.format_counts(supply), "events": events}
 
 
-SCRIPT_KEYS = {"draws", "blue", "yellow", "red", "flask_on", "choice", "buy", "spend", "purple",
-               "red_after", "green", "upgrade", "card_choice", "card_draws", "tube", "witch",
-               "red_hold", "yellow_ruby", "purple_buy", "extra", "red_place"}
+SCRIPT_KEYS = {"draws", "flask_on", "choice", "buy", "spend", "card_choice", "card_draws", "tube",
+               "witch", *(k for k, (kind, _) in ROUND_FILE_KEYS.items() if kind == SCRIPTED)}
 GAME_KEYS = {"players", "rules", "set", "round", "witches"}
 
 

@@ -3,29 +3,27 @@
 ``potion_step`` draws and resolves one chip (a blue chip's look-and-place included); the caller
 asks the strategy between steps whether to draw again, so the same step serves independent,
 synchronized and sequential brewing, and the scripted scenarios of the tests and ``quacks round``.
-Colour effects live in ``sim.kernel.effects``, one module per colour.
+Book effects are called through the book hook table ``sim.kernel.books.hooks``.
 """
 
 from __future__ import annotations
 
 from sim.kernel.bag import count_chip, draw_chip, finish_potion, take_type, white_back
+from sim.kernel.books.common import ACTION_ABORT, offer_extra
+from sim.kernel.books.hooks import (
+    NO_BOOK_MOVE,
+    acting_type,
+    before_draw_chip,
+    chip_action,
+    chip_move,
+    doubled_move,
+    has_action,
+    not_placed,
+    potion_ended,
+)
 from sim.kernel.bowl import bowl_white_back, in_bowl, into_bowl
 from sim.kernel.cards.hooks import after_chip, after_placed, exploded, free_draws, placed_move
-from sim.kernel.decisions.choices import decide_book
 from sim.kernel.decisions.decide import decide_flask
-from sim.kernel.decisions.slots import Q_RED_PLACE
-from sim.kernel.effects.blue import BLUE_ABORT, blue_placed
-from sim.kernel.effects.extra import offer_extra
-from sim.kernel.effects.locoweed import acting_type, locoweed_move
-from sim.kernel.effects.red import (
-    RED_ABORT,
-    goes_aside,
-    red_extra,
-    red_six_draw,
-    set_aside,
-    white_extra,
-)
-from sim.kernel.effects.yellow import YELLOW_ABORT, yellow_extra, yellow_placed
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -34,7 +32,6 @@ from sim.kernel.layout import (
     EV_FLASK,
     EV_PLACE,
     EV_PROTECTED,
-    EV_RED_HOLD,
     F_ANCHOR,
     F_DONE,
     F_DOUBLE,
@@ -42,7 +39,6 @@ from sim.kernel.layout import (
     F_EXPLODED,
     F_FIRST_USED,
     F_FLASK,
-    F_HELD_PTR,
     F_NBAG,
     F_NFIRST,
     F_NHOLD,
@@ -53,12 +49,11 @@ from sim.kernel.layout import (
     F_PROTECTED,
     F_REWARD,
     FIRST_T,
+    G_NP,
+    G_START_PLAYER,
     HOLD_T,
-    LOOK_NO,
-    LOOK_T,
     POT_P,
     POT_T,
-    R_BOOK,
     R_BOWL,
     R_LAST,
     STOP_EMPTY,
@@ -67,7 +62,7 @@ from sim.kernel.layout import (
     STOP_TRACK,
 )
 from sim.kernel.witches import second_flask
-from sim.rules.chips import BLUE, LOCOWEED, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
+from sim.rules.chips import ORANGE, TYPE_COLOUR, TYPE_VALUE, WHITE
 
 RESOLVE_ASIDE = -1  # resolve_chip: the chip was set beside the pot
 RESOLVE_ABORT = -2  # resolve_chip: a scripted draw failed
@@ -81,22 +76,13 @@ def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
     then count it (``count_chip``: ``drawn`` False for a held chip placed once the potion ended)."""
     free = free_draws(P, s, G)
     c = TYPE_COLOUR[act]
-    move = TYPE_VALUE[act]
-    if c == RED:
-        move += red_extra(P, s, act, G, R, SK, SP, SC, rng, E, UF)
-    elif c == WHITE:
-        move += white_extra(P, s, act, G, R, SK, SP, SC, rng, E, UF)
-    elif c == YELLOW:
-        move += yellow_extra(P, s, act, G, R, SK, SP, SC, rng, E, UF)
-    elif c == LOCOWEED:
-        move = locoweed_move(P, s, G, R, E)
-    else:  # a colour without a book's extra distance: a card's (one compare, as before the hook)
-        move += placed_move(c, G)
+    move = chip_move(P, s, act, c, G, R, SK, SP, SC, rng, E, UF)
+    if move == NO_BOOK_MOVE:  # a colour without a book's extra distance: a card's (one compare)
+        move = TYPE_VALUE[act] + placed_move(c, G)
     if P[s, F_DOUBLE] != 0:
         P[s, F_DOUBLE] = 0
         move += offer_extra(P, s, move, t, G, R, SK, SP, SC, rng, E, UF)
-        if c == LOCOWEED and R[R_BOOK + LOCOWEED] == 5:
-            move = min(move, 4)
+        move = doubled_move(c, move, R)
     pos = min(P[s, F_ANCHOR] + move, R[R_LAST])
     k = P[s, F_NPOT]
     P[s, POT_T + k] = t
@@ -123,21 +109,12 @@ def use_flask(P, s, G, R, SK, SP, SC, rng, E, UF):
 
 
 @kernel(inline=True)
-def has_action(act, R):
-    """Whether a chip acting as ``act`` does something once placed: every yellow and blue chip
-    (their books act, or count them), a red one with red Set 6."""
-    c = TYPE_COLOUR[act]
-    return c == YELLOW or c == BLUE or (c == RED and R[R_BOOK + RED] == 6)
-
-
-@kernel(inline=True)
 def resolve_chip(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF):
     """Place drawn chip t (draw number t_no) with its action (``chip_actions``, a call: only
     yellow, blue and red Set 6 chips act). Returns the last chip placed, ``RESOLVE_ASIDE`` (a red
     Set 2 chip set beside the pot, or a red Set 6 draw held) or ``RESOLVE_ABORT`` (a scripted
     draw failed; the potion is finished)."""
-    if goes_aside(R, t):  # red Set 2: beside the pot until the potion ends
-        set_aside(P, s, t, G, E)
+    if not_placed(P, s, t, G, R, E):  # red Set 2: beside the pot until the potion ends
         return RESOLVE_ASIDE
     act = acting_type(P, s, t, G, R, E)
     P[s, F_PLACED_NO] = t_no
@@ -152,30 +129,13 @@ def chip_actions(P, s, t, act, G, R, SK, SP, SC, FD, rng, E, UF):
     """The action of chip t just placed (acting as ``act``); a chip a blue chip picks, or the
     chip drawn after a red Set 6 chip, is placed next with its own. Returns as ``resolve_chip``."""
     while True:
-        c = TYPE_COLOUR[act]
-        nxt = -1
-        nxt_no = 0
-        if c == YELLOW:
-            if yellow_placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF) == YELLOW_ABORT:
-                return RESOLVE_ABORT
-        elif c == RED:
-            nxt = red_six_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
-            if nxt == RED_ABORT:
-                return RESOLVE_ABORT
-            nxt_no = P[s, F_DRAWS]
-        elif c == BLUE:
-            pos = P[s, POT_P + P[s, F_NPOT] - 1]
-            pick = blue_placed(P, s, act, pos, G, R, SK, SP, SC, FD, rng, E, UF)
-            if pick == BLUE_ABORT:
-                return RESOLVE_ABORT
-            if pick >= 0:  # the chip the blue chose is placed next, with its own action
-                nxt = P[s, LOOK_T + pick]
-                nxt_no = P[s, LOOK_NO + pick]
+        nxt, nxt_no = chip_action(P, s, act, G, R, SK, SP, SC, FD, rng, E, UF)
+        if nxt == ACTION_ABORT:
+            return RESOLVE_ABORT
         if nxt < 0:
             return t
         t = nxt
-        if goes_aside(R, t):
-            set_aside(P, s, t, G, E)
+        if not_placed(P, s, t, G, R, E):
             return RESOLVE_ASIDE
         act = acting_type(P, s, t, G, R, E)
         P[s, F_PLACED_NO] = nxt_no
@@ -280,30 +240,15 @@ def place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 
 
 @kernel
-def place_held_now(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Red Set 6, before a draw: the seat may place one chip held beside the pot now, as if just
-    drawn, with its action (the ``Q_RED_PLACE`` book question; default: keep it to the end)."""
-    n = P[s, F_NHOLD]
-    i = decide_book(P, s, Q_RED_PLACE, n, G, R, SK, SP, SC, rng, UF)
-    P[s, F_HELD_PTR] += 1
-    if i < 0 or i >= n:
-        return
-    t = P[s, HOLD_T + i]
-    for j in range(i, n - 1):
-        P[s, HOLD_T + j] = P[s, HOLD_T + j + 1]
-    P[s, F_NHOLD] = n - 1
-    record(E, G, s, EV_RED_HOLD, t, 2, 0)
-    place_drawn_call(P, s, t, 0, G, R, SK, SP, SC, FD, rng, E, UF, False)
-
-
-@kernel
 def before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """What comes before a draw, rarely: green Set 5 picks a restart put back (placed first), a
     held red Set 6 chip placed now."""
     if P[s, F_NFIRST] > 0:
         place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
     if P[s, F_NHOLD] > 0 and P[s, F_DONE] == 0:
-        place_held_now(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+        t = before_draw_chip(P, s, G, R, SK, SP, SC, rng, E, UF)  # a held chip placed now
+        if t >= 0:
+            place_drawn_call(P, s, t, 0, G, R, SK, SP, SC, FD, rng, E, UF, False)
 
 
 @kernel(inline=True)
@@ -354,3 +299,25 @@ def place_held(P, s, G, R, SK, SP, SC, rng, E, UF):
     if P[s, F_NHOLD] > 0 and P[s, F_NPOT] > 0:
         P[s, F_REWARD] = min(P[s, POT_P + P[s, F_NPOT] - 1] + 1, R[R_LAST] + 1)
     P[s, F_NHOLD] = 0
+
+
+@kernel(inline=True)
+def after_potion(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Seat s's potion has ended (``quacks potion``): its book's hook (red Set 2's chips beside the
+    pot), then the chips it holds beside the pot placed (red Set 6)."""
+    potion_ended(P, s, G, R, SK, SP, SC, rng, E, UF)
+    if P[s, F_NHOLD] > 0:
+        place_held(P, s, G, R, SK, SP, SC, rng, E, UF)
+
+
+@kernel(inline=True)
+def after_potions(P, G, R, SK, SP, SC, rng, E, UF):
+    """Every potion of the round has ended: each seat's book hook in start-player order (red Set
+    2's chips beside the pot), then the chips held beside the pot placed, seat by seat (red Set
+    6)."""
+    n = G[G_NP]
+    for k in range(n):
+        potion_ended(P, (G[G_START_PLAYER] + k) % n, G, R, SK, SP, SC, rng, E, UF)
+    for s in range(n):
+        if P[s, F_NHOLD] > 0:
+            place_held(P, s, G, R, SK, SP, SC, rng, E, UF)

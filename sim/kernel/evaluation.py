@@ -5,6 +5,16 @@ called by ``sim.kernel.round.play_round`` in that order."""
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip, show_supply
+from sim.kernel.books.common import count_black
+from sim.kernel.books.hooks import (
+    black_at_b,
+    buying_moves_droplet,
+    chip_bought,
+    coins_at_b,
+    grants_at_b,
+    green_at_b,
+    purple_at_b,
+)
 from sim.kernel.bowl import bowl_vp
 from sim.kernel.cards.hooks import after_ruby_space, die_rolls, ruby_space_rubies
 from sim.kernel.costs import droplet_cost, flask_cost
@@ -12,9 +22,6 @@ from sim.kernel.decisions.decide import decide_buy, decide_explosion, decide_spe
 from sim.kernel.decisions.slots import SC_NPBUY, SC_PBUY, SCRIPTED, SLOT_BUY
 from sim.kernel.die import roll_die
 from sim.kernel.droplet import move_droplet, settle_droplets
-from sim.kernel.effects.black import black_at_b, black_gift, count_black
-from sim.kernel.effects.green import green_at_b
-from sim.kernel.effects.purple import purple_at_b, purple_coins
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -96,7 +103,7 @@ from sim.kernel.witches import (
     points_witches,
     ruby_space,
 )
-from sim.rules.chips import BLACK, GREEN, PURPLE, TYPE_COLOUR
+from sim.rules.chips import TYPE_COLOUR
 
 
 @kernel(inline=True)
@@ -136,8 +143,7 @@ def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
     sp = G[G_START_PLAYER]
     black = W[W_BLACK : W_BLACK + n]
     count_black(P, n, black)
-    # the books whose choices at B involve the supply (green 2 and purple 2 and 4 grant chips)
-    grants = R[R_BOOK + GREEN] == 2 or R[R_BOOK + PURPLE] == 2 or R[R_BOOK + PURPLE] == 4
+    grants = grants_at_b(R)  # a book at B grants chips: the strategies see the supply
     for k in range(n):
         s = (sp + k) % n
         if grants:
@@ -146,8 +152,9 @@ def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
         if grants:
             show_supply(G, supply)
         purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
-        if R[R_BOOK + PURPLE] == 5:
-            purple_buy(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
+        coins = coins_at_b(P, s, R)  # purple Set 5
+        if coins > 0:
+            buy_at_b(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF)
         black_at_b(P, s, black, R, G, E)
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
@@ -228,7 +235,7 @@ def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
     ok = take_purchases(P, s, nb, cn, G, R, supply, price, avail, E)
     if R[R_WITCHES] != 0:
         free_twin(P, s, ok, G, R, supply, SK, SP, SC, rng, E, UF)
-    if R[R_BOOK + BLACK] == 5:  # a black chip bought moved the droplet
+    if buying_moves_droplet(R):  # black Set 5: a black chip bought moved the droplet
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
@@ -256,7 +263,7 @@ def take_purchases(P, s, nb, cn, G, R, supply, price, avail, E):
         if spent + price[t] > cn:
             game_error(G, GERR_BUY_OVER_BUDGET, s, t)
             continue
-        if not black_gift(P, s, t, G, R, E) and not add_chip(P, s, t):
+        if not chip_bought(P, s, t, G, R, E) and not add_chip(P, s, t):
             continue
         spent += price[t]
         used |= 1 << TYPE_COLOUR[t]
@@ -269,13 +276,10 @@ def take_purchases(P, s, nb, cn, G, R, supply, price, avail, E):
 
 
 @kernel
-def purple_buy(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
-    """Purple Set 5, at B: the VP printed on the purple chips' spaces are coins to buy up to 2
-    chips of different colours with at once (from the books out this round); in the last round
-    they buy VP instead, 5 coins each."""
-    coins = purple_coins(P, s, R)
-    if coins == 0:
-        return
+def buy_at_b(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
+    """At B, ``coins`` (a book's, ``hooks.coins_at_b``: purple Set 5) buy up to 2 chips of
+    different colours at once (from the books out this round); in the last round they buy VP
+    instead, 5 coins each."""
     if G[G_ROUND] >= R[R_ROUNDS]:
         vp = coins // R[R_FINAL_COINS]
         P[s, F_SCORE] += vp
@@ -298,7 +302,7 @@ def purple_buy(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     else:
         nb = decide_buy(P, s, coins, R[R_MAX_BUYS], supply, price, avail, out, G, R, SK, SP, SC, rng, UF)
     take_purchases(P, s, nb, coins, G, R, supply, price, avail, E)
-    if R[R_BOOK + BLACK] == 5:
+    if buying_moves_droplet(R):
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 

@@ -12,11 +12,10 @@ from numba import prange
 
 from sim.kernel.bag import add_chip, empty_pot, reset_potion
 from sim.kernel.bowl import bowl_vp
-from sim.kernel.brew import place_held
+from sim.kernel.brew import after_potion
 from sim.kernel.brewing import brew_until_stop
 from sim.kernel.cards.hooks import potion_setup
 from sim.kernel.decisions.slots import SC_WIDTH
-from sim.kernel.effects.red import reds_after_stop
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     ASIDE,
@@ -70,8 +69,7 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, fla
     empty_pot(P, 0, start, limit)
     potion_card(P, G, R, E)
     brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
-    reds_after_stop(P, 0, G, R, SK, SP, SC, rng, E, UF)
-    place_held(P, 0, G, R, SK, SP, SC, rng, E, UF)
+    after_potion(P, 0, G, R, SK, SP, SC, rng, E, UF)
 
 
 @kernel(parallel=True, nrt=True)
@@ -131,6 +129,5 @@ def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E, UF):
     potion_card(P, G, R, E)
     P[0, F_FORCED_N] = draws.shape[0]
     brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
-    reds_after_stop(P, 0, G, R, SK, SP, SC, rng, E, UF)
-    place_held(P, 0, G, R, SK, SP, SC, rng, E, UF)
+    after_potion(P, 0, G, R, SK, SP, SC, rng, E, UF)
     return P, G

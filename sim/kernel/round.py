@@ -9,7 +9,8 @@ scripted round from a file). Each phase is one function that reads on one screen
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip, reset_potion
-from sim.kernel.brew import place_held, potion_step_call
+from sim.kernel.books.hooks import bag_refilled
+from sim.kernel.brew import after_potions, potion_step_call
 from sim.kernel.brewing import brew_first, brew_until_stop, go_on, stop_by_choice
 from sim.kernel.cards.deck import round_card
 from sim.kernel.cards.hooks import (
@@ -20,7 +21,6 @@ from sim.kernel.cards.hooks import (
     rat_tails,
 )
 from sim.kernel.droplet import settle_all
-from sim.kernel.effects.red import hold_aside, reds_after_stop
 from sim.kernel.evaluation import (
     final_conversions,
     phase_a_die,
@@ -34,7 +34,6 @@ from sim.kernel.evaluation import (
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
-    ASIDE,
     EV_BOOK,
     EV_RAT,
     EV_REWARD,
@@ -47,7 +46,6 @@ from sim.kernel.layout import (
     F_EXPLODED,
     F_EXPLOSIONS,
     F_FINALPOS,
-    F_NHOLD,
     F_NPOT,
     F_RAT,
     F_REWARD,
@@ -67,7 +65,6 @@ from sim.kernel.layout import (
     INFO_SEQUENTIAL,
     INFO_SYNCHRONIZED,
     POT_P,
-    R_BOOK,
     R_FINAL_INFO,
     R_INFO,
     R_LAP,
@@ -82,7 +79,7 @@ from sim.kernel.records import (
     W_WANT,
     game_error,
 )
-from sim.rules.chips import RED, W1
+from sim.rules.chips import W1
 
 
 @kernel
@@ -139,7 +136,7 @@ def rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF):
         P[s, F_RAT] = tails_n
         start = min(P[s, F_DROPLET] + tails_n, R[R_LAST])
         reset_potion(P, s, start, R[R_LIMIT])
-        hold_aside(P, s)
+        bag_refilled(P, s)
         potion_setup(P, s, G, E)
         record(E, G, s, EV_RAT, tails_n, start, 0)
 
@@ -205,15 +202,7 @@ def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
     """After brewing: red chips beside the pot (red Set 2) or held after a red chip (red Set 6),
     explosions counted, coins of the reward space, the tie-break position."""
     n = G[G_NP]
-    if R[R_BOOK + RED] == 2:
-        for k in range(n):
-            s = (G[G_START_PLAYER] + k) % n
-            if P[s, ASIDE] + P[s, ASIDE + 1] + P[s, ASIDE + 2] > 0:  # a call is dear: only if needed
-                reds_after_stop(P, s, G, R, SK, SP, SC, rng, E, UF)
-    elif R[R_BOOK + RED] == 6:  # chips held beside the pot after a red chip
-        for s in range(n):
-            if P[s, F_NHOLD] > 0:
-                place_held(P, s, G, R, SK, SP, SC, rng, E, UF)
+    after_potions(P, G, R, SK, SP, SC, rng, E, UF)
     after_brewing(P, G, R, supply, FD, SK, SP, SC, rng, E, UF)
     for s in range(n):
         if P[s, F_SCRIPT_ERR] != 0:

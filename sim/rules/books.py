@@ -6,17 +6,28 @@ books.
 Timing (component-data.md section 7): ``draw`` resolves when the chip is drawn and placed, ``B``
 in evaluation step B after everyone stopped, ``passive`` is a rule for the rest of the round, and
 ``draw, after stop`` is drawn during brewing but decided after stopping. Prices are not copied
-here: they are read from the base ruleset's ``[prices.setN]`` tables. Every text is a short
-paraphrase in our own words, with the simulator's settled readings (decisions.md) folded in;
-``choices`` names the decisions an effect leaves to the player (a strategy).
+here: they are read from the base ruleset's ``[prices.setN]`` tables (``base.toml``). Every text
+is a short paraphrase in our own words, with the simulator's settled readings (decisions.md)
+folded in; ``choices`` names the decisions an effect leaves to the player (a strategy).
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from sim.rules import chips
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+# The prices are read from the base ruleset's file itself, not through sim.rules.ruleset: the
+# ruleset schema derives the sets it accepts from the declarations here (no import cycle).
+BASE_RULESET = Path(__file__).parent / "rulesets" / "base.toml"
 
 DRAW, B, PASSIVE, AFTER_STOP, NONE = "draw", "B", "passive", "draw, after stop", "none"
 SETS = (1, 2, 3, 4, 5, 6)
@@ -37,17 +48,21 @@ class Book:
     choices: tuple[str, ...] = ()
 
     @property
+    def module(self) -> str | None:
+        """The kernel module of its effect, ``sim.kernel.books.<module>`` (None: no effect). Both
+        sides of the base black book are ``black_1``."""
+        return None if self.timing == NONE else f"{self.colour}_{self.set or 1}"
+
+    @property
     def price_text(self) -> str:
         """The prices of the 1-, 2- and 4-chip as the books print them: ``4/8/14``."""
         return "/".join(str(p) for _, p in self.prices)
 
     def as_json(self) -> dict:
-        from sim.rules.ruleset import IMPLEMENTED_SETS
-
         return {"colour": self.colour, "set": self.set, "side": self.side,
                 "ingredient": self.ingredient, "timing": self.timing, "prices": dict(self.prices),
                 "text": self.text, "choices": list(self.choices),
-                "implemented": (self.set or 1) in IMPLEMENTED_SETS.get(self.colour, set())}
+                "implemented": (self.set or 1) in implemented_sets().get(self.colour, set())}
 
 
 INGREDIENT = {"orange": "pumpkin", "green": "garden spider", "blue": "crow skull",
@@ -180,6 +195,46 @@ _BLACK = {
 }
 
 
+ORANGE_SETS = (1, 5, 6)  # books.orange: 1 the base pumpkin book, 5 and 6 the Herb Witches one
+
+
+def implemented_sets() -> dict[str, set[int]]:
+    """The sets a ruleset may choose per colour (``books.<colour> = n``), derived from the
+    declarations above: a book is declared here once the kernel implements it (its module in
+    ``sim.kernel.books`` and its lines in the hook table). The base black book is set 1 (for
+    Sets 1-4); orange 5 and 6 are the Herb Witches pumpkin book (the orange 6-chip)."""
+    out: dict[str, set[int]] = {}
+    for colour, set_ in _EFFECTS:
+        out.setdefault(colour, set()).add(set_)
+    out["orange"] = set(ORANGE_SETS)
+    out["black"] = {1, *_BLACK_HW}
+    out["locoweed"] = set(_LOCOWEED)
+    return out
+
+
+# Round-file keys (``quacks round``) of the books: key -> (kind, the books it serves and what it
+# holds). ``SCRIPTED`` keys answer a book's choices in the round (also in a game file's script);
+# ``STATE`` keys set what a book left from an earlier round. Parsed in ``sim.api.round_script``
+# and ``sim.api.round_file``, whose ``PLAYER_KEYS`` and ``SCRIPT_KEYS`` are built from this.
+SCRIPTED, STATE = "scripted", "state"
+ROUND_FILE_KEYS: dict[str, tuple[str, str]] = {
+    "red": (SCRIPTED, "red Sets 1, 3, 5: take each red chip's extra distance"),
+    "extra": (SCRIPTED, "red Set 4, yellow Sets 2, 4, 5: take each other extra distance, in order"),
+    "blue": (SCRIPTED, "blue Set 1: the chip placed of those a blue chip looks at"),
+    "yellow": (SCRIPTED, "yellow Set 1: put the white before the yellow chip back"),
+    "purple": (SCRIPTED, "purple Sets 1, 2: the tier"),
+    "red_after": (SCRIPTED, "red Set 2: place, keep or return each chip beside the pot"),
+    "green": (SCRIPTED, "green Sets 2, 4, 5: one answer per green chip last or next-to-last"),
+    "upgrade": (SCRIPTED, "purple Set 4: the chip upgraded and its upgrade"),
+    "red_hold": (SCRIPTED, "red Set 6: place the chip drawn after a red chip at once"),
+    "red_place": (SCRIPTED, "red Set 6: the held chip placed before each draw"),
+    "yellow_ruby": (SCRIPTED, "yellow Set 6: pay a ruby for 3 more spaces"),
+    "purple_buy": (SCRIPTED, "purple Set 5: the chips bought at B"),
+    "beside": (STATE, "red Set 2: red chips kept beside the pot from earlier rounds"),
+    "first": (STATE, "green Set 5: chips picked last round, placed first"),
+}
+
+
 @dataclass(frozen=True)
 class BookQuestion:
     """A decision a book leaves to the player: its number (the ``a`` a strategy's book slot gets,
@@ -228,9 +283,7 @@ def books() -> tuple[Book, ...]:
     """Every book: the five coloured books in Sets 1-6, then orange (the base book and the Herb
     Witches one), the two black sides, black Sets 5 and 6 and the locoweed books.
     Orange and black cost the same in Sets 1-4; their prices come from ``[prices.set1]``."""
-    from sim.rules.ruleset import load_ruleset
-
-    tables = load_ruleset("base").data["prices"]
+    tables = tomllib.loads(BASE_RULESET.read_text(encoding="utf-8"))["prices"]
     out = [Book(c, s, None, INGREDIENT[c], timing, _prices(tables, c, s), text, choices)
            for c in COLOURED for s in SETS for timing, text, choices in [_EFFECTS[(c, s)]]]
     timing, text, choices = _ORANGE

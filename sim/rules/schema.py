@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.rules import chips
+from sim.rules.books import implemented_sets
 
 BUILTIN_DIR = Path(__file__).parent / "rulesets"
 TRACK_LEN = 54
@@ -17,13 +18,8 @@ INFO_MODELS = ("independent", "synchronized", "sequential")
 FLASK_SPACE = ("keep", "reuse")
 BOOK_COLOURS = ("orange", "green", "blue", "red", "yellow", "purple", "black", "locoweed")
 SET_COLOURS = ("green", "blue", "red", "yellow", "purple")  # the colours with a book per set
-# Sets whose effects the kernel implements, per colour (orange and black have one book).
-IMPLEMENTED_SETS = {c: {1} for c in BOOK_COLOURS}
-for _c in SET_COLOURS:
-    IMPLEMENTED_SETS[_c] = {1, 2, 3, 4, 5, 6}
-IMPLEMENTED_SETS["black"] = {1, 5, 6}  # 1: the base book (by player count) for Sets 1-4
-IMPLEMENTED_SETS["locoweed"] = {5, 6}
-IMPLEMENTED_SETS["orange"] = {1, 5, 6}  # 5 and 6: the Herb Witches pumpkin book (orange 6-chip)
+# Sets whose effects the kernel implements, per colour: every book declared in sim.rules.books.
+IMPLEMENTED_SETS = {c: implemented_sets().get(c, set()) for c in BOOK_COLOURS}
 HW_SET_COLOURS = (*SET_COLOURS, "black", "locoweed")  # the colours with a Set 5 and a Set 6 book
 
 

@@ -12,9 +12,9 @@ potion again. Default: again when over, or within 1 of, the limit.
 from __future__ import annotations
 
 from sim.kernel.bag import reset_potion
+from sim.kernel.books.red_2 import hold_aside
 from sim.kernel.cards.common import GAIN_RESTART
 from sim.kernel.decisions.choices import card_answer
-from sim.kernel.effects.red import hold_aside
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (

@@ -8,9 +8,9 @@ that gains the most in price (a white never), none if none gains.
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip, remove_any_chip, reset_potion, show_supply
+from sim.kernel.books.red_2 import hold_aside
 from sim.kernel.cards.common import GAIN_CHIP, grant_chip, look, put_back
 from sim.kernel.decisions.choices import card_answer, next_value_type
-from sim.kernel.effects.red import hold_aside
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CARD_LOOK, EV_CARD_GAIN, F_START, G_SUPPLY, R_LIMIT, R_PRICE

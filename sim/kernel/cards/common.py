@@ -8,9 +8,9 @@ one (``grant_chip``).
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip, draw_chip, return_chip
+from sim.kernel.books.black_5 import gift as black_gift
 from sim.kernel.decisions.choices import grantable
 from sim.kernel.droplet import move_droplet
-from sim.kernel.effects.black import black_gift
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (

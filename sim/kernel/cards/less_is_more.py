@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from sim.kernel.bag import reset_potion
+from sim.kernel.books.red_2 import hold_aside
 from sim.kernel.cards.common import GAIN_RUBY, gain, grant_chip, look, put_back
-from sim.kernel.effects.red import hold_aside
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CARD_LOOK, F_CARD_ARG, F_START, G_NP, G_START_PLAYER, R_LIMIT
 from sim.rules.cards import card_number

@@ -3,7 +3,7 @@ larger raise counts)."""
 
 from __future__ import annotations
 
-from sim.kernel.effects.yellow import raise_limit
+from sim.kernel.books.common import raise_limit
 from sim.kernel.jit import kernel
 from sim.rules.cards import card_number
 

@@ -1,7 +1,8 @@
 """The choices that books, cards and the test-tube track offer, compiled with Numba: the built-in
 answers and the call into slot functions (see ``slots``: ``Q_*`` book questions,
-``TUBE_*`` kinds; for a card's choice, ``card_answer``: each card's built-in answer is in its own
-module, ``sim.kernel.cards.<id>``). Split from ``decide``, which holds the
+``TUBE_*`` kinds; for a book's question, ``book_answer``, for a card's choice, ``card_answer``:
+each book's and card's built-in answer is in its own module, ``sim.kernel.books.<colour>_<set>``,
+``sim.kernel.cards.<id>``). Split from ``decide``, which holds the
 choices every game asks (draw, flask, blue, yellow, red, explosion, buying, rubies, purple).
 """
 
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 from sim.kernel.decisions.slots import (
     BOOK_DECLINE,
-    BOOK_DEFAULT,
     P_TUBE_COIN,
     P_TUBE_RUBY,
     P_TUBE_SPACE,
@@ -22,8 +22,6 @@ from sim.kernel.decisions.slots import (
     Q_RED_HOLD,
     Q_RED_PLACE,
     Q_YELLOW_RUBY,
-    RED_PLACE,
-    RED_RETURN,
     SC_CARD,
     SC_GREEN,
     SC_HOLD,
@@ -55,7 +53,6 @@ from sim.kernel.layout import (
     F_CARD_PTR,
     F_GREEN_PTR,
     F_HELD_PTR,
-    F_NPOT,
     F_TUBE,
     F_TUBE_PTR,
     F_YELLOW_PTR,
@@ -63,7 +60,6 @@ from sim.kernel.layout import (
     G_ROUND,
     G_SUPPLY,
     HOLD_T,
-    POT_T,
     R_BOOK,
     R_BOOK_ROUND,
     R_PRICE,
@@ -73,19 +69,14 @@ from sim.kernel.layout import (
     TUBE_VP,
 )
 from sim.rules.chips import (
-    B1,
     BLACK,
     LOCOWEED,
     N_TYPES,
-    O1,
     ORANGE,
-    P1,
     PURPLE,
-    R1,
     TYPE_COLOUR,
     TYPE_VALUE,
     WHITE,
-    Y1,
 )
 
 
@@ -99,23 +90,6 @@ def book_out(G, R, colour):
 def grantable(G, R, t):
     """A chip type that may be given to a player now: its book is out and the supply has one."""
     return book_out(G, R, TYPE_COLOUR[t]) and G[G_SUPPLY + t] > 0
-
-
-@kernel
-def green_chip_default(G, R, value):
-    """Green Set 2: the better chip (by this ruleset's price) a green chip of ``value`` grants."""
-    a, b = -1, -1
-    if value == 1:
-        a = O1
-    elif value == 2:
-        a, b = B1, R1
-    else:
-        a, b = Y1, P1
-    best = -1
-    for t in (a, b):
-        if t >= 0 and grantable(G, R, t) and (best < 0 or R[R_PRICE + t] > R[R_PRICE + best]):
-            best = t
-    return best
 
 
 @kernel
@@ -136,87 +110,44 @@ def upgrade_target(t, tier):
 
 
 @kernel
-def upgrade_default(P, s, G, R, npurple):
-    """Purple Set 4: the highest tier with a coloured (not white) chip to upgrade, the one whose
-    upgrade gains most by price; encoded tier * 32 + chip type, -1 none."""
-    for tier in range(min(npurple, 3), 0, -1):
-        best = -1
-        gain = -1
-        for i in range(P[s, F_NPOT]):
-            t = P[s, POT_T + i]
-            if TYPE_COLOUR[t] == WHITE:
-                continue
-            u = upgrade_target(t, tier)
-            if u >= 0 and G[G_SUPPLY + u] > 0 and R[R_PRICE + u] - R[R_PRICE + t] > gain:
-                gain = R[R_PRICE + u] - R[R_PRICE + t]
-                best = t
-        if best >= 0:
-            return tier * 32 + best
-    return -1
-
-
-@kernel
-def first_chip_default(P, s, G, R, value):
-    """Green Set 5: the chip in the pot (not white) worth at most ``value`` to place first next
-    round: the highest value, then the dearest; -1 if none."""
-    best = -1
-    for i in range(P[s, F_NPOT]):
-        t = P[s, POT_T + i]
-        if TYPE_COLOUR[t] == WHITE or TYPE_VALUE[t] > value:
-            continue
-        if best < 0 or TYPE_VALUE[t] * 1000 + R[R_PRICE + t] > TYPE_VALUE[best] * 1000 + R[R_PRICE + best]:
-            best = t
-    return best
-
-
-@kernel
-def decide_book(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
-    """The answer to book question ``q`` (``Q_*`` in ``slots``) with argument ``arg``."""
+def book_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
+    """A scripted or strategy answer to book question ``q`` (``Q_*`` in ``slots``) with argument
+    ``arg``: (True, answer); (False, decline) when the book's built-in answer applies (its
+    ``default`` in ``sim.kernel.books.<colour>_<set>``, whose ``ask`` calls this), ``decline`` 1
+    for the ``BOOK_DECLINE`` slot value (an optional effect that is not scripted is taken)."""
     k = SK[s, SLOT_BOOK]
+    ok = True
+    a = 0
     if k == SCRIPTED:
         if q == Q_RED_AFTER and P[s, F_BOOK_PTR] < SC[s, SC_NRED_AFTER]:
-            return SC[s, SC_RED_AFTER + P[s, F_BOOK_PTR]]
-        if (q == Q_GREEN_CHIP or q == Q_GREEN_RUBY) and P[s, F_GREEN_PTR] < SC[s, SC_NGREEN]:
-            return SC[s, SC_GREEN + P[s, F_GREEN_PTR]]
-        if q == Q_PURPLE_TRADE and SC[s, SC_PURPLE] >= 0:
-            return min(SC[s, SC_PURPLE], arg, 3)
-        if q == Q_PURPLE_UPGRADE and SC[s, SC_UPGRADE] != -2:
-            return SC[s, SC_UPGRADE]
-        if q == Q_GREEN_FIRST and P[s, F_GREEN_PTR] < SC[s, SC_NGREEN]:
-            return SC[s, SC_GREEN + P[s, F_GREEN_PTR]]
-        if q == Q_RED_HOLD and P[s, F_BOOK_PTR] < SC[s, SC_NHOLD]:
-            return (SC[s, SC_HOLD] >> P[s, F_BOOK_PTR]) & 1
-        if q == Q_YELLOW_RUBY and P[s, F_YELLOW_PTR] < SC[s, SC_NYRUBY]:
-            return (SC[s, SC_YRUBY] >> P[s, F_YELLOW_PTR]) & 1
-        if q == Q_RED_PLACE and P[s, F_HELD_PTR] < SC[s, SC_NRPLACE]:
+            a = SC[s, SC_RED_AFTER + P[s, F_BOOK_PTR]]
+        elif (q == Q_GREEN_CHIP or q == Q_GREEN_RUBY) and P[s, F_GREEN_PTR] < SC[s, SC_NGREEN]:
+            a = SC[s, SC_GREEN + P[s, F_GREEN_PTR]]
+        elif q == Q_PURPLE_TRADE and SC[s, SC_PURPLE] >= 0:
+            a = min(SC[s, SC_PURPLE], arg, 3)
+        elif q == Q_PURPLE_UPGRADE and SC[s, SC_UPGRADE] != -2:
+            a = SC[s, SC_UPGRADE]
+        elif q == Q_GREEN_FIRST and P[s, F_GREEN_PTR] < SC[s, SC_NGREEN]:
+            a = SC[s, SC_GREEN + P[s, F_GREEN_PTR]]
+        elif q == Q_RED_HOLD and P[s, F_BOOK_PTR] < SC[s, SC_NHOLD]:
+            a = (SC[s, SC_HOLD] >> P[s, F_BOOK_PTR]) & 1
+        elif q == Q_YELLOW_RUBY and P[s, F_YELLOW_PTR] < SC[s, SC_NYRUBY]:
+            a = (SC[s, SC_YRUBY] >> P[s, F_YELLOW_PTR]) & 1
+        elif q == Q_RED_PLACE and P[s, F_HELD_PTR] < SC[s, SC_NRPLACE]:
             want = SC[s, SC_RPLACE + P[s, F_HELD_PTR]]
+            a = -1
             for i in range(arg):
                 if P[s, HOLD_T + i] == want:
-                    return i
-            return -1
-        k = BOOK_DEFAULT  # an optional effect that is not scripted is taken
-    if k >= USER_BASE:
-        return UF[0][k - USER_BASE](P, s, G, R, SP, q, arg, UF[1][s])
-    decline = k == BOOK_DECLINE
-    if q == Q_GREEN_CHIP:
-        return -1 if decline else green_chip_default(G, R, arg)
-    if q == Q_GREEN_RUBY:
-        return 0 if decline or G[G_ROUND] >= R[R_ROUNDS] else 1
-    if q == Q_RED_AFTER:
-        return RED_RETURN if decline else RED_PLACE
-    if q == Q_PURPLE_TRADE:
-        return 0 if decline else min(arg, 3)
-    if q == Q_PURPLE_UPGRADE:
-        return -1 if decline else upgrade_default(P, s, G, R, arg)
-    if q == Q_GREEN_FIRST:
-        return -1 if decline else first_chip_default(P, s, G, R, arg)
-    if q == Q_RED_HOLD:
-        return 1  # the chip has to be placed this round: at once (declining it is not possible)
-    if q == Q_YELLOW_RUBY:  # a ruby for 3 spaces, once a ruby buys less than that (6 rounds left)
-        return 0 if decline or R[R_ROUNDS] - G[G_ROUND] > 6 else 1
-    if q == Q_RED_PLACE:
-        return -1  # held chips are placed when the potion ends
-    return 0
+                    a = i
+                    break
+        else:
+            ok = False  # an optional effect that is not scripted is taken (BOOK_DEFAULT)
+    elif k >= USER_BASE:
+        a = UF[0][k - USER_BASE](P, s, G, R, SP, q, arg, UF[1][s])
+    else:
+        ok = False
+        a = 1 if k == BOOK_DECLINE else 0
+    return ok, a
 
 
 @kernel

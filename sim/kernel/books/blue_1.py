@@ -1,0 +1,56 @@
+"""Blue Set 1 (crow skull, draw): look at as many chips as the blue chip's value; one of them may
+be placed next (its own action resolves, a white may explode), the rest go back. Asked through the
+blue slot (``decide_blue``); round-file key ``blue``."""
+
+from __future__ import annotations
+
+from sim.kernel.bag import ERR_BLUE_NOT_SEEN, ERR_BLUE_SCRIPT, draw_chip, finish_potion, return_chip
+from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE
+from sim.kernel.decisions.decide import decide_blue
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    EV_BLUE_LOOK,
+    EV_BLUE_PICK,
+    F_ANCHOR,
+    F_BLUE_PTR,
+    F_DRAWS,
+    F_NBAG,
+    F_SCRIPT_ERR,
+    LOOK_NO,
+    LOOK_T,
+    R_LAST,
+    STOP_SCRIPT,
+)
+from sim.rules.chips import TYPE_VALUE
+
+
+@kernel(inline=True)
+def placed(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Blue chip t just placed: the index into ``LOOK_T`` of the chip to place next,
+    ``ACTION_NONE`` or ``ACTION_ABORT`` (nothing on the last space or with an empty bag)."""
+    if P[s, F_ANCHOR] >= R[R_LAST] or P[s, F_NBAG] == 0:
+        return ACTION_NONE
+    looked = P[s, LOOK_T : LOOK_T + 4]
+    m = min(TYPE_VALUE[t], P[s, F_NBAG])
+    for i in range(m):
+        u = draw_chip(P, s, FD, rng)
+        if u < 0:
+            finish_potion(P, s, STOP_SCRIPT, E, G)
+            return ACTION_ABORT
+        looked[i] = u
+        P[s, LOOK_NO + i] = P[s, F_DRAWS]
+        record(E, G, s, EV_BLUE_LOOK, u, 0, 0)
+    pick = decide_blue(P, s, looked, m, G, R, SK, SP, SC, rng, UF)
+    P[s, F_BLUE_PTR] += 1
+    if pick <= -3:
+        P[s, F_SCRIPT_ERR] = ERR_BLUE_SCRIPT if pick == -3 else ERR_BLUE_NOT_SEEN
+        pick = -1
+    for i in range(m):
+        if i != pick:
+            return_chip(P, s, looked[i])
+    if pick >= 0:
+        record(E, G, s, EV_BLUE_PICK, looked[pick], 0, 0)
+        return pick
+    record(E, G, s, EV_BLUE_PICK, -1, 0, 0)
+    return ACTION_NONE

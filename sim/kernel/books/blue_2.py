@@ -1,0 +1,18 @@
+"""Blue Set 2 (crow skull, draw): a protection window over the next (value) draws, in which an
+explosion still scores VP and coins (no bonus die); windows do not add up, the longer remaining one
+counts (``F_PROTECT``, read by ``sim.kernel.brew.place_drawn``)."""
+
+from __future__ import annotations
+
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_PROTECT, F_PROTECT
+from sim.rules.chips import TYPE_VALUE
+
+
+@kernel(inline=True)
+def placed(P, s, t, G, E):
+    """Blue chip t just placed: open (or keep) the window."""
+    if TYPE_VALUE[t] > P[s, F_PROTECT]:
+        P[s, F_PROTECT] = TYPE_VALUE[t]
+    record(E, G, s, EV_PROTECT, P[s, F_PROTECT], 0, 0)

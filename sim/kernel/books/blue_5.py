@@ -1,0 +1,17 @@
+"""Blue Set 5 (crow skull, draw): with at least as many orange chips in the pot as its value, a
+blue chip scores its value in VP at once."""
+
+from __future__ import annotations
+
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_BLUE_VP, F_NORANGE, F_SCORE
+from sim.rules.chips import TYPE_VALUE
+
+
+@kernel(inline=True)
+def placed(P, s, t, G, E):
+    """Blue chip t just placed."""
+    if P[s, F_NORANGE] >= TYPE_VALUE[t]:
+        P[s, F_SCORE] += TYPE_VALUE[t]
+        record(E, G, s, EV_BLUE_VP, TYPE_VALUE[t], 0, 0)

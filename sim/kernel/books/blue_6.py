@@ -1,0 +1,22 @@
+"""Blue Set 6 (crow skull, draw): one ruby for each white 1-chip among the (value) chips placed
+just before the blue chip."""
+
+from __future__ import annotations
+
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_BLUE_RUBY, F_NPOT, F_RUBIES, POT_T
+from sim.rules.chips import TYPE_VALUE, W1
+
+
+@kernel(inline=True)
+def placed(P, s, t, G, E):
+    """Blue chip t just placed (the last entry in the pot)."""
+    k = P[s, F_NPOT] - 1  # the blue chip's own entry
+    n = 0
+    for i in range(max(0, k - TYPE_VALUE[t]), k):
+        if P[s, POT_T + i] == W1:
+            n += 1
+    if n > 0:
+        P[s, F_RUBIES] += n
+        record(E, G, s, EV_BLUE_RUBY, n, 0, 0)

@@ -1,0 +1,18 @@
+"""Green Set 1 (garden spider, B): one ruby for each green chip that is the last or next-to-last
+chip in the pot."""
+
+from __future__ import annotations
+
+from sim.kernel.books.common import last_two_green
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_GREEN, F_RUBIES
+
+
+@kernel(inline=True)
+def at_b(P, s, G, E):
+    """Step B for seat s."""
+    g = last_two_green(P, s)
+    if g > 0:
+        P[s, F_RUBIES] += g
+        record(E, G, s, EV_GREEN, g, 0, 0)

@@ -1,0 +1,69 @@
+"""Green Set 2 (garden spider, B): each green chip last or next-to-last earns a free chip into the
+bag (green 1 an orange 1; green 2 a blue 1 or red 1; green 4 a yellow 1 or purple 1; only once
+that book is out and the supply has one).
+
+Question ``green-chip`` (b = the green chip's value; the chip type taken, -1 none); default the
+dearer chip (declining: none). Round-file key ``green``."""
+
+from __future__ import annotations
+
+from sim.kernel.bag import add_chip
+from sim.kernel.decisions.choices import book_answer, grantable
+from sim.kernel.decisions.slots import Q_GREEN_CHIP
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_GREEN_CHIP, F_GREEN_PTR, F_NPOT, POT_T, R_PRICE
+from sim.rules.chips import B1, GREEN, O1, P1, R1, TYPE_COLOUR, TYPE_VALUE, Y1
+
+
+@kernel
+def default(P, s, arg, G, R, decline):
+    """The built-in answer: the better chip (by this ruleset's price) a green chip of value
+    ``arg`` grants; declining: none."""
+    if decline:
+        return -1
+    a, b = -1, -1
+    if arg == 1:
+        a = O1
+    elif arg == 2:
+        a, b = B1, R1
+    else:
+        a, b = Y1, P1
+    best = -1
+    for t in (a, b):
+        if t >= 0 and grantable(G, R, t) and (best < 0 or R[R_PRICE + t] > R[R_PRICE + best]):
+            best = t
+    return best
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = book_answer(P, s, Q_GREEN_CHIP, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R, a != 0)
+
+
+@kernel(inline=True)
+def grant_ok(value, t):
+    """Green 1 -> orange 1; green 2 -> blue 1 or red 1; green 4 -> yellow 1 or purple 1."""
+    if value == 1:
+        return t == O1
+    if value == 2:
+        return t == B1 or t == R1
+    return t == Y1 or t == P1
+
+
+@kernel(inline=True)
+def at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Step B for seat s."""
+    npot = P[s, F_NPOT]
+    for i in range(max(0, npot - 2), npot):
+        gt = P[s, POT_T + i]
+        if TYPE_COLOUR[gt] != GREEN:
+            continue
+        t = ask(P, s, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
+        P[s, F_GREEN_PTR] += 1
+        if 0 <= t < supply.shape[0] and grant_ok(TYPE_VALUE[gt], t) and grantable(G, R, t):
+            if add_chip(P, s, t):
+                supply[t] -= 1
+                record(E, G, s, EV_GREEN_CHIP, t, 0, 0)

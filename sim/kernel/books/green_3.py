@@ -1,0 +1,41 @@
+"""Green Set 3 (garden spider, B): if the white chips total exactly the explosion limit, the last
+chip moves on by the values of all green chips in the pot (after the bonus die: a new reward space
+for steps C-E)."""
+
+from __future__ import annotations
+
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    EV_GREEN_MOVE,
+    F_COINS,
+    F_EXPLODED,
+    F_FINALPOS,
+    F_NPOT,
+    F_REWARD,
+    F_WHITE,
+    POT_P,
+    POT_T,
+    R_COINS,
+    R_LAST,
+    R_LIMIT,
+)
+from sim.rules.chips import GREEN, TYPE_COLOUR, TYPE_VALUE
+
+
+@kernel(inline=True)
+def at_b(P, s, G, R, E):
+    """Step B for seat s."""
+    npot = P[s, F_NPOT]
+    if P[s, F_EXPLODED] == 0 and npot > 0 and P[s, F_WHITE] == R[R_LIMIT]:
+        g = 0
+        for i in range(npot):
+            if TYPE_COLOUR[P[s, POT_T + i]] == GREEN:
+                g += TYPE_VALUE[P[s, POT_T + i]]
+        if g > 0:
+            pos = min(P[s, POT_P + npot - 1] + g, R[R_LAST])
+            P[s, POT_P + npot - 1] = pos
+            P[s, F_FINALPOS] = pos
+            P[s, F_REWARD] = pos + 1
+            P[s, F_COINS] = R[R_COINS + pos + 1]
+            record(E, G, s, EV_GREEN_MOVE, g, pos + 1, 0)

@@ -1,0 +1,55 @@
+"""Green Set 4 (garden spider, B): for each green chip last or next-to-last, the player may pay 1
+ruby to move the droplet 1 space.
+
+Question ``green-ruby`` (1 pay); default pay before the last round (declining: never). Round-file
+key ``green``."""
+
+from __future__ import annotations
+
+from sim.kernel.decisions.choices import book_answer
+from sim.kernel.decisions.slots import Q_GREEN_RUBY
+from sim.kernel.droplet import move_droplet
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    EV_GREEN_DROPLET,
+    F_GREEN_PTR,
+    F_NPOT,
+    F_RUBIES,
+    G_ROUND,
+    POT_T,
+    R_ROUNDS,
+)
+from sim.rules.chips import GREEN, TYPE_COLOUR, TYPE_VALUE
+
+
+@kernel
+def default(P, s, arg, G, R, decline):
+    """The built-in answer: pay before the last round; declining: never."""
+    return 0 if decline or G[G_ROUND] >= R[R_ROUNDS] else 1
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = book_answer(P, s, Q_GREEN_RUBY, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R, a != 0)
+
+
+@kernel(inline=True)
+def at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Step B for seat s."""
+    npot = P[s, F_NPOT]
+    moves = 0
+    for i in range(max(0, npot - 2), npot):
+        gt = P[s, POT_T + i]
+        if TYPE_COLOUR[gt] != GREEN:
+            continue
+        pay = ask(P, s, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
+        P[s, F_GREEN_PTR] += 1
+        if pay != 0 and P[s, F_RUBIES] >= 1:
+            P[s, F_RUBIES] -= 1
+            move_droplet(P, s, 1)
+            moves += 1
+    if moves > 0:
+        record(E, G, s, EV_GREEN_DROPLET, moves, 0, 0)

@@ -1,0 +1,69 @@
+"""Green Set 5 (garden spider, B): for each green chip last or next-to-last, the player may pick a
+chip in the pot worth no more than it (locoweed 1), to be placed first in the next potion
+(``FIRST_T``; placed by ``sim.kernel.brew.place_first``).
+
+Question ``green-first`` (b = the green chip's value; the chip type, -1 none); default the highest
+value, then the dearest (declining: none). Round-file keys ``green`` (answers), ``first`` (chips
+picked last round)."""
+
+from __future__ import annotations
+
+from sim.kernel.decisions.choices import book_answer
+from sim.kernel.decisions.slots import Q_GREEN_FIRST
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_GREEN_FIRST, F_GREEN_PTR, F_NFIRST, F_NPOT, FIRST_T, POT_T, R_PRICE
+from sim.rules.chips import GREEN, N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
+
+
+@kernel
+def default(P, s, arg, G, R, decline):
+    """The built-in answer: the chip in the pot (not white) worth at most ``arg`` to place first
+    next round, the highest value, then the dearest; -1 if none (declining: none)."""
+    if decline:
+        return -1
+    best = -1
+    for i in range(P[s, F_NPOT]):
+        t = P[s, POT_T + i]
+        if TYPE_COLOUR[t] == WHITE or TYPE_VALUE[t] > arg:
+            continue
+        if best < 0 or (TYPE_VALUE[t] * 1000 + R[R_PRICE + t]
+                        > TYPE_VALUE[best] * 1000 + R[R_PRICE + best]):
+            best = t
+    return best
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = book_answer(P, s, Q_GREEN_FIRST, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R, a != 0)
+
+
+@kernel
+def first_left(P, s, t):
+    """Chips of type t in the pot not yet picked to go first."""
+    n = 0
+    for i in range(P[s, F_NPOT]):
+        if P[s, POT_T + i] == t:
+            n += 1
+    for i in range(P[s, F_NFIRST]):
+        if P[s, FIRST_T + i] == t:
+            n -= 1
+    return n
+
+
+@kernel(inline=True)
+def at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Step B for seat s."""
+    npot = P[s, F_NPOT]
+    for i in range(max(0, npot - 2), npot):
+        gt = P[s, POT_T + i]
+        if TYPE_COLOUR[gt] != GREEN:
+            continue
+        t = ask(P, s, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
+        P[s, F_GREEN_PTR] += 1
+        if 0 <= t < N_TYPES and TYPE_VALUE[t] <= TYPE_VALUE[gt] and first_left(P, s, t) > 0:
+            P[s, FIRST_T + P[s, F_NFIRST]] = t
+            P[s, F_NFIRST] += 1
+            record(E, G, s, EV_GREEN_FIRST, t, 0, 0)

@@ -1,0 +1,21 @@
+"""Green Set 6 (garden spider, B): for each green chip last or next-to-last, one roll of the bonus
+die (two with The Pot is Full)."""
+
+from __future__ import annotations
+
+from sim.kernel.books.common import last_two_green
+from sim.kernel.cards.hooks import die_rolls
+from sim.kernel.die import roll_die
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_GREEN_DIE
+
+
+@kernel(inline=True)
+def at_b(P, s, G, die, DS, supply, rng, E):
+    """Step B for seat s."""
+    g = last_two_green(P, s)
+    for _ in range(g * die_rolls(G)):
+        roll_die(P, s, G, die, DS, supply, rng, E)
+    if g > 0:
+        record(E, G, s, EV_GREEN_DIE, g, 0, 0)

@@ -1,0 +1,23 @@
+"""Locoweed Set 5 (Herb Witches; a chip with no printed value, counted 1 by every other rule): a
+locoweed moves the spaces the rat stone moved this round (fortune-card changes included) plus 1, at
+most 4, a yellow Set 2 doubling included."""
+
+from __future__ import annotations
+
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_LOCO, F_RAT
+
+
+@kernel(inline=True)
+def move(P, s, G, E):
+    """The spaces a locoweed placed now moves."""
+    m = min(P[s, F_RAT] + 1, 4)
+    record(E, G, s, EV_LOCO, -1, m, 0)
+    return m
+
+
+@kernel(inline=True)
+def doubled(move):
+    """A doubled distance, capped."""
+    return min(move, 4)

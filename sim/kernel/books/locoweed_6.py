@@ -1,0 +1,23 @@
+"""Locoweed Set 6 (Herb Witches): a locoweed takes the value and on-draw action of the last
+coloured (non-white) chip in the pot; with none, 1 and no action. It copies only that: everywhere
+else it counts as a locoweed."""
+
+from __future__ import annotations
+
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_LOCO, F_NPOT, POT_T
+from sim.rules.chips import LOCOWEED, TYPE_COLOUR, WHITE
+
+
+@kernel(inline=True)
+def acting_type(P, s, t, G, E):
+    """The chip whose value and action locoweed t takes (a locoweed in the pot stands for the chip
+    it copied)."""
+    for k in range(P[s, F_NPOT] - 1, -1, -1):
+        u = P[s, POT_T + k]
+        if TYPE_COLOUR[u] != WHITE and TYPE_COLOUR[u] != LOCOWEED:
+            record(E, G, s, EV_LOCO, u, -1, 0)
+            return u
+    record(E, G, s, EV_LOCO, -1, 1, 0)
+    return t

@@ -1,0 +1,26 @@
+"""Purple Set 1 (ghost's breath, B): one tier by the purple chips in the pot (a lower one may be
+chosen): 1 -> 1 VP; 2 -> 1 VP and 1 ruby; 3 or more -> 2 VP and droplet +1. Asked through the
+purple slot (``decide_purple``); round-file key ``purple``."""
+
+from __future__ import annotations
+
+from sim.kernel.decisions.decide import decide_purple
+from sim.kernel.droplet import move_droplet
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_PURPLE, F_RUBIES, F_SCORE
+
+
+@kernel(inline=True)
+def at_b(P, s, npurple, G, R, SK, SP, SC, rng, E, UF):
+    """Step B for seat s with ``npurple`` purple chips in the pot (at least one)."""
+    tier = decide_purple(P, s, npurple, G, R, SK, SP, SC, rng, UF)
+    if tier == 1:
+        P[s, F_SCORE] += 1
+    elif tier == 2:
+        P[s, F_SCORE] += 1
+        P[s, F_RUBIES] += 1
+    elif tier >= 3:
+        P[s, F_SCORE] += 2
+        move_droplet(P, s, 1)
+    record(E, G, s, EV_PURPLE, tier, 0, 0)

@@ -1,0 +1,56 @@
+"""Purple Set 2 (ghost's breath, B): trade 1, 2 or 3 purple chips from the pot (back to the
+supply) for one tier: black 1 + 1 VP + 1 ruby; green 1 + blue 2 + 3 VP + droplet +1; yellow 4 +
+6 VP + 1 ruby + droplet +2.
+
+Question ``purple-trade`` (b = purple chips in the pot; the tier 0..3); default the highest
+(declining: 0). Round-file key ``purple``."""
+
+from __future__ import annotations
+
+from sim.kernel.books.common import grant, remove_from_pot
+from sim.kernel.decisions.choices import book_answer
+from sim.kernel.decisions.slots import Q_PURPLE_TRADE
+from sim.kernel.droplet import move_droplet
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_PURPLE_TRADE, F_RUBIES, F_SCORE
+from sim.rules.chips import B2, G1, K1, P1, Y4
+
+
+@kernel
+def default(P, s, arg, G, R, decline):
+    """The built-in answer: the highest tier the ``arg`` purple chips allow; declining: 0."""
+    return 0 if decline else min(arg, 3)
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = book_answer(P, s, Q_PURPLE_TRADE, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R, a != 0)
+
+
+@kernel(inline=True)
+def at_b(P, s, npurple, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Step B for seat s with ``npurple`` purple chips in the pot (at least one)."""
+    tier = ask(P, s, npurple, G, R, SK, SP, SC, rng, UF)
+    tier = max(0, min(tier, npurple, 3))
+    if tier == 0:
+        return
+    for _ in range(tier):
+        remove_from_pot(P, s, P1, supply)
+    if tier == 1:
+        grant(P, s, K1, supply)
+        P[s, F_SCORE] += 1
+        P[s, F_RUBIES] += 1
+    elif tier == 2:
+        grant(P, s, G1, supply)
+        grant(P, s, B2, supply)
+        P[s, F_SCORE] += 3
+        move_droplet(P, s, 1)
+    else:
+        grant(P, s, Y4, supply)
+        P[s, F_SCORE] += 6
+        P[s, F_RUBIES] += 1
+        move_droplet(P, s, 2)
+    record(E, G, s, EV_PURPLE_TRADE, tier, tier, 0)

@@ -1,0 +1,94 @@
+"""Red Set 2 (toadstool, draw, after stop): a red chip drawn is not placed but set beside the pot;
+once the potion has ended (stopped or exploded) each one is placed after the last chip (it moves
+its value; into the overflow bowl past the last space), kept beside the pot for a later round, or
+returned to the bag.
+
+Question ``red-after`` (b = the red chip type; 0 place it, 1 keep it aside, 2 return it); default
+place it (declining: return it). Round-file keys: ``red_after`` (answers), ``beside`` (chips kept
+from earlier rounds)."""
+
+from __future__ import annotations
+
+from sim.kernel.bag import return_chip, take_type
+from sim.kernel.bowl import place_after
+from sim.kernel.decisions.choices import book_answer
+from sim.kernel.decisions.slots import Q_RED_AFTER, RED_KEEP, RED_PLACE, RED_RETURN
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    ASIDE,
+    ASIDE_NEW,
+    EV_ASIDE,
+    EV_RED_AFTER,
+    F_BOOK_PTR,
+    F_NPOT,
+    F_NRED,
+    F_REWARD,
+    POT_P,
+    R_LAST,
+)
+from sim.rules.chips import R1
+
+N_RED_TYPES = 3  # r1, r2, r4 are types R1, R1 + 1, R1 + 2
+
+
+@kernel
+def default(P, s, arg, G, R, decline):
+    """The built-in answer: place the chip (declining: return it to the bag)."""
+    return RED_RETURN if decline else RED_PLACE
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = book_answer(P, s, Q_RED_AFTER, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R, a != 0)
+
+
+@kernel(inline=True)
+def set_aside(P, s, t, G, E):
+    """Put red chip t (already out of the bag) beside the pot (``ASIDE_NEW`` counts this potion's,
+    which A Second Chance's restart puts back)."""
+    P[s, ASIDE + t - R1] += 1
+    P[s, ASIDE_NEW + t - R1] += 1
+    record(E, G, s, EV_ASIDE, t, 0, 0)
+
+
+@kernel
+def hold_aside(P, s):
+    """After the bag is refilled: red chips kept beside the pot from earlier rounds stay out."""
+    for j in range(N_RED_TYPES):
+        for _ in range(P[s, ASIDE + j]):
+            take_type(P, s, R1 + j)
+
+
+@kernel(inline=True)
+def has_aside(P, s):
+    """Whether seat s has red chips beside the pot."""
+    return P[s, ASIDE] + P[s, ASIDE + 1] + P[s, ASIDE + 2] > 0
+
+
+@kernel
+def after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Once the potion has ended: each red chip beside the pot is placed after the last chip,
+    kept beside the pot, or returned to the bag."""
+    moved = False
+    for j in range(N_RED_TYPES):
+        t = R1 + j
+        for _ in range(P[s, ASIDE + j]):
+            a = ask(P, s, t, G, R, SK, SP, SC, rng, UF)
+            P[s, F_BOOK_PTR] += 1
+            if a == RED_PLACE:
+                pos = place_after(P, s, t, G, R, E)
+                P[s, F_NRED] += 1
+                P[s, ASIDE + j] -= 1
+                moved = True
+                record(E, G, s, EV_RED_AFTER, t, RED_PLACE, pos)
+            elif a == RED_RETURN:
+                P[s, ASIDE + j] -= 1
+                return_chip(P, s, t)
+                record(E, G, s, EV_RED_AFTER, t, RED_RETURN, 0)
+            else:
+                record(E, G, s, EV_RED_AFTER, t, RED_KEEP, 0)
+    if moved and P[s, F_NPOT] > 0:
+        P[s, F_REWARD] = min(P[s, POT_P + P[s, F_NPOT] - 1] + 1, R[R_LAST] + 1)

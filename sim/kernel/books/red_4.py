@@ -1,0 +1,17 @@
+"""Red Set 4 (toadstool, draw): once a red chip is in the pot, every white 1-chip may move 2
+spaces (it still counts 1 towards the explosion; an extra distance the red slot may decline)."""
+
+from __future__ import annotations
+
+from sim.kernel.books.common import offer_extra
+from sim.kernel.jit import kernel
+from sim.kernel.layout import F_NRED
+from sim.rules.chips import W1
+
+
+@kernel(inline=True)
+def white_move(P, s, t, G, R, SK, SP, SC, rng, E, UF):
+    """The extra spaces white chip t takes (0 or 1)."""
+    if t == W1 and P[s, F_NRED] > 0:
+        return offer_extra(P, s, 1, t, G, R, SK, SP, SC, rng, E, UF)
+    return 0

@@ -1,0 +1,94 @@
+"""Red Set 6 (toadstool, draw): after a red chip is placed, one more chip is drawn; the player
+places it at once (with its action) or holds it beside the pot. Before each later draw a held chip
+may be placed (as if just drawn); chips still held when the potion ends are placed after the last
+chip without their action (``sim.kernel.brew.place_held``).
+
+Questions ``red-hold`` (b = the chip drawn; 1 place it now, 0 hold it; default now) and
+``red-place`` (b = chips held; the index of the one placed now, -1 none; default none: held to the
+end). Round-file keys: ``red_hold``, ``red_place``."""
+
+from __future__ import annotations
+
+from sim.kernel.bag import draw_chip, finish_potion
+from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE
+from sim.kernel.decisions.choices import book_answer
+from sim.kernel.decisions.slots import Q_RED_HOLD, Q_RED_PLACE
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    EV_RED_HOLD,
+    F_ANCHOR,
+    F_BOOK_PTR,
+    F_HELD_PTR,
+    F_NBAG,
+    F_NHOLD,
+    HOLD_T,
+    R_LAST,
+    STOP_SCRIPT,
+)
+
+
+@kernel
+def default(P, s, arg, G, R, decline):
+    """The built-in answer to ``red-hold``: place the chip now (it has to be placed this round;
+    declining it is not possible)."""
+    return 1
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer to ``red-hold``: scripted, its strategy's, else ``default``."""
+    ok, a = book_answer(P, s, Q_RED_HOLD, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R, a != 0)
+
+
+@kernel
+def place_default(P, s, arg, G, R, decline):
+    """The built-in answer to ``red-place``: none (held chips are placed when the potion ends)."""
+    return -1
+
+
+@kernel(inline=True)
+def ask_place(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer to ``red-place``: scripted, its strategy's, else ``place_default``."""
+    ok, a = book_answer(P, s, Q_RED_PLACE, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else place_default(P, s, arg, G, R, a != 0)
+
+
+@kernel
+def placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """After a red chip is placed: draw one more chip; return it to be placed at once (resolved
+    next) or hold it beside the pot (``ACTION_NONE``). On the last space (a "next chip" effect,
+    lost there), with an empty bag or four chips held: nothing. ``ACTION_ABORT``: a scripted draw
+    failed."""
+    if P[s, F_ANCHOR] >= R[R_LAST] or P[s, F_NBAG] == 0 or P[s, F_NHOLD] >= 4:
+        return ACTION_NONE
+    u = draw_chip(P, s, FD, rng)
+    if u < 0:
+        finish_potion(P, s, STOP_SCRIPT, E, G)
+        return ACTION_ABORT
+    now = ask(P, s, u, G, R, SK, SP, SC, rng, UF) != 0
+    P[s, F_BOOK_PTR] += 1
+    record(E, G, s, EV_RED_HOLD, u, 0 if now else 1, 0)
+    if now:
+        return u
+    P[s, HOLD_T + P[s, F_NHOLD]] = u
+    P[s, F_NHOLD] += 1
+    return ACTION_NONE
+
+
+@kernel
+def before_draw(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Before a draw while chips are held: the held chip the seat places now, as if just drawn
+    (taken off the held list), or -1 (keep them all to the end)."""
+    n = P[s, F_NHOLD]
+    i = ask_place(P, s, n, G, R, SK, SP, SC, rng, UF)
+    P[s, F_HELD_PTR] += 1
+    if i < 0 or i >= n:
+        return -1
+    t = P[s, HOLD_T + i]
+    for j in range(i, n - 1):
+        P[s, HOLD_T + j] = P[s, HOLD_T + j + 1]
+    P[s, F_NHOLD] = n - 1
+    record(E, G, s, EV_RED_HOLD, t, 2, 0)
+    return t

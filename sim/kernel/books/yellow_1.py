@@ -1,0 +1,26 @@
+"""Yellow Set 1 (mandrake, draw): if the chip placed before the yellow chip is white, the player
+may put that white back into the bag (its space stays empty, the yellow stays where it landed).
+Asked through the yellow slot (``decide_yellow``); round-file key ``yellow``."""
+
+from __future__ import annotations
+
+from sim.kernel.bag import remove_pot_entry, return_chip
+from sim.kernel.decisions.decide import decide_yellow
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_YELLOW, F_NPOT, F_WHITE, POT_P, POT_T
+from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
+
+
+@kernel(inline=True)
+def placed(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """The yellow chip just placed: the white before it back into the bag, if the seat wants."""
+    k = P[s, F_NPOT]
+    if k >= 2 and TYPE_COLOUR[P[s, POT_T + k - 2]] == WHITE:
+        wt = P[s, POT_T + k - 2]
+        if decide_yellow(P, s, wt, G, R, SK, SP, SC, rng, UF):
+            wpos = P[s, POT_P + k - 2]
+            remove_pot_entry(P, s, k - 2)
+            P[s, F_WHITE] -= TYPE_VALUE[wt]
+            return_chip(P, s, wt)
+            record(E, G, s, EV_YELLOW, wt, wpos, 0)

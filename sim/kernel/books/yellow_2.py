@@ -1,0 +1,16 @@
+"""Yellow Set 2 (mandrake, draw): the next chip placed may move twice as far (offered when it is
+placed, ``F_DOUBLE`` in ``sim.kernel.brew.place_chip``; an extra distance the red slot may
+decline)."""
+
+from __future__ import annotations
+
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_DOUBLE, F_DOUBLE
+
+
+@kernel(inline=True)
+def placed(P, s, G, E):
+    """The yellow chip just placed: the next chip's distance doubles."""
+    P[s, F_DOUBLE] = 1
+    record(E, G, s, EV_DOUBLE, 0, 0, 0)

@@ -1,0 +1,40 @@
+"""Yellow Set 5 (mandrake, draw): one more chip is drawn; the yellow chip may move on by its value
+(locoweed 1; an extra distance the red slot may decline) and the chip goes back to the bag with no
+effect (nothing on the last space: a "next chip" effect, lost there)."""
+
+from __future__ import annotations
+
+from sim.kernel.bag import draw_chip, finish_potion, return_chip
+from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE, offer_extra
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    EV_YELLOW_PUSH,
+    F_ANCHOR,
+    F_NBAG,
+    F_NPOT,
+    POT_P,
+    POT_T,
+    R_LAST,
+    STOP_SCRIPT,
+)
+from sim.rules.chips import TYPE_VALUE
+
+
+@kernel(inline=True)
+def placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """The yellow chip just placed; ``ACTION_ABORT`` if a scripted draw failed."""
+    if P[s, F_ANCHOR] >= R[R_LAST] or P[s, F_NBAG] == 0:
+        return ACTION_NONE
+    u = draw_chip(P, s, FD, rng)
+    if u < 0:
+        finish_potion(P, s, STOP_SCRIPT, E, G)
+        return ACTION_ABORT
+    k = P[s, F_NPOT] - 1
+    return_chip(P, s, u)
+    spaces = offer_extra(P, s, TYPE_VALUE[u], P[s, POT_T + k], G, R, SK, SP, SC, rng, E, UF)
+    pos = min(P[s, POT_P + k] + spaces, R[R_LAST])
+    P[s, POT_P + k] = pos
+    P[s, F_ANCHOR] = pos
+    record(E, G, s, EV_YELLOW_PUSH, u, spaces, pos)
+    return ACTION_NONE

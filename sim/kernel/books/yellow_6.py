@@ -1,0 +1,37 @@
+"""Yellow Set 6 (mandrake, draw): a yellow chip may move 3 more spaces for 1 ruby.
+
+Question ``yellow-ruby`` (b = the yellow chip type; 1 pay); default pay once a ruby buys less
+(6 rounds left or fewer; declining: never). Round-file key ``yellow_ruby``."""
+
+from __future__ import annotations
+
+from sim.kernel.decisions.choices import book_answer
+from sim.kernel.decisions.slots import Q_YELLOW_RUBY
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import EV_YELLOW_RUBY, F_RUBIES, G_ROUND, R_ROUNDS
+
+
+@kernel
+def default(P, s, arg, G, R, decline):
+    """The built-in answer: pay a ruby for 3 spaces once a ruby buys less than that (6 rounds
+    left or fewer); declining: never."""
+    return 0 if decline or R[R_ROUNDS] - G[G_ROUND] > 6 else 1
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    ok, a = book_answer(P, s, Q_YELLOW_RUBY, arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else default(P, s, arg, G, R, a != 0)
+
+
+@kernel(inline=True)
+def move(P, s, t, G, R, SK, SP, SC, rng, E, UF):
+    """The extra spaces yellow chip t takes (0 or 3)."""
+    if P[s, F_RUBIES] >= 1:
+        if ask(P, s, t, G, R, SK, SP, SC, rng, UF) != 0:
+            P[s, F_RUBIES] -= 1
+            record(E, G, s, EV_YELLOW_RUBY, 3, 0, 0)
+            return 3
+    return 0
