@@ -10,7 +10,7 @@ from sim.kernel.bag import add_chip
 from sim.kernel.cards.deck import deal_deck
 from sim.kernel.decisions.slots import SC_WIDTH
 from sim.kernel.events import record
-from sim.kernel.jit import kernel
+from sim.kernel.jit import in_roomy_frame, kernel
 from sim.kernel.layout import (
     BOUGHT,
     EV_FINAL,
@@ -171,7 +171,8 @@ def game_pointer(tables, SK, SP, UF) -> tuple:
                 typeof(SP), rows, types.Array(types.int64, 3, "C"), rows, typeof(UF))
     fn = _GAME_FOR.get(argtypes)
     if fn is None:
-        fn = njit(types.int64(*argtypes), cache=True, error_model="numpy")(play_game.py_func)
+        compile_game = njit(types.int64(*argtypes), cache=True, error_model="numpy")
+        fn = in_roomy_frame(compile_game)(play_game.py_func)
         _GAME_FOR[argtypes] = fn
     return (fn,)
 
