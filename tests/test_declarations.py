@@ -92,7 +92,8 @@ def test_every_record_field_reaches_the_report_or_is_internal(table, types, keys
 def test_record_columns_agree_with_the_report_statistics():
     cols = list(records.ROUND.column_types())
     assert cols == [*ROUND_METRIC_NAMES, "card"]
-    assert [c for c in records.RESULT.column_types() if c.startswith("bought_")] == list(BOUGHT_COLUMNS)
+    assert ([c for c in records.RESULT.column_types() if c.startswith("bought_")]
+            == list(BOUGHT_COLUMNS))
 
 
 def test_event_codes_are_unique_named_and_have_a_text():

@@ -75,7 +75,8 @@ def load(path: str | Path) -> dict:
 
 
 def play_round_file(path: str | Path) -> dict:
-    """Play the round described in the file; return ``{"players": [...]}`` (see the issue's keys)."""
+    """Play the round described in the file; return ``{"players": [...]}`` (see the issue's
+    keys)."""
     return play_round_data(load(path), str(path))
 
 
@@ -114,7 +115,8 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
     """Check already-parsed round-file data and build the round kernel's arrays."""
     for k in d:
         if k not in TOP_KEYS:
-            raise RoundFileError(f"{label}: unknown key '{k}'; expected {', '.join(sorted(TOP_KEYS))}")
+            raise RoundFileError(f"{label}: unknown key '{k}'; "
+                                 f"expected {', '.join(sorted(TOP_KEYS))}")
     overrides = d.get("set", [])
     if isinstance(overrides, str):
         overrides = [overrides]
@@ -154,7 +156,8 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
             raise RoundFileError(f"{where}: expected a [[player]] table")
         for k in pl:
             if k not in PLAYER_KEYS:
-                raise RoundFileError(f"{where}: unknown key '{k}'; expected {', '.join(sorted(PLAYER_KEYS))}")
+                raise RoundFileError(f"{where}: unknown key '{k}'; "
+                                     f"expected {', '.join(sorted(PLAYER_KEYS))}")
         P[s, L.F_SCORE] = int_of(pl, "score", where, default=0)
         P[s, L.F_RUBIES] = int_of(pl, "rubies", where, default=rs.game("starting_rubies"))
         P[s, L.F_DROPLET] = int_of(pl, "droplet", where, default=0, hi=52)
@@ -168,7 +171,8 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
             raise RoundFileError(f"{where}: bag has {len(bag)} chips; at most {L.MAX_CHIPS - 2}")
         beside = chips_of(pl, "beside", where, starting, default="")
         if any(chips.TYPE_COLOUR[t] != chips.RED for t in beside):
-            raise RoundFileError(f"{where}: key 'beside': only red chips wait beside the pot (red Set 2)")
+            raise RoundFileError(f"{where}: key 'beside': only red chips wait beside the pot "
+                                 "(red Set 2)")
         if len(bag) + len(beside) > L.MAX_CHIPS - 2:
             raise RoundFileError(f"{where}: bag and beside hold more than {L.MAX_CHIPS - 2} chips")
         for t in [*bag, *beside]:
@@ -194,8 +198,8 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
         supply = rs.supply - counts
         short = [chips.chip_name(t) for t in range(chips.N_TYPES) if supply[t] < 0]
         if short:
-            raise RoundFileError(f"{label}: the bags hold more {', '.join(short)} than the box has; "
-                                 f"give 'supply' explicitly")
+            raise RoundFileError(f"{label}: the bags hold more {', '.join(short)} than the box "
+                                 f"has; give 'supply' explicitly")
     G = np.zeros(L.G_WIDTH, dtype=np.int64)
     G[L.G_NP] = n
     G[L.G_ROUND] = rnd
@@ -224,7 +228,8 @@ def play_prepared(pr: PreparedRound) -> dict:
     rng = np.zeros(n + 1, dtype=np.uint64)
     flask_before = P[:, L.F_FLASK].copy()
     play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
-               rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
+               rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd,
+               np.zeros(W_WIDTH, dtype=np.int64), slot_table())
     events = [event_dict(row) for row in E[: count_events(E)]]
     _check_errors(G, P, SC, events, label, flask_before)
     res = _result(P, events, n, supply, tube=bool(R[L.R_TUBE]), witches=bool(R[L.R_WITCHES]))
@@ -253,7 +258,8 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) 
             P[s, L.F_FORCED_N] = len(draws)
     blue = pl.get("blue", [])
     if not isinstance(blue, list) or len(blue) > S.SC_MAX_LIST:
-        raise RoundFileError(f"{where}: key 'blue': expected a list (chip or \"none\" per blue chip)")
+        raise RoundFileError(f"{where}: key 'blue': expected a list "
+                             f"(chip or \"none\" per blue chip)")
     SC[s, S.SC_NBLUE] = len(blue)
     for i, b in enumerate(blue):
         if b == "none":
@@ -264,13 +270,16 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) 
                 raise RoundFileError(f"{where}: key 'blue': each entry is one chip or \"none\"")
             SC[s, S.SC_BLUE + i] = got[0]
     yellow = pl.get("yellow", [])
-    if not isinstance(yellow, list) or not all(isinstance(y, bool) for y in yellow) or len(yellow) > S.SC_MAX_LIST:
-        raise RoundFileError(f"{where}: key 'yellow': expected a list of true/false, one per yellow chip")
+    if (not isinstance(yellow, list) or not all(isinstance(y, bool) for y in yellow)
+            or len(yellow) > S.SC_MAX_LIST):
+        raise RoundFileError(f"{where}: key 'yellow': expected a list of true/false, "
+                             "one per yellow chip")
     SC[s, S.SC_NYELLOW] = len(yellow)
     for i, y in enumerate(yellow):
         SC[s, S.SC_YELLOW + i] = int(y)
     red = pl.get("red", [])
-    if not isinstance(red, list) or not all(isinstance(x, bool) for x in red) or len(red) > S.SC_MAX_LIST:
+    if (not isinstance(red, list) or not all(isinstance(x, bool) for x in red)
+            or len(red) > S.SC_MAX_LIST):
         raise RoundFileError(f"{where}: key 'red': expected a list of true/false, one per red chip "
                              f"(true takes the extra distance its book offers)")
     SC[s, S.SC_NRED] = len(red)
@@ -284,17 +293,20 @@ def _apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) 
     if len(buy) > 4:
         raise RoundFileError(f"{where}: key 'buy': at most {rs.game('max_buys')} chips")
     if len(buy) > rs.game("max_buys"):
-        raise RoundFileError(f"{where}: buy: {len(buy)} chips; at most {rs.game('max_buys')} may be bought")
+        raise RoundFileError(f"{where}: buy: {len(buy)} chips; "
+                             f"at most {rs.game('max_buys')} may be bought")
     SC[s, S.SC_NBUY] = len(buy)
     for i, t in enumerate(buy):
         SC[s, S.SC_BUY + i] = t
     spend = pl.get("spend", [])
-    if not isinstance(spend, list) or not all(x in ("droplet", "flask") for x in spend) or len(spend) > S.SC_MAX_LIST:
+    if (not isinstance(spend, list) or not all(x in ("droplet", "flask") for x in spend)
+            or len(spend) > S.SC_MAX_LIST):
         raise RoundFileError(f"{where}: key 'spend': expected a list of \"droplet\" / \"flask\"")
     SC[s, S.SC_NSPEND] = 0 if final else len(spend)
     for i, x in enumerate(spend):
         SC[s, S.SC_SPEND + i] = L.SPEND_DROPLET if x == "droplet" else L.SPEND_FLASK
-    SC[s, S.SC_PURPLE] = int_of(pl, "purple", where, default=-1, lo=-1, hi=3) if "purple" in pl else -1
+    SC[s, S.SC_PURPLE] = (int_of(pl, "purple", where, default=-1, lo=-1, hi=3)
+                          if "purple" in pl else -1)
     apply_book_script(SC, s, pl, where, starting)
     apply_tube_script(SC, s, pl, where)
     apply_witch_script(SC, P, s, pl, where, starting, pennies=not game)
@@ -306,7 +318,8 @@ def _check_errors(G, P, SC, events, label, flask_before) -> None:
     where = f"{label}: seat {seat}"
     name = chips.chip_name(arg) if 0 <= arg < chips.N_TYPES else str(arg)
     if err == GERR_BUY_UNAVAILABLE:
-        raise RoundFileError(f"{where}: cannot buy {name}: its book is not out, it is not sold, or it is sold out")
+        raise RoundFileError(f"{where}: cannot buy {name}: its book is not out, it is not sold, "
+                             "or it is sold out")
     if err == GERR_BUY_SAME_COLOUR:
         raise RoundFileError(f"{where}: cannot buy two chips of one colour ({name})")
     if err == GERR_BUY_OVER_BUDGET:
@@ -318,7 +331,8 @@ def _check_errors(G, P, SC, events, label, flask_before) -> None:
         raise RoundFileError(f"{where}: cannot spend rubies on {what}: not enough rubies"
                              + (" or the flask is already full" if what == "flask" else ""))
     if err == GERR_DIE_SHORT:
-        raise RoundFileError(f"{label}: key 'die': seat {seat} rolls the bonus die but no face is left in the list")
+        raise RoundFileError(f"{label}: key 'die': seat {seat} rolls the bonus die but no face "
+                             "is left in the list")
     if err == GERR_BLUE:
         msg = {
             1: "a listed draw is not in the bag when it is drawn",
@@ -342,7 +356,8 @@ def _result(P, events, n, supply, tube=False, witches=False) -> dict:
         rat = next((e["tails"] for e in ev if e["event"] == "rat"), 0)
         players.append({
             "rat": rat,
-            "placements": [{"chip": chips.chip_name(int(P[s, L.POT_T + i])), "index": int(P[s, L.POT_P + i])}
+            "placements": [{"chip": chips.chip_name(int(P[s, L.POT_T + i])),
+                            "index": int(P[s, L.POT_P + i])}
                            for i in range(int(P[s, L.F_NPOT]))],
             "exploded": bool(P[s, L.F_EXPLODED]),
             "reward_space": int(P[s, L.F_REWARD]),
@@ -354,7 +369,8 @@ def _result(P, events, n, supply, tube=False, witches=False) -> dict:
             "droplet": int(P[s, L.F_DROPLET]),
             "flask": bool(P[s, L.F_FLASK]),
             "score": int(P[s, L.F_SCORE]),
-            "bag": chips.format_counts(chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))),
+            "bag": chips.format_counts(
+                chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))),
         })
         if tube:  # the test-tube side: the glass the test-tube droplet is on
             players[-1]["glass"] = int(P[s, L.F_TUBE])
@@ -362,16 +378,19 @@ def _result(P, events, n, supply, tube=False, witches=False) -> dict:
             kept = [e["chip"] for i, e in enumerate(ev) if e["event"] == "bowl" and not (
                 i + 1 < len(ev) and ev[i + 1]["event"] == "flask" and ev[i + 1]["index"] > 52)]
             players[-1]["bowl"] = {"chips": kept,
-                                   "value": int(P[s, L.F_BOWL_SUM]), "vp": int(P[s, L.F_BOWL_SUM]) // 2}
+                                   "value": int(P[s, L.F_BOWL_SUM]),
+                                   "vp": int(P[s, L.F_BOWL_SUM]) // 2}
         if witches:  # the herb witches called this round and the pennies still held
             from sim.rules.witches import GROUPS
 
-            players[-1]["witches"] = [e["witch"] for e in ev if e["event"] == "witch" and "witch" in e]
+            players[-1]["witches"] = [e["witch"] for e in ev
+                                      if e["event"] == "witch" and "witch" in e]
             players[-1]["pennies"] = [g for i, g in enumerate(GROUPS) if (P[s, L.F_PENNY] >> i) & 1]
         aside = P[s, L.ASIDE:L.ASIDE + 3]
         if aside.any():  # red Set 2: chips kept beside the pot (they are in 'bag' too)
             players[-1]["beside"] = ",".join(
-                f"{chips.chip_name(chips.R1 + j)}x{int(k)}" if k > 1 else chips.chip_name(chips.R1 + j)
+                f"{chips.chip_name(chips.R1 + j)}x{int(k)}" if k > 1
+                else chips.chip_name(chips.R1 + j)
                 for j, k in enumerate(aside) if k)
     return {"players": players, "supply": chips.format_counts(supply), "events": events}
 
@@ -400,7 +419,8 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
 
     for k in d:
         if k not in GAME_KEYS:
-            raise RoundFileError(f"{label}: unknown key '{k}'; expected {', '.join(sorted(GAME_KEYS))}")
+            raise RoundFileError(f"{label}: unknown key '{k}'; "
+                                 f"expected {', '.join(sorted(GAME_KEYS))}")
     overrides = d.get("set", [])
     if isinstance(overrides, str):
         overrides = [overrides]
@@ -450,8 +470,8 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
                 if k not in SCRIPT_KEYS:
                     raise RoundFileError(f"{where}: seat {s}: unknown key '{k}'; expected "
                                          f"{', '.join(sorted(SCRIPT_KEYS))}")
-            draws.append(_apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs, card,
-                                       game=True))
+            draws.append(_apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs,
+                                       card, game=True))
         FD = forced_draws(draws)
         faces, DS = die_script(rnd, where)
         G[L.G_ROUND] = r
@@ -461,7 +481,8 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         E[:] = 0
         flask_before = P[:, L.F_FLASK].copy()
         play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
-                   rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd, np.zeros(W_WIDTH, dtype=np.int64), slot_table())
+                   rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd,
+                   np.zeros(W_WIDTH, dtype=np.int64), slot_table())
         events = [event_dict(row) for row in E[: count_events(E)]]
         _check_errors(G, P, SC, events, where, flask_before)
         res = _result(P, events, n, supply, tube=bool(R[L.R_TUBE]), witches=bool(R[L.R_WITCHES]))

@@ -1,7 +1,8 @@
 """The overflow bowl (Herb Witches): once a chip lies on the last space of the pot, every chip
-placed after it goes into the bowl, whatever places it (a draw, a card, a chip from beside the pot). A chip in the bowl has no action; a white one still counts
-towards the explosion. The bowl scores half its chips' total value, rounded down, as VP, on top
-of the spoon, for a player who takes the VP (``sim.kernel.evaluation.phase_d_points``).
+placed after it goes into the bowl, whatever places it (a draw, a card, a chip from beside the
+pot). A chip in the bowl has no action; a white one still counts towards the explosion. The bowl
+scores half its chips' total value, rounded down, as VP, on top of the spoon, for a player who
+takes the VP (``sim.kernel.evaluation.phase_d_points``).
 """
 
 from __future__ import annotations

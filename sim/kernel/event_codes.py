@@ -1,6 +1,6 @@
 """The kernel's event codes, declared once: per code its constant (``EV_*``, exported by
-``sim.kernel.layout``), its name in replays and JSON, what the row's fields ``a``, ``b``, ``c`` mean,
-and the replay text.
+``sim.kernel.layout``), its name in replays and JSON, what the row's fields ``a``, ``b``, ``c``
+mean, and the replay text.
 
 An event row is ``round, seat, code, a, b, c`` (``EVENT_ROW``); codes are numbered from 1 in the
 order of ``EVENTS`` (0 is an empty row), so new events go at the end. ``text`` is a template over

@@ -1,10 +1,10 @@
 """Declared tables: an ordered list of fields, from which every offset is computed.
 
 A :class:`Table` walks its fields and gives each the next free offset, so a layout is written once
-(name, width, meaning) and its ``F_*`` / ``G_*`` / ``RD_*`` ... constants are derived. Modules export
-them with ``globals().update(table.constants())``: they stay plain module-level ``int`` globals,
-which Numba freezes as compile-time constants. Pure Python (no Numba), so the api and the reports
-can read a declaration without the kernel.
+(name, width, meaning) and its ``F_*`` / ``G_*`` / ``RD_*`` ... constants are derived. Modules
+export them with ``globals().update(table.constants())``: they stay plain module-level ``int``
+globals, which Numba freezes as compile-time constants. Pure Python (no Numba), so the api and the
+reports can read a declaration without the kernel.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """Fixed layouts of the kernel state arrays (plain ints, compile-time constants for Numba).
 
 * ``P[seat, :]`` (int64, ``P_WIDTH``): everything about one player: scalars ``F_*``, the per-type
-  counts of chips in the bag at ``BAGCNT``, chips bought per colour at ``BOUGHT``, the pot (chip types
-  at ``POT_T``, track positions at ``POT_P``) and all the player's chips at ``CHIPS``. The chips in
-  the bag are ``CHIPS[0:F_NBAG]``; the rest are out of the bag (in the pot, or being looked at).
+  counts of chips in the bag at ``BAGCNT``, chips bought per colour at ``BOUGHT``, the pot (chip
+  types at ``POT_T``, track positions at ``POT_P``) and all the player's chips at ``CHIPS``. The
+  chips in the bag are ``CHIPS[0:F_NBAG]``; the rest are out of the bag (in the pot, or being
+  looked at).
 * ``G`` (int64, ``G_WIDTH``): the state of the game being played.
 * ``R`` (int64, ``R_WIDTH``): the ruleset's scalars.
 * Event rows (int64, ``EV_WIDTH``): ``round, seat, code, a, b, c``; the codes ``EV_*`` and what
@@ -30,7 +31,8 @@ def per_card(name: str, room: int, doc: str) -> list[Field]:
     if len(CARDS) > room:
         raise ValueError(f"field {name!r}: {len(CARDS)} cards, room for {room}; widen the room "
                          "(this moves every later offset: regenerate the checksums)")
-    return [Field(name, len(CARDS), doc)] + ([spare(room - len(CARDS))] if room > len(CARDS) else [])
+    return [Field(name, len(CARDS), doc)] + ([spare(room - len(CARDS))]
+                                             if room > len(CARDS) else [])
 
 
 # --- player row ------------------------------------------------------------------------------
@@ -75,7 +77,8 @@ PLAYER = Table("F_", [
     Field("nred", doc="red chips in the pot (red Set 4)"),
     Field("double", doc="1: the next chip placed moves twice as far (yellow Set 2)"),
     Field("protect", doc="draws left in a blue Set 2 protection window"),
-    Field("protected", doc="1: the pot exploded inside a protection window (VP and coins both taken)"),
+    Field("protected",
+          doc="1: the pot exploded inside a protection window (VP and coins both taken)"),
     Field("aside", 3, "red r1/r2/r4 chips beside the pot (red Set 2), kept across rounds"),
     Field("book_ptr", doc="next scripted book decision"),
     Field("card_ptr", doc="next scripted card decision"),
@@ -102,7 +105,8 @@ PLAYER = Table("F_", [
     Field("both", doc="step A: 1 if the seat called the both-rewards witch this round"),
     Field("first_t", 2, "green Set 5: chips placed first in the next potion, in order"),
     Field("nfirst"),
-    Field("hold_t", 4, "red Set 6: chips drawn after a red chip, held to place when the potion ends"),
+    Field("hold_t", 4,
+          "red Set 6: chips drawn after a red chip, held to place when the potion ends"),
     Field("nhold"),
     Field("visited", doc="1: the seat called this round's visiting witch (Visit from a Witch)"),
     Field("aside_new", 3, "of ASIDE, the red chips set beside the pot during this potion"),
@@ -129,7 +133,8 @@ GAME = Table("G_", [
     Field("errarg"),
     Field("card", doc="fortune-teller card of the round (-1 none)"),
     Field("max_buys", doc="chips a player may buy (for buying slots)"),
-    Field("deck_n", doc="cards in this game's deck (dealt at set-up); round r plays G_DECK + r - 1"),
+    Field("deck_n",
+          doc="cards in this game's deck (dealt at set-up); round r plays G_DECK + r - 1"),
     Field("seen", doc="while brewing, bit o: seat o's potion of this round may be read "
                       "(information model)"),
     Field("brewed", doc="1 once this round's potions are brewed (0 before: a pot droplet move "

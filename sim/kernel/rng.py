@@ -1,7 +1,7 @@
 """Counter-based random numbers for the kernels (SplitMix64).
 
-Every stream is derived from ``(run seed, item index, stream id)`` by hashing, so item ``i`` of a run
-draws the same numbers whatever the thread count, chunking or machine. A stream's whole state is
+Every stream is derived from ``(run seed, item index, stream id)`` by hashing, so item ``i`` of a
+run draws the same numbers whatever the thread count, chunking or machine. A stream's whole state is
 one ``uint64`` kept in a one-element array so kernels can advance it in place.
 
 All arithmetic stays in ``uint64``: mixing it with signed integers makes Numba produce floats.

@@ -83,8 +83,8 @@ _EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
     ("green", 4): (B, "For each green chip last or next-to-last, the player may pay 1 ruby to move "
                       "the droplet 1 space.",
                    ("pay a ruby or not, per green chip",)),
-    ("blue", 1): (DRAW, "Look at as many chips as the blue value (1/2/4); one of them may be placed "
-                        "next (its action resolves, a white may explode), the rest go back.",
+    ("blue", 1): (DRAW, "Look at as many chips as the blue value (1/2/4); one of them may be "
+                        "placed next (its action resolves, a white may explode), the rest go back.",
                   ("which chip to place, or none",)),
     ("blue", 2): (DRAW, "If the pot explodes within the next 1/2/4 chips drawn, the player still "
                         "gets both VP and coins (no bonus die). Windows never add up: the longer "
@@ -131,13 +131,14 @@ _EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
                        "10-19 1 VP, 20-29 2 VP, 30 or more 3 VP.", ()),
     ("green", 5): (B, "For each green chip last or next-to-last, the player may pick a chip in the "
                       "pot worth no more than that green (locoweed counts 1); next round it is "
-                      "placed first, before any draw, with its action (two: in the order picked; again in a "
-                      "potion A Second Chance restarts).",
+                      "placed first, before any draw, with its action (two: in the order picked; "
+                      "again in a potion A Second Chance restarts).",
                    ("which chip to place first next round (or none)",)),
     ("green", 6): (B, "For each green chip last or next-to-last, the player rolls the bonus die "
                       "once (twice with The Pot is Full).", ()),
-    ("blue", 5): (DRAW, "With at least as many orange chips in the pot as the blue chip's value "
-                        "(an orange 6 counts as one chip), the blue scores its value in VP at once.",
+    ("blue", 5): (DRAW, "With at least as many orange chips in the pot as the blue chip's "
+                        "value (an orange 6 counts as one chip), the blue scores its value in VP "
+                        "at once.",
                   ()),
     ("blue", 6): (DRAW, "The blue chip looks at the chips placed just before it, as many as its "
                         "value: 1 ruby for each white 1-chip among them.", ()),
@@ -159,8 +160,8 @@ _EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
     ("yellow", 6): (DRAW, "The player may pay 1 ruby to move the yellow chip 3 spaces further "
                           "(one ruby per yellow chip).",
                     ("pay a ruby or not, per yellow chip",)),
-    ("purple", 5): (B, "The VP printed on the spaces holding purple chips add up to coins, spent at "
-                       "once on up to 2 chips of different colours (never added to the shop's "
+    ("purple", 5): (B, "The VP printed on the spaces holding purple chips add up to coins, spent "
+                       "at once on up to 2 chips of different colours (never added to the shop's "
                        "coins); in the last round they buy VP, 5 coins each.",
                     ("which chips to buy",)),
     ("purple", 6): (B, "Each purple chip scores VP equal to the printed value of the chip placed "
@@ -173,9 +174,9 @@ _EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
 
 _ORANGE = (NONE, "No action: a pumpkin only fills spaces. The same book in every set.", ())
 _BLACK_HW = {
-    5: (B, "Herb Witches (any player count): a black chip bought, or given by a card, goes into the "
-           "left neighbour's bag and the buyer's droplet moves 1; at B, 1 ruby per black chip in "
-           "the left neighbour's pot and per own black chip last or next-to-last.", ()),
+    5: (B, "Herb Witches (any player count): a black chip bought, or given by a card, goes into "
+           "the left neighbour's bag and the buyer's droplet moves 1; at B, 1 ruby per black chip "
+           "in the left neighbour's pot and per own black chip last or next-to-last.", ()),
     6: (B, "Herb Witches (any player count): the furthest black chip of all pots moves its owner's "
            "droplet 1, the second furthest gives its owner 1 ruby; ties all receive; one player "
            "may get both.", ()),
@@ -287,12 +288,12 @@ def books() -> tuple[Book, ...]:
     out = [Book(c, s, None, INGREDIENT[c], timing, _prices(tables, c, s), text, choices)
            for c in COLOURED for s in SETS for timing, text, choices in [_EFFECTS[(c, s)]]]
     timing, text, choices = _ORANGE
-    out.append(Book("orange", None, None, INGREDIENT["orange"], timing, _prices(tables, "orange", 1),
-                    text, choices))
+    out.append(Book("orange", None, None, INGREDIENT["orange"], timing,
+                    _prices(tables, "orange", 1), text, choices))
     out.append(Book("orange", 5, None, INGREDIENT["orange"], NONE, _prices(tables, "orange", 5),
                     "Herb Witches pumpkin book (books.orange = 5, the herb-witches default): the "
-                    "orange 1- and the orange 6-chip, no action; no book, witch or card upgrades an "
-                    "orange chip.", ()))
+                    "orange 1- and the orange 6-chip, no action; no book, witch or card upgrades "
+                    "an orange chip.", ()))
     for side, (timing, text, choices) in _BLACK.items():
         out.append(Book("black", None, side, INGREDIENT["black"], timing,
                         _prices(tables, "black", 1), text, choices))

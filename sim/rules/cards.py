@@ -165,7 +165,8 @@ def card_by_id(card_id: str) -> Card:
     try:
         return _BY_ID[card_id]
     except KeyError:
-        raise ValueError(f"unknown fortune card '{card_id}'; known: {', '.join(CARD_IDS)}") from None
+        raise ValueError(f"unknown fortune card '{card_id}'; "
+                         f"known: {', '.join(CARD_IDS)}") from None
 
 
 def card_number(card_id: str) -> int:

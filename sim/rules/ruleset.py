@@ -157,14 +157,17 @@ def _check_unknown(raw: dict, label: str) -> None:
             continue
         if k == "prices":
             if not isinstance(v, dict):
-                raise RulesetError(f"{label}: key 'prices': expected tables [prices.set1] .. [prices.set6]")
+                raise RulesetError(f"{label}: key 'prices': expected tables "
+                                   "[prices.set1] .. [prices.set6]")
             for s, table in v.items():
                 if s not in PRICE_SETS:
                     raise RulesetError(
-                        f"{label}: unknown key 'prices.{s}'; expected one of {', '.join(PRICE_SETS)}"
+                        f"{label}: unknown key 'prices.{s}'; "
+                        f"expected one of {', '.join(PRICE_SETS)}"
                     )
                 if not isinstance(table, dict):
-                    raise RulesetError(f"{label}: key 'prices.{s}': expected a table of chip prices")
+                    raise RulesetError(
+                        f"{label}: key 'prices.{s}': expected a table of chip prices")
                 for chip, price in table.items():
                     if chip not in CHIP_KEYS or chip.startswith("w"):
                         raise RulesetError(
@@ -194,8 +197,9 @@ def _check_unknown(raw: dict, label: str) -> None:
 # Keys added after rulesets were first saved in reports: a resolved ruleset without them takes
 # the built-in base ruleset's values (the ordinary game), so older run.json files and stand-alone
 # ruleset files still load.
-OPTIONAL_KEYS = (("game", "teams"), ("pot", "side"), ("pot", "test_tube"), ("game", "overflow_bowl"),
-                 ("game", "penny_vp"), ("witches", "enabled"), ("witches", "fixed"))
+OPTIONAL_KEYS = (("game", "teams"), ("pot", "side"), ("pot", "test_tube"),
+                 ("game", "overflow_bowl"), ("game", "penny_vp"), ("witches", "enabled"),
+                 ("witches", "fixed"))
 
 
 def _fill_optional(d: dict) -> None:
@@ -244,8 +248,8 @@ def _validate(d: dict, label: str) -> None:
     if not d["witches"]["enabled"]:
         hats = [c for c in d["cards"]["order"] if not in_deck(card_by_id(c), False)]
         if hats:
-            raise RulesetError(f"{label}: key 'cards.order': {', '.join(hats)} need the herb witches "
-                               f"(witches.enabled = true)")
+            raise RulesetError(f"{label}: key 'cards.order': {', '.join(hats)} need the herb "
+                               "witches (witches.enabled = true)")
     prices = d.get("prices", {})
     for c in BOOK_COLOURS:
         s = d["books"][c]
@@ -262,7 +266,8 @@ def _validate(d: dict, label: str) -> None:
 def apply_override(d: dict, assignment: str, label: str = "--set") -> None:
     """Apply one ``section.key=value`` override in place (value is read as TOML, else a string)."""
     if "=" not in assignment:
-        raise RulesetError(f"{label} '{assignment}': expected section.key=value, e.g. game.explosion_limit=8")
+        raise RulesetError(f"{label} '{assignment}': expected section.key=value, "
+                           "e.g. game.explosion_limit=8")
     key, _, text = assignment.partition("=")
     key = key.strip()
     parts = key.split(".")
@@ -286,13 +291,15 @@ def apply_override(d: dict, assignment: str, label: str = "--set") -> None:
     if len(parts) == 1 and parts[0] not in TOP_KEYS:
         raise RulesetError(f"{label} '{assignment}': unknown key '{key}'; write section.key=value")
     if parts == ["books", "all"]:  # a whole ingredient set; orange and black keep their one book
-        for c in HW_SET_COLOURS if value in (5, 6) else SET_COLOURS:  # Sets 5, 6: black, locoweed too
+        # Sets 5, 6: black, locoweed too
+        for c in HW_SET_COLOURS if value in (5, 6) else SET_COLOURS:
             node[c] = value
         return
     node[parts[-1]] = value
 
 
-def load_ruleset(name_or_path: str = "base", overrides: list[str] | tuple[str, ...] = ()) -> Ruleset:
+def load_ruleset(name_or_path: str = "base",
+                 overrides: list[str] | tuple[str, ...] = ()) -> Ruleset:
     """Load a built-in ruleset by name or a TOML file by path, apply overrides and validate."""
     d, label = _read(name_or_path)
     for o in overrides:

@@ -78,7 +78,8 @@ def _card_list():
     from sim.rules.cards import CARD_IDS
 
     return (f"a list of card ids ({', '.join(CARD_IDS)})",
-            lambda v: isinstance(v, list) and all(x in CARD_IDS for x in v) and len(set(v)) == len(v))
+            lambda v: (isinstance(v, list) and all(x in CARD_IDS for x in v)
+                       and len(set(v)) == len(v)))
 
 def _witch_list():
     from sim.rules.witches import WITCH_IDS, witch_group

@@ -25,7 +25,8 @@ def _base_glasses() -> tuple[tuple[int, str], ...]:
     bonus of each glass, 1 to 12 (glass 0 is the start and gives nothing)."""
     from sim.rules.ruleset import load_ruleset
 
-    return tuple((i, glass_text(b)) for i, b in enumerate(load_ruleset("base").data["pot"]["test_tube"], 1))
+    return tuple((i, glass_text(b))
+                 for i, b in enumerate(load_ruleset("base").data["pot"]["test_tube"], 1))
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,8 @@ from sim.kernel.cards.well_stirred import WELL_STIRRED
 from sim.kernel.cards.wheel_and_deal import WHEEL_AND_DEAL
 from sim.kernel.cards.you_only_get_to_choose_one import CHOOSE_ONE
 
-LAST_PURPLE = LESS_IS_MORE  # the base deck's purple cards are 1..LAST_PURPLE (hooks.is_purple reads timings)
+# the base deck's purple cards are 1..LAST_PURPLE (hooks.is_purple reads timings)
+LAST_PURPLE = LESS_IS_MORE
 
 __all__ = [
     "BEGINNERS_BONUS", "CHARITY", "CHOOSE_ONE", "CHOOSE_WISELY", "GAIN_CHIP", "GAIN_DROPLET",

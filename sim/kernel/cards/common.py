@@ -25,7 +25,8 @@ from sim.kernel.layout import (
 )
 from sim.rules.cards import TAKE_OTHER, gain_number
 
-TAKE_RUBIES = TAKE_OTHER  # card answer: rubies (You Only Get to Choose One) / VP (Rats Are Your Friends)
+# card answer: rubies (You Only Get to Choose One) / VP (Rats Are Your Friends)
+TAKE_RUBIES = TAKE_OTHER
 # EV_CARD_GAIN kinds (declared in sim.rules.cards.CARD_GAINS)
 GAIN_RATS_DOUBLED = gain_number("rats_doubled")
 GAIN_VP = gain_number("vp")

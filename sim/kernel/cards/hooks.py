@@ -17,8 +17,8 @@ Hook points, in the order of a round:
   Second Chance), ``exploded`` (the pot just exploded: A Second Chance).
 - ``after_brewing``: every potion has ended (Seasoned Perfectly, Strong Ingredient, Schadenfreude).
 - ``die_rolls``: bonus-die rolls instead of one (The Pot is Full).
-- ``ruby_space_rubies`` / ``after_ruby_space``: step C on a ruby space (It's Shining Extra Bright, Lucky
-  Devil).
+- ``ruby_space_rubies`` / ``after_ruby_space``: step C on a ruby space (It's Shining Extra Bright,
+  Lucky Devil).
 - ``end_of_round``: after step F (Magic Potion, A Joyful Reunion).
 
 Purple (resolved before the round) is the card's declared timing (``sim.rules.cards``).

@@ -1,4 +1,5 @@
-"""It's Shining Extra Bright (blue): a player whose scoring space shows a ruby takes 1 extra ruby."""
+"""It's Shining Extra Bright (blue): a player whose scoring space shows a ruby takes 1 extra
+ruby."""
 
 from __future__ import annotations
 

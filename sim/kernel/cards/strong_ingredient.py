@@ -36,7 +36,8 @@ def default(P, s, arg, G, R):
     best = -1
     for i in range(arg):
         t = P[s, CARD_LOOK + i]
-        if best < 0 or TYPE_VALUE[t] * 16 + TYPE_COLOUR[t] > TYPE_VALUE[best] * 16 + TYPE_COLOUR[best]:
+        if (best < 0
+                or TYPE_VALUE[t] * 16 + TYPE_COLOUR[t] > TYPE_VALUE[best] * 16 + TYPE_COLOUR[best]):
             best = t
     return best
 

@@ -205,7 +205,8 @@ def decide_extra(P, s, extra, t, ptr, G, R, SK, SP, SC, rng, UF):
 
 @kernel
 def decide_explosion(P, s, vp, coins, G, R, SK, SP, SC, rng, UF):
-    """An exploded player's choice: 0 takes the VP, 1 takes the coins (or their VP in the final round)."""
+    """An exploded player's choice: 0 takes the VP, 1 takes the coins (or their VP in the final
+    round)."""
     k = SK[s, SLOT_EXPLODE]
     if k == SCRIPTED:
         return SC[s, SC_CHOICE]
@@ -298,7 +299,8 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
             wt = SP[s, SLOT_BUY, t] if k == BUY_VALUE else marginal_worth(SP, s, t, mctx)
             if wt <= 0 or wt < floor or not _buyable(t, left, supply, price, avail, 0):
                 continue
-            if wt > best_v + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best_v) <= 1e-12 and price[t] < price[b1]):
+            if wt > best_v + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best_v) <= 1e-12
+                                       and price[t] < price[b1]):
                 best_v = wt
                 b1 = t
                 b2 = -1

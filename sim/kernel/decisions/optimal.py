@@ -76,7 +76,8 @@ def prefix_max_values(R, cv, rv, vv):
     PM = np.empty(54, dtype=np.float64)
     best = -np.inf
     for sp in range(54):
-        best = max(best, space_value(R, sp, False, cv, rv, vv), space_value(R, sp, True, cv, rv, vv))
+        best = max(best, space_value(R, sp, False, cv, rv, vv),
+                   space_value(R, sp, True, cv, rv, vv))
         PM[sp] = best
     return PM
 
@@ -105,7 +106,8 @@ def draw_bound(bag, n, white, anchor, flask, ctx, PM, R, cv, rv, vv):
         c = bag[u]
         if c > 0 and TYPE_COLOUR[u] == WHITE and white + TYPE_VALUE[u] > ctx[C_LIMIT]:
             boom += c
-            ub += c * space_value(R, min(min(anchor + TYPE_VALUE[u], last) + 1, 53), True, cv, rv, vv)
+            ub += c * space_value(R, min(min(anchor + TYPE_VALUE[u], last) + 1, 53), True,
+                                  cv, rv, vv)
     return (ub + (n - boom) * safe) / n
 
 
@@ -122,7 +124,8 @@ def draw_lower_bound(bag, white, anchor, norange, flask, lt, lp, ctx, R, cv, rv,
     if n == 0:
         return -np.inf
     last = ctx[C_LAST]
-    now = space_value(R, min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), False, cv, rv, vv)
+    now = space_value(R, min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), False,
+                      cv, rv, vv)
     lb = 0.0
     for u in range(N_TYPES):
         c = bag[u]
@@ -162,7 +165,8 @@ MAX_FRAMES = 8192
 def frames():
     """Scratch for ``dp``: frame ints and frame floats (every field is written before it is
     read, so nothing needs clearing)."""
-    return np.empty((MAX_FRAMES, N_XI), dtype=np.int64), np.empty((MAX_FRAMES, N_YF), dtype=np.float64)
+    return (np.empty((MAX_FRAMES, N_XI), dtype=np.int64),
+            np.empty((MAX_FRAMES, N_YF), dtype=np.float64))
 
 
 @kernel(nrt=True)
@@ -440,8 +444,10 @@ def optimal_stop(P, s, G, R, SP, a, b, M):
     white = P[s, F_WHITE]
     anchor = P[s, F_ANCHOR]
     norange = min(P[s, F_NORANGE], 3)
-    stop = space_value(R, min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), False, cv, rv, vv)
-    if draw_lower_bound(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, ctx, R, cv, rv, vv) > stop + 1e-12:
+    stop = space_value(R, min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), False,
+                       cv, rv, vv)
+    if draw_lower_bound(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, ctx, R,
+                        cv, rv, vv) > stop + 1e-12:
         return 1  # drawing once then stopping already beats stopping: so does the optimum
     subbags = 1.0
     for t in range(N_TYPES):
@@ -451,5 +457,6 @@ def optimal_stop(P, s, G, R, SP, a, b, M):
         # Too many sub-bags to solve now: decide by the one-step expected value until the bag
         # left is small enough to solve exactly (it shrinks with every draw).
         return 1 if one_step_ev_draws(P, s, G, R, SP) else 0
-    stop, draw = solve(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, pt, pp, ctx, cv, rv, vv, R, M)
+    stop, draw = solve(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, pt, pp, ctx,
+                       cv, rv, vv, R, M)
     return 1 if draw > stop + 1e-12 else 0
