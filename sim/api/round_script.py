@@ -196,7 +196,7 @@ def round_witches(d: dict, rs, where: str) -> list[int]:
     if ids and not rs.data["witches"]["enabled"]:
         raise RoundFileError(f"{where}: key 'witches': this ruleset plays without the herb witches "
                              f"(rules = \"herb-witches\", or --set witches.enabled=true)")
-    out = [0, 0, 0]
+    out = [0] * len(GROUPS)
     for x in ids:
         out[GROUPS.index(witch_group(x))] = witch_number(x)
     return out
