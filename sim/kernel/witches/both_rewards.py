@@ -30,7 +30,7 @@ P_W_BOTH = param_offset("P_W_BOTH")
 P_W_COIN_VP = param_offset("P_W_COIN_VP")
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: call her when the explosion's loss is big enough."""
     last = last_call(G, R, BOTH_REWARDS)
@@ -41,7 +41,7 @@ def default(P, s, arg, G, R, SP):
     return 1 if lost >= SP[s, SLOT_WITCH, P_W_BOTH] or (last and lost > penny_worth(G, R, BOTH_REWARDS)) else 0
 
 
-@kernel
+@kernel(inline=True)
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, else ``default``."""
     how, a = witch_answer(P, s, BOTH_REWARDS, arg, G, R, SK, SP, SC, rng, UF)
