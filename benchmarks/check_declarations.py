@@ -31,10 +31,19 @@ MODULES = {
 }
 
 
+def old_source(ref: str, path: str) -> str:
+    """The source of ``path`` at ``ref``; a module that has become a package (``sim/kernel/cards.py``
+    -> ``sim/kernel/cards/__init__.py``) is read from the package's ``__init__.py``."""
+    for p in (path, path[: -len(".py")] + "/__init__.py"):
+        got = subprocess.run(["git", "show", f"{ref}:{p}"], capture_output=True, text=True)
+        if got.returncode == 0:
+            return got.stdout
+    raise FileNotFoundError(f"{path} at {ref}")
+
+
 def old_module(ref: str, path: str, name: str) -> types.ModuleType:
     """The module as it is at ``ref``, executed under a private name (its imports are today's)."""
-    src = subprocess.run(["git", "show", f"{ref}:{path}"], check=True, capture_output=True,
-                         text=True).stdout
+    src = old_source(ref, path)
     mod = types.ModuleType(f"old_{name.replace('.', '_')}")
     mod.__file__ = path
     sys.modules[mod.__name__] = mod
@@ -73,8 +82,7 @@ def compare_constants(ref: str) -> bool:
     for path, name in MODULES.items():
         old_mod = old_module(ref, path, name)
         old, new = ints(old_mod), ints(importlib.import_module(name))
-        src = subprocess.run(["git", "show", f"{ref}:{path}"], check=True, capture_output=True,
-                             text=True).stdout
+        src = old_source(ref, path)
         borrowed = {a.asname or a.name for n in ast.parse(src).body if isinstance(n, ast.ImportFrom)
                     for a in n.names}
         old = {k: v for k, v in old.items() if k not in borrowed}  # its own numbers only

@@ -4,6 +4,7 @@ no kernel."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 import string
@@ -219,3 +220,60 @@ def test_book_questions_are_unique_and_name_a_book():
     for q in BOOK_QUESTIONS:
         assert (q.colour, q.set) in known, q.id
         assert getattr(S, "Q_" + q.id.upper().replace("-", "_")) == q.number
+
+
+
+def test_every_witch_is_a_unit():
+    """Each witch has her module in sim.kernel.witches (named after the id) holding her declared
+    number, a built-in answer and ``ask``; the hook table uses the module; nothing outside
+    sim.kernel.witches and the strategy slots names a witch by a ``W_*`` constant, and no round,
+    brewing, explosion or evaluation module imports a witch's module or numbers a witch."""
+    from sim.kernel.witches import hooks as witch_hooks
+    from sim.kernel.witches import potion_hooks
+    from sim.rules.witches import SCRIPT_FORMS
+
+    hooks_src = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (witch_hooks, potion_hooks))
+    names = []
+    for w in WITCHES:
+        name = w.id.replace("-", "_")
+        names.append(name)
+        mod = importlib.import_module(f"sim.kernel.witches.{name}")
+        numbers = {v for k, v in vars(mod).items() if k.isupper() and type(v) is int}
+        assert w.number in numbers, f"{name}.py: no constant witch_number({w.id!r})"
+        assert callable(getattr(mod, "default", None)) and callable(getattr(mod, "ask", None)), name
+        assert f"{name}." in hooks_src, f"sim/kernel/witches/hooks.py (or potion_hooks.py) does not use {name}"
+        assert w.script in SCRIPT_FORMS, w.id
+        assert isinstance(w.event(1, 0), dict), w.id
+    root = Path(witch_hooks.__file__).resolve().parents[3]
+    witches_dir = Path(witch_hooks.__file__).resolve().parent
+    slots_py = root / "sim" / "kernel" / "decisions" / "slots.py"
+    consts = {"W_" + w.id.upper().replace("-", "_") for w in WITCHES}
+    for top in ("sim", "strategies"):
+        for path in (root / top).rglob("*.py"):
+            if path.parent == witches_dir or path == slots_py:
+                continue
+            src = path.read_text(encoding="utf-8")
+            found = sorted(c for c in consts if re.search(rf"\b{c}\b", src))
+            assert not found, f"{path}: names {found} (only sim/kernel/witches and slots.py may)"
+            for node in ast.walk(ast.parse(src)):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sim.kernel.witches"):
+                    imported = {node.module.rsplit(".", 1)[-1], *(a.name for a in node.names)}
+                    assert not imported & set(names), f"{path} imports a witch's module"
+            if "kernel" in path.relative_to(root).parts:
+                assert "witch_number(" not in src, path
+
+
+def test_witch_defaults_are_declared_with_each_witch():
+    """WITCH_DEFAULTS (copied into every built-in strategy) and the P_W_* offsets come from the
+    declaration, and are what they have always been."""
+    from sim.rules.witches import param_offset
+
+    assert S.WITCH_DEFAULTS == (0.0, 1, 6, 4, 1, 3, 1, 2, 2, 1, 1, 1, 1, 6, 2.0, 20, 6, 12, 4, 8, 4,
+                                4, 0.25)
+    assert [S.WITCH_DEFAULTS[w.number] for w in WITCHES] == [w.first_round for w in WITCHES]
+    declared = {n: (off, d) for w in WITCHES for n, off, d in w.params}
+    slots_params = {k: v for k, v in vars(S).items() if k.startswith("P_W_")}
+    assert set(declared) == set(slots_params)
+    for name, (off, default) in declared.items():
+        assert slots_params[name] == off == param_offset(name) and S.WITCH_DEFAULTS[off] == default
+    assert max(off for off, _ in declared.values()) < S.PARAM_WIDTH

@@ -171,28 +171,14 @@ def event_dict(row) -> dict:
 
 
 def witch_event(w: int, b: int, c: int) -> dict:
-    """The fields of a witch event: which witch and what she did (w = 0: pennies scored at the end)."""
+    """The fields of a witch event: which witch and what she did (``Witch.event`` in
+    ``sim.rules.witches``; w = 0: pennies scored at the end)."""
     from sim.rules.witches import witch_by_number
 
     if w == 0:
         return {"pennies_kept": b, "vp": c}
-    wid = witch_by_number(w).id
-    name = chips.chip_name
-    detail = {
-        "second-flask": lambda: {"chip": name(b)},
-        "six-chips": lambda: {"drawn": b},
-        "whites-back": lambda: {"whites": b, "chips": [name(x % 32 - 1) for x in (c // 32, c) if x % 32]},
-        "both-rewards": lambda: {"reward_space": b},
-        "upgrade": lambda: {"chips_upgraded": c},
-        "double-coins": lambda: {"coins": b, "now": c},
-        "free-twin": lambda: {"chip": name(b)},
-        "ruby-coins": lambda: {"rubies": b, "coins": c},
-        "colours": lambda: {"vp": b},
-        "bag-points": lambda: {"vp": b},
-        "ruby-space": lambda: {"rubies": b},
-        "cheap-rubies": lambda: {"rubies": b},
-    }[wid]()
-    return {"witch": wid, **detail}
+    witch = witch_by_number(w)
+    return {"witch": witch.id, **witch.event(b, c)}  # her fields are declared with her
 
 
 def glass_name(code: int) -> str:

@@ -35,6 +35,7 @@ from sim.kernel.records import (
     ROUND,
 )
 from sim.rules.ruleset import Ruleset
+from sim.rules.witches import N_WITCHES
 from sim.stats.clusters import ClusterSums
 from sim.stats.intervals import Z95, wilson
 from strategies.builtin import Strategy
@@ -202,7 +203,7 @@ class PlayStats:
         wit = o[:, :, O_WITCHES].astype(np.int64)
         if (wit >> 17).any():  # the herb witches: witches called per game (a penny each)
             self.witches = True
-            calls = sum((wit >> w) & 1 for w in range(1, 13))
+            calls = sum((wit >> w) & 1 for w in range(1, N_WITCHES + 1))
             self.calls += calls.sum(axis=0)
             self.calls2 += (calls * calls).sum(axis=0)
 

@@ -196,7 +196,7 @@ def round_witches(d: dict, rs, where: str) -> list[int]:
     if ids and not rs.data["witches"]["enabled"]:
         raise RoundFileError(f"{where}: key 'witches': this ruleset plays without the herb witches "
                              f"(rules = \"herb-witches\", or --set witches.enabled=true)")
-    out = [0, 0, 0]
+    out = [0] * len(GROUPS)
     for x in ids:
         out[GROUPS.index(witch_group(x))] = witch_number(x)
     return out
@@ -212,41 +212,45 @@ def _witch_when(v, where: str, key: str) -> int:
 
 
 def _witch_answer(key: str, v, where: str, starting: str, SC, s) -> int:
-    """The scripted answer of one witch (see ``sim.kernel.decisions.witch.witch_scripted``)."""
-    if key == "six-chips":
+    """The scripted answer of one witch, in the form her declaration names (``Witch.script`` in
+    ``sim.rules.witches``; the kernel reads it in her module, ``sim.kernel.witches.<id>``)."""
+    from sim.rules import witches as RW
+
+    form = RW.witch_by_id(key).script
+    if form == RW.SCRIPT_SIX:
         place = v.get("place") if isinstance(v, dict) else None
         if place is not None:
-            got = chips_of({"place": place}, "place", f"{where}: witch 'six-chips'", starting)
+            got = chips_of({"place": place}, "place", f"{where}: witch '{key}'", starting)
             if len(got) > 6:
-                raise RoundFileError(f"{where}: witch 'six-chips': at most 6 chips are placed")
+                raise RoundFileError(f"{where}: witch '{key}': at most 6 chips are placed")
             SC[s, S.SC_NSIX] = len(got) if got else -1
             SC[s, S.SC_SIX:S.SC_SIX + len(got)] = got
         if v is False:
             return 0
         when = _witch_when(v, where, key)
         if when == 0:  # her six chips come from the listed draws, so she is called between them
-            raise RoundFileError(f"{where}: witch 'six-chips': give {{after = N}}, the chips drawn "
+            raise RoundFileError(f"{where}: witch '{key}': give {{after = N}}, the chips drawn "
                                  f"before she is called (her chips follow in 'draws')")
         return when + 1
-    if key == "whites-back":
+    if form == RW.SCRIPT_WHITES:
         n = v.get("whites", 2) if isinstance(v, dict) else (2 if v is True else v)
         if isinstance(n, bool) or n not in (0, 1, 2):
-            raise RoundFileError(f"{where}: witch 'whites-back': expected true, 1, 2 or "
+            raise RoundFileError(f"{where}: witch '{key}': expected true, 1, 2 or "
                                  f"{{after = N, whites = 1 or 2}}")
         return _witch_when(v, where, key) + n if n else 0
-    if key == "upgrade":
+    if form == RW.SCRIPT_POT_ENTRY:
         if v == "last2":
             return 1
         if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 60:
             return 2 + v
         if v is False or v == "none":
             return 0
-        raise RoundFileError(f"{where}: witch 'upgrade': expected \"last2\" (the last two chips), the "
+        raise RoundFileError(f"{where}: witch '{key}': expected \"last2\" (the last two chips), the "
                              f"index of one chip in the pot (0 = the first placed) or \"none\"")
-    if key == "free-twin":
-        got = chips_of({"free-twin": v}, "free-twin", where, starting) if isinstance(v, str) else []
+    if form == RW.SCRIPT_BOUGHT:
+        got = chips_of({key: v}, key, where, starting) if isinstance(v, str) else []
         if len(got) != 1:
-            raise RoundFileError(f"{where}: witch 'free-twin': expected the one chip bought to get twice")
+            raise RoundFileError(f"{where}: witch '{key}': expected the one chip bought to get twice")
         return got[0]
     if not isinstance(v, bool):
         raise RoundFileError(f"{where}: witch '{key}': expected true (call her) or false")

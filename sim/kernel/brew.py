@@ -61,7 +61,7 @@ from sim.kernel.layout import (
     STOP_SCRIPT,
     STOP_TRACK,
 )
-from sim.kernel.witches import second_flask
+from sim.kernel.witches import hooks as witch_hooks
 from sim.rules.chips import ORANGE, TYPE_COLOUR, TYPE_VALUE, WHITE
 
 RESOLVE_ASIDE = -1  # resolve_chip: the chip was set beside the pot
@@ -158,11 +158,11 @@ def potion_end_check(P, s, R, E, G, more):
 @kernel
 def on_explosion(P, s, t, bowl, protected, G, R, SK, SP, SC, rng, E, UF, more):
     """The pot exploded on chip t: the card's hook (A Second Chance not yet decided: an action
-    placed a sixth chip with the fifth), the second-flask witch, a blue Set 2 protection window,
-    else the potion ends."""
+    placed a sixth chip with the fifth), the witches' hook (second flask), a blue Set 2 protection
+    window, else the potion ends."""
     if exploded(P, s, G, R, SK, SP, SC, rng, E, UF):
         return
-    if second_flask(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
+    if witch_hooks.on_explosion(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
         potion_end_check(P, s, R, E, G, more)
         return
     if protected:

@@ -68,7 +68,6 @@ from sim.kernel.layout import (
     R_MAX_BUYS,
     R_PRICE,
     R_ROUNDS,
-    R_WITCHES,
     SPEND_DROPLET,
     SPEND_FLASK,
 )
@@ -94,36 +93,24 @@ from sim.kernel.records import (
     W_BLACK,
     game_error,
 )
-from sim.kernel.witches import (
-    both_rewards,
-    cheap_rubies,
-    coin_witches,
-    double_coins,
-    free_twin,
-    points_witches,
-    ruby_space,
-)
+from sim.kernel.witches import hooks as witch_hooks
 from sim.rules.chips import TYPE_COLOUR
 
 
 @kernel(inline=True)
 def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
     """A: the bonus die for the furthest intact potions (all ties roll; the spoon is furthest).
-    An exploded seat may call the both-rewards witch here; the furthest of those who do rolls too
-    if no intact potion is further (she never takes the die from anyone)."""
+    An exploded seat may call a witch here (``witch_hooks.step_a``: both rewards, which marks
+    ``F_BOTH``); the furthest of those who do rolls too if no intact potion is further (she never
+    takes the die from anyone)."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     best = -1
     for s in range(n):
         if P[s, F_EXPLODED] == 0:
             best = max(best, P[s, F_REWARD])
-    both = best  # the both-rewards witch: the furthest of her callers rolls if none intact is further
-    if R[R_WITCHES] != 0:
-        for k in range(n):
-            s = (sp + k) % n
-            if both_rewards(P, s, G, R, SK, SP, SC, rng, E, UF):
-                P[s, F_BOTH] = 1
-                both = max(both, P[s, F_REWARD])
+    # a witch's callers (F_BOTH): the furthest of them rolls if none intact is further
+    both = witch_hooks.step_a(P, G, R, best, SK, SP, SC, rng, E, UF)
     for k in range(n):
         s = (sp + k) % n
         rolls = P[s, F_EXPLODED] == 0 and P[s, F_REWARD] == best
@@ -162,12 +149,12 @@ def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
 @kernel(inline=True)
 def phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF):
     """C: a ruby for every reward space that shows one, exploded or not (two with It's Shining
-    Extra Bright); or, with the ruby-space witch, as many rubies as the space's VP instead."""
+    Extra Bright); or what a witch gives instead (ruby space: as many rubies as the space's VP)."""
     for s in range(G[G_NP]):
         rw = P[s, F_REWARD]
         if ruby[rw] != 0:
             n = ruby_space_rubies(G)
-            n = ruby_space(P, s, vp[rw], n, G, R, SK, SP, SC, rng, E, UF)
+            n = witch_hooks.step_c_rubies(P, s, vp[rw], n, G, R, SK, SP, SC, rng, E, UF)
             P[s, F_RUBIES] += n
             record(E, G, s, EV_RUBY, n, 0, 0)
             after_ruby_space(P, s, G, E)
@@ -176,7 +163,7 @@ def phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF):
 @kernel(inline=True)
 def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
     """D: VP of the reward space (and of the overflow bowl); an exploded player chooses the VP or
-    the coins (E); then the colours and bag-points witches."""
+    the coins (E); then the witches of step D (colours, bag points)."""
     for s in range(G[G_NP]):
         rw = P[s, F_REWARD]
         take_vp = True
@@ -195,21 +182,19 @@ def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
                 record(E, G, s, EV_BOWL_VP, bowl_vp(P, s), P[s, F_SCORE], 0)
         if not take_coins:
             P[s, F_COINS] = 0
-        if R[R_WITCHES] != 0:
-            points_witches(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF)
+        witch_hooks.step_d(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF)
 
 
 @kernel(inline=True)
 def final_conversions(P, G, R, SK, SP, SC, rng, E, UF):
-    """The last round: coins and rubies into VP instead of buying (the double-coins witch doubles
-    the coins first)."""
+    """The last round: coins and rubies into VP instead of buying (a witch may change the coins
+    first: double coins)."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     for k in range(n):
         s = (sp + k) % n
         coins = P[s, F_COINS]
-        if R[R_WITCHES] != 0:
-            coins = double_coins(P, s, coins, G, R, SK, SP, SC, rng, E, UF)
+        coins = witch_hooks.final_conversion(P, s, coins, G, R, SK, SP, SC, rng, E, UF)
         cv = coins // R[R_FINAL_COINS]
         rv = P[s, F_RUBIES] // R[R_FINAL_RUBIES]
         P[s, F_SCORE] += cv + rv
@@ -227,14 +212,10 @@ def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
     cn = P[s, F_COINS]  # 0 for an exploded player who took the VP: nothing is affordable
     for t in range(nt):
         shop[t] = supply[t]
-    if R[R_WITCHES] != 0:
-        cn = coin_witches(P, s, cn, G, R, supply, SK, SP, SC, rng, E, UF)
-        for t in range(nt):
-            shop[t] = supply[t]
+    cn = witch_hooks.step_e_before_buying(P, s, cn, G, R, supply, shop, SK, SP, SC, rng, E, UF)
     nb = decide_buy(P, s, cn, R[R_MAX_BUYS], supply, price, avail, out, G, R, SK, SP, SC, rng, UF)
     ok = take_purchases(P, s, nb, cn, G, R, supply, price, avail, E)
-    if R[R_WITCHES] != 0:
-        free_twin(P, s, ok, G, R, supply, SK, SP, SC, rng, E, UF)
+    witch_hooks.step_e_after_buying(P, s, ok, G, R, supply, SK, SP, SC, rng, E, UF)
     if buying_moves_droplet(R):  # black Set 5: a black chip bought moved the droplet
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
@@ -330,8 +311,7 @@ def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
     sp = G[G_START_PLAYER]
     for k in range(n):
         s = (sp + k) % n
-        if R[R_WITCHES] != 0:
-            cheap_rubies(P, s, G, R, SK, SP, SC, rng, E, UF)
+        witch_hooks.step_f(P, s, G, R, SK, SP, SC, rng, E, UF)
         for i in range(64):
             a = decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF)
             if a == SPEND_DROPLET and P[s, F_RUBIES] >= droplet_cost(P, s, R):

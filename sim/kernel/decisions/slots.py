@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from sim.rules.books import question_number
 from sim.rules.cards import card_number
-from sim.rules.witches import WITCHES, witch_number
+from sim.rules.witches import N_WITCHES, param_offset, witch_defaults, witch_number
 
 SLOT_STOP = 0  # draw another chip or stop
 SLOT_FLASK = 1  # send the white chip just placed back with the flask
@@ -171,22 +171,21 @@ W_COLOURS = witch_number("colours")  # step D: b = VP she gives; 1 = call
 W_BAG_POINTS = witch_number("bag-points")  # step D: b = VP she gives; 1 = call
 W_RUBY_SPACE = witch_number("ruby-space")  # step C, the reward space shows a ruby: b = rubies she gives; 1 = call
 W_CHEAP_RUBIES = witch_number("cheap-rubies")  # step F: b = rubies held; 1 = call
-N_WITCHES = len(WITCHES)
 WQ_SIX_NEXT = N_WITCHES + 1  # b = chips drawn (P[s, WITCH_LOOK:]); answer: index of the chip placed next, -1 done
 # WITCH_DEFAULT parameters: SP[s, SLOT_WITCH, w] = first round witch w is called (1..12), and:
-P_W_WHITES = 13  # whites back: only with a white total of at least this
-P_W_BOTH = 14  # both rewards: only if the part an explosion loses is worth at least this (VP)
-P_W_COINS = 15  # double coins: only with at least this many coins
-P_W_RUBY_COINS = 16  # ruby coins: only for at least this many coins
-P_W_TWIN = 17  # free twin: only for a chip that cost at least this
-P_W_COLOURS = 18  # colours: only for at least this many VP
-P_W_BAG = 19  # bag points: only for at least this many VP
-P_W_RUBIES = 20  # ruby space: only for at least this many rubies
-P_W_CHEAP = 21  # cheap rubies: only with at least this many rubies
-P_W_COIN_VP = 22  # VP worth of one coin (both rewards)
+P_W_WHITES = param_offset("P_W_WHITES")  # whites back: only with a white total of at least this
+P_W_BOTH = param_offset("P_W_BOTH")  # both rewards: only if the part an explosion loses is worth at least this (VP)
+P_W_COINS = param_offset("P_W_COINS")  # double coins: only with at least this many coins
+P_W_RUBY_COINS = param_offset("P_W_RUBY_COINS")  # ruby coins: only for at least this many coins
+P_W_TWIN = param_offset("P_W_TWIN")  # free twin: only for a chip that cost at least this
+P_W_COLOURS = param_offset("P_W_COLOURS")  # colours: only for at least this many VP
+P_W_BAG = param_offset("P_W_BAG")  # bag points: only for at least this many VP
+P_W_RUBIES = param_offset("P_W_RUBIES")  # ruby space: only for at least this many rubies
+P_W_CHEAP = param_offset("P_W_CHEAP")  # cheap rubies: only with at least this many rubies
+P_W_COIN_VP = param_offset("P_W_COIN_VP")  # VP worth of one coin (both rewards)
 # first rounds (1..12), then P_W_WHITES .. P_W_COIN_VP; in the last round every witch is called
 # when her gain is worth more than the penny kept
-WITCH_DEFAULTS = (0.0, 1, 6, 4, 1, 3, 1, 2, 2, 1, 1, 1, 1, 6, 2.0, 20, 6, 12, 4, 8, 4, 4, 0.25)
+WITCH_DEFAULTS = witch_defaults()  # declared with each witch (sim.rules.witches: first_round, params)
 
 # Scripted decisions: SC[seat, :]
 SC_NBLUE = 0

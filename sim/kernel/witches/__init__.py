@@ -1,0 +1,35 @@
+"""The herb witches (Herb Witches expansion), one module per witch.
+
+Three groups of four, one witch of each group in play per game (dealt at set-up from the game's
+shared stream, or fixed by the ruleset). Every player holds one penny per group and calls the
+group's witch at most once a game, at her phase, by giving the penny up; a penny still held at the
+end scores ``game.penny_vp``.
+
+Each witch is a unit: her declaration in ``sim.rules.witches`` (number, id, group, phase, text,
+the built-in strategy's thresholds, the round-file answer form, the event's fields), her effect
+and built-in answer (``default``, asked through ``ask``) in ``sim.kernel.witches.<id with - as
+_>``, and her line in the hook table ``sim.kernel.witches.hooks``, which brewing, the explosion and
+the evaluation call. ``common`` holds what witches share (``witch_ready``, ``call_witch``), the
+deal, the pennies scored at the end and Visit from a Witch's visitor.
+
+A witch's ``ask`` and a small ``default`` are ``@kernel(inline=True)`` (each has one caller, her
+effect), and so is a between-draws effect (called once a potion, at the stop, while her penny is
+held): a call between compiled functions passes every array flattened, so the path from a hook to
+her answer makes two calls (her effect or the hook, and ``witch_answer``), one fewer than before
+the witches were units.
+
+The names below are re-exported for the game kernel, round files and tests; a new witch needs no
+line here.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.witches.common import (
+    call_witch,
+    deal_witches,
+    penny_points,
+    visiting_witch,
+    witch_ready,
+)
+
+__all__ = ["call_witch", "deal_witches", "penny_points", "visiting_witch", "witch_ready"]

@@ -1,0 +1,57 @@
+"""Bag points (points group), at step D for any seat: 2 VP for every chip still in the bag that is
+a non-white 2-, 4- or 6-chip, a purple chip or a locoweed (white and black chips and other
+1-chips score nothing).
+
+Question: b = the VP she gives; answer 1 calls her. Default: for at least ``P_W_BAG`` VP; in the
+last round for more than the penny.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.decisions.slots import SLOT_WITCH
+from sim.kernel.decisions.witch import ASK_DEFAULT, last_call, penny_worth, witch_answer
+from sim.kernel.jit import kernel
+from sim.kernel.layout import BAGCNT, F_SCORE
+from sim.kernel.witches.common import call_witch
+from sim.rules.chips import BLACK, LOCOWEED, PURPLE, TYPE_COLOUR, TYPE_VALUE, WHITE
+from sim.rules.witches import param_offset, witch_number
+
+BAG_POINTS = witch_number("bag-points")
+P_W_BAG = param_offset("P_W_BAG")
+
+
+@kernel
+def bag_points(P, s):
+    """VP of the bag-points witch: 2 for every chip left in the bag that is a non-white 2-, 4- or
+    6-chip, a purple chip or a locoweed (never white or black)."""
+    vp = 0
+    for t in range(TYPE_COLOUR.shape[0]):
+        c = TYPE_COLOUR[t]
+        if c == WHITE or c == BLACK:
+            continue
+        if TYPE_VALUE[t] >= 2 or c == PURPLE or c == LOCOWEED:
+            vp += 2 * P[s, BAGCNT + t]
+    return vp
+
+
+@kernel(inline=True)
+def default(P, s, arg, G, R, SP):
+    """The built-in answer: enough VP, or in the last round more than the penny."""
+    return 1 if arg >= SP[s, SLOT_WITCH, P_W_BAG] or (
+        last_call(G, R, BAG_POINTS) and arg > penny_worth(G, R, BAG_POINTS)) else 0
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    how, a = witch_answer(P, s, BAG_POINTS, arg, G, R, SK, SP, SC, rng, UF)
+    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
+
+
+@kernel
+def at_points(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
+    """Step D, any seat: her VP if it calls her."""
+    vp = bag_points(P, s)
+    if vp > 0 and ask(P, s, vp, G, R, SK, SP, SC, rng, UF) != 0:
+        P[s, F_SCORE] += vp
+        call_witch(P, s, G, E, BAG_POINTS, vp, 0)

@@ -1,0 +1,40 @@
+"""Cheap rubies (points group), at the start of step F: droplet moves and flask refills cost 1
+ruby each for the rest of the step (``sim.kernel.costs`` reads ``F_CHEAP``), as often as the
+player likes (not in the last round's ruby conversion).
+
+Question: b = the rubies held; answer 1 calls her. Default: with at least ``P_W_CHEAP`` rubies
+(2, when she visits).
+"""
+
+from __future__ import annotations
+
+from sim.kernel.decisions.slots import SLOT_WITCH
+from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
+from sim.kernel.jit import kernel
+from sim.kernel.layout import F_CHEAP, F_RUBIES, G_VISIT
+from sim.kernel.witches.common import call_witch
+from sim.rules.witches import param_offset, witch_number
+
+CHEAP_RUBIES = witch_number("cheap-rubies")
+P_W_CHEAP = param_offset("P_W_CHEAP")
+
+
+@kernel(inline=True)
+def default(P, s, arg, G, R, SP):
+    """The built-in answer: enough rubies (2, when she visits)."""
+    return 1 if arg >= SP[s, SLOT_WITCH, P_W_CHEAP] or (G[G_VISIT] == CHEAP_RUBIES and arg >= 2) else 0
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    how, a = witch_answer(P, s, CHEAP_RUBIES, arg, G, R, SK, SP, SC, rng, UF)
+    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
+
+
+@kernel
+def at_spending(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Step F, before spending: the step's cheap price if the seat calls her."""
+    if P[s, F_RUBIES] > 0 and ask(P, s, P[s, F_RUBIES], G, R, SK, SP, SC, rng, UF) != 0:
+        P[s, F_CHEAP] = 1
+        call_witch(P, s, G, E, CHEAP_RUBIES, P[s, F_RUBIES], 0)

@@ -1,0 +1,101 @@
+"""What the herb witches share: whether a seat may call a witch now (``witch_ready``), calling her
+(``call_witch``: the penny, the event), dealing them at set-up, the pennies scored at the end,
+and the visiting witch of Visit from a Witch. Groups and numbers come from ``sim.rules.witches``.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    EV_VISIT,
+    EV_WITCH,
+    EV_WITCHES,
+    F_PENNY,
+    F_SCORE,
+    F_VISITED,
+    F_WITCHES,
+    G_NP,
+    G_VISIT,
+    G_WITCH,
+    R_PENNY_VP,
+    R_WITCH_FIXED,
+    R_WITCHES,
+)
+from sim.kernel.rng import randint
+from sim.rules.witches import N_GROUPS, N_WITCHES, PER_GROUP
+
+ALL_PENNIES = (1 << N_GROUPS) - 1  # F_PENNY: bit g, the penny of group g
+
+
+@kernel(inline=True)
+def witch_ready(P, s, G, R, w):
+    """True when witch w is in play and seat s still holds the penny of her group, or she is
+    this round's visitor (Visit from a Witch) and the seat has not called her yet."""
+    g = (w - 1) // PER_GROUP
+    if R[R_WITCHES] == 0:
+        return False
+    if G[G_WITCH + g] == w and ((P[s, F_PENNY] >> g) & 1) != 0:
+        return True
+    return G[G_VISIT] == w and P[s, F_VISITED] == 0
+
+
+@kernel
+def call_witch(P, s, G, E, w, b, c):
+    """Seat s gives up the penny of witch w's group (a visiting witch is free: once a round);
+    the event says what she did (b, c)."""
+    if G[G_VISIT] == w:
+        P[s, F_VISITED] = 1
+    else:
+        P[s, F_PENNY] &= ~(1 << ((w - 1) // PER_GROUP))
+    P[s, F_WITCHES] |= 1 << w
+    record(E, G, s, EV_WITCH, w, b, c)
+
+
+@kernel
+def deal_witches(P, G, R, rng, stream, E):
+    """Set-up: one witch per group (fixed by the ruleset, else drawn from the game's shared
+    stream ``stream``) and one penny per group for every seat."""
+    if R[R_WITCHES] == 0:
+        return
+    for g in range(N_GROUPS):
+        f = R[R_WITCH_FIXED + g]
+        G[G_WITCH + g] = f if f > 0 else PER_GROUP * g + 1 + randint(rng, stream, PER_GROUP)
+    for s in range(G[G_NP]):
+        P[s, F_PENNY] = ALL_PENNIES
+    record(E, G, -1, EV_WITCHES, G[G_WITCH], G[G_WITCH + 1], G[G_WITCH + 2])
+
+
+@kernel
+def penny_points(P, G, R, E):
+    """The end of the game: every penny still held scores ``game.penny_vp``."""
+    if R[R_WITCHES] == 0:
+        return
+    for s in range(G[G_NP]):
+        n = 0
+        for g in range(N_GROUPS):
+            n += (P[s, F_PENNY] >> g) & 1
+        if n > 0:
+            P[s, F_SCORE] += n * R[R_PENNY_VP]
+            record(E, G, s, EV_WITCH, 0, n, n * R[R_PENNY_VP])
+
+
+@kernel
+def visiting_witch(P, G, R, rng, E):
+    """Visit from a Witch: unless already set (a round file names her), one of the witches not
+    in play, drawn from the game's shared stream, visits this round."""
+    if G[G_VISIT] == 0:
+        k = randint(rng, rng.shape[0] - 1, N_WITCHES - N_GROUPS)
+        for w in range(1, N_WITCHES + 1):
+            in_play = False
+            for g in range(N_GROUPS):
+                if w == G[G_WITCH + g]:
+                    in_play = True
+            if not in_play:
+                if k == 0:
+                    G[G_VISIT] = w
+                    break
+                k -= 1
+    for s in range(G[G_NP]):
+        P[s, F_VISITED] = 0
+    record(E, G, -1, EV_VISIT, G[G_VISIT], 0, 0)

@@ -1,0 +1,54 @@
+"""Double coins (buying group), at step E before buying: the coins to buy with double (still at
+most 2 chips of different colours); in the last round, the coins turned into VP double instead.
+
+Question: b = the coins; answer 1 calls her. Default: with at least ``P_W_COINS`` coins; in the
+last round when the VP she adds beat the penny.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.decisions.slots import SLOT_WITCH
+from sim.kernel.decisions.witch import ASK_DEFAULT, last_call, penny_worth, witch_answer
+from sim.kernel.jit import kernel
+from sim.kernel.layout import R_FINAL_COINS
+from sim.kernel.witches.common import call_witch
+from sim.rules.witches import param_offset, witch_number
+
+DOUBLE_COINS = witch_number("double-coins")
+P_W_COINS = param_offset("P_W_COINS")
+
+
+@kernel(inline=True)
+def default(P, s, arg, G, R, SP):
+    """The built-in answer: enough coins, or in the last round more VP than the penny."""
+    last = last_call(G, R, DOUBLE_COINS)
+    return 1 if arg >= SP[s, SLOT_WITCH, P_W_COINS] or (
+        last and arg // R[R_FINAL_COINS] > penny_worth(G, R, DOUBLE_COINS)) else 0
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    how, a = witch_answer(P, s, DOUBLE_COINS, arg, G, R, SK, SP, SC, rng, UF)
+    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
+
+
+@kernel
+def double(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
+    """The coins, doubled if the seat calls her."""
+    if coins > 0 and ask(P, s, coins, G, R, SK, SP, SC, rng, UF) != 0:
+        call_witch(P, s, G, E, DOUBLE_COINS, coins, 2 * coins)
+        return 2 * coins
+    return coins
+
+
+@kernel
+def before_buying(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Step E, before buying: the coins to spend."""
+    return double(P, s, coins, G, R, SK, SP, SC, rng, E, UF)
+
+
+@kernel
+def final_coins(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
+    """The last round's conversion: the coins turned into VP."""
+    return double(P, s, coins, G, R, SK, SP, SC, rng, E, UF)

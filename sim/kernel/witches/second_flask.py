@@ -1,0 +1,49 @@
+"""Second flask (potion group): the pot just exploded on a white chip and the flask is full: the
+white goes back to the bag, the flask empties, and the player may draw on or stop.
+
+Question: b = the white chip type; answer 1 calls her. Default: always.
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import white_back
+from sim.kernel.bowl import bowl_white_back
+from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
+from sim.kernel.jit import kernel
+from sim.kernel.layout import F_EXPLODED, F_FLASK
+from sim.kernel.witches.common import call_witch
+from sim.rules.chips import TYPE_COLOUR, WHITE
+from sim.rules.witches import witch_number
+
+SECOND_FLASK = witch_number("second-flask")
+
+
+@kernel(inline=True)
+def default(P, s, arg, G, R, SP):
+    """The built-in answer: call her."""
+    return 1
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted, its strategy's, else ``default``."""
+    how, a = witch_answer(P, s, SECOND_FLASK, arg, G, R, SK, SP, SC, rng, UF)
+    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
+
+
+@kernel
+def exploded(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
+    """The pot just exploded on white chip t (in the bowl if ``bowl``) and the flask is full: t
+    goes back to the bag, the flask empties, and brewing may go on. True if called."""
+    if P[s, F_FLASK] == 0 or TYPE_COLOUR[t] != WHITE:
+        return False
+    if ask(P, s, t, G, R, SK, SP, SC, rng, UF) == 0:
+        return False
+    if bowl:
+        bowl_white_back(P, s, t)
+    else:
+        white_back(P, s, t, R)
+    P[s, F_FLASK] = 0
+    P[s, F_EXPLODED] = 0
+    call_witch(P, s, G, E, SECOND_FLASK, t, 0)
+    return True

@@ -1,0 +1,173 @@
+"""Six chips (potion group), between draws of an intact pot: draw up to 6 chips; the seat places
+any of them, one at a time in the order it chooses, each with its action (into the overflow bowl
+past the last space); the rest go back to the bag. Brewing then goes on as usual.
+
+Questions: ``SIX_CHIPS`` (b = 1 if the player is about to stop; answer 1 calls her; default:
+when about to stop) and, once called, ``WQ_SIX_NEXT`` for each placement (b = chips held,
+``P[s, WITCH_LOOK:]``; answer: the index of the chip placed next, -1 done; default
+``next_default``). A round file scripts ``after * 4 + 1`` and the chips placed in order
+(``SC_SIX``).
+"""
+
+from __future__ import annotations
+
+from sim.kernel.bag import draw_chip, finish_potion, return_chip
+from sim.kernel.brew import place_drawn_call
+from sim.kernel.decisions.slots import SC_NSIX, SC_SIX, WQ_SIX_NEXT
+from sim.kernel.decisions.witch import (
+    ASK_DECLINE,
+    ASK_DEFAULT,
+    ASK_RANDOM,
+    ASK_SCRIPT,
+    scripted_when,
+    witch_answer,
+)
+from sim.kernel.events import record
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    EV_DRAW,
+    EV_WITCH_LOOK,
+    F_DONE,
+    F_DRAWS,
+    F_LIMIT,
+    F_NBAG,
+    F_SIX_N,
+    F_SIX_PTR,
+    F_WHITE,
+    STOP_EMPTY,
+    STOP_SCRIPT,
+    WITCH_LOOK,
+    WITCH_LOOK_NO,
+)
+from sim.kernel.rng import randint
+from sim.kernel.witches.common import call_witch
+from sim.rules.chips import BLUE, GREEN, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
+from sim.rules.witches import witch_number
+
+SIX_CHIPS = witch_number("six-chips")
+
+
+@kernel(inline=True)
+def default(P, s, arg, G, R, SP):
+    """The built-in answer: call her when about to stop."""
+    return 1 if arg == 1 else 0
+
+
+@kernel(inline=True)
+def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer: scripted (when), its strategy's, else ``default``."""
+    how, a = witch_answer(P, s, SIX_CHIPS, arg, G, R, SK, SP, SC, rng, UF)
+    if how == ASK_DEFAULT:
+        return default(P, s, arg, G, R, SP)
+    if how == ASK_SCRIPT:
+        return scripted_when(P, s, a, arg)
+    return a
+
+
+@kernel
+def six_rank(t):
+    """Order the built-in strategy places chips in: pumpkins first (a red chip counts them), then
+    green, blue and the rest, reds last; whites after all coloured chips."""
+    c = TYPE_COLOUR[t]
+    if c == WHITE:
+        return 100 - TYPE_VALUE[t]
+    if c == ORANGE:
+        return 0
+    if c == RED:
+        return 50
+    if c == GREEN or c == BLUE:
+        return 10
+    return 20
+
+
+@kernel
+def next_default(P, s, held):
+    """Index of the drawn chip to place next: every coloured chip, then the biggest white that
+    keeps the pot from exploding; -1 when none is left worth placing."""
+    best, rank = -1, 1000
+    for i in range(held):
+        t = P[s, WITCH_LOOK + i]
+        if TYPE_COLOUR[t] == WHITE and P[s, F_WHITE] + TYPE_VALUE[t] > P[s, F_LIMIT]:
+            continue
+        r = six_rank(t)
+        if r < rank:
+            best, rank = i, r
+    return best
+
+
+@kernel
+def next_scripted(P, s, held, SC):
+    """A round file's order (``SC_SIX``; the default order when not given): the index of its next
+    chip among those held, -1 when the list is done."""
+    i = P[s, F_SIX_PTR]
+    if SC[s, SC_NSIX] == 0:
+        return next_default(P, s, held)
+    if i >= SC[s, SC_NSIX]:
+        return -1
+    for j in range(held):
+        if P[s, WITCH_LOOK + j] == SC[s, SC_SIX + i]:
+            return j
+    return -1
+
+
+@kernel(inline=True)
+def ask_next(P, s, held, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer to ``WQ_SIX_NEXT``: which chip held is placed next (-1 done)."""
+    how, a = witch_answer(P, s, WQ_SIX_NEXT, held, G, R, SK, SP, SC, rng, UF)
+    if how == ASK_DEFAULT:
+        return next_default(P, s, held)
+    if how == ASK_SCRIPT:
+        return next_scripted(P, s, held, SC)
+    if how == ASK_RANDOM:
+        j = randint(rng, s, held + 1)
+        return j if j < held else -1
+    if how == ASK_DECLINE:
+        return -1
+    return a
+
+
+@kernel
+def place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Draw up to 6 chips; place those the seat picks, in its order, each with its action; the
+    rest go back to the bag."""
+    n = min(6, P[s, F_NBAG])
+    for i in range(n):
+        u = draw_chip(P, s, FD, rng)
+        if u < 0:
+            for j in range(i):
+                return_chip(P, s, P[s, WITCH_LOOK + j])
+            finish_potion(P, s, STOP_SCRIPT, E, G)
+            return
+        P[s, WITCH_LOOK + i] = u
+        P[s, WITCH_LOOK_NO + i] = P[s, F_DRAWS]
+        record(E, G, s, EV_WITCH_LOOK, u, 0, 0)
+    P[s, F_SIX_N] = n
+    P[s, F_SIX_PTR] = 0
+    call_witch(P, s, G, E, SIX_CHIPS, n, 0)
+    while P[s, F_SIX_N] > 0 and P[s, F_DONE] == 0:
+        held = P[s, F_SIX_N]
+        j = ask_next(P, s, held, G, R, SK, SP, SC, rng, UF)
+        P[s, F_SIX_PTR] += 1
+        if j < 0 or j >= held:
+            break
+        t = P[s, WITCH_LOOK + j]
+        t_no = P[s, WITCH_LOOK_NO + j]
+        P[s, WITCH_LOOK + j] = P[s, WITCH_LOOK + held - 1]
+        P[s, WITCH_LOOK_NO + j] = P[s, WITCH_LOOK_NO + held - 1]
+        P[s, F_SIX_N] = held - 1
+        record(E, G, s, EV_DRAW, t, 0, 0)
+        place_drawn_call(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, True)
+    for i in range(P[s, F_SIX_N]):  # (none after A Second Chance: the restart took them back)
+        return_chip(P, s, P[s, WITCH_LOOK + i])
+    P[s, F_SIX_N] = 0
+    if P[s, F_DONE] == 0 and P[s, F_NBAG] == 0:
+        finish_potion(P, s, STOP_EMPTY, E, G)
+
+
+@kernel(inline=True)
+def between_draws(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Between draws of an intact pot (``stopping``: the seat would stop now): True if called."""
+    if P[s, F_NBAG] > 0 and ask(P, s, stopping, G, R, SK, SP, SC, rng, UF) != 0:
+        place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+        return True
+    return False
