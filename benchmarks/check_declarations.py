@@ -32,8 +32,9 @@ MODULES = {
 
 
 def old_source(ref: str, path: str) -> str:
-    """The source of ``path`` at ``ref``; a module that has become a package (``sim/kernel/cards.py``
-    -> ``sim/kernel/cards/__init__.py``) is read from the package's ``__init__.py``."""
+    """The source of ``path`` at ``ref``; a module that has become a package
+    (``sim/kernel/cards.py`` -> ``sim/kernel/cards/__init__.py``) is read from the package's
+    ``__init__.py``."""
     for p in (path, path[: -len(".py")] + "/__init__.py"):
         got = subprocess.run(["git", "show", f"{ref}:{p}"], capture_output=True, text=True)
         if got.returncode == 0:

@@ -70,7 +70,8 @@ SLOTS = (
                    "offered", "1 to take it, 0 to decline (built-ins: take)"),
     SlotDoc("book", "a = the question (`Q_*`, see Ingredient sets 1-4), b = its argument",
             "the answer"),
-    SlotDoc("card", "a = the card number (1-27, the order of `sim.rules.cards.CARDS`), b = its argument (chips drawn: "
+    SlotDoc("card", "a = the card number (1-27, the order of `sim.rules.cards.CARDS`), "
+                    "b = its argument (chips drawn: "
                     "`card_look(P, s, i)` for i < b)", "the answer (`strategies/slots.py`)"),
     SlotDoc("tube", "a = the glass the move would enter (1-12); test-tube side only",
             "1 the test-tube droplet, 0 the pot droplet"),

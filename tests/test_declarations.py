@@ -232,7 +232,8 @@ def test_every_witch_is_a_unit():
     from sim.kernel.witches import potion_hooks
     from sim.rules.witches import SCRIPT_FORMS
 
-    hooks_src = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (witch_hooks, potion_hooks))
+    hooks_src = "".join(Path(m.__file__).read_text(encoding="utf-8")
+                        for m in (witch_hooks, potion_hooks))
     names = []
     for w in WITCHES:
         name = w.id.replace("-", "_")
@@ -241,7 +242,8 @@ def test_every_witch_is_a_unit():
         numbers = {v for k, v in vars(mod).items() if k.isupper() and type(v) is int}
         assert w.number in numbers, f"{name}.py: no constant witch_number({w.id!r})"
         assert callable(getattr(mod, "default", None)) and callable(getattr(mod, "ask", None)), name
-        assert f"{name}." in hooks_src, f"sim/kernel/witches/hooks.py (or potion_hooks.py) does not use {name}"
+        assert f"{name}." in hooks_src, \
+            f"sim/kernel/witches/hooks.py (or potion_hooks.py) does not use {name}"
         assert w.script in SCRIPT_FORMS, w.id
         assert isinstance(w.event(1, 0), dict), w.id
     root = Path(witch_hooks.__file__).resolve().parents[3]
@@ -256,7 +258,8 @@ def test_every_witch_is_a_unit():
             found = sorted(c for c in consts if re.search(rf"\b{c}\b", src))
             assert not found, f"{path}: names {found} (only sim/kernel/witches and slots.py may)"
             for node in ast.walk(ast.parse(src)):
-                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sim.kernel.witches"):
+                if isinstance(node, ast.ImportFrom) \
+                        and (node.module or "").startswith("sim.kernel.witches"):
                     imported = {node.module.rsplit(".", 1)[-1], *(a.name for a in node.names)}
                     assert not imported & set(names), f"{path} imports a witch's module"
             if "kernel" in path.relative_to(root).parts:

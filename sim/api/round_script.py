@@ -34,7 +34,8 @@ MOST_CHIPS = 10_000  # no key of a round file needs more chips than this (a whol
 
 def chips_of(d: dict, key: str, where: str, starting: str, default=None,
            most: int = MOST_CHIPS) -> list[int]:
-    """Key ``key`` of table ``d`` in bag notation, as chip types (RoundFileError naming ``where``)."""
+    """Key ``key`` of table ``d`` in bag notation, as chip types (RoundFileError naming
+    ``where``)."""
     v = d.get(key, default)
     if v is None:
         raise RoundFileError(f"{where}: missing key '{key}' (bag notation, e.g. 'w1x4,o1')")
@@ -86,8 +87,8 @@ def _card_choice(x, where: str, starting: str) -> int:
         return GROUPS.index(group) * 32 + got[0]
     got = chips_of({"card_choice": x}, "card_choice", where, starting) if isinstance(x, str) else []
     if len(got) != 1:
-        raise RoundFileError(f"{where}: key 'card_choice': expected one chip, a number, true/false or "
-                             f"one of {', '.join(CARD_WORDS)}")
+        raise RoundFileError(f"{where}: key 'card_choice': expected one chip, a number, "
+                             f"true/false or one of {', '.join(CARD_WORDS)}")
     return got[0]
 
 
@@ -103,8 +104,9 @@ def apply_book_script(SC, s, pl, where, starting) -> None:
         SC[s, S.SC_RED_AFTER + i] = RED_AFTER.index(x)
     green = pl.get("green", [])
     if not isinstance(green, list) or len(green) > 4:
-        raise RoundFileError(f"{where}: key 'green': expected a list, one entry per green chip that is "
-                             f"last or next-to-last: a chip or \"none\" (Set 2), true/false (Set 4)")
+        raise RoundFileError(f"{where}: key 'green': expected a list, one entry per green chip "
+                             f"that is last or next-to-last: a chip or \"none\" (Set 2), "
+                             f"true/false (Set 4)")
     SC[s, S.SC_NGREEN] = len(green)
     for i, x in enumerate(green):
         if isinstance(x, bool):
@@ -114,7 +116,8 @@ def apply_book_script(SC, s, pl, where, starting) -> None:
         else:
             got = chips_of({"green": x}, "green", where, starting) if isinstance(x, str) else []
             if len(got) != 1:
-                raise RoundFileError(f"{where}: key 'green': each entry is one chip, \"none\", true or false")
+                raise RoundFileError(f"{where}: key 'green': each entry is one chip, \"none\", "
+                                     f"true or false")
             SC[s, S.SC_GREEN + i] = got[0]
     if "card_choice" in pl:
         SC[s, S.SC_NCARD] = 1
@@ -123,8 +126,8 @@ def apply_book_script(SC, s, pl, where, starting) -> None:
     if "upgrade" in pl:
         SC[s, S.SC_UPGRADE] = _upgrade(pl["upgrade"], where)
     for key, n_at, bits_at, what in (("red_hold", S.SC_NHOLD, S.SC_HOLD,
-                                      "one per chip drawn after a red chip (red Set 6): true places "
-                                      "it at once, false when the potion ends"),
+                                      "one per chip drawn after a red chip (red Set 6): true "
+                                      "places it at once, false when the potion ends"),
                                      ("yellow_ruby", S.SC_NYRUBY, S.SC_YRUBY,
                                       "one per yellow chip (yellow Set 6): true pays a ruby for 3 "
                                       "more spaces"),
@@ -133,7 +136,8 @@ def apply_book_script(SC, s, pl, where, starting) -> None:
                                       "(red Set 4's white 1, yellow Sets 2, 4, 5), in order: true "
                                       "takes it")):
         x = pl.get(key, [])
-        if not isinstance(x, list) or not all(isinstance(v, bool) for v in x) or len(x) > S.SC_MAX_LIST:
+        if not isinstance(x, list) or not all(isinstance(v, bool) for v in x) \
+                or len(x) > S.SC_MAX_LIST:
             raise RoundFileError(f"{where}: key '{key}': expected a list of true/false, {what}")
         SC[s, n_at] = len(x)
         SC[s, bits_at] = sum(1 << i for i, v in enumerate(x) if v)
@@ -157,7 +161,8 @@ def apply_book_script(SC, s, pl, where, starting) -> None:
 
 
 def _upgrade(x, where) -> int:
-    """Purple Set 4: ``"r1>r2"`` (tier 1), ``"g2>g4"`` (tier 2), ``"b1>b4"`` (tier 3) or ``"none"``."""
+    """Purple Set 4: ``"r1>r2"`` (tier 1), ``"g2>g4"`` (tier 2), ``"b1>b4"`` (tier 3) or
+    ``"none"``."""
     if x == "none":
         return -1
     parts = x.split(">") if isinstance(x, str) else []
@@ -165,10 +170,11 @@ def _upgrade(x, where) -> int:
         a, b = (parse_chips_capped(p, what="upgrade", most=2) for p in parts)
     except (ValueError, chips.BagSpecError):
         a = b = []
-    if len(parts) != 2 or len(a) != 1 or len(b) != 1 or chips.TYPE_COLOUR[a[0]] != chips.TYPE_COLOUR[b[0]] \
+    if len(parts) != 2 or len(a) != 1 or len(b) != 1 \
+            or chips.TYPE_COLOUR[a[0]] != chips.TYPE_COLOUR[b[0]] \
             or (int(chips.TYPE_VALUE[a[0]]), int(chips.TYPE_VALUE[b[0]])) not in UPGRADES:
-        raise RoundFileError(f"{where}: key 'upgrade': expected \"none\" or a chip and its upgrade of the "
-                             f"same colour: 1>2, 2>4 or 1>4 (e.g. \"r1>r2\")")
+        raise RoundFileError(f"{where}: key 'upgrade': expected \"none\" or a chip and its upgrade "
+                             f"of the same colour: 1>2, 2>4 or 1>4 (e.g. \"r1>r2\")")
     return UPGRADES[(int(chips.TYPE_VALUE[a[0]]), int(chips.TYPE_VALUE[b[0]]))] * 32 + a[0]
 
 
@@ -191,8 +197,8 @@ def round_witches(d: dict, rs, where: str) -> list[int]:
     ids = d.get("witches", rs.data["witches"]["fixed"])
     if not isinstance(ids, list) or not all(x in WITCH_IDS for x in ids) \
             or len({witch_group(x) for x in ids}) != len(ids):
-        raise RoundFileError(f"{where}: key 'witches': expected a list of witch ids, at most one per "
-                             f"group ({', '.join(WITCH_IDS)})")
+        raise RoundFileError(f"{where}: key 'witches': expected a list of witch ids, at most one "
+                             f"per group ({', '.join(WITCH_IDS)})")
     if ids and not rs.data["witches"]["enabled"]:
         raise RoundFileError(f"{where}: key 'witches': this ruleset plays without the herb witches "
                              f"(rules = \"herb-witches\", or --set witches.enabled=true)")
@@ -245,12 +251,13 @@ def _witch_answer(key: str, v, where: str, starting: str, SC, s) -> int:
             return 2 + v
         if v is False or v == "none":
             return 0
-        raise RoundFileError(f"{where}: witch '{key}': expected \"last2\" (the last two chips), the "
-                             f"index of one chip in the pot (0 = the first placed) or \"none\"")
+        raise RoundFileError(f"{where}: witch '{key}': expected \"last2\" (the last two chips), "
+                             f"the index of one chip in the pot (0 = the first placed) or \"none\"")
     if form == RW.SCRIPT_BOUGHT:
         got = chips_of({key: v}, key, where, starting) if isinstance(v, str) else []
         if len(got) != 1:
-            raise RoundFileError(f"{where}: witch '{key}': expected the one chip bought to get twice")
+            raise RoundFileError(f"{where}: witch '{key}': expected the one chip bought to get "
+                                 f"twice")
         return got[0]
     if not isinstance(v, bool):
         raise RoundFileError(f"{where}: witch '{key}': expected true (call her) or false")
@@ -265,8 +272,8 @@ def apply_witch_script(SC, P, s, pl, where: str, starting: str, pennies: bool = 
     if pennies:
         held = pl.get("pennies", list(GROUPS))
         if not isinstance(held, list) or not all(x in GROUPS for x in held):
-            raise RoundFileError(f"{where}: key 'pennies': expected a list of witch groups still held "
-                                 f"({', '.join(GROUPS)})")
+            raise RoundFileError(f"{where}: key 'pennies': expected a list of witch groups still "
+                                 f"held ({', '.join(GROUPS)})")
         P[s, L.F_PENNY] = sum(1 << GROUPS.index(x) for x in set(held))
     SC[s, S.SC_WITCH:S.SC_WITCH + S.N_WITCHES] = S.SC_UNSET
     SC[s, S.SC_NSIX] = 0
@@ -275,7 +282,8 @@ def apply_witch_script(SC, P, s, pl, where: str, starting: str, pennies: bool = 
         raise RoundFileError(f"{where}: key 'witch': expected a table of witch id = answer")
     for key, v in table.items():
         if key not in WITCH_IDS:
-            raise RoundFileError(f"{where}: key 'witch.{key}': no such witch ({', '.join(WITCH_IDS)})")
+            raise RoundFileError(f"{where}: key 'witch.{key}': no such witch "
+                                 f"({', '.join(WITCH_IDS)})")
         SC[s, S.SC_WITCH + witch_number(key) - 1] = _witch_answer(key, v, where, starting, SC, s)
 
 
@@ -291,5 +299,6 @@ def die_script(d: dict, where: str) -> tuple[list[str], np.ndarray]:
     """The ``die`` faces of a round table and the kernel's face array DS."""
     faces = d.get("die", [])
     if not isinstance(faces, list) or not all(f in FACE_KEYS for f in faces):
-        raise RoundFileError(f"{where}: key 'die': expected a list of faces from {', '.join(FACE_KEYS)}")
+        raise RoundFileError(f"{where}: key 'die': expected a list of faces from "
+                             f"{', '.join(FACE_KEYS)}")
     return faces, np.array([FACE_KEYS.index(f) for f in faces] or [0], dtype=np.int64)

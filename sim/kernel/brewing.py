@@ -85,7 +85,8 @@ def go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     when it would stop, and if it calls her, it decides again."""
     if potion_hooks.between_draws_possible(P, s, G, R) and (
             SK[s, SLOT_WITCH] == SCRIPTED or SK[s, SLOT_WITCH] >= USER_BASE):
-        if potion_hooks.between_draws(P, s, 0, G, R, SK, SP, SC, FD, rng, E, UF) and P[s, F_DONE] != 0:
+        if potion_hooks.between_draws(P, s, 0, G, R, SK, SP, SC, FD, rng, E, UF) \
+                and P[s, F_DONE] != 0:
             return False
     if wants_draw(P, s, G, R, SK, SP, SC, rng, UF):
         return True

@@ -272,7 +272,8 @@ def buy_at_b(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     avail = G[G_AVAIL : G_AVAIL + nt]
     for t in range(nt):
         c = TYPE_COLOUR[t]
-        avail[t] = 1 if R[R_BOOK + c] > 0 and G[G_ROUND] >= R[R_BOOK_ROUND + c] and price[t] >= 0 else 0
+        avail[t] = 1 if R[R_BOOK + c] > 0 and G[G_ROUND] >= R[R_BOOK_ROUND + c] \
+            and price[t] >= 0 else 0
         G[G_SUPPLY + t] = supply[t]
     G[G_MAX_BUYS] = R[R_MAX_BUYS]
     out = G[G_OUT : G_OUT + 8]
@@ -281,7 +282,8 @@ def buy_at_b(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
         for i in range(nb):
             out[i] = SC[s, SC_PBUY + i]
     else:
-        nb = decide_buy(P, s, coins, R[R_MAX_BUYS], supply, price, avail, out, G, R, SK, SP, SC, rng, UF)
+        nb = decide_buy(P, s, coins, R[R_MAX_BUYS], supply, price, avail, out, G, R, SK, SP, SC,
+                        rng, UF)
     take_purchases(P, s, nb, coins, G, R, supply, price, avail, E)
     if buying_moves_droplet(R):
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)

@@ -80,14 +80,14 @@ WITCHES: tuple[Witch, ...] = (
           "they lie; their spaces stay empty and the white total drops.",
           _whites, first_round=4, params=(("P_W_WHITES", 13, 6),), script=SCRIPT_WHITES),
     Witch(4, "both-rewards", "potion", "evaluation step A, pot exploded",
-          "An exploded player takes both the VP and the coins; if no intact potion reached further, "
-          "the player also rolls the bonus die.",
+          "An exploded player takes both the VP and the coins; if no intact potion reached "
+          "further, the player also rolls the bonus die.",
           lambda b, c: {"reward_space": b}, first_round=1,
           params=(("P_W_BOTH", 14, 2.0), ("P_W_COIN_VP", 22, 0.25))),
     Witch(5, "upgrade", "buying", "buying (step E)",
-          "The last 2 chips in the pot each go up one level (1 to 2, 2 to 4), or 1 chip anywhere in "
-          "the pot does; never orange or white. The bigger chip comes from the supply into the bag, "
-          "the old one goes back. Also after an explosion and taking the VP.",
+          "The last 2 chips in the pot each go up one level (1 to 2, 2 to 4), or 1 chip anywhere "
+          "in the pot does; never orange or white. The bigger chip comes from the supply into the "
+          "bag, the old one goes back. Also after an explosion and taking the VP.",
           lambda b, c: {"chips_upgraded": c}, first_round=3, script=SCRIPT_POT_ENTRY),
     Witch(6, "double-coins", "buying", "buying (step E); last round: the coin conversion",
           "The coins to buy with are doubled (still at most 2 chips of different colours); in the "
@@ -98,8 +98,8 @@ WITCHES: tuple[Witch, ...] = (
           lambda b, c: {"chip": chip_name(b)}, first_round=2, params=(("P_W_TWIN", 17, 12),),
           script=SCRIPT_BOUGHT),
     Witch(8, "ruby-coins", "buying", "buying (step E)",
-          "2 extra coins for every ruby held; the rubies are kept. After an explosion and taking the "
-          "VP, these coins alone may be spent.",
+          "2 extra coins for every ruby held; the rubies are kept. After an explosion and taking "
+          "the VP, these coins alone may be spent.",
           lambda b, c: {"rubies": b, "coins": c}, first_round=2,
           params=(("P_W_RUBY_COINS", 16, 6),)),
     Witch(9, "colours", "points", "VP step (D), taking the VP",
@@ -107,16 +107,16 @@ WITCHES: tuple[Witch, ...] = (
           "3, 5 give 4, 6 give 7, 7 give 10, 8 give 14.",
           lambda b, c: {"vp": b}, first_round=1, params=(("P_W_COLOURS", 18, 4),)),
     Witch(10, "bag-points", "points", "VP step (D), any player",
-          "2 VP for every chip still in the bag that is a non-white 2-, 4- or 6-chip, a purple chip "
-          "or a locoweed (white and black chips and other 1-chips score nothing).",
+          "2 VP for every chip still in the bag that is a non-white 2-, 4- or 6-chip, a purple "
+          "chip or a locoweed (white and black chips and other 1-chips score nothing).",
           lambda b, c: {"vp": b}, first_round=1, params=(("P_W_BAG", 19, 8),)),
     Witch(11, "ruby-space", "points", "rubies step (C), on a ruby space",
           "The reward space shows a ruby: take as many rubies as its VP instead of the usual ruby "
           "(instead of It's Shining Extra Bright's 2 as well); the VP are scored as usual.",
           lambda b, c: {"rubies": b}, first_round=1, params=(("P_W_RUBIES", 20, 4),)),
     Witch(12, "cheap-rubies", "points", "spending rubies (step F)",
-          "This step, droplet moves and flask refills cost 1 ruby each instead of 2, as often as the "
-          "player likes (not in the last round's ruby conversion).",
+          "This step, droplet moves and flask refills cost 1 ruby each instead of 2, as often as "
+          "the player likes (not in the last round's ruby conversion).",
           lambda b, c: {"rubies": b}, first_round=1, params=(("P_W_CHEAP", 21, 4),)),
 )
 WITCH_IDS = tuple(w.id for w in WITCHES)

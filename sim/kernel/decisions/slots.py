@@ -25,22 +25,25 @@ SLOT_EXPLODE = 4  # an exploded player's choice: VP or coins
 SLOT_BUY = 5  # chips to buy
 SLOT_RUBY = 6  # spending rubies
 SLOT_PURPLE = 7  # purple tier
-SLOT_RED = 8  # whether a chip takes an extra distance its book offers (red Sets 1/3/4/5, yellow Sets 2/4/5)
+# whether a chip takes an extra distance its book offers (red Sets 1/3/4/5, yellow Sets 2/4/5)
+SLOT_RED = 8
 SLOT_CUSTOM = 9  # no decision: parameters of user strategies
 SLOT_BOOK = 10  # the choices of the Set 2-4 books (see Q_*)
 SLOT_CARD = 11  # the choices fortune-teller cards offer
 SLOT_TUBE = 12  # test-tube side: each droplet move goes to the pot or the test-tube track
 SLOT_WITCH = 13  # the herb witches: whether to call one now, and her choices (see WQ_*)
 N_SLOTS = 14
-SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple", "red", "custom",
-              "book", "card", "tube", "witch")
+SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple", "red",
+              "custom", "book", "card", "tube", "witch")
 DECISION_SLOTS = (*SLOT_NAMES[:9], "book", "card", "tube", "witch")
 PARAM_WIDTH = 28
 ROUND_PARAMS = 21  # SP[s, slot, 0..20]: per-round values (0 = outside a game)
 P_RUBY_VALUE = 21  # stop slot of ev/optimal: VP worth of one ruby
 P_VP_VALUE = 22  # stop slot of ev/optimal: weight of VP (1)
-P_OPT_MAX_SUBBAGS = 23  # optimal: solve exactly only when the bag left has at most this many sub-bags
-P_DIE_VALUE = 24  # stop slot of ev: VP worth of the bonus die, counted once others' potions are seen
+# optimal: solve exactly only when the bag left has at most this many sub-bags
+P_OPT_MAX_SUBBAGS = 23
+# stop slot of ev: VP worth of the bonus die, counted once others' potions are seen
+P_DIE_VALUE = 24
 P_PRESS = 25  # stop slot of ev: VP of expected value given up per VP behind, per round to play
 
 SCRIPTED = 99  # every slot: read the decision from SC
@@ -53,7 +56,8 @@ STOP_WHITE = 0  # per round T: stop once the white total is >= T
 STOP_RISK = 1  # per round P: stop once the next-draw explosion chance is > P
 STOP_NEVER = 2  # draw until explosion, empty bag or track end
 STOP_RANDOM = 3  # p0 = chance of stopping after each chip
-STOP_EV = 4  # per round coin value, P_RUBY_VALUE: draw if one more chip's expected value beats stopping
+# per round coin value, P_RUBY_VALUE: draw if one more chip's expected value beats stopping
+STOP_EV = 4
 STOP_OPTIMAL = USER_BASE + UF_OPTIMAL  # exact dynamic programming over the bag (same value params)
 
 # flask kinds
@@ -128,24 +132,39 @@ RED_PLACE, RED_KEEP, RED_RETURN = 0, 1, 2
 # card kinds: a slot function gets (card number, argument; numbers of sim.rules.cards.CARDS);
 # answers per card:
 CARD_DEFAULT = 0
-CARD_JUST_IN_TIME = card_number("just-in-time")  # b = white 1-chips held; answer W1 (0) removes one, anything else 4 VP
-CARD_CHOOSE_ONE = card_number("you-only-get-to-choose-one")  # answer: k1 or a 2-chip type, or CARD_TAKE_OTHER for 3 rubies
-CARD_RATS_FRIENDS = card_number("rats-are-your-friends")  # b = rat tails this round; answer: a 4-chip type, or CARD_TAKE_OTHER (VP)
-CARD_GOOD_START = card_number("a-good-start")  # b = rat tails this round; answer: tails given up for rubies (0-3)
-CARD_CHOOSE_WISELY = card_number("choose-wisely")  # answer: p1 (17) for the purple chip, anything else droplet +2
-CARD_WHEEL_AND_DEAL = card_number("wheel-and-deal")  # b = rubies; answer: a 1-chip type bought for 1 ruby, -1 none
-CARD_OPPORTUNISTIC = card_number("an-opportunistic-moment")  # b = chips drawn (in P[s, CARD_LOOK:]); answer: the chip type exchanged
-CARD_WELL_STIRRED = card_number("well-stirred")  # b = the white chip type; answer 1 returns it to the bag
-CARD_STRONG_INGREDIENT = card_number("strong-ingredient")  # b = chips drawn (in P[s, CARD_LOOK:]); answer: chip type placed, -1
-CARD_SCHADENFREUDE = card_number("schadenfreude")  # b = the seat whose pot exploded; answer: the 2-chip type taken
-CARD_SECOND_CHANCE = card_number("a-second-chance")  # b = 1 if the white total is over the limit (the next draw explodes); answer 1 starts the potion again
-CARD_QUICK_EXCHANGE = card_number("a-quick-exchange")  # b = pennies held (bit per witch group); answer group * 32 + chip type, -1 none
-CARD_JOYFUL_REUNION = card_number("a-joyful-reunion")  # b = pennies spent (bit per group); answer: the group taken back, -1 none
+# b = white 1-chips held; answer W1 (0) removes one, anything else 4 VP
+CARD_JUST_IN_TIME = card_number("just-in-time")
+# answer: k1 or a 2-chip type, or CARD_TAKE_OTHER for 3 rubies
+CARD_CHOOSE_ONE = card_number("you-only-get-to-choose-one")
+# b = rat tails this round; answer: a 4-chip type, or CARD_TAKE_OTHER (VP)
+CARD_RATS_FRIENDS = card_number("rats-are-your-friends")
+# b = rat tails this round; answer: tails given up for rubies (0-3)
+CARD_GOOD_START = card_number("a-good-start")
+# answer: p1 (17) for the purple chip, anything else droplet +2
+CARD_CHOOSE_WISELY = card_number("choose-wisely")
+# b = rubies; answer: a 1-chip type bought for 1 ruby, -1 none
+CARD_WHEEL_AND_DEAL = card_number("wheel-and-deal")
+# b = chips drawn (in P[s, CARD_LOOK:]); answer: the chip type exchanged
+CARD_OPPORTUNISTIC = card_number("an-opportunistic-moment")
+# b = the white chip type; answer 1 returns it to the bag
+CARD_WELL_STIRRED = card_number("well-stirred")
+# b = chips drawn (in P[s, CARD_LOOK:]); answer: chip type placed, -1
+CARD_STRONG_INGREDIENT = card_number("strong-ingredient")
+# b = the seat whose pot exploded; answer: the 2-chip type taken
+CARD_SCHADENFREUDE = card_number("schadenfreude")
+# b = 1 if the white total is over the limit (the next draw explodes); answer 1 starts the potion
+# again
+CARD_SECOND_CHANCE = card_number("a-second-chance")
+# b = pennies held (bit per witch group); answer group * 32 + chip type, -1 none
+CARD_QUICK_EXCHANGE = card_number("a-quick-exchange")
+# b = pennies spent (bit per group); answer: the group taken back, -1 none
+CARD_JOYFUL_REUNION = card_number("a-joyful-reunion")
 CARD_TAKE_OTHER = 99
 
 # tube kinds (only asked on the test-tube side of the pot; a slot function gets (glass entered, 0)
 # and answers 1 to move the test-tube droplet, 0 the pot droplet)
-TUBE_VALUE = 0  # tube if the glass's bonus is worth at least p0 VP per round the pot droplet still helps
+# tube if the glass's bonus is worth at least p0 VP per round the pot droplet still helps
+TUBE_VALUE = 0
 TUBE_POT = 1  # always the pot droplet (the ordinary game)
 TUBE_ALWAYS = 2  # the test-tube droplet while a glass is left
 P_TUBE_SPACE = 0  # TUBE_VALUE: VP worth of one pot space for one round
@@ -159,22 +178,32 @@ WITCH_DEFAULT = 0  # each witch when her gain passes the thresholds below (P_W_*
 WITCH_NEVER = 1  # keep every penny (2 VP each at the end)
 WITCH_RANDOM = 2  # p0 = chance of calling a witch whenever one may be called
 # witch numbers (the question asked; a = witch, b = argument), from sim.rules.witches.WITCHES
-W_SECOND_FLASK = witch_number("second-flask")  # the pot exploded, the flask is full: b = the white chip type; 1 = call
-W_SIX_CHIPS = witch_number("six-chips")  # b = 1 if the player is about to stop; 1 = call (then WQ_SIX_NEXT)
-W_WHITES_BACK = witch_number("whites-back")  # b = 1 if about to stop; answer: whites sent back (0, 1 or 2, the last ones)
-W_BOTH_REWARDS = witch_number("both-rewards")  # the pot exploded (step A): b = the reward space; 1 = VP and coins (and die)
-W_UPGRADE = witch_number("upgrade")  # step E: answer 1 = the last two chips, 2 + k = pot entry k alone, 0 none
-W_DOUBLE_COINS = witch_number("double-coins")  # step E (or the final conversion): b = coins; 1 = double them
-W_FREE_TWIN = witch_number("free-twin")  # after buying: b = chips bought (G_OUT); answer: the chip type twinned, -1 none
+# the pot exploded, the flask is full: b = the white chip type; 1 = call
+W_SECOND_FLASK = witch_number("second-flask")
+# b = 1 if the player is about to stop; 1 = call (then WQ_SIX_NEXT)
+W_SIX_CHIPS = witch_number("six-chips")
+# b = 1 if about to stop; answer: whites sent back (0, 1 or 2, the last ones)
+W_WHITES_BACK = witch_number("whites-back")
+# the pot exploded (step A): b = the reward space; 1 = VP and coins (and die)
+W_BOTH_REWARDS = witch_number("both-rewards")
+# step E: answer 1 = the last two chips, 2 + k = pot entry k alone, 0 none
+W_UPGRADE = witch_number("upgrade")
+# step E (or the final conversion): b = coins; 1 = double them
+W_DOUBLE_COINS = witch_number("double-coins")
+# after buying: b = chips bought (G_OUT); answer: the chip type twinned, -1 none
+W_FREE_TWIN = witch_number("free-twin")
 W_RUBY_COINS = witch_number("ruby-coins")  # step E: b = rubies; 1 = +2 coins per ruby
 W_COLOURS = witch_number("colours")  # step D: b = VP she gives; 1 = call
 W_BAG_POINTS = witch_number("bag-points")  # step D: b = VP she gives; 1 = call
-W_RUBY_SPACE = witch_number("ruby-space")  # step C, the reward space shows a ruby: b = rubies she gives; 1 = call
+# step C, the reward space shows a ruby: b = rubies she gives; 1 = call
+W_RUBY_SPACE = witch_number("ruby-space")
 W_CHEAP_RUBIES = witch_number("cheap-rubies")  # step F: b = rubies held; 1 = call
-WQ_SIX_NEXT = N_WITCHES + 1  # b = chips drawn (P[s, WITCH_LOOK:]); answer: index of the chip placed next, -1 done
+# b = chips drawn (P[s, WITCH_LOOK:]); answer: index of the chip placed next, -1 done
+WQ_SIX_NEXT = N_WITCHES + 1
 # WITCH_DEFAULT parameters: SP[s, SLOT_WITCH, w] = first round witch w is called (1..12), and:
 P_W_WHITES = param_offset("P_W_WHITES")  # whites back: only with a white total of at least this
-P_W_BOTH = param_offset("P_W_BOTH")  # both rewards: only if the part an explosion loses is worth at least this (VP)
+# both rewards: only if the part an explosion loses is worth at least this (VP)
+P_W_BOTH = param_offset("P_W_BOTH")
 P_W_COINS = param_offset("P_W_COINS")  # double coins: only with at least this many coins
 P_W_RUBY_COINS = param_offset("P_W_RUBY_COINS")  # ruby coins: only for at least this many coins
 P_W_TWIN = param_offset("P_W_TWIN")  # free twin: only for a chip that cost at least this
@@ -185,7 +214,8 @@ P_W_CHEAP = param_offset("P_W_CHEAP")  # cheap rubies: only with at least this m
 P_W_COIN_VP = param_offset("P_W_COIN_VP")  # VP worth of one coin (both rewards)
 # first rounds (1..12), then P_W_WHITES .. P_W_COIN_VP; in the last round every witch is called
 # when her gain is worth more than the penny kept
-WITCH_DEFAULTS = witch_defaults()  # declared with each witch (sim.rules.witches: first_round, params)
+# declared with each witch (sim.rules.witches: first_round, params)
+WITCH_DEFAULTS = witch_defaults()
 
 # Scripted decisions: SC[seat, :]
 SC_NBLUE = 0

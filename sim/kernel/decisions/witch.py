@@ -28,9 +28,11 @@ from sim.kernel.rng import uniform
 # witch_answer's first value: how the seat answered (a witch's ``ask`` turns it into her answer)
 ASK_DEFAULT = 0  # the built-in strategy: her module's ``default`` answers
 ASK_ANSWER = 1  # the answer is the second value (a user slot function's; 0 before her first round)
-ASK_DECLINE = 2  # not called (never, the random draw said no, not scripted): her "no" (0; free twin -1)
+# not called (never, the random draw said no, not scripted): her "no" (0; free twin -1)
+ASK_DECLINE = 2
 ASK_RANDOM = 3  # the random strategy calls her: 1, unless her module draws its own answer
-ASK_SCRIPT = 4  # the round file's value for her (``SC_WITCH``; a follow-up question: 0), in her form
+# the round file's value for her (``SC_WITCH``; a follow-up question: 0), in her form
+ASK_SCRIPT = 4
 
 
 @kernel

@@ -38,7 +38,8 @@ def default(P, s, arg, G, R, SP):
     coins = R[R_COINS + P[s, F_REWARD]]
     coin_vp = 1.0 / R[R_FINAL_COINS] if last else SP[s, SLOT_WITCH, P_W_COIN_VP]
     lost = min(vp, coins * coin_vp)
-    return 1 if lost >= SP[s, SLOT_WITCH, P_W_BOTH] or (last and lost > penny_worth(G, R, BOTH_REWARDS)) else 0
+    return 1 if lost >= SP[s, SLOT_WITCH, P_W_BOTH] \
+        or (last and lost > penny_worth(G, R, BOTH_REWARDS)) else 0
 
 
 @kernel(inline=True)

@@ -22,7 +22,8 @@ P_W_CHEAP = param_offset("P_W_CHEAP")
 @kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough rubies (2, when she visits)."""
-    return 1 if arg >= SP[s, SLOT_WITCH, P_W_CHEAP] or (G[G_VISIT] == CHEAP_RUBIES and arg >= 2) else 0
+    return 1 if arg >= SP[s, SLOT_WITCH, P_W_CHEAP] \
+        or (G[G_VISIT] == CHEAP_RUBIES and arg >= 2) else 0
 
 
 @kernel(inline=True)

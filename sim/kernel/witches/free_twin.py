@@ -34,7 +34,8 @@ def twin_default(P, s, nbought, G, R, min_price):
 @kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: the dearest chip bought worth twinning."""
-    return twin_default(P, s, arg, G, R, 0 if G[G_VISIT] == FREE_TWIN else SP[s, SLOT_WITCH, P_W_TWIN])
+    return twin_default(P, s, arg, G, R,
+                        0 if G[G_VISIT] == FREE_TWIN else SP[s, SLOT_WITCH, P_W_TWIN])
 
 
 @kernel(inline=True)

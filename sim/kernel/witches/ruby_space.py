@@ -22,7 +22,8 @@ P_W_RUBIES = param_offset("P_W_RUBIES")
 @kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough rubies (more than one, when she visits)."""
-    return 1 if arg >= SP[s, SLOT_WITCH, P_W_RUBIES] or (G[G_VISIT] == RUBY_SPACE and arg > 1) else 0
+    return 1 if arg >= SP[s, SLOT_WITCH, P_W_RUBIES] \
+        or (G[G_VISIT] == RUBY_SPACE and arg > 1) else 0
 
 
 @kernel(inline=True)

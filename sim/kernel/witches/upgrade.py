@@ -43,7 +43,8 @@ def upgrade_gain(P, s, k, G, R):
 
 @kernel
 def default(P, s, arg, G, R, SP):
-    """The upgrade of greatest gain by price: 1 = the last two chips, 2 + k = pot entry k, 0 none."""
+    """The upgrade of greatest gain by price: 1 = the last two chips, 2 + k = pot entry k,
+    0 none."""
     n = P[s, F_NPOT]
     best, best_gain = 0, 0
     if n >= 2:
