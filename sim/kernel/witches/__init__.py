@@ -12,12 +12,6 @@ _>``, and her line in the hook table ``sim.kernel.witches.hooks``, which brewing
 the evaluation call. ``common`` holds what witches share (``witch_ready``, ``call_witch``), the
 deal, the pennies scored at the end and Visit from a Witch's visitor.
 
-A witch's ``ask`` and a small ``default`` are ``@kernel(inline=True)`` (each has one caller, her
-effect), and so is a between-draws effect (called once a potion, at the stop, while her penny is
-held): a call between compiled functions passes every array flattened, so the path from a hook to
-her answer makes two calls (her effect or the hook, and ``witch_answer``), one fewer than before
-the witches were units.
-
 The names below are re-exported for the game kernel, round files and tests; a new witch needs no
 line here.
 """

@@ -34,14 +34,14 @@ def bag_points(P, s):
     return vp
 
 
-@kernel(inline=True)
+@kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough VP, or in the last round more than the penny."""
     return 1 if arg >= SP[s, SLOT_WITCH, P_W_BAG] or (
         last_call(G, R, BAG_POINTS) and arg > penny_worth(G, R, BAG_POINTS)) else 0
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, else ``default``."""
     how, a = witch_answer(P, s, BAG_POINTS, arg, G, R, SK, SP, SC, rng, UF)

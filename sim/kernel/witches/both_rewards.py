@@ -30,7 +30,7 @@ P_W_BOTH = param_offset("P_W_BOTH")
 P_W_COIN_VP = param_offset("P_W_COIN_VP")
 
 
-@kernel(inline=True)
+@kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: call her when the explosion's loss is big enough."""
     last = last_call(G, R, BOTH_REWARDS)
@@ -42,7 +42,7 @@ def default(P, s, arg, G, R, SP):
         or (last and lost > penny_worth(G, R, BOTH_REWARDS)) else 0
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, else ``default``."""
     how, a = witch_answer(P, s, BOTH_REWARDS, arg, G, R, SK, SP, SC, rng, UF)

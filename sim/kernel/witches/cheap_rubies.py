@@ -19,14 +19,14 @@ CHEAP_RUBIES = witch_number("cheap-rubies")
 P_W_CHEAP = param_offset("P_W_CHEAP")
 
 
-@kernel(inline=True)
+@kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough rubies (2, when she visits)."""
     return 1 if arg >= SP[s, SLOT_WITCH, P_W_CHEAP] \
         or (G[G_VISIT] == CHEAP_RUBIES and arg >= 2) else 0
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, else ``default``."""
     how, a = witch_answer(P, s, CHEAP_RUBIES, arg, G, R, SK, SP, SC, rng, UF)

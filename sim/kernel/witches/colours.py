@@ -35,14 +35,14 @@ def colour_points(P, s):
     return COLOUR_VP[n]
 
 
-@kernel(inline=True)
+@kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough VP, or in the last round more than the penny."""
     return 1 if arg >= SP[s, SLOT_WITCH, P_W_COLOURS] or (
         last_call(G, R, COLOURS) and arg > penny_worth(G, R, COLOURS)) else 0
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, else ``default``."""
     how, a = witch_answer(P, s, COLOURS, arg, G, R, SK, SP, SC, rng, UF)

@@ -18,7 +18,7 @@ DOUBLE_COINS = witch_number("double-coins")
 P_W_COINS = param_offset("P_W_COINS")
 
 
-@kernel(inline=True)
+@kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough coins, or in the last round more VP than the penny."""
     last = last_call(G, R, DOUBLE_COINS)
@@ -26,7 +26,7 @@ def default(P, s, arg, G, R, SP):
         last and arg // R[R_FINAL_COINS] > penny_worth(G, R, DOUBLE_COINS)) else 0
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, else ``default``."""
     how, a = witch_answer(P, s, DOUBLE_COINS, arg, G, R, SK, SP, SC, rng, UF)

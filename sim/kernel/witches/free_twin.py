@@ -31,14 +31,14 @@ def twin_default(P, s, nbought, G, R, min_price):
     return best
 
 
-@kernel(inline=True)
+@kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: the dearest chip bought worth twinning."""
     return twin_default(P, s, arg, G, R,
                         0 if G[G_VISIT] == FREE_TWIN else SP[s, SLOT_WITCH, P_W_TWIN])
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, random (the first chip bought), else
     ``default``; declining is -1."""

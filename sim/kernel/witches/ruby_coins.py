@@ -18,13 +18,13 @@ RUBY_COINS = witch_number("ruby-coins")
 P_W_RUBY_COINS = param_offset("P_W_RUBY_COINS")
 
 
-@kernel(inline=True)
+@kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough coins, or any when she visits."""
     return 1 if 2 * arg >= SP[s, SLOT_WITCH, P_W_RUBY_COINS] or G[G_VISIT] == RUBY_COINS else 0
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, else ``default``."""
     how, a = witch_answer(P, s, RUBY_COINS, arg, G, R, SK, SP, SC, rng, UF)

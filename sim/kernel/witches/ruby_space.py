@@ -19,14 +19,14 @@ RUBY_SPACE = witch_number("ruby-space")
 P_W_RUBIES = param_offset("P_W_RUBIES")
 
 
-@kernel(inline=True)
+@kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough rubies (more than one, when she visits)."""
     return 1 if arg >= SP[s, SLOT_WITCH, P_W_RUBIES] \
         or (G[G_VISIT] == RUBY_SPACE and arg > 1) else 0
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, else ``default``."""
     how, a = witch_answer(P, s, RUBY_SPACE, arg, G, R, SK, SP, SC, rng, UF)

@@ -18,13 +18,13 @@ from sim.rules.witches import witch_number
 SECOND_FLASK = witch_number("second-flask")
 
 
-@kernel(inline=True)
+@kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: call her."""
     return 1
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, else ``default``."""
     how, a = witch_answer(P, s, SECOND_FLASK, arg, G, R, SK, SP, SC, rng, UF)

@@ -47,13 +47,13 @@ from sim.rules.witches import witch_number
 SIX_CHIPS = witch_number("six-chips")
 
 
-@kernel(inline=True)
+@kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: call her when about to stop."""
     return 1 if arg == 1 else 0
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted (when), its strategy's, else ``default``."""
     how, a = witch_answer(P, s, SIX_CHIPS, arg, G, R, SK, SP, SC, rng, UF)
@@ -110,7 +110,7 @@ def next_scripted(P, s, held, SC):
     return -1
 
 
-@kernel(inline=True)
+@kernel
 def ask_next(P, s, held, G, R, SK, SP, SC, rng, UF):
     """The seat's answer to ``WQ_SIX_NEXT``: which chip held is placed next (-1 done)."""
     how, a = witch_answer(P, s, WQ_SIX_NEXT, held, G, R, SK, SP, SC, rng, UF)
@@ -164,7 +164,7 @@ def place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
         finish_potion(P, s, STOP_EMPTY, E, G)
 
 
-@kernel(inline=True)
+@kernel
 def between_draws(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
     """Between draws of an intact pot (``stopping``: the seat would stop now): True if called."""
     if P[s, F_NBAG] > 0 and ask(P, s, stopping, G, R, SK, SP, SC, rng, UF) != 0:

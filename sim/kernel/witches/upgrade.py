@@ -57,7 +57,7 @@ def default(P, s, arg, G, R, SP):
     return best
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, else ``default``."""
     how, a = witch_answer(P, s, UPGRADE, arg, G, R, SK, SP, SC, rng, UF)

@@ -28,13 +28,13 @@ WHITES_BACK = witch_number("whites-back")
 P_W_WHITES = param_offset("P_W_WHITES")
 
 
-@kernel(inline=True)
+@kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: both whites when about to stop with enough of them."""
     return 2 if arg == 1 and P[s, F_WHITE] >= SP[s, SLOT_WITCH, P_W_WHITES] else 0
 
 
-@kernel(inline=True)
+@kernel
 def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted (when), its strategy's, random (1 or 2), else ``default``."""
     how, a = witch_answer(P, s, WHITES_BACK, arg, G, R, SK, SP, SC, rng, UF)
@@ -72,7 +72,7 @@ def send_back(P, s, n, G, R, E):
     return done
 
 
-@kernel(inline=True)
+@kernel
 def between_draws(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
     """Between draws of an intact pot (``stopping``: the seat would stop now): True if called."""
     if P[s, F_WHITE] > 0:
