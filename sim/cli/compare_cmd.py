@@ -131,7 +131,7 @@ def register(app: typer.Typer) -> None:
         """Compare rulesets side by side: the same field on the same deals under each ruleset or
         variant; score level and spread, explosions, game length, seat advantage, the round-6
         leader, each strategy's win share, and the paired differences to the first ruleset."""
-        from sim.cli.reports import progress_bar
+        from sim.cli.run_support import progress_bar
         from sim.study.compare.run import check_out, plan_compare, run_compare
         from sim.study.reports.files import dumps
 

@@ -5,8 +5,6 @@ every finished chunk and exits 130 with the command that resumes the run.
 """
 
 import sys
-from contextlib import contextmanager
-from datetime import datetime
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -25,61 +23,23 @@ from sim.cli.common import (
     set_threads,
     warm_game_kernel,
 )
+from sim.cli.run_support import (
+    check_out_free,
+    default_out,
+    merge_settings,
+    nothing_to_resume,
+    progress_bar,
+    run_errors,
+    run_sweep,
+    run_tournament,
+    sigterm_as_interrupt,
+    strategy_paths,
+    user_errors,
+)
 from sim.study.tournament.defaults import DEFAULT_CI_CAP, DEFAULT_GAMES
 
 # The study layer (pandas, pyarrow, matplotlib, the kernels) is imported inside the commands and
 # the functions below, never at module level, so quacks --help starts at once.
-
-
-def user_errors() -> tuple[type[BaseException], ...]:
-    """The errors of the settings that are the user's to fix: one line, exit status 2."""
-    from sim.api.errors import GameInputError
-    from sim.rules.chips import BagSpecError
-    from sim.rules.ruleset import RulesetError
-    from sim.study.reports.schema import ReportError
-    from sim.study.tournament.plan import TournamentError
-    from strategies.builtin import StrategySpecError
-
-    return (RulesetError, BagSpecError, StrategySpecError, GameInputError, TournamentError,
-            ReportError, ValueError, OSError)
-
-
-def run_errors() -> tuple[type[BaseException], ...]:
-    """While a run goes, only these are the user's doing (a directory, a disk, a resume
-    mismatch); anything else is a bug and keeps its traceback."""
-    from sim.api.errors import GameInputError
-    from sim.rules.ruleset import RulesetError
-    from sim.study.reports.schema import ReportError
-    from sim.study.tournament.local import BackendError
-    from sim.study.tournament.plan import TournamentError
-    from strategies.builtin import StrategySpecError
-
-    return (ReportError, TournamentError, RulesetError, StrategySpecError, GameInputError,
-            OSError, BackendError)
-
-
-def run_tournament(*args, **kwargs):
-    """:func:`sim.study.tournament.run.run_tournament` (imported on the first call)."""
-    from sim.study.tournament.run import run_tournament as run
-
-    return run(*args, **kwargs)
-
-
-def check_out_free(out, *, resume: bool, force: bool, what: str = "run") -> None:
-    """:func:`sim.study.reports.files.check_out_free` for a tournament ("run") or a sweep
-    (imported on the first call): a bad ``--out`` is reported before the kernels compile."""
-    from sim.study.reports.files import STATE_FILE, SWEEP_STATE
-    from sim.study.reports.files import check_out_free as check
-
-    check(out, resume=resume, force=force, what=what,
-          state_file=SWEEP_STATE if what == "sweep" else STATE_FILE)
-
-
-def run_sweep(*args, **kwargs):
-    """:func:`sim.study.sweep.run.run_sweep` (imported on the first call)."""
-    from sim.study.sweep.run import run_sweep as run
-
-    return run(*args, **kwargs)
 
 
 class Format(str, Enum):
@@ -101,97 +61,12 @@ StrategyFileOpt = Annotated[list[str] | None, typer.Option(
     "--strategy-file", help="Load user strategies from a Python file (repeatable).")]
 
 
-def _files(files: list[str] | None) -> tuple[str, ...] | None:
-    """Strategy files as absolute paths (a resumed run finds them from anywhere)."""
-    return tuple(str(Path(f).resolve()) for f in files) if files else None
-
-
-def default_out(prefix: str = "") -> Path:
-    """``./reports/<timestamp>/`` (a suffix keeps it new if that exists already)."""
-    stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
-    base = Path("reports") / f"{prefix}{stamp}"
-    p, i = base, 2
-    while p.exists():
-        p = base.with_name(f"{base.name}-{i}")
-        i += 1
-    return p
-
-
-@contextmanager
-def sigterm_as_interrupt():
-    """While a run goes, SIGTERM stops it like Ctrl-C (finished chunks kept, files closed)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum, frame):
-        raise KeyboardInterrupt
-
-    old = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
-
-
-@contextmanager
-def progress_bar(quiet: bool, label: str):
-    """A rich progress bar on stderr (games, games/s, time left); None when quiet or not a tty."""
-    if quiet or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
-    class Rate(ProgressColumn):
-        def render(self, task):
-            return Text(f"{task.speed:,.0f}/s" if task.speed else "-/s")
-
-    prog = Progress(TextColumn("{task.description}"), BarColumn(bar_width=24), MofNCompleteColumn(),
-                    TextColumn("games,"), Rate(), TextColumn("left"), TimeRemainingColumn(),
-                    console=Console(stderr=True), transient=True)
-    task = {}
-
-    def update(done: int, total: int) -> None:
-        if "id" not in task:
-            task["id"] = prog.add_task(label, total=total, completed=done)
-        else:
-            prog.update(task["id"], completed=done, total=total)
-
-    with prog:
-        yield update
-
-
-def _nothing_to_resume(out: Path) -> bool:
-    """True when ``out`` holds no run (interrupted or finished) that --resume could continue."""
-    from sim.study.reports.files import RUN_FILE, STATE_FILE, SWEEP_STATE
-
-    return not any((Path(out) / n).is_file() for n in (STATE_FILE, SWEEP_STATE, RUN_FILE))
-
-
 def _sweep_interrupted(target: Path) -> str:
     """The line an interrupted sweep prints: what is kept and the command that resumes it."""
-    if _nothing_to_resume(target):
+    if nothing_to_resume(target):
         return f"interrupted before the sweep kept anything in {target}; run it again to start"
     return (f"interrupted: finished chunks kept in {target}; continue with: "
             f"quacks sweep --out {target} --resume")
-
-
-def _merge(given: dict, saved: dict | None) -> dict:
-    """Options given on the command line over those saved by the interrupted run."""
-    out = dict(saved or {})
-    out.update({k: v for k, v in given.items() if v is not None})
-    return out
 
 
 def _print_result(res, console: Console) -> None:
@@ -360,11 +235,11 @@ def register(app: typer.Typer) -> None:
                      "rules": rules, "overrides": tuple(set_) if set_ else None,
                      "format": format_.value if format_ else None, "until_ci": until_ci,
                      "detail": detail.value if detail else None,
-                     "strategy_files": _files(strategy_file)}
-            if resume and _nothing_to_resume(out):
+                     "strategy_files": strategy_paths(strategy_file)}
+            if resume and nothing_to_resume(out):
                 fail(f"nothing to resume in {out}")
             saved = read_saved_settings(out) if resume else None
-            cfg = TournamentConfig.from_settings(_merge(given, saved))
+            cfg = TournamentConfig.from_settings(merge_settings(given, saved))
             plan = resolve_plan(cfg)
             target = out if out is not None else default_out()
             check_out_free(target, resume=resume, force=force)
@@ -453,16 +328,16 @@ def register(app: typer.Typer) -> None:
                 fail("--resume and --force: give one (--resume continues, --force starts over)")
             if resume and out is None:
                 fail("--resume needs --out DIR, the directory of the interrupted sweep")
-            if resume and _nothing_to_resume(out):
+            if resume and nothing_to_resume(out):
                 fail(f"nothing to resume in {out}")
             saved = read_saved_settings(out) if resume else None
-            s = _merge({"strategy": strategy, "params": list(param) if param else None,
+            s = merge_settings({"strategy": strategy, "params": list(param) if param else None,
                         "baseline": baseline,
                         "vs": list(split_specs(vs)) if vs is not None else None,
                         "players": players, "games": games, "seed": seed, "rules": rules,
                         "overrides": list(set_) if set_ else None, "until_ci": until_ci,
                         "detail": detail.value if detail else None,
-                        "strategy_files": _files(strategy_file)}, saved)
+                        "strategy_files": strategy_paths(strategy_file)}, saved)
             if not s.get("params") and s.get("param"):  # a sweep saved before grids existed
                 s["params"] = [s["param"]]
             for key, opt in (("strategy", "strategy"), ("params", "param"), ("vs", "vs")):

@@ -1,0 +1,150 @@
+"""What the long report-writing runs (``quacks tournament``, ``sweep``, ``compare``) share on the
+command line: which errors are the user's, the study entry points imported on first use, the
+``--out`` check made before compiling, the default report folder, SIGTERM as Ctrl-C, the progress
+bar and the settings a resumed run takes from the interrupted one."""
+
+import sys
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Console
+
+# The study layer (pandas, pyarrow, matplotlib, the kernels) is imported inside the functions,
+# never at module level, so quacks --help starts at once.
+
+
+def user_errors() -> tuple[type[BaseException], ...]:
+    """The errors of the settings that are the user's to fix: one line, exit status 2."""
+    from sim.api.errors import GameInputError
+    from sim.rules.chips import BagSpecError
+    from sim.rules.ruleset import RulesetError
+    from sim.study.reports.schema import ReportError
+    from sim.study.tournament.plan import TournamentError
+    from strategies.builtin import StrategySpecError
+
+    return (RulesetError, BagSpecError, StrategySpecError, GameInputError, TournamentError,
+            ReportError, ValueError, OSError)
+
+
+def run_errors() -> tuple[type[BaseException], ...]:
+    """While a run goes, only these are the user's doing (a directory, a disk, a resume
+    mismatch); anything else is a bug and keeps its traceback."""
+    from sim.api.errors import GameInputError
+    from sim.rules.ruleset import RulesetError
+    from sim.study.reports.schema import ReportError
+    from sim.study.tournament.local import BackendError
+    from sim.study.tournament.plan import TournamentError
+    from strategies.builtin import StrategySpecError
+
+    return (ReportError, TournamentError, RulesetError, StrategySpecError, GameInputError,
+            OSError, BackendError)
+
+
+def run_tournament(*args, **kwargs):
+    """:func:`sim.study.tournament.run.run_tournament` (imported on the first call)."""
+    from sim.study.tournament.run import run_tournament as run
+
+    return run(*args, **kwargs)
+
+
+def check_out_free(out, *, resume: bool, force: bool, what: str = "run") -> None:
+    """:func:`sim.study.reports.files.check_out_free` for a tournament ("run") or a sweep
+    (imported on the first call): a bad ``--out`` is reported before the kernels compile."""
+    from sim.study.reports.files import STATE_FILE, SWEEP_STATE
+    from sim.study.reports.files import check_out_free as check
+
+    check(out, resume=resume, force=force, what=what,
+          state_file=SWEEP_STATE if what == "sweep" else STATE_FILE)
+
+
+def run_sweep(*args, **kwargs):
+    """:func:`sim.study.sweep.run.run_sweep` (imported on the first call)."""
+    from sim.study.sweep.run import run_sweep as run
+
+    return run(*args, **kwargs)
+
+
+def strategy_paths(files: list[str] | None) -> tuple[str, ...] | None:
+    """Strategy files as absolute paths (a resumed run finds them from anywhere)."""
+    return tuple(str(Path(f).resolve()) for f in files) if files else None
+
+
+def default_out(prefix: str = "") -> Path:
+    """``./reports/<timestamp>/`` (a suffix keeps it new if that exists already)."""
+    stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
+    base = Path("reports") / f"{prefix}{stamp}"
+    p, i = base, 2
+    while p.exists():
+        p = base.with_name(f"{base.name}-{i}")
+        i += 1
+    return p
+
+
+@contextmanager
+def sigterm_as_interrupt():
+    """While a run goes, SIGTERM stops it like Ctrl-C (finished chunks kept, files closed)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+@contextmanager
+def progress_bar(quiet: bool, label: str):
+    """A rich progress bar on stderr (games, games/s, time left); None when quiet or not a tty."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            return Text(f"{task.speed:,.0f}/s" if task.speed else "-/s")
+
+    prog = Progress(TextColumn("{task.description}"), BarColumn(bar_width=24), MofNCompleteColumn(),
+                    TextColumn("games,"), Rate(), TextColumn("left"), TimeRemainingColumn(),
+                    console=Console(stderr=True), transient=True)
+    task = {}
+
+    def update(done: int, total: int) -> None:
+        if "id" not in task:
+            task["id"] = prog.add_task(label, total=total, completed=done)
+        else:
+            prog.update(task["id"], completed=done, total=total)
+
+    with prog:
+        yield update
+
+
+def nothing_to_resume(out: Path) -> bool:
+    """True when ``out`` holds no run (interrupted or finished) that --resume could continue."""
+    from sim.study.reports.files import RUN_FILE, STATE_FILE, SWEEP_STATE
+
+    return not any((Path(out) / n).is_file() for n in (STATE_FILE, SWEEP_STATE, RUN_FILE))
+
+
+def merge_settings(given: dict, saved: dict | None) -> dict:
+    """Options given on the command line over those saved by the interrupted run."""
+    out = dict(saved or {})
+    out.update({k: v for k, v in given.items() if v is not None})
+    return out
