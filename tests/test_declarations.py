@@ -195,13 +195,13 @@ def test_every_book_is_a_unit():
 def test_book_round_file_keys_are_declared_and_read():
     """The books' round-file keys (sim.rules.books.ROUND_FILE_KEYS) are the round file's keys
     (scripted ones also in a game file's script) and each is read by the round-file code."""
-    from sim.api import round_file, round_script
+    from sim.api import game_file, round_file, round_script
     from sim.rules.books import ROUND_FILE_KEYS, SCRIPTED
 
     src = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (round_file, round_script))
     for key, (kind, _) in ROUND_FILE_KEYS.items():
         assert key in round_file.PLAYER_KEYS
-        assert (key in round_file.SCRIPT_KEYS) == (kind == SCRIPTED), key
+        assert (key in game_file.SCRIPT_KEYS) == (kind == SCRIPTED), key
         assert f'"{key}"' in src, f"no round-file code reads {key!r}"
 
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.api.round_file import RoundFileError, load, play_game_file, play_scripted_game
+from sim.api.game_file import play_game_file, play_scripted_game
+from sim.api.round_file import RoundFileError, load
 
 GAMES = Path(__file__).parent / "games"
 

@@ -1,0 +1,149 @@
+"""Whole scripted games (golden games): ``play_game_file`` / ``play_scripted_game`` play a game
+from the rules' starting state with every draw, die face and decision forced, round by round
+through the round-file machinery of :mod:`sim.api.round_file`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sim.api.events import count_events, event_dict
+from sim.api.round_file import (
+    apply_script,
+    check_errors,
+    load,
+    round_result,
+)
+from sim.api.round_script import (
+    RoundFileError,
+    card_of,
+    die_script,
+    forced_draws,
+    int_of,
+    round_witches,
+)
+from sim.api.rules_array import rules_scalars
+from sim.kernel import layout as L
+from sim.kernel.decisions import slots as S
+from sim.kernel.records import (
+    RD_WIDTH,
+    W_WIDTH,
+)
+from sim.kernel.round import play_round
+from sim.rules import chips
+from sim.rules.books import ROUND_FILE_KEYS, SCRIPTED
+from sim.rules.ruleset import RulesetError, load_ruleset
+from strategies.registry import slot_table
+
+SCRIPT_KEYS = {"draws", "flask_on", "choice", "buy", "spend", "card_choice", "card_draws", "tube",
+               "witch", *(k for k, (kind, _) in ROUND_FILE_KEYS.items() if kind == SCRIPTED)}
+GAME_KEYS = {"players", "rules", "set", "round", "witches"}
+
+
+def play_game_file(path: str | Path) -> dict:
+    """Play a whole scripted game from a file (golden games); see ``play_scripted_game``."""
+    return play_scripted_game(load(path), str(path))
+
+
+def play_scripted_game(d: dict, label: str = "game file") -> dict:
+    """A complete game from the rules' starting state with every draw, die face and decision forced.
+
+    ``d`` has ``players``, optional ``rules``/``set``, and one ``[[round]]`` table per round, each
+    with ``die`` (faces in order) and one ``[[round.player]]`` table per seat holding that seat's
+    script (``draws``, ``blue``, ``yellow``, ``red``, ``flask_on``, ``choice``, ``buy``, ``spend``,
+    ``purple``). Returns every round's result and the final ranks and win shares.
+    """
+    from sim.kernel.game import finish_game, setup_game
+    from sim.kernel.records import O_NWIN, O_RANK, O_WIDTH, O_WIN
+    from sim.kernel.witches import penny_points
+
+    for k in d:
+        if k not in GAME_KEYS:
+            raise RoundFileError(f"{label}: unknown key '{k}'; "
+                                 f"expected {', '.join(sorted(GAME_KEYS))}")
+    overrides = d.get("set", [])
+    if isinstance(overrides, str):
+        overrides = [overrides]
+    try:
+        rs = load_ruleset(d.get("rules", "base"), overrides)
+        rs.check_implemented()
+    except RulesetError as e:
+        raise RoundFileError(str(e)) from None
+    n = int_of(d, "players", label, lo=rs.game("min_players"), hi=rs.game("max_players"))
+    rounds = d.get("round")
+    nr = int(rs.game("rounds"))
+    if not isinstance(rounds, list) or len(rounds) != nr:
+        raise RoundFileError(f"{label}: expected {nr} [[round]] tables, found "
+                             f"{len(rounds) if isinstance(rounds, list) else 0}")
+    starting = rs.game("starting_bag")
+    R = rules_scalars(rs)
+    P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    supply = rs.supply.copy()
+    setup_game(P, G, R, supply, rs.starting_bag, n)
+    G[L.G_WITCH:L.G_WITCH + 3] = round_witches(d, rs, label)
+    if R[L.R_WITCHES]:
+        P[:, L.F_PENNY] = 7
+    SC = np.zeros((n, S.SC_WIDTH), dtype=np.int64)
+    SK = np.full((n, S.N_SLOTS), S.SCRIPTED, dtype=np.int64)
+    SP = np.zeros((n, S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
+    E = np.zeros((5000, L.EV_WIDTH), dtype=np.int64)
+    rd = np.zeros((0, n, RD_WIDTH), dtype=np.int64)
+    rng = np.zeros(n + 1, dtype=np.uint64)
+    results = []
+    for r, rnd in enumerate(rounds, start=1):
+        where = f"{label}: round {r}"
+        if not isinstance(rnd, dict):
+            raise RoundFileError(f"{where}: expected a [[round]] table")
+        for k in rnd:
+            if k not in ("die", "player", "card"):
+                raise RoundFileError(f"{where}: unknown key '{k}'; expected card, die, player")
+        card = card_of(rnd, where)  # a scripted game has no deck: a round's card is named or none
+        G[L.G_DECK + r - 1] = card
+        G[L.G_DECK_N] = r
+        seats = rnd.get("player")
+        if not isinstance(seats, list) or len(seats) != n:
+            raise RoundFileError(f"{where}: expected {n} [[round.player]] tables")
+        draws = []
+        for s, pl in enumerate(seats):
+            for k in pl:
+                if k not in SCRIPT_KEYS:
+                    raise RoundFileError(f"{where}: seat {s}: unknown key '{k}'; expected "
+                                         f"{', '.join(sorted(SCRIPT_KEYS))}")
+            draws.append(apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs,
+                                       card, game=True))
+        FD = forced_draws(draws)
+        faces, DS = die_script(rnd, where)
+        G[L.G_ROUND] = r
+        G[L.G_DIE_N] = len(faces) if faces else -1
+        G[L.G_DIE_PTR] = 0
+        G[L.G_NEV] = 0
+        E[:] = 0
+        flask_before = P[:, L.F_FLASK].copy()
+        play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
+                   rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd,
+                   np.zeros(W_WIDTH, dtype=np.int64), slot_table())
+        events = [event_dict(row) for row in E[: count_events(E)]]
+        check_errors(G, P, SC, events, where, flask_before)
+        res = round_result(P, events, n, supply, tube=bool(R[L.R_TUBE]),
+                           witches=bool(R[L.R_WITCHES]))
+        res["round"] = r
+        results.append(res)
+    out = np.zeros((n, O_WIDTH), dtype=np.int64)
+    E[:] = 0
+    G[L.G_NEV] = 0
+    penny_points(P, G, R, E)
+    finish_game(P, G, out, E)
+    final = [{
+        "score": int(out[s, 0]),
+        "rank": int(out[s, O_RANK]),
+        "win_share": float(out[s, O_WIN]) / float(out[s, O_NWIN]),
+        "rubies": int(P[s, L.F_RUBIES]),
+        "droplet": int(P[s, L.F_DROPLET]),
+        **({"glass": int(P[s, L.F_TUBE])} if R[L.R_TUBE] else {}),
+        **({"pennies_kept": bin(int(P[s, L.F_PENNY]) & 7).count("1")} if R[L.R_WITCHES] else {}),
+        "final_position": int(P[s, L.F_FINALPOS]),
+        "bag": chips.format_counts(chips.counts_of(list(P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]]))),
+    } for s in range(n)]
+    return {"rounds": results, "final": final, "supply": chips.format_counts(supply)}
