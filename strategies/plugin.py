@@ -14,7 +14,8 @@ the helpers that read the arrays (``strategies.helpers_nb``) are declared once i
 strategy" shows them as tables.
 
 The table always has ``N_UF`` entries, padded with a no-op, so the game kernel compiles once and
-is cached whatever the user functions are.
+is cached whatever the user functions are. The kernels receive it as the functions' addresses
+(``sim.kernel.decisions.slot_call`` says why); this module keeps the compiled functions alive.
 """
 
 from __future__ import annotations
@@ -22,23 +23,16 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
+from sim.kernel.decisions.slot_call import ADDRESS_COLUMNS, SLOT_SIGNATURE
 from sim.kernel.decisions.slots import N_UF
 
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
-SLOT_SIGNATURE = types.int64(
-    types.int64[:, ::1],
-    types.int64,
-    types.int64[::1],
-    types.int64[::1],
-    types.float64[:, :, ::1],
-    types.int64,
-    types.int64,
-    types.float64[::1],
-)
+__all__ = ["SLOT_SIGNATURE", "compile_slot", "function_table", "noop", "require_optimal",
+           "slot_addresses", "table_functions"]
 
 
 def compile_slot(py_func, *, cache: bool = False):
@@ -55,7 +49,7 @@ _OPTIMAL = None
 
 
 def noop():
-    """The padding entry of the table (and UF[0] until the optimal stopper is needed)."""
+    """The padding entry of the table (and entry 0 until the optimal stopper is needed)."""
     global _NOOP
     if _NOOP is None:
         _NOOP = compile_slot(_noop, cache=True)
@@ -77,13 +71,35 @@ def require_optimal() -> bool:
 MEMORY_SLOTS = 1 << 18  # memo entries per seat for the optimal stopper
 
 
+def slot_addresses(fn) -> tuple[int, int]:
+    """A compiled slot function's entry point (Numba's calling convention) and its C wrapper."""
+    result = fn.overloads[SLOT_SIGNATURE.args]
+    library = result.library
+    return (library.get_pointer_to_function(result.fndesc.llvm_func_name),
+            library.get_pointer_to_function(result.fndesc.llvm_cfunc_wrapper_name))
+
+
+_TABLE_FUNCTIONS: dict[int, tuple] = {}  # id(addresses) -> the functions behind them, kept alive
+
+
 def function_table(user_functions: list | tuple = ()) -> tuple:
-    """The ``UF`` pair the kernels take: the slot functions (the optimal stopper, or a no-op
-    until a strategy needs it, then the user functions, padded to ``N_UF``) and the seats'
-    memory template (5 x width; kernels running in parallel give each chunk its own copy)."""
+    """The ``UF`` pair the kernels take: the slot functions' addresses (the optimal stopper, or
+    a no-op until a strategy needs it, then the user functions, padded to ``N_UF``; an int64
+    array ``N_UF x 2``) and the seats' memory template (5 x width; kernels running in parallel
+    give each chunk its own copy)."""
     funcs = [_OPTIMAL if _OPTIMAL is not None else noop()] + list(user_functions)
     if len(funcs) > N_UF:
         raise ValueError(f"at most {N_UF - 1} user slot functions are supported; got "
                          f"{len(user_functions)}")
+    funcs += [noop()] * (N_UF - len(funcs))
+    addresses = np.array([slot_addresses(f) for f in funcs], dtype=np.int64)
+    if addresses.shape != (N_UF, ADDRESS_COLUMNS) or np.any(addresses[:, 0] == 0):
+        raise RuntimeError("a slot function has no compiled entry point")
+    _TABLE_FUNCTIONS[id(addresses)] = (addresses, tuple(funcs))
     width = 2 + 2 * MEMORY_SLOTS if _OPTIMAL is not None else 2
-    return tuple(funcs + [noop()] * (N_UF - len(funcs))), np.zeros((5, width), dtype=np.float64)
+    return addresses, np.zeros((5, width), dtype=np.float64)
+
+
+def table_functions(table: tuple) -> tuple:
+    """The compiled slot functions behind a :func:`function_table`, in table order."""
+    return _TABLE_FUNCTIONS[id(table[0])][1]

@@ -57,7 +57,7 @@ def optimal_kernel():
     parse_strategy("optimal")
     for _ in range(3):
         table = slot_table()
-        if plugin._OPTIMAL is not None and table[0][0] is plugin._OPTIMAL:
+        if plugin._OPTIMAL is not None and plugin.table_functions(table)[0] is plugin._OPTIMAL:
             return table
     pytest.fail("slot_table() never put the optimal stopper into UF[0]")
 
@@ -208,8 +208,10 @@ def test_first_slot_table_includes_the_optimal_stopper(monkeypatch):
     monkeypatch.setattr(builtin, "OPTIMAL_REQUESTED", False)
     parse_strategy("optimal")  # a fresh process parses its specs, then runs the kernel
     assert builtin.OPTIMAL_REQUESTED
-    funcs, memory = registry.slot_table()
-    assert funcs[0] is stand_in, "UF[0] is the no-op: the optimal stopper would stop at once"
+    table = registry.slot_table()
+    memory = table[1]
+    assert plugin.table_functions(table)[0] is stand_in, (
+        "entry 0 is the no-op: the optimal stopper would stop at once")
     assert memory.shape[1] > 2  # room for the stopper's memo
 
 

@@ -8,6 +8,7 @@ choices every game asks (draw, flask, blue, yellow, red, explosion, buying, rubi
 
 from __future__ import annotations
 
+from sim.kernel.decisions.slot_call import call_slot
 from sim.kernel.decisions.slots import (
     BOOK_DECLINE,
     P_TUBE_COIN,
@@ -143,7 +144,7 @@ def book_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
         else:
             ok = False  # an optional effect that is not scripted is taken (BOOK_DEFAULT)
     elif k >= USER_BASE:
-        a = UF[0][k - USER_BASE](P, s, G, R, SP, q, arg, UF[1][s])
+        a = call_slot(UF, k - USER_BASE, P, s, G, R, SP, q, arg)
     else:
         ok = False
         a = 1 if k == BOOK_DECLINE else 0
@@ -191,7 +192,7 @@ def card_answer(P, s, card, arg, G, R, SK, SP, SC, rng, UF):
             a = SC[s, SC_CARD + i]
     elif k >= USER_BASE:
         ok = True
-        a = UF[0][k - USER_BASE](P, s, G, R, SP, card, arg, UF[1][s])
+        a = call_slot(UF, k - USER_BASE, P, s, G, R, SP, card, arg)
     return ok, a
 
 
@@ -231,7 +232,7 @@ def decide_tube(P, s, G, R, SK, SP, SC, rng, UF):
             return (SC[s, SC_TUBE] >> i) & 1
         return tube_default(P, s, G, R, TUBE_DEFAULTS[0], TUBE_DEFAULTS[1], TUBE_DEFAULTS[2])
     if k >= USER_BASE:
-        return 1 if UF[0][k - USER_BASE](P, s, G, R, SP, P[s, F_TUBE] + 1, 0, UF[1][s]) != 0 else 0
+        return 1 if call_slot(UF, k - USER_BASE, P, s, G, R, SP, P[s, F_TUBE] + 1, 0) != 0 else 0
     if k == TUBE_POT:
         return 0
     if k == TUBE_ALWAYS:

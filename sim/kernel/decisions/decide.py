@@ -1,9 +1,9 @@
 """The decision slots, compiled with Numba: built-in kinds, and the call into slot functions.
 
 Each ``decide_*`` function reads the seat's kind ``SK[s, slot]`` and parameters ``SP[s, slot, :]``
-and returns a decision. Kinds ``>= USER_BASE`` call the compiled slot function
-``UF[0][kind - USER_BASE](P, s, G, R, SP, a, b, M)`` with the seat's memory ``M = UF[1][s]``
-(see ``strategies.plugin``). A strategy may read
+and returns a decision. Kinds ``>= USER_BASE`` call slot function ``kind - USER_BASE`` of the
+table ``UF`` as ``f(P, s, G, R, SP, a, b, M)`` with the seat's memory ``M = UF[1][s]``
+(``slot_call.call_slot``; see ``strategies.plugin``). A strategy may read
 the player's own row ``P[s]`` (bag multiset, pot, flask, rubies, droplet, score), the scores in
 every row, the game row ``G`` and the rules ``R``; never the order of the chips in the bag.
 """
@@ -20,6 +20,7 @@ from sim.kernel.decisions.potion_value import (
     round_param,
     rounds_left,
 )
+from sim.kernel.decisions.slot_call import call_slot
 from sim.kernel.decisions.slots import (
     BLUE_BEST,
     BLUE_RANDOM,
@@ -114,7 +115,7 @@ def decide_draw(P, s, G, R, SK, SP, SC, rng, UF):
     if k == SCRIPTED:
         return P[s, F_FORCED_PTR] < P[s, F_FORCED_N]
     if k >= USER_BASE:
-        return UF[0][k - USER_BASE](P, s, G, R, SP, 0, 0, UF[1][s]) != 0
+        return call_slot(UF, k - USER_BASE, P, s, G, R, SP, 0, 0) != 0
     return False
 
 
@@ -129,7 +130,7 @@ def decide_flask(P, s, t, G, R, SK, SP, SC, rng, UF):
     if k == SCRIPTED:
         return SC[s, SC_FLASK_ON] == P[s, F_PLACED_NO]
     if k >= USER_BASE:
-        return UF[0][k - USER_BASE](P, s, G, R, SP, t, 0, UF[1][s]) != 0
+        return call_slot(UF, k - USER_BASE, P, s, G, R, SP, t, 0) != 0
     return False
 
 
@@ -158,7 +159,7 @@ def decide_blue(P, s, looked, nlooked, G, R, SK, SP, SC, rng, UF):
                 return i
         return -4  # the scripted chip is not among the chips looked at
     if k >= USER_BASE:
-        i = UF[0][k - USER_BASE](P, s, G, R, SP, nlooked, 0, UF[1][s])
+        i = call_slot(UF, k - USER_BASE, P, s, G, R, SP, nlooked, 0)
         return i if -1 <= i < nlooked else -1
     return -1
 
@@ -174,7 +175,7 @@ def decide_yellow(P, s, white_type, G, R, SK, SP, SC, rng, UF):
     if k == YELLOW_RANDOM:
         return uniform(rng, s) < 0.5
     if k >= USER_BASE:
-        return UF[0][k - USER_BASE](P, s, G, R, SP, white_type, 0, UF[1][s]) != 0
+        return call_slot(UF, k - USER_BASE, P, s, G, R, SP, white_type, 0) != 0
     return True
 
 
@@ -189,7 +190,7 @@ def decide_red(P, s, extra, red_type, ptr, G, R, SK, SP, SC, rng, UF):
     if k == RED_NEVER:
         return False
     if k >= USER_BASE:
-        return UF[0][k - USER_BASE](P, s, G, R, SP, extra, red_type, UF[1][s]) != 0
+        return call_slot(UF, k - USER_BASE, P, s, G, R, SP, extra, red_type) != 0
     return True
 
 
@@ -213,7 +214,7 @@ def decide_explosion(P, s, vp, coins, G, R, SK, SP, SC, rng, UF):
     if k == EXPLODE_RANDOM:
         return randint(rng, s, 2)
     if k >= USER_BASE:
-        return 1 if UF[0][k - USER_BASE](P, s, G, R, SP, vp, coins, UF[1][s]) != 0 else 0
+        return 1 if call_slot(UF, k - USER_BASE, P, s, G, R, SP, vp, coins) != 0 else 0
     if G[G_ROUND] >= R[R_ROUNDS]:
         return 1 if coins // R[R_FINAL_COINS] > vp else 0
     if k == EXPLODE_BY_ROUND:
@@ -250,7 +251,7 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
             out[i] = SC[s, SC_BUY + i]
         return n
     if k >= USER_BASE:
-        n = UF[0][k - USER_BASE](P, s, G, R, SP, coins, max_buys, UF[1][s])
+        n = call_slot(UF, k - USER_BASE, P, s, G, R, SP, coins, max_buys)
         return max(0, min(n, out.shape[0]))
     used = 0
     left = coins
@@ -356,7 +357,7 @@ def decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF):
             return SC[s, SC_SPEND + i]
         return 0
     if k >= USER_BASE:
-        return UF[0][k - USER_BASE](P, s, G, R, SP, i, 0, UF[1][s])
+        return call_slot(UF, k - USER_BASE, P, s, G, R, SP, i, 0)
     rubies = P[s, F_RUBIES]
     if k == RUBY_DEFAULT:
         if SP[s, SLOT_RUBY, 0] > 0 and P[s, F_FLASK] == 0 and rubies >= flask_cost(P, s, R):
@@ -394,7 +395,7 @@ def decide_purple(P, s, npurple, G, R, SK, SP, SC, rng, UF):
     if k == SCRIPTED and SC[s, SC_PURPLE] >= 0:
         return min(SC[s, SC_PURPLE], top)
     if k >= USER_BASE:
-        t = UF[0][k - USER_BASE](P, s, G, R, SP, npurple, 0, UF[1][s])
+        t = call_slot(UF, k - USER_BASE, P, s, G, R, SP, npurple, 0)
         return t if 1 <= t <= top else top
     return top
 

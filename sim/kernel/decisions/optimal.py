@@ -13,7 +13,7 @@ beat stopping stops without expanding (``draw_bound``); and a blue chip's look i
 closed form over the chip it places rather than over every set of chips it may see.
 
 It is compiled on its own (it needs memory for its memo) and reached through the slot-function
-table ``UF[0]``, with the uniform slot signature of ``strategies.plugin``.
+table as its entry 0, with the uniform slot signature (``slot_call.SLOT_SIGNATURE``).
 """
 
 from __future__ import annotations

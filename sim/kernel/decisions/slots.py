@@ -4,8 +4,8 @@ A seat's strategy is two arrays the kernel reads: ``SK[seat, slot]`` picks the k
 slot and ``SP[seat, slot, :]`` holds that kind's parameters (floats). Changing a parameter never
 changes a type, so it never recompiles a kernel. Scripted decisions (golden tests and
 ``quacks round``) read ``SC[seat, :]`` (ints, ``SC_*`` layout). A kind of ``USER_BASE + i`` calls
-the compiled slot function ``UF[i]`` (user strategies, and built-ins that need their own memory
-such as the optimal stopper).
+the compiled slot function ``i`` of the table ``UF`` (user strategies, and built-ins that need
+their own memory such as the optimal stopper).
 
 Per-round parameters: where a kind says "per round", ``SP[s, slot, r]`` holds the value for round
 ``r`` (1..20) and ``SP[s, slot, 0]`` the value outside a game (``quacks potion``).
@@ -47,9 +47,9 @@ P_DIE_VALUE = 24
 P_PRESS = 25  # stop slot of ev: VP of expected value given up per VP behind, per round to play
 
 SCRIPTED = 99  # every slot: read the decision from SC
-USER_BASE = 100  # kind USER_BASE + i: call UF[i]
+USER_BASE = 100  # kind USER_BASE + i: call slot function i of UF
 N_UF = 32  # the slot-function table always has this many entries (one compiled kernel)
-UF_OPTIMAL = 0  # UF[0] is the built-in optimal stopper
+UF_OPTIMAL = 0  # slot function 0 is the built-in optimal stopper
 
 # stop kinds
 STOP_WHITE = 0  # per round T: stop once the white total is >= T

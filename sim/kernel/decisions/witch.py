@@ -11,6 +11,7 @@ is worth more than the penny kept (``game.penny_vp``): ``last_call`` and ``penny
 
 from __future__ import annotations
 
+from sim.kernel.decisions.slot_call import call_slot
 from sim.kernel.decisions.slots import (
     N_WITCHES,
     SC_UNSET,
@@ -48,7 +49,7 @@ def witch_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
             return ASK_DECLINE, 0
         return ASK_SCRIPT, v
     if k >= USER_BASE:
-        return ASK_ANSWER, UF[0][k - USER_BASE](P, s, G, R, SP, q, arg, UF[1][s])
+        return ASK_ANSWER, call_slot(UF, k - USER_BASE, P, s, G, R, SP, q, arg)
     if k == WITCH_NEVER:
         return ASK_DECLINE, 0
     if k == WITCH_RANDOM:
