@@ -54,7 +54,7 @@ def offer_red(P, s, t, extra, G, R, SK, SP, SC, rng, E, UF):
     return extra
 
 
-@kernel
+@kernel(inline=True)
 def count_colour(P, s, colour):
     """Chips of one colour in the pot."""
     n = 0
