@@ -77,6 +77,14 @@ def penny_worth(G, R, w):
 
 
 @kernel
+def points_default(s, arg, G, R, SP, w, threshold):
+    """A points witch's built-in answer: call her for ``arg`` VP when it reaches the seat's
+    threshold (``SP[s, SLOT_WITCH, threshold]``), or in her last chance when it beats the penny."""
+    return 1 if arg >= SP[s, SLOT_WITCH, threshold] or (
+        last_call(G, R, w) and arg > penny_worth(G, R, w)) else 0
+
+
+@kernel
 def scripted_when(P, s, v, arg):
     """A potion witch's round-file answer ``after * 4 + n`` (``sim.api.round_script``): n once
     ``after`` chips are drawn (after = 0: when the player is about to stop, ``arg`` = 1), else 0."""

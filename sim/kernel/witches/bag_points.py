@@ -8,8 +8,7 @@ last round for more than the penny.
 
 from __future__ import annotations
 
-from sim.kernel.decisions.slots import SLOT_WITCH
-from sim.kernel.decisions.witch import ASK_DEFAULT, last_call, penny_worth, witch_answer
+from sim.kernel.decisions.witch import ASK_DEFAULT, points_default, witch_answer
 from sim.kernel.jit import kernel
 from sim.kernel.layout import BAGCNT, F_SCORE
 from sim.kernel.witches.common import call_witch
@@ -37,8 +36,7 @@ def bag_points(P, s):
 @kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough VP, or in the last round more than the penny."""
-    return 1 if arg >= SP[s, SLOT_WITCH, P_W_BAG] or (
-        last_call(G, R, BAG_POINTS) and arg > penny_worth(G, R, BAG_POINTS)) else 0
+    return points_default(s, arg, G, R, SP, BAG_POINTS, P_W_BAG)
 
 
 @kernel

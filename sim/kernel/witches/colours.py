@@ -8,8 +8,7 @@ the last round for more than the penny.
 
 from __future__ import annotations
 
-from sim.kernel.decisions.slots import SLOT_WITCH
-from sim.kernel.decisions.witch import ASK_DEFAULT, last_call, penny_worth, witch_answer
+from sim.kernel.decisions.witch import ASK_DEFAULT, points_default, witch_answer
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_NPOT, F_SCORE, POT_T
 from sim.kernel.witches.common import call_witch
@@ -38,8 +37,7 @@ def colour_points(P, s):
 @kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough VP, or in the last round more than the penny."""
-    return 1 if arg >= SP[s, SLOT_WITCH, P_W_COLOURS] or (
-        last_call(G, R, COLOURS) and arg > penny_worth(G, R, COLOURS)) else 0
+    return points_default(s, arg, G, R, SP, COLOURS, P_W_COLOURS)
 
 
 @kernel
