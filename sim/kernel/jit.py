@@ -27,6 +27,11 @@ import types as pytypes
 
 from numba import njit, types
 
+from sim.kernel.inline_copy import install as install_inline_copy
+
+# Numba's inliner copied an inlined body's scope once per block (a third of every compile)
+INLINE_COPY_SHARED = install_inline_copy()
+
 # Value-stack slots of the frame a compilation runs in: CPython gives it a chunk of its own (2 MiB)
 # and leaves about 1 MiB free after it, deeper than any compile goes.
 COMPILE_FRAME_SLOTS = 131_000

@@ -1,0 +1,147 @@
+"""Where the game kernel spends its time: ``perf`` samples with the names of Numba's functions.
+
+    python benchmarks/profile_kernel.py [--games 100000] [--players 4] [--rules base]
+                                        [--set KEY=VALUE ...] [--top 30] [--keep DIR]
+
+It plays the benchmark lineup of ``bench_games.py`` (base game, no deck unless ``--set`` says
+otherwise) on one thread, from the on-disk cache (a warm-up game first, so a cold cache is filled
+before the samples start), under ``perf record -e cpu-clock`` (a software clock: this VM has no
+hardware counters), and prints the functions with the most samples (self time). Numba's JIT code
+has no symbols of its own, so the process writes ``/tmp/perf-PID.map`` from Numba's execution
+engine (every function defined in this session or loaded from the cache, from its address to the
+next one), which ``perf report`` reads. ``--keep DIR`` keeps ``perf.data`` and the map there for
+``perf annotate`` or a second look.
+
+A measurement, not a test; it needs ``perf`` (Debian: ``linux-perf``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LINEUPS = {
+    5: ["threshold", "threshold:t=5", "threshold:t=7", "random", "threshold"],
+    4: ["threshold", "threshold:t=5", "threshold:t=7", "random"],
+    3: ["threshold", "threshold:t=5", "random"],
+    2: ["threshold", "random"],
+}
+
+
+def jit_symbols() -> list[tuple[int, str]]:
+    """(address, name) of every function Numba's engine knows in this process, sorted."""
+    from numba.core.registry import cpu_target
+
+    engine = cpu_target.target_context.codegen()._engine
+    out = []
+    for name in engine._defined_symbols:
+        try:
+            addr = engine.get_function_address(name)
+        except Exception:  # a global variable, not a function
+            continue
+        if addr:
+            out.append((addr, name))
+    return sorted(out)
+
+
+def readable(name: str) -> str:
+    """``sim::kernel::brew::potion_step[abi:...]`` from Numba's mangled ``_ZN...`` name."""
+    m = re.match(r"_ZN(.*)E", name)
+    if not m:
+        return name
+    parts, rest = [], m.group(1)
+    while rest and rest[0].isdigit():
+        n = re.match(r"\d+", rest).group(0)
+        rest = rest[len(n):]
+        parts.append(rest[: int(n)])
+        rest = rest[int(n):]
+    text = "::".join(parts) or name
+    text = re.sub(r"_3c_locals_3e_", "<locals>", text)
+    return text.replace("$", "_")
+
+
+def write_map(path: str) -> int:
+    """Write the perf map of this process's JIT code; return the number of functions."""
+    syms = jit_symbols()
+    with open(path, "w", encoding="utf-8") as fh:
+        for (addr, name), nxt in zip(syms, [*syms[1:], (0, "")], strict=True):
+            size = (nxt[0] - addr) if nxt[0] > addr else 4096
+            size = min(size, 1 << 20)
+            label = ("cfunc:" if name.startswith("cfunc.") else "") + readable(name)
+            fh.write(f"{addr:x} {size:x} {label}\n")
+    return len(syms)
+
+
+def workload(a: argparse.Namespace) -> None:
+    """The sampled part: warm up, play ``a.games`` games on one thread, write the map."""
+    import numba
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT))
+    from sim.api.game import play_batch
+    from sim.rules.ruleset import load_ruleset
+    from strategies.builtin import parse_strategy
+
+    numba.set_num_threads(1)
+    rs = load_ruleset(a.rules, ["cards.deck=false", *a.set] if a.rules == "base" else a.set)
+    lineup = [parse_strategy(s) for s in LINEUPS[a.players]]
+    warm = np.arange(100, dtype=np.int64)
+    play_batch(rs, lineup, games=warm, rotations=warm % a.players, seed=1)
+    idx = np.arange(a.games, dtype=np.int64)
+    t = time.process_time()
+    play_batch(rs, lineup, games=idx, rotations=idx % a.players, seed=2)
+    cpu = time.process_time() - t
+    n = write_map(f"/tmp/perf-{os.getpid()}.map")
+    print(f"{a.games:,} games in {cpu:.2f} CPU s ({a.games / cpu:,.0f} games/s, 1 thread, "
+          f"sampled); {n} JIT functions mapped", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--players", type=int, default=4, choices=sorted(LINEUPS))
+    ap.add_argument("--rules", default="base")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--keep", help="keep perf.data and the perf map in this folder")
+    ap.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a.inside:
+        workload(a)
+        return 0
+    if shutil.which("perf") is None:
+        print("profile_kernel: perf is not installed (Debian: apt-get install linux-perf)",
+              file=sys.stderr)
+        return 2
+    work = a.keep or tempfile.mkdtemp(prefix="quacks-perf-")
+    os.makedirs(work, exist_ok=True)
+    data = os.path.join(work, "perf.data")
+    inner = [sys.executable, __file__, "--inside", "--games", str(a.games), "--players",
+             str(a.players), "--rules", a.rules, *[f"--set={s}" for s in a.set]]
+    subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4000", "-o", data, "--",
+                    *inner], check=True)
+    report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children",
+                             "--sort", "symbol", "--percent-limit", "0.3"],
+                            check=True, capture_output=True, text=True).stdout
+    rows = [ln for ln in report.splitlines() if ln.strip() and not ln.startswith("#")]
+    print("\n".join(rows[: a.top]))
+    if a.keep:
+        for m in Path("/tmp").glob("perf-*.map"):
+            if m.stat().st_mtime > os.path.getmtime(data) - 600:
+                shutil.copy(m, work)
+        print(f"kept in {work}", file=sys.stderr)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,56 @@
+"""Numba's inliner copies a callee's IR block by block, each block with a fresh ``deepcopy``
+memo; every variable copies the function's whole scope with it, so one inlining costs (blocks x
+variables) and a big inlined body far more than its size. Here the blocks of one copy share one
+memo, so the scope is copied once (as in Numba's own IR, where every block of a function has the
+same scope object). The generated code is the same; the compile is shorter.
+
+Measured with py-spy on a cold compile of the game kernel: 36% of all samples were in
+``InlineWorker.inline_ir``'s ``copy_ir``, 23% in ``ir.Var.__deepcopy__`` alone.
+
+:func:`install` rewrites ``InlineWorker.inline_ir`` from its own source with that one change;
+when the source is not the one this was written against (another Numba version), it leaves
+Numba as it is and returns False.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+
+# the lines as they stand in numba/core/inline_closurecall.py (indented as there)
+_PER_BLOCK = """            for block_label, block in the_ir.blocks.items():
+                new_block = copy.deepcopy(the_ir.blocks[block_label])
+"""
+_SHARED = """            memo = {}  # one memo for every block: the scope is copied once
+            for block_label, block in the_ir.blocks.items():
+                new_block = copy.deepcopy(the_ir.blocks[block_label], memo)
+"""
+_INSTALLED = False
+ORIGINAL = None  # Numba's own inline_ir, once install() replaced it
+
+
+def install() -> bool:
+    """Make Numba's inliner copy a callee's blocks with one shared memo; True if it is in place."""
+    global _INSTALLED, ORIGINAL
+    if _INSTALLED:
+        return True
+    from numba.core import inline_closurecall as icc
+
+    original = icc.InlineWorker.inline_ir
+    try:
+        source = inspect.getsource(original)
+    except (OSError, TypeError):
+        return False
+    if source.count(_PER_BLOCK) != 1:
+        return False
+    namespace: dict = {}
+    code = compile(textwrap.dedent(source.replace(_PER_BLOCK, _SHARED)),
+                   inspect.getsourcefile(original), "exec")
+    exec(code, icc.__dict__, namespace)  # noqa: S102 - Numba's own function, one line changed
+    patched = namespace["inline_ir"]
+    patched.__qualname__ = original.__qualname__
+    patched.__doc__ = original.__doc__
+    ORIGINAL = original
+    icc.InlineWorker.inline_ir = patched
+    _INSTALLED = True
+    return True
