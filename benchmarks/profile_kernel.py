@@ -4,9 +4,9 @@
                                         [--set KEY=VALUE ...] [--top 30] [--keep DIR]
 
 It plays the benchmark lineup of ``bench_games.py`` (base game, no deck unless ``--set`` says
-otherwise) on one thread, from the on-disk cache (a warm-up game first, so a cold cache is filled
-before the samples start), under ``perf record -e cpu-clock`` (a software clock: this VM has no
-hardware counters), and prints the functions with the most samples (self time). Numba's JIT code
+otherwise) on one thread, from the on-disk cache (a warm-up batch first, so a cold cache is filled
+before the samples start), with ``perf record -e cpu-clock`` (a software clock: this VM has no
+hardware counters) attached to the batch alone, and prints the functions with the most samples (self time). Numba's JIT code
 has no symbols of its own, so the process writes ``/tmp/perf-PID.map`` from Numba's execution
 engine (every function defined in this session or loaded from the cache, from its address to the
 next one), which ``perf report`` reads. ``--keep DIR`` keeps ``perf.data`` and the map there for
@@ -21,6 +21,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -96,9 +97,15 @@ def workload(a: argparse.Namespace) -> None:
     warm = np.arange(100, dtype=np.int64)
     play_batch(rs, lineup, games=warm, rotations=warm % a.players, seed=1)
     idx = np.arange(a.games, dtype=np.int64)
+    # perf samples this process from here on only: not the imports, the cache load, the warm-up
+    perf = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4000", "-o",
+                             a.data, "-p", str(os.getpid())])
+    time.sleep(1.0)  # perf attaches
     t = time.process_time()
     play_batch(rs, lineup, games=idx, rotations=idx % a.players, seed=2)
     cpu = time.process_time() - t
+    perf.send_signal(signal.SIGINT)
+    perf.wait()
     n = write_map(f"/tmp/perf-{os.getpid()}.map")
     print(f"{a.games:,} games in {cpu:.2f} CPU s ({a.games / cpu:,.0f} games/s, 1 thread, "
           f"sampled); {n} JIT functions mapped", file=sys.stderr)
@@ -113,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--keep", help="keep perf.data and the perf map in this folder")
     ap.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--data", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.inside:
         workload(a)
@@ -125,13 +133,13 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(work, exist_ok=True)
     data = os.path.join(work, "perf.data")
     inner = [sys.executable, __file__, "--inside", "--games", str(a.games), "--players",
-             str(a.players), "--rules", a.rules, *[f"--set={s}" for s in a.set]]
-    subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4000", "-o", data, "--",
-                    *inner], check=True)
+             str(a.players), "--rules", a.rules, "--data", data, *[f"--set={s}" for s in a.set]]
+    subprocess.run(inner, check=True)
     report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children",
                              "--sort", "symbol", "--percent-limit", "0.3"],
                             check=True, capture_output=True, text=True).stdout
-    rows = [ln for ln in report.splitlines() if ln.strip() and not ln.startswith("#")]
+    rows = [" ".join(ln.split()[:1] + ln.split()[2:]).removesuffix(" - -")
+            for ln in report.splitlines() if ln.strip() and not ln.startswith("#")]
     print("\n".join(rows[: a.top]))
     if a.keep:
         for m in Path("/tmp").glob("perf-*.map"):
