@@ -4,13 +4,13 @@
                                         [--set KEY=VALUE ...] [--top 30] [--keep DIR]
 
 It plays the benchmark lineup of ``bench_games.py`` (base game, no deck unless ``--set`` says
-otherwise) on one thread, from the on-disk cache (a warm-up batch first, so a cold cache is filled
-before the samples start), with ``perf record -e cpu-clock`` (a software clock: this VM has no
-hardware counters) attached to the batch alone, and prints the functions with the most samples
-(self time). Numba's JIT code has no symbols of its own, so the process writes ``/tmp/perf-PID.map`` from Numba's execution
-engine (every function defined in this session or loaded from the cache, from its address to the
-next one), which ``perf report`` reads. ``--keep DIR`` keeps ``perf.data`` and the map there for
-``perf annotate`` or a second look.
+otherwise) on one thread, from the on-disk cache (a warm-up batch first, so a cold cache is
+filled before the samples start), with ``perf record -e cpu-clock`` (a software clock: this VM
+has no hardware counters) attached to the batch alone, and prints the functions with the most
+samples (self time). Numba's JIT code has no symbols of its own, so the process writes
+``/tmp/perf-PID.map`` from Numba's execution engine (every function defined in this session or
+loaded from the cache, from its address to the next one), which ``perf report`` reads. ``--keep
+DIR`` keeps ``perf.data`` and the map there for ``perf annotate`` or a second look.
 
 A measurement, not a test; it needs ``perf`` (Debian: ``linux-perf``).
 """
