@@ -28,13 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_games import LINEUPS  # the lineups bench_games.py times
+
 ROOT = Path(__file__).resolve().parent.parent
-LINEUPS = {
-    5: ["threshold", "threshold:t=5", "threshold:t=7", "random", "threshold"],
-    4: ["threshold", "threshold:t=5", "threshold:t=7", "random"],
-    3: ["threshold", "threshold:t=5", "random"],
-    2: ["threshold", "random"],
-}
 
 
 def jit_symbols() -> list[tuple[int, str]]:
@@ -134,7 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     data = os.path.join(work, "perf.data")
     inner = [sys.executable, __file__, "--inside", "--games", str(a.games), "--players",
              str(a.players), "--rules", a.rules, "--data", data, *[f"--set={s}" for s in a.set]]
-    subprocess.run(inner, check=True)
+    proc = subprocess.Popen(inner)
+    if proc.wait() != 0:
+        return proc.returncode
+    perf_map = Path(f"/tmp/perf-{proc.pid}.map")
     report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children",
                              "--sort", "symbol", "--percent-limit", "0.3"],
                             check=True, capture_output=True, text=True).stdout
@@ -142,12 +141,11 @@ def main(argv: list[str] | None = None) -> int:
             for ln in report.splitlines() if ln.strip() and not ln.startswith("#")]
     print("\n".join(rows[: a.top]))
     if a.keep:
-        for m in Path("/tmp").glob("perf-*.map"):
-            if m.stat().st_mtime > os.path.getmtime(data) - 600:
-                shutil.copy(m, work)
+        shutil.copy(perf_map, work)
         print(f"kept in {work}", file=sys.stderr)
     else:
         shutil.rmtree(work, ignore_errors=True)
+        perf_map.unlink(missing_ok=True)
     return 0
 
 

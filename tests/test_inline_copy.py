@@ -79,7 +79,8 @@ def test_the_blocks_of_one_copy_share_one_scope(monkeypatch):
     Numba's own inline_ir copies every block alone (the spy sees the difference)."""
     inline_copy.install()
     monkeypatch.setattr(icc.InlineWorker, "inline_ir", inline_copy.ORIGINAL)
-    assert all(len(blocks) == 1 for blocks in block_copies(monkeypatch))
+    original = block_copies(monkeypatch)
+    assert original and all(len(blocks) == 1 for blocks in original)
     copies = block_copies(monkeypatch)
     assert any(len(blocks) > 1 for blocks in copies), "no copy of several blocks shared a memo"
     for blocks in copies:
