@@ -331,8 +331,55 @@ _define("expert",
         mg={"mg_space": 0.45, "mg_stop": 6.1, "mg_black": 3.21, "mg_purple": 0.96,
             "mg_yellow": 1.21, "mg_ruby": 0.87})
 
+MASTER_REQUESTED = False  # set once a strategy uses master's slot functions (compiled on demand)
+BUY_BY = ("model", "marginal")
+
+
+def _master_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
+    global MASTER_REQUESTED
+    MASTER_REQUESTED = True
+    kinds, params = _stop_builder(S.STOP_OPTIMAL, None)(v)
+    params[S.SLOT_STOP, S.P_LEAF_MODEL] = 1.0
+    kinds[S.SLOT_EXPLODE] = S.USER_BASE + S.UF_MASTER_EXPLODE
+    if v["buy_by"] == "model":
+        kinds[S.SLOT_BUY] = S.USER_BASE + S.UF_MASTER_BUY
+        params[S.SLOT_BUY, S.P_EXPLORE] = v["explore"]
+    return kinds, params
+
+
+MODEL_AUTO = "auto"
+_MASTER_COMMON = dict(flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0,
+                      rubies="value", space_worth=0.40, flask_worth=0.05, buyer="marginal",
+                      buy=[*DEFAULT_BUY, "o6", "l1"],
+                      mg={"mg_space": 0.45, "mg_stop": 6.1, "mg_black": 3.21, "mg_purple": 0.96,
+                          "mg_yellow": 1.21, "mg_ruby": 0.87})
+REGISTRY["master"] = StrategyDef(
+    "master", "Preset: plays to win: the exact in-round solve valued by a model learned by "
+    "self-play (quacks train).",
+    (Param("model", "text", MODEL_AUTO, help="the value model: auto (the shipped model for the "
+           "ruleset and player count, or the nearest one) or a model file from quacks train"),
+     Param("buy_by", "choice", "model", help="how to buy: the legal set that adds most to the "
+           "model's chance of winning (model), or expert's marginal buyer (marginal)",
+           choices=BUY_BY),
+     Param("explore", "float", 0.0, 0, 1, "chance of buying a random legal set instead "
+           "(quacks train's self-play games)"),
+     Param("max_subbags", "int", 5000, 0, 10_000_000, "solve exactly once the bag left has at "
+           "most this many sub-bags (until then it draws only while one more chip then stopping "
+           "beats stopping)"),
+     Param("coin", "round", 1.60, 0, 5, "outside a game (quacks potion, no model): VP worth of "
+           "one coin"),
+     Param("ruby", "float", 1.11, 0, 5, "outside a game: VP worth of one ruby"))
+    + _common_params(**_MASTER_COMMON),
+    _master_build,
+    "Stops by the optimal stopper's exact solve of the rest of the potion, with every ending "
+    "valued as the chance of winning after it: a value of the position (VP gaps, rubies, droplet, "
+    "flask, the chips owned by colour and value, per round) fitted by self-play predicts the "
+    "final margin, and a logistic per round turns it into a chance of winning, so it presses "
+    "when behind and plays safe when ahead. It buys the legal pair that adds most to that value "
+    "and takes an explosion's VP or coins by it; flask and rubies as expert.")
+
 PRESETS = ("cautious", "balanced", "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby",
-           "expected-value", "expert", "optimal", "random")
+           "expected-value", "expert", "optimal", "master", "random")
 
 
 def parse_strategy(spec: str) -> Strategy:

@@ -27,12 +27,12 @@ from numba import njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from sim.kernel.decisions.slot_call import ADDRESS_COLUMNS, SLOT_SIGNATURE
-from sim.kernel.decisions.slots import N_UF
+from sim.kernel.decisions.slots import N_BUILTIN_UF, N_UF
 
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
-__all__ = ["SLOT_SIGNATURE", "compile_slot", "function_table", "noop", "require_optimal",
-           "slot_addresses", "table_functions"]
+__all__ = ["SLOT_SIGNATURE", "compile_slot", "function_table", "noop", "require_master",
+           "require_optimal", "slot_addresses", "table_functions"]
 
 
 def compile_slot(py_func, *, cache: bool = False):
@@ -46,6 +46,7 @@ def _noop(P, s, G, R, SP, a, b, M):
 
 _NOOP = None
 _OPTIMAL = None
+_MASTER: tuple = ()  # master's buyer and explosion choice, once a strategy uses them
 
 
 def noop():
@@ -68,6 +69,18 @@ def require_optimal() -> bool:
     return True
 
 
+def require_master() -> bool:
+    """Compile (or load from the on-disk cache) master's slot functions (its buyer and explosion
+    choice; its stop rule is the optimal stopper); True if they were new to this process."""
+    global _MASTER
+    if _MASTER:
+        return False
+    from sim.kernel.decisions.master import master_buy, master_explode
+
+    _MASTER = (compile_slot(master_buy, cache=True), compile_slot(master_explode, cache=True))
+    return True
+
+
 MEMORY_SLOTS = 1 << 18  # memo entries per seat for the optimal stopper
 
 
@@ -83,13 +96,15 @@ _TABLE_FUNCTIONS: dict[int, tuple] = {}  # id(addresses) -> the functions behind
 
 
 def function_table(user_functions: list | tuple = ()) -> tuple:
-    """The ``UF`` pair the kernels take: the slot functions' addresses (the optimal stopper, or
-    a no-op until a strategy needs it, then the user functions, padded to ``N_UF``; an int64
+    """The ``UF`` pair the kernels take: the slot functions' addresses (the optimal stopper and
+    master's two, each a no-op until a strategy needs it, then the user functions, padded to
+    ``N_UF``; an int64
     array ``N_UF x 2``) and the seats' memory template (5 x width; kernels running in parallel
     give each chunk its own copy)."""
-    funcs = [_OPTIMAL if _OPTIMAL is not None else noop()] + list(user_functions)
+    funcs = ([_OPTIMAL if _OPTIMAL is not None else noop()] + list(_MASTER or (noop(), noop()))
+             + list(user_functions))
     if len(funcs) > N_UF:
-        raise ValueError(f"at most {N_UF - 1} user slot functions are supported; got "
+        raise ValueError(f"at most {N_UF - N_BUILTIN_UF} user slot functions are supported; got "
                          f"{len(user_functions)}")
     funcs += [noop()] * (N_UF - len(funcs))
     addresses = np.array([slot_addresses(f) for f in funcs], dtype=np.int64)

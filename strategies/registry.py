@@ -16,7 +16,7 @@ import numpy as np
 
 from sim.kernel.decisions import slots as S
 from strategies.builtin import REGISTRY, Param, StrategyDef, StrategySpecError
-from strategies.plugin import compile_slot, function_table, require_optimal
+from strategies.plugin import compile_slot, function_table, require_master, require_optimal
 from strategies.slot_docs import SLOT_NAMES
 
 _USER_FUNCTIONS: list = []
@@ -34,6 +34,8 @@ def slot_table() -> tuple:
     global _TABLE
     if _optimal_used() and require_optimal():
         _TABLE = None  # the optimal stopper was just compiled: rebuild the table with it
+    if _master_used() and require_master():
+        _TABLE = None
     if _TABLE is None:
         _TABLE = function_table(_USER_FUNCTIONS)
     return _TABLE
@@ -43,6 +45,12 @@ def _optimal_used() -> bool:
     from strategies import builtin
 
     return builtin.OPTIMAL_REQUESTED
+
+
+def _master_used() -> bool:
+    from strategies import builtin
+
+    return builtin.MASTER_REQUESTED
 
 
 def register(name: str, description: str, *, fallback: str = "balanced", params=(), idea: str = "",
@@ -96,11 +104,12 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
                 f"strategy '{key}': slot '{slot}' ({getattr(fn, '__name__', fn)}) does not compile "
                 f"with Numba: {detail}"
             ) from None
-        if len(_USER_FUNCTIONS) + 1 >= S.N_UF:
+        if len(_USER_FUNCTIONS) + S.N_BUILTIN_UF >= S.N_UF:
             raise StrategyFileError(f"strategy '{key}': too many user slot functions in one run "
-                                    f"(at most {S.N_UF - 1})")
+                                    f"(at most {S.N_UF - S.N_BUILTIN_UF})")
         _USER_FUNCTIONS.append(compiled)
-        indices[slot] = len(_USER_FUNCTIONS)  # index in the table (0 is the optimal stopper)
+        # index in the table (the built-in slot functions come first)
+        indices[slot] = S.N_BUILTIN_UF + len(_USER_FUNCTIONS) - 1
     _TABLE = None
 
     def build(values: dict) -> tuple[np.ndarray, np.ndarray]:

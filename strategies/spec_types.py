@@ -23,7 +23,8 @@ class Param:
     """A typed strategy parameter with a default and a range.
 
     Kinds: ``int``, ``float``, ``round`` (one number, or one per round separated by ``/``),
-    ``chips`` (chips or colour names separated by ``>``), ``choice`` (one of ``choices``).
+    ``chips`` (chips or colour names separated by ``>``), ``choice`` (one of ``choices``),
+    ``text`` (any text without a comma, e.g. a file path).
     """
 
     name: str
@@ -39,6 +40,10 @@ class Param:
         where = f"{strategy}: parameter {self.name}={text}"
         if self.kind == "chips":
             return parse_chip_list(text, where)
+        if self.kind == "text":
+            if not text:
+                raise StrategySpecError(f"{where}: give a value")
+            return text
         if self.kind == "choice":
             if text not in self.choices:
                 raise StrategySpecError(f"{where}: expected one of {', '.join(self.choices)}")
@@ -69,6 +74,8 @@ class Param:
         if self.kind == "chips":
             return (f"{self.name} (chips/colours, best first, default {'>'.join(self.default)}): "
                     f"{self.help}")
+        if self.kind == "text":
+            return f"{self.name} (text, default {self.default}): {self.help}"
         if self.kind == "choice":
             return (f"{self.name} (one of {'|'.join(self.choices)}, default {self.default}): "
                     f"{self.help}")

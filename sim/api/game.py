@@ -98,12 +98,54 @@ def check_round_values(ruleset: Ruleset, lineup: list[Strategy]) -> None:
                     f"give one value, or exactly {rounds} (one per round, separated by /)")
 
 
-def lineup_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
-    """Stack the seats' strategies into the kernel's SK and SP arrays."""
-    return (
-        np.stack([s.kinds for s in strategies]).astype(np.int64),
-        np.stack([s.params for s in strategies]).astype(np.float64),
-    )
+def lineup_arrays(strategies: list[Strategy], ruleset: Ruleset | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Stack the seats' strategies into the kernel's SK and SP arrays.
+
+    With a ruleset, a strategy that plays by a value model (``master``) gets its model's rows
+    after the slots (``sim.kernel.decisions.value_layout``); every seat's array then has those
+    rows (zero for the others), and a lineup without such a strategy is exactly as before."""
+    SK = np.stack([s.kinds for s in strategies]).astype(np.int64)
+    SP = np.stack([s.params for s in strategies]).astype(np.float64)
+    wants = [uses_value_model(s) for s in strategies]
+    if ruleset is None or not any(wants):
+        return SK, SP
+    blocks = [model_block(s, ruleset, len(strategies)) if w else None
+              for s, w in zip(strategies, wants)]
+    width = blocks[wants.index(True)].shape[0]
+    SPm = np.zeros((SP.shape[0], SP.shape[1] + width, SP.shape[2]), dtype=np.float64)
+    SPm[:, : SP.shape[1]] = SP
+    for i, b in enumerate(blocks):
+        if b is not None:
+            SPm[i, SP.shape[1]:] = b
+    return SK, SPm
+
+
+def uses_value_model(st: Strategy) -> bool:
+    """True if the strategy's stop rule values its leaves by a value model (``master``)."""
+    from sim.kernel.decisions import slots as S
+
+    return bool(st.params[S.SLOT_STOP, S.P_LEAF_MODEL] > 0)
+
+
+_NOTES_SHOWN: set[str] = set()
+
+
+def model_block(st: Strategy, ruleset: Ruleset, players: int) -> np.ndarray:
+    """The value-model rows of a ``master`` seat for this ruleset and player count; prints the
+    one-line note (once a process) when the model is the nearest shipped one."""
+    import sys
+
+    from sim.master.model import ModelFileError, resolve
+
+    try:
+        model, note = resolve(str(st.values.get("model", "auto")), ruleset, players)
+    except ModelFileError as e:
+        raise GameInputError(f"strategy '{st.spec}': {e}") from None
+    if note and note not in _NOTES_SHOWN:
+        _NOTES_SHOWN.add(note)
+        print(note, file=sys.stderr)
+    return model.rows()
 
 
 def _kernel_tables(rs: Ruleset):
@@ -135,7 +177,7 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray,
     n = len(lineup)
     check_players(ruleset, n)
     check_round_values(ruleset, lineup)
-    SK, SP = lineup_arrays(lineup)
+    SK, SP = lineup_arrays(lineup, ruleset)
     m = len(games)
     out = np.zeros((m, n, O_WIDTH), dtype=np.int64)
     rounds = int(ruleset.game("rounds"))
@@ -311,7 +353,7 @@ def replay(ruleset: Ruleset, lineup: list[Strategy], *, seed: int, game: int, ro
     n = len(lineup)
     check_players(ruleset, n)
     check_round_values(ruleset, lineup)
-    SK0, SP0 = lineup_arrays(lineup)
+    SK0, SP0 = lineup_arrays(lineup, ruleset)
     order = [(s + rotation) % n for s in range(n)]
     SK, SP = SK0[order].copy(), SP0[order].copy()
     E = np.zeros((MAX_EVENTS, L.EV_WIDTH), dtype=np.int64)

@@ -78,10 +78,12 @@ from sim.kernel.records import (
     GERR_BUY_UNAVAILABLE,
     GERR_SPEND,
     RD_BAG,
+    RD_BAGVALUE,
     RD_CARD,
     RD_COINS,
     RD_DROPLET,
     RD_EXPLODED,
+    RD_FLASK,
     RD_NCHIPS,
     RD_NPOT,
     RD_RAT,
@@ -94,7 +96,7 @@ from sim.kernel.records import (
     game_error,
 )
 from sim.kernel.witches import hooks as witch_hooks
-from sim.rules.chips import TYPE_COLOUR
+from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE
 
 
 @kernel(inline=True)
@@ -353,9 +355,13 @@ def round_end(P, G, coins, E, rd):
             row[RD_NCHIPS] = P[s, F_NCHIPS]
             row[RD_NPOT] = P[s, F_NPOT]
             row[RD_CARD] = G[G_CARD]
+            row[RD_FLASK] = P[s, F_FLASK]
             for c in range(9):
                 row[RD_BAG + c] = 0
+                row[RD_BAGVALUE + c] = 0
             for i in range(P[s, F_NCHIPS]):
-                row[RD_BAG + TYPE_COLOUR[P[s, CHIPS + i]]] += 1
+                t = P[s, CHIPS + i]
+                row[RD_BAG + TYPE_COLOUR[t]] += 1
+                row[RD_BAGVALUE + TYPE_COLOUR[t]] += TYPE_VALUE[t]
 
 

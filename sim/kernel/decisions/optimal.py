@@ -30,6 +30,7 @@ from sim.kernel.decisions.optimal_memo import (
 )
 from sim.kernel.decisions.potion_value import one_step_ev_draws, space_value
 from sim.kernel.decisions.slots import (
+    P_LEAF_MODEL,
     P_OPT_MAX_SUBBAGS,
     P_RUBY_VALUE,
     P_VP_VALUE,
@@ -37,6 +38,7 @@ from sim.kernel.decisions.slots import (
     SLOT_FLASK,
     SLOT_STOP,
 )
+from sim.kernel.decisions.value_model import has_model, model_leaf_table
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     BAGCNT,
@@ -71,19 +73,19 @@ BLUE_ORDER = _blue_order()
 
 
 @kernel(nrt=True)
-def prefix_max_values(R, cv, rv, vv):
+def prefix_max_values(V):
     """PM[s]: the most any ending on reward space s or before is worth (intact or exploded)."""
     PM = np.empty(54, dtype=np.float64)
     best = -np.inf
     for sp in range(54):
-        best = max(best, space_value(R, sp, False, cv, rv, vv),
-                   space_value(R, sp, True, cv, rv, vv))
+        best = max(best, V[sp, 0],
+                   V[sp, 1])
         PM[sp] = best
     return PM
 
 
 @kernel(nrt=True)
-def draw_bound(bag, n, white, anchor, flask, ctx, PM, R, cv, rv, vv):
+def draw_bound(bag, n, white, anchor, flask, ctx, PM, V):
     """An upper bound on the value of drawing from a decision state: a white that explodes the
     pot now is worth its exploded space; any other chip at most the best space the bag could
     still reach (every chip's value, +2 for a red's pumpkin bonus, +3 for each yellow's and the
@@ -106,13 +108,12 @@ def draw_bound(bag, n, white, anchor, flask, ctx, PM, R, cv, rv, vv):
         c = bag[u]
         if c > 0 and TYPE_COLOUR[u] == WHITE and white + TYPE_VALUE[u] > ctx[C_LIMIT]:
             boom += c
-            ub += c * space_value(R, min(min(anchor + TYPE_VALUE[u], last) + 1, 53), True,
-                                  cv, rv, vv)
+            ub += c * V[min(min(anchor + TYPE_VALUE[u], last) + 1, 53), 1]
     return (ub + (n - boom) * safe) / n
 
 
 @kernel(nrt=True)
-def draw_lower_bound(bag, white, anchor, norange, flask, lt, lp, ctx, R, cv, rv, vv):
+def draw_lower_bound(bag, white, anchor, norange, flask, lt, lp, ctx, V):
     """A lower bound on the value of drawing from a decision state: each chip is valued as if the
     potion stopped right after it (a white that explodes the pot at its exploded space, one the
     flask sends back at the space now), and a blue chip, whose look places one more chip, at the
@@ -124,8 +125,7 @@ def draw_lower_bound(bag, white, anchor, norange, flask, lt, lp, ctx, R, cv, rv,
     if n == 0:
         return -np.inf
     last = ctx[C_LAST]
-    now = space_value(R, min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), False,
-                      cv, rv, vv)
+    now = V[min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), 0]
     lb = 0.0
     for u in range(N_TYPES):
         c = bag[u]
@@ -138,16 +138,16 @@ def draw_lower_bound(bag, white, anchor, norange, flask, lt, lp, ctx, R, cv, rv,
             move += 2 if norange >= 3 else (1 if norange >= 1 else 0)
         pos = min(anchor + move, last)
         if col == WHITE and white + v > ctx[C_LIMIT]:
-            worth = space_value(R, min(pos + 1, 53), True, cv, rv, vv)
+            worth = V[min(pos + 1, 53), 1]
         elif (col == WHITE and flask != 0 and ctx[C_FLASK_V] > 0 and v >= ctx[C_FLASK_V]
               and white + v >= ctx[C_FLASK_MINW]):
             worth = now
         elif col == BLUE and pos < last:
             worth = np.inf
             for sp in range(min(pos + 1, 53), 54):
-                worth = min(worth, space_value(R, sp, False, cv, rv, vv))
+                worth = min(worth, V[sp, 0])
         else:
-            worth = space_value(R, min(pos + 1, 53), False, cv, rv, vv)
+            worth = V[min(pos + 1, 53), 0]
         lb += c * worth
     return lb / n
 
@@ -184,7 +184,7 @@ def _push(FI, FF, d, mode, t, src, rem):
 
 
 @kernel(nrt=True)
-def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R, M, h0,
+def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, V, M, h0,
        FI, FF, PM):
     """Expected value of the rest of the potion under optimal stopping (see module docstring),
     from a call in ``mode``.
@@ -251,7 +251,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
                     lt_ = FI[d, X_LT]
                     lp_ = FI[d, X_LP]
                     reward = min(lp_ + 1, 53) if lt_ >= 0 else min(ctx[C_START] + 1, 53)
-                    FF[d, Y_BEST] = space_value(R, reward, False, cv, rv, vv)
+                    FF[d, Y_BEST] = V[reward, 0]
                     n = 0
                     for u in range(N_TYPES):
                         n += bag[u]
@@ -260,7 +260,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
                     FI[d, X_U] = 0
                     go = n > 0 and not (lt_ >= 0 and lp_ >= last)
                     if go and draw_bound(bag, n, FI[d, X_WHITE], FI[d, X_ANCHOR], FI[d, X_FLASK],
-                                         ctx, PM, R, cv, rv, vv) <= FF[d, Y_BEST]:
+                                         ctx, PM, V) <= FF[d, Y_BEST]:
                         go = False  # drawing cannot beat stopping: its subtree is not needed
                     FI[d, X_PC] = 1 if go else 3
             elif pc == 2:  # a drawn chip's value came back
@@ -310,7 +310,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
                     FI[d, X_WHITE] += v
                     exploded = FI[d, X_WHITE] > ctx[C_LIMIT]
                 if exploded:
-                    out = space_value(R, min(pos + 1, 53), True, cv, rv, vv)
+                    out = V[min(pos + 1, 53), 1]
                     done = True
                 else:
                     pt_ = FI[d, X_PT]
@@ -394,34 +394,49 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv,
 
 
 @kernel(nrt=True)
-def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, cv, rv, vv, R, M):
+def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, V, M):
     """(value of stopping now, value of drawing then playing optimally) from a decision state
     whose last chip has already been resolved (flask included). ``M`` is the memo."""
-    h0 = setup_hash(ctx, cv, rv, vv)
+    h0 = setup_hash(ctx, V)
     if M[0] > 0.5 * memo_capacity(M):
         M[:] = 0.0
     reward = min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53)
-    stop = space_value(R, reward, False, cv, rv, vv)
+    stop = V[reward, 0]
     n = 0
     for u in range(N_TYPES):
         n += bag[u]
     if n == 0:
         return stop, -1.0
     FI, FF = frames()
-    PM = prefix_max_values(R, cv, rv, vv)
+    PM = prefix_max_values(V)
     draw = 0.0
     for u in range(N_TYPES):
         cnt = bag[u]
         if cnt > 0:
             bag[u] -= 1
             draw += cnt / n * dp(MODE_PLACE, u, bag, white, anchor, norange, flask, lt, lp, pt, pp,
-                                 ctx, cv, rv, vv, R, M, h0, FI, FF, PM)
+                                 ctx, V, M, h0, FI, FF, PM)
             bag[u] += 1
     return stop, draw
 
 
+@kernel(nrt=True)
+def leaf_table(R, cv, rv, vv):
+    """``V[space, exploded]``: what ending on each reward space is worth by the linear value of
+    ``potion_value.space_value`` (VP + coins x coin value + ruby x ruby value)."""
+    V = np.empty((54, 2), dtype=np.float64)
+    for sp in range(54):
+        V[sp, 0] = space_value(R, sp, False, cv, rv, vv)
+        V[sp, 1] = space_value(R, sp, True, cv, rv, vv)
+    return V
+
+
 def optimal_stop(P, s, G, R, SP, a, b, M):
-    """Slot function: 1 to draw again if drawing is worth more than stopping (exact DP)."""
+    """Slot function: 1 to draw again if drawing is worth more than stopping (exact DP).
+
+    The leaves are valued by the seat's value model when its stop slot asks for it
+    (``P_LEAF_MODEL``, the ``master`` preset) and a model is attached, otherwise linearly
+    (coin, ruby and VP values)."""
     bag = np.empty(N_TYPES, dtype=np.int64)
     for t in range(N_TYPES):
         bag[t] = P[s, BAGCNT + t]
@@ -437,17 +452,18 @@ def optimal_stop(P, s, G, R, SP, a, b, M):
     ctx[C_FLASK_V] = np.int64(SP[s, SLOT_FLASK, 0])
     ctx[C_FLASK_MINW] = np.int64(SP[s, SLOT_FLASK, 1])
     ctx[C_REUSE] = R[R_FLASK_REUSE]
-    r = min(G[0], ROUND_PARAMS - 1)
-    cv = SP[s, SLOT_STOP, r]
-    rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
-    vv = SP[s, SLOT_STOP, P_VP_VALUE]
+    modelled = SP[s, SLOT_STOP, P_LEAF_MODEL] > 0 and has_model(SP, s)
+    if modelled:
+        V = model_leaf_table(P, s, G, R, SP)
+    else:
+        r = min(G[0], ROUND_PARAMS - 1)
+        V = leaf_table(R, SP[s, SLOT_STOP, r], SP[s, SLOT_STOP, P_RUBY_VALUE],
+                       SP[s, SLOT_STOP, P_VP_VALUE])
     white = P[s, F_WHITE]
     anchor = P[s, F_ANCHOR]
     norange = min(P[s, F_NORANGE], 3)
-    stop = space_value(R, min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), False,
-                       cv, rv, vv)
-    if draw_lower_bound(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, ctx, R,
-                        cv, rv, vv) > stop + 1e-12:
+    stop = V[min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), 0]
+    if draw_lower_bound(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, ctx, V) > stop + 1e-12:
         return 1  # drawing once then stopping already beats stopping: so does the optimum
     subbags = 1.0
     for t in range(N_TYPES):
@@ -455,8 +471,8 @@ def optimal_stop(P, s, G, R, SP, a, b, M):
     limit = SP[s, SLOT_STOP, P_OPT_MAX_SUBBAGS]
     if limit > 0 and subbags > limit:
         # Too many sub-bags to solve now: decide by the one-step expected value until the bag
-        # left is small enough to solve exactly (it shrinks with every draw).
-        return 1 if one_step_ev_draws(P, s, G, R, SP) else 0
-    stop, draw = solve(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, pt, pp, ctx,
-                       cv, rv, vv, R, M)
+        # left is small enough to solve exactly (it shrinks with every draw); with the model's
+        # leaves, the lower bound above is that one step and said stop.
+        return 0 if modelled else (1 if one_step_ev_draws(P, s, G, R, SP) else 0)
+    stop, draw = solve(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, pt, pp, ctx, V, M)
     return 1 if draw > stop + 1e-12 else 0

@@ -83,12 +83,13 @@ def state_key(h0, bag, white, anchor, norange, flask, lt, lp, pt, pp):
 
 
 @kernel(nrt=True)
-def setup_hash(ctx, cv, rv, vv):
+def setup_hash(ctx, V):
     """Hash of everything besides the state that a value depends on (so the memo can be shared
     by every potion, round and game that a seat's memory sees)."""
     h = _FNV_OFFSET
     for j in range(ctx.shape[0]):
         h = (h ^ uint64(ctx[j] + 1000)) * _FNV_PRIME
-    for x in (cv, rv, vv):
-        h = (h ^ uint64(np.int64(x * 1e6 + 0.5) + 1000)) * _FNV_PRIME
+    for sp in range(V.shape[0]):  # the leaves' values (a table of the same values, the same hash)
+        for e in range(V.shape[1]):
+            h = (h ^ uint64(np.int64(V[sp, e] * 1e9 + 0.5) + 1000)) * _FNV_PRIME
     return np.int64(h >> uint64(1))

@@ -45,11 +45,17 @@ P_OPT_MAX_SUBBAGS = 23
 # stop slot of ev: VP worth of the bonus die, counted once others' potions are seen
 P_DIE_VALUE = 24
 P_PRESS = 25  # stop slot of ev: VP of expected value given up per VP behind, per round to play
+# stop slot of optimal: 1 values the solve's leaves by the seat's value model (``master``; the
+# model's rows follow the slots, see ``sim.kernel.decisions.value_layout``), 0 by coin/ruby/VP
+P_LEAF_MODEL = 26
 
 SCRIPTED = 99  # every slot: read the decision from SC
 USER_BASE = 100  # kind USER_BASE + i: call slot function i of UF
 N_UF = 32  # the slot-function table always has this many entries (one compiled kernel)
 UF_OPTIMAL = 0  # slot function 0 is the built-in optimal stopper
+UF_MASTER_BUY = 1  # slot functions 1 and 2: master's buyer and explosion choice (value model)
+UF_MASTER_EXPLODE = 2
+N_BUILTIN_UF = 3  # user slot functions follow the built-in ones
 
 # stop kinds
 STOP_WHITE = 0  # per round T: stop once the white total is >= T
@@ -96,6 +102,7 @@ P_MG_YELLOW = 23  # BUY_MARGINAL: spaces a yellow chip adds by sending a white b
 P_MG_RUBY = 24  # BUY_MARGINAL: VP of the ruby a green chip at the end of the pot pays
 P_MG_PURPLE = 25  # BUY_MARGINAL: VP of a drawn purple chip
 P_MG_BLACK = 26  # BUY_MARGINAL: VP of a drawn black chip when the neighbours hold as many
+P_EXPLORE = 27  # master's buyer: chance of buying a random legal set instead (training games)
 
 # ruby kinds
 RUBY_DEFAULT = 0  # p0 = refill an empty flask first (1/0), p1 = last round to buy droplet moves

@@ -1,0 +1,84 @@
+"""Training data for the value model: the position of every seat after every round of a batch of
+games (``value_layout.FEATURES``, from the per-round record), with its game's final margin and
+win share.
+
+The position after round r pairs the seat's own state at the end of round r with the others'
+scores before round r: what a player knows while it brews round r, which is when ``master`` asks
+the model (``sim.kernel.decisions.value_model.position_features`` computes the same numbers from
+the live state).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.kernel.decisions.value_layout import (
+    N_FEATURES,
+    X_COUNT,
+    X_DROPLET,
+    X_FLASK,
+    X_GAP_BEST,
+    X_GAP_TOTAL,
+    X_RUBIES,
+    X_VALUE,
+)
+from sim.kernel.records import (
+    O_NWIN,
+    O_SCORE,
+    O_WIN,
+    RD_BAG,
+    RD_BAGVALUE,
+    RD_DROPLET,
+    RD_FLASK,
+    RD_RUBIES,
+    RD_SCORE,
+)
+from sim.rules.chips import COLOUR_NAMES
+
+
+@dataclass
+class Positions:
+    """Positions after round ``round`` (1-based) with their game's outcome, one row each."""
+
+    x: np.ndarray  # (n, N_FEATURES) float64; every entry a whole number
+    round: np.ndarray  # (n,) int64
+    margin: np.ndarray  # (n,) float64: own final VP minus the best other's
+    win: np.ndarray  # (n,) float64: the win share (1 / players tied first)
+    game: np.ndarray  # (n,) int64: the game (deal) the row comes from
+
+
+def positions(rd: np.ndarray, out: np.ndarray, games: np.ndarray) -> Positions:
+    """Every (game, seat, round) position of a batch played with ``detail=True``: ``rd`` is
+    (games, rounds, seats, RD_WIDTH), ``out`` (games, seats, O_WIDTH)."""
+    m, rounds, n, _ = rd.shape
+    own = rd[:, :, :, RD_SCORE].astype(np.float64)  # (m, rounds, n) after each round
+    before = np.concatenate([np.zeros((m, 1, n)), own[:, :-1, :]], axis=1)
+    x = np.zeros((m, rounds, n, N_FEATURES), dtype=np.float64)
+    for s in range(n):
+        others = [o for o in range(n) if o != s]
+        if others:
+            x[:, :, s, X_GAP_BEST] = own[:, :, s] - before[:, :, others].max(axis=2)
+            x[:, :, s, X_GAP_TOTAL] = (len(others) * own[:, :, s]
+                                       - before[:, :, others].sum(axis=2))
+        else:
+            x[:, :, s, X_GAP_BEST] = own[:, :, s]
+    x[..., X_RUBIES] = rd[..., RD_RUBIES]
+    x[..., X_DROPLET] = rd[..., RD_DROPLET]
+    x[..., X_FLASK] = rd[..., RD_FLASK] != 0
+    k = len(COLOUR_NAMES)
+    x[..., X_COUNT:X_COUNT + k] = rd[..., RD_BAG:RD_BAG + k]
+    x[..., X_VALUE:X_VALUE + k] = rd[..., RD_BAGVALUE:RD_BAGVALUE + k]
+    final = out[:, :, O_SCORE].astype(np.float64)  # (m, n)
+    margin = np.empty((m, n))
+    for s in range(n):
+        others = [o for o in range(n) if o != s]
+        margin[:, s] = final[:, s] - (final[:, others].max(axis=1) if others else 0.0)
+    win = out[:, :, O_WIN] / np.maximum(out[:, :, O_NWIN], 1)
+    r = np.broadcast_to(np.arange(1, rounds + 1)[None, :, None], (m, rounds, n))
+    g = np.broadcast_to(np.asarray(games)[:, None, None], (m, rounds, n))
+    return Positions(x.reshape(-1, N_FEATURES), r.reshape(-1).astype(np.int64),
+                     np.broadcast_to(margin[:, None, :], (m, rounds, n)).reshape(-1).copy(),
+                     np.broadcast_to(win[:, None, :], (m, rounds, n)).reshape(-1).astype(float),
+                     g.reshape(-1).astype(np.int64))

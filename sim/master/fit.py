@@ -1,0 +1,67 @@
+"""Fitting the value model: per round, the final margin by ridge least squares on the position's
+features, then the chance of winning by a logistic in that predicted margin (Newton's method).
+
+Every feature and margin is a whole number, so the normal equations are exact sums whatever the
+order they are added in, and a fit depends only on its data: the same games give the same model.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.kernel.decisions.value_layout import N_FEATURES
+from sim.master.features import Positions
+from sim.master.model import ValueModel
+
+RIDGE = 1.0  # penalty on every weight but the intercept (in squared VP per unit of feature)
+
+
+def fit_margin(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> tuple[float, np.ndarray]:
+    """Ridge least squares ``y ~ w0 + x @ w``: (w0, w). A feature constant in the data gets
+    weight 0 (it cannot be told from the intercept)."""
+    n = x.shape[0]
+    A = np.hstack([np.ones((n, 1)), x])
+    G = A.T @ A
+    c = A.T @ y
+    pen = np.full(A.shape[1], ridge)
+    pen[0] = 0.0
+    free = np.ones(A.shape[1], dtype=bool)
+    free[1:] = x.max(axis=0) > x.min(axis=0) if n else False
+    sol = np.zeros(A.shape[1])
+    idx = np.flatnonzero(free)
+    sol[idx] = np.linalg.solve(G[np.ix_(idx, idx)] + np.diag(pen[idx]), c[idx])
+    return float(sol[0]), sol[1:]
+
+
+def fit_logistic(m: np.ndarray, win: np.ndarray, steps: int = 50) -> tuple[float, float]:
+    """``win ~ 1 / (1 + exp(-(a + b m)))`` by Newton's method on the log-likelihood (win may be a
+    share in [0, 1]); a tiny ridge keeps a separable round finite."""
+    a, b = 0.0, 0.0
+    for _ in range(steps):
+        z = np.clip(a + b * m, -30, 30)
+        p = 1.0 / (1.0 + np.exp(-z))
+        wgt = p * (1.0 - p) + 1e-9
+        g = np.array([np.sum(win - p), np.sum((win - p) * m)]) - 1e-6 * np.array([0.0, b])
+        h = np.array([[np.sum(wgt), np.sum(wgt * m)],
+                      [np.sum(wgt * m), np.sum(wgt * m * m) + 1e-6]])
+        step = np.linalg.solve(h, g)
+        a, b = a + step[0], b + step[1]
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return float(a), float(b)
+
+
+def fit_model(data: Positions, rules: str, players: int, training: dict | None = None
+              ) -> ValueModel:
+    """A value model fitted round by round to ``data``."""
+    rounds = int(data.round.max())
+    a = np.zeros(rounds)
+    b = np.zeros(rounds)
+    w0 = np.zeros(rounds)
+    w = np.zeros((rounds, N_FEATURES))
+    for r in range(1, rounds + 1):
+        sel = data.round == r
+        w0[r - 1], w[r - 1] = fit_margin(data.x[sel], data.margin[sel])
+        pred = w0[r - 1] + data.x[sel] @ w[r - 1]
+        a[r - 1], b[r - 1] = fit_logistic(pred, data.win[sel])
+    return ValueModel(rules, players, a, b, w0, w, dict(training or {}))

@@ -1,0 +1,200 @@
+"""A value model as a file and as the rows a seat's parameters carry.
+
+A model is, for every round r, a linear prediction of the final margin (own VP minus the best
+other's at the end) from the position after round r (``value_layout.FEATURES``) and a logistic
+that turns the predicted margin into a chance of winning. It is written as JSON (features by
+name, so a file says what it means) and read back to the same numbers.
+
+``resolve`` picks a seat's model: a file given as ``model=PATH``, or the shipped model for the
+ruleset and player count (``sim/master/models/RULES-Np.json``), or the nearest shipped one with a
+one-line note.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sim.kernel.decisions.slots import PARAM_WIDTH
+from sim.kernel.decisions.value_layout import (
+    FEATURE_NAMES,
+    H_ROUNDS,
+    M_A,
+    M_B,
+    M_W,
+    M_W0,
+    MODEL_ROUNDS,
+    MODEL_ROWS,
+    N_FEATURES,
+)
+
+FORMAT = "quacks-value-model"
+VERSION = 1
+SHIPPED = Path(__file__).resolve().parent / "models"
+SHIPPED_RULES = ("base", "herb-witches")
+
+
+class ModelFileError(ValueError):
+    """A model file that cannot be read; the message names the file and what is wrong."""
+
+
+@dataclass
+class ValueModel:
+    """Per round: logistic intercept ``a`` and slope ``b``, margin intercept ``w0`` and the
+    weights of ``FEATURE_NAMES`` (``weights[r - 1]``)."""
+
+    rules: str
+    players: int
+    a: np.ndarray  # (rounds,)
+    b: np.ndarray
+    w0: np.ndarray
+    weights: np.ndarray  # (rounds, N_FEATURES)
+    training: dict = field(default_factory=dict)
+
+    @property
+    def rounds(self) -> int:
+        """Rounds the model has rows for."""
+        return len(self.a)
+
+    def rows(self) -> np.ndarray:
+        """The model as the ``MODEL_ROWS`` x ``PARAM_WIDTH`` block a seat's parameters carry
+        after its slots (``value_layout``)."""
+        if self.rounds > MODEL_ROUNDS:
+            raise ModelFileError(f"a model has at most {MODEL_ROUNDS} rounds; got {self.rounds}")
+        block = np.zeros((MODEL_ROWS, PARAM_WIDTH), dtype=np.float64)
+        block[0, H_ROUNDS] = self.rounds
+        for r in range(1, self.rounds + 1):
+            block[r, M_A] = self.a[r - 1]
+            block[r, M_B] = self.b[r - 1]
+            block[r, M_W0] = self.w0[r - 1]
+            block[r, M_W:M_W + N_FEATURES] = self.weights[r - 1]
+        return block
+
+    def margin(self, r: int, x: np.ndarray) -> np.ndarray:
+        """Predicted final margin of positions ``x`` (n x N_FEATURES) after round r."""
+        return self.w0[r - 1] + np.asarray(x, dtype=np.float64) @ self.weights[r - 1]
+
+    def win_chance(self, r: int, x: np.ndarray) -> np.ndarray:
+        """Chance of winning of positions ``x`` after round r."""
+        z = self.a[r - 1] + self.b[r - 1] * self.margin(r, x)
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def as_json(self) -> dict:
+        """The model as a JSON-ready dict."""
+        return {
+            "format": FORMAT, "version": VERSION, "rules": self.rules, "players": self.players,
+            "features": list(FEATURE_NAMES),
+            "rounds": [{"round": r + 1, "a": float(self.a[r]), "b": float(self.b[r]),
+                        "w0": float(self.w0[r]),
+                        "weights": {n: float(v) for n, v in zip(FEATURE_NAMES, self.weights[r])}}
+                       for r in range(self.rounds)],
+            "training": self.training,
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write the model file (to a temporary name first, then renamed: never half-written)."""
+        write_atomic(Path(path), json.dumps(self.as_json(), indent=1) + "\n")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_model(path: str | Path) -> ValueModel:
+    """Read a model file written by :meth:`ValueModel.save` (``quacks train``)."""
+    p = Path(path)
+    try:
+        d = json.loads(p.read_text())
+    except FileNotFoundError:
+        raise ModelFileError(f"model file {path}: no such file") from None
+    except (OSError, json.JSONDecodeError) as e:
+        raise ModelFileError(f"model file {path}: not a readable JSON file ({e})") from None
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise ModelFileError(f"model file {path}: not a value model (no \"format\": \"{FORMAT}\")")
+    if d.get("version") != VERSION:
+        raise ModelFileError(f"model file {path}: version {d.get('version')}; this quacks reads "
+                             f"version {VERSION}")
+    try:
+        rows = sorted(d["rounds"], key=lambda row: row["round"])
+        if [row["round"] for row in rows] != list(range(1, len(rows) + 1)) or not rows:
+            raise ValueError("rounds must be numbered 1, 2, ...")
+        unknown = set().union(*(row["weights"] for row in rows)) - set(FEATURE_NAMES)
+        if unknown:
+            raise ValueError(f"unknown features {', '.join(sorted(unknown))}")
+        weights = np.array([[float(row["weights"].get(n, 0.0)) for n in FEATURE_NAMES]
+                            for row in rows])
+        model = ValueModel(str(d["rules"]), int(d["players"]),
+                           np.array([float(row["a"]) for row in rows]),
+                           np.array([float(row["b"]) for row in rows]),
+                           np.array([float(row["w0"]) for row in rows]), weights,
+                           dict(d.get("training", {})))
+    except (KeyError, TypeError, ValueError) as e:
+        raise ModelFileError(f"model file {path}: {e}") from None
+    if model.rounds > MODEL_ROUNDS:
+        raise ModelFileError(f"model file {path}: at most {MODEL_ROUNDS} rounds")
+    if not (np.all(np.isfinite(weights)) and np.all(np.isfinite(model.a))
+            and np.all(np.isfinite(model.b)) and np.all(np.isfinite(model.w0))):
+        raise ModelFileError(f"model file {path}: a weight is not a finite number")
+    return model
+
+
+def shipped_path(rules: str, players: int) -> Path:
+    """Where the shipped model for a ruleset family and player count is."""
+    return SHIPPED / f"{rules}-{players}p.json"
+
+
+def shipped_models() -> list[tuple[str, int]]:
+    """(rules, players) of every shipped model."""
+    out = []
+    for p in sorted(SHIPPED.glob("*-*p.json")):
+        rules, _, n = p.stem.rpartition("-")
+        out.append((rules, int(n[:-1])))
+    return out
+
+
+def rules_family(ruleset) -> str:
+    """``herb-witches`` for a ruleset with the witches, else ``base``."""
+    witches = ruleset.data.get("witches", {})
+    on = witches.get("enabled", False) if isinstance(witches, dict) else False
+    return "herb-witches" if on or ruleset.name == "herb-witches" else "base"
+
+
+def resolve(value: str, ruleset, players: int) -> tuple[ValueModel, str | None]:
+    """The model a ``master`` seat plays with (``model=value``), and a one-line note when it is
+    not one trained for exactly this ruleset and player count (None otherwise)."""
+    if value != "auto":
+        model = load_model(value)
+        if model.players != players:
+            return model, (f"master: model {value} was trained for {model.players} players; "
+                           f"playing {players}")
+        return model, None
+    family = rules_family(ruleset)
+    exact = ruleset.name == family and not ruleset.overrides
+    have = shipped_models()
+    if not have:
+        raise ModelFileError("master: no shipped value model found; train one with quacks train")
+    same = [n for r, n in have if r == family]
+    if same:
+        n = min(same, key=lambda k: (abs(k - players), -k))
+        rules = family
+    else:
+        rules, n = min(have, key=lambda rn: (abs(rn[1] - players), rn[0] != "base"))
+    model = load_model(shipped_path(rules, n))
+    if exact and rules == family and n == players:
+        return model, None
+    return model, (f"master: no model trained for {ruleset.display}, {players} players; using "
+                   f"the shipped {rules} {n}-player model (train one with quacks train)")

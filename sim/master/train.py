@@ -1,0 +1,177 @@
+"""``quacks train``: fit ``master``'s value model by self-play, iteration by iteration.
+
+Iteration 0 plays the field (``expert`` in every seat) and fits a first model to its positions.
+Every later iteration seats ``master`` with the model of the iteration before (exploring: a
+random legal purchase with chance ``explore``) in every other seat, the field in the rest, and
+fits the model again to all seats' positions. Game k of iteration i is game ``i * GAME_STRIDE +
+k`` of the run seed with the lineup rotated by k, so the same settings give the same games and
+the same model file.
+
+Each iteration's model is written to the run's folder (``OUT.train/iter-K.json``) with the
+settings, so a stopped run resumes at the first iteration it did not finish.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.master.features import Positions, positions
+from sim.master.fit import fit_model
+from sim.master.model import ValueModel, load_model, rules_family, write_atomic
+
+GAME_STRIDE = 10_000_000  # iteration i plays games i * GAME_STRIDE + k
+PIECE = 2_000  # games per batch (progress, memory)
+
+
+class TrainError(ValueError):
+    """Settings that cannot be trained, or a run folder that does not match them."""
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """What a training run plays; the run's folder keeps them (``settings.json``)."""
+
+    rules: str = "base"
+    overrides: tuple[str, ...] = ()
+    players: int = 4
+    games: int = 20_000
+    iterations: int = 3
+    seed: int = 1
+    explore: float = 0.05
+    field: str = "expert"
+
+    def as_json(self) -> dict:
+        d = asdict(self)
+        d["overrides"] = list(self.overrides)
+        return d
+
+
+def run_folder(out: Path) -> Path:
+    """The folder beside the model file that keeps a run's settings and iterations."""
+    return out.parent / f"{out.name}.train"
+
+
+def lineup_specs(settings: TrainSettings, iteration: int, previous: Path | None) -> list[str]:
+    """The seats of an iteration: the field, and from iteration 1 ``master`` with the previous
+    model in every other seat."""
+    specs = [settings.field] * settings.players
+    if iteration > 0 and previous is not None:
+        master = f"master:model={previous},explore={settings.explore:g}"
+        specs = [master if s % 2 == 0 else settings.field for s in range(settings.players)]
+    return specs
+
+
+def play_positions(settings: TrainSettings, specs: list[str], iteration: int,
+                   progress: Callable[[int], None] | None = None) -> Positions:
+    """Play an iteration's games and return every seat's positions."""
+    from sim.api.game import play_batch
+    from sim.rules.ruleset import load_ruleset
+    from strategies.builtin import parse_strategy
+    from strategies.registry import slot_table
+
+    rs = load_ruleset(settings.rules, list(settings.overrides))
+    lineup = [parse_strategy(s) for s in specs]
+    slot_table()
+    n = settings.players
+    parts = []
+    for lo in range(0, settings.games, PIECE):
+        idx = np.arange(lo, min(lo + PIECE, settings.games), dtype=np.int64)
+        games = iteration * GAME_STRIDE + idx
+        res = play_batch(rs, lineup, games=games, rotations=idx % n, seed=settings.seed,
+                         detail=True)
+        bad = int((res.out[:, :, _err_column()] != 0).sum())
+        if bad:
+            raise TrainError(f"iteration {iteration}: {bad} illegal decisions in games "
+                             f"{games[0]}..{games[-1]}")
+        parts.append(positions(res.rounds, res.out, games))
+        if progress is not None:
+            progress(len(idx))
+    return Positions(*(np.concatenate([getattr(p, f) for p in parts])
+                       for f in ("x", "round", "margin", "win", "game")))
+
+
+def _err_column() -> int:
+    from sim.kernel.records import O_ERR
+
+    return O_ERR
+
+
+def check_settings(settings: TrainSettings) -> None:
+    """Refuse settings that cannot be trained, with one line saying why."""
+    from sim.api.game import check_players, uses_value_model
+    from sim.rules.ruleset import load_ruleset
+    from strategies.builtin import parse_strategy
+
+    if settings.games < 1 or settings.iterations < 1:
+        raise TrainError("--games and --iterations must be at least 1")
+    if not 0.0 <= settings.explore <= 1.0:
+        raise TrainError("--explore must be from 0 to 1")
+    rs = load_ruleset(settings.rules, list(settings.overrides))
+    check_players(rs, settings.players)
+    if rs.game("teams"):
+        raise TrainError("teams share a cauldron; the value model is for players of their own")
+    field = parse_strategy(settings.field)
+    if uses_value_model(field):  # a master field would need a model to start with
+        raise TrainError("--field: give a strategy without a value model (e.g. expert)")
+
+
+def train(settings: TrainSettings, out: Path, *, resume: bool = False,
+          progress: Callable[[int, int, int], None] | None = None,
+          say: Callable[[str], None] | None = None) -> ValueModel:
+    """Run (or resume) a training run and write the final model to ``out``.
+
+    ``progress(iteration, games_done, games_total)`` is called after each batch; ``say`` gets a
+    line per finished iteration."""
+    from sim.rules.ruleset import load_ruleset
+
+    check_settings(settings)
+    folder = run_folder(out)
+    saved = folder / "settings.json"
+    if folder.exists() and not resume:
+        raise TrainError(f"{folder} exists: pass --resume to continue that run, or remove it")
+    if resume and saved.exists():
+        if json.loads(saved.read_text()) != settings.as_json():
+            raise TrainError(f"{folder} was started with other settings ({saved}); give the "
+                             "same ones to resume, or remove the folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    write_atomic(saved, json.dumps(settings.as_json(), indent=1) + "\n")
+    rs = load_ruleset(settings.rules, list(settings.overrides))
+    family = rules_family(rs) if rs.name in ("base", "herb-witches") else rs.name
+    previous: Path | None = None
+    model: ValueModel | None = None
+    for it in range(settings.iterations):
+        path = folder / f"iter-{it}.json"
+        if path.exists():
+            model = load_model(path)
+            previous = path
+            if say:
+                say(f"iteration {it}: done before ({path})")
+            continue
+        specs = lineup_specs(settings, it, previous)
+        t0 = time.perf_counter()
+        done = 0
+
+        def step(k: int, it=it) -> None:
+            nonlocal done
+            done += k
+            if progress is not None:
+                progress(it, done, settings.games)
+
+        data = play_positions(settings, specs, it, step)
+        meta = {**settings.as_json(), "iteration": it, "lineup": specs,
+                "positions": int(len(data.round))}
+        model = fit_model(data, family, settings.players, meta)
+        model.save(path)
+        previous = path
+        if say:
+            say(f"iteration {it}: {settings.games:,} games ({', '.join(specs)}) in "
+                f"{time.perf_counter() - t0:.0f} s; {len(data.round):,} positions")
+    assert model is not None
+    model.save(out)
+    return model
