@@ -164,13 +164,14 @@ def train(settings: TrainSettings, out: Path, *, resume: bool = False,
                 progress(it, done, settings.games)
 
         data = play_positions(settings, specs, it, step)
-        meta = {**settings.as_json(), "iteration": it, "lineup": specs,
+        shown = [x.replace(str(previous), f"iter-{it - 1}.json") if previous else x for x in specs]
+        meta = {**settings.as_json(), "iteration": it, "lineup": shown,
                 "positions": int(len(data.round))}
         model = fit_model(data, family, settings.players, meta)
         model.save(path)
         previous = path
         if say:
-            say(f"iteration {it}: {settings.games:,} games ({', '.join(specs)}) in "
+            say(f"iteration {it}: {settings.games:,} games ({', '.join(shown)}) in "
                 f"{time.perf_counter() - t0:.0f} s; {len(data.round):,} positions")
     assert model is not None
     model.save(out)

@@ -1,0 +1,71 @@
+"""The ``train`` command: ``register(app)`` adds it to a Typer app.
+
+``quacks train --rules RULES --players N --out FILE`` fits ``master``'s value model by self-play
+(``sim.master.train``) and writes the model file; ``master:model=FILE`` plays with it.
+"""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli.common import fail, set_threads, work_progress
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``quacks train`` to the app."""
+
+    @app.command()
+    def train(
+        out: Annotated[str, typer.Option("--out", help="The model file to write (JSON).")],
+        rules: Annotated[str, typer.Option("--rules",
+                                           help="Built-in ruleset name or a TOML file.")] = "base",
+        set_: Annotated[list[str] | None, typer.Option(
+            "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        players: Annotated[int, typer.Option("--players", help="Players per game.")] = 4,
+        games: Annotated[int, typer.Option("--games", help="Games per iteration.")] = 20_000,
+        iterations: Annotated[int, typer.Option(
+            "--iterations", help="Iterations: the field first, then master with the model of "
+                                 "the iteration before.")] = 3,
+        seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 1,
+        explore: Annotated[float, typer.Option(
+            "--explore", help="Chance that master buys a random legal set in training "
+                              "games.")] = 0.05,
+        field: Annotated[str, typer.Option("--field", help="The strategy of the other seats "
+                                                           "(and of iteration 0).")] = "expert",
+        resume: Annotated[bool, typer.Option(
+            "--resume", help="Continue the run kept in OUT.train (same settings).")] = False,
+        threads: Annotated[int | None, typer.Option(
+            "--threads", help="Numba threads (results never depend on it).")] = None,
+        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or lines.")] = False,
+    ) -> None:
+        """Fit master's value model by self-play for a ruleset and player count; writes a model
+        file for master:model=FILE (seeded: the same settings give the same file)."""
+        from sim.api.errors import GameInputError
+        from sim.master.model import ModelFileError
+        from sim.master.train import TrainError, TrainSettings
+        from sim.master.train import train as run_train
+        from sim.rules.ruleset import RulesetError
+        from strategies.builtin import StrategySpecError
+
+        set_threads(threads)
+        settings = TrainSettings(rules=rules, overrides=tuple(set_ or ()), players=players,
+                                 games=games, iterations=iterations, seed=seed, explore=explore,
+                                 field=field)
+        say = None if quiet else (lambda line: typer.echo(line, err=True))
+        try:
+            with work_progress("training", quiet=quiet) as update:
+                def progress(it: int, done: int, total: int) -> None:
+                    update(it * total + done, iterations * total)
+
+                model = run_train(settings, Path(out), resume=resume, progress=progress, say=say)
+        except (TrainError, ModelFileError, GameInputError, RulesetError,
+                StrategySpecError) as e:
+            fail(str(e))
+        except KeyboardInterrupt:
+            typer.echo("interrupted: pass --resume to continue from the last finished iteration",
+                       err=True)
+            raise typer.Exit(130) from None
+        typer.echo(f"wrote {out}: value model for {model.rules}, {model.players} players, "
+                   f"{model.rounds} rounds ({iterations} iterations of {games:,} games, "
+                   f"seed {seed})")

@@ -1,0 +1,241 @@
+"""master's value model: the compiled evaluation against a direct computation on hand-set
+states, the model file's round trip, the fit, seeded training, and master's games."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from sim.api.game import lineup_arrays, play_batch
+from sim.api.rules_array import rules_scalars
+from sim.kernel import layout as L
+from sim.kernel.decisions import slots as S
+from sim.kernel.decisions.value_layout import FEATURE_NAMES, MODEL_BASE, N_FEATURES
+from sim.kernel.decisions.value_model import model_leaf_table, position_features
+from sim.kernel.records import O_ERR
+from sim.master.features import positions
+from sim.master.fit import fit_logistic, fit_margin
+from sim.master.model import ModelFileError, ValueModel, load_model, resolve
+from sim.rules import chips
+from sim.rules.ruleset import load_ruleset
+from strategies.builtin import parse_strategy
+
+
+def _model(rounds: int = 9) -> ValueModel:
+    rng = np.random.default_rng(7)
+    w = rng.normal(0.0, 0.5, size=(rounds, N_FEATURES))
+    w[:, FEATURE_NAMES.index("gap_best")] = 0.8
+    return ValueModel("base", 4, rng.normal(0, 0.2, rounds), 0.1 + rng.random(rounds),
+                      rng.normal(0, 3, rounds), w)
+
+
+def _state(round_: int):
+    """Four seats with hand-set scores, rubies, droplets and chips; seat 0 decides."""
+    P = np.zeros((4, L.P_WIDTH), dtype=np.int64)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    G[L.G_NP] = 4
+    G[L.G_ROUND] = round_
+    owned = [chips.parse_chips(x)[0] for x in ("w1", "w1", "w2", "w3", "o1", "g1", "r2", "b4")]
+    for s, score in enumerate((12, 15, 9, 20)):
+        P[s, L.F_SCORE] = score
+    P[0, L.F_RUBIES] = 3
+    P[0, L.F_DROPLET] = 4
+    P[0, L.F_FLASK] = 1
+    P[0, L.F_NCHIPS] = len(owned)
+    P[0, L.CHIPS:L.CHIPS + len(owned)] = owned
+    for t in ("o1", "g1", "g2", "r1", "r2", "b2", "y1", "k1", "p1", "r4"):
+        G[L.G_AVAIL + chips.parse_chips(t)[0]] = 1
+    return P, G, owned
+
+
+def _direct_features(owned) -> np.ndarray:
+    x = dict.fromkeys(FEATURE_NAMES, 0.0)
+    x["gap_best"] = 12 - 20
+    x["gap_total"] = (12 - 15) + (12 - 9) + (12 - 20)
+    x["rubies"], x["droplet"], x["flask"] = 3, 4, 1
+    for t in owned:
+        c = chips.COLOUR_NAMES[chips.TYPE_COLOUR[t]]
+        x[f"count_{c}"] += 1
+        x[f"value_{c}"] += chips.TYPE_VALUE[t]
+    return np.array([x[n] for n in FEATURE_NAMES])
+
+
+def test_position_features_match_a_direct_count():
+    P, G, owned = _state(3)
+    x = np.zeros(N_FEATURES)
+    position_features(P, 0, G, x)
+    assert np.array_equal(x, _direct_features(owned))
+
+
+def _best_purchase(model, r, rs, G, coins):
+    """The greatest margin gain of a legal set within coins, by trying every set."""
+    types = [t for t in range(chips.N_TYPES) if G[L.G_AVAIL + t] and rs.price[t] >= 0]
+    best = 0.0
+    for k in (1, 2):
+        for combo in itertools.combinations(types, k):
+            if len({chips.TYPE_COLOUR[t] for t in combo}) < k:
+                continue
+            if sum(rs.price[t] for t in combo) > coins:
+                continue
+            x = np.zeros(N_FEATURES)
+            for t in combo:
+                c = chips.COLOUR_NAMES[chips.TYPE_COLOUR[t]]
+                x[FEATURE_NAMES.index(f"count_{c}")] += 1
+                x[FEATURE_NAMES.index(f"value_{c}")] += chips.TYPE_VALUE[t]
+            best = max(best, float(x @ model.weights[r - 1]))
+    return best
+
+
+@pytest.mark.parametrize("space", [0, 7, 19, 33, 53])
+def test_leaf_values_equal_a_direct_computation(space):
+    rs = load_ruleset("base")
+    R = rules_scalars(rs)
+    model = _model()
+    P, G, owned = _state(3)
+    SP = np.zeros((4, MODEL_BASE + 21, S.PARAM_WIDTH))
+    SP[0, MODEL_BASE:] = model.rows()
+    V = model_leaf_table(P, 0, G, R, SP)
+    x = _direct_features(owned)
+    vp, coins, ruby = rs.vp[space], rs.coins[space], rs.ruby[space]
+    dvp = np.zeros(N_FEATURES)
+    dvp[FEATURE_NAMES.index("gap_best")] = 1
+    dvp[FEATURE_NAMES.index("gap_total")] = 3
+    druby = np.zeros(N_FEATURES)
+    druby[FEATURE_NAMES.index("rubies")] = 1
+
+    def chance(extra):
+        m = model.margin(3, (x + extra)[None, :])[0]
+        return 1 / (1 + np.exp(-(model.a[2] + model.b[2] * m)))
+
+    gain = _best_purchase(model, 3, rs, G, coins)
+    intact = chance(vp * dvp + ruby * druby + gain * _unit(model, 3))
+    exploded = max(chance(vp * dvp + ruby * druby), chance(ruby * druby + gain * _unit(model, 3)))
+    assert V[space, 0] == pytest.approx(intact, rel=1e-12)
+    assert V[space, 1] == pytest.approx(exploded, rel=1e-12)
+
+
+def _unit(model, r):
+    """A feature vector that adds exactly 1 to round r's margin (to add a purchase's gain)."""
+    u = np.zeros(N_FEATURES)
+    i = int(np.argmax(np.abs(model.weights[r - 1])))
+    u[i] = 1.0 / model.weights[r - 1][i]
+    return u
+
+
+def test_last_round_leaves_convert_coins_and_rubies():
+    rs = load_ruleset("base")
+    R = rules_scalars(rs)
+    model = _model()
+    P, G, owned = _state(9)
+    SP = np.zeros((4, MODEL_BASE + 21, S.PARAM_WIDTH))
+    SP[0, MODEL_BASE:] = model.rows()
+    V = model_leaf_table(P, 0, G, R, SP)
+    x = _direct_features(owned)
+    space = 40
+    vp, coins, ruby = rs.vp[space], rs.coins[space], rs.ruby[space]
+    held = 3 + ruby
+    final = x.copy()
+    gain_vp = vp + coins // 5 + held // 2
+    final[FEATURE_NAMES.index("gap_best")] += gain_vp
+    final[FEATURE_NAMES.index("gap_total")] += 3 * gain_vp
+    final[FEATURE_NAMES.index("rubies")] = held % 2
+    m = model.margin(9, final[None, :])[0]
+    assert V[space, 0] == pytest.approx(1 / (1 + np.exp(-(model.a[8] + model.b[8] * m))))
+
+
+def test_model_file_round_trip(tmp_path):
+    model = _model()
+    path = tmp_path / "m.json"
+    model.save(path)
+    again = load_model(path)
+    assert np.array_equal(again.rows(), model.rows())
+    d = json.loads(path.read_text())
+    d["rounds"][0]["weights"]["nonsense"] = 1.0
+    path.write_text(json.dumps(d))
+    with pytest.raises(ModelFileError, match="unknown features nonsense"):
+        load_model(path)
+
+
+def test_fit_recovers_a_known_margin_and_logistic():
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 10, size=(20_000, 3)).astype(float)
+    y = 2.0 + x @ np.array([1.5, -0.5, 0.0])
+    w0, w = fit_margin(x, y, ridge=0.0)
+    assert w0 == pytest.approx(2.0) and np.allclose(w, [1.5, -0.5, 0.0])
+    m = rng.normal(0, 5, 200_000)
+    win = (rng.random(m.size) < 1 / (1 + np.exp(-(-0.5 + 0.4 * m)))).astype(float)
+    a, b = fit_logistic(m, win)
+    assert a == pytest.approx(-0.5, abs=0.03) and b == pytest.approx(0.4, abs=0.01)
+
+
+def test_positions_pair_own_state_with_the_others_scores_before_the_round():
+    rs = load_ruleset("base")
+    lineup = [parse_strategy("expert")] * 3
+    idx = np.arange(6)
+    res = play_batch(rs, lineup, games=idx, rotations=idx % 3, seed=4, detail=True)
+    data = positions(res.rounds, res.out, idx)
+    from sim.kernel.records import O_SCORE, RD_SCORE
+
+    k, r, s = 2, 5, 1  # game 2, round 5, seat 1
+    row = (k * 9 + (r - 1)) * 3 + s
+    own = res.rounds[k, r - 1, s, RD_SCORE]
+    before = [res.rounds[k, r - 2, o, RD_SCORE] for o in (0, 2)]
+    assert data.round[row] == r
+    assert data.x[row, FEATURE_NAMES.index("gap_best")] == own - max(before)
+    assert data.x[row, FEATURE_NAMES.index("gap_total")] == 2 * own - sum(before)
+    final = res.out[k, :, O_SCORE]
+    assert data.margin[row] == final[1] - max(final[0], final[2])
+
+
+def test_master_plays_legal_games_with_the_shipped_models():
+    for rules, n in (("base", 4), ("base", 2), ("herb-witches", 5)):
+        rs = load_ruleset(rules)
+        lineup = [parse_strategy("master")] + [parse_strategy("expert")] * (n - 1)
+        idx = np.arange(40)
+        res = play_batch(rs, lineup, games=idx, rotations=idx % n, seed=9)
+        assert not res.out[:, :, O_ERR].any()
+        SK, SP = lineup_arrays(lineup, rs)
+        assert SP.shape[1] == S.N_SLOTS + 21 and SP[0, MODEL_BASE, 0] > 0
+        assert not SP[1:, MODEL_BASE:].any()
+
+
+def test_a_reloaded_model_plays_the_same_games(tmp_path):
+    rs = load_ruleset("base")
+    model, _ = resolve("auto", rs, 3)
+    path = tmp_path / "copy.json"
+    model.save(path)
+    idx = np.arange(30)
+    outs = []
+    for spec in ("master", f"master:model={path}"):
+        lineup = [parse_strategy(spec), parse_strategy("expert"), parse_strategy("expert")]
+        outs.append(play_batch(rs, lineup, games=idx, rotations=idx % 3, seed=2).out)
+    assert np.array_equal(outs[0], outs[1])
+    other = _model()
+    other.save(path)
+    lineup = [parse_strategy(f"master:model={path}"), parse_strategy("expert"),
+              parse_strategy("expert")]
+    assert not np.array_equal(outs[0], play_batch(rs, lineup, games=idx, rotations=idx % 3,
+                                                  seed=2).out)
+
+
+def test_training_with_the_same_seed_writes_the_same_file(tmp_path):
+    from sim.master.train import TrainSettings, train
+
+    settings = TrainSettings(players=2, games=60, iterations=2, seed=5)
+    train(settings, tmp_path / "a.json")
+    train(settings, tmp_path / "b.json")
+    a, b = (tmp_path / "a.json").read_text(), (tmp_path / "b.json").read_text()
+    assert a == b
+    train(TrainSettings(players=2, games=60, iterations=2, seed=6), tmp_path / "c.json")
+    assert (tmp_path / "c.json").read_text() != a
+
+
+def test_nearest_model_note():
+    rs = load_ruleset("base", ["game.rounds=7"])
+    _, note = resolve("auto", rs, 4)
+    assert note is not None and "nearest" not in note and "using the shipped base 4-player" in note
+    _, exact = resolve("auto", load_ruleset("base"), 4)
+    assert exact is None
