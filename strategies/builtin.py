@@ -354,8 +354,8 @@ _MASTER_COMMON = dict(flask=3, flask_white=3, coins_until=6, droplet_until=9, re
                       mg={"mg_space": 0.45, "mg_stop": 6.1, "mg_black": 3.21, "mg_purple": 0.96,
                           "mg_yellow": 1.21, "mg_ruby": 0.87})
 REGISTRY["master"] = StrategyDef(
-    "master", "Preset: plays to win: the exact in-round solve valued by a model learned by "
-    "self-play (quacks train).",
+    "master", "Experimental: the exact in-round solve valued by a model learned by self-play "
+    "(quacks train); not yet as strong as expert.",
     (Param("model", "text", MODEL_AUTO, help="the value model: auto (the shipped model for the "
            "ruleset and player count, or the nearest one) or a model file from quacks train"),
      Param("buy_by", "choice", "model", help="how to buy: the legal set that adds most to the "

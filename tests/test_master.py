@@ -16,12 +16,12 @@ from sim.kernel.decisions import slots as S
 from sim.kernel.decisions.value_layout import FEATURE_NAMES, MODEL_BASE, N_FEATURES
 from sim.kernel.decisions.value_model import model_leaf_table, position_features
 from sim.kernel.records import O_ERR
-from sim.master.features import positions
-from sim.master.fit import fit_logistic, fit_margin
-from sim.master.model import ModelFileError, ValueModel, load_model, resolve
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
+from sim.study.train.features import positions
+from sim.study.train.fit import fit_logistic, fit_margin
 from strategies.builtin import parse_strategy
+from strategies.value_model_file import ModelFileError, ValueModel, load_model, resolve
 
 
 def _model(rounds: int = 9) -> ValueModel:
@@ -222,7 +222,7 @@ def test_a_reloaded_model_plays_the_same_games(tmp_path):
 
 
 def test_training_with_the_same_seed_writes_the_same_file(tmp_path):
-    from sim.master.train import TrainSettings, train
+    from sim.study.train.run import TrainSettings, train
 
     settings = TrainSettings(players=2, games=60, iterations=2, seed=5)
     train(settings, tmp_path / "a.json")

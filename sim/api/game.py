@@ -136,7 +136,7 @@ def model_block(st: Strategy, ruleset: Ruleset, players: int) -> np.ndarray:
     one-line note (once a process) when the model is the nearest shipped one."""
     import sys
 
-    from sim.master.model import ModelFileError, resolve
+    from strategies.value_model_file import ModelFileError, resolve
 
     try:
         model, note = resolve(str(st.values.get("model", "auto")), ruleset, players)

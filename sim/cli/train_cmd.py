@@ -1,7 +1,7 @@
 """The ``train`` command: ``register(app)`` adds it to a Typer app.
 
 ``quacks train --rules RULES --players N --out FILE`` fits ``master``'s value model by self-play
-(``sim.master.train``) and writes the model file; ``master:model=FILE`` plays with it.
+(``sim.study.train.run``) and writes the model file; ``master:model=FILE`` plays with it.
 """
 
 from pathlib import Path
@@ -42,11 +42,11 @@ def register(app: typer.Typer) -> None:
         """Fit master's value model by self-play for a ruleset and player count; writes a model
         file for master:model=FILE (seeded: the same settings give the same file)."""
         from sim.api.errors import GameInputError
-        from sim.master.model import ModelFileError
-        from sim.master.train import TrainError, TrainSettings
-        from sim.master.train import train as run_train
         from sim.rules.ruleset import RulesetError
+        from sim.study.train.run import TrainError, TrainSettings
+        from sim.study.train.run import train as run_train
         from strategies.builtin import StrategySpecError
+        from strategies.value_model_file import ModelFileError
 
         set_threads(threads)
         settings = TrainSettings(rules=rules, overrides=tuple(set_ or ()), players=players,

@@ -4,7 +4,7 @@ sits in its parameter array.
 A position is a seat's state at the end of a round (after buying and spending) against the
 others' scores before that round: what a player knows while brewing. ``FEATURES`` names each
 feature in order; the kernel (``sim.kernel.decisions.value_model``) and the training data
-(``sim.master.features``) both compute them from this list's offsets.
+(``sim.study.train.features``) both compute them from this list's offsets.
 
 A seat whose strategy has a value model (``master``) gets ``MODEL_ROWS`` extra rows after the
 slots of its parameters: ``SP[s, N_SLOTS + r, :]`` is the model of round r (1..20) and row

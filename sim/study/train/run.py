@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.master.features import Positions, positions
-from sim.master.fit import fit_model
-from sim.master.model import ValueModel, load_model, rules_family, write_atomic
+from sim.study.train.features import Positions, positions
+from sim.study.train.fit import fit_model
+from strategies.value_model_file import ValueModel, load_model, rules_family, write_atomic
 
 GAME_STRIDE = 10_000_000  # iteration i plays games i * GAME_STRIDE + k
 PIECE = 2_000  # games per batch (progress, memory)

@@ -6,7 +6,7 @@ that turns the predicted margin into a chance of winning. It is written as JSON 
 name, so a file says what it means) and read back to the same numbers.
 
 ``resolve`` picks a seat's model: a file given as ``model=PATH``, or the shipped model for the
-ruleset and player count (``sim/master/models/RULES-Np.json``), or the nearest shipped one with a
+ruleset and player count (``strategies/models/RULES-Np.json``), or the nearest shipped one with a
 one-line note.
 """
 
