@@ -45,10 +45,10 @@ ROUND = Table("RD_", [
     Field("npot", 1, "chips in the pot", ("pot_chips",), "int16"),
     Field("bag", len(_C), "chips in the bag after the round, per colour",
           tuple(f"bag_{c}" for c in _C), "int16"),
-    Field("card", 1, "the round's fortune-teller card number (0 none)", ("card",), "int8"),
     Field("bagvalue", len(_C), "chips in the bag after the round, per colour: their values added "
           "up", tuple(f"bagvalue_{c}" for c in _C), "int16"),
     Field("flask", 1, "1 if the flask is full after the round", ("flask",), "int8"),
+    Field("card", 1, "the round's fortune-teller card number (0 none)", ("card",), "int8"),
 ], width_name="RD_WIDTH")
 
 # Per-game result (out[seat, :]): each field becomes the games.parquet column(s) named.
