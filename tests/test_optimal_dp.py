@@ -50,8 +50,9 @@ def solve_root(q, slots: int = 1 << 16):
     setup = pot.exact_setup(q)
     counts = chips.counts_of(q.bag).astype(np.int64)
     stop, draw = dp.solve(counts.copy(), 0, q.start, 0, 1 if q.flask else 0, -1, -1, -1, -1,
-                          ctx_of(setup), setup.coin_value, setup.ruby_value, 1.0,
-                          rules_scalars(q.ruleset), memo(slots))
+                          ctx_of(setup),
+                          dp.leaf_table(rules_scalars(q.ruleset), setup.coin_value,
+                                        setup.ruby_value, 1.0), memo(slots))
     return setup, counts, stop, draw
 
 
@@ -78,8 +79,8 @@ def test_a_memo_emptied_mid_solve_changes_nothing():
     small = memo(64)
     setup = pot.exact_setup(q)
     counts = chips.counts_of(q.bag).astype(np.int64)
-    s2, d2 = dp.solve(counts.copy(), 0, 10, 0, 1, -1, -1, -1, -1, ctx_of(setup), 0.3, 1.5, 1.0,
-                      rules_scalars(BASE), small)
+    s2, d2 = dp.solve(counts.copy(), 0, 10, 0, 1, -1, -1, -1, -1, ctx_of(setup),
+                      dp.leaf_table(rules_scalars(BASE), 0.3, 1.5, 1.0), small)
     assert (s2, d2) == pytest.approx((stop, draw), abs=1e-12)
 
 
@@ -125,12 +126,11 @@ def test_draw_bounds_bracket_the_value_of_drawing(case):
     R = rules_scalars(BASE)
     ctx = np.array([7, 52, 0, flask_v, 0, 0], dtype=np.int64)
     lp = anchor
-    stop, draw = dp.solve(counts.copy(), white, anchor, norange, flask, lt, lp, -1, -1, ctx, coin,
-                          ruby, 1.0, R, memo(1 << 12))
-    lo = dp.draw_lower_bound(counts.copy(), white, anchor, norange, flask, lt, lp, ctx, R, coin,
-                             ruby, 1.0)
-    pm = dp.prefix_max_values(R, coin, ruby, 1.0)
-    hi = dp.draw_bound(counts.copy(), int(counts.sum()), white, anchor, flask, ctx, pm, R, coin,
-                       ruby, 1.0)
+    V = dp.leaf_table(R, coin, ruby, 1.0)
+    stop, draw = dp.solve(counts.copy(), white, anchor, norange, flask, lt, lp, -1, -1, ctx, V,
+                          memo(1 << 12))
+    lo = dp.draw_lower_bound(counts.copy(), white, anchor, norange, flask, lt, lp, ctx, V)
+    pm = dp.prefix_max_values(V)
+    hi = dp.draw_bound(counts.copy(), int(counts.sum()), white, anchor, flask, ctx, pm, V)
     assert lo <= draw + 1e-9
     assert draw <= hi + 1e-9

@@ -36,7 +36,7 @@ BUILTIN = sorted(n for n, d in REGISTRY.items() if d.source == "built-in")
 # The library the issue asks for: stop rules, presets and archetypes.
 REQUIRED = {"threshold", "risk", "ev", "optimal", "reckless", "random", "cautious", "balanced",
             "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby", "expected-value"}
-PARAM_KINDS = {"int", "float", "round", "chips", "choice"}
+PARAM_KINDS = {"int", "float", "round", "chips", "choice", "text"}
 
 
 def chip(name: str) -> int:

@@ -46,8 +46,9 @@ ROUND = Table("RD_", [
     Field("bag", len(_C), "chips in the bag after the round, per colour",
           tuple(f"bag_{c}" for c in _C), "int16"),
     Field("bagvalue", len(_C), "chips in the bag after the round, per colour: their values added "
-          "up", tuple(f"bagvalue_{c}" for c in _C), "int16"),
-    Field("flask", 1, "1 if the flask is full after the round", ("flask",), "int8"),
+          "up (training data of quacks train; no report column)", internal=True),
+    Field("flask", 1, "1 if the flask is full after the round (training data; no report column)",
+          internal=True),
     Field("card", 1, "the round's fortune-teller card number (0 none)", ("card",), "int8"),
 ], width_name="RD_WIDTH")
 

@@ -88,9 +88,7 @@ ROUND_METRICS: tuple[tuple[str, str], ...] = (
     ("droplet", "droplet position after the round"),
     ("chips", "chips in the bag after the round"),
     ("pot_chips", "chips in the pot"),
-) + tuple((f"bag_{c}", f"{c} chips in the bag after the round") for c in COLOUR_NAMES) + tuple(
-    (f"bagvalue_{c}", f"{c} chips in the bag after the round: their values added up")
-    for c in COLOUR_NAMES) + (("flask", "the flask is full after the round"),)
+) + tuple((f"bag_{c}", f"{c} chips in the bag after the round") for c in COLOUR_NAMES)
 ROUND_METRIC_NAMES = tuple(m for m, _ in ROUND_METRICS)
 
 

@@ -14,28 +14,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.kernel.decisions.value_layout import (
-    N_FEATURES,
-    X_COUNT,
-    X_DROPLET,
-    X_FLASK,
-    X_GAP_BEST,
-    X_GAP_TOTAL,
-    X_RUBIES,
-    X_VALUE,
-)
-from sim.kernel.records import (
-    O_NWIN,
-    O_SCORE,
-    O_WIN,
-    RD_BAG,
-    RD_BAGVALUE,
-    RD_DROPLET,
-    RD_FLASK,
-    RD_RUBIES,
-    RD_SCORE,
-)
+from sim.api.game import result_fields, round_fields
 from sim.rules.chips import COLOUR_NAMES
+from strategies.value_model_file import FEATURE_NAMES, N_FEATURES
+
+_RD = {name: lo for name, lo, _ in round_fields()}
+_O = {name: lo for name, lo, _ in result_fields()}
+RD_SCORE, RD_RUBIES, RD_DROPLET, RD_FLASK = (_RD[k] for k in ("score", "rubies", "droplet",
+                                                              "flask"))
+RD_BAG, RD_BAGVALUE = _RD["bag"], _RD["bagvalue"]
+O_SCORE, O_WIN, O_NWIN = _O["score"], _O["win"], _O["nwin"]
+X_GAP_BEST, X_GAP_TOTAL, X_RUBIES, X_DROPLET, X_FLASK = (
+    FEATURE_NAMES.index(k) for k in ("gap_best", "gap_total", "rubies", "droplet", "flask"))
+X_COUNT = FEATURE_NAMES.index(f"count_{COLOUR_NAMES[0]}")
+X_VALUE = FEATURE_NAMES.index(f"value_{COLOUR_NAMES[0]}")
 
 
 @dataclass

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel.decisions.value_layout import N_FEATURES
 from sim.study.train.features import Positions
-from strategies.value_model_file import ValueModel
+from strategies.value_model_file import N_FEATURES, ValueModel
 
 RIDGE = 1.0  # penalty on every weight but the intercept (in squared VP per unit of feature)
 

@@ -97,9 +97,9 @@ def play_positions(settings: TrainSettings, specs: list[str], iteration: int,
 
 
 def _err_column() -> int:
-    from sim.kernel.records import O_ERR
+    from sim.api.game import result_fields
 
-    return O_ERR
+    return next(lo for name, lo, _ in result_fields() if name == "err")
 
 
 def check_settings(settings: TrainSettings) -> None:
