@@ -89,16 +89,20 @@ def _best_purchase(model, r, rs, G, coins):
     return best
 
 
-@pytest.mark.parametrize("space", [0, 7, 19, 33, 53])
-def test_leaf_values_equal_a_direct_computation(space):
+def _leaves(round_: int):
+    """The compiled leaf table of seat 0 in the hand-set state of ``round_`` under ``_model``,
+    with the ruleset, model, game row and the direct features it is checked against."""
     rs = load_ruleset("base")
-    R = rules_scalars(rs)
     model = _model()
-    P, G, owned = _state(3)
+    P, G, owned = _state(round_)
     SP = np.zeros((4, MODEL_BASE + 21, S.PARAM_WIDTH))
     SP[0, MODEL_BASE:] = model.rows()
-    V = model_leaf_table(P, 0, G, R, SP)
-    x = _direct_features(owned)
+    return rs, model, G, model_leaf_table(P, 0, G, rules_scalars(rs), SP), _direct_features(owned)
+
+
+@pytest.mark.parametrize("space", [0, 7, 19, 33, 53])
+def test_leaf_values_equal_a_direct_computation(space):
+    rs, model, G, V, x = _leaves(3)
     vp, coins, ruby = rs.vp[space], rs.coins[space], rs.ruby[space]
     dvp = np.zeros(N_FEATURES)
     dvp[FEATURE_NAMES.index("gap_best")] = 1
@@ -126,14 +130,7 @@ def _unit(model, r):
 
 
 def test_last_round_leaves_convert_coins_and_rubies():
-    rs = load_ruleset("base")
-    R = rules_scalars(rs)
-    model = _model()
-    P, G, owned = _state(9)
-    SP = np.zeros((4, MODEL_BASE + 21, S.PARAM_WIDTH))
-    SP[0, MODEL_BASE:] = model.rows()
-    V = model_leaf_table(P, 0, G, R, SP)
-    x = _direct_features(owned)
+    rs, model, _, V, x = _leaves(9)
     space = 40
     vp, coins, ruby = rs.vp[space], rs.coins[space], rs.ruby[space]
     held = 3 + ruby
