@@ -25,7 +25,7 @@ RUN_FILE = "run.json"
 MD_FILE = "summary.md"
 TABLE_FILES = {"strategies": "summary.csv", "pairs": "pairs.csv", "seats": "seats.csv",
                "bought": "bought.csv", "vp_hist": "vp_hist.csv", "rounds": "rounds_summary.csv",
-               "head_to_head": "head_to_head.csv"}
+               "head_to_head": "head_to_head.csv", "nash": "nash.csv"}
 STATE_FILE = ".run.json.partial"
 STAGING = ".staging"
 PLOT_FILES = ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_round.png",
@@ -34,7 +34,7 @@ SWEEP_FILES = ("sweep.csv", "sweep.md", "sweep.png")
 SWEEP_STATE = ".sweep.json.partial"
 COMPRESSION = "lz4"  # fast to write; pandas, pyarrow, polars and duckdb read it
 VERSION_PACKAGES = ("quacks-sim", "numpy", "numba", "pandas", "pyarrow", "matplotlib", "typer",
-                    "rich")
+                    "rich", "scipy")
 
 
 def partial(name: str) -> str:

@@ -48,7 +48,8 @@ def load_summary(path: str | Path) -> Summary:
             "rating_note": run.get("rating_note", ""), "format": run.get("format"),
             "detail": run.get("detail")}
     return Summary(strategies, pairs if pairs is not None else pd.DataFrame(), seats, bought,
-                   read("vp_hist"), rounds, info, head_to_head=read("head_to_head", ("a", "b")))
+                   read("vp_hist"), rounds, info, head_to_head=read("head_to_head", ("a", "b")),
+                   nash=read("nash"))
 
 
 def load_result(path: str | Path, plan):

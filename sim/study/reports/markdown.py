@@ -10,6 +10,7 @@ import pandas as pd
 
 from sim.rules.ruleset import rules_label
 from sim.study.common.plot_style import seat_label
+from sim.study.tournament.cycles import ALPHA, CYCLE_STATS, METHOD_CYCLES, POPULATION
 
 
 def _fmt(x, digits: int) -> str:
@@ -87,6 +88,23 @@ def head_to_head_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     return ["A \\ B", *names], rows
 
 
+def cycle_rows(df: pd.DataFrame, strategies: pd.DataFrame | None = None
+               ) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the cycle table (one column per statistic of ``CYCLE_STATS`` with its
+    95% interval), with the Plackett-Luce rating of ``strategies`` beside it when given."""
+    header = ["strategy", *[f"{label} [95% CI]" for _, label in CYCLE_STATS]]
+    pl = {}
+    if strategies is not None:
+        header.append("Plackett-Luce rating")
+        pl = {str(r["strategy"]): _fmt(r["rating"], 0) for r in strategies.to_dict("records")}
+    rows = []
+    for r in df.to_dict(orient="records"):
+        cells = [f"{_fmt(r[k], 4)} {_ci(r[k + '_ci_lo'], r[k + '_ci_hi'], 4)}"
+                 for k, _ in CYCLE_STATS]
+        rows.append([str(r["strategy"]), *cells, *([pl.get(str(r["strategy"]), "")] if pl else [])])
+    return header, rows
+
+
 def head_to_head_counts(df: pd.DataFrame) -> str:
     """How many games and deals each head-to-head cell rests on (one figure when all are equal)."""
     def span(col: str) -> str:
@@ -158,6 +176,24 @@ def summary_markdown(result) -> str:
                 "A-B plus B-A is 1; at larger tables it also counts the other players, and the "
                 f"equal share is 1/{st['players']}.", ""]
         h, rows = head_to_head_rows(h2h)
+        out += [md_table(h, rows, [False] + [True] * (len(h) - 1)), ""]
+    nash = s.nash
+    if nash is not None and len(nash):
+        out += ["## Ratings that see cycles: Nash averaging and AlphaRank", "",
+                "The head-to-head matrix as a game: A[i, j] = (win share of i vs j - win share of "
+                "j vs i) / 2. *Nash weight*: the strategy's weight in the maximum-entropy Nash "
+                "equilibrium of that symmetric zero-sum game; *Nash rating*: its payoff against "
+                "the equilibrium mixture (0 for the strategies in it, below 0 for the rest: how "
+                "much it loses to the mixture, in win share; at two-player tables its win share "
+                "against the mixture minus 1/2). *AlphaRank mass*: the stationary distribution of "
+                f"single-population AlphaRank (alpha {ALPHA:g}, population {POPULATION}). Where "
+                "the matrix is transitive these agree with the Plackett-Luce order and put the "
+                "weight on the best strategy; with a cycle (A beats B beats C beats A) they spread "
+                "it over the cycle, where Plackett-Luce ranks by the average, and copies of a "
+                "strategy in the pool change the average but not the Nash ratings. Intervals: "
+                f"{METHOD_CYCLES} "
+                "(every column in nash.csv).", ""]
+        h, rows = cycle_rows(nash, s.strategies)
         out += [md_table(h, rows, [False] + [True] * (len(h) - 1)), ""]
     out += ["## Seats", "", "Win share by seat, pooled over strategies (the seat advantage the "
             "rotation balances out).", ""]

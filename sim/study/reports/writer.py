@@ -13,7 +13,9 @@ A finished tournament report ``DIR`` holds:
   by seat), ``bought.csv`` (chips bought by colour), ``vp_hist.csv`` (VP distribution),
   ``rounds_summary.csv`` (per-round means, with rounds detail), ``head_to_head.csv`` (round-robin
   with more strategies than seats: A's win share at the tables A shares with B, every ordered
-  pair), ``summary.md`` (all tables).
+  pair), ``nash.csv`` (with the head-to-head table: per strategy its Nash weight, Nash rating and
+  AlphaRank mass with bootstrap intervals, ``sim.study.tournament.cycles``), ``summary.md`` (all
+  tables).
 - ``run.json``: command line, settings, resolved ruleset and its hash, strategy specs with
   parameters, seed, game count, package versions, wall time and the per-strategy results.
 - the PNG plots (see ``sim.study.reports.plots``).

@@ -49,7 +49,8 @@ class TournamentResult:
 
     def to_json(self) -> dict:
         """One JSON-ready object: run settings, per-strategy results, pairs, seats and (with
-        strategies at more than one table) the head-to-head rows."""
+        strategies at more than one table) the head-to-head rows and the cycle ratings
+        (``nash``: Nash averaging and AlphaRank per strategy)."""
         from sim.study.tournament.summary import frame_records
 
         s = self.plan.settings()
@@ -72,6 +73,7 @@ class TournamentResult:
             "seats": frame_records(seats[seats["strategy"] == "all"].drop(columns="strategy")),
             "head_to_head": (frame_records(self.summary.head_to_head)
                              if self.summary.head_to_head is not None else None),
+            "nash": (frame_records(self.summary.nash) if self.summary.nash is not None else None),
             "rating_note": self.summary.info.get("rating_note", ""),
             "interval_methods": self.summary.info.get("interval_methods", {}),
             "notes": list(self.notes),

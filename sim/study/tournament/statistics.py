@@ -29,6 +29,9 @@ turns the sums into tables:
   sat at the same table (per-deal sums of A's share units and seat-games in those games, a
   ``ClusterSums`` cell per pair, so the same Wilson interval at the cluster effective sample size
   as the per-strategy win share), with the games and deals behind it;
+- **nash** (with the head-to-head table): ratings that see cycles in it, per strategy its weight
+  in the maximum-entropy Nash equilibrium of the head-to-head game, its Nash-averaged rating and
+  its AlphaRank mass, with cluster-bootstrap intervals over deals (``sim.study.tournament.cycles``);
 - **bought**, **vp_hist** and (with rounds detail) **rounds**: chips bought by colour, the VP
   distribution, and per-round means (explosion rate, reward space, bag composition, ...).
 """
@@ -54,6 +57,7 @@ from sim.stats.clusters import (
     t_interval,
 )
 from sim.stats.intervals import t_ci
+from sim.study.tournament.cycles import METHOD_CYCLES
 from sim.study.tournament.head_to_head import HeadToHead
 from sim.study.tournament.rating import RATING_BUCKETS, ClusterOrders, Rating, plackett_luce
 from sim.study.tournament.summary import Summary
@@ -72,6 +76,7 @@ INTERVAL_METHODS: dict[str, str] = {
                              "for this run's difference",
     "seats": f"{METHOD_SHARE} (win share); {METHOD_MEAN} (VP)",
     "head_to_head": METHOD_SHARE,
+    "nash": METHOD_CYCLES,
     "bought, rounds": f"{METHOD_MEAN} ({METHOD_SHARE} for the explosion rate by round)",
 }
 
@@ -206,7 +211,8 @@ class Accumulator:
         self.vp_hist += np.bincount(strat * H + np.clip(vp, 0, None),
                                     minlength=S * H).reshape(S, H)
         if self.h2h is not None:
-            self.h2h.add(strat.reshape(-1, n), share.reshape(-1, n), dl[::n], nd)
+            self.h2h.add(strat.reshape(-1, n), share.reshape(-1, n), dl[::n], nd,
+                         int(deal.min()))
         ud = np.nonzero(present)[0].astype(np.int64) + int(deal.min())
         self._add_deal_sums(ud, cnt, V, W)
         # finishing orders for the rating: per game the sorted (rank, strategy) codes
@@ -335,8 +341,11 @@ class Accumulator:
         cat = pd.CategoricalDtype(self.names, ordered=True)
         rating = self.rating()
         methods = dict(INTERVAL_METHODS)
+        nash = self.h2h.cycle_table(cat, SHARE_UNIT) if self.h2h is not None else None
         if self.h2h is None:
             del methods["head_to_head"]
+        if nash is None:
+            del methods["nash"]
         return Summary(
             strategies=self._strategy_table(cat, rating),
             pairs=self._pairs_table(cat),
@@ -349,6 +358,7 @@ class Accumulator:
                   "interval_methods": methods},
             head_to_head=self.h2h.table(cat, self.deals, SHARE_UNIT) if self.h2h is not None
             else None,
+            nash=nash,
         )
 
     def _strategy_table(self, cat, rating: Rating) -> pd.DataFrame:

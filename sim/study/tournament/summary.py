@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from sim.study.tournament.cycles import CYCLE_STAT_NAMES
+
 
 @dataclass
 class Summary:
@@ -21,6 +23,7 @@ class Summary:
     rounds: pd.DataFrame | None
     info: dict = field(default_factory=dict)
     head_to_head: pd.DataFrame | None = None  # round-robin only (strategies at several tables)
+    nash: pd.DataFrame | None = None  # Nash averaging and AlphaRank of the head-to-head game
 
     def records(self) -> list[dict]:
         """Per-strategy rows as JSON-ready dicts: ``name`` first, intervals as [low, high],
@@ -32,7 +35,7 @@ class Summary:
 INTERVAL_PAIRS = ("win_share_ci", "mean_vp_ci", "mean_rank_ci", "explosion_rate_ci", "rating_ci",
                   "vp_diff_ci",
                   "vp_diff_ci_unpaired", "win_share_diff_ci", "win_share_diff_ci_unpaired",
-                  "win_share_a_ci")
+                  "win_share_a_ci") + tuple(f"{name}_ci" for name in CYCLE_STAT_NAMES)
 
 
 def _clean(v):
