@@ -333,13 +333,15 @@ _define("expert",
 
 MASTER_REQUESTED = False  # set once a strategy uses master's slot functions (compiled on demand)
 BUY_BY = ("model", "marginal")
+LEAVES = ("model", "marginal")
 
 
 def _master_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
     global MASTER_REQUESTED
     MASTER_REQUESTED = True
     kinds, params = _stop_builder(S.STOP_OPTIMAL, None)(v)
-    params[S.SLOT_STOP, S.P_LEAF_MODEL] = 1.0
+    params[S.SLOT_STOP, S.P_LEAF_MODEL] = (S.LEAF_MARGINAL if v["leaf"] == "marginal"
+                                           else S.LEAF_MODEL)
     kinds[S.SLOT_EXPLODE] = S.USER_BASE + S.UF_MASTER_EXPLODE
     if v["buy_by"] == "model":
         kinds[S.SLOT_BUY] = S.USER_BASE + S.UF_MASTER_BUY
@@ -348,6 +350,7 @@ def _master_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
 
 
 MODEL_AUTO = "auto"
+MODEL_NONE = "none"  # leaf=marginal without a model: maximise expected VP
 _MASTER_COMMON = dict(flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0,
                       rubies="value", space_worth=0.40, flask_worth=0.05, buyer="marginal",
                       buy=[*DEFAULT_BUY, "o6", "l1"],
@@ -357,7 +360,12 @@ REGISTRY["master"] = StrategyDef(
     "master", "Experimental: the exact in-round solve valued by a model learned by self-play "
     "(quacks train); not yet as strong as expert.",
     (Param("model", "text", MODEL_AUTO, help="the value model: auto (the shipped model for the "
-           "ruleset and player count, or the nearest one) or a model file from quacks train"),
+           "ruleset and player count, or the nearest one), a model file from quacks train, "
+           "or none (leaf=marginal only: expected VP, not the chance of winning)"),
+     Param("leaf", "choice", "model", help="how the solve values an ending: by the model's "
+           "margin of the position after it (model), or its VP plus what the marginal buyer "
+           "buys with its coins (marginal), as a chance of winning when a model is attached",
+           choices=LEAVES),
      Param("buy_by", "choice", "model", help="how to buy: the legal set that adds most to the "
            "model's chance of winning (model), or expert's marginal buyer (marginal)",
            choices=BUY_BY),

@@ -13,8 +13,17 @@ from sim.api.game import lineup_arrays, play_batch
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
+from sim.kernel.decisions.buy_marginal import marginal_context, marginal_worth
+from sim.kernel.decisions.leaf_marginal import (
+    marginal_explosion_takes_coins,
+    marginal_leaf_table,
+)
 from sim.kernel.decisions.value_layout import FEATURE_NAMES, MODEL_BASE, N_FEATURES
-from sim.kernel.decisions.value_model import model_leaf_table, position_features
+from sim.kernel.decisions.value_model import (
+    for_sale_this_round,
+    model_leaf_table,
+    position_features,
+)
 from sim.kernel.records import O_ERR
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
@@ -70,9 +79,31 @@ def test_position_features_match_a_direct_count():
     assert np.array_equal(x, _direct_features(owned))
 
 
+# base game, Set 1: the books of orange, green, blue, red and black are out from round 1, yellow
+# from round 2, purple from round 3 (rules: "Round 2/3" of the round overview)
+BOOK_ROUND = {"orange": 1, "green": 1, "blue": 1, "red": 1, "black": 1, "yellow": 2, "purple": 3}
+
+
+def _for_sale(t, r):
+    return BOOK_ROUND.get(chips.COLOUR_NAMES[chips.TYPE_COLOUR[t]], 99) <= r
+
+
+@pytest.mark.parametrize("round_", [1, 2, 3])
+def test_chips_for_sale_while_brewing_follow_the_books_out(round_):
+    """While a seat brews round r, the buying phase has not published G_AVAIL yet (it still holds
+    round r-1's books, or nothing in round 1): the leaves read the books out from the rules."""
+    rs = load_ruleset("base")
+    R = rules_scalars(rs)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    G[L.G_ROUND] = round_
+    got = {t for t in range(chips.N_TYPES) if for_sale_this_round(G, R, t)}
+    want = {t for t in range(chips.N_TYPES) if _for_sale(t, round_) and rs.price[t] >= 0}
+    assert got == want and got
+
+
 def _best_purchase(model, r, rs, G, coins):
     """The greatest margin gain of a legal set within coins, by trying every set."""
-    types = [t for t in range(chips.N_TYPES) if G[L.G_AVAIL + t] and rs.price[t] >= 0]
+    types = [t for t in range(chips.N_TYPES) if _for_sale(t, r) and rs.price[t] >= 0]
     best = 0.0
     for k in (1, 2):
         for combo in itertools.combinations(types, k):
@@ -236,3 +267,78 @@ def test_nearest_model_note():
     assert note is not None and "nearest" not in note and "using the shipped base 4-player" in note
     _, exact = resolve("auto", load_ruleset("base"), 4)
     assert exact is None
+
+
+def _marginal_setup(round_: int, with_model: bool):
+    rs = load_ruleset("base")
+    R = rules_scalars(rs)
+    P, G, _ = _state(round_)
+    st = parse_strategy("master:leaf=marginal,model=none,buy_by=marginal,ruby=0.9")
+    SP = np.zeros((4, MODEL_BASE + 21, S.PARAM_WIDTH))
+    SP[:, : st.params.shape[0]] = st.params
+    if with_model:
+        SP[0, MODEL_BASE:] = _model().rows()
+    return rs, R, P, G, SP
+
+
+def _best_marginal_purchase(P, G, R, SP, rs, r, coins):
+    """The most VP a legal set within coins adds by the marginal buyer's chip worths, by trying
+    every set of the chips for sale in round r."""
+    ctx = marginal_context(P, 0, G, R, SP)
+    worth = {t: marginal_worth(SP, 0, t, ctx) for t in range(chips.N_TYPES)
+             if _for_sale(t, r) and rs.price[t] >= 0 and chips.TYPE_COLOUR[t] != chips.WHITE}
+    best = 0.0
+    for k in (1, 2):
+        for combo in itertools.combinations(worth, k):
+            if len({chips.TYPE_COLOUR[t] for t in combo}) == k and \
+                    sum(rs.price[t] for t in combo) <= coins:
+                best = max(best, sum(worth[t] for t in combo))
+    return best
+
+
+@pytest.mark.parametrize("round_", [1, 4])
+@pytest.mark.parametrize("space", [0, 9, 21, 40])
+def test_marginal_leaves_are_vp_plus_what_the_coins_buy(round_, space):
+    rs, R, P, G, SP = _marginal_setup(round_, with_model=False)
+    V = marginal_leaf_table(P, 0, G, R, SP)
+    vp, coins, ruby = rs.vp[space], rs.coins[space], rs.ruby[space]
+    buys = _best_marginal_purchase(P, G, R, SP, rs, round_, coins)
+    assert buys > 0 or coins < 3  # the cheapest chip (orange) costs 3
+    assert V[space, 0] == pytest.approx(vp + buys + 0.9 * ruby, rel=1e-12)
+    assert V[space, 1] == pytest.approx(max(vp, buys) + 0.9 * ruby, rel=1e-12)
+
+
+def test_marginal_leaves_in_the_last_round_turn_coins_and_rubies_into_vp():
+    rs, R, P, G, SP = _marginal_setup(9, with_model=False)
+    V = marginal_leaf_table(P, 0, G, R, SP)
+    for space in (5, 30, 52):
+        vp, coins, ruby = rs.vp[space], rs.coins[space], rs.ruby[space]
+        extra = (3 + ruby) // 2 - 3 // 2  # seat 0 holds 3 rubies
+        assert V[space, 0] == vp + coins // 5 + extra
+        assert V[space, 1] == max(vp, coins // 5) + extra
+
+
+def test_marginal_leaves_with_a_model_are_chances_of_winning():
+    rs, R, P, G, SP = _marginal_setup(4, with_model=True)
+    V = marginal_leaf_table(P, 0, G, R, SP)
+    _, _, _, _, SPn = _marginal_setup(4, with_model=False)
+    vp_table = marginal_leaf_table(P, 0, G, R, SPn)
+    model = _model()
+    x = np.zeros(N_FEATURES)
+    position_features(P, 0, G, x)
+    base = model.margin(4, x[None, :])[0]
+    dvp = model.weights[3][FEATURE_NAMES.index("gap_best")] + \
+        3 * model.weights[3][FEATURE_NAMES.index("gap_total")]
+    want = 1 / (1 + np.exp(-(model.a[3] + model.b[3] * (base + dvp * vp_table))))
+    assert np.allclose(V, want, rtol=1e-12)
+
+
+def test_marginal_explosion_choice_takes_coins_only_when_they_buy_more_vp():
+    rs, R, P, G, SP = _marginal_setup(2, with_model=False)
+    buys = _best_marginal_purchase(P, G, R, SP, rs, 2, 10)
+    assert buys > 1
+    assert marginal_explosion_takes_coins(P, 0, G, R, SP, int(buys) - 1, 10)
+    assert not marginal_explosion_takes_coins(P, 0, G, R, SP, int(buys) + 1, 10)
+    _, R9, P9, G9, SP9 = _marginal_setup(9, with_model=False)
+    assert marginal_explosion_takes_coins(P9, 0, G9, R9, SP9, 3, 20)  # 20 coins are 4 VP
+    assert not marginal_explosion_takes_coins(P9, 0, G9, R9, SP9, 4, 20)

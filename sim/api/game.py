@@ -38,7 +38,7 @@ from sim.rules.ruleset import Ruleset
 from sim.rules.witches import N_WITCHES
 from sim.stats.clusters import ClusterSums
 from sim.stats.intervals import Z95, wilson
-from strategies.builtin import Strategy
+from strategies.builtin import MODEL_NONE, Strategy
 from strategies.registry import slot_table
 
 DEFAULT_CHUNKS = 64
@@ -125,7 +125,8 @@ def uses_value_model(st: Strategy) -> bool:
     """True if the strategy's stop rule values its leaves by a value model (``master``)."""
     from sim.kernel.decisions import slots as S
 
-    return bool(st.params[S.SLOT_STOP, S.P_LEAF_MODEL] > 0)
+    return bool(st.params[S.SLOT_STOP, S.P_LEAF_MODEL] > 0
+                and str(st.values.get("model", "auto")) != MODEL_NONE)
 
 
 _NOTES_SHOWN: set[str] = set()

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel.decisions.slots import P_EXPLORE, SLOT_BUY
+from sim.kernel.decisions.leaf_marginal import marginal_explosion_takes_coins
+from sim.kernel.decisions.slots import LEAF_MARGINAL, P_EXPLORE, P_LEAF_MODEL, SLOT_BUY, SLOT_STOP
 from sim.kernel.decisions.value_model import (
     best_set,
     chip_gain,
@@ -71,9 +72,12 @@ def master_buy(P, s, G, R, SP, a, b, M):
 
 def master_explode(P, s, G, R, SP, a, b, M):
     """Slot function (explode): 1 takes the b coins, 0 the a VP, whichever the model's margin
-    prefers (the coins buy the best set they allow; in the last round they turn into VP)."""
+    prefers (the coins buy the best set they allow; in the last round they turn into VP); with
+    the marginal leaves, whichever is worth more VP by the marginal buyer."""
     r = G[G_ROUND]
     last = r >= R[R_ROUNDS]
+    if SP[s, SLOT_STOP, P_LEAF_MODEL] >= LEAF_MARGINAL:
+        return 1 if marginal_explosion_takes_coins(P, s, G, R, SP, a, b) else 0
     if not has_model(SP, s):
         if last:
             return 1 if b // max(R[R_FINAL_COINS], 1) > a else 0

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.decisions.buy_marginal import comb
+from sim.kernel.decisions.leaf_marginal import marginal_leaf_table
 from sim.kernel.decisions.optimal_memo import (
     memo_capacity,
     memo_get,
@@ -30,6 +31,7 @@ from sim.kernel.decisions.optimal_memo import (
 )
 from sim.kernel.decisions.potion_value import one_step_ev_draws, space_value
 from sim.kernel.decisions.slots import (
+    LEAF_MARGINAL,
     P_LEAF_MODEL,
     P_OPT_MAX_SUBBAGS,
     P_RUBY_VALUE,
@@ -434,9 +436,9 @@ def leaf_table(R, cv, rv, vv):
 def optimal_stop(P, s, G, R, SP, a, b, M):
     """Slot function: 1 to draw again if drawing is worth more than stopping (exact DP).
 
-    The leaves are valued by the seat's value model when its stop slot asks for it
-    (``P_LEAF_MODEL``, the ``master`` preset) and a model is attached, otherwise linearly
-    (coin, ruby and VP values)."""
+    The leaves are valued as its stop slot's ``P_LEAF_MODEL`` says (the ``master`` preset): by
+    the marginal buyer (``LEAF_MARGINAL``, ``leaf_marginal``), by the seat's value model
+    (``LEAF_MODEL``, when a model is attached), otherwise linearly (coin, ruby and VP values)."""
     bag = np.empty(N_TYPES, dtype=np.int64)
     for t in range(N_TYPES):
         bag[t] = P[s, BAGCNT + t]
@@ -452,8 +454,11 @@ def optimal_stop(P, s, G, R, SP, a, b, M):
     ctx[C_FLASK_V] = np.int64(SP[s, SLOT_FLASK, 0])
     ctx[C_FLASK_MINW] = np.int64(SP[s, SLOT_FLASK, 1])
     ctx[C_REUSE] = R[R_FLASK_REUSE]
-    modelled = SP[s, SLOT_STOP, P_LEAF_MODEL] > 0 and has_model(SP, s)
-    if modelled:
+    leaf = SP[s, SLOT_STOP, P_LEAF_MODEL]
+    modelled = leaf >= LEAF_MARGINAL or (leaf > 0 and has_model(SP, s))
+    if leaf >= LEAF_MARGINAL:
+        V = marginal_leaf_table(P, s, G, R, SP)
+    elif modelled:
         V = model_leaf_table(P, s, G, R, SP)
     else:
         r = min(G[0], ROUND_PARAMS - 1)
@@ -470,9 +475,10 @@ def optimal_stop(P, s, G, R, SP, a, b, M):
         subbags *= bag[t] + 1
     limit = SP[s, SLOT_STOP, P_OPT_MAX_SUBBAGS]
     if limit > 0 and subbags > limit:
-        # Too many sub-bags to solve now: decide by the one-step expected value until the bag
-        # left is small enough to solve exactly (it shrinks with every draw); with the model's
-        # leaves, the lower bound above is that one step and said stop.
-        return 0 if modelled else (1 if one_step_ev_draws(P, s, G, R, SP) else 0)
+        # Too many sub-bags to solve now: decide by the one-step expected value of the linear
+        # values until the bag left is small enough to solve exactly (it shrinks with every
+        # draw). Not by the lower bound of the leaves above: a leaf table with steps (coins
+        # worth what they buy) makes one step look worthless far more often than it is.
+        return 1 if one_step_ev_draws(P, s, G, R, SP) else 0
     stop, draw = solve(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, pt, pp, ctx, V, M)
     return 1 if draw > stop + 1e-12 else 0

@@ -45,9 +45,12 @@ P_OPT_MAX_SUBBAGS = 23
 # stop slot of ev: VP worth of the bonus die, counted once others' potions are seen
 P_DIE_VALUE = 24
 P_PRESS = 25  # stop slot of ev: VP of expected value given up per VP behind, per round to play
-# stop slot of optimal: 1 values the solve's leaves by the seat's value model (``master``; the
-# model's rows follow the slots, see ``sim.kernel.decisions.value_layout``), 0 by coin/ruby/VP
+# stop slot of optimal: how the solve's leaves are valued (``master``): 0 by coin/ruby/VP,
+# LEAF_MODEL by the seat's value model (the model's rows follow the slots, see
+# ``sim.kernel.decisions.value_layout``), LEAF_MARGINAL by the marginal buyer's worth of the coins
+# (``leaf_marginal``; win-aware when a model is attached)
 P_LEAF_MODEL = 26
+LEAF_MODEL, LEAF_MARGINAL = 1, 2
 
 SCRIPTED = 99  # every slot: read the decision from SC
 USER_BASE = 100  # kind USER_BASE + i: call slot function i of UF

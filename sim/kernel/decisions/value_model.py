@@ -39,9 +39,10 @@ from sim.kernel.layout import (
     F_NCHIPS,
     F_RUBIES,
     F_SCORE,
-    G_AVAIL,
     G_NP,
     G_ROUND,
+    R_BOOK,
+    R_BOOK_ROUND,
     R_COINS,
     R_FINAL_COINS,
     R_FINAL_RUBIES,
@@ -176,6 +177,14 @@ def gains_by_budget(gain, cost, max_buys, top):
     return g
 
 
+@kernel(inline=True)
+def for_sale_this_round(G, R, t):
+    """True if chip type t will be for sale in this round's buying (its colour's book is out):
+    what a strategy needs while it brews, before the buying phase publishes ``G_AVAIL``."""
+    c = TYPE_COLOUR[t]
+    return R[R_BOOK + c] > 0 and G[G_ROUND] >= R[R_BOOK_ROUND + c] and R[R_PRICE + t] >= 0
+
+
 @kernel(nrt=True)
 def shop_gains(SP, s, row, G, R):
     """Every chip type's gain to seat s under its model row, and its price if it is for sale
@@ -183,7 +192,7 @@ def shop_gains(SP, s, row, G, R):
     gain = np.zeros(N_TYPES, dtype=np.float64)
     cost = np.full(N_TYPES, -1, dtype=np.int64)
     for t in range(N_TYPES):
-        if TYPE_COLOUR[t] != WHITE and G[G_AVAIL + t] != 0 and R[R_PRICE + t] >= 0:
+        if TYPE_COLOUR[t] != WHITE and for_sale_this_round(G, R, t):
             gain[t] = chip_gain(SP, s, row, t)
             cost[t] = R[R_PRICE + t]
     return gain, cost
