@@ -154,7 +154,8 @@ def test_json_keys_and_report_folder(tmp_path):
     files = sorted(p.name for p in out.iterdir())
     assert files == sorted(d["files"]) == sorted(
         ["rulesets.parquet", "strategies.parquet", "differences.parquet", "deals.parquet",
-         "metrics.png", "differences.png", "win_share.png", "report.md", "run.json"])
+         "metrics.png", "differences.png", "win_share.png", "report.md", "run.json",
+         "report.html"])
     for name in ("metrics.png", "differences.png", "win_share.png"):
         assert (out / name).read_bytes()[:8] == PNG
     t = pd.read_parquet(out / "rulesets.parquet")

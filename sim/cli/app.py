@@ -40,10 +40,10 @@ def _options(
 # Command modules: each has ``register(app)``; commands are listed in this order, groups (rules,
 # experiment) after them. A module not written yet in this checkout is skipped (only when that
 # very module is missing, never on an error inside it).
-COMMAND_MODULES = ("sim.cli.reports", "sim.cli.rules_cmd", "sim.cli.tune_cmd",
-                   "sim.cli.thresholds_cmd", "sim.cli.compare_cmd", "sim.cli.experiment_cmd",
-                   "sim.cli.potion_cmd", "sim.cli.game_cmd", "sim.cli.strategies_cmd",
-                   "sim.cli.train_cmd")
+COMMAND_MODULES = ("sim.cli.reports", "sim.cli.report_cmd", "sim.cli.rules_cmd",
+                   "sim.cli.tune_cmd", "sim.cli.thresholds_cmd", "sim.cli.compare_cmd",
+                   "sim.cli.experiment_cmd", "sim.cli.potion_cmd", "sim.cli.game_cmd",
+                   "sim.cli.strategies_cmd", "sim.cli.train_cmd")
 
 
 def _register_commands() -> None:

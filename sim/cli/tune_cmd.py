@@ -3,7 +3,7 @@
 ``quacks tune SPEC --param KEY=LO:HI [--param ...] --vs FIELD`` searches the parameter ranges
 for the values that win most against the field (``sim.study.tune.run``), prints the best spec with
 its re-tested win share and the paired improvement over SPEC, and with ``--out DIR`` writes
-``history.parquet`` (every candidate), ``progress.png`` and ``tune.json``.
+``history.parquet`` (every candidate), ``progress.png``, ``tune.json`` and ``report.html``.
 """
 
 import json
@@ -48,7 +48,8 @@ def register(app: typer.Typer) -> None:
                                                              "top).")] = 200_000,
         seed: Annotated[int, typer.Option("--seed", help="Run seed (default 1).")] = 1,
         out_dir: Annotated[str | None, typer.Option(
-            "--out", help="Directory for history.parquet, progress.png and tune.json.")] = None,
+            "--out", help="Directory for history.parquet, progress.png, tune.json and "
+                     "report.html.")] = None,
         rules: Annotated[str, typer.Option("--rules",
                                            help="Built-in ruleset name or a TOML file.")] = "base",
         set_: Annotated[list[str] | None, typer.Option(
@@ -127,16 +128,25 @@ def print_tune(res, players: int, files: list[str], target: Path | None) -> None
 
 
 def write_tune_report(res, target: Path, settings: dict) -> list[str]:
-    """history.parquet, progress.png and tune.json in ``target``, each written atomically."""
-    from sim.study.reports.files import atomic_write_text, partial
+    """history.parquet, progress.png, tune.json (the result, the settings, the command line,
+    the package versions, the date and the files) and report.html (all of it on one page) in
+    ``target``, each written atomically."""
+    import sys
+
+    from sim.study.reports.files import (
+        REPORT_HTML,
+        atomic_write_text,
+        now_iso,
+        package_versions,
+        partial,
+    )
+    from sim.study.reports.html import write_html
 
     target.mkdir(parents=True, exist_ok=True)
     hist = target / "history.parquet"
     tmp = hist.with_name(partial(hist.name))
     res.history.to_parquet(tmp, index=False)
     os.replace(tmp, hist)
-    atomic_write_text(target / "tune.json", json.dumps({**res.as_json(), "settings": settings},
-                                                       indent=2) + "\n")
     from sim.study.tune.plots import progress_figure
 
     fig = progress_figure(res)
@@ -144,4 +154,9 @@ def write_tune_report(res, target: Path, settings: dict) -> list[str]:
     tmp = png.with_name(partial(png.name))
     fig.savefig(tmp, format="png", dpi=110)
     os.replace(tmp, png)
-    return ["history.parquet", "progress.png", "tune.json"]
+    files = ["history.parquet", "progress.png", REPORT_HTML, "tune.json"]
+    atomic_write_text(target / "tune.json", json.dumps(
+        {**res.as_json(), "settings": settings, "argv": sys.argv, "versions": package_versions(),
+         "created": now_iso(), "files": files}, indent=2) + "\n")
+    write_html(target)
+    return files

@@ -42,7 +42,7 @@ from sim.study.compare.stats import (
     metric_label,
     strategy_key,
 )
-from sim.study.reports.files import dumps, package_versions
+from sim.study.reports.files import REPORT_HTML, dumps, now_iso, package_versions
 from sim.study.tournament.plan import (
     Plan,
     TournamentConfig,
@@ -297,8 +297,9 @@ class CompareResult:
 
     def write(self, out: str | Path, *, force: bool = False,
               argv: Sequence[str] | None = None) -> list[str]:
-        """Write the report folder: the tables as parquet, the PNG plots, ``report.md`` and
-        ``run.json`` (settings, command, versions, the JSON result). Everything is written into
+        """Write the report folder: the tables as parquet, the PNG plots, ``report.md``,
+        ``run.json`` (settings, command, versions, the date, the JSON result) and
+        ``report.html`` (all of it on one page). Everything is written into
         ``OUT/.staging`` and moved into place at the end (``run.json`` last), so an interrupted
         write leaves no half-written visible file. Returns the file names."""
         p = Path(out)
@@ -318,6 +319,7 @@ class CompareResult:
 
     def _write(self, p: Path, stage: Path, argv: Sequence[str] | None) -> list[str]:
         from sim.study.compare.plots import render
+        from sim.study.reports.html import write_html
 
         files = []
         for name in TABLES:
@@ -332,12 +334,13 @@ class CompareResult:
         files.append("report.md")
         manifest = {**self.to_json(), "settings": self.config.settings(), "argv": list(argv or []),
                     "command": command_line(self.config), "versions": versions,
-                    "files": sorted(files + ["run.json"])}
+                    "created": now_iso(), "files": sorted(files + ["run.json", REPORT_HTML])}
         (stage / "run.json").write_text(dumps(manifest), encoding="utf-8")
         for name in [*files, "run.json"]:
             os.replace(stage / name, p / name)
         stage.rmdir()
         _clear(p, keep=manifest["files"])
+        write_html(p)  # the page of the report, from its files
         return manifest["files"]
 
 

@@ -2,7 +2,8 @@
 
 ``OUT/`` gets, per part, ``OUT/<part>/<table>.parquet`` and its PNG figures, and at the top
 ``report.md`` (each part's tables and figures, the exact command, the seed and the package
-versions) and ``experiment.json`` (the resolved file, games per part, versions). Everything is
+versions), ``experiment.json`` (the resolved file, games per part, versions) and
+``report.html`` (all of it on one page, ``sim.study.reports.html``). Everything is
 written into a hidden staging folder that is renamed to ``OUT`` only when complete; an error
 removes it, and Ctrl-C keeps the finished parts in ``OUT`` for ``--resume``. The same file,
 seed and ``--games`` give the same tables.
@@ -31,6 +32,7 @@ from sim.study.experiments.parts import (
     run_tournament_part,
 )
 from sim.study.reports.files import dumps, now_iso, package_versions
+from sim.study.reports.html import write_html
 
 REPORT_FILE = "report.md"
 EXPERIMENT_JSON = "experiment.json"
@@ -241,6 +243,7 @@ def _run(exp: Experiment, out: Path, staging: Path, state: dict | None, games: i
     (staging / EXPERIMENT_JSON).write_text(dumps(meta), encoding="utf-8")
     (staging / REPORT_FILE).write_text(
         report_markdown(exp, parts, command, versions, seconds, games), encoding="utf-8")
+    write_html(staging)  # the page, renamed into place with the rest
     if out.exists():
         shutil.rmtree(out)
     staging.replace(out)

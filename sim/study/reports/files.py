@@ -22,6 +22,7 @@ from sim.study.reports.schema import (
 GAMES_FILE = "games.parquet"
 ROUNDS_FILE = "rounds.parquet"
 RUN_FILE = "run.json"
+REPORT_HTML = "report.html"  # the page of every report folder (sim.study.reports.html)
 MD_FILE = "summary.md"
 TABLE_FILES = {"strategies": "summary.csv", "pairs": "pairs.csv", "seats": "seats.csv",
                "bought": "bought.csv", "vp_hist": "vp_hist.csv", "rounds": "rounds_summary.csv",
@@ -49,9 +50,8 @@ def resume_name(name: str) -> str:
 
 def known_files() -> list[str]:
     """Every file name a tournament report may contain (for --force and the empty-DIR check)."""
-    names = [GAMES_FILE, ROUNDS_FILE, RUN_FILE, MD_FILE, *TABLE_FILES.values(), *PLOT_FILES,
-             "witches.csv",
-             *SWEEP_FILES, STATE_FILE, SWEEP_STATE]
+    names = [GAMES_FILE, ROUNDS_FILE, RUN_FILE, REPORT_HTML, MD_FILE, *TABLE_FILES.values(),
+             *PLOT_FILES, "witches.csv", *SWEEP_FILES, STATE_FILE, SWEEP_STATE]
     for n in (GAMES_FILE, ROUNDS_FILE):
         names += [partial(n), resume_name(n)]
     return names

@@ -54,6 +54,7 @@ from sim.study.reports.files import (
     COMPRESSION,
     GAMES_FILE,
     MD_FILE,
+    REPORT_HTML,
     ROUNDS_FILE,
     RUN_FILE,
     STAGING,
@@ -263,8 +264,10 @@ class ReportWriter:
     # -- the end ---------------------------------------------------------------------------
 
     def finish(self, result, *, plots: bool = True) -> list[str]:
-        """Write tables, plots and run.json, then move everything into place; return the names."""
+        """Write tables, plots and run.json, move everything into place, then write the page
+        (report.html) from the finished folder; return the names."""
         from sim.study.reports import plots as P
+        from sim.study.reports.html import write_html
         from sim.study.reports.witch_use import write_witch_use
 
         t_finish = time.perf_counter()
@@ -283,7 +286,7 @@ class ReportWriter:
             for n in notes:
                 self.note(n)
         data = [GAMES_FILE] + ([ROUNDS_FILE] if self.plan.config.detail == "rounds" else [])
-        result.files = sorted(data + files + [RUN_FILE])
+        result.files = sorted(data + files + [RUN_FILE, REPORT_HTML])
         spent = time.perf_counter() - t_finish  # the wall time counts the writing of the report
         result.seconds += spent
         result.seconds_total += spent
@@ -296,6 +299,7 @@ class ReportWriter:
         os.replace(stage / RUN_FILE, p / RUN_FILE)
         stage.rmdir()
         (p / STATE_FILE).unlink(missing_ok=True)
+        write_html(p)  # the page of the finished report, from its files
         return result.files
 
     def manifest(self, result) -> dict:

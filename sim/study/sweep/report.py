@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sim.study.reports.files import (
+    REPORT_HTML,
     RUN_FILE,
     STAGING,
     SWEEP_STATE,
@@ -25,6 +26,7 @@ from sim.study.reports.files import (
     remove_known,
     settings_diff,
 )
+from sim.study.reports.html import write_html
 from sim.study.reports.markdown import sweep_markdown
 from sim.study.reports.schema import ReportError
 from sim.study.sweep.plots import render_sweep
@@ -72,7 +74,8 @@ class SweepWriter:
         return []
 
     def finish(self, res, *, plots: bool = True) -> list[str]:
-        """Write sweep.csv, sweep.md, sweep.png and run.json (atomically); return the names."""
+        """Write sweep.csv, sweep.md, sweep.png, run.json and report.html (atomically); return
+        the names."""
 
         p = self.path
         stage = p / STAGING
@@ -86,11 +89,12 @@ class SweepWriter:
         manifest = {**res.to_json(), "settings": res.settings, "argv": self.argv,
                     "subdirs": self.subdirs, "versions": package_versions(),
                     "started": self.started,
-                    "finished": now_iso(), "files": sorted(files + [RUN_FILE])}
+                    "finished": now_iso(), "files": sorted(files + [RUN_FILE, REPORT_HTML])}
         (stage / RUN_FILE).write_text(dumps(manifest), encoding="utf-8")
         for name in files:
             os.replace(stage / name, p / name)
         os.replace(stage / RUN_FILE, p / RUN_FILE)
         stage.rmdir()
         (p / SWEEP_STATE).unlink(missing_ok=True)
+        write_html(p)  # the sweep's page, with links to the page of every value's report
         return manifest["files"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -150,16 +150,21 @@ class ThresholdsResult:
         fig = stop_curve_figure(self)
         _atomic(Path(path), lambda t: fig.savefig(t, format="png", dpi=110))
 
-    def write(self, out_dir: str | Path) -> list[str]:
-        """thresholds.csv/.parquet, policy.parquet, thresholds.json, stop_curve.png and
-        policy.png (when there is a policy) in ``out_dir``; each file atomically."""
+    def write(self, out_dir: str | Path, argv: Sequence[str] | None = None) -> list[str]:
+        """thresholds.csv/.parquet, policy.parquet, stop_curve.png, policy.png (when there is
+        a policy), thresholds.json (with the command line ``argv``, default ``sys.argv``, the
+        package versions, the date and the files) and report.html (all of it on one page) in
+        ``out_dir``; each file atomically."""
+        import sys
+
+        from sim.study.reports.files import REPORT_HTML, now_iso, package_versions
+        from sim.study.reports.html import write_html
+
         d = Path(out_dir)
         d.mkdir(parents=True, exist_ok=True)
         self.write_csv(d / "thresholds.csv")
         _atomic(d / "thresholds.parquet", lambda t: self.table.to_parquet(t, index=False))
         _atomic(d / "policy.parquet", lambda t: self.policy.to_parquet(t, index=False))
-        text = json.dumps(self.to_json(), indent=2) + "\n"
-        _atomic(d / "thresholds.json", lambda t: Path(t).write_text(text, encoding="utf-8"))
         self.write_png(d / "stop_curve.png")
         files = ["thresholds.csv", "thresholds.parquet", "policy.parquet", "thresholds.json",
                  "stop_curve.png"]
@@ -167,6 +172,12 @@ class ThresholdsResult:
             fig = policy_figure(self)
             _atomic(d / "policy.png", lambda t: fig.savefig(t, format="png", dpi=110))
             files.append("policy.png")
+        files.append(REPORT_HTML)
+        meta = {"argv": list(sys.argv if argv is None else argv), "versions": package_versions(),
+                "created": now_iso(), "files": files}
+        text = json.dumps({**self.to_json(), **meta}, indent=2) + "\n"
+        _atomic(d / "thresholds.json", lambda t: Path(t).write_text(text, encoding="utf-8"))
+        write_html(d)
         return files
 
 
