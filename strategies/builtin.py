@@ -342,6 +342,7 @@ def _master_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
     kinds, params = _stop_builder(S.STOP_OPTIMAL, None)(v)
     params[S.SLOT_STOP, S.P_LEAF_MODEL] = (S.LEAF_MARGINAL if v["leaf"] == "marginal"
                                            else S.LEAF_MODEL)
+    params[S.SLOT_STOP, S.P_LEAF_BUYS] = v["buys"]
     kinds[S.SLOT_EXPLODE] = S.USER_BASE + S.UF_MASTER_EXPLODE
     if v["buy_by"] == "model":
         kinds[S.SLOT_BUY] = S.USER_BASE + S.UF_MASTER_BUY
@@ -366,6 +367,8 @@ REGISTRY["master"] = StrategyDef(
            "margin of the position after it (model), or its VP plus what the marginal buyer "
            "buys with its coins (marginal), as a chance of winning when a model is attached",
            choices=LEAVES),
+     Param("buys", "float", 1.0, 0, 5, "leaf=marginal: weight of the VP the marginal buyer says "
+           "an ending's coins buy (1 as it says; more values coins above its estimate)"),
      Param("buy_by", "choice", "model", help="how to buy: the legal set that adds most to the "
            "model's chance of winning (model), or expert's marginal buyer (marginal)",
            choices=BUY_BY),
@@ -374,9 +377,10 @@ REGISTRY["master"] = StrategyDef(
      Param("max_subbags", "int", 5000, 0, 10_000_000, "solve exactly once the bag left has at "
            "most this many sub-bags (until then it draws only while one more chip then stopping "
            "beats stopping)"),
-     Param("coin", "round", 1.60, 0, 5, "outside a game (quacks potion, no model): VP worth of "
-           "one coin"),
-     Param("ruby", "float", 1.11, 0, 5, "outside a game: VP worth of one ruby"))
+     Param("coin", "round", 1.60, 0, 5, "VP worth of one coin where the solve does not reach: "
+           "the one-step rule of a bag too big to solve, and outside a game (quacks potion)"),
+     Param("ruby", "float", 1.11, 0, 5, "VP worth of one ruby (leaf=marginal; outside a game)"),
+     *_die_param(1.26), *_press_param(0.055))
     + _common_params(**_MASTER_COMMON),
     _master_build,
     "Stops by the optimal stopper's exact solve of the rest of the potion, with every ending "

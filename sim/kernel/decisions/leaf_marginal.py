@@ -7,8 +7,10 @@ its ruby at the stop slot's ruby value, and the VP the best legal purchase its c
 the bag for the rounds left (every chip for sale valued by ``marginal_worth``, the best set for
 every budget from one pass over the pairs); an exploded pot takes the better of the VP and the
 purchase, and keeps the ruby. In the last round the coins and rubies turn into VP at the
-ruleset's rates instead. Coins are so worth what they buy: nothing until the cheapest useful chip,
-then in steps at the prices, which a linear coin value cannot say.
+ruleset's rates instead. With a die value (``P_DIE_VALUE``) and another player's finished intact
+potion in sight, an intact ending that reaches it also earns the die, as ``ev`` counts it.
+Coins are so worth what they buy: nothing until the cheapest useful chip, then in steps at the
+prices, which a linear coin value cannot say.
 
 With a value model attached (a per-round logistic of the final margin, ``value_model``), each
 ending's VP are added to the model's margin of the position now and turned into a chance of
@@ -21,7 +23,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.decisions.buy_marginal import marginal_context, marginal_worth
-from sim.kernel.decisions.slots import P_RUBY_VALUE, SLOT_STOP
+from sim.kernel.decisions.potion_value import best_seen_reward
+from sim.kernel.decisions.slots import P_DIE_VALUE, P_LEAF_BUYS, P_RUBY_VALUE, SLOT_STOP
 from sim.kernel.decisions.value_layout import N_FEATURES
 from sim.kernel.decisions.value_model import (
     MAX_BUDGET,
@@ -84,11 +87,16 @@ def marginal_leaf_table(P, s, G, R, SP):
             V[sp, 0] = R[R_VP + sp] + coins + ruby_vp
             V[sp, 1] = max(R[R_VP + sp], coins) + ruby_vp
     else:
-        g = marginal_purchase_gains(P, s, G, R, SP, MAX_BUDGET)
+        g = marginal_purchase_gains(P, s, G, R, SP, MAX_BUDGET) * SP[s, SLOT_STOP, P_LEAF_BUYS]
         for sp in range(54):
             coins = g[min(R[R_COINS + sp], MAX_BUDGET)]
             V[sp, 0] = R[R_VP + sp] + coins + rv * R[R_RUBY + sp]
             V[sp, 1] = max(R[R_VP + sp], coins) + rv * R[R_RUBY + sp]
+    dv = SP[s, SLOT_STOP, P_DIE_VALUE]
+    best = best_seen_reward(P, s, G) if dv > 0 else -1
+    if best >= 0:  # an intact potion that reaches the best one seen earns the bonus die
+        for sp in range(best, 54):
+            V[sp, 0] += dv
     if has_model(SP, s):
         row = model_row(SP, s, r)
         x = np.empty(N_FEATURES, dtype=np.float64)
@@ -108,4 +116,4 @@ def marginal_explosion_takes_coins(P, s, G, R, SP, vp, coins):
     if G[G_ROUND] >= R[R_ROUNDS]:
         return coins // max(R[R_FINAL_COINS], 1) > vp
     c = max(coins, 0)
-    return marginal_purchase_gains(P, s, G, R, SP, c)[c] > vp
+    return marginal_purchase_gains(P, s, G, R, SP, c)[c] * SP[s, SLOT_STOP, P_LEAF_BUYS] > vp

@@ -51,6 +51,7 @@ P_PRESS = 25  # stop slot of ev: VP of expected value given up per VP behind, pe
 # (``leaf_marginal``; win-aware when a model is attached)
 P_LEAF_MODEL = 26
 LEAF_MODEL, LEAF_MARGINAL = 1, 2
+P_LEAF_BUYS = 27  # stop slot, LEAF_MARGINAL: weight of the VP the coins buy (1: as the buyer says)
 
 SCRIPTED = 99  # every slot: read the decision from SC
 USER_BASE = 100  # kind USER_BASE + i: call slot function i of UF
