@@ -97,12 +97,20 @@ class DealTotals:
         return pd.DataFrame(cols)
 
 
-def _by_game(cols: Mapping[str, np.ndarray], games: np.ndarray, n: int, name: str) -> np.ndarray:
+def by_game(cols: Mapping[str, np.ndarray], games: np.ndarray, n: int, name: str) -> np.ndarray:
     """The (game, seat) matrix of one per-row column (games in the order of ``games``)."""
     gi = np.searchsorted(games, np.asarray(cols["game"]))
     out = np.zeros((len(games), n), dtype=np.float64)
     np.add.at(out, (gi, np.asarray(cols["seat"], np.intp)), np.asarray(cols[name], np.float64))
     return out
+
+
+def leader_share(score: np.ndarray, ws: np.ndarray) -> np.ndarray:
+    """Per game (rows of the (game, seat) matrices ``score`` and ``ws``), the win share of the
+    player with the highest score, tied leaders counting as one picked at random (the mean of
+    their win shares). ``-score`` gives the player with the lowest score."""
+    lead = score == score.max(axis=1, keepdims=True)
+    return (ws * lead).sum(1) / lead.sum(1)
 
 
 def deal_totals(games: Mapping[str, np.ndarray], rounds: Mapping[str, np.ndarray] | None, *,
@@ -115,10 +123,10 @@ def deal_totals(games: Mapping[str, np.ndarray], rounds: Mapping[str, np.ndarray
     when the game has fewer than ``leader_round`` rounds."""
     n, R = players, rounds_per_game
     gids, first = np.unique(np.asarray(games["game"]), return_index=True)
-    vp = _by_game(games, gids, n, "vp")
-    ws = _by_game(games, gids, n, "win_share")
-    ex = _by_game(games, gids, n, "explosions")
-    sid = _by_game(games, gids, n, "strategy").astype(np.int64)
+    vp = by_game(games, gids, n, "vp")
+    ws = by_game(games, gids, n, "win_share")
+    ex = by_game(games, gids, n, "explosions")
+    sid = by_game(games, gids, n, "strategy").astype(np.int64)
     deals, gdeal = np.unique(np.asarray(games["deal"])[first], return_inverse=True)
     per_game: dict[str, tuple[np.ndarray, np.ndarray | float]] = {}
     top = np.sort(vp, axis=1)[:, ::-1]
@@ -130,14 +138,13 @@ def deal_totals(games: Mapping[str, np.ndarray], rounds: Mapping[str, np.ndarray
     per_game["explosion_rate"] = (ex.sum(1), n * R)
     if rounds is not None:
         rg = np.asarray(rounds["round"])
-        reward = _by_game(rounds, gids, n, "reward_space")
+        reward = by_game(rounds, gids, n, "reward_space")
         per_game["reward_space"] = (reward.sum(1), n * R)
         per_game["game_length"] = (reward.sum(1), n)
         at = rg == leader_round
         if at.any():
-            score = _by_game({k: np.asarray(v)[at] for k, v in rounds.items()}, gids, n, "score")
-            lead = score == score.max(axis=1, keepdims=True)
-            per_game["leader_wins"] = ((ws * lead).sum(1) / lead.sum(1), 1)
+            score = by_game({k: np.asarray(v)[at] for k, v in rounds.items()}, gids, n, "score")
+            per_game["leader_wins"] = (leader_share(score, ws), 1)
     for k in range(n):
         per_game[f"seat_{k}"] = (ws[:, k], 1)
     for i in range(strategies):
