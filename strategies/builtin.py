@@ -355,40 +355,43 @@ MODEL_NONE = "none"  # leaf=marginal without a model: maximise expected VP
 _MASTER_COMMON = dict(flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0,
                       rubies="value", space_worth=0.40, flask_worth=0.05, buyer="marginal",
                       buy=[*DEFAULT_BUY, "o6", "l1"],
-                      mg={"mg_space": 0.45, "mg_stop": 6.1, "mg_black": 3.21, "mg_purple": 0.96,
+                      mg={"mg_space": 0.51, "mg_stop": 6.8, "mg_black": 3.21, "mg_purple": 0.96,
                           "mg_yellow": 1.21, "mg_ruby": 0.87})
 REGISTRY["master"] = StrategyDef(
-    "master", "Experimental: the exact in-round solve valued by a model learned by self-play "
-    "(quacks train); not yet as strong as expert.",
+    "master", "The strongest built-in: the exact in-round solve with every ending valued as a "
+    "chance of winning (a per-round logistic of the VP gap, fitted by quacks train).",
     (Param("model", "text", MODEL_AUTO, help="the value model: auto (the shipped model for the "
            "ruleset and player count, or the nearest one), a model file from quacks train, "
            "or none (leaf=marginal only: expected VP, not the chance of winning)"),
-     Param("leaf", "choice", "model", help="how the solve values an ending: by the model's "
-           "margin of the position after it (model), or its VP plus what the marginal buyer "
-           "buys with its coins (marginal), as a chance of winning when a model is attached",
-           choices=LEAVES),
-     Param("buys", "float", 1.0, 0, 5, "leaf=marginal: weight of the VP the marginal buyer says "
+     Param("leaf", "choice", "marginal", help="how the solve values an ending: its VP plus "
+           "what the marginal buyer buys with its coins (marginal), as a chance of winning when "
+           "a model is attached; or by a linear model's margin of the position after it (model, "
+           "for quacks train --value linear)", choices=LEAVES),
+     Param("buys", "float", 1.5, 0, 5, "leaf=marginal: weight of the VP the marginal buyer says "
            "an ending's coins buy (1 as it says; more values coins above its estimate)"),
-     Param("buy_by", "choice", "model", help="how to buy: the legal set that adds most to the "
-           "model's chance of winning (model), or expert's marginal buyer (marginal)",
+     Param("buy_by", "choice", "marginal", help="how to buy: expert's marginal buyer "
+           "(marginal), or the legal set that adds most to a linear model's margin (model)",
            choices=BUY_BY),
      Param("explore", "float", 0.0, 0, 1, "chance of buying a random legal set instead "
-           "(quacks train's self-play games)"),
-     Param("max_subbags", "int", 5000, 0, 10_000_000, "solve exactly once the bag left has at "
-           "most this many sub-bags (until then it draws only while one more chip then stopping "
-           "beats stopping)"),
-     Param("coin", "round", 1.60, 0, 5, "VP worth of one coin where the solve does not reach: "
+           "(quacks train's self-play games, buy_by=model)"),
+     Param("max_subbags", "int", 500, 0, 10_000_000, "solve exactly once the bag left has at "
+           "most this many sub-bags (until then it decides by the one-step expected value with "
+           "coin, ruby, die and press, as expert)"),
+     Param("coin", "round", 2.05, 0, 5, "VP worth of one coin where the solve does not reach: "
            "the one-step rule of a bag too big to solve, and outside a game (quacks potion)"),
-     Param("ruby", "float", 1.11, 0, 5, "VP worth of one ruby (leaf=marginal; outside a game)"),
-     *_die_param(1.26), *_press_param(0.055))
+     Param("ruby", "float", 1.11, 0, 5, "VP worth of one ruby"),
+     *_die_param(1.9), *_press_param(0.11))
     + _common_params(**_MASTER_COMMON),
     _master_build,
-    "Stops by the optimal stopper's exact solve of the rest of the potion, with every ending "
-    "valued as the chance of winning after it: a value of the position (VP gaps, rubies, droplet, "
-    "flask, the chips owned by colour and value, per round) fitted by self-play predicts the "
-    "final margin, and a logistic per round turns it into a chance of winning, so it presses "
-    "when behind and plays safe when ahead. It buys the legal pair that adds most to that value "
-    "and takes an explosion's VP or coins by it; flask and rubies as expert.")
+    "Stops by the optimal stopper's exact solve of the rest of the potion once the bag left is "
+    "small enough (max_subbags; before that by expert's one-step rule), with every ending valued "
+    "as the chance of winning after it: its VP, its ruby, the bonus die if it reaches the best "
+    "potion seen, and the VP that the chips its coins buy add to the bag for the rounds left "
+    "(the marginal buyer's estimate, weighted by buys), added to the VP gap to the best other "
+    "player and turned into a chance of winning by a logistic per round fitted by quacks train "
+    "(the shipped models), so it presses when behind and plays safe when ahead. It buys with "
+    "the marginal buyer and takes an explosion's VP or coins by the same estimate; flask and "
+    "rubies as expert. Its numbers come from quacks tune against three expert (README).")
 
 PRESETS = ("cautious", "balanced", "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby",
            "expected-value", "expert", "optimal", "master", "random")

@@ -33,6 +33,11 @@ def register(app: typer.Typer) -> None:
                               "games.")] = 0.05,
         field: Annotated[str, typer.Option("--field", help="The strategy of the other seats "
                                                            "(and of iteration 0).")] = "expert",
+        value: Annotated[str, typer.Option(
+            "--value", help="What is fitted: gap (the chance of winning from the VP gap to the "
+                            "best other, per round; master:leaf=marginal values the bag) or "
+                            "linear (the final margin from every feature, master:leaf=model)."
+                            )] = "gap",
         resume: Annotated[bool, typer.Option(
             "--resume", help="Continue the run kept in OUT.train (same settings).")] = False,
         threads: Annotated[int | None, typer.Option(
@@ -51,7 +56,7 @@ def register(app: typer.Typer) -> None:
         set_threads(threads)
         settings = TrainSettings(rules=rules, overrides=tuple(set_ or ()), players=players,
                                  games=games, iterations=iterations, seed=seed, explore=explore,
-                                 field=field)
+                                 field=field, value=value)
         say = None if quiet else (lambda line: typer.echo(line, err=True))
         try:
             with work_progress("training", quiet=quiet) as update:

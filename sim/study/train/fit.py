@@ -1,5 +1,6 @@
-"""Fitting the value model: per round, the final margin by ridge least squares on the position's
-features, then the chance of winning by a logistic in that predicted margin (Newton's method).
+"""Fitting the value model: per round, the final margin (the VP gap to the best other, or by ridge
+least squares on the position's features), then the chance of winning by a logistic in that
+margin (Newton's method).
 
 Every feature and margin is a whole number, so the normal equations are exact sums whatever the
 order they are added in, and a fit depends only on its data: the same games give the same model.
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.study.train.features import Positions
+from sim.study.train.features import X_GAP_BEST, Positions
 from strategies.value_model_file import N_FEATURES, ValueModel
 
 RIDGE = 1.0  # penalty on every weight but the intercept (in squared VP per unit of feature)
@@ -50,9 +51,20 @@ def fit_logistic(m: np.ndarray, win: np.ndarray, steps: int = 50) -> tuple[float
     return float(a), float(b)
 
 
-def fit_model(data: Positions, rules: str, players: int, training: dict | None = None
-              ) -> ValueModel:
-    """A value model fitted round by round to ``data``."""
+VALUE_KINDS = ("gap", "linear")
+
+
+def fit_model(data: Positions, rules: str, players: int, training: dict | None = None,
+              kind: str = "gap") -> ValueModel:
+    """A value model fitted round by round to ``data``.
+
+    ``gap``: the margin is the VP gap to the best other player (weight 1, nothing fitted) and
+    only the logistic is fitted, so a VP is worth exactly one VP of margin and the chance of
+    winning rises with it in every round; the bag's worth is left to the marginal buyer
+    (``master:leaf=marginal``). ``linear``: the margin by ridge least squares on every feature,
+    then the logistic on the predicted margin (``master:leaf=model``)."""
+    if kind not in VALUE_KINDS:
+        raise ValueError(f"value kind {kind!r}: expected one of {', '.join(VALUE_KINDS)}")
     rounds = int(data.round.max())
     a = np.zeros(rounds)
     b = np.zeros(rounds)
@@ -60,7 +72,10 @@ def fit_model(data: Positions, rules: str, players: int, training: dict | None =
     w = np.zeros((rounds, N_FEATURES))
     for r in range(1, rounds + 1):
         sel = data.round == r
-        w0[r - 1], w[r - 1] = fit_margin(data.x[sel], data.margin[sel])
+        if kind == "gap":
+            w[r - 1, X_GAP_BEST] = 1.0
+        else:
+            w0[r - 1], w[r - 1] = fit_margin(data.x[sel], data.margin[sel])
         pred = w0[r - 1] + data.x[sel] @ w[r - 1]
         a[r - 1], b[r - 1] = fit_logistic(pred, data.win[sel])
-    return ValueModel(rules, players, a, b, w0, w, dict(training or {}))
+    return ValueModel(rules, players, a, b, w0, w, {**(training or {}), "value": kind})

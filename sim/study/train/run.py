@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.study.train.features import Positions, positions
-from sim.study.train.fit import fit_model
+from sim.study.train.fit import VALUE_KINDS, fit_model
 from strategies.value_model_file import ValueModel, load_model, rules_family, write_atomic
 
 GAME_STRIDE = 10_000_000  # iteration i plays games i * GAME_STRIDE + k
@@ -45,6 +45,7 @@ class TrainSettings:
     seed: int = 1
     explore: float = 0.05
     field: str = "expert"
+    value: str = "gap"  # fit.VALUE_KINDS
 
     def as_json(self) -> dict:
         d = asdict(self)
@@ -62,7 +63,9 @@ def lineup_specs(settings: TrainSettings, iteration: int, previous: Path | None)
     model in every other seat."""
     specs = [settings.field] * settings.players
     if iteration > 0 and previous is not None:
-        master = f"master:model={previous},explore={settings.explore:g}"
+        master = f"master:model={previous}" + (
+            "" if settings.value == "gap" else
+            f",leaf=model,buy_by=model,explore={settings.explore:g}")
         specs = [master if s % 2 == 0 else settings.field for s in range(settings.players)]
     return specs
 
@@ -112,6 +115,8 @@ def check_settings(settings: TrainSettings) -> None:
         raise TrainError("--games and --iterations must be at least 1")
     if not 0.0 <= settings.explore <= 1.0:
         raise TrainError("--explore must be from 0 to 1")
+    if settings.value not in VALUE_KINDS:
+        raise TrainError(f"--value {settings.value}: expected one of {', '.join(VALUE_KINDS)}")
     rs = load_ruleset(settings.rules, list(settings.overrides))
     check_players(rs, settings.players)
     if rs.game("teams"):
@@ -167,7 +172,7 @@ def train(settings: TrainSettings, out: Path, *, resume: bool = False,
         shown = [x.replace(str(previous), f"iter-{it - 1}.json") if previous else x for x in specs]
         meta = {**settings.as_json(), "iteration": it, "lineup": shown,
                 "positions": int(len(data.round))}
-        model = fit_model(data, family, settings.players, meta)
+        model = fit_model(data, family, settings.players, meta, kind=settings.value)
         model.save(path)
         previous = path
         if say:
