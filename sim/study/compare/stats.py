@@ -122,12 +122,11 @@ def deal_totals(games: Mapping[str, np.ndarray], rounds: Mapping[str, np.ndarray
     that need them (reward_space, game_length, leader_wins) are left out; ``leader_wins`` also
     when the game has fewer than ``leader_round`` rounds."""
     n, R = players, rounds_per_game
-    gids, first = np.unique(np.asarray(games["game"]), return_index=True)
+    gids, deals, gdeal = game_index(games)
     vp = by_game(games, gids, n, "vp")
     ws = by_game(games, gids, n, "win_share")
     ex = by_game(games, gids, n, "explosions")
     sid = by_game(games, gids, n, "strategy").astype(np.int64)
-    deals, gdeal = np.unique(np.asarray(games["deal"])[first], return_inverse=True)
     per_game: dict[str, tuple[np.ndarray, np.ndarray | float]] = {}
     top = np.sort(vp, axis=1)[:, ::-1]
     per_game["mean_vp"] = (vp.sum(1), n)
@@ -151,13 +150,29 @@ def deal_totals(games: Mapping[str, np.ndarray], rounds: Mapping[str, np.ndarray
         here = sid == i
         per_game[f"win_share[{i}]"] = ((ws * here).sum(1), here.sum(1))
         per_game[f"mean_vp[{i}]"] = ((vp * here).sum(1), here.sum(1))
+    return sum_by_deal(per_game, deals, gdeal)
+
+
+def game_index(games: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the games in order, the deals in order, each game's deal as an index into them) of
+    game rows with columns ``game`` and ``deal``."""
+    gids, first = np.unique(np.asarray(games["game"]), return_index=True)
+    deals, gdeal = np.unique(np.asarray(games["deal"])[first], return_inverse=True)
+    return gids, deals, gdeal
+
+
+def sum_by_deal(per_game: Mapping[str, tuple[np.ndarray, np.ndarray | float]], deals: np.ndarray,
+                gdeal: np.ndarray) -> DealTotals:
+    """Per-deal totals of per-game quantities: ``per_game`` maps a key to (value per game,
+    count per game or one count for all), ``gdeal`` is each game's index into ``deals``."""
     D = len(deals)
     x, cnt = {}, {}
     for k, (v, c) in per_game.items():
+        v = np.asarray(v, np.float64)
         x[k] = np.bincount(gdeal, weights=v, minlength=D)
         cnt[k] = np.bincount(gdeal, weights=np.broadcast_to(c, v.shape).astype(np.float64),
                              minlength=D)
-    return DealTotals(deals.astype(np.int64), pd.DataFrame(x), pd.DataFrame(cnt))
+    return DealTotals(np.asarray(deals).astype(np.int64), pd.DataFrame(x), pd.DataFrame(cnt))
 
 
 # --- estimates ---------------------------------------------------------------------------------
