@@ -9,7 +9,16 @@ from typing import Annotated
 
 import typer
 
-from sim.cli.common import fail, set_threads, work_progress
+from sim.cli.common import (
+    Backend,
+    BackendOpt,
+    SchedulerOpt,
+    WorkersOpt,
+    fail,
+    open_backend,
+    set_threads,
+    work_progress,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -43,11 +52,15 @@ def register(app: typer.Typer) -> None:
         threads: Annotated[int | None, typer.Option(
             "--threads", help="Numba threads (results never depend on it).")] = None,
         quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or lines.")] = False,
+        backend: BackendOpt = Backend.local,
+        scheduler: SchedulerOpt = None,
+        workers: WorkersOpt = None,
     ) -> None:
         """Fit master's value model by self-play for a ruleset and player count; writes a model
         file for master:model=FILE (seeded: the same settings give the same file)."""
         from sim.api.errors import GameInputError
         from sim.rules.ruleset import RulesetError
+        from sim.study.tournament.local import BackendError
         from sim.study.train.run import TrainError, TrainSettings
         from sim.study.train.run import train as run_train
         from strategies.builtin import StrategySpecError
@@ -59,13 +72,15 @@ def register(app: typer.Typer) -> None:
                                  field=field, value=value)
         say = None if quiet else (lambda line: typer.echo(line, err=True))
         try:
-            with work_progress("training", quiet=quiet) as update:
+            with open_backend(backend, scheduler, workers, threads, quiet=quiet) as be, \
+                    work_progress("training", quiet=quiet) as update:
                 def progress(it: int, done: int, total: int) -> None:
                     update(it * total + done, iterations * total)
 
-                model = run_train(settings, Path(out), resume=resume, progress=progress, say=say)
+                model = run_train(settings, Path(out), resume=resume, progress=progress, say=say,
+                                  backend=be)
         except (TrainError, ModelFileError, GameInputError, RulesetError,
-                StrategySpecError) as e:
+                StrategySpecError, BackendError) as e:
             fail(str(e))
         except KeyboardInterrupt:
             typer.echo("interrupted: pass --resume to continue from the last finished iteration",

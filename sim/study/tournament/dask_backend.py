@@ -36,7 +36,7 @@ from distributed import Client, get_worker
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from sim.study.tournament.chunks import ChunkRows, deal_blocks, layout_columns
-from sim.study.tournament.local import BackendError, lineup_deal_shares
+from sim.study.tournament.local import BackendError, lineup_deal_shares, play_piece
 
 CONNECT_TIMEOUT = 20  # seconds to reach a scheduler
 WORKER_WAIT = 60  # seconds to wait for a first worker to join a scheduler
@@ -213,6 +213,13 @@ def shares_task(key: str, specs: list[str], seed: int, d0: int, d1: int, chunks:
     """Per-deal win shares of the lineup ``specs`` over deals d0..d1-1 (``quacks tune``)."""
     return _run(key, share, fixed, lambda rs: lineup_deal_shares(
         rs, specs, seed, np.arange(d0, d1, dtype=np.int64), chunks))
+
+
+def batch_task(key: str, specs: list[str], seed: int, games: np.ndarray, rotations: np.ndarray,
+               reduce, detail: bool, share: dict[str, int], fixed: int | None):
+    """``reduce`` of one batch of games (``map_batches``; e.g. ``quacks train``'s positions)."""
+    return _run(key, share, fixed, lambda rs: play_piece(rs, specs, seed, games, rotations,
+                                                         reduce, detail))
 
 
 # --- client side ------------------------------------------------------------------------------
@@ -475,6 +482,17 @@ class DaskBackend:
     def chunks(self, plan) -> DaskChunks:
         """A chunk source for one run of ``plan`` (its payload sent to the workers now)."""
         return DaskChunks(self, plan)
+
+    def map_batches(self, ruleset, specs, seed: int, pieces, reduce, detail: bool = True):
+        """See ``LocalBackend.map_batches``: every piece a task, played ahead on the cluster,
+        results handed back in order (the same values as local, to the last digit)."""
+        key = self.send(ruleset)
+        share, fixed = self.threads_args()
+        futs = [self.client.submit(batch_task, key, list(specs), seed, np.asarray(g),
+                                   np.asarray(r), reduce, detail, share, fixed, pure=False)
+                for g, r in pieces]
+        for f in futs:
+            yield _collect(f.result, "a batch of games")
 
     def deal_shares(self, ruleset, specs, seed: int, deals: np.ndarray,
                     chunks: int = 64) -> np.ndarray:

@@ -33,6 +33,19 @@ def lineup_deal_shares(ruleset, specs: Sequence[str], seed: int, deals: np.ndarr
     return share.reshape(len(deals), n).mean(axis=1)
 
 
+def play_piece(ruleset, specs: Sequence[str], seed: int, games: np.ndarray,
+               rotations: np.ndarray, reduce: Callable, detail: bool = True):
+    """``reduce(result)`` of one batch: the lineup ``specs`` playing ``games`` (seated by
+    ``rotations``) with the round records when ``detail``."""
+    from sim.api.game import play_batch
+    from strategies.builtin import parse_strategy
+
+    lineup = [parse_strategy(s) for s in specs]
+    res = play_batch(ruleset, lineup, games=np.asarray(games, dtype=np.int64),
+                     rotations=np.asarray(rotations, dtype=np.int64), seed=seed, detail=detail)
+    return reduce(res)
+
+
 class LocalChunks:
     """Chunks played here, one at a time, when asked for."""
 
@@ -67,6 +80,14 @@ class LocalBackend:
                     chunks: int = 64) -> np.ndarray:
         """See :func:`lineup_deal_shares`."""
         return lineup_deal_shares(ruleset, specs, seed, deals, chunks)
+
+    def map_batches(self, ruleset, specs: Sequence[str], seed: int, pieces, reduce: Callable,
+                    detail: bool = True):
+        """``reduce`` of every batch ``(games, rotations)`` of ``pieces``, in order, as an
+        iterator (``play_piece``; ``reduce`` takes a ``BatchResult`` and must be a module-level
+        function so that Dask can send it)."""
+        for games, rotations in pieces:
+            yield play_piece(ruleset, specs, seed, games, rotations, reduce, detail)
 
     def describe(self) -> str | None:
         """A line for stderr about where the games run (none for local)."""

@@ -71,32 +71,41 @@ def lineup_specs(settings: TrainSettings, iteration: int, previous: Path | None)
 
 
 def play_positions(settings: TrainSettings, specs: list[str], iteration: int,
-                   progress: Callable[[int], None] | None = None) -> Positions:
-    """Play an iteration's games and return every seat's positions."""
-    from sim.api.game import play_batch
+                   progress: Callable[[int], None] | None = None, backend=None) -> Positions:
+    """Play an iteration's games (on ``backend``, local by default; pieces of ``PIECE`` games)
+    and return every seat's positions."""
     from sim.rules.ruleset import load_ruleset
+    from sim.study.tournament.local import LOCAL
     from strategies.builtin import parse_strategy
     from strategies.registry import slot_table
 
     rs = load_ruleset(settings.rules, list(settings.overrides))
-    lineup = [parse_strategy(s) for s in specs]
+    for s in specs:
+        parse_strategy(s)
     slot_table()
     n = settings.players
-    parts = []
+    pieces = []
     for lo in range(0, settings.games, PIECE):
         idx = np.arange(lo, min(lo + PIECE, settings.games), dtype=np.int64)
-        games = iteration * GAME_STRIDE + idx
-        res = play_batch(rs, lineup, games=games, rotations=idx % n, seed=settings.seed,
-                         detail=True)
-        bad = int((res.out[:, :, _err_column()] != 0).sum())
+        pieces.append((iteration * GAME_STRIDE + idx, idx % n))
+    parts = []
+    for (games, _), (data, bad) in zip(pieces, (backend or LOCAL).map_batches(
+            rs, specs, settings.seed, pieces, batch_positions)):
         if bad:
             raise TrainError(f"iteration {iteration}: {bad} illegal decisions in games "
                              f"{games[0]}..{games[-1]}")
-        parts.append(positions(res.rounds, res.out, games))
+        parts.append(data)
         if progress is not None:
-            progress(len(idx))
+            progress(len(games))
     return Positions(*(np.concatenate([getattr(p, f) for p in parts])
                        for f in ("x", "round", "margin", "win", "game")))
+
+
+def batch_positions(res) -> tuple[Positions, int]:
+    """A played batch's positions and its count of illegal decisions (run where it was played:
+    only the positions travel back from a Dask worker)."""
+    return (positions(res.rounds, res.out, res.games),
+            int((res.out[:, :, _err_column()] != 0).sum()))
 
 
 def _err_column() -> int:
@@ -128,11 +137,12 @@ def check_settings(settings: TrainSettings) -> None:
 
 def train(settings: TrainSettings, out: Path, *, resume: bool = False,
           progress: Callable[[int, int, int], None] | None = None,
-          say: Callable[[str], None] | None = None) -> ValueModel:
+          say: Callable[[str], None] | None = None, backend=None) -> ValueModel:
     """Run (or resume) a training run and write the final model to ``out``.
 
     ``progress(iteration, games_done, games_total)`` is called after each batch; ``say`` gets a
-    line per finished iteration."""
+    line per finished iteration; ``backend`` (an entered ``make_backend``) plays the games
+    (local by default; the same model either way)."""
     from sim.rules.ruleset import load_ruleset
 
     check_settings(settings)
@@ -168,7 +178,7 @@ def train(settings: TrainSettings, out: Path, *, resume: bool = False,
             if progress is not None:
                 progress(it, done, settings.games)
 
-        data = play_positions(settings, specs, it, step)
+        data = play_positions(settings, specs, it, step, backend)
         shown = [x.replace(str(previous), f"iter-{it - 1}.json") if previous else x for x in specs]
         meta = {**settings.as_json(), "iteration": it, "lineup": shown,
                 "positions": int(len(data.round))}
