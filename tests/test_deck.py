@@ -54,3 +54,136 @@ def test_bad_card_lists_are_refused():
 
     with pytest.raises(RulesetError, match="cards.exclude"):
         load_ruleset("base", ['cards.exclude=["no-such-card"]'])
+
+
+# --- a card forced into a round (cards.force, cards.force_round) ------------------------------
+
+SEATS = ("greedy", "ev", "balanced", "random")
+
+
+def dealt(over, games=(0,), rotations=None, seed=7):
+    """Each game's card of every round (card ids, "-" for none), from the rounds record."""
+    import numpy as np
+
+    from sim.api.columns import round_columns
+    from sim.api.game import play_batch
+    from sim.rules.cards import CARDS
+
+    rs = load_ruleset("base", over)
+    g = np.asarray(games, dtype=np.int64)
+    rot = np.zeros_like(g) if rotations is None else np.asarray(rotations, dtype=np.int64)
+    res = play_batch(rs, LINEUP, games=g, rotations=rot, seed=seed, detail=True)
+    nr = int(rs.game("rounds"))
+    card = round_columns(res.rounds)["card"].reshape(len(g), nr, len(SEATS))[:, :, 0]
+    return [[CARDS[c - 1].id if c else "-" for c in row] for row in card], res
+
+
+# seed 7, game 0, 20 rounds: the first 20 cards of the shuffled deck, read off the game once
+DECK20 = ["choose-wisely", "a-good-start", "you-only-get-to-choose-one", "roll-the-die",
+          "less-is-more", "living-in-luxury", "its-shining-extra-bright", "just-in-time",
+          "beginners-bonus", "the-pot-is-filling-up", "charity", "magic-potion",
+          "rats-are-your-friends", "strong-ingredient", "the-pot-is-full", "well-stirred",
+          "rat-infestation", "lucky-devil", "wheel-and-deal", "seasoned-perfectly"]
+
+
+def test_a_forced_card_swaps_places_with_the_card_of_its_round():
+    (deck,), _ = dealt(["game.rounds=20"])
+    assert deck == DECK20
+    # rat-infestation (round 17) forced into round 2: a-good-start, round 2's card, goes to 17
+    (forced,), _ = dealt(["game.rounds=20", 'cards.force="rat-infestation"', "cards.force_round=2"])
+    assert forced == [*DECK20[:1], "rat-infestation", *DECK20[2:16], "a-good-start", *DECK20[17:]]
+    # within the nine rounds: roll-the-die (round 4) into round 8 swaps with just-in-time
+    (nine,), _ = dealt(['cards.force="roll-the-die"', "cards.force_round=8"])
+    assert nine == [*DECK20[:3], "just-in-time", *DECK20[4:7], "roll-the-die", DECK20[8]]
+    # already in round K: nothing moves
+    (same,), _ = dealt(['cards.force="less-is-more"', "cards.force_round=5"])
+    assert same == DECK20[:9]
+
+
+def test_a_forced_card_outside_the_deck_replaces_the_card_of_its_round():
+    (out,), _ = dealt(['cards.exclude=["living-in-luxury"]'])
+    (back,), _ = dealt(['cards.exclude=["living-in-luxury"]', 'cards.force="living-in-luxury"',
+                        "cards.force_round=2"])
+    assert "living-in-luxury" not in out and back == [out[0], "living-in-luxury", *out[2:]]
+    order = 'cards.order=["charity","magic-potion","living-in-luxury"]'
+    (fixed,), _ = dealt([order, 'cards.force="lucky-devil"', "cards.force_round=5"])
+    assert fixed == ["charity", "magic-potion", "living-in-luxury", "-", "lucky-devil"] + ["-"] * 4
+    (first,), _ = dealt([order, 'cards.force="living-in-luxury"', "cards.force_round=1"])
+    assert first == ["living-in-luxury", "magic-potion", "charity"] + ["-"] * 6
+    (alone,), _ = dealt(["cards.deck=false", 'cards.force="charity"', "cards.force_round=4"])
+    assert alone == ["-"] * 3 + ["charity"] + ["-"] * 5
+
+
+def test_force_round_0_spreads_the_card_and_every_game_of_a_deal_shares_its_round():
+    import numpy as np
+
+    from sim.api.forced_card import forced_rounds
+
+    deals = np.repeat(np.arange(180), 4)
+    rot = np.tile(np.arange(4), 180)
+    over = ['cards.force="charity"', "cards.force_round=0"]
+    decks, _ = dealt(over, games=deals, rotations=rot)
+    rounds = np.array([d.index("charity") + 1 for d in decks]).reshape(180, 4)
+    assert (rounds == rounds[:, :1]).all()  # every seating of a deal: the same round
+    k = forced_rounds(load_ruleset("base", over), 7, np.arange(180))
+    assert (rounds[:, 0] == k).all()
+    counts = np.bincount(k, minlength=10)[1:]
+    assert (counts > 8).all() and counts.sum() == 180  # every round, about 20 each
+    assert not (forced_rounds(load_ruleset("base", over), 8, np.arange(180)) == k).all()
+    # the round depends on the deal only, not on the card
+    other = load_ruleset("base", ['cards.force="magic-potion"', "cards.force_round=0"])
+    assert (forced_rounds(other, 7, np.arange(180)) == k).all()
+
+
+def test_forcing_changes_no_other_draw():
+    """A no-op forced card (Rat Infestation with the rats off, no deck) leaves every game as it
+    was; a card forced into round K leaves rounds 1..K-1 as they were when the displaced card
+    had no earlier round."""
+    import numpy as np
+
+    g = np.arange(40)
+    quiet = ["cards.deck=false", "game.rats_from_round=21"]
+    _, a = dealt(quiet, games=g)
+    _, b = dealt([*quiet, 'cards.force="rat-infestation"', "cards.force_round=0"], games=g)
+    from sim.api.columns import ROUND_COLUMNS
+
+    fields = [i for _, i in ROUND_COLUMNS]  # every round record field but the card itself
+    assert np.array_equal(a.rounds[..., fields], b.rounds[..., fields])
+    decks, c = dealt([], games=g)
+    forced, d = dealt(['cards.force="magic-potion"', "cards.force_round=6"], games=g)
+    later = 0
+    for i in range(len(g)):
+        if "magic-potion" in decks[i][:5]:
+            continue
+        later += 1
+        assert np.array_equal(c.rounds[i, :5], d.rounds[i, :5])
+        want = list(decks[i])
+        if "magic-potion" in want:  # it would have come after round 6: the swap
+            want[want.index("magic-potion")] = want[5]
+        want[5] = "magic-potion"
+        assert forced[i] == want
+    assert later > 25
+
+
+def test_an_unset_force_is_the_ordinary_game():
+    import numpy as np
+
+    g = np.arange(30)
+    _, a = dealt([], games=g)
+    _, b = dealt(['cards.force=""', "cards.force_round=4"], games=g)
+    assert np.array_equal(a.out, b.out) and np.array_equal(a.rounds, b.rounds)
+
+
+@pytest.mark.parametrize("setting, fragment", [
+    ("cards.force=nope", "key 'cards.force': expected a card id"),
+    ("cards.force_round=10", "key 'cards.force_round': expected 0 (a round per deal) to 9"),
+    ("cards.force_round=-1", "key 'cards.force_round': expected an integer from 0 to 20"),
+    ('cards.force="visit-from-a-witch"', "visit-from-a-witch needs the herb witches"),
+])
+def test_bad_forced_cards_are_one_line_and_exit_2(setting, fragment):
+    from cli_helpers import assert_user_error, invokers
+
+    from sim.cli.main import app
+
+    invoke, _ = invokers(app)
+    assert_user_error(invoke("play", "--games", 4, "--set", setting), fragment)

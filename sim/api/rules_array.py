@@ -51,6 +51,8 @@ def rules_scalars(ruleset: Ruleset) -> np.ndarray:
     order = [card_number(c) for c in cards["order"] if card_number(c) not in out]
     R[L.R_CARD_ORDER_N] = len(order)
     R[L.R_CARD_ORDER : L.R_CARD_ORDER + len(order)] = order
+    R[L.R_CARD_FORCE] = card_number(cards["force"]) if cards["force"] else 0
+    R[L.R_CARD_FORCE_ROUND] = cards["force_round"]
     pot = ruleset.data["pot"]
     R[L.R_TUBE] = 1 if pot["side"] == "test-tube" else 0
     R[L.R_TEAMS] = 1 if g["teams"] else 0

@@ -7,7 +7,7 @@ import numpy as np
 from numba import prange
 
 from sim.kernel.bag import add_chip
-from sim.kernel.cards.deck import deal_deck
+from sim.kernel.cards.deck import deal_deck, force_card
 from sim.kernel.decisions.slots import SC_WIDTH
 from sim.kernel.events import record
 from sim.kernel.jit import in_roomy_frame, kernel
@@ -136,6 +136,7 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     supply = supply0.copy()
     setup_game(P, G, R, supply, start_bag, nc)
     deal_deck(G, R, rng, nplayers)
+    force_card(G, R, seed, game)
     deal_witches(P, G, R, rng, nplayers, E)
     for r in range(1, R[R_ROUNDS] + 1):
         G[G_ROUND] = r

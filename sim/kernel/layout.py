@@ -188,7 +188,10 @@ RULES = Table("R_", [
     Field("witches", doc="1: the herb witches are in the game"),
     Field("penny_vp", doc="VP for each witch penny still held at the end"),
     Field("witch_fixed", 3, "the witch of each group fixed by the ruleset (0: one at random)"),
-    spare(5),
+    Field("card_force", doc="the card forced into a round of every game (cards.force; 0 none)"),
+    Field("card_force_round", doc="its round (cards.force_round; 0: each game draws one from "
+                                  "its own stream, sim.kernel.cards.deck.forced_round)"),
+    spare(3),
 ], width_name="R_WIDTH")
 
 for _table in (PLAYER, GAME, RULES):

@@ -199,7 +199,7 @@ def _check_unknown(raw: dict, label: str) -> None:
 # ruleset files still load.
 OPTIONAL_KEYS = (("game", "teams"), ("pot", "side"), ("pot", "test_tube"),
                  ("game", "overflow_bowl"), ("game", "penny_vp"), ("witches", "enabled"),
-                 ("witches", "fixed"))
+                 ("witches", "fixed"), ("cards", "force"), ("cards", "force_round"))
 
 
 def _fill_optional(d: dict) -> None:
@@ -250,6 +250,7 @@ def _validate(d: dict, label: str) -> None:
         if hats:
             raise RulesetError(f"{label}: key 'cards.order': {', '.join(hats)} need the herb "
                                "witches (witches.enabled = true)")
+    _check_force(d, label)
     prices = d.get("prices", {})
     for c in BOOK_COLOURS:
         s = d["books"][c]
@@ -261,6 +262,21 @@ def _validate(d: dict, label: str) -> None:
             raise RulesetError(
                 f"{label}: key 'books.{c}' = {s}: no prices for {c} in [prices.set{s}]"
             )
+
+
+def _check_force(d: dict, label: str) -> None:
+    """``cards.force_round`` within the game's rounds, and a forced witch-hat card only with the
+    witches (the forced card itself is checked by the schema)."""
+    from sim.rules.cards import card_by_id, in_deck
+
+    cards, rounds = d["cards"], d["game"]["rounds"]
+    if cards["force_round"] > rounds:
+        raise RulesetError(f"{label}: key 'cards.force_round': expected 0 (a round per deal) to "
+                           f"{rounds} (game.rounds), got {cards['force_round']}")
+    force = cards["force"]
+    if force and not in_deck(card_by_id(force), d["witches"]["enabled"]):
+        raise RulesetError(f"{label}: key 'cards.force': {force} needs the herb witches "
+                           "(witches.enabled = true)")
 
 
 def apply_override(d: dict, assignment: str, label: str = "--set") -> None:

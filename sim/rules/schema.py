@@ -12,6 +12,7 @@ from sim.rules.books import implemented_sets
 
 BUILTIN_DIR = Path(__file__).parent / "rulesets"
 TRACK_LEN = 54
+MAX_ROUNDS = 20
 DIE_FACES = ("vp1", "vp2", "ruby", "droplet", "pumpkin")
 FACE_VP1, FACE_VP2, FACE_RUBY, FACE_DROPLET, FACE_PUMPKIN = range(5)
 INFO_MODELS = ("independent", "synchronized", "sequential")
@@ -81,6 +82,13 @@ def _card_list():
             lambda v: (isinstance(v, list) and all(x in CARD_IDS for x in v)
                        and len(set(v)) == len(v)))
 
+def _card_id():
+    from sim.rules.cards import CARD_IDS
+
+    return (f'a card id ({", ".join(CARD_IDS)}) or "" for none',
+            lambda v: isinstance(v, str) and (v == "" or v in CARD_IDS))
+
+
 def _witch_list():
     from sim.rules.witches import WITCH_IDS, witch_group
 
@@ -93,7 +101,7 @@ def _witch_list():
 
 SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
     "game": {
-        "rounds": _int_range(1, 20),
+        "rounds": _int_range(1, MAX_ROUNDS),
         "explosion_limit": _int_range(1, 40),
         "starting_rubies": _int_range(0, 20),
         "starting_bag": _bag_spec(),
@@ -144,6 +152,8 @@ SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
         "deck": ("true or false", lambda v: isinstance(v, bool)),
         "exclude": _card_list(),
         "order": _card_list(),
+        "force": _card_id(),
+        "force_round": _int_range(0, MAX_ROUNDS),
     },
     "book_round": {c: _int_range(1, 20) for c in BOOK_COLOURS},
     "supply": {k: _int_range(0, 200) for k in CHIP_KEYS},

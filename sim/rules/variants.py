@@ -85,5 +85,9 @@ VARIANTS: tuple[Variant, ...] = (
             "Take the named cards out of the deck (ids as `quacks rules` lists them)."),
     Variant("card-order", 'cards.order = ["card-id", ...]', True,
             "Fix the order in which cards are turned up, one a round, instead of shuffling."),
+    Variant("card-force", 'cards.force = "card-id"', True,
+            "Play the card in round cards.force_round of every game (0: each deal its own round, "
+            "at random): it swaps places with the card that round would have had; a card not in "
+            "the deck replaces it. How quacks balance measures a card."),
 )
 VARIANT_IDS = tuple(v.id for v in VARIANTS)

@@ -1,7 +1,10 @@
-"""The game's deck: dealt at set-up (``deal_deck``), one card turned up a round (``round_card``).
-Card numbers follow ``sim.rules.cards.CARDS`` (1..; 0 = no card)."""
+"""The game's deck: dealt at set-up (``deal_deck``), a card forced into one round if the ruleset
+says so (``force_card``), one card turned up a round (``round_card``). Card numbers follow
+``sim.rules.cards.CARDS`` (1..; 0 = no card)."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -11,15 +14,23 @@ from sim.kernel.layout import (
     G_DECK,
     G_DECK_N,
     G_ROUND,
+    R_CARD_FORCE,
+    R_CARD_FORCE_ROUND,
     R_CARD_MASK,
     R_CARD_ORDER,
     R_CARD_ORDER_N,
     R_DECK,
+    R_ROUNDS,
 )
-from sim.kernel.rng import randint
+from sim.kernel.rng import randint, stream_seed
 from sim.rules.cards import CARDS
 
 N_CARDS = len(CARDS)
+# The stream a forced card's round is drawn from (cards.force_round = 0). No other draw of a game
+# uses it (its seats draw from streams 0..players-1, the shared draws from stream ``players``),
+# so forcing a card changes no other random draw, and every game of a deal (the same seed and
+# game index, whatever the seating) draws the same round.
+FORCE_STREAM = 0xF0C0
 
 
 @kernel
@@ -45,6 +56,41 @@ def deal_deck(G, R, rng, stream):
         G[G_DECK + i] = G[G_DECK + j]
         G[G_DECK + j] = c
     G[G_DECK_N] = k
+
+
+@kernel(nrt=True)
+def forced_round(seed, game, R):
+    """The round the forced card is played in: ``cards.force_round``, or with 0 one of rounds
+    1..``game.rounds``, uniform, from the game's own ``FORCE_STREAM``."""
+    k = R[R_CARD_FORCE_ROUND]
+    if k > 0:
+        return k
+    st = np.empty(1, dtype=np.uint64)
+    st[0] = stream_seed(seed, game, FORCE_STREAM)
+    return 1 + randint(st, 0, R[R_ROUNDS])
+
+
+@kernel(nrt=True)
+def force_card(G, R, seed, game):
+    """Put the forced card (``cards.force``; none: nothing changes) into round K
+    (``forced_round``) of the dealt deck. A card in the deck swaps places with round K's card,
+    so the deck stays a permutation and the card round K would have had moves to the forced
+    card's old place; a card not in the deck (left out, outside a fixed order, no deck at all)
+    replaces round K's card. A deck shorter than K is lengthened with rounds without a card."""
+    c = R[R_CARD_FORCE]
+    if c == 0:
+        return
+    k = forced_round(seed, game, R)
+    n = G[G_DECK_N]
+    while n < k:
+        G[G_DECK + n] = 0
+        n += 1
+    G[G_DECK_N] = n
+    for i in range(n):
+        if G[G_DECK + i] == c:
+            G[G_DECK + i] = G[G_DECK + k - 1]
+            break
+    G[G_DECK + k - 1] = c
 
 
 @kernel(inline=True)
