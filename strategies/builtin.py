@@ -14,6 +14,7 @@ import numpy as np
 from sim.kernel.decisions import slots as S
 from sim.rules import chips
 from sim.rules.chip_limits import parse_chips_capped
+from sim.rules.witches import witch_number
 from strategies.spec_types import (  # noqa: F401 (re-exported: the registry's public types)
     COLOUR_WORDS,
     Param,
@@ -100,6 +101,9 @@ def _common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, drople
               help="Herb Witches only: call each witch in play when "
               "her gain passes the default thresholds (default), or keep every penny for its 2 VP "
               "(never)", choices=WITCH_CHOICES),
+        Param("witch_off", "witches", [], help="Herb Witches only: witches this seat never "
+              "calls, not even in the last round (e.g. witch_off=upgrade/free-twin; quacks "
+              "balance measures a witch's worth with it)"),
     )
 
 
@@ -165,6 +169,8 @@ def _apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
     kinds[S.SLOT_TUBE] = _TUBE_KIND[v["tube"]]
     params[S.SLOT_TUBE, S.P_TUBE_SPACE] = v["tube_space"]
     kinds[S.SLOT_WITCH] = S.WITCH_NEVER if v["witches"] == "never" else S.WITCH_DEFAULT
+    for w in v["witch_off"]:
+        params[S.SLOT_WITCH, witch_number(w)] = S.WITCH_OFF
 
 
 def _die_param(default: float = 0.0) -> tuple[Param, ...]:

@@ -24,7 +24,8 @@ class Param:
 
     Kinds: ``int``, ``float``, ``round`` (one number, or one per round separated by ``/``),
     ``chips`` (chips or colour names separated by ``>``), ``choice`` (one of ``choices``),
-    ``text`` (any text without a comma, e.g. a file path).
+    ``text`` (any text without a comma, e.g. a file path), ``witches`` (Herb Witches ids
+    separated by ``/``, or ``none``).
     """
 
     name: str
@@ -44,6 +45,8 @@ class Param:
             if not text:
                 raise StrategySpecError(f"{where}: give a value")
             return text
+        if self.kind == "witches":
+            return parse_witch_list(text, where)
         if self.kind == "choice":
             if text not in self.choices:
                 raise StrategySpecError(f"{where}: expected one of {', '.join(self.choices)}")
@@ -76,6 +79,9 @@ class Param:
                     f"{self.help}")
         if self.kind == "text":
             return f"{self.name} (text, default {self.default}): {self.help}"
+        if self.kind == "witches":
+            d = "/".join(self.default) or WITCHES_NONE
+            return f"{self.name} (witch ids a/b/..., or none; default {d}): {self.help}"
         if self.kind == "choice":
             return (f"{self.name} (one of {'|'.join(self.choices)}, default {self.default}): "
                     f"{self.help}")
@@ -123,6 +129,23 @@ def blank_arrays() -> tuple[np.ndarray, np.ndarray]:
     params[S.SLOT_TUBE, : len(S.TUBE_DEFAULTS)] = S.TUBE_DEFAULTS
     params[S.SLOT_WITCH, : len(S.WITCH_DEFAULTS)] = S.WITCH_DEFAULTS
     return kinds, params
+
+
+WITCHES_NONE = "none"
+
+
+def parse_witch_list(text: str, where: str) -> list[str]:
+    """Witch ids separated by ``/`` (``none``: no witch), each checked against the expansion."""
+    from sim.rules.witches import WITCH_IDS
+
+    if text == WITCHES_NONE:
+        return []
+    ids = text.split("/")
+    bad = [w for w in ids if w not in WITCH_IDS]
+    if bad or not text:
+        raise StrategySpecError(f"{where}: expected witch ids separated by / "
+                                f"({', '.join(WITCH_IDS)}) or {WITCHES_NONE}")
+    return list(dict.fromkeys(ids))
 
 
 COLOUR_WORDS = {name: i for i, name in enumerate(chips.COLOUR_NAMES)}

@@ -246,3 +246,22 @@ def test_base_ruleset_stops_at_four_players():
     with pytest.raises(GameInputError, match="2 to 4 players; 5 players need the Herb Witches"):
         check_players(load_ruleset("base"), 5)
     check_players(RS, 5)
+
+
+def test_witch_off_never_calls_her_not_even_in_the_last_round():
+    # double-coins in play in every game: a seat with witch_off=double-coins never calls her
+    # (the default player calls every witch in the last round whenever she gains anything),
+    # while it still calls the other two and the same seat without the parameter calls her
+    rs = load_ruleset("herb-witches", ["cards.deck=false",
+                                       'witches.fixed=["whites-back","double-coins","colours"]'])
+    idx = np.arange(200, dtype=np.int64)
+    bit = {w: 1 << (list(GROUP_OF).index(w) + 1) for w in GROUP_OF}
+    called = {}
+    for spec in ("expert:witch_off=double-coins", "expert"):
+        lineup = [parse_strategy(spec)] + [parse_strategy("expert")] * 3
+        out = play_batch(rs, lineup, games=idx, rotations=np.zeros_like(idx), seed=5).out
+        assert not out[:, :, O_ERR].any()
+        called[spec] = {w: int(((out[:, 0, O_WITCHES] & b) != 0).sum()) for w, b in bit.items()}
+    off, on = called["expert:witch_off=double-coins"], called["expert"]
+    assert off["double-coins"] == 0 and on["double-coins"] > 0
+    assert off["whites-back"] > 0 and off["colours"] > 0

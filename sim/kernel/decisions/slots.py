@@ -224,6 +224,8 @@ P_W_RUBIES = param_offset("P_W_RUBIES")  # ruby space: only for at least this ma
 P_W_CHEAP = param_offset("P_W_CHEAP")  # cheap rubies: only with at least this many rubies
 P_W_COIN_VP = param_offset("P_W_COIN_VP")  # VP worth of one coin (both rewards)
 # first rounds (1..12), then P_W_WHITES .. P_W_COIN_VP; in the last round every witch is called
+# a first round of WITCH_OFF or more: never called, not even in the last round (witch_off)
+WITCH_OFF = 100
 # when her gain is worth more than the penny kept
 # declared with each witch (sim.rules.witches: first_round, params)
 WITCH_DEFAULTS = witch_defaults()

@@ -20,6 +20,7 @@ from sim.kernel.decisions.slots import (
     SLOT_WITCH,
     USER_BASE,
     WITCH_NEVER,
+    WITCH_OFF,
     WITCH_RANDOM,
 )
 from sim.kernel.jit import kernel
@@ -58,6 +59,8 @@ def witch_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
         if uniform(rng, s) >= SP[s, SLOT_WITCH, 0]:
             return ASK_DECLINE, 0
         return ASK_RANDOM, 1
+    if q <= N_WITCHES and SP[s, SLOT_WITCH, q] >= WITCH_OFF:
+        return ASK_DECLINE, 0  # witch_off: this seat never calls her
     if q <= N_WITCHES and G[G_ROUND] < SP[s, SLOT_WITCH, q] and not last_call(G, R, q):
         return ASK_ANSWER, 0  # the built-in strategy: not before her first round
     return ASK_DEFAULT, 0
