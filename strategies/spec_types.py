@@ -61,6 +61,16 @@ class Param:
             return vals
         return self._number(text, where, int if self.kind == "int" else float)
 
+    def text(self, value) -> str:
+        """The spec text of a value, which ``parse`` reads back to it."""
+        if self.kind == "chips":
+            return ">".join(value)
+        if self.kind == "witches":
+            return "/".join(value) or WITCHES_NONE
+        if isinstance(value, list):
+            return "/".join(f"{x:g}" for x in value)
+        return str(value)
+
     def _number(self, text, where, cast):
         try:
             v = cast(text)
@@ -80,8 +90,8 @@ class Param:
         if self.kind == "text":
             return f"{self.name} (text, default {self.default}): {self.help}"
         if self.kind == "witches":
-            d = "/".join(self.default) or WITCHES_NONE
-            return f"{self.name} (witch ids a/b/..., or none; default {d}): {self.help}"
+            return (f"{self.name} (witch ids a/b/..., or none; default "
+                    f"{self.text(self.default)}): {self.help}")
         if self.kind == "choice":
             return (f"{self.name} (one of {'|'.join(self.choices)}, default {self.default}): "
                     f"{self.help}")

@@ -36,7 +36,7 @@ BUILTIN = sorted(n for n, d in REGISTRY.items() if d.source == "built-in")
 # The library the issue asks for: stop rules, presets and archetypes.
 REQUIRED = {"threshold", "risk", "ev", "optimal", "reckless", "random", "cautious", "balanced",
             "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby", "expected-value"}
-PARAM_KINDS = {"int", "float", "round", "chips", "choice", "text"}
+PARAM_KINDS = {"int", "float", "round", "chips", "choice", "text", "witches"}
 
 
 def chip(name: str) -> int:
@@ -105,14 +105,7 @@ def test_every_default_round_trips_through_the_spec(name):
     d = REGISTRY[name]
     parts = []
     for p in d.params:
-        v = p.default
-        if p.kind == "chips":
-            text = ">".join(v)
-        elif isinstance(v, list):
-            text = "/".join(f"{x:g}" for x in v)
-        else:
-            text = str(v)
-        parts.append(f"{p.name}={text}")
+        parts.append(f"{p.name}={p.text(p.default)}")
     spec = f"{name}:{','.join(parts)}" if parts else name
     a, b = parse_strategy(name), parse_strategy(spec)
     assert np.array_equal(a.kinds, b.kinds)
