@@ -4,20 +4,16 @@ Design. For each witch, the "available" arm fixes her in play (``witches.fixed``
 group's witch in every game; a witch the ruleset fixes for another group stays, the third group
 is dealt at random as usual) and plays the field on deals 0..deals-1
 (``sim.study.balance.arms``). The "not available" arms are the same deals, the same ruleset and
-the same seats with one member of the field playing ``witches=never``, in the seat of its first
-occurrence, which rotates from deal to deal (``sim.study.balance.restricted``: each distinct spec
-of the field in an arm of its own, weighed by its seats).
+the same seats with one member of the field never calling her (``witch_off=WITCH``), in the
+seat of its first occurrence, which rotates from deal to deal (``sim.study.balance.restricted``:
+each distinct spec of the field in an arm of its own, weighed by its seats).
 
 - ``called``: the share of seat-games of the available arm in which she was called, with a
   Wilson interval at the cluster effective sample size (deals as the unit).
 - ``win_share``, ``vp``: what having her is worth to a seat, paired by deal and seat: the seat's
   win share (a shared win counts 1/k) and final VP in the available arm minus the same seat's
-  when it calls no witch (keeps its pennies, ``game.penny_vp`` each), with a 95% t interval over
-  deals. A strategy has no parameter that turns one witch off, so the seat that goes without
-  her goes without the other groups' witches too (the same ones in both arms of a deal): within
-  a group the difference of two witches' figures is exactly the difference of their worth; the
-  level of a figure also holds the other groups' witches (dealt at random), so compare levels
-  across groups with that in mind.
+  when it never calls her (it keeps her penny, ``game.penny_vp``, and calls the other groups'
+  witches as usual), with a 95% t interval over deals.
 
 ``games``: games of her available arm; ``deals``: deals paired. Without the witches the table is
 empty (with these columns).
@@ -74,8 +70,8 @@ def witch_effects(rules: str, overrides: list[str], players: int, field: list[st
         avail = play_arm(arm_plan(rules, over, seated, deals, seed), backend,
                          ["win_share", "vp", "witches"])
         called = called_bits(avail.cols["witches"].reshape(-1))[:, w.number - 1]
-        effect, _ = restricted_effects(avail, backend, lambda s: with_param(s, "witches", "never"),
-                                       METRICS)
+        effect, _ = restricted_effects(avail, backend,
+                                       lambda s, w=w: with_param(s, "witch_off", w.id), METRICS)
         row = {"witch": w.id, "group": w.group,
                **called_share(called.reshape(avail.games, -1), avail.deals)}
         for m in METRICS:
