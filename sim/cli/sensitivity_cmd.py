@@ -1,0 +1,189 @@
+"""``quacks sensitivity``: how each ruleset knob moves the balance figures, on the same deals;
+``register(app)`` adds the command to a Typer app. Tables (or one JSON object with ``--json``)
+go to stdout, progress to stderr; a user error is one line ``error: ...`` with exit status 2
+and writes nothing; Ctrl-C exits 130 and writes nothing."""
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sim.cli.common import (
+    Backend,
+    BackendOpt,
+    SchedulerOpt,
+    StrategyFileOpt,
+    WorkersOpt,
+    fail,
+    open_backend,
+    set_threads,
+    warm_game_kernel,
+    work_progress,
+)
+
+KNOB_HELP = ("A ruleset key and its values: KEY=LO:HI (--steps values, whole numbers for a key "
+             "that holds one), KEY=LO:HI:STEP, or alternatives KEY=A|B|... (TOML values; bare "
+             "words in lists, e.g. cards.exclude=[]|\\[charity]). Repeatable.")
+
+
+def split_items(text: str, option: str) -> tuple[str, ...]:
+    """Comma-separated items (a strategy spec's own ``key=value,...`` kept whole); fail if
+    empty."""
+    from strategies.builtin import split_specs
+
+    items = tuple(x.strip() for x in split_specs(text) if x.strip())
+    if not items:
+        fail(f"{option}: give at least one")
+    return items
+
+
+def table(title: str, header: list[str], rows: list[list[str]], left: int = 2) -> Table:
+    """A rich table: the first ``left`` columns left-aligned, the rest right-aligned."""
+    from rich.markup import escape
+
+    t = Table(title=escape(title), show_header=True, header_style="bold", title_justify="left")
+    for i, h in enumerate(header):
+        t.add_column(escape(h), justify="left" if i < left else "right")
+    for r in rows:
+        t.add_row(*(escape(c) for c in r))
+    return t
+
+
+def print_result(res, files: list[str], out: Path | None, console: Console) -> None:
+    """The header line, the ranking, the effects, each knob's values and the pair's grids."""
+    from sim.study.design.sensitivity_report import (
+        effect_rows,
+        headline,
+        level_rows,
+        no_effect_line,
+        pair_rows,
+        ranking_rows,
+    )
+
+    console.print(f"{headline(res)}; {res.seconds:.1f} s", markup=False)
+    console.print(table("knobs ranked by effect (strength: the difference in units of its 95% "
+                        "CI half-width; > 1 excludes 0)", *ranking_rows(res), left=5))
+    console.print(table("effects: the two values furthest apart, paired by deal (95% CI)",
+                        *effect_rows(res), left=3))
+    for k in res.plan.knobs:
+        console.print(table(f"{k.key} (95% CI, deals as the unit)", *level_rows(res, k.key),
+                            left=1))
+    if "pair" in res.tables:
+        for m in res.settings.metrics:
+            console.print(table(f"{m} over {' x '.join(res.settings.pair)} (95% CI)",
+                                *pair_rows(res, m), left=1))
+    console.print(no_effect_line(res), markup=False)
+    if out is not None:
+        console.print(f"report: {out}/ ({', '.join(files)})", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``sensitivity`` command to a Typer app."""
+    from sim.study.balance.settings import DEFAULT_PLAYERS
+    from sim.study.design.defaults import DEFAULT_METRICS, DEFAULT_STEPS
+    from sim.study.design.defaults import SENSITIVITY_GAMES as DEFAULT_GAMES
+
+    out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+
+    @app.command()
+    def sensitivity(
+        knob: Annotated[list[str] | None, typer.Option("--knob", help=KNOB_HELP)] = None,
+        steps: Annotated[int, typer.Option(
+            "--steps", help="Values of each KEY=LO:HI range, evenly spaced, both ends "
+            "included.")] = DEFAULT_STEPS,
+        rules: Annotated[str, typer.Option(
+            "--rules", help="Built-in ruleset name or a TOML file.")] = "base",
+        set_: Annotated[list[str] | None, typer.Option(
+            "--set", help="Override one ruleset value for every arm: section.key=value "
+            "(repeatable).")] = None,
+        players: Annotated[int, typer.Option(help="Seats per game.")] = DEFAULT_PLAYERS,
+        field: Annotated[str | None, typer.Option(
+            "--field", help="The strategies seated, comma-separated (cycled to fill the seats); "
+            "default quacks balance's field.")] = None,
+        games: Annotated[int, typer.Option(
+            help="Games per value (and per cell of --pair), rounded up to whole deals (every "
+            "seating of a deal).")] = DEFAULT_GAMES,
+        seed: Annotated[int, typer.Option(help="Run seed; every value plays the same "
+                                               "deals.")] = 1,
+        pair: Annotated[tuple[str, str] | None, typer.Option(
+            "--pair", metavar="A B", help="Two knob keys (given with --knob) also played on the "
+            "grid of their values: a heat map of each figure.")] = None,
+        metrics: Annotated[str | None, typer.Option(
+            "--metrics", help="The balance figures analysed, comma-separated (the names of "
+            f"quacks balance --json); default {','.join(DEFAULT_METRICS)}.")] = None,
+        out: Annotated[Path | None, typer.Option(
+            help="Write a report folder: parquet tables, PNG plots, report.md, run.json, "
+            "report.html.")] = None,
+        force: Annotated[bool, typer.Option(
+            "--force", help="Write into a non-empty --out.")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
+        json_: Annotated[bool, typer.Option(
+            "--json", help="Print one JSON object instead of tables.")] = False,
+        threads: Annotated[int | None, typer.Option(
+            "--threads", help="Numba threads (results never depend on it).")] = None,
+        strategy_file: StrategyFileOpt = None,
+        backend: BackendOpt = Backend.local,
+        scheduler: SchedulerOpt = None,
+        workers: WorkersOpt = None,
+    ) -> None:
+        """How each ruleset knob moves the balance figures: every value of a knob on the same
+        deals, each figure with its 95% interval clustered by deal, the response curves, the
+        knobs ranked by their largest paired difference (the ones that do nothing named) and,
+        with --pair, a two-knob heat map."""
+        from sim.cli.run_support import run_errors
+        from sim.cli.user_input import USER_ERRORS, load_strategies
+        from sim.study.balance.settings import DEFAULT_FIELD
+        from sim.study.design.folder import check_out
+        from sim.study.design.sensitivity import (
+            SensitivitySettings,
+            plan_sensitivity,
+            run_sensitivity,
+        )
+        from sim.study.design.sensitivity_report import write_report
+        from sim.study.reports.files import dumps
+
+        try:
+            set_threads(threads)
+            load_strategies(strategy_file)
+            settings = SensitivitySettings(
+                knobs=tuple(knob or ()), steps=steps, rules=rules, overrides=tuple(set_ or ()),
+                players=players,
+                field=split_items(field, "--field") if field is not None else DEFAULT_FIELD,
+                games=games, seed=seed, pair=tuple(pair) if pair else None,
+                metrics=split_items(metrics, "--metrics") if metrics is not None
+                else DEFAULT_METRICS,
+                backend=backend.value, scheduler=scheduler, workers=workers, threads=threads)
+            plan = plan_sensitivity(settings)
+            if out is not None:
+                check_out(out, force)
+        except typer.Exit:
+            raise
+        except USER_ERRORS as e:
+            fail(str(e))
+        _warm(plan, quiet or json_)
+        try:
+            with open_backend(backend, scheduler, workers, threads, quiet=quiet or json_) as be, \
+                    work_progress("games", quiet=quiet or json_) as bar:
+                res = run_sensitivity(plan, backend=be, progress=bar)
+            files = write_report(res, out, force=force, argv=sys.argv) if out is not None else []
+        except KeyboardInterrupt:
+            typer.echo("interrupted: nothing written", err=True)
+            raise typer.Exit(130) from None
+        except run_errors() as e:
+            fail(str(e))
+        if json_:
+            typer.echo(dumps({**res.to_json(), "out": str(out) if out else None,
+                              "files": files}))
+            return
+        print_result(res, files, out, out_console)
+
+
+def _warm(plan, quiet: bool) -> None:
+    """Compile (or load) the game kernel on one game of the base ruleset, so no clock counts
+    it."""
+    from strategies.builtin import parse_strategy
+
+    warm_game_kernel(plan.base, [parse_strategy(s) for s in plan.seated], quiet=quiet)

@@ -1,0 +1,96 @@
+"""A report folder written whole or not at all: the tables as parquet, the figures as PNG,
+``report.md``, the manifest ``run.json`` (what was run: ``kind``, the command as given and the
+one that reproduces it, the seed, the versions, the date and the files, which is what
+``report.html`` reads) and ``report.html``.
+
+Everything goes into ``OUT/.staging`` first and is moved into place at the end, ``run.json``
+last; an error or Ctrl-C leaves no staging files behind. The files of an earlier report of the
+same kind that this one does not write are removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+STAGING = ".staging"
+REPORT_MD = "report.md"
+RUN_JSON = "run.json"
+
+
+def check_out(path: str | Path, force: bool = False) -> None:
+    """Raise a one-line ValueError unless ``path`` can take a report (new, empty, or
+    ``force``); changes nothing on disk."""
+    from sim.study.compare.run import check_out as check
+
+    check(path, force)
+
+
+def _earlier_files(p: Path, kind: str) -> list[str]:
+    """The files an earlier report of this kind in ``p`` listed (none for another kind)."""
+    try:
+        m = json.loads((p / RUN_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(m, dict) or m.get("kind") != kind or not isinstance(m.get("files"), list):
+        return []
+    return [f for f in m["files"] if isinstance(f, str) and "/" not in f and f != RUN_JSON]
+
+
+def write_folder(out: str | Path, *, kind: str, tables: Mapping[str, pd.DataFrame | None],
+                 figures: Sequence[tuple[str, Figure]], markdown: str, manifest: dict,
+                 force: bool = False) -> list[str]:
+    """Write the report folder ``out`` (see the module); ``manifest`` is the JSON result and
+    settings, to which ``kind``, ``versions``, ``created`` and ``files`` are added. Returns the
+    file names (sorted)."""
+    p = Path(out)
+    check_out(p, force)
+    stage = p / STAGING
+    created = not p.exists()
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir(parents=True)
+    try:
+        return _write(p, stage, kind, tables, figures, markdown, manifest)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        if created:
+            with contextlib.suppress(OSError):
+                p.rmdir()
+        raise
+
+
+def _write(p: Path, stage: Path, kind: str, tables, figures, markdown: str,
+           manifest: dict) -> list[str]:
+    from sim.study.common.plot_style import save_png
+    from sim.study.reports.files import REPORT_HTML, dumps, now_iso, package_versions
+    from sim.study.reports.html import write_html
+
+    earlier = _earlier_files(p, kind)
+    files = []
+    for name, df in tables.items():
+        if df is not None and len(df):
+            df.to_parquet(stage / f"{name}.parquet", index=False)
+            files.append(f"{name}.parquet")
+    for name, fig in figures:
+        files.append(save_png(fig, stage, name))
+    (stage / REPORT_MD).write_text(markdown, encoding="utf-8")
+    files.append(REPORT_MD)
+    full = {**manifest, "kind": kind, "versions": package_versions(), "created": now_iso(),
+            "files": sorted([*files, RUN_JSON, REPORT_HTML])}
+    (stage / RUN_JSON).write_text(dumps(full), encoding="utf-8")
+    for name in [*files, RUN_JSON]:
+        os.replace(stage / name, p / name)
+    stage.rmdir()
+    for name in earlier:
+        if name not in full["files"]:
+            (p / name).unlink(missing_ok=True)
+    write_html(p)
+    return full["files"]
+

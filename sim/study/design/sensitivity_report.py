@@ -1,0 +1,181 @@
+"""The report of a sensitivity run: the formatted rows the console and ``report.md`` share, the
+markdown, and the report folder (``sim.study.design.folder``): ``levels``, ``differences``,
+``effects``, ``ranking`` (and ``pair``) as parquet, one response plot per knob, the pair's heat
+maps, ``report.md``, ``run.json`` and ``report.html``."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+
+from sim.stats.clusters import METHOD_DIFF
+from sim.study.balance.report import INTERVAL_METHODS as FIGURE_METHODS
+from sim.study.balance.report import ci_cell, number
+from sim.study.design.measure import digits_of
+from sim.study.design.plots import pair_figure, response_figure, response_name
+
+TABLES = ("ranking", "effects", "differences", "levels", "pair")
+PAIR_PNG = "pair.png"
+INTERVAL_METHODS = {**FIGURE_METHODS,
+                    "differences between two values of a knob": METHOD_DIFF + " (the two "
+                    "values' residuals per deal)"}
+
+
+def _digits(res, metric: str) -> int:
+    p = res.plan
+    return digits_of(metric, p.players, int(p.base.game("rounds")))
+
+
+def _strength(x: float) -> str:
+    return "inf" if x == float("inf") else number(x, 1)
+
+
+def ranking_rows(res) -> tuple[list[str], list[list[str]]]:
+    """Each knob: rank, knob, effect, its strongest figure, the two values, the paired
+    difference [95% CI], the strength, the figures it moves."""
+    rows = []
+    for r in res.tables["ranking"].to_dict(orient="records"):
+        d = _digits(res, r["metric"])
+        rows.append([str(r["rank"]), r["knob"], r["effect"], r["metric"],
+                     f"{r['from']} -> {r['to']}",
+                     ci_cell(r["diff"], r["ci_lo"], r["ci_hi"], d, sign=True),
+                     _strength(r["strength"]), r["metrics_moved"] or "none"])
+    return ["rank", "knob", "effect", "strongest figure", "values", "difference [95% CI]",
+            "strength", "figures moved"], rows
+
+
+def effect_rows(res) -> tuple[list[str], list[list[str]]]:
+    """Each knob and figure: the pair of values furthest apart, their paired difference [95%
+    CI], its strength, and how many pairs' intervals exclude 0."""
+    rows = []
+    for r in res.tables["effects"].to_dict(orient="records"):
+        d = _digits(res, r["metric"])
+        rows.append([r["knob"], r["metric"], f"{r['from']} -> {r['to']}",
+                     ci_cell(r["diff"], r["ci_lo"], r["ci_hi"], d, sign=True),
+                     _strength(r["strength"]), f"{r['pairs_moving']}/{r['pairs']}"])
+    return ["knob", "figure", "values", "largest difference [95% CI]", "strength",
+            "pairs excluding 0"], rows
+
+
+def level_rows(res, knob: str) -> tuple[list[str], list[list[str]]]:
+    """A knob's values (rows) and each figure analysed with its 95% interval (columns)."""
+    lv = res.tables["levels"]
+    sub = lv[(lv["knob"] == knob) & lv["metric"].isin(res.settings.metrics)]
+    by = {(r["setting"], r["metric"]): r for r in sub.to_dict(orient="records")}
+    settings = list(dict.fromkeys(sub.sort_values("x", kind="stable")["setting"]))
+    rows = [[s, *[ci_cell(by[(s, m)]["value"], by[(s, m)]["ci_lo"], by[(s, m)]["ci_hi"],
+                          _digits(res, m)) if (s, m) in by else "n/a"
+                  for m in res.settings.metrics]] for s in settings]
+    return [knob, *res.settings.metrics], rows
+
+
+def pair_rows(res, metric: str) -> tuple[list[str], list[list[str]]]:
+    """The pair's grid of one figure: a row per value of the first knob, a column per value of
+    the second."""
+    pr = res.tables["pair"]
+    g = pr[pr["metric"] == metric]
+    a, b = res.settings.pair
+    xa = list(dict.fromkeys(g.sort_values("a_x", kind="stable")["a_setting"]))
+    xb = list(dict.fromkeys(g.sort_values("b_x", kind="stable")["b_setting"]))
+    by = {(r["a_setting"], r["b_setting"]): r for r in g.to_dict(orient="records")}
+    d = _digits(res, metric)
+    rows = [[va, *[ci_cell(by[(va, vb)]["value"], by[(va, vb)]["ci_lo"], by[(va, vb)]["ci_hi"], d)
+                   for vb in xb]] for va in xa]
+    return [f"{a} \\ {b}", *xb], rows
+
+
+def headline(res) -> str:
+    """What was played, in one sentence."""
+    s, p = res.settings, res.plan
+    grid = f" (with the {len(p.cells)} cells of the {' x '.join(s.pair)} grid)" if p.cells else ""
+    from sim.api.events import plural
+
+    return (f"{plural(len(p.knobs), 'knob')}, {plural(len(p.rulesets), 'ruleset')}{grid} x {s.deals * p.players:,} "
+            f"games ({s.deals:,} deals x {p.players} seatings, the same deals for every value), "
+            f"{p.players} players, rules {p.base.display}, field {','.join(p.seated)}, seed "
+            f"{s.seed}")
+
+
+def _md(header: list[str], rows: list[list[str]]) -> str:
+    from sim.study.reports.markdown import md_table
+
+    def numeric(cell: str) -> bool:
+        return bool(cell) and (cell[0].isdigit() or cell[0] in "+-" or cell.startswith("n/a"))
+
+    right = [bool(rows) and all(numeric(r[i]) for r in rows) for i in range(len(header))]
+    return md_table(header, rows, right)
+
+
+def report_markdown(res, pngs: Sequence[str], versions: dict,
+                    argv: Sequence[str] | None = None) -> str:
+    """``report.md``: what was played, the ranking, the effects, each knob's values with its
+    response curves, the pair's grids, the interval methods and the command."""
+    from sim.study.reports.markdown import interval_methods_md
+
+    s, p = res.settings, res.plan
+    none = res.no_effect()
+    out = [f"# Sensitivity: {p.base.display}, {p.players} players", "",
+           f"{headline(res)}. Every value of a knob plays the same deals, so differences are "
+           "paired by deal; every interval is 95% and treats the **deal** as the independent "
+           "unit. A knob's effect on a figure is the largest paired difference between two of "
+           "its values; its strength is that difference in units of its interval's half-width "
+           "(above 1: the interval excludes 0). A knob has no effect when every paired "
+           "difference's interval contains 0.", "", "## Ranking", "", _md(*ranking_rows(res)),
+           "", f"No effect: {', '.join(none)}." if none else "Every knob moves a figure.", "",
+           "## Effects", "", _md(*effect_rows(res)), ""]
+    for k in p.knobs:
+        out += [f"## {k.key}", "", _md(*level_rows(res, k.key)), ""]
+        name = response_name(k.key)
+        if name in pngs:
+            out += [f"![{k.key}: response curves]({name})", ""]
+    if "pair" in res.tables:
+        a, b = s.pair
+        out += [f"## {a} x {b}", ""]
+        for m in s.metrics:
+            out += [f"{m}:", "", _md(*pair_rows(res, m)), ""]
+        if PAIR_PNG in pngs:
+            out += [f"![{a} x {b}]({PAIR_PNG})", ""]
+    out += [interval_methods_md(INTERVAL_METHODS), "## Reproduce", ""]
+    if argv:
+        out += ["Command as given:", "", f"    {shlex.join(argv)}", ""]
+    out += [f"Canonical command: `{s.command()}`", "",
+            "Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), ""]
+    return "\n".join(out)
+
+
+def figures(res) -> list[tuple[str, object]]:
+    """(file name, figure) of every plot: a response plot per knob, the pair's heat maps."""
+    s, p = res.settings, res.plan
+    games = s.deals * p.players
+    out = [(response_name(k.key), response_figure(res.tables["levels"], k.to_json(),
+                                                   list(s.metrics), p.players, games))
+           for k in p.knobs]
+    if "pair" in res.tables:
+        digits = {m: _digits(res, m) for m in s.metrics}
+        out.append((PAIR_PNG, pair_figure(res.tables["pair"], list(s.metrics), digits, games)))
+    return out
+
+
+def write_report(res, out: str | Path, *, force: bool = False,
+                 argv: Sequence[str] | None = None) -> list[str]:
+    """Write the report folder (see the module); returns its file names."""
+    from sim.study.design.folder import write_folder
+    from sim.study.reports.files import package_versions
+
+    figs = figures(res)
+    md = report_markdown(res, [n for n, _ in figs], package_versions(), argv)
+    tables = {t: res.tables.get(t) for t in TABLES}
+    manifest = {**res.to_json(), "argv": list(argv or []), "command": res.settings.command(),
+                "interval_methods": INTERVAL_METHODS}
+    return write_folder(out, kind="sensitivity", tables=tables, figures=figs, markdown=md,
+                        manifest=manifest, force=force)
+
+
+def no_effect_line(res) -> str:
+    """The sentence naming the knobs that move nothing."""
+    none = res.no_effect()
+    if not none:
+        return "every knob moves at least one figure"
+    return f"no effect: {', '.join(none)} (every paired difference's 95% interval contains 0)"
+
