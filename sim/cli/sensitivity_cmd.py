@@ -163,7 +163,7 @@ def register(app: typer.Typer) -> None:
             raise
         except USER_ERRORS as e:
             fail(str(e))
-        _warm(plan, quiet or json_)
+        warm(plan.base, plan.seated, quiet or json_)
         try:
             with open_backend(backend, scheduler, workers, threads, quiet=quiet or json_) as be, \
                     work_progress("games", quiet=quiet or json_) as bar:
@@ -181,9 +181,9 @@ def register(app: typer.Typer) -> None:
         print_result(res, files, out, out_console)
 
 
-def _warm(plan, quiet: bool) -> None:
-    """Compile (or load) the game kernel on one game of the base ruleset, so no clock counts
-    it."""
+def warm(ruleset, seated: list[str], quiet: bool) -> None:
+    """Compile (or load) the game kernel on one game of ``ruleset`` with the seated field, so
+    no clock counts it."""
     from strategies.builtin import parse_strategy
 
-    warm_game_kernel(plan.base, [parse_strategy(s) for s in plan.seated], quiet=quiet)
+    warm_game_kernel(ruleset, [parse_strategy(s) for s in seated], quiet=quiet)

@@ -94,6 +94,13 @@ def measure(ruleset: Ruleset, seated: Sequence[str], seed: int, d0: int, d1: int
                     int(ruleset.game("rounds")))
 
 
+def field_text(seated: Sequence[str]) -> str:
+    """The seated field for a header: ``spec x4`` for a mirror, else the specs by seat."""
+    if len(set(seated)) == 1:
+        return f"{seated[0]} x{len(seated)}"
+    return "; ".join(seated)
+
+
 def metric_info(players: int, rounds: int) -> dict[str, dict]:
     """The balance game figures of this game shape by name: ``label``, ``kind``, ``digits``,
     ``group``, ``seat``, ``round``."""

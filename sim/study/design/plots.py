@@ -162,3 +162,36 @@ def progress_figure(history: pd.DataFrame, knobs: list[dict], best: dict, title:
         ax.tick_params(labelsize=MIN_TEXT_PT)
     axes[-1].set_xlabel("games played by the search")
     return fig
+
+
+def targets_figure(targets: pd.DataFrame, arm_text: dict[str, str]) -> Figure:
+    """One panel per target: each re-tested arm's estimate with its 95% interval, the band
+    shaded."""
+    metrics = list(dict.fromkeys(targets["metric"]))
+    arms = list(dict.fromkeys(targets["arm"]))
+    cols = min(3, len(metrics))
+    rows = math.ceil(len(metrics) / cols)
+    fig = new_figure(max(7.0, 4.6 * cols + 2.0), 0.45 * len(arms) * rows + 1.6 * rows + 0.4)
+    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False)).ravel()
+    y = np.arange(len(arms))
+    for ax, metric in zip(axes, metrics):
+        g = targets[targets["metric"] == metric].set_index("arm").reindex(arms)
+        lo, hi = float(g["band_lo"].iloc[0]), float(g["band_hi"].iloc[0])
+        ax.axvspan(lo, hi, color=LINE_COLOURS[0], alpha=0.18, lw=0, label="target band")
+        v = g["value"].to_numpy(float)
+        ax.errorbar(v, y, xerr=error_bars(v, g["ci_lo"], g["ci_hi"]), fmt="o", capsize=3,
+                    color=LINE_COLOURS[3])
+        for yi, verdict in zip(y, g["verdict"]):
+            ax.annotate(str(verdict), (1.0, yi), xycoords=("axes fraction", "data"),
+                        xytext=(4, 0), textcoords="offset points", va="center",
+                        fontsize=MIN_TEXT_PT)
+        ax.set_yticks(y, [arm_text.get(a, a) for a in arms], fontsize=MIN_TEXT_PT)
+        ax.set_ylim(-0.6, len(arms) - 0.4)
+        ax.invert_yaxis()
+        ax.set_title(str(g["label"].iloc[0] or metric), fontsize=10)
+        ax.tick_params(labelsize=MIN_TEXT_PT)
+        ax.grid(alpha=0.3, axis="x")
+    for ax in axes[len(metrics):]:
+        ax.set_visible(False)
+    fig.suptitle("re-test on fresh deals (95% CI; shaded: the target band)", fontsize=10)
+    return fig

@@ -12,7 +12,7 @@ from pathlib import Path
 from sim.stats.clusters import METHOD_DIFF
 from sim.study.balance.report import INTERVAL_METHODS as FIGURE_METHODS
 from sim.study.balance.report import ci_cell, number
-from sim.study.design.measure import digits_of
+from sim.study.design.measure import digits_of, field_text
 from sim.study.design.plots import pair_figure, response_figure, response_name
 
 TABLES = ("ranking", "effects", "differences", "levels", "pair")
@@ -91,9 +91,10 @@ def headline(res) -> str:
     grid = f" (with the {len(p.cells)} cells of the {' x '.join(s.pair)} grid)" if p.cells else ""
     from sim.api.events import plural
 
-    return (f"{plural(len(p.knobs), 'knob')}, {plural(len(p.rulesets), 'ruleset')}{grid} x {s.deals * p.players:,} "
-            f"games ({s.deals:,} deals x {p.players} seatings, the same deals for every value), "
-            f"{p.players} players, rules {p.base.display}, field {','.join(p.seated)}, seed "
+    return (f"{plural(len(p.knobs), 'knob')}, {plural(len(p.rulesets), 'ruleset')}{grid} x "
+            f"{s.deals * p.players:,} games ({s.deals:,} deals x {p.players} seatings, the same "
+            "deals for every value), "
+            f"{p.players} players, rules {p.base.display}, field {field_text(p.seated)}, seed "
             f"{s.seed}")
 
 

@@ -1,0 +1,160 @@
+"""``quacks design``: a search for the rule values that put every target figure inside its
+band; ``register(app)`` adds the command to a Typer app. Tables (or one JSON object with
+``--json``) go to stdout, progress to stderr; a user error is one line ``error: ...`` with exit
+status 2 and writes nothing; Ctrl-C exits 130 and writes nothing."""
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from sim.cli.common import (
+    Backend,
+    BackendOpt,
+    SchedulerOpt,
+    StrategyFileOpt,
+    WorkersOpt,
+    fail,
+    open_backend,
+    set_threads,
+    work_progress,
+)
+from sim.cli.sensitivity_cmd import KNOB_HELP, split_items, table, warm
+
+
+def print_result(res, files: list[str], out: Path | None, console: Console) -> None:
+    """The header, the loss, the best rules, the re-test's targets table, the strategies and
+    (when the bands are not all met) the Pareto front."""
+    from sim.study.design.design import strategies_note
+    from sim.study.design.design_report import (
+        best_line,
+        candidate_rows,
+        headline,
+        target_rows,
+        verdict_line,
+    )
+    from sim.study.design.loss import LOSS_TEXT
+
+    console.print(f"{headline(res)}; {res.seconds:.1f} s", markup=False)
+    console.print(LOSS_TEXT, markup=False)
+    console.print(best_line(res), markup=False)
+    console.print(table("targets on the re-test (pass: the 95% CI inside the band; fail: wholly "
+                        "outside; undecided: it straddles an edge)", *target_rows(res)))
+    console.print(f"verdict: {verdict_line(res)}", markup=False)
+    console.print(strategies_note(res), markup=False)
+    pareto = res.tables["pareto"]
+    if len(res.plan.bands) > 1 and len(pareto) and res.best["loss"] > 0:
+        console.print(table("Pareto front (the bands are not all met together: no candidate "
+                            "beats these on every band)", *candidate_rows(res, pareto),
+                            left=len(res.plan.knobs)))
+    if out is not None:
+        console.print(f"report: {out}/ ({', '.join(files)})", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``design`` command to a Typer app."""
+    from sim.study.balance.settings import DEFAULT_PLAYERS
+    from sim.study.design.defaults import DESIGN_BUDGET, RETUNE_BUDGET
+
+    out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+
+    @app.command()
+    def design(
+        targets: Annotated[Path | None, typer.Option(
+            "--targets", help="A TOML file of target bands (quacks balance's: each figure = "
+            "[low, high], e.g. seat0_win_share = [0.24, 0.26]).")] = None,
+        knob: Annotated[list[str] | None, typer.Option("--knob", help=KNOB_HELP)] = None,
+        budget: Annotated[int, typer.Option(
+            "--budget", help="Games the search may play (the re-tune and the re-test come on "
+            "top).")] = DESIGN_BUDGET,
+        seed: Annotated[int, typer.Option(help="Run seed; every candidate plays the same "
+                                               "deals.")] = 1,
+        rules: Annotated[str, typer.Option(
+            "--rules", help="Built-in ruleset name or a TOML file.")] = "base",
+        set_: Annotated[list[str] | None, typer.Option(
+            "--set", help="Override one ruleset value for every candidate: section.key=value "
+            "(repeatable).")] = None,
+        players: Annotated[int, typer.Option(help="Seats per game.")] = DEFAULT_PLAYERS,
+        field: Annotated[str | None, typer.Option(
+            "--field", help="The strategies seated, comma-separated (cycled to fill the seats); "
+            "default quacks balance's field.")] = None,
+        first_rung: Annotated[int | None, typer.Option(
+            "--first-rung", help="Deals of the first successive-halving rung (default: the "
+            "budget's deals / 200, at least 2).")] = None,
+        retest_games: Annotated[int | None, typer.Option(
+            "--retest-games", help="Games of the re-test on fresh deals, per arm (default: the "
+            "longest rung's).")] = None,
+        retune: Annotated[str | None, typer.Option(
+            "--retune", help="A preset of the field for quacks tune to adapt to the best rules "
+            "before the re-test (default: the field re-tunes nothing).")] = None,
+        retune_param: Annotated[list[str] | None, typer.Option(
+            "--retune-param", help="A parameter of --retune and its range, KEY=LO:HI "
+            "(repeatable; default: its first number parameter over its whole range).")] = None,
+        retune_budget: Annotated[int, typer.Option(
+            "--retune-budget", help="Games quacks tune may play for --retune.")] = RETUNE_BUDGET,
+        out: Annotated[Path | None, typer.Option(
+            help="Write a report folder: parquet tables, PNG plots, report.md, run.json, "
+            "report.html.")] = None,
+        force: Annotated[bool, typer.Option(
+            "--force", help="Write into a non-empty --out.")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
+        json_: Annotated[bool, typer.Option(
+            "--json", help="Print one JSON object instead of tables.")] = False,
+        threads: Annotated[int | None, typer.Option(
+            "--threads", help="Numba threads (results never depend on it).")] = None,
+        strategy_file: StrategyFileOpt = None,
+        backend: BackendOpt = Backend.local,
+        scheduler: SchedulerOpt = None,
+        workers: WorkersOpt = None,
+    ) -> None:
+        """Find the rule values that put every target figure inside its band: Optuna over the
+        knobs, every candidate on the same deals, successive halving as quacks tune, then a
+        re-test of the best on fresh deals (each target pass, fail or undecided) and the
+        Pareto front when the bands conflict."""
+        from sim.cli.run_support import run_errors
+        from sim.cli.user_input import USER_ERRORS, load_strategies
+        from sim.study.balance.settings import DEFAULT_FIELD
+        from sim.study.design.design import DesignSettings, plan_design, run_design
+        from sim.study.design.design_report import write_report
+        from sim.study.design.folder import check_out
+        from sim.study.reports.files import dumps
+        from sim.study.tune.run import TuneError
+
+        try:
+            set_threads(threads)
+            load_strategies(strategy_file)
+            settings = DesignSettings(
+                knobs=tuple(knob or ()), targets=str(targets) if targets is not None else None,
+                budget=budget, seed=seed, rules=rules, overrides=tuple(set_ or ()),
+                players=players,
+                field=split_items(field, "--field") if field is not None else DEFAULT_FIELD,
+                first_rung=first_rung, retest_games=retest_games, retune=retune,
+                retune_params=tuple(retune_param or ()), retune_budget=retune_budget,
+                backend=backend.value, scheduler=scheduler, workers=workers, threads=threads)
+            plan = plan_design(settings)
+            if out is not None:
+                check_out(out, force)
+        except typer.Exit:
+            raise
+        except USER_ERRORS as e:
+            fail(str(e))
+        warm(plan.base, plan.seated, quiet or json_)
+        try:
+            with open_backend(backend, scheduler, workers, threads, quiet=quiet or json_) as be, \
+                    work_progress("games", quiet=quiet or json_) as bar:
+                res = run_design(plan, backend=be,
+                                 progress=lambda phase, done, total: bar(done, total)
+                                 if phase == "search" else None)
+            files = write_report(res, out, force=force, argv=sys.argv) if out is not None else []
+        except KeyboardInterrupt:
+            typer.echo("interrupted: nothing written", err=True)
+            raise typer.Exit(130) from None
+        except (TuneError, *run_errors()) as e:
+            fail(str(e))
+        if json_:
+            typer.echo(dumps({**res.to_json(), "out": str(out) if out else None,
+                              "files": files}))
+            return
+        print_result(res, files, out, out_console)

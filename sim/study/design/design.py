@@ -1,0 +1,425 @@
+"""``quacks design``: the rule values that put every target figure inside its band.
+
+:func:`plan_design` checks the settings before a game is played (the knobs, the targets file of
+``quacks balance`` against the game figures, the rungs the budget pays for, the re-tune);
+:func:`run_design` runs, in order:
+
+1. **the search** (``sim.study.design.search``): Optuna over the knobs, every candidate on the
+   same deals, successive halving as ``quacks tune``, minimising the loss of
+   ``sim.study.design.loss``;
+2. **the re-tune** (only with ``retune``): ``quacks tune``'s own search adapts that preset of
+   the field to the best rules found (``retune_params``, ``retune_budget`` games), and the
+   re-tuned spec takes the preset's seats. Without it the field re-tunes nothing: every
+   candidate is played by the strategies as given, and the result says so;
+3. **the re-test** on fresh deals (the seed's re-test stream, ``RETEST_SEED_OFFSET`` on, as
+   ``quacks tune`` re-tests): the ruleset as given (``start``), the best rules (``best``) and,
+   with a re-tune, the best rules with the re-tuned field (``retuned``), all on the same deals,
+   each target checked as pass / fail / undecided (``sim.study.balance.targets``) and the
+   paired difference of each target figure to the start;
+4. **the Pareto front** of the search's history (``sim.study.design.loss``): the candidates no
+   other beats on every band, computed from every candidate's estimates (not an Optuna
+   multi-objective study), the trade-offs when the bands cannot all be met.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from sim.rules.ruleset import Ruleset, load_ruleset
+from sim.study.balance.settings import DEFAULT_FIELD, DEFAULT_PLAYERS
+from sim.study.design.defaults import DESIGN_BUDGET, RETUNE_BUDGET
+from sim.study.design.knobs import Knob, check_distinct, parse_knob, start_value
+from sim.study.design.loss import pareto_mask
+from sim.study.design.measure import (
+    Measured,
+    check_metric_names,
+    field_text,
+    figure_row,
+    measure,
+    metric_info,
+)
+from sim.study.design.search import SearchOutcome, halving_search, plan_rungs
+from sim.study.design.sensitivity import check_variant
+
+RETEST_SEED_OFFSET = 1_000_003  # the re-test stream: seed + this (quacks tune's re-test stream)
+ARMS = ("start", "best", "retuned")
+ARM_TEXT = {"start": "the ruleset as given", "best": "the best rules found",
+            "retuned": "the best rules, the field re-tuned"}
+TARGET_COLUMNS = ("arm", "metric", "label", "band_lo", "band_hi", "value", "ci_lo", "ci_hi",
+                  "verdict")
+DIFF_COLUMNS = ("arm", "metric", "label", "diff", "ci_lo", "ci_hi", "deals")
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+
+class DesignError(ValueError):
+    """Settings that cannot run; the message is one line naming the option."""
+
+
+@dataclass(frozen=True)
+class DesignSettings:
+    """What one design run plays: the knobs (``--knob`` texts), the targets (a targets file, or
+    ``bands`` given directly as (figure, low, high)), the search's budget of games and first
+    rung (deals; None: the budget's / 200), the re-test's games (None: the longest rung's),
+    the ruleset and field, the seed, an optional preset to re-tune (its parameters and
+    budget) and where the games run (the result is the same wherever)."""
+
+    knobs: tuple[str, ...]
+    targets: str | None = None
+    bands: tuple[tuple[str, float, float], ...] = ()
+    budget: int = DESIGN_BUDGET
+    seed: int = 1
+    rules: str = "base"
+    overrides: tuple[str, ...] = ()
+    players: int = DEFAULT_PLAYERS
+    field: tuple[str, ...] = DEFAULT_FIELD
+    first_rung: int | None = None
+    retest_games: int | None = None
+    retune: str | None = None
+    retune_params: tuple[str, ...] = ()
+    retune_budget: int = RETUNE_BUDGET
+    backend: str = "local"
+    scheduler: str | None = None
+    workers: int | None = None
+    threads: int | None = None
+
+    def __post_init__(self):
+        for name in ("knobs", "overrides", "field", "retune_params"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        object.__setattr__(self, "bands", tuple(tuple(b) for b in self.bands))
+
+    def to_json(self) -> dict:
+        """JSON-ready settings."""
+        d = asdict(self)
+        for k in ("knobs", "overrides", "field", "retune_params"):
+            d[k] = list(d[k])
+        d["bands"] = [list(b) for b in self.bands]
+        return d
+
+    def command(self) -> str:
+        """The ``quacks design`` command line that reproduces the run (bands given directly
+        are not options: a run from an experiment file says so in its report)."""
+        parts = ["quacks", "design"]
+        if self.targets:
+            parts += ["--targets", self.targets]
+        for k in self.knobs:
+            parts += ["--knob", k]
+        parts += ["--budget", str(self.budget), "--seed", str(self.seed), "--rules", self.rules]
+        for o in self.overrides:
+            parts += ["--set", o]
+        parts += ["--players", str(self.players), "--field", ",".join(self.field)]
+        if self.first_rung:
+            parts += ["--first-rung", str(self.first_rung)]
+        if self.retest_games:
+            parts += ["--retest-games", str(self.retest_games)]
+        if self.retune:
+            parts += ["--retune", self.retune]
+            for p in self.retune_params:
+                parts += ["--retune-param", p]
+            parts += ["--retune-budget", str(self.retune_budget)]
+        return shlex.join(parts)
+
+
+@dataclass
+class DesignPlan:
+    """A checked run: the knobs and their starting values, the base ruleset, the seated
+    field, the bands, the rungs, the re-test's deals and the re-tune's parameters."""
+
+    settings: DesignSettings
+    knobs: list[Knob]
+    start: dict[str, object]
+    base: Ruleset
+    seated: list[str]
+    bands: dict[str, tuple[float, float]]
+    rungs: list[int]
+    retest_deals: int
+    retune_params: list = field(default_factory=list)
+
+    @property
+    def players(self) -> int:
+        return len(self.seated)
+
+    @property
+    def rounds(self) -> int:
+        return int(self.base.game("rounds"))
+
+
+def _bands(s: DesignSettings) -> dict[str, tuple[float, float]]:
+    from sim.study.balance.targets import load_targets, parse_bands
+
+    if s.targets and s.bands:
+        raise DesignError("give the targets as a file or as bands, not both")
+    if s.targets:
+        return load_targets(s.targets)
+    return parse_bands({m: [lo, hi] for m, lo, hi in s.bands}, "targets")
+
+
+def retune_params(s: DesignSettings, seated: list[str]) -> list:
+    """The re-tune's parameters (``quacks tune``'s ``TuneParam``): ``retune_params``, or the
+    preset's first number parameter over its whole range; DesignError for a preset not in
+    the field."""
+    from sim.study.tune.run import parse_tune_param
+    from strategies.builtin import REGISTRY, parse_strategy
+
+    if s.retune is None:
+        if s.retune_params:
+            raise DesignError("--retune-param: only with --retune PRESET")
+        return []
+    if s.retune not in seated:
+        raise DesignError(f"--retune {s.retune}: not in the field ({', '.join(seated)}); give "
+                          "one of its specs as written")
+    name = parse_strategy(s.retune).name
+    texts = list(s.retune_params)
+    if not texts:
+        number = [p for p in REGISTRY[name].params if p.kind in ("int", "float", "round")]
+        if not number:
+            raise DesignError(f"--retune {s.retune}: it has no number parameter to tune")
+        p = number[0]
+        texts = [f"{p.name}={p.lo:g}:{p.hi:g}"]
+    params = [parse_tune_param(s.retune, t) for t in texts]
+    if len({p.key for p in params}) != len(params):
+        raise DesignError("--retune-param: each parameter once")
+    if s.retune_budget // len(seated) < 40:  # tune's two first rungs of at least 20 deals
+        raise DesignError(f"--retune-budget {s.retune_budget}: too small; give at least "
+                          f"{40 * len(seated)} games")
+    return params
+
+
+def plan_design(s: DesignSettings) -> DesignPlan:
+    """Check the settings and lay the run out; DesignError, KnobError, TargetsError,
+    SearchError or the ruleset's, strategy parser's or game layer's own one-line
+    ValueError."""
+    from sim.study.balance.arms import seated_field
+
+    if not s.knobs:
+        raise DesignError("--knob: give at least one, e.g. --knob game.rats_from_round=1:9")
+    if not s.targets and not s.bands:
+        raise DesignError("--targets: give a targets file (each figure = [low, high])")
+    base = load_ruleset(s.rules, list(s.overrides))
+    seated = seated_field(s.field, s.players)
+    check_variant(base, seated)
+    bands = _bands(s)
+    if not bands:
+        raise DesignError(f"{s.targets or 'targets'}: no band; write e.g. "
+                          "seat0_win_share = [0.24, 0.26]")
+    check_metric_names(list(bands), len(seated), int(base.game("rounds")),
+                       s.targets or "targets")
+    knobs = [parse_knob(t, s.rules, s.overrides) for t in s.knobs]
+    check_distinct(knobs)
+    start = {k.key: start_value(k, base.data) for k in knobs}
+    rungs = plan_rungs(s.budget, len(seated), s.first_rung)
+    retest = -(-int(s.retest_games) // len(seated)) if s.retest_games else rungs[-1]
+    if retest < 2:
+        raise DesignError(f"--retest-games {s.retest_games}: expected at least "
+                          f"{2 * len(seated)} (two deals)")
+    return DesignPlan(s, knobs, start, base, seated, bands, rungs, retest,
+                      retune_params(s, seated))
+
+
+@dataclass
+class DesignResult:
+    """A finished run: its plan, the search, the best candidate's values and overrides, the
+    re-tune (None without one), the tables (``history``, ``targets``, ``differences``,
+    ``figures``, ``pareto``), the seconds and the games of each phase."""
+
+    plan: DesignPlan
+    search: SearchOutcome
+    best: dict
+    retune: dict | None
+    tables: dict[str, pd.DataFrame]
+    seconds: float
+    games: dict[str, int]
+
+    @property
+    def settings(self) -> DesignSettings:
+        return self.plan.settings
+
+    def verdicts(self, arm: str = "best") -> dict[str, str]:
+        """Each target's verdict on the re-test of ``arm``."""
+        t = self.tables["targets"]
+        return dict(zip(t.loc[t["arm"] == arm, "metric"], t.loc[t["arm"] == arm, "verdict"]))
+
+    def to_json(self) -> dict:
+        """One JSON-ready object: the run (``kind`` "design", rules, players, strategies by
+        seat, seed, knobs, targets, loss), ``best`` (values, overrides, loss, deals),
+        ``retuned`` (false, or the re-tune: preset, spec, improvement), ``retest`` (deals,
+        seed, per arm its targets rows and the paired differences to the start), ``pareto``,
+        ``evaluations``, ``games`` per phase, ``seconds`` and ``settings``."""
+        from sim.study.balance.run import records
+        from sim.study.design.loss import LOSS_TEXT
+
+        s, p = self.settings, self.plan
+        t, d = self.tables["targets"], self.tables["differences"]
+        arms = list(dict.fromkeys(t["arm"]))
+        return {
+            "kind": "design", "rules": s.rules, "overrides": list(s.overrides),
+            "rules_display": p.base.display, "rules_hash": p.base.hash, "players": p.players,
+            "strategies": p.seated, "seed": s.seed, "knobs": [k.to_json() for k in p.knobs],
+            "targets": {m: list(b) for m, b in p.bands.items()}, "loss": LOSS_TEXT,
+            "best": self.best, "retuned": self.retune or False,
+            "strategies_note": strategies_note(self),
+            "retest": {"deals": p.retest_deals, "games": p.retest_deals * p.players,
+                       "seed": s.seed + RETEST_SEED_OFFSET,
+                       "arms": {a: {"what": ARM_TEXT[a],
+                                    "targets": records(t[t["arm"] == a]),
+                                    "differences": records(d[d["arm"] == a])} for a in arms}},
+            "pareto": records(self.tables["pareto"]),
+            "evaluations": int((self.search.history["state"] != "repeat").sum()),
+            "rungs": self.search.rungs, "games": self.games,
+            "seconds": round(self.seconds, 3), "settings": s.to_json()}
+
+
+def strategies_note(res: DesignResult) -> str:
+    """What the field did about the rule changes, in one sentence."""
+    if res.retune is None:
+        return ("strategies not re-tuned: every candidate was played by the field as given "
+                f"({field_text(res.plan.seated)}); --retune PRESET adapts one to the best rules "
+                "before the re-test")
+    r = res.retune
+    return (f"{r['preset']} re-tuned to the best rules by quacks tune ({r['games']:,} games): "
+            f"{r['spec']}, win share {r['improvement']:+.4f} [{r['improvement_ci'][0]:+.4f}, "
+            f"{r['improvement_ci'][1]:+.4f}] against the preset (paired, tune's re-test)")
+
+
+def _target_rows(arm: str, est, bands, info) -> list[dict]:
+    from sim.study.balance.targets import check_targets
+
+    figs = pd.DataFrame([figure_row(m, est.get(m), info.get(m)) for m in bands])
+    t = check_targets(bands, figs)
+    t.insert(0, "arm", arm)
+    return t.to_dict(orient="records")
+
+
+def run_design(settings: DesignSettings | DesignPlan, *, backend=None,
+               progress: Progress | None = None) -> DesignResult:
+    """Search, re-tune (if asked) and re-test (see the module). ``backend``: an entered backend
+    (default: the one the settings name, entered here); ``progress(phase, done, total)``."""
+    from sim.stats.clusters import warm
+    from sim.study.tournament.backend import make_backend
+
+    plan = settings if isinstance(settings, DesignPlan) else plan_design(settings)
+    s = plan.settings
+    if backend is None:
+        with make_backend(s.backend, scheduler=s.scheduler, workers=s.workers,
+                          threads=s.threads) as be:
+            return run_design(plan, backend=be, progress=progress)
+    warm()
+    say = progress or (lambda phase, done, total: None)
+    t0 = time.perf_counter()
+    outcome = _search(plan, backend, lambda done, total: say("search", done, total))
+    best_row = outcome.best()
+    best_over = [k.override(_row_value(k, best_row[k.key])) for k in plan.knobs]
+    best_rs = load_ruleset(s.rules, [*s.overrides, *best_over])
+    retune, tuned_field = None, None
+    games = {"search": outcome.games, "retune": 0, "retest": 0}
+    if s.retune is not None:
+        say("re-tune", 0, s.retune_budget)
+        retune, tuned_field = _retune(plan, best_rs, backend)
+        games["retune"] = retune["games"]
+    arms = {"start": (plan.base, plan.seated), "best": (best_rs, plan.seated)}
+    if tuned_field is not None:
+        arms["retuned"] = (best_rs, tuned_field)
+    seed = s.seed + RETEST_SEED_OFFSET
+    measured: dict[str, Measured] = {}
+    for i, (arm, (rs, seated)) in enumerate(arms.items()):
+        say("re-test", i, len(arms))
+        measured[arm] = measure(rs, seated, seed, 0, plan.retest_deals, backend)
+        games["retest"] += plan.retest_deals * plan.players
+    tables = _retest_tables(plan, measured)
+    tables["history"] = outcome.history
+    tables["pareto"] = pareto_table(outcome.history, plan.bands)
+    best = {"values": {k.key: k.cast(_row_value(k, best_row[k.key])) for k in plan.knobs},
+            "labels": {k.key: k.label(_row_value(k, best_row[k.key])) for k in plan.knobs},
+            "overrides": best_over, "trial": int(best_row["trial"]),
+            "deals": int(best_row["deals"]), "loss": float(best_row["loss"]),
+            "objective": float(best_row["objective"]),
+            "start": {k.key: k.label(plan.start[k.key]) for k in plan.knobs}}
+    return DesignResult(plan, outcome, best, retune, tables, time.perf_counter() - t0, games)
+
+
+def _row_value(knob: Knob, v):
+    """A history cell back to the knob's value (a choice's label to its alternative)."""
+    if knob.kind == "choice":
+        return knob.values[knob.labels.index(str(v))]
+    return knob.cast(v)
+
+
+def _search(plan: DesignPlan, backend, progress) -> SearchOutcome:
+    from sim.api.errors import GameInputError
+    from sim.rules.ruleset import RulesetError
+
+    s = plan.settings
+
+    def evaluate(overrides: list[str], d0: int, d1: int, so_far: Measured | None) -> Measured:
+        rs = load_ruleset(s.rules, [*s.overrides, *overrides])
+        check_variant(rs, plan.seated)
+        more = measure(rs, plan.seated, s.seed, d0, d1, backend)
+        return more if so_far is None else so_far.extend(more.totals)
+
+    return halving_search(plan.knobs, plan.start, plan.bands, evaluate, players=plan.players,
+                          budget=s.budget, seed=s.seed, rung_deals=plan.rungs,
+                          invalid=(RulesetError, GameInputError), progress=progress)
+
+
+def _retune(plan: DesignPlan, rules: Ruleset, backend) -> tuple[dict, list[str]]:
+    """``quacks tune`` of the preset against the rest of the field under the best rules; the
+    re-tune's summary and the field with the re-tuned spec in the preset's seats."""
+    from sim.study.tune.run import tune
+
+    s = plan.settings
+    others = list(plan.seated)
+    others.remove(s.retune)
+    res = tune(s.retune, plan.retune_params, others, rules, players=plan.players,
+               budget=s.retune_budget, seed=s.seed, backend=backend)
+    summary = {"preset": s.retune, "spec": res.best, "values": res.best_values,
+               "win_share": res.best_win_share, "win_share_ci": list(res.best_win_share_ci),
+               "preset_win_share": res.start_win_share,
+               "preset_win_share_ci": list(res.start_win_share_ci),
+               "improvement": res.improvement, "improvement_ci": list(res.improvement_ci),
+               "evaluations": res.evaluations, "games": res.games,
+               "params": [f"{p.key}={p.lo:g}:{p.hi:g}" for p in plan.retune_params]}
+    return summary, [res.best if x == s.retune else x for x in plan.seated]
+
+
+def _retest_tables(plan: DesignPlan, measured: Mapping[str, Measured]) -> dict:
+    """``targets`` (each arm's targets table), ``differences`` (each arm minus the start on
+    every target, paired by deal) and ``figures`` (every game figure of every arm)."""
+    est = {a: m.estimates() for a, m in measured.items()}
+    info = metric_info(plan.players, plan.rounds)
+    targets, diffs, figs = [], [], []
+    for arm, m in measured.items():
+        ai = metric_info(m.players, m.rounds)
+        targets += _target_rows(arm, est[arm], plan.bands, ai)
+        figs += [{"arm": arm, **figure_row(n, est[arm][n], i)} for n, i in ai.items()]
+        if arm == "start":
+            continue
+        for name in plan.bands:
+            a, b = est["start"].get(name), est[arm].get(name)
+            if a is None or b is None:
+                continue
+            d = b.minus(a)
+            lo, hi = d.interval()
+            diffs.append({"arm": arm, "metric": name,
+                          "label": (info.get(name) or {}).get("label", name), "diff": d.value,
+                          "ci_lo": lo, "ci_hi": hi, "deals": d.deals})
+    return {"targets": pd.DataFrame(targets, columns=list(TARGET_COLUMNS)),
+            "differences": pd.DataFrame(diffs, columns=list(DIFF_COLUMNS)),
+            "figures": pd.DataFrame(figs)}
+
+
+def pareto_table(history: pd.DataFrame, bands: Mapping[str, tuple[float, float]]) -> pd.DataFrame:
+    """The candidates of the history on the Pareto front of the band distances (every
+    candidate played, at the deals it played; repeats and invalid rulesets left out), by
+    loss."""
+    h = history[history["state"].isin(("complete", "pruned", "budget"))]
+    cols = [f"d:{m}" for m in bands]
+    if not len(h) or not all(c in h.columns for c in cols):
+        return pd.DataFrame()
+    keep = pareto_mask(h[cols].to_numpy(np.float64))
+    front = h[keep].sort_values(["loss", "objective"], kind="stable")
+    return front.drop_duplicates(subset=cols + ["overrides"]).reset_index(drop=True)

@@ -1,0 +1,191 @@
+"""The report of a design run: the formatted rows the console and ``report.md`` share, the
+markdown, and the report folder (``sim.study.design.folder``): ``history``, ``targets``,
+``differences``, ``figures`` and ``pareto`` as parquet, ``progress.png`` and ``targets.png``,
+``report.md``, ``run.json`` and ``report.html``."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from sim.stats.clusters import METHOD_DIFF
+from sim.study.balance.report import INTERVAL_METHODS as FIGURE_METHODS
+from sim.study.balance.report import ci_cell, number
+from sim.study.design.design import ARM_TEXT, RETEST_SEED_OFFSET, strategies_note
+from sim.study.design.loss import LOSS_TEXT
+from sim.study.design.measure import digits_of, field_text
+
+TABLES = ("targets", "differences", "pareto", "history", "figures")
+PROGRESS_PNG, TARGETS_PNG = "progress.png", "targets.png"
+INTERVAL_METHODS = {**FIGURE_METHODS,
+                    "differences to the ruleset as given": METHOD_DIFF + " (the two arms' "
+                    "residuals per deal, the same re-test deals)"}
+TOP = 10  # candidates listed in report.md
+
+
+def _digits(res, metric: str) -> int:
+    return digits_of(metric, res.plan.players, res.plan.rounds)
+
+
+def headline(res) -> str:
+    """What was played, in one sentence."""
+    from sim.api.events import plural
+
+    p, s = res.plan, res.settings
+    n = int((res.search.history["state"] != "repeat").sum())
+    return (f"{plural(n, 'candidate')}, {res.games['search']:,} games in the search (rungs of "
+            f"{', '.join(f'{r:,}' for r in res.search.rungs)} deals x {p.players} seatings, the "
+            f"same deals for every candidate), {p.players} players, rules {p.base.display}, "
+            f"field {field_text(p.seated)}, seed {s.seed}; re-test on {p.retest_deals:,} fresh "
+            f"deals x {p.players} seatings")
+
+
+def best_line(res) -> str:
+    """The best rules and where the search started."""
+    b = res.best
+    now = ", ".join(f"{k}={v}" for k, v in b["labels"].items())
+    start = ", ".join(f"{k}={v}" for k, v in b["start"].items())
+    return f"best: {now} (loss {b['loss']:.4g} on {b['deals']:,} deals; start: {start})"
+
+
+def target_rows(res) -> tuple[list[str], list[list[str]]]:
+    """Each target: its band, each re-tested arm's value [95% CI] and verdict, and each
+    arm's paired difference to the start."""
+    t, d = res.tables["targets"], res.tables["differences"]
+    arms = list(dict.fromkeys(t["arm"]))
+    header = ["metric", "band"]
+    for a in arms:
+        header += [f"{a} [95% CI]", f"{a}: verdict"]
+    header += [f"{a} - start [95% CI]" for a in arms if a != "start"]
+    rows = []
+    for m in dict.fromkeys(t["metric"]):
+        k = _digits(res, m)
+        by = t[t["metric"] == m].set_index("arm")
+        r0 = by.iloc[0]
+        row = [m, f"[{number(r0['band_lo'], k)}, {number(r0['band_hi'], k)}]"]
+        for a in arms:
+            r = by.loc[a]
+            row += [ci_cell(r["value"], r["ci_lo"], r["ci_hi"], k), str(r["verdict"])]
+        for a in arms:
+            if a == "start":
+                continue
+            g = d[(d["arm"] == a) & (d["metric"] == m)]
+            row.append(ci_cell(g["diff"].iloc[0], g["ci_lo"].iloc[0], g["ci_hi"].iloc[0], k,
+                               sign=True) if len(g) else "n/a")
+        rows.append(row)
+    return header, rows
+
+
+def candidate_rows(res, df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Candidates (history rows): their knob values, each target's estimate, the loss and the
+    deals they played."""
+    keys = [k.key for k in res.plan.knobs]
+    header = [*keys, *[f"{m}" for m in res.plan.bands], "loss", "deals", "state"]
+    rows = []
+    for r in df.to_dict(orient="records"):
+        rows.append([*[str(r[k]) if not isinstance(r[k], float) else f"{r[k]:g}" for k in keys],
+                     *[number(r.get(f"m:{m}"), _digits(res, m)) for m in res.plan.bands],
+                     number(r["loss"], 3), f"{int(r['deals']):,}", str(r["state"])])
+    return header, rows
+
+
+def top_candidates(res) -> pd.DataFrame:
+    """The best ``TOP`` candidates of the longest rung, by objective."""
+    h = res.search.history
+    h = h[h["state"].isin(("complete", "budget", "pruned"))]
+    return h[h["deals"] == h["deals"].max()].sort_values("objective", kind="stable").head(TOP)
+
+
+def verdict_line(res) -> str:
+    """Whether the best rules meet every band on the re-test."""
+    v = res.verdicts("best")
+    fails = [m for m, x in v.items() if x == "fail"]
+    open_ = [m for m, x in v.items() if x == "undecided"]
+    if not fails and not open_:
+        return "every target passes on the re-test"
+    parts = []
+    if fails:
+        parts.append(f"fails: {', '.join(fails)}")
+    if open_:
+        parts.append(f"undecided (more re-test games may decide): {', '.join(open_)}")
+    return "; ".join(parts)
+
+
+def _md(header: list[str], rows: list[list[str]]) -> str:
+    from sim.study.reports.markdown import md_table
+
+    def numeric(cell: str) -> bool:
+        return bool(cell) and (cell[0].isdigit() or cell[0] in "+-" or cell.startswith("n/a"))
+
+    right = [bool(rows) and all(numeric(r[i]) for r in rows) for i in range(len(header))]
+    return md_table(header, rows, right)
+
+
+def report_markdown(res, pngs: Sequence[str], versions: dict,
+                    argv: Sequence[str] | None = None) -> str:
+    """``report.md``: what was played, the best rules, the re-test's targets table, the
+    strategies, the Pareto front, the best candidates, the methods and the command."""
+    from sim.study.reports.markdown import interval_methods_md
+
+    p, s = res.plan, res.settings
+    out = [f"# Design: {p.base.display}, {p.players} players", "", f"{headline(res)}.", "",
+           f"Search: Optuna TPE (seeded) with successive halving; {LOSS_TEXT}.", "",
+           f"**{best_line(res)}**", "", "## Re-test on fresh deals", "",
+           f"Seed stream {s.seed + RETEST_SEED_OFFSET}, {p.retest_deals:,} deals, the same for "
+           "every arm (" + "; ".join(f"{a}: {ARM_TEXT[a]}"
+                                     for a in dict.fromkeys(res.tables["targets"]["arm"]))
+           + "). pass: the 95% interval inside the band; fail: wholly outside; undecided: it "
+           "straddles an edge.", "", _md(*target_rows(res)), "", f"Verdict: {verdict_line(res)}.",
+           ""]
+    if TARGETS_PNG in pngs:
+        out += [f"![the targets on the re-test]({TARGETS_PNG})", ""]
+    out += ["## Strategies", "", strategies_note(res) + ".", ""]
+    pareto = res.tables["pareto"]
+    if len(p.bands) > 1 and len(pareto):
+        out += ["## Pareto front", "", "The candidates no other beats on every band (from every "
+                "candidate's estimates at the deals it played):", "",
+                _md(*candidate_rows(res, pareto)), ""]
+    out += ["## Best candidates of the longest rung", "", _md(*candidate_rows(res,
+                                                                              top_candidates(res))),
+            ""]
+    if PROGRESS_PNG in pngs:
+        out += [f"![the search]({PROGRESS_PNG})", ""]
+    out += [interval_methods_md(INTERVAL_METHODS), "## Reproduce", ""]
+    if argv:
+        out += ["Command as given:", "", f"    {shlex.join(argv)}", ""]
+    if s.bands and not s.targets:
+        out += ["The targets were given as bands (an experiment file): "
+                + ", ".join(f"{m} = [{lo:g}, {hi:g}]" for m, lo, hi in s.bands) + ".", ""]
+    out += [f"Canonical command: `{s.command()}`", "",
+            "Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), ""]
+    return "\n".join(out)
+
+
+def figures(res) -> list[tuple[str, object]]:
+    """(file name, figure): the search's progress and the re-test's targets."""
+    from sim.study.design.plots import progress_figure, targets_figure
+
+    best = {k.key: k.x(k.values[k.labels.index(res.best["labels"][k.key])])
+            if k.kind == "choice" else float(res.best["values"][k.key]) for k in res.plan.knobs}
+    title = f"quacks design: {', '.join(res.plan.bands)}"
+    return [(PROGRESS_PNG, progress_figure(res.search.history,
+                                           [k.to_json() for k in res.plan.knobs], best, title)),
+            (TARGETS_PNG, targets_figure(res.tables["targets"], ARM_TEXT))]
+
+
+def write_report(res, out: str | Path, *, force: bool = False,
+                 argv: Sequence[str] | None = None) -> list[str]:
+    """Write the report folder (see the module); returns its file names."""
+    from sim.study.design.folder import write_folder
+    from sim.study.reports.files import package_versions
+
+    figs = figures(res)
+    md = report_markdown(res, [n for n, _ in figs], package_versions(), argv)
+    tables = {t: res.tables.get(t) for t in TABLES}
+    manifest = {**res.to_json(), "argv": list(argv or []), "command": res.settings.command(),
+                "interval_methods": INTERVAL_METHODS}
+    return write_folder(out, kind="design", tables=tables, figures=figs, markdown=md,
+                        manifest=manifest, force=force)
