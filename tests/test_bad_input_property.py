@@ -65,6 +65,7 @@ CHIP_OPTIONS = [
     (["sweep", "--games", "4", "--param", "t=4:5:1", "--vs", "balanced", "--strategy"], "buy"),
     (["tune", "--param", "t=4:8", "--vs", "balanced", "--budget", "400"], "buy-spec"),
     (["compare", "--games", "4", "--variant", "x=game.rats_from_round=21", "--strategies"], "buy"),
+    (["balance", "--games", "8", "--parts", "game", "--field"], "buy"),
 ]
 
 

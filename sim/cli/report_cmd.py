@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
     def report(
         directory: Annotated[Path, typer.Argument(
             help="A report folder: the --out of quacks tournament, sweep, tune, compare, "
-                 "thresholds or experiment run.")],
+                 "balance, thresholds or experiment run.")],
     ) -> None:
         """Write report.html in a report folder: one self-contained page with its command, seed
         and versions, every table, every figure and the summary (readable from disk, nothing

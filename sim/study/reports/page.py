@@ -41,7 +41,8 @@ TABLE_SUFFIXES = (".parquet", ".csv")
 FIGURE_TYPES = {".png": "image/png", ".svg": "image/svg+xml"}
 MARKDOWN_SUFFIX = ".md"
 TITLES = {"tournament": "Tournament", "sweep": "Sweep", "compare": "Rulesets compared",
-          "experiment": "Experiment", "tune": "Tune", "thresholds": "Stop thresholds"}
+          "experiment": "Experiment", "tune": "Tune", "thresholds": "Stop thresholds",
+          "balance": "Balance"}
 
 
 @dataclass
@@ -121,8 +122,8 @@ def find_manifest(folder: str | Path) -> tuple[str, str, dict]:
             return kind, name, data
     unfinished = any(n.startswith(".") and n.endswith(".partial") for n in os.listdir(p))
     hint = ("; it holds an unfinished run: finish it with --resume first" if unfinished else
-            "; give the --out folder of quacks tournament, sweep, tune, compare, thresholds or "
-            "experiment run")
+            "; give the --out folder of quacks tournament, sweep, tune, compare, balance, "
+            "thresholds or experiment run")
     raise ReportError(f"{p}: not a report folder (no {', '.join(MANIFESTS)}){hint}")
 
 
@@ -227,7 +228,8 @@ def manifest_view(kind: str, name: str, m: dict) -> Manifest:
         ("rules", _rules(m, s) or exp.get("rules")),
         ("rulesets", compare_rules or None),
         ("strategy", _first(s.get("strategy"), s.get("spec"))),
-        ("field", _first(s.get("vs"), m.get("strategies") if kind == "compare" else None)),
+        ("field", _first(s.get("vs"), m.get("strategies") if kind in ("compare", "balance")
+                         else None)),
         ("strategies", [x.get("name") for x in m.get("strategies", []) if isinstance(x, dict)]
          if kind == "tournament" else None),
         ("format", m.get("format")),

@@ -1,0 +1,213 @@
+"""``quacks balance``: a ruleset's balance report; ``register(app)`` adds the command to a Typer
+app. Tables (or one JSON object with ``--json``) go to stdout, progress to stderr; a user error
+is one line ``error: ...`` with exit status 2 and writes nothing; Ctrl-C exits 130 and writes
+nothing."""
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sim.cli.common import (
+    Backend,
+    BackendOpt,
+    SchedulerOpt,
+    WorkersOpt,
+    fail,
+    open_backend,
+    set_threads,
+    warm_game_kernel,
+)
+from sim.study.balance.settings import (
+    DEFAULT_FIELD,
+    DEFAULT_GAMES,
+    DEFAULT_PLAYERS,
+    PARTS,
+    STRONG,
+    WEAK,
+)
+
+USER_ERRORS = (ValueError, OSError)  # every settings error is one of these (one line)
+
+
+def split_list(text: str, option: str) -> tuple[str, ...]:
+    """Comma-separated specs (a spec's own ``key=value,...`` kept whole); fail if empty."""
+    from strategies.builtin import split_specs
+
+    items = tuple(split_specs(text))
+    if not items:
+        fail(f"{option}: give at least one, e.g. {option} {','.join(DEFAULT_FIELD)}")
+    return items
+
+
+def _table(title: str, header: list[str], rows: list[list[str]]) -> Table:
+    from sim.study.balance.report import numeric_columns
+
+    t = Table(title=title, show_header=True, header_style="bold", title_justify="left")
+    for h, right in zip(header, numeric_columns(header, rows)):
+        t.add_column(h, justify="right" if right else "left")
+    for r in rows:
+        t.add_row(*r)
+    return t
+
+
+def print_result(res, files: list[str], out: Path | None, console: Console) -> None:
+    """The header line and the tables: targets, the game, by round, skill, cards, witches,
+    books."""
+    from sim.study.balance.report import (
+        TITLES,
+        effect_rows,
+        game_rows,
+        headline,
+        round_rows,
+        skill_rows,
+        target_rows,
+    )
+
+    T = res.tables
+    console.print(f"{headline(res)}; {res.seconds:.1f} s", markup=False)
+    if T["targets"] is not None and len(T["targets"]):
+        console.print(_table("targets (pass: the 95% CI inside the band; fail: wholly outside; "
+                             "undecided: it straddles an edge)", *target_rows(T["targets"])))
+    if T["game"] is not None:
+        console.print(_table("the game (95% CI, deals as the unit)", *game_rows(T["game"])))
+        console.print(_table("by round (95% CI)", *round_rows(T["game"])))
+    if T["skill"] is not None:
+        console.print(_table("skill (95% CI; the gap paired by deal)", *skill_rows(T["skill"])))
+    for part in ("cards", "witches", "books"):
+        df = T[part]
+        if df is not None:
+            if len(df):
+                console.print(_table(f"{TITLES[part].lower()} (95% CI)", *effect_rows(df)))
+            else:
+                console.print(f"{TITLES[part].lower()}: none in this ruleset", markup=False)
+    for n in res.notes:
+        console.print(f"note: {n}", markup=False)
+    if out is not None:
+        console.print(f"report: {out}/ ({', '.join(files)})", markup=False)
+
+
+@contextmanager
+def phase_progress(quiet: bool):
+    """``update(part, done, total)``: a progress bar on stderr naming the part being played
+    (a spinner for a part that does not count its games); nothing when quiet or not a tty."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda part, done, total: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    prog = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(bar_width=24),
+                    MofNCompleteColumn(), TextColumn("games,"), TimeElapsedColumn(),
+                    console=Console(stderr=True), transient=True)
+    task = prog.add_task("balance", total=None)
+
+    def update(part: str, done: int | None, total: int | None) -> None:
+        prog.update(task, description=f"balance: {part}", completed=done or 0, total=total)
+
+    with prog:
+        yield update
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``balance`` command to a Typer app."""
+    out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+
+    @app.command()
+    def balance(
+        rules: Annotated[str, typer.Option(
+            "--rules", help="Built-in ruleset name or a TOML file.")] = "base",
+        set_: Annotated[list[str] | None, typer.Option(
+            "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        players: Annotated[int, typer.Option(
+            help="Seats per game (2-4; 2-5 with herb-witches).")] = DEFAULT_PLAYERS,
+        field: Annotated[str | None, typer.Option(
+            "--field", help="The strategies seated for the game figures and the cards, witches "
+            "and books, comma-separated (cycled to fill the seats). Default "
+            f"{','.join(DEFAULT_FIELD)}.")] = None,
+        games: Annotated[int, typer.Option(
+            help="Games per part, rounded up to whole deals (every seating of a deal).")]
+        = DEFAULT_GAMES,
+        seed: Annotated[int, typer.Option(help="Run seed; every part plays the same deals.")] = 1,
+        strong: Annotated[str, typer.Option(
+            "--strong", help="Skill: the strongest strategy, in one seat against --weak.")]
+        = STRONG,
+        weak: Annotated[str | None, typer.Option(
+            "--weak", help="Skill: the weakest sensible strategies, cycled into the other seats; "
+            f"the first also plays against copies of --strong. Default {','.join(WEAK)}.")]
+        = None,
+        parts: Annotated[str | None, typer.Option(
+            "--parts", help=f"The measurements to make, comma-separated (default all: "
+            f"{','.join(PARTS)}).")] = None,
+        targets: Annotated[Path | None, typer.Option(
+            "--targets", help="A TOML file of target bands (each metric = a list of two "
+            "numbers, low and high), checked as pass / fail / undecided.")] = None,
+        out: Annotated[Path | None, typer.Option(
+            help="Write a report folder: parquet tables, PNG plots, report.md, run.json, "
+            "report.html.")] = None,
+        force: Annotated[bool, typer.Option(
+            "--force", help="Write into a non-empty --out (replacing a previous report's "
+            "files).")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
+        json_: Annotated[bool, typer.Option(
+            "--json", help="Print one JSON object instead of tables.")] = False,
+        threads: Annotated[int | None, typer.Option(
+            "--threads", help="Numba threads (results never depend on it).")] = None,
+        backend: BackendOpt = Backend.local,
+        scheduler: SchedulerOpt = None,
+        workers: WorkersOpt = None,
+    ) -> None:
+        """A ruleset's balance: win share by seat, catch-up, lead changes, ties, the spread of
+        the winner's VP and margin, explosions by round, how much skill pays, each card's,
+        witch's and book's effect, and target bands; every figure with its 95% interval
+        clustered by deal, every part on the same deals."""
+        from sim.cli.run_support import run_errors
+        from sim.study.balance.report import check_out, write_report
+        from sim.study.balance.run import plan_balance, run_balance
+        from sim.study.balance.settings import BalanceSettings
+        from sim.study.reports.files import dumps
+
+        try:
+            set_threads(threads)
+            settings = BalanceSettings(
+                rules=rules, overrides=tuple(set_ or ()), players=players,
+                field=split_list(field, "--field") if field is not None else DEFAULT_FIELD,
+                games=games, seed=seed, strong=strong,
+                weak=split_list(weak, "--weak") if weak is not None else WEAK,
+                parts=tuple(p.strip() for p in parts.split(",") if p.strip())
+                if parts is not None else PARTS,
+                targets=str(targets) if targets is not None else None, backend=backend.value,
+                scheduler=scheduler, workers=workers, threads=threads)
+            plan = plan_balance(settings)
+            if out is not None:
+                check_out(out, force)
+        except typer.Exit:
+            raise
+        except USER_ERRORS as e:
+            fail(str(e))
+        warm_game_kernel(plan.ruleset, plan.game.lineup(0), quiet=quiet or json_)
+        try:
+            with open_backend(backend, scheduler, workers, threads, quiet=quiet or json_) as be, \
+                    phase_progress(quiet or json_) as bar:
+                res = run_balance(plan, backend=be, progress=bar)
+            files = write_report(res, out, force=force, argv=sys.argv) if out is not None else []
+        except KeyboardInterrupt:
+            typer.echo("interrupted: nothing written", err=True)
+            raise typer.Exit(130) from None
+        except run_errors() as e:
+            fail(str(e))
+        if json_:
+            typer.echo(dumps({**res.to_json(), "out": str(out) if out else None,
+                              "files": files}))
+            return
+        print_result(res, files, out, out_console)

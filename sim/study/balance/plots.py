@@ -1,0 +1,149 @@
+"""The plots of a balance report (headless matplotlib, PNG, the project's plot style): the game
+(seats, catch-up, the lead kept to the end, explosions by round), skill, and the effects of the
+cards, witches and books; every point with its 95% interval."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from sim.study.common.plot_style import (
+    error_bars,
+    line_style,
+    new_figure,
+    palette,
+    save_png,
+    seat_label,
+)
+
+CAPTIONS = {
+    "game.png": "The game: win share by seat, the chance that the last (and the leading) player "
+                "after round k wins, the round from which the winner leads for good, and "
+                "explosions per potion by round (95% CI, deals as the unit; dashed: 1/n or the "
+                "overall rate).",
+    "skill.png": "Skill: the strongest preset's win share against the weakest sensible ones, "
+                 "and the reverse (95% CI; dashed: 1/n).",
+    "cards.png": "Each fortune-teller card's effects (95% CI), cards ranked by their effect.",
+    "witches.png": "Each herb witch's effects (95% CI).",
+    "books.png": "Each ingredient book's effects (95% CI).",
+}
+PLOT_FILES = tuple(CAPTIONS)
+EFFECT_PLOTS = {"cards": ("cards.png", "name"), "witches": ("witches.png", "witch"),
+                "books": ("books.png", "colour")}
+
+
+def _family(game: pd.DataFrame, prefix: str, suffix: str = "") -> pd.DataFrame:
+    """The per-round rows of one metric family (``prefix{k}suffix``), by round."""
+    m = game["metric"].astype(str)
+    sub = game[m.str.startswith(prefix) & m.str.endswith(suffix) & game["round"].notna()]
+    return sub.sort_values("round")
+
+
+def _points(ax, x, sub: pd.DataFrame, style: dict, label: str | None = None) -> None:
+    ax.errorbar(x, sub["value"].to_numpy(float), yerr=error_bars(sub["value"], sub["ci_lo"],
+                                                                 sub["ci_hi"]),
+                capsize=3, label=label, **style)
+
+
+def plot_game(game: pd.DataFrame, players: int) -> Figure:
+    """Four panels from the game table: seats, catch-up, lock round, explosions by round."""
+    fig = new_figure(10, 7)
+    (a, b), (c, d) = fig.subplots(2, 2)
+    seats = game[game["seat"].notna()].sort_values("seat")
+    x = seats["seat"].to_numpy(int)
+    _points(a, x, seats, {"fmt": "o", "color": palette(1)[0]})
+    a.axhline(1 / players, color="grey", ls="--", lw=1)
+    a.set_xticks(x, [seat_label(k) for k in x])
+    a.set_ylabel("win share")
+    a.set_title("win share by seat (seat 1 starts round 1)")
+    for i, (prefix, label) in enumerate((("last_after_round_", "last after round k"),
+                                         ("leader_after_round_", "leader after round k"))):
+        sub = _family(game, prefix, "_wins")
+        _points(b, sub["round"].to_numpy(int), sub, line_style(i), label)
+    b.axhline(1 / players, color="grey", ls="--", lw=1)
+    b.set_xlabel("round k")
+    b.set_ylabel("chance that player wins")
+    b.set_title("catch-up")
+    b.legend(fontsize=9, frameon=False)
+    lock = _family(game, "lock_round_")
+    _points(c, lock["round"].to_numpy(int), lock, {"fmt": "o", "color": palette(2)[1]})
+    mean = game.set_index("metric")["value"]
+    c.set_xlabel("round from which the winner leads for good")
+    c.set_ylabel("share of games")
+    c.set_title(f"lead kept to the end (mean round {mean.get('lock_round', np.nan):.2f}, "
+                f"{mean.get('lead_changes', np.nan):.2f} lead changes a game)", fontsize=10)
+    ex = _family(game, "explosion_rate_round_")
+    _points(d, ex["round"].to_numpy(int), ex, line_style(2))
+    d.axhline(mean.get("explosion_rate", np.nan), color="grey", ls="--", lw=1)
+    d.set_xlabel("round")
+    d.set_ylabel("explosions per potion")
+    d.set_title("explosions by round")
+    for ax in (b, c, d):
+        ax.set_xticks(range(1, int(ex["round"].max() if len(ex) else 1) + 1))
+    for ax in (a, b, c, d):
+        ax.grid(alpha=0.3)
+    return fig
+
+
+def plot_skill(skill: pd.DataFrame, players: int) -> Figure:
+    """The two lineups' focus win shares against 1/n, and their paired gap in the title."""
+    fig = new_figure(7, 2.6)
+    ax = fig.subplots()
+    sub = skill[skill["metric"].isin(["skill_strong_win_share", "skill_weak_win_share"])]
+    y = np.arange(len(sub))
+    ax.errorbar(sub["value"].to_numpy(float), y,
+                xerr=error_bars(sub["value"], sub["ci_lo"], sub["ci_hi"]), fmt="o", capsize=3,
+                color=palette(1)[0])
+    ax.axvline(1 / players, color="grey", ls="--", lw=1)
+    ax.set_yticks(y, sub["label"].tolist())
+    ax.set_xlabel("win share")
+    gap = skill[skill["metric"] == "skill_gap"]
+    if len(gap):
+        g = gap.iloc[0]
+        ax.set_title(f"skill gap {g['value']:+.3f} [{g['ci_lo']:+.3f}, {g['ci_hi']:+.3f}] "
+                     "(paired by deal)", fontsize=10)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def effect_columns(df: pd.DataFrame) -> list[str]:
+    """The columns of an effects table that have a 95% interval (``X``, ``X_lo``, ``X_hi``)."""
+    return [c for c in df.columns if f"{c}_lo" in df.columns and f"{c}_hi" in df.columns]
+
+
+def plot_effects(df: pd.DataFrame, label: str) -> Figure:
+    """One panel per effect with an interval, a row per entry (labelled by ``label``), ranked
+    by the first effect."""
+    cols = effect_columns(df)
+    order = df.sort_values(cols[0]) if cols else df
+    names = order[label].astype(str).tolist() if label in order else [str(i) for i in order.index]
+    fig = new_figure(3.3 * max(1, len(cols)) + 1.5, 0.28 * len(order) + 1.4)
+    axes = np.atleast_1d(fig.subplots(1, max(1, len(cols)), sharey=True))
+    y = np.arange(len(order))
+    for ax, c, colour in zip(axes, cols, palette(len(cols))):
+        ax.errorbar(order[c].to_numpy(float), y,
+                    xerr=error_bars(order[c], order[f"{c}_lo"], order[f"{c}_hi"]), fmt="o",
+                    capsize=2, color=colour)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_xlabel(c.replace("_", " "))
+        ax.grid(alpha=0.3)
+    axes[0].set_yticks(y, names, fontsize=9)
+    return fig
+
+
+def render(tables: dict[str, pd.DataFrame | None], players: int, outdir: Path) -> list[str]:
+    """Draw every plot the tables allow into ``outdir``; return the file names."""
+    files = []
+    if tables.get("game") is not None:
+        files.append(save_png(plot_game(tables["game"], players), outdir, "game.png"))
+    if tables.get("skill") is not None:
+        files.append(save_png(plot_skill(tables["skill"], players), outdir, "skill.png"))
+    for part, (name, label) in EFFECT_PLOTS.items():
+        df = tables.get(part)
+        if df is not None and len(df) and effect_columns(df):
+            files.append(save_png(plot_effects(df, label), outdir, name))
+    return files
+
