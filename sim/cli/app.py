@@ -42,6 +42,7 @@ def _options(
 # very module is missing, never on an error inside it).
 COMMAND_MODULES = ("sim.cli.reports", "sim.cli.report_cmd", "sim.cli.rules_cmd",
                    "sim.cli.tune_cmd", "sim.cli.thresholds_cmd", "sim.cli.compare_cmd",
+                   "sim.cli.balance_cmd",
                    "sim.cli.sensitivity_cmd",
                    "sim.cli.design_cmd",
                    "sim.cli.experiment_cmd", "sim.cli.potion_cmd", "sim.cli.game_cmd",
