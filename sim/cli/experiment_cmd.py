@@ -47,7 +47,8 @@ def register(app: typer.Typer) -> None:
         )
 
         t = Table(title="shipped experiments (quacks experiment run NAME)")
-        for c in ("name", "title", "parts", "games/part"):
+        t.add_column("name", no_wrap=True)  # what to type: never broken across lines
+        for c in ("title", "parts", "games/part"):
             t.add_column(c)
         for p in shipped_experiments():
             try:

@@ -19,7 +19,7 @@ def check_experiment(exp: Experiment, games: int | None = None) -> None:
     ctx = Context(exp.seed, exp.games, exp.rules, exp.overrides, exp.players, games)
     checks = {"thresholds": _thresholds, "sweep": _sweep, "tournament": _tournament,
               "compare": _compare, "ingredient": _ingredient, "catchup": _catchup,
-              "seats": _seats}
+              "seats": _seats, "balance": _balance}
     for part in exp.parts:
         where = f"{exp.path}: part '{part['name']}' ({part['kind']})"
         try:
@@ -168,3 +168,11 @@ def _thresholds(part: dict, ctx: Context, where: str) -> None:
             pot.make_query(b["bag"], "never", b["flask"], b["start"], rs, card=b["card"])
         except ValueError as e:
             raise ExperimentFileError(f"{where}: bag '{b['label']}': {e}") from None
+
+
+def _balance(part: dict, ctx: Context, where: str) -> None:
+    from sim.study.experiments.balance_part import check_balance_part
+
+    _players_fit(_ruleset(ctx, part), ctx.players_for(part), where, "players",
+                 ctx.players_for(part))
+    check_balance_part(part, ctx)

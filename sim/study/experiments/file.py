@@ -64,6 +64,10 @@ PART_KEYS: dict[str, dict] = {
                 "variants": (list, False, []), "gap_bins": (list, False, None)},
     # win share by seat at each player count
     "seats": {"strategy": (str, True, None), "player_counts": (list, True, None)},
+    # a ruleset's balance (quacks balance); targets: a targets file, relative to this file
+    "balance": {"field": (list, False, None), "strong": (str, False, None),
+                "weak": (list, False, None), "measure": (list, False, None),
+                "targets": (str, False, None)},
 }
 PART_KINDS = tuple(PART_KEYS)
 VARIANT_KEYS = {"label": (str, True, None), "set": (list, False, []), "rules": (str, False, None)}
@@ -167,6 +171,12 @@ def _check_part(raw: dict, i: int, where_file: str) -> dict:
     for key in ("vs", "strategies", "chips"):
         if key in PART_KEYS[kind]:
             _check_strings(part[key], where, key)
+    for key in ("field", "weak", "measure"):  # optional lists of strings
+        if key in PART_KEYS[kind] and part[key] is not None:
+            _check_strings(part[key], where, key)
+    if kind == "balance" and part["targets"] is not None:
+        t = Path(part["targets"])
+        part["targets"] = str(t if t.is_absolute() else Path(where_file).parent / t)
     for key in ("after_rounds", "player_counts", "price_deltas"):
         if key in part and not all(isinstance(v, int) and not isinstance(v, bool)
                                    for v in part[key]):

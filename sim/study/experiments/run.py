@@ -41,11 +41,12 @@ STATE_FILE = ".experiment.json.partial"  # an interrupted run: its settings and 
 
 def _runners() -> dict[str, Callable[[dict, Context, Path], PartReport]]:
     from sim.study.experiments.analysis import run_compare_part, run_thresholds_part
+    from sim.study.experiments.balance_part import run_balance_part
 
     return {"thresholds": run_thresholds_part, "sweep": run_sweep_part,
             "tournament": run_tournament_part, "compare": run_compare_part,
             "ingredient": run_ingredient_part, "catchup": run_catchup_part,
-            "seats": run_seats_part}
+            "seats": run_seats_part, "balance": run_balance_part}
 
 
 class ExperimentRunError(ValueError):
@@ -185,7 +186,7 @@ def run_experiment(exp: Experiment, out: str | Path, *, games: int | None = None
     """Run every part of ``exp`` and write the report folder ``out`` (replacing a previous
     report of the same experiment there). ``games`` replaces every part's game count.
     ``backend`` (entered, see ``sim.study.tournament.backend``) plays the games of the tournament,
-    sweep, ingredient, catchup and seats parts; compare and thresholds parts run here.
+    sweep, ingredient, catchup, seats and balance parts; compare and thresholds parts run here.
 
     Every part is checked before any game is played (ExperimentFileError), and ``out`` before
     that (ExperimentRunError). On an error nothing is left behind (``out`` is as it was). On
