@@ -11,9 +11,9 @@ nbclient = pytest.importorskip("nbclient")
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 
 
-def test_there_are_at_least_two_notebooks():
+def test_the_notebooks_are_all_there():
     names = {p.stem for p in NOTEBOOKS}
-    assert {"stop-thresholds", "variant-balance"} <= names
+    assert {"stop-thresholds", "variant-balance", "balance-report"} <= names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
