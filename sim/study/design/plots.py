@@ -24,6 +24,12 @@ LINE = {"color": LINE_COLOURS[3], "marker": "o"}
 PANEL_COLUMNS = 3
 
 
+def short(label: str, most: int = 22) -> str:
+    """A tick label cut to ``most`` characters (a long list of alternatives)."""
+    label = str(label)
+    return label if len(label) <= most else label[:most - 3] + "..."
+
+
 def response_name(key: str) -> str:
     """The file of a knob's response curves."""
     return f"response_{re.sub(r'[^A-Za-z0-9._-]', '_', key)}.png"
@@ -53,8 +59,8 @@ def response_figure(levels: pd.DataFrame, knob: dict, metrics: list[str], player
         else:
             ax.errorbar(x, y, yerr=error_bars(y, lo, hi), fmt="o", capsize=4,
                         color=LINE["color"])
-            ax.set_xticks(x, g["setting"].tolist(), rotation=20 if len(x) > 3 else 0,
-                          fontsize=MIN_TEXT_PT)
+            ax.set_xticks(x, [short(t) for t in g["setting"]],
+                          rotation=20 if len(x) > 3 else 0, fontsize=MIN_TEXT_PT)
             ax.set_xlim(x.min() - 0.5, x.max() + 0.5)
         _fair(ax, metric, players)
         label = g["label"].iloc[0] if len(g) else metric
@@ -106,8 +112,8 @@ def pair_figure(pair: pd.DataFrame, metrics: list[str], digits: dict[str, int],
                     ax.text(j, i, text, ha="center", va="center", fontsize=MIN_TEXT_PT,
                             bbox={"boxstyle": "round,pad=0.1", "fc": "white", "alpha": 0.6,
                                   "lw": 0})
-        ax.set_xticks(range(len(xa)), xa, fontsize=MIN_TEXT_PT)
-        ax.set_yticks(range(len(xb)), xb, fontsize=MIN_TEXT_PT)
+        ax.set_xticks(range(len(xa)), [short(t) for t in xa], fontsize=MIN_TEXT_PT)
+        ax.set_yticks(range(len(xb)), [short(t) for t in xb], fontsize=MIN_TEXT_PT)
         ax.set_xlabel(a)
         ax.set_ylabel(b)
         label = g["label"].iloc[0] if len(g) else metric
@@ -156,7 +162,8 @@ def progress_figure(history: pd.DataFrame, knobs: list[dict], best: dict, title:
         if k["key"] in best:
             ax.axhline(best[k["key"]], color="#c0392b", lw=1.2, label="best")
         if k["kind"] == "choice":
-            ax.set_yticks(range(len(k["labels"])), k["labels"], fontsize=MIN_TEXT_PT)
+            ax.set_yticks(range(len(k["labels"])), [short(t) for t in k["labels"]],
+                          fontsize=MIN_TEXT_PT)
         ax.set_ylabel(k["key"], fontsize=MIN_TEXT_PT)
         ax.grid(alpha=0.3)
         ax.tick_params(labelsize=MIN_TEXT_PT)
