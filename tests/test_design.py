@@ -176,6 +176,8 @@ def test_cli_json_and_report_folder(tmp_path):
     (["--targets", "{good}", "--knob", "game.explosion_limit=3"], "a single value"),
     (["--targets", "{good}", "--knob", "game.explosion_limit=3:9", "--budget", 10],
      "--budget 10: too small"),
+    (["--targets", "{good}", "--knob", "game.explosion_limit=3:9", "--first-rung", 1],
+     "--first-rung 1: expected 2"),
     (["--targets", "{good}", "--knob", "game.explosion_limit=3:9", "--retune", "cautious"],
      "not in the field"),
     (["--targets", "{good}", "--knob", "game.explosion_limit=3:9", "--retune-param", "t=4:8"],

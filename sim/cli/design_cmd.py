@@ -23,6 +23,8 @@ from sim.cli.common import (
 )
 from sim.cli.sensitivity_cmd import KNOB_HELP, split_items, table, warm
 
+SIDE_EFFECTS_SHOWN = 8  # the strongest side effects printed (report.md has them all)
+
 
 def print_result(res, files: list[str], out: Path | None, console: Console) -> None:
     """The header, the loss, the best rules, the re-test's targets table, the strategies and
@@ -31,7 +33,9 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
     from sim.study.design.design_report import (
         best_line,
         candidate_rows,
+        final_arm,
         headline,
+        side_effect_rows,
         target_rows,
         verdict_line,
     )
@@ -43,6 +47,14 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
     console.print(table("targets on the re-test (pass: the 95% CI inside the band; fail: wholly "
                         "outside; undecided: it straddles an edge)", *target_rows(res)))
     console.print(f"verdict: {verdict_line(res)}", markup=False)
+    arm = final_arm(res)
+    header, rows = side_effect_rows(res, arm, most=SIDE_EFFECTS_SHOWN)
+    if rows:
+        console.print(table(f"side effects: other figures whose paired difference ({arm} - "
+                            "start, the re-test deals) excludes 0, strongest first", header, rows))
+    else:
+        console.print(f"side effects: no other figure's paired difference ({arm} - start) "
+                      "excludes 0", markup=False)
     console.print(strategies_note(res), markup=False)
     pareto = res.tables["pareto"]
     if len(res.plan.bands) > 1 and len(pareto) and res.best["loss"] > 0:

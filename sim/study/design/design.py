@@ -53,7 +53,8 @@ ARM_TEXT = {"start": "the ruleset as given", "best": "the best rules found",
             "retuned": "the best rules, the field re-tuned"}
 TARGET_COLUMNS = ("arm", "metric", "label", "band_lo", "band_hi", "value", "ci_lo", "ci_hi",
                   "verdict")
-DIFF_COLUMNS = ("arm", "metric", "label", "diff", "ci_lo", "ci_hi", "deals")
+DIFF_COLUMNS = ("arm", "metric", "label", "target", "diff", "ci_lo", "ci_hi", "excludes_zero",
+                "strength", "deals")
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 
@@ -212,6 +213,12 @@ def plan_design(s: DesignSettings) -> DesignPlan:
     knobs = [parse_knob(t, s.rules, s.overrides) for t in s.knobs]
     check_distinct(knobs)
     start = {k.key: start_value(k, base.data) for k in knobs}
+    from sim.api.limits import MAX_GAMES
+
+    for option, v, lo in (("--first-rung", s.first_rung, 2), ("--retest-games", s.retest_games, 1),
+                          ("--retune-budget", s.retune_budget, 1)):
+        if v is not None and not lo <= v <= MAX_GAMES:
+            raise DesignError(f"{option} {v}: expected {lo} to {MAX_GAMES}")
     rungs = plan_rungs(s.budget, len(seated), s.first_rung)
     retest = -(-int(s.retest_games) // len(seated)) if s.retest_games else rungs[-1]
     if retest < 2:
@@ -248,7 +255,8 @@ class DesignResult:
         """One JSON-ready object: the run (``kind`` "design", rules, players, strategies by
         seat, seed, knobs, targets, loss), ``best`` (values, overrides, loss, deals),
         ``retuned`` (false, or the re-tune: preset, spec, improvement), ``retest`` (deals,
-        seed, per arm its targets rows and the paired differences to the start), ``pareto``,
+        seed, per arm its targets rows, the paired differences of the targets to the start and
+        its side effects: the other figures whose difference to the start excludes 0), ``pareto``,
         ``evaluations``, ``games`` per phase, ``seconds`` and ``settings``."""
         from sim.study.balance.run import records
         from sim.study.design.loss import LOSS_TEXT
@@ -267,11 +275,21 @@ class DesignResult:
                        "seed": s.seed + RETEST_SEED_OFFSET,
                        "arms": {a: {"what": ARM_TEXT[a],
                                     "targets": records(t[t["arm"] == a]),
-                                    "differences": records(d[d["arm"] == a])} for a in arms}},
+                                    "differences": records(d[(d["arm"] == a) & d["target"]]),
+                                    "side_effects": records(side_effects(d, a))}
+                            for a in arms}},
             "pareto": records(self.tables["pareto"]),
             "evaluations": int((self.search.history["state"] != "repeat").sum()),
             "rungs": self.search.rungs, "games": self.games,
             "seconds": round(self.seconds, 3), "settings": s.to_json()}
+
+
+def side_effects(differences: pd.DataFrame, arm: str) -> pd.DataFrame:
+    """The figures that are not targets whose paired difference to the start excludes 0 on
+    the re-test, strongest first: what else the rule change does."""
+    d = differences[(differences["arm"] == arm) & ~differences["target"]
+                    & differences["excludes_zero"]]
+    return d.sort_values("strength", ascending=False, kind="stable").reset_index(drop=True)
 
 
 def strategies_note(res: DesignResult) -> str:
@@ -388,9 +406,12 @@ def _retune(plan: DesignPlan, rules: Ruleset, backend) -> tuple[dict, list[str]]
 
 def _retest_tables(plan: DesignPlan, measured: Mapping[str, Measured]) -> dict:
     """``targets`` (each arm's targets table), ``differences`` (each arm minus the start on
-    every target, paired by deal) and ``figures`` (every game figure of every arm)."""
+    every game figure, paired by deal: ``target`` marks the targets, ``excludes_zero`` the
+    differences whose interval excludes 0, ``strength`` the difference in units of its
+    interval's half-width) and ``figures`` (every game figure of every arm)."""
+    from sim.study.design.effects import excludes_zero, strength
+
     est = {a: m.estimates() for a, m in measured.items()}
-    info = metric_info(plan.players, plan.rounds)
     targets, diffs, figs = [], [], []
     for arm, m in measured.items():
         ai = metric_info(m.players, m.rounds)
@@ -398,15 +419,17 @@ def _retest_tables(plan: DesignPlan, measured: Mapping[str, Measured]) -> dict:
         figs += [{"arm": arm, **figure_row(n, est[arm][n], i)} for n, i in ai.items()]
         if arm == "start":
             continue
-        for name in plan.bands:
+        names = [*plan.bands, *(n for n in ai if n not in plan.bands)]
+        for name in names:
             a, b = est["start"].get(name), est[arm].get(name)
             if a is None or b is None:
                 continue
             d = b.minus(a)
             lo, hi = d.interval()
-            diffs.append({"arm": arm, "metric": name,
-                          "label": (info.get(name) or {}).get("label", name), "diff": d.value,
-                          "ci_lo": lo, "ci_hi": hi, "deals": d.deals})
+            diffs.append({"arm": arm, "metric": name, "label": ai.get(name, {}).get("label", name),
+                          "target": name in plan.bands, "diff": d.value, "ci_lo": lo,
+                          "ci_hi": hi, "excludes_zero": excludes_zero(lo, hi),
+                          "strength": strength(d.value, lo, hi), "deals": d.deals})
     return {"targets": pd.DataFrame(targets, columns=list(TARGET_COLUMNS)),
             "differences": pd.DataFrame(diffs, columns=list(DIFF_COLUMNS)),
             "figures": pd.DataFrame(figs)}

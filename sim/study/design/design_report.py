@@ -36,7 +36,8 @@ def headline(res) -> str:
 
     p, s = res.plan, res.settings
     n = int((res.search.history["state"] != "repeat").sum())
-    return (f"{plural(n, 'candidate')}, {res.games['search']:,} games in the search (rungs of "
+    return (f"{plural(n, 'candidate')}, {res.games['search']:,} games in the search (of a "
+            f"budget of {s.budget:,}; rungs of "
             f"{', '.join(f'{r:,}' for r in res.search.rungs)} deals x {p.players} seatings, the "
             f"same deals for every candidate), {p.players} players, rules {p.base.display}, "
             f"field {field_text(p.seated)}, seed {s.seed}; re-test on {p.retest_deals:,} fresh "
@@ -77,6 +78,20 @@ def target_rows(res) -> tuple[list[str], list[list[str]]]:
                                sign=True) if len(g) else "n/a")
         rows.append(row)
     return header, rows
+
+
+def side_effect_rows(res, arm: str = "best",
+                     most: int | None = None) -> tuple[list[str], list[list[str]]]:
+    """The other figures the rule change moves (``side_effects``): figure, metric, paired
+    difference to the start [95% CI], strength; the strongest ``most`` (None: all)."""
+    from sim.study.design.design import side_effects
+
+    d = side_effects(res.tables["differences"], arm)
+    rows = [[r["label"], r["metric"], ci_cell(r["diff"], r["ci_lo"], r["ci_hi"],
+                                              _digits(res, r["metric"]), sign=True),
+             "inf" if r["strength"] == float("inf") else number(r["strength"], 1)]
+            for r in d.head(most if most is not None else len(d)).to_dict(orient="records")]
+    return ["figure", "metric", f"{arm} - start [95% CI]", "strength"], rows
 
 
 def candidate_rows(res, df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
@@ -142,7 +157,11 @@ def report_markdown(res, pngs: Sequence[str], versions: dict,
            ""]
     if TARGETS_PNG in pngs:
         out += [f"![the targets on the re-test]({TARGETS_PNG})", ""]
-    out += ["## Strategies", "", strategies_note(res) + ".", ""]
+    side = side_effect_rows(res, final_arm(res))
+    out += ["## Side effects", "", f"The other game figures whose paired difference "
+            f"({final_arm(res)} - start, the re-test deals) excludes 0, strongest first:", "",
+            _md(*side) if side[1] else "none.", "", "## Strategies", "",
+            strategies_note(res) + ".", ""]
     pareto = res.tables["pareto"]
     if len(p.bands) > 1 and len(pareto):
         out += ["## Pareto front", "", "The candidates no other beats on every band (from every "
@@ -162,6 +181,11 @@ def report_markdown(res, pngs: Sequence[str], versions: dict,
     out += [f"Canonical command: `{s.command()}`", "",
             "Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), ""]
     return "\n".join(out)
+
+
+def final_arm(res) -> str:
+    """The arm the design ends with: the re-tuned one when there is one, else the best."""
+    return "retuned" if res.retune is not None else "best"
 
 
 def figures(res) -> list[tuple[str, object]]:
