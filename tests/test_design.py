@@ -162,12 +162,21 @@ def test_cli_json_and_report_folder(tmp_path):
             "report.html", "report.md"} <= set(m["files"])
     assert "explosion_rate" in (out / "report.md").read_text()
     read_page(out)
-    r = ok("design", "--targets", targets, *TOY_ARGS)
+    r = ok("design", "--target", "explosion_rate=0.08:0.13", *TOY_ARGS)
     assert "best: game.explosion_limit=6" in r.stdout and "not re-tuned" in r.stdout
+    again = json.loads(ok("design", "--target", "explosion_rate=0.08:0.13", *TOY_ARGS,
+                          "--json").stdout)
+    assert again["best"] == d["best"] and again["retest"] == d["retest"]  # file or option
 
 
 @pytest.mark.parametrize(("extra", "fragment"), [
     (["--knob", "game.explosion_limit=3:9"], "--targets: give a targets file"),
+    (["--target", "seat0_win_share=0.26", "--knob", "game.explosion_limit=3:9"],
+     "expected METRIC=LO:HI"),
+    (["--target", "seat0_win_share=0.26:0.24", "--knob", "game.explosion_limit=3:9"],
+     "low < high"),
+    (["--target", "seat0_win_share=0.24:0.26", "--targets", "{good}", "--knob",
+      "game.explosion_limit=3:9"], "not both"),
     (["--targets", "nowhere.toml", "--knob", "game.explosion_limit=3:9"], "no such file"),
     (["--targets", "{bad}", "--knob", "game.explosion_limit=3:9"],
      "unknown metric 'seat0_winshare'"),
@@ -195,7 +204,7 @@ def test_cli_errors_are_one_line(extra, fragment, tmp_path):
 
 
 def test_plan_checks_before_playing():
-    with pytest.raises(ValueError, match="give the targets as a file or as bands"):
+    with pytest.raises(ValueError, match="not both"):
         plan_design(DesignSettings(**{**TOY, "targets": "x.toml"}))
 
 

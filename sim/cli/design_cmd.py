@@ -41,28 +41,28 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
     )
     from sim.study.design.loss import LOSS_TEXT
 
-    console.print(f"{headline(res)}; {res.seconds:.1f} s", markup=False)
-    console.print(LOSS_TEXT, markup=False)
-    console.print(best_line(res), markup=False)
+    console.print(f"{headline(res)}; {res.seconds:.1f} s", markup=False, soft_wrap=True)
+    console.print(LOSS_TEXT, markup=False, soft_wrap=True)
+    console.print(best_line(res), markup=False, soft_wrap=True)
     console.print(table("targets on the re-test (pass: the 95% CI inside the band; fail: wholly "
                         "outside; undecided: it straddles an edge)", *target_rows(res)))
-    console.print(f"verdict: {verdict_line(res)}", markup=False)
+    console.print(f"verdict: {verdict_line(res)}", markup=False, soft_wrap=True)
     arm = final_arm(res)
     header, rows = side_effect_rows(res, arm, most=SIDE_EFFECTS_SHOWN)
     if rows:
-        console.print(table(f"side effects: other figures whose paired difference ({arm} - "
-                            "start, the re-test deals) excludes 0, strongest first", header, rows))
+        console.print(table(f"side effects: other figures moved ({arm} - start excludes 0)",
+                            header, rows))
     else:
         console.print(f"side effects: no other figure's paired difference ({arm} - start) "
-                      "excludes 0", markup=False)
-    console.print(strategies_note(res), markup=False)
+                      "excludes 0", markup=False, soft_wrap=True)
+    console.print(strategies_note(res), markup=False, soft_wrap=True)
     pareto = res.tables["pareto"]
     if len(res.plan.bands) > 1 and len(pareto) and res.best["loss"] > 0:
         console.print(table("Pareto front (the bands are not all met together: no candidate "
                             "beats these on every band)", *candidate_rows(res, pareto),
                             left=len(res.plan.knobs)))
     if out is not None:
-        console.print(f"report: {out}/ ({', '.join(files)})", markup=False)
+        console.print(f"report: {out}/ ({', '.join(files)})", markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -77,6 +77,9 @@ def register(app: typer.Typer) -> None:
         targets: Annotated[Path | None, typer.Option(
             "--targets", help="A TOML file of target bands (quacks balance's: each figure = "
             "[low, high], e.g. seat0_win_share = [0.24, 0.26]).")] = None,
+        target: Annotated[list[str] | None, typer.Option(
+            "--target", help="A band on the command line instead of a file: METRIC=LO:HI, e.g. "
+            "seat0_win_share=0.24:0.26 (repeatable).")] = None,
         knob: Annotated[list[str] | None, typer.Option("--knob", help=KNOB_HELP)] = None,
         budget: Annotated[int, typer.Option(
             "--budget", help="Games the search may play (the re-tune and the re-test come on "
@@ -128,7 +131,12 @@ def register(app: typer.Typer) -> None:
         from sim.cli.run_support import run_errors
         from sim.cli.user_input import USER_ERRORS, load_strategies
         from sim.study.balance.settings import DEFAULT_FIELD
-        from sim.study.design.design import DesignSettings, plan_design, run_design
+        from sim.study.design.design import (
+            DesignSettings,
+            parse_target,
+            plan_design,
+            run_design,
+        )
         from sim.study.design.design_report import write_report
         from sim.study.design.folder import check_out
         from sim.study.reports.files import dumps
@@ -139,6 +147,7 @@ def register(app: typer.Typer) -> None:
             load_strategies(strategy_file)
             settings = DesignSettings(
                 knobs=tuple(knob or ()), targets=str(targets) if targets is not None else None,
+                bands=tuple(parse_target(t) for t in target or ()),
                 budget=budget, seed=seed, rules=rules, overrides=tuple(set_ or ()),
                 players=players,
                 field=split_items(field, "--field") if field is not None else DEFAULT_FIELD,

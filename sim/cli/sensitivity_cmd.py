@@ -63,7 +63,7 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
         ranking_rows,
     )
 
-    console.print(f"{headline(res)}; {res.seconds:.1f} s", markup=False)
+    console.print(f"{headline(res)}; {res.seconds:.1f} s", markup=False, soft_wrap=True)
     console.print(table("knobs ranked by effect (strength: the difference in units of its 95% "
                         "CI half-width; > 1 excludes 0)", *ranking_rows(res), left=5))
     console.print(table("effects: the two values furthest apart, paired by deal (95% CI)",
@@ -75,9 +75,9 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
         for m in res.settings.metrics:
             console.print(table(f"{m} over {' x '.join(res.settings.pair)} (95% CI)",
                                 *pair_rows(res, m), left=1))
-    console.print(no_effect_line(res), markup=False)
+    console.print(no_effect_line(res), markup=False, soft_wrap=True)
     if out is not None:
-        console.print(f"report: {out}/ ({', '.join(files)})", markup=False)
+        console.print(f"report: {out}/ ({', '.join(files)})", markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -103,11 +103,12 @@ class DesignSettings:
         return d
 
     def command(self) -> str:
-        """The ``quacks design`` command line that reproduces the run (bands given directly
-        are not options: a run from an experiment file says so in its report)."""
+        """The ``quacks design`` command line that reproduces the run."""
         parts = ["quacks", "design"]
         if self.targets:
             parts += ["--targets", self.targets]
+        for m, lo, hi in self.bands:
+            parts += ["--target", f"{m}={lo:.12g}:{hi:.12g}"]
         for k in self.knobs:
             parts += ["--knob", k]
         parts += ["--budget", str(self.budget), "--seed", str(self.seed), "--rules", self.rules]
@@ -150,14 +151,31 @@ class DesignPlan:
         return int(self.base.game("rounds"))
 
 
+def parse_target(text: str) -> tuple[str, float, float]:
+    """``METRIC=LO:HI`` (``--target``) as (figure, low, high); DesignError otherwise (the band
+    itself is checked as a targets file's is)."""
+    name, eq, rng = text.partition("=")
+    parts = rng.split(":")
+    try:
+        if not eq or not name.strip() or len(parts) != 2:
+            raise ValueError
+        return name.strip(), float(parts[0]), float(parts[1])
+    except ValueError:
+        raise DesignError(f"--target {text}: expected METRIC=LO:HI, e.g. "
+                          "seat0_win_share=0.24:0.26") from None
+
+
 def _bands(s: DesignSettings) -> dict[str, tuple[float, float]]:
     from sim.study.balance.targets import load_targets, parse_bands
 
     if s.targets and s.bands:
-        raise DesignError("give the targets as a file or as bands, not both")
+        raise DesignError("--targets and --target: give the bands in a file or on the command "
+                          "line, not both")
     if s.targets:
         return load_targets(s.targets)
-    return parse_bands({m: [lo, hi] for m, lo, hi in s.bands}, "targets")
+    if len({m for m, _, _ in s.bands}) < len(s.bands):
+        raise DesignError("--target: each figure once")
+    return parse_bands({m: [lo, hi] for m, lo, hi in s.bands}, "--target")
 
 
 def retune_params(s: DesignSettings, seated: list[str]) -> list:
@@ -200,7 +218,8 @@ def plan_design(s: DesignSettings) -> DesignPlan:
     if not s.knobs:
         raise DesignError("--knob: give at least one, e.g. --knob game.rats_from_round=1:9")
     if not s.targets and not s.bands:
-        raise DesignError("--targets: give a targets file (each figure = [low, high])")
+        raise DesignError("--targets: give a targets file (each figure = [low, high]) or "
+                          "--target METRIC=LO:HI")
     base = load_ruleset(s.rules, list(s.overrides))
     seated = seated_field(s.field, s.players)
     check_variant(base, seated)
@@ -209,7 +228,7 @@ def plan_design(s: DesignSettings) -> DesignPlan:
         raise DesignError(f"{s.targets or 'targets'}: no band; write e.g. "
                           "seat0_win_share = [0.24, 0.26]")
     check_metric_names(list(bands), len(seated), int(base.game("rounds")),
-                       s.targets or "targets")
+                       s.targets or "--target")
     knobs = [parse_knob(t, s.rules, s.overrides) for t in s.knobs]
     check_distinct(knobs)
     start = {k.key: start_value(k, base.data) for k in knobs}

@@ -175,9 +175,6 @@ def report_markdown(res, pngs: Sequence[str], versions: dict,
     out += [interval_methods_md(INTERVAL_METHODS), "## Reproduce", ""]
     if argv:
         out += ["Command as given:", "", f"    {shlex.join(argv)}", ""]
-    if s.bands and not s.targets:
-        out += ["The targets were given as bands (an experiment file): "
-                + ", ".join(f"{m} = [{lo:g}, {hi:g}]" for m, lo, hi in s.bands) + ".", ""]
     out += [f"Canonical command: `{s.command()}`", "",
             "Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), ""]
     return "\n".join(out)
