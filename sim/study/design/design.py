@@ -144,10 +144,12 @@ class DesignPlan:
 
     @property
     def players(self) -> int:
+        """Seats per game."""
         return len(self.seated)
 
     @property
     def rounds(self) -> int:
+        """Rounds of the ruleset as given."""
         return int(self.base.game("rounds"))
 
 
@@ -263,6 +265,7 @@ class DesignResult:
 
     @property
     def settings(self) -> DesignSettings:
+        """The run's settings."""
         return self.plan.settings
 
     def verdicts(self, arm: str = "best") -> dict[str, str]:

@@ -17,6 +17,7 @@ from sim.study.balance.report import ci_cell, number
 from sim.study.design.design import ARM_TEXT, RETEST_SEED_OFFSET, strategies_note
 from sim.study.design.loss import LOSS_TEXT
 from sim.study.design.measure import digits_of, field_text
+from sim.study.design.text import md, strength_text
 
 TABLES = ("targets", "differences", "pareto", "history", "figures")
 PROGRESS_PNG, TARGETS_PNG = "progress.png", "targets.png"
@@ -89,7 +90,7 @@ def side_effect_rows(res, arm: str = "best",
     d = side_effects(res.tables["differences"], arm)
     rows = [[r["label"], r["metric"], ci_cell(r["diff"], r["ci_lo"], r["ci_hi"],
                                               _digits(res, r["metric"]), sign=True),
-             "inf" if r["strength"] == float("inf") else number(r["strength"], 1)]
+             strength_text(r["strength"])]
             for r in d.head(most if most is not None else len(d)).to_dict(orient="records")]
     return ["figure", "metric", f"{arm} - start [95% CI]", "strength"], rows
 
@@ -129,16 +130,6 @@ def verdict_line(res) -> str:
     return "; ".join(parts)
 
 
-def _md(header: list[str], rows: list[list[str]]) -> str:
-    from sim.study.reports.markdown import md_table
-
-    def numeric(cell: str) -> bool:
-        return bool(cell) and (cell[0].isdigit() or cell[0] in "+-" or cell.startswith("n/a"))
-
-    right = [bool(rows) and all(numeric(r[i]) for r in rows) for i in range(len(header))]
-    return md_table(header, rows, right)
-
-
 def report_markdown(res, pngs: Sequence[str], versions: dict,
                     argv: Sequence[str] | None = None) -> str:
     """``report.md``: what was played, the best rules, the re-test's targets table, the
@@ -153,21 +144,21 @@ def report_markdown(res, pngs: Sequence[str], versions: dict,
            "every arm (" + "; ".join(f"{a}: {ARM_TEXT[a]}"
                                      for a in dict.fromkeys(res.tables["targets"]["arm"]))
            + "). pass: the 95% interval inside the band; fail: wholly outside; undecided: it "
-           "straddles an edge.", "", _md(*target_rows(res)), "", f"Verdict: {verdict_line(res)}.",
+           "straddles an edge.", "", md(*target_rows(res)), "", f"Verdict: {verdict_line(res)}.",
            ""]
     if TARGETS_PNG in pngs:
         out += [f"![the targets on the re-test]({TARGETS_PNG})", ""]
     side = side_effect_rows(res, final_arm(res))
     out += ["## Side effects", "", f"The other game figures whose paired difference "
             f"({final_arm(res)} - start, the re-test deals) excludes 0, strongest first:", "",
-            _md(*side) if side[1] else "none.", "", "## Strategies", "",
+            md(*side) if side[1] else "none.", "", "## Strategies", "",
             strategies_note(res) + ".", ""]
     pareto = res.tables["pareto"]
     if len(p.bands) > 1 and len(pareto):
         out += ["## Pareto front", "", "The candidates no other beats on every band (from every "
                 "candidate's estimates at the deals it played):", "",
-                _md(*candidate_rows(res, pareto)), ""]
-    out += ["## Best candidates of the longest rung", "", _md(*candidate_rows(res,
+                md(*candidate_rows(res, pareto)), ""]
+    out += ["## Best candidates of the longest rung", "", md(*candidate_rows(res,
                                                                               top_candidates(res))),
             ""]
     if PROGRESS_PNG in pngs:

@@ -115,6 +115,7 @@ class SensitivityPlan:
 
     @property
     def players(self) -> int:
+        """Seats per game."""
         return len(self.seated)
 
     @property
@@ -188,6 +189,7 @@ class SensitivityResult:
 
     @property
     def settings(self) -> SensitivitySettings:
+        """The run's settings."""
         return self.plan.settings
 
     def no_effect(self) -> list[str]:

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from sim.stats.clusters import METHOD_DIFF
 from sim.study.balance.report import INTERVAL_METHODS as FIGURE_METHODS
-from sim.study.balance.report import ci_cell, number
+from sim.study.balance.report import ci_cell
 from sim.study.design.measure import digits_of, field_text
 from sim.study.design.plots import pair_figure, response_figure, response_name
+from sim.study.design.text import md, strength_text
 
 TABLES = ("ranking", "effects", "differences", "levels", "pair")
 PAIR_PNG = "pair.png"
@@ -27,10 +28,6 @@ def _digits(res, metric: str) -> int:
     return digits_of(metric, p.players, int(p.base.game("rounds")))
 
 
-def _strength(x: float) -> str:
-    return "inf" if x == float("inf") else number(x, 1)
-
-
 def ranking_rows(res) -> tuple[list[str], list[list[str]]]:
     """Each knob: rank, knob, effect, its strongest figure, the two values, the paired
     difference [95% CI], the strength, the figures it moves."""
@@ -40,7 +37,7 @@ def ranking_rows(res) -> tuple[list[str], list[list[str]]]:
         rows.append([str(r["rank"]), r["knob"], r["effect"], r["metric"],
                      f"{r['from']} -> {r['to']}",
                      ci_cell(r["diff"], r["ci_lo"], r["ci_hi"], d, sign=True),
-                     _strength(r["strength"]), r["metrics_moved"] or "none"])
+                     strength_text(r["strength"]), r["metrics_moved"] or "none"])
     return ["rank", "knob", "effect", "strongest figure", "values", "difference [95% CI]",
             "strength", "figures moved"], rows
 
@@ -53,7 +50,7 @@ def effect_rows(res) -> tuple[list[str], list[list[str]]]:
         d = _digits(res, r["metric"])
         rows.append([r["knob"], r["metric"], f"{r['from']} -> {r['to']}",
                      ci_cell(r["diff"], r["ci_lo"], r["ci_hi"], d, sign=True),
-                     _strength(r["strength"]), f"{r['pairs_moving']}/{r['pairs']}"])
+                     strength_text(r["strength"]), f"{r['pairs_moving']}/{r['pairs']}"])
     return ["knob", "figure", "values", "largest difference [95% CI]", "strength",
             "pairs excluding 0"], rows
 
@@ -98,16 +95,6 @@ def headline(res) -> str:
             f"{s.seed}")
 
 
-def _md(header: list[str], rows: list[list[str]]) -> str:
-    from sim.study.reports.markdown import md_table
-
-    def numeric(cell: str) -> bool:
-        return bool(cell) and (cell[0].isdigit() or cell[0] in "+-" or cell.startswith("n/a"))
-
-    right = [bool(rows) and all(numeric(r[i]) for r in rows) for i in range(len(header))]
-    return md_table(header, rows, right)
-
-
 def report_markdown(res, pngs: Sequence[str], versions: dict,
                     argv: Sequence[str] | None = None) -> str:
     """``report.md``: what was played, the ranking, the effects, each knob's values with its
@@ -122,11 +109,11 @@ def report_markdown(res, pngs: Sequence[str], versions: dict,
            "unit. A knob's effect on a figure is the largest paired difference between two of "
            "its values; its strength is that difference in units of its interval's half-width "
            "(above 1: the interval excludes 0). A knob has no effect when every paired "
-           "difference's interval contains 0.", "", "## Ranking", "", _md(*ranking_rows(res)),
+           "difference's interval contains 0.", "", "## Ranking", "", md(*ranking_rows(res)),
            "", f"No effect: {', '.join(none)}." if none else "Every knob moves a figure.", "",
-           "## Effects", "", _md(*effect_rows(res)), ""]
+           "## Effects", "", md(*effect_rows(res)), ""]
     for k in p.knobs:
-        out += [f"## {k.key}", "", _md(*level_rows(res, k.key)), ""]
+        out += [f"## {k.key}", "", md(*level_rows(res, k.key)), ""]
         name = response_name(k.key)
         if name in pngs:
             out += [f"![{k.key}: response curves]({name})", ""]
@@ -134,7 +121,7 @@ def report_markdown(res, pngs: Sequence[str], versions: dict,
         a, b = s.pair
         out += [f"## {a} x {b}", ""]
         for m in s.metrics:
-            out += [f"{m}:", "", _md(*pair_rows(res, m)), ""]
+            out += [f"{m}:", "", md(*pair_rows(res, m)), ""]
         if PAIR_PNG in pngs:
             out += [f"![{a} x {b}]({PAIR_PNG})", ""]
     out += [interval_methods_md(INTERVAL_METHODS), "## Reproduce", ""]
