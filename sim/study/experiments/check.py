@@ -19,7 +19,7 @@ def check_experiment(exp: Experiment, games: int | None = None) -> None:
     ctx = Context(exp.seed, exp.games, exp.rules, exp.overrides, exp.players, games)
     checks = {"thresholds": _thresholds, "sweep": _sweep, "tournament": _tournament,
               "compare": _compare, "ingredient": _ingredient, "catchup": _catchup,
-              "seats": _seats, "balance": _balance}
+              "seats": _seats, "balance": _balance, "design": _design}
     for part in exp.parts:
         where = f"{exp.path}: part '{part['name']}' ({part['kind']})"
         try:
@@ -176,3 +176,11 @@ def _balance(part: dict, ctx: Context, where: str) -> None:
     _players_fit(_ruleset(ctx, part), ctx.players_for(part), where, "players",
                  ctx.players_for(part))
     check_balance_part(part, ctx)
+
+
+def _design(part: dict, ctx: Context, where: str) -> None:
+    from sim.study.design.experiment_part import check_design_part
+
+    _players_fit(_ruleset(ctx, part), ctx.players_for(part), where, "players",
+                 ctx.players_for(part))
+    check_design_part(part, ctx)

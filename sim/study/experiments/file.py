@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.api.limits import int_range
+from sim.study.design.experiment_part import DESIGN_PART_KEYS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -68,6 +69,8 @@ PART_KEYS: dict[str, dict] = {
     "balance": {"field": (list, False, None), "strong": (str, False, None),
                 "weak": (list, False, None), "measure": (list, False, None),
                 "targets": (str, False, None)},
+    # rule values that bring figures into target bands (quacks design)
+    "design": DESIGN_PART_KEYS,
 }
 PART_KINDS = tuple(PART_KEYS)
 VARIANT_KEYS = {"label": (str, True, None), "set": (list, False, []), "rules": (str, False, None)}

@@ -40,13 +40,14 @@ STATE_FILE = ".experiment.json.partial"  # an interrupted run: its settings and 
 
 
 def _runners() -> dict[str, Callable[[dict, Context, Path], PartReport]]:
+    from sim.study.design.experiment_part import run_design_part
     from sim.study.experiments.analysis import run_compare_part, run_thresholds_part
     from sim.study.experiments.balance_part import run_balance_part
 
     return {"thresholds": run_thresholds_part, "sweep": run_sweep_part,
             "tournament": run_tournament_part, "compare": run_compare_part,
             "ingredient": run_ingredient_part, "catchup": run_catchup_part,
-            "seats": run_seats_part, "balance": run_balance_part}
+            "seats": run_seats_part, "balance": run_balance_part, "design": run_design_part}
 
 
 class ExperimentRunError(ValueError):

@@ -42,7 +42,7 @@ FIGURE_TYPES = {".png": "image/png", ".svg": "image/svg+xml"}
 MARKDOWN_SUFFIX = ".md"
 TITLES = {"tournament": "Tournament", "sweep": "Sweep", "compare": "Rulesets compared",
           "experiment": "Experiment", "tune": "Tune", "thresholds": "Stop thresholds",
-          "balance": "Balance"}
+          "balance": "Balance", "sensitivity": "Sensitivity", "design": "Rule design"}
 
 
 @dataclass
