@@ -46,8 +46,8 @@ from sim.study.design.measure import (
 )
 from sim.study.design.search import SearchOutcome, halving_search, plan_rungs
 from sim.study.design.sensitivity import check_variant
+from sim.study.tune.run import RETEST_SEED_OFFSET
 
-RETEST_SEED_OFFSET = 1_000_003  # the re-test stream: seed + this (quacks tune's re-test stream)
 ARMS = ("start", "best", "retuned")
 ARM_TEXT = {"start": "the ruleset as given", "best": "the best rules found",
             "retuned": "the best rules, the field re-tuned"}

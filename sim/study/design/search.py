@@ -25,10 +25,9 @@ import pandas as pd
 from sim.study.design.knobs import CHOICE, Knob
 from sim.study.design.loss import score
 from sim.study.design.measure import Measured
-from sim.study.tune.run import RUNG_GROWTH, rungs
+from sim.study.tune.run import FIRST_RUNG_SHARE, RUNG_GROWTH, rungs
 
 MAX_REPEATS = 25  # proposals in a row of candidates already played before the search stops
-FIRST_RUNG_SHARE = 200  # the first rung is budget deals / 200 (as quacks tune), at least:
 MIN_FIRST_RUNG = 2  # deals (intervals need two)
 STARTUP_TRIALS = 8
 

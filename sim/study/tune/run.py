@@ -158,6 +158,8 @@ class TuneResult:
 
 
 RUNG_GROWTH = 3  # each successive-halving rung plays three times the deals of the one before
+FIRST_RUNG_SHARE = 200  # the first rung plays the budget's deals / this (about 60 candidates)
+RETEST_SEED_OFFSET = 1_000_003  # the re-test's fresh deals: the stream of the run seed + this
 
 
 def rungs(first: int, budget_deals: int) -> list[int]:
@@ -201,7 +203,7 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
     check_players(ruleset, players)
     check_round_values(ruleset, [parse_strategy(s) for s in (strategy, *field_specs)])
     budget_deals = budget // players
-    first = first_rung or max(20, budget_deals // 200)  # about 60 candidates in a budget
+    first = first_rung or max(20, budget_deals // FIRST_RUNG_SHARE)
     plan = rungs(first, budget_deals)
     if budget_deals < 2 * first:
         raise TuneError(f"--budget {budget}: too small; give at least {2 * first * players} games")
@@ -249,7 +251,7 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
                    for p in params}
     # re-test on fresh deals (another seed stream): the winner and the start, paired by deal
     n_re = retest_deals or plan[-1]
-    fresh = Evaluator(ruleset, field_specs, players, seed + 1_000_003, chunks,
+    fresh = Evaluator(ruleset, field_specs, players, seed + RETEST_SEED_OFFSET, chunks,
                       backend=backend)
     fresh_deals = np.arange(n_re, dtype=np.int64)
     best_shares = fresh.deal_shares(best_spec, fresh_deals)
