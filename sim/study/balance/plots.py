@@ -26,13 +26,17 @@ CAPTIONS = {
                 "overall rate).",
     "skill.png": "Skill: the strongest preset's win share against the weakest sensible ones, "
                  "and the reverse (95% CI; dashed: 1/n).",
-    "cards.png": "Each fortune-teller card's effects (95% CI), cards ranked by their effect.",
-    "witches.png": "Each herb witch's effects (95% CI).",
-    "books.png": "Each ingredient book's effects (95% CI).",
+    "cards.png": "Each fortune-teller card's effects (95% CI, paired by deal), ranked by the "
+                 "change in VP.",
+    "witches.png": "Each herb witch: how often she is called and her worth to a seat (95% CI), "
+                   "ranked by win share.",
+    "books.png": "Each ingredient colour forbidden to one seat (95% CI), ranked by win share.",
 }
 PLOT_FILES = tuple(CAPTIONS)
-EFFECT_PLOTS = {"cards": ("cards.png", "name"), "witches": ("witches.png", "witch"),
-                "books": ("books.png", "colour")}
+# part: (file, the column that names a row, the effect the rows are ranked by)
+EFFECT_PLOTS = {"cards": ("cards.png", "name", "vp"),
+                "witches": ("witches.png", "witch", "win_share"),
+                "books": ("books.png", "colour", "win_share")}
 
 
 def _family(game: pd.DataFrame, prefix: str, suffix: str = "") -> pd.DataFrame:
@@ -90,7 +94,7 @@ def plot_game(game: pd.DataFrame, players: int) -> Figure:
 
 def plot_skill(skill: pd.DataFrame, players: int) -> Figure:
     """The two lineups' focus win shares against 1/n, and their paired gap in the title."""
-    fig = new_figure(7, 2.6)
+    fig = new_figure(9.5, 2.4)
     ax = fig.subplots()
     sub = skill[skill["metric"].isin(["skill_strong_win_share", "skill_weak_win_share"])]
     y = np.arange(len(sub))
@@ -99,12 +103,14 @@ def plot_skill(skill: pd.DataFrame, players: int) -> Figure:
                 color=palette(1)[0])
     ax.axvline(1 / players, color="grey", ls="--", lw=1)
     ax.set_yticks(y, sub["label"].tolist())
+    ax.set_ylim(-0.6, len(sub) - 0.4)
+    ax.set_xlim(0, 1)
     ax.set_xlabel("win share")
     gap = skill[skill["metric"] == "skill_gap"]
     if len(gap):
         g = gap.iloc[0]
-        ax.set_title(f"skill gap {g['value']:+.3f} [{g['ci_lo']:+.3f}, {g['ci_hi']:+.3f}] "
-                     "(paired by deal)", fontsize=10)
+        ax.set_title(f"skill gap {g['value']:+.3f} [{g['ci_lo']:+.3f}, {g['ci_hi']:+.3f}], "
+                     "paired by deal", fontsize=10, loc="right")
     ax.grid(alpha=0.3)
     return fig
 
@@ -114,11 +120,12 @@ def effect_columns(df: pd.DataFrame) -> list[str]:
     return [c for c in df.columns if f"{c}_lo" in df.columns and f"{c}_hi" in df.columns]
 
 
-def plot_effects(df: pd.DataFrame, label: str) -> Figure:
+def plot_effects(df: pd.DataFrame, label: str, rank_by: str | None = None) -> Figure:
     """One panel per effect with an interval, a row per entry (labelled by ``label``), ranked
-    by the first effect."""
+    by ``rank_by`` (default the first effect)."""
     cols = effect_columns(df)
-    order = df.sort_values(cols[0]) if cols else df
+    key = rank_by if rank_by in cols else (cols[0] if cols else None)
+    order = df.sort_values(key) if key else df
     names = order[label].astype(str).tolist() if label in order else [str(i) for i in order.index]
     fig = new_figure(3.3 * max(1, len(cols)) + 1.5, 0.28 * len(order) + 1.4)
     axes = np.atleast_1d(fig.subplots(1, max(1, len(cols)), sharey=True))
@@ -141,9 +148,9 @@ def render(tables: dict[str, pd.DataFrame | None], players: int, outdir: Path) -
         files.append(save_png(plot_game(tables["game"], players), outdir, "game.png"))
     if tables.get("skill") is not None:
         files.append(save_png(plot_skill(tables["skill"], players), outdir, "skill.png"))
-    for part, (name, label) in EFFECT_PLOTS.items():
+    for part, (name, label, rank_by) in EFFECT_PLOTS.items():
         df = tables.get(part)
         if df is not None and len(df) and effect_columns(df):
-            files.append(save_png(plot_effects(df, label), outdir, name))
+            files.append(save_png(plot_effects(df, label, rank_by), outdir, name))
     return files
 
