@@ -15,7 +15,10 @@ from rich.table import Table
 from sim.cli.common import (
     Backend,
     BackendOpt,
+    JsonOpt,
+    QuietOpt,
     SchedulerOpt,
+    ThreadsOpt,
     WorkersOpt,
     fail,
     open_backend,
@@ -158,11 +161,9 @@ def register(app: typer.Typer) -> None:
         force: Annotated[bool, typer.Option(
             "--force", help="Write into a non-empty --out (replacing a previous report's "
             "files).")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
-        json_: Annotated[bool, typer.Option(
-            "--json", help="Print one JSON object instead of tables.")] = False,
-        threads: Annotated[int | None, typer.Option(
-            "--threads", help="Numba threads (results never depend on it).")] = None,
+        quiet: QuietOpt = False,
+        json_: JsonOpt = False,
+        threads: ThreadsOpt = None,
         backend: BackendOpt = Backend.local,
         scheduler: SchedulerOpt = None,
         workers: WorkersOpt = None,

@@ -299,6 +299,7 @@ RulesOpt = Annotated[str, typer.Option("--rules", help="Built-in ruleset name or
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", help="Override one ruleset value: section.key=value (repeatable).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")]
 ThreadsOpt = Annotated[int | None, typer.Option(
     "--threads", help="Numba threads (results never depend on it).")]
 StrategyFileOpt = Annotated[list[str] | None, typer.Option(

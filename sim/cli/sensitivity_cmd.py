@@ -14,8 +14,11 @@ from rich.table import Table
 from sim.cli.common import (
     Backend,
     BackendOpt,
+    JsonOpt,
+    QuietOpt,
     SchedulerOpt,
     StrategyFileOpt,
+    ThreadsOpt,
     WorkersOpt,
     fail,
     open_backend,
@@ -119,11 +122,9 @@ def register(app: typer.Typer) -> None:
             "report.html.")] = None,
         force: Annotated[bool, typer.Option(
             "--force", help="Write into a non-empty --out.")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
-        json_: Annotated[bool, typer.Option(
-            "--json", help="Print one JSON object instead of tables.")] = False,
-        threads: Annotated[int | None, typer.Option(
-            "--threads", help="Numba threads (results never depend on it).")] = None,
+        quiet: QuietOpt = False,
+        json_: JsonOpt = False,
+        threads: ThreadsOpt = None,
         strategy_file: StrategyFileOpt = None,
         backend: BackendOpt = Backend.local,
         scheduler: SchedulerOpt = None,
