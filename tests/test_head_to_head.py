@@ -19,7 +19,7 @@ from sim.stats.intervals import t_quantile, wilson
 from sim.study.reports.load import load_summary
 from sim.study.tournament.plan import TournamentConfig
 from sim.study.tournament.run import run_tournament
-from sim.study.tournament.statistics import summarize_games
+from sim.study.tournament.saved_games import summarize_games
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 register(app)

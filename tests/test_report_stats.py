@@ -13,11 +13,11 @@ import pytest
 from sim.stats.intervals import t_ci, t_quantile, wilson
 from sim.study.tournament.plan import TournamentConfig, resolve_plan
 from sim.study.tournament.run import run_tournament
+from sim.study.tournament.saved_games import summarize_games
 from sim.study.tournament.statistics import (
     SHARE_UNIT,
     Accumulator,
     plackett_luce,
-    summarize_games,
 )
 
 
