@@ -203,6 +203,7 @@ _define("expert",
 
 MASTER_REQUESTED = False  # set once a strategy uses master's slot functions (compiled on demand)
 BUY_BY = ("model", "marginal")
+FLASK_BY = ("solve", "rule")
 LEAVES = ("model", "marginal")
 
 
@@ -214,6 +215,10 @@ def _master_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
                                            else S.LEAF_MODEL)
     params[S.SLOT_STOP, S.P_LEAF_BUYS] = v["buys"]
     kinds[S.SLOT_EXPLODE] = S.USER_BASE + S.UF_MASTER_EXPLODE
+    if v["flask_by"] == "solve" and v["flask"] > 0:
+        kinds[S.SLOT_FLASK] = S.USER_BASE + S.UF_MASTER_FLASK
+    params[S.SLOT_FLASK, S.P_FLASK_KEEP] = v["flask_keep"]
+    params[S.SLOT_FLASK, S.P_FLASK_SUBBAGS] = v["flask_subbags"]
     if v["buy_by"] == "model":
         kinds[S.SLOT_BUY] = S.USER_BASE + S.UF_MASTER_BUY
         params[S.SLOT_BUY, S.P_EXPLORE] = v["explore"]
@@ -247,6 +252,13 @@ REGISTRY["master"] = StrategyDef(
      Param("max_subbags", "int", 500, 0, 10_000_000, "solve exactly once the bag left has at "
            "most this many sub-bags (until then it decides by the one-step expected value with "
            "coin, ruby, die and press, as expert)"),
+     Param("flask_by", "choice", "solve", help="how to use the flask: by the solve of the potion "
+           "with and without the white (solve; where the bag is too big to solve, or flask=0, "
+           "the rule flask and flask_white), or by that rule alone (rule)", choices=FLASK_BY),
+     Param("flask_keep", "float", 2.5, 0, 10, "flask_by=solve: VP worth of keeping a full "
+           "flask for a later round (0 in the last round)"),
+     Param("flask_subbags", "int", 500, 0, 10_000_000, "flask_by=solve: solve the flask's "
+           "choice exactly once the bag has at most this many sub-bags"),
      Param("coin", "round", 2.05, 0, 5, "VP worth of one coin where the solve does not reach: "
            "the one-step rule of a bag too big to solve, and outside a game (quacks potion)"),
      Param("ruby", "float", 1.11, 0, 5, "VP worth of one ruby"),

@@ -46,7 +46,7 @@ def _noop(P, s, G, R, SP, a, b, M):
 
 _NOOP = None
 _OPTIMAL = None
-_MASTER: tuple = ()  # master's buyer and explosion choice, once a strategy uses them
+_MASTER: tuple = ()  # master's buyer, explosion choice and flask, once a strategy uses them
 
 
 def noop():
@@ -70,14 +70,17 @@ def require_optimal() -> bool:
 
 
 def require_master() -> bool:
-    """Compile (or load from the on-disk cache) master's slot functions (its buyer and explosion
-    choice; its stop rule is the optimal stopper); True if they were new to this process."""
+    """Compile (or load from the on-disk cache) master's slot functions (its buyer, explosion
+    choice and flask; its stop rule is the optimal stopper); True if they were new to this
+    process."""
     global _MASTER
     if _MASTER:
         return False
     from sim.kernel.decisions.master import master_buy, master_explode
+    from sim.kernel.decisions.master_flask import master_flask
 
-    _MASTER = (compile_slot(master_buy, cache=True), compile_slot(master_explode, cache=True))
+    _MASTER = (compile_slot(master_buy, cache=True), compile_slot(master_explode, cache=True),
+               compile_slot(master_flask, cache=True))
     return True
 
 
@@ -97,12 +100,12 @@ _TABLE_FUNCTIONS: dict[int, tuple] = {}  # id(addresses) -> the functions behind
 
 def function_table(user_functions: list | tuple = ()) -> tuple:
     """The ``UF`` pair the kernels take: the slot functions' addresses (the optimal stopper and
-    master's two, each a no-op until a strategy needs it, then the user functions, padded to
+    master's three, each a no-op until a strategy needs it, then the user functions, padded to
     ``N_UF``; an int64
     array ``N_UF x 2``) and the seats' memory template (5 x width; kernels running in parallel
     give each chunk its own copy)."""
-    funcs = ([_OPTIMAL if _OPTIMAL is not None else noop()] + list(_MASTER or (noop(), noop()))
-             + list(user_functions))
+    master = list(_MASTER) or [noop()] * (N_BUILTIN_UF - 1)
+    funcs = [_OPTIMAL if _OPTIMAL is not None else noop()] + master + list(user_functions)
     if len(funcs) > N_UF:
         raise ValueError(f"at most {N_UF - N_BUILTIN_UF} user slot functions are supported; got "
                          f"{len(user_functions)}")

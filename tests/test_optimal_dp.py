@@ -22,6 +22,7 @@ from sim.api import potion as pot
 from sim.api.exact import optimal_value
 from sim.api.rules_array import rules_scalars
 from sim.kernel.decisions.optimal_memo import memo_get, memo_put
+from sim.kernel.decisions.solve_setup import leaf_table
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 
@@ -51,7 +52,7 @@ def solve_root(q, slots: int = 1 << 16):
     counts = chips.counts_of(q.bag).astype(np.int64)
     stop, draw = dp.solve(counts.copy(), 0, q.start, 0, 1 if q.flask else 0, -1, -1, -1, -1,
                           ctx_of(setup),
-                          dp.leaf_table(rules_scalars(q.ruleset), setup.coin_value,
+                          leaf_table(rules_scalars(q.ruleset), setup.coin_value,
                                         setup.ruby_value, 1.0), memo(slots))
     return setup, counts, stop, draw
 
@@ -80,7 +81,7 @@ def test_a_memo_emptied_mid_solve_changes_nothing():
     setup = pot.exact_setup(q)
     counts = chips.counts_of(q.bag).astype(np.int64)
     s2, d2 = dp.solve(counts.copy(), 0, 10, 0, 1, -1, -1, -1, -1, ctx_of(setup),
-                      dp.leaf_table(rules_scalars(BASE), 0.3, 1.5, 1.0), small)
+                      leaf_table(rules_scalars(BASE), 0.3, 1.5, 1.0), small)
     assert (s2, d2) == pytest.approx((stop, draw), abs=1e-12)
 
 
@@ -126,7 +127,7 @@ def test_draw_bounds_bracket_the_value_of_drawing(case):
     R = rules_scalars(BASE)
     ctx = np.array([7, 52, 0, flask_v, 0, 0], dtype=np.int64)
     lp = anchor
-    V = dp.leaf_table(R, coin, ruby, 1.0)
+    V = leaf_table(R, coin, ruby, 1.0)
     stop, draw = dp.solve(counts.copy(), white, anchor, norange, flask, lt, lp, -1, -1, ctx, V,
                           memo(1 << 12))
     lo = dp.draw_lower_bound(counts.copy(), white, anchor, norange, flask, lt, lp, ctx, V)

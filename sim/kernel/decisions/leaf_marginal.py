@@ -74,6 +74,14 @@ def marginal_leaf_table(P, s, G, R, SP):
     """``V[space, exploded]``: what seat s's potion ending on each reward space now is worth,
     intact (0) or exploded (1): VP (module docstring), or the chance of winning after them when
     the seat carries a value model."""
+    return shifted_leaf_table(P, s, G, R, SP, 0.0)
+
+
+@kernel(nrt=True)
+def shifted_leaf_table(P, s, G, R, SP, shift):
+    """``marginal_leaf_table`` with every ending worth ``shift`` VP more (before a value model
+    turns it into a chance of winning): the worth of something the ending spends or keeps
+    outside the potion, such as a full flask."""
     r = G[G_ROUND]
     rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
     rubies = P[s, F_RUBIES]
@@ -92,6 +100,7 @@ def marginal_leaf_table(P, s, G, R, SP):
             coins = g[min(R[R_COINS + sp], MAX_BUDGET)]
             V[sp, 0] = R[R_VP + sp] + coins + rv * R[R_RUBY + sp]
             V[sp, 1] = max(R[R_VP + sp], coins) + rv * R[R_RUBY + sp]
+    V += shift
     dv = SP[s, SLOT_STOP, P_DIE_VALUE]
     best = best_seen_reward(P, s, G) if dv > 0 else -1
     if best >= 0:  # an intact potion that reaches the best one seen earns the bonus die

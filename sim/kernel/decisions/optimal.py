@@ -21,7 +21,6 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.decisions.buy_marginal import comb
-from sim.kernel.decisions.leaf_marginal import marginal_leaf_table
 from sim.kernel.decisions.optimal_memo import (
     memo_capacity,
     memo_get,
@@ -29,38 +28,33 @@ from sim.kernel.decisions.optimal_memo import (
     setup_hash,
     state_key,
 )
-from sim.kernel.decisions.potion_value import one_step_ev_draws, space_value
-from sim.kernel.decisions.slots import (
-    LEAF_MARGINAL,
-    P_LEAF_MODEL,
-    P_OPT_MAX_SUBBAGS,
-    P_RUBY_VALUE,
-    P_VP_VALUE,
-    ROUND_PARAMS,
-    SLOT_FLASK,
-    SLOT_STOP,
+from sim.kernel.decisions.potion_value import one_step_ev_draws
+from sim.kernel.decisions.slots import P_OPT_MAX_SUBBAGS, SLOT_STOP
+from sim.kernel.decisions.solve_setup import (
+    C_FLASK_MINW,
+    C_FLASK_V,
+    C_LAST,
+    C_LIMIT,
+    C_REUSE,
+    C_START,
+    seat_bag,
+    seat_leaves,
+    solve_context,
+    subbag_count,
 )
-from sim.kernel.decisions.value_model import has_model, model_leaf_table
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
-    BAGCNT,
     F_ANCHOR,
     F_FLASK,
-    F_LIMIT,
     F_NORANGE,
     F_NPOT,
-    F_START,
     F_WHITE,
     POT_P,
     POT_T,
-    R_FLASK_REUSE,
-    R_LAST,
 )
 from sim.rules.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
 
 MODE_DECIDE, MODE_PLACE, MODE_BLUE = 0, 1, 2
-# ctx (int64): limit, last space, start, flask V (0 none), flask min white, reuse flag
-C_LIMIT, C_LAST, C_START, C_FLASK_V, C_FLASK_MINW, C_REUSE = range(6)
 
 
 def _blue_order():
@@ -422,59 +416,28 @@ def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, V, M):
     return stop, draw
 
 
-@kernel(nrt=True)
-def leaf_table(R, cv, rv, vv):
-    """``V[space, exploded]``: what ending on each reward space is worth by the linear value of
-    ``potion_value.space_value`` (VP + coins x coin value + ruby x ruby value)."""
-    V = np.empty((54, 2), dtype=np.float64)
-    for sp in range(54):
-        V[sp, 0] = space_value(R, sp, False, cv, rv, vv)
-        V[sp, 1] = space_value(R, sp, True, cv, rv, vv)
-    return V
-
-
 def optimal_stop(P, s, G, R, SP, a, b, M):
     """Slot function: 1 to draw again if drawing is worth more than stopping (exact DP).
 
     The leaves are valued as its stop slot's ``P_LEAF_MODEL`` says (the ``master`` preset): by
     the marginal buyer (``LEAF_MARGINAL``, ``leaf_marginal``), by the seat's value model
     (``LEAF_MODEL``, when a model is attached), otherwise linearly (coin, ruby and VP values)."""
-    bag = np.empty(N_TYPES, dtype=np.int64)
-    for t in range(N_TYPES):
-        bag[t] = P[s, BAGCNT + t]
+    bag = seat_bag(P, s)
     k = P[s, F_NPOT]
     lt = P[s, POT_T + k - 1] if k >= 1 else -1
     lp = P[s, POT_P + k - 1] if k >= 1 else -1
     pt = P[s, POT_T + k - 2] if k >= 2 else -1
     pp = P[s, POT_P + k - 2] if k >= 2 else -1
-    ctx = np.empty(6, dtype=np.int64)
-    ctx[C_LIMIT] = P[s, F_LIMIT]
-    ctx[C_LAST] = R[R_LAST]
-    ctx[C_START] = P[s, F_START]
-    ctx[C_FLASK_V] = np.int64(SP[s, SLOT_FLASK, 0])
-    ctx[C_FLASK_MINW] = np.int64(SP[s, SLOT_FLASK, 1])
-    ctx[C_REUSE] = R[R_FLASK_REUSE]
-    leaf = SP[s, SLOT_STOP, P_LEAF_MODEL]
-    modelled = leaf >= LEAF_MARGINAL or (leaf > 0 and has_model(SP, s))
-    if leaf >= LEAF_MARGINAL:
-        V = marginal_leaf_table(P, s, G, R, SP)
-    elif modelled:
-        V = model_leaf_table(P, s, G, R, SP)
-    else:
-        r = min(G[0], ROUND_PARAMS - 1)
-        V = leaf_table(R, SP[s, SLOT_STOP, r], SP[s, SLOT_STOP, P_RUBY_VALUE],
-                       SP[s, SLOT_STOP, P_VP_VALUE])
+    ctx = solve_context(P, s, R, SP)
+    V = seat_leaves(P, s, G, R, SP)
     white = P[s, F_WHITE]
     anchor = P[s, F_ANCHOR]
     norange = min(P[s, F_NORANGE], 3)
     stop = V[min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), 0]
     if draw_lower_bound(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, ctx, V) > stop + 1e-12:
         return 1  # drawing once then stopping already beats stopping: so does the optimum
-    subbags = 1.0
-    for t in range(N_TYPES):
-        subbags *= bag[t] + 1
     limit = SP[s, SLOT_STOP, P_OPT_MAX_SUBBAGS]
-    if limit > 0 and subbags > limit:
+    if limit > 0 and subbag_count(bag) > limit:
         # Too many sub-bags to solve now: decide by the one-step expected value of the linear
         # values until the bag left is small enough to solve exactly (it shrinks with every
         # draw). Not by the lower bound of the leaves above: a leaf table with steps (coins

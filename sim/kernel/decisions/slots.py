@@ -59,7 +59,8 @@ N_UF = 32  # the slot-function table always has this many entries (one compiled 
 UF_OPTIMAL = 0  # slot function 0 is the built-in optimal stopper
 UF_MASTER_BUY = 1  # slot functions 1 and 2: master's buyer and explosion choice (value model)
 UF_MASTER_EXPLODE = 2
-N_BUILTIN_UF = 3  # user slot functions follow the built-in ones
+UF_MASTER_FLASK = 3  # slot function 3: master's flask, by the solve (``master_flask``)
+N_BUILTIN_UF = 4  # user slot functions follow the built-in ones
 
 # stop kinds
 STOP_WHITE = 0  # per round T: stop once the white total is >= T
@@ -74,6 +75,9 @@ STOP_OPTIMAL = USER_BASE + UF_OPTIMAL  # exact dynamic programming over the bag 
 FLASK_NEVER = 0
 FLASK_MIN = 1  # p0 = V: a white of value >= V; p1: only if the white total is then >= p1
 FLASK_RANDOM = 2  # p0 = chance of using it on a white
+# master's flask (UF_MASTER_FLASK) also reads p0 and p1: the rule above where it does not solve
+P_FLASK_KEEP = 2  # master: VP worth of keeping a full flask for a later round
+P_FLASK_SUBBAGS = 3  # master: solve the flask's choice exactly up to this many sub-bags
 
 # blue kinds
 BLUE_BEST = 0  # the highest-value non-white chip; never a white
