@@ -114,9 +114,30 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+_LOADED: dict[tuple, ValueModel] = {}  # (path, mtime, size) -> the model read from it
+
+
 def load_model(path: str | Path) -> ValueModel:
-    """Read a model file written by :meth:`ValueModel.save` (``quacks train``)."""
+    """Read a model file written by :meth:`ValueModel.save` (``quacks train``). A file read
+    before and unchanged since (same modification time and size) is not read again: a run
+    plays many batches with the same model."""
     p = Path(path)
+    try:
+        st = p.stat()
+    except OSError:
+        st = None
+    key = (str(p.resolve()), st.st_mtime_ns, st.st_size) if st is not None else None
+    if key in _LOADED:
+        return _LOADED[key]
+    model = _read_model(p, path)
+    if key is not None:
+        for a in (model.a, model.b, model.w0, model.weights):
+            a.flags.writeable = False  # shared by every later load of the file
+        _LOADED[key] = model
+    return model
+
+
+def _read_model(p: Path, path: str | Path) -> ValueModel:
     try:
         d = json.loads(p.read_text())
     except FileNotFoundError:

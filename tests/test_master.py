@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 
 import numpy as np
 import pytest
@@ -380,3 +381,18 @@ def test_master_beats_expert_on_paired_deals():
     d = wins[0] - wins[1]  # one game per deal: the deal is the unit
     lo = d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(len(d))
     assert lo > 0.0, (d.mean(), lo)
+
+
+def test_a_model_file_is_read_again_only_once_it_changes(tmp_path):
+    path = tmp_path / "m.json"
+    _model().save(path)
+    first = load_model(path)
+    assert load_model(path) is first  # unchanged: the model read before
+    with pytest.raises(ValueError):
+        first.weights[0, 0] = 1.0  # the shared model cannot be changed by a caller
+    m = _model()
+    m.a[0] += 1.0
+    m.save(path)
+    os.utime(path, ns=(1, 1))  # a new modification time, whatever the clock's resolution
+    again = load_model(path)
+    assert again is not first and again.a[0] == pytest.approx(first.a[0] + 1.0)
