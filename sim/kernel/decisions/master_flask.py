@@ -9,7 +9,9 @@ every ending then worth ``P_FLASK_KEEP`` VP less before the last round: what a f
 kept for a later round is worth. Both use ``master``'s leaves (``leaf_marginal``; chances of
 winning when a value model is attached). Where the bag is too big to solve
 (``P_FLASK_SUBBAGS``), with other leaves, or for a white in the overflow bowl, it follows the
-rule of ``FLASK_MIN`` (a white of value >= p0 when the white total is >= p1).
+rule of ``FLASK_MIN`` (a white of value >= p0 when the white total is >= p1). Below that white
+total it keeps the white without solving, as the rule does (most whites come out early in the
+potion, and a solve for each cost a quarter of a ``master`` seat's speed).
 
 Reached through the slot-function table (``UF_MASTER_FLASK``) with the uniform slot signature;
 ``a`` is the white chip's type.
@@ -80,6 +82,8 @@ def master_flask(P, s, G, R, SP, a, b, M):
     """Slot function (flask): 1 to send white chip ``a``, the last chip placed, back to the bag
     if the solve says the pot without it (flask empty) is worth more (module docstring)."""
     t = a
+    if P[s, F_WHITE] < SP[s, SLOT_FLASK, 1]:
+        return 0  # below the rule's white total too, where a returned white rarely pays
     k = P[s, F_NPOT]
     in_bowl = k == 0 or P[s, POT_T + k - 1] != t or (R[R_BOWL] != 0
                                                       and P[s, POT_P + k - 1] >= R[R_LAST])
