@@ -272,8 +272,10 @@ REGISTRY["master"] = StrategyDef(
     "(the marginal buyer's estimate, weighted by buys), added to the VP gap to the best other "
     "player and turned into a chance of winning by a logistic per round fitted by quacks train "
     "(the shipped models), so it presses when behind and plays safe when ahead. It buys with "
-    "the marginal buyer and takes an explosion's VP or coins by the same estimate; flask and "
-    "rubies as expert. Its numbers come from quacks tune against three expert (README).")
+    "the marginal buyer and takes an explosion's VP or coins by the same estimate, and uses the "
+    "flask by the same solve (the pot with and without the white, a full flask kept worth "
+    "flask_keep); rubies as expert. Its numbers come from quacks tune against three expert "
+    "(README).")
 
 PRESETS = ("cautious", "balanced", "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby",
            "expected-value", "expert", "optimal", "master", "random")
