@@ -96,7 +96,7 @@ def test_a_full_flask_worth_more_than_the_gain_is_kept_except_in_the_last_round(
     assert master_flask(P, 0, G, R, SP, W3, 0, np.zeros(MEMO)) == 1
 
 
-@pytest.mark.parametrize("case", ["big bag", "rule", "bowl"])
+@pytest.mark.parametrize("case", ["big bag", "bowl"])
 def test_where_it_does_not_solve_it_follows_the_rule(case):
     # the rule (flask=3, flask_white=3) sends a w3 back at white 6; the solve would keep it
     # (a full flask valued at 10 VP), so the answer shows which one decided
@@ -104,19 +104,35 @@ def test_where_it_does_not_solve_it_follows_the_rule(case):
     rules, spec = [], ""
     if case == "big bag":
         spec = ",flask_subbags=10"  # (1 + 1) x (1 + 1) x (4 + 1) = 20 sub-bags with the w3 back
-    elif case == "rule":
-        spec = ",flask_by=rule"
     else:
         rules = ["game.overflow_bowl=true"]
         pot = [(W3, 3), (W3, 52)]
     P, G, R, SP = _seat(4, pot, bag, keep=10.0, rules=rules, spec=spec)
-    if case == "rule":
-        assert parse_strategy("master:flask_by=rule").kinds[S.SLOT_FLASK] == S.FLASK_MIN
-        assert parse_strategy("master").kinds[S.SLOT_FLASK] == S.USER_BASE + S.UF_MASTER_FLASK
-        return
     assert master_flask(P, 0, G, R, SP, W3, 0, np.zeros(MEMO)) == 1
-    SP[0, S.SLOT_FLASK, 1] = 7  # the rule now needs a white total of 7
+    SP[0, S.SLOT_FLASK, 0] = 4  # the rule now needs a white of value 4: a w3 stays
     assert master_flask(P, 0, G, R, SP, W3, 0, np.zeros(MEMO)) == 0
+
+
+def test_below_the_rules_white_total_it_keeps_the_white_without_solving():
+    # pot: w1 on 1, w2 on 3 (white total 3), the bag empty. Kept: stop, scoring 4. Sent back:
+    # stop (scoring 2) or draw the w2 again from the emptied space 3 (on 5, scoring 6). The
+    # solve sends it back where the rule would not (a w2 is below flask=3)
+    W1 = chips.parse_chips("w1")[0]
+    pot = [(W1, 1), (W2, 3)]
+    P, G, R, SP = _seat(4, pot, {}, keep=0.0)
+    V = marginal_leaf_table(P, 0, G, R, SP)
+    back, keep = flask_gain(P, 0, W2, G, R, SP, np.zeros(MEMO))
+    assert (back, keep) == (pytest.approx(max(V[2, 0], V[6, 0])), pytest.approx(V[4, 0]))
+    assert back > keep
+    assert master_flask(P, 0, G, R, SP, W2, 0, np.zeros(MEMO)) == 1
+    SP[0, S.SLOT_FLASK, 1] = 4  # flask_white=4: white total 3 is below it
+    assert master_flask(P, 0, G, R, SP, W2, 0, np.zeros(MEMO)) == 0
+
+
+def test_flask_by_rule_is_the_fixed_rule():
+    assert parse_strategy("master:flask_by=rule").kinds[S.SLOT_FLASK] == S.FLASK_MIN
+    assert parse_strategy("master").kinds[S.SLOT_FLASK] == S.USER_BASE + S.UF_MASTER_FLASK
+    assert parse_strategy("master:flask=0").kinds[S.SLOT_FLASK] == S.FLASK_NEVER
 
 
 def test_the_same_pot_with_nothing_to_fall_back_on_is_solved():

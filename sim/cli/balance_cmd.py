@@ -172,11 +172,10 @@ def register(app: typer.Typer) -> None:
         the winner's VP and margin, explosions by round, how much skill pays, each card's,
         witch's and book's effect, and target bands; every figure with its 95% interval
         clustered by deal, every part on the same deals."""
-        from sim.cli.run_support import run_errors
+        from sim.cli.run_support import run_and_report, run_errors
         from sim.study.balance.report import check_out, write_report
         from sim.study.balance.run import plan_balance, run_balance
         from sim.study.balance.settings import BalanceSettings
-        from sim.study.reports.files import dumps
 
         try:
             set_threads(threads)
@@ -197,18 +196,11 @@ def register(app: typer.Typer) -> None:
         except USER_ERRORS as e:
             fail(str(e))
         warm_game_kernel(plan.ruleset, plan.game.lineup(0), quiet=quiet or json_)
-        try:
+
+        def run():
             with open_backend(backend, scheduler, workers, threads, quiet=quiet or json_) as be, \
                     phase_progress(quiet or json_) as bar:
-                res = run_balance(plan, backend=be, progress=bar)
-            files = write_report(res, out, force=force, argv=sys.argv) if out is not None else []
-        except KeyboardInterrupt:
-            typer.echo("interrupted: nothing written", err=True)
-            raise typer.Exit(130) from None
-        except run_errors() as e:
-            fail(str(e))
-        if json_:
-            typer.echo(dumps({**res.to_json(), "out": str(out) if out else None,
-                              "files": files}))
-            return
-        print_result(res, files, out, out_console)
+                return run_balance(plan, backend=be, progress=bar)
+
+        run_and_report(run, write_report, out, force=force, json_=json_, errors=run_errors(),
+                       show=lambda res, files: print_result(res, files, out, out_console))

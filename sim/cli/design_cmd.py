@@ -129,7 +129,7 @@ def register(app: typer.Typer) -> None:
         knobs, every candidate on the same deals, successive halving as quacks tune, then a
         re-test of the best on fresh deals (each target pass, fail or undecided) and the
         Pareto front when the bands conflict."""
-        from sim.cli.run_support import run_errors
+        from sim.cli.run_support import run_and_report, run_errors
         from sim.cli.user_input import USER_ERRORS, load_strategies
         from sim.study.balance.settings import DEFAULT_FIELD
         from sim.study.design.design import (
@@ -140,7 +140,6 @@ def register(app: typer.Typer) -> None:
         )
         from sim.study.design.design_report import write_report
         from sim.study.design.folder import check_out
-        from sim.study.reports.files import dumps
         from sim.study.tune.run import TuneError
 
         try:
@@ -163,20 +162,14 @@ def register(app: typer.Typer) -> None:
         except USER_ERRORS as e:
             fail(str(e))
         warm(plan.base, plan.seated, quiet or json_)
-        try:
+
+        def run():
             with open_backend(backend, scheduler, workers, threads, quiet=quiet or json_) as be, \
                     work_progress("games", quiet=quiet or json_) as bar:
-                res = run_design(plan, backend=be,
-                                 progress=lambda phase, done, total: bar(done, total)
-                                 if phase == "search" else None)
-            files = write_report(res, out, force=force, argv=sys.argv) if out is not None else []
-        except KeyboardInterrupt:
-            typer.echo("interrupted: nothing written", err=True)
-            raise typer.Exit(130) from None
-        except (TuneError, *run_errors()) as e:
-            fail(str(e))
-        if json_:
-            typer.echo(dumps({**res.to_json(), "out": str(out) if out else None,
-                              "files": files}))
-            return
-        print_result(res, files, out, out_console)
+                return run_design(plan, backend=be,
+                                  progress=lambda phase, done, total: bar(done, total)
+                                  if phase == "search" else None)
+
+        run_and_report(run, write_report, out, force=force, json_=json_,
+                       errors=(TuneError, *run_errors()),
+                       show=lambda res, files: print_result(res, files, out, out_console))

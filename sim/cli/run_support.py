@@ -148,3 +148,27 @@ def merge_settings(given: dict, saved: dict | None) -> dict:
     out = dict(saved or {})
     out.update({k: v for k, v in given.items() if v is not None})
     return out
+
+
+def run_and_report(run, write, out: Path | None, *, force: bool, json_: bool, errors, show) -> None:
+    """The tail of a study command (``balance``, ``sensitivity``, ``design``): ``run()`` the
+    study, ``write`` its report folder when ``out`` is given, then print one JSON object (the
+    result's ``to_json`` with ``out`` and ``files``) or ``show(result, files)``. Ctrl-C writes
+    nothing (exit 130); an error of ``errors`` is one line with exit status 2."""
+    import typer
+
+    from sim.cli.common import fail
+    from sim.study.reports.files import dumps
+
+    try:
+        res = run()
+        files = write(res, out, force=force, argv=sys.argv) if out is not None else []
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing written", err=True)
+        raise typer.Exit(130) from None
+    except errors as e:
+        fail(str(e))
+    if json_:
+        typer.echo(dumps({**res.to_json(), "out": str(out) if out else None, "files": files}))
+        return
+    show(res, files)

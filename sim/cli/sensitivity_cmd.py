@@ -134,7 +134,7 @@ def register(app: typer.Typer) -> None:
         deals, each figure with its 95% interval clustered by deal, the response curves, the
         knobs ranked by their largest paired difference (the ones that do nothing named) and,
         with --pair, a two-knob heat map."""
-        from sim.cli.run_support import run_errors
+        from sim.cli.run_support import run_and_report, run_errors
         from sim.cli.user_input import USER_ERRORS, load_strategies
         from sim.study.balance.settings import DEFAULT_FIELD
         from sim.study.design.folder import check_out
@@ -144,7 +144,6 @@ def register(app: typer.Typer) -> None:
             run_sensitivity,
         )
         from sim.study.design.sensitivity_report import write_report
-        from sim.study.reports.files import dumps
 
         try:
             set_threads(threads)
@@ -165,21 +164,14 @@ def register(app: typer.Typer) -> None:
         except USER_ERRORS as e:
             fail(str(e))
         warm(plan.base, plan.seated, quiet or json_)
-        try:
+
+        def run():
             with open_backend(backend, scheduler, workers, threads, quiet=quiet or json_) as be, \
                     work_progress("games", quiet=quiet or json_) as bar:
-                res = run_sensitivity(plan, backend=be, progress=bar)
-            files = write_report(res, out, force=force, argv=sys.argv) if out is not None else []
-        except KeyboardInterrupt:
-            typer.echo("interrupted: nothing written", err=True)
-            raise typer.Exit(130) from None
-        except run_errors() as e:
-            fail(str(e))
-        if json_:
-            typer.echo(dumps({**res.to_json(), "out": str(out) if out else None,
-                              "files": files}))
-            return
-        print_result(res, files, out, out_console)
+                return run_sensitivity(plan, backend=be, progress=bar)
+
+        run_and_report(run, write_report, out, force=force, json_=json_, errors=run_errors(),
+                       show=lambda res, files: print_result(res, files, out, out_console))
 
 
 def warm(ruleset, seated: list[str], quiet: bool) -> None:

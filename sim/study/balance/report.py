@@ -5,11 +5,9 @@ and ``report.html``), written through a staging folder so that nothing is ever h
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import shlex
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,11 +17,10 @@ from sim.stats.clusters import METHOD_DIFF, METHOD_MEAN, METHOD_SHARE
 from sim.study.balance.game import FAMILIES, PER_SEAT
 from sim.study.balance.settings import PARTS
 from sim.study.compare.stats import METHOD_SD
+from sim.study.reports.files import REPORT_MD, staging_folder
+from sim.study.reports.files import RUN_FILE as RUN_JSON
 
 TABLES = (*PARTS, "targets")  # each written as <name>.parquet when the run has it
-STAGING = ".staging"
-REPORT_MD = "report.md"
-RUN_JSON = "run.json"
 INTERVAL_METHODS = {
     "rates and shares (win shares, catch-up, lock round shares, ties, explosions)": METHOD_SHARE,
     "means (lead changes, lock round, winner's VP, margin, VP)": METHOD_MEAN,
@@ -220,18 +217,8 @@ def write_report(res, out: str | Path, *, force: bool = False,
     Returns the file names."""
     p = Path(out)
     check_out(p, force)
-    stage = p / STAGING
-    created = not p.exists()
-    shutil.rmtree(stage, ignore_errors=True)
-    stage.mkdir(parents=True)
-    try:
+    with staging_folder(p) as stage:
         return _write(res, p, stage, argv)
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        if created:
-            with contextlib.suppress(OSError):
-                p.rmdir()
-        raise
 
 
 def _write(res, p: Path, stage: Path, argv: Sequence[str] | None) -> list[str]:

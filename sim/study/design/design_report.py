@@ -191,13 +191,11 @@ def figures(res) -> list[tuple[str, object]]:
 def write_report(res, out: str | Path, *, force: bool = False,
                  argv: Sequence[str] | None = None) -> list[str]:
     """Write the report folder (see the module); returns its file names."""
-    from sim.study.design.folder import write_folder
+    from sim.study.design.folder import write_study_report
     from sim.study.reports.files import package_versions
 
     figs = figures(res)
     md = report_markdown(res, [n for n, _ in figs], package_versions(), argv)
-    tables = {t: res.tables.get(t) for t in TABLES}
-    manifest = {**res.to_json(), "argv": list(argv or []), "command": res.settings.command(),
-                "interval_methods": INTERVAL_METHODS}
-    return write_folder(out, kind="design", tables=tables, figures=figs, markdown=md,
-                        manifest=manifest, force=force)
+    return write_study_report(res, out, kind="design", table_names=TABLES, figures=figs,
+                              markdown=md, interval_methods=INTERVAL_METHODS, force=force,
+                              argv=argv)

@@ -10,19 +10,16 @@ same kind that this one does not write are removed.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
 
-STAGING = ".staging"
-REPORT_MD = "report.md"
-RUN_JSON = "run.json"
+from sim.study.reports.files import REPORT_MD, staging_folder
+from sim.study.reports.files import RUN_FILE as RUN_JSON
 
 
 def check_out(path: str | Path, force: bool = False) -> None:
@@ -52,18 +49,21 @@ def write_folder(out: str | Path, *, kind: str, tables: Mapping[str, pd.DataFram
     file names (sorted)."""
     p = Path(out)
     check_out(p, force)
-    stage = p / STAGING
-    created = not p.exists()
-    shutil.rmtree(stage, ignore_errors=True)
-    stage.mkdir(parents=True)
-    try:
+    with staging_folder(p) as stage:
         return _write(p, stage, kind, tables, figures, markdown, manifest)
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        if created:
-            with contextlib.suppress(OSError):
-                p.rmdir()
-        raise
+
+
+def write_study_report(res, out: str | Path, *, kind: str, table_names: Sequence[str],
+                       figures: Sequence[tuple[str, Figure]], markdown: str,
+                       interval_methods: dict, force: bool = False,
+                       argv: Sequence[str] | None = None) -> list[str]:
+    """A study's report folder (``sensitivity``, ``design``): the named tables of ``res``, the
+    figures and ``report.md``, and a manifest of its JSON result with the command line as given
+    (``argv``), the command that reproduces it and how its intervals were made."""
+    manifest = {**res.to_json(), "argv": list(argv or []), "command": res.settings.command(),
+                "interval_methods": interval_methods}
+    return write_folder(out, kind=kind, tables={t: res.tables.get(t) for t in table_names},
+                        figures=figures, markdown=markdown, manifest=manifest, force=force)
 
 
 def _write(p: Path, stage: Path, kind: str, tables, figures, markdown: str,

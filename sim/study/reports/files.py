@@ -3,6 +3,7 @@ NaN out, atomic writes, package versions, the saved settings of a run and its co
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -24,6 +25,7 @@ ROUNDS_FILE = "rounds.parquet"
 RUN_FILE = "run.json"
 REPORT_HTML = "report.html"  # the page of every report folder (sim.study.reports.html)
 MD_FILE = "summary.md"
+REPORT_MD = "report.md"  # the markdown of the study reports (balance, sensitivity, design)
 TABLE_FILES = {"strategies": "summary.csv", "pairs": "pairs.csv", "seats": "seats.csv",
                "bought": "bought.csv", "vp_hist": "vp_hist.csv", "rounds": "rounds_summary.csv",
                "head_to_head": "head_to_head.csv", "nash": "nash.csv"}
@@ -55,6 +57,25 @@ def known_files() -> list[str]:
     for n in (GAMES_FILE, ROUNDS_FILE):
         names += [partial(n), resume_name(n)]
     return names
+
+
+@contextlib.contextmanager
+def staging_folder(p: Path):
+    """``p/.staging``, fresh, for a report to be written into before its files are moved into
+    ``p``; on any error (Ctrl-C too) the staging folder goes, and ``p`` with it if this made
+    ``p``."""
+    stage = p / STAGING
+    created = not p.exists()
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir(parents=True)
+    try:
+        yield stage
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        if created:
+            with contextlib.suppress(OSError):
+                p.rmdir()
+        raise
 
 
 def atomic_write_text(path: Path, text: str) -> None:
