@@ -17,7 +17,11 @@ from sim.cli.common import (
     BackendOpt,
     JsonOpt,
     QuietOpt,
+    RulesOpt,
     SchedulerOpt,
+    SetOpt,
+    StudyForceOpt,
+    StudyOutOpt,
     ThreadsOpt,
     WorkersOpt,
     fail,
@@ -128,10 +132,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def balance(
-        rules: Annotated[str, typer.Option(
-            "--rules", help="Built-in ruleset name or a TOML file.")] = "base",
-        set_: Annotated[list[str] | None, typer.Option(
-            "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        rules: RulesOpt = "base",
+        set_: SetOpt = None,
         players: Annotated[int, typer.Option(
             help="Seats per game (2-4; 2-5 with herb-witches).")] = DEFAULT_PLAYERS,
         field: Annotated[str | None, typer.Option(
@@ -155,12 +157,8 @@ def register(app: typer.Typer) -> None:
         targets: Annotated[Path | None, typer.Option(
             "--targets", help="A TOML file of target bands (each metric = a list of two "
             "numbers, low and high), checked as pass / fail / undecided.")] = None,
-        out: Annotated[Path | None, typer.Option(
-            help="Write a report folder: parquet tables, PNG plots, report.md, run.json, "
-            "report.html.")] = None,
-        force: Annotated[bool, typer.Option(
-            "--force", help="Write into a non-empty --out (replacing a previous report's "
-            "files).")] = False,
+        out: StudyOutOpt = None,
+        force: StudyForceOpt = False,
         quiet: QuietOpt = False,
         json_: JsonOpt = False,
         threads: ThreadsOpt = None,

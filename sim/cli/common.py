@@ -10,6 +10,7 @@ import sys
 import threading
 from contextlib import contextmanager
 from enum import Enum
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -298,6 +299,11 @@ def warm_game_kernel(ruleset, lineup, *, quiet: bool = False) -> None:
 RulesOpt = Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")]
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", help="Override one ruleset value: section.key=value (repeatable).")]
+StudyOutOpt = Annotated[Path | None, typer.Option(
+    "--out", help="Write a report folder: parquet tables, PNG plots, report.md, run.json, "
+    "report.html.")]
+StudyForceOpt = Annotated[bool, typer.Option(
+    "--force", help="Write into a non-empty --out (replacing a previous report's files).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")]
 ThreadsOpt = Annotated[int | None, typer.Option(

@@ -15,8 +15,11 @@ from sim.cli.common import (
     BackendOpt,
     JsonOpt,
     QuietOpt,
+    RulesOpt,
     SchedulerOpt,
     StrategyFileOpt,
+    StudyForceOpt,
+    StudyOutOpt,
     ThreadsOpt,
     WorkersOpt,
     fail,
@@ -89,8 +92,7 @@ def register(app: typer.Typer) -> None:
             "top).")] = DESIGN_BUDGET,
         seed: Annotated[int, typer.Option(help="Run seed; every candidate plays the same "
                                                "deals.")] = 1,
-        rules: Annotated[str, typer.Option(
-            "--rules", help="Built-in ruleset name or a TOML file.")] = "base",
+        rules: RulesOpt = "base",
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value for every candidate: section.key=value "
             "(repeatable).")] = None,
@@ -112,11 +114,8 @@ def register(app: typer.Typer) -> None:
             "(repeatable; default: its first number parameter over its whole range).")] = None,
         retune_budget: Annotated[int, typer.Option(
             "--retune-budget", help="Games quacks tune may play for --retune.")] = RETUNE_BUDGET,
-        out: Annotated[Path | None, typer.Option(
-            help="Write a report folder: parquet tables, PNG plots, report.md, run.json, "
-            "report.html.")] = None,
-        force: Annotated[bool, typer.Option(
-            "--force", help="Write into a non-empty --out.")] = False,
+        out: StudyOutOpt = None,
+        force: StudyForceOpt = False,
         quiet: QuietOpt = False,
         json_: JsonOpt = False,
         threads: ThreadsOpt = None,

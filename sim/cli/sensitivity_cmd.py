@@ -16,8 +16,11 @@ from sim.cli.common import (
     BackendOpt,
     JsonOpt,
     QuietOpt,
+    RulesOpt,
     SchedulerOpt,
     StrategyFileOpt,
+    StudyForceOpt,
+    StudyOutOpt,
     ThreadsOpt,
     WorkersOpt,
     fail,
@@ -97,8 +100,7 @@ def register(app: typer.Typer) -> None:
         steps: Annotated[int, typer.Option(
             "--steps", help="Values of each KEY=LO:HI range, evenly spaced, both ends "
             "included.")] = DEFAULT_STEPS,
-        rules: Annotated[str, typer.Option(
-            "--rules", help="Built-in ruleset name or a TOML file.")] = "base",
+        rules: RulesOpt = "base",
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value for every arm: section.key=value "
             "(repeatable).")] = None,
@@ -117,11 +119,8 @@ def register(app: typer.Typer) -> None:
         metrics: Annotated[str | None, typer.Option(
             "--metrics", help="The balance figures analysed, comma-separated (the names of "
             f"quacks balance --json); default {','.join(DEFAULT_METRICS)}.")] = None,
-        out: Annotated[Path | None, typer.Option(
-            help="Write a report folder: parquet tables, PNG plots, report.md, run.json, "
-            "report.html.")] = None,
-        force: Annotated[bool, typer.Option(
-            "--force", help="Write into a non-empty --out.")] = False,
+        out: StudyOutOpt = None,
+        force: StudyForceOpt = False,
         quiet: QuietOpt = False,
         json_: JsonOpt = False,
         threads: ThreadsOpt = None,
