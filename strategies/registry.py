@@ -115,7 +115,7 @@ def register(name: str, description: str, *, fallback: str = "balanced", params=
     def build(values: dict) -> tuple[np.ndarray, np.ndarray]:
         kinds, arr = base.build({p.name: values[p.name] for p in base.params})
         for slot, idx in indices.items():
-            kinds[S.DECISION_SLOTS.index(slot)] = S.USER_BASE + idx
+            kinds[S.SLOT_NAMES.index(slot)] = S.USER_BASE + idx
         for i, p in enumerate(params):
             v = values[p.name]
             arr[S.SLOT_CUSTOM, i] = encode_chip_list(v, f"{key}: parameter {p.name}") \

@@ -44,6 +44,13 @@ def test_slots_are_the_kernels_slots():
     assert len(set(D.SLOT_NAMES)) == len(D.SLOT_NAMES)
 
 
+def test_a_slot_name_is_the_index_of_its_slot():
+    # a user's slot function goes to SLOT_NAMES.index(name) (the registry); the kernel reads
+    # SLOT_<NAME>: the two must agree for every slot a user may fill
+    for name in S.DECISION_SLOTS:
+        assert S.SLOT_NAMES.index(name) == getattr(S, f"SLOT_{name.upper()}"), name
+
+
 def test_signature_matches_the_compiled_signature():
     from strategies.plugin import SLOT_SIGNATURE
 
