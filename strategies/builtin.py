@@ -204,6 +204,7 @@ _define("expert",
 MASTER_REQUESTED = False  # set once a strategy uses master's slot functions (compiled on demand)
 BUY_BY = ("model", "marginal")
 FLASK_BY = ("solve", "rule")
+CHOICES_BY = ("value", "rule")
 LEAVES = ("model", "marginal")
 
 
@@ -219,6 +220,11 @@ def _master_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
         kinds[S.SLOT_FLASK] = S.USER_BASE + S.UF_MASTER_FLASK
     params[S.SLOT_FLASK, S.P_FLASK_KEEP] = v["flask_keep"]
     params[S.SLOT_FLASK, S.P_FLASK_SUBBAGS] = v["flask_subbags"]
+    if v["choices_by"] == "value":
+        kinds[S.SLOT_CARD] = S.USER_BASE + S.UF_MASTER_CARD
+        kinds[S.SLOT_BOOK] = S.USER_BASE + S.UF_MASTER_BOOK
+        if v["tube"] == "value":  # tube=pot and tube=tube stay as asked
+            kinds[S.SLOT_TUBE] = S.USER_BASE + S.UF_MASTER_TUBE
     if v["buy_by"] == "model":
         kinds[S.SLOT_BUY] = S.USER_BASE + S.UF_MASTER_BUY
         params[S.SLOT_BUY, S.P_EXPLORE] = v["explore"]
@@ -259,6 +265,13 @@ REGISTRY["master"] = StrategyDef(
            "flask for a later round (0 in the last round)"),
      Param("flask_subbags", "int", 500, 0, 10_000_000, "flask_by=solve: solve the flask's "
            "choice exactly once the bag has at most this many sub-bags"),
+     Param("choices_by", "choice", "value", help="how to answer the choices of cards, books "
+           "and the test tube: each option by its worth in VP on the scale of the leaves "
+           "(value: rubies at ruby, chips by the marginal buyer times buys, droplet spaces by "
+           "mg_space times buys for every potion left; the built-in answer where a card or "
+           "book offers no choice of worth, and for An Opportunistic Moment, where the value "
+           "measured worse), or by the built-in answers and the tube_* rule "
+           "(rule)", choices=CHOICES_BY),
      Param("coin", "round", 2.05, 0, 5, "VP worth of one coin where the solve does not reach: "
            "the one-step rule of a bag too big to solve, and outside a game (quacks potion)"),
      Param("ruby", "float", 1.11, 0, 5, "VP worth of one ruby"),
@@ -274,7 +287,8 @@ REGISTRY["master"] = StrategyDef(
     "(the shipped models), so it presses when behind and plays safe when ahead. It buys with "
     "the marginal buyer and takes an explosion's VP or coins by the same estimate, and uses the "
     "flask by the same solve (the pot with and without the white, a full flask kept worth "
-    "flask_keep); rubies as expert. Its numbers come from quacks tune against three expert "
+    "flask_keep), and the choices of cards, books and the test tube by the same worth in VP; "
+    "rubies and witches as expert. Its numbers come from quacks tune against three expert "
     "(README).")
 
 PRESETS = ("cautious", "balanced", "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby",

@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
+from sim.kernel.decisions import slots as S
 from sim.kernel.decisions.slot_call import ADDRESS_COLUMNS, SLOT_SIGNATURE
 from sim.kernel.decisions.slots import N_BUILTIN_UF, N_UF
 
@@ -46,7 +47,7 @@ def _noop(P, s, G, R, SP, a, b, M):
 
 _NOOP = None
 _OPTIMAL = None
-_MASTER: tuple = ()  # master's buyer, explosion choice and flask, once a strategy uses them
+_MASTER: tuple = ()  # master's slot functions (UF_MASTER_*), once a strategy uses them
 
 
 def noop():
@@ -71,16 +72,19 @@ def require_optimal() -> bool:
 
 def require_master() -> bool:
     """Compile (or load from the on-disk cache) master's slot functions (its buyer, explosion
-    choice and flask; its stop rule is the optimal stopper); True if they were new to this
-    process."""
+    choice, flask, and card, book and test-tube choices; its stop rule is the optimal stopper);
+    True if they were new to this process."""
     global _MASTER
     if _MASTER:
         return False
     from sim.kernel.decisions.master import master_buy, master_explode
+    from sim.kernel.decisions.master_choices import master_book, master_card, master_tube
     from sim.kernel.decisions.master_flask import master_flask
 
-    _MASTER = (compile_slot(master_buy, cache=True), compile_slot(master_explode, cache=True),
-               compile_slot(master_flask, cache=True))
+    by_index = {S.UF_MASTER_BUY: master_buy, S.UF_MASTER_EXPLODE: master_explode,
+                S.UF_MASTER_FLASK: master_flask, S.UF_MASTER_CARD: master_card,
+                S.UF_MASTER_BOOK: master_book, S.UF_MASTER_TUBE: master_tube}
+    _MASTER = tuple(compile_slot(by_index[i], cache=True) for i in range(1, N_BUILTIN_UF))
     return True
 
 
@@ -100,7 +104,7 @@ _TABLE_FUNCTIONS: dict[int, tuple] = {}  # id(addresses) -> the functions behind
 
 def function_table(user_functions: list | tuple = ()) -> tuple:
     """The ``UF`` pair the kernels take: the slot functions' addresses (the optimal stopper and
-    master's three, each a no-op until a strategy needs it, then the user functions, padded to
+    master's, each a no-op until a strategy needs it, then the user functions, padded to
     ``N_UF``; an int64
     array ``N_UF x 2``) and the seats' memory template (5 x width; kernels running in parallel
     give each chunk its own copy)."""

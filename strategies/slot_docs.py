@@ -69,16 +69,19 @@ SLOTS = (
                    "yellow Sets 2, 4 and 5), b = the chip's type; called only when an extra is "
                    "offered", "1 to take it, 0 to decline (built-ins: take)"),
     SlotDoc("book", "a = the question (`Q_*`, see Ingredient sets 1-4), b = its argument",
-            "the answer"),
+            "the answer; `BUILT_IN` leaves it to the book's built-in answer"),
     SlotDoc("card", "a = the card number (1-27, the order of `sim.rules.cards.CARDS`), "
                     "b = its argument (chips drawn: "
-                    "`card_look(P, s, i)` for i < b)", "the answer (`strategies/slots.py`)"),
+                    "`card_look(P, s, i)` for i < b)",
+            "the answer (`strategies/slots.py`); `BUILT_IN` leaves it to the card's built-in "
+            "answer"),
     SlotDoc("tube", "a = the glass the move would enter (1-12); test-tube side only",
             "1 the test-tube droplet, 0 the pot droplet"),
     SlotDoc("witch", "a = the witch (1-12, `W_*`) or 13 (`WQ_SIX_NEXT`: which of the six chips "
                      "next, `witch_look(P, s, i)`), b = her argument; Herb Witches only, asked "
                      "only when she is in play and her penny is held",
-            "0 keeps the penny; otherwise the answer (`strategies/slots.py`)"),
+            "0 keeps the penny; otherwise the answer (`strategies/slots.py`); `BUILT_IN` leaves "
+            "it to the fallback's witch thresholds"),
 )
 
 SLOT_NAMES = tuple(d.name for d in SLOTS)

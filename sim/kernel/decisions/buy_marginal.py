@@ -159,9 +159,18 @@ def marginal_context(P, s, G, R, SP):
 def marginal_worth(SP, s, t, ctx):
     """VP seat s expects chip type t to add over the rounds left (``ctx``: ``marginal_context``);
     0 for a white and for a type its buy list leaves out (``SP[s, SLOT_BUY, t] <= 0``)."""
+    if SP[s, SLOT_BUY, t] <= 0:
+        return 0.0
+    return drawn_worth(SP, s, t, ctx)
+
+
+@kernel(inline=True)
+def drawn_worth(SP, s, t, ctx):
+    """VP chip type t adds to seat s's bag over the rounds counted in ``ctx`` (its first field),
+    whether or not the seat's buy list has it; 0 for a white."""
     left, f, drawn, avg_move, red_bonus, black_share = ctx
     c = TYPE_COLOUR[t]
-    if SP[s, SLOT_BUY, t] <= 0 or c == WHITE or left <= 0:
+    if c == WHITE or left <= 0:
         return 0.0
     move = float(TYPE_VALUE[t])
     effect = 0.0

@@ -11,6 +11,7 @@ from __future__ import annotations
 from sim.kernel.decisions.slot_call import call_slot
 from sim.kernel.decisions.slots import (
     BOOK_DECLINE,
+    BUILT_IN,
     P_TUBE_COIN,
     P_TUBE_RUBY,
     P_TUBE_SPACE,
@@ -115,7 +116,8 @@ def book_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
     """A scripted or strategy answer to book question ``q`` (``Q_*`` in ``slots``) with argument
     ``arg``: (True, answer); (False, decline) when the book's built-in answer applies (its
     ``default`` in ``sim.kernel.books.<colour>_<set>``, whose ``ask`` calls this), ``decline`` 1
-    for the ``BOOK_DECLINE`` slot value (an optional effect that is not scripted is taken)."""
+    for the ``BOOK_DECLINE`` slot value (an optional effect that is not scripted is taken); a slot
+    function's ``BUILT_IN`` leaves it to the built-in answer too."""
     k = SK[s, SLOT_BOOK]
     ok = True
     a = 0
@@ -145,6 +147,9 @@ def book_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
             ok = False  # an optional effect that is not scripted is taken (BOOK_DEFAULT)
     elif k >= USER_BASE:
         a = call_slot(UF, k - USER_BASE, P, s, G, R, SP, q, arg)
+        if a == BUILT_IN:
+            ok = False
+            a = 0
     else:
         ok = False
         a = 1 if k == BOOK_DECLINE else 0
@@ -180,7 +185,9 @@ def dearest(G, R, lo, hi, value):
 def card_answer(P, s, card, arg, G, R, SK, SP, SC, rng, UF):
     """A scripted or strategy answer to card ``card``'s choice with argument ``arg``: (True,
     answer); (False, 0) when the card's built-in answer applies (its ``default`` in
-    ``sim.kernel.cards.<id>``, whose ``ask`` calls this)."""
+    ``sim.kernel.cards.<id>``, whose ``ask`` calls this): the card slot's kind is not scripted
+    or a slot function, the round file has no answer left, or the slot function said
+    ``BUILT_IN``."""
     k = SK[s, SLOT_CARD]
     ok = False
     a = 0
@@ -191,8 +198,10 @@ def card_answer(P, s, card, arg, G, R, SK, SP, SC, rng, UF):
             ok = True
             a = SC[s, SC_CARD + i]
     elif k >= USER_BASE:
-        ok = True
         a = call_slot(UF, k - USER_BASE, P, s, G, R, SP, card, arg)
+        ok = a != BUILT_IN
+        if not ok:
+            a = 0
     return ok, a
 
 

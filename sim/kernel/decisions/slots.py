@@ -60,7 +60,15 @@ UF_OPTIMAL = 0  # slot function 0 is the built-in optimal stopper
 UF_MASTER_BUY = 1  # slot functions 1 and 2: master's buyer and explosion choice (value model)
 UF_MASTER_EXPLODE = 2
 UF_MASTER_FLASK = 3  # slot function 3: master's flask, by the solve (``master_flask``)
-N_BUILTIN_UF = 4  # user slot functions follow the built-in ones
+# slot functions 4, 5 and 6: master's card, book and test-tube choices, by its worth of each
+# option (``master_choices``)
+UF_MASTER_CARD = 4
+UF_MASTER_BOOK = 5
+UF_MASTER_TUBE = 6
+N_BUILTIN_UF = 7  # user slot functions follow the built-in ones
+# a slot function's answer to a card, book or witch question that leaves the choice to the
+# card's, book's or witch's built-in answer
+BUILT_IN = -1000
 
 # stop kinds
 STOP_WHITE = 0  # per round T: stop once the white total is >= T

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from sim.kernel.decisions.slot_call import call_slot
 from sim.kernel.decisions.slots import (
+    BUILT_IN,
     N_WITCHES,
     SC_UNSET,
     SC_WITCH,
     SCRIPTED,
     SLOT_WITCH,
     USER_BASE,
+    WITCH_DEFAULT,
     WITCH_NEVER,
     WITCH_OFF,
     WITCH_RANDOM,
@@ -50,7 +52,10 @@ def witch_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
             return ASK_DECLINE, 0
         return ASK_SCRIPT, v
     if k >= USER_BASE:
-        return ASK_ANSWER, call_slot(UF, k - USER_BASE, P, s, G, R, SP, q, arg)
+        a = call_slot(UF, k - USER_BASE, P, s, G, R, SP, q, arg)
+        if a != BUILT_IN:
+            return ASK_ANSWER, a
+        k = WITCH_DEFAULT  # the slot function left it to the built-in strategy (thresholds, SP)
     if k == WITCH_NEVER:
         return ASK_DECLINE, 0
     if k == WITCH_RANDOM:
