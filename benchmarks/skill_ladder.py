@@ -1,6 +1,7 @@
 """The skill ladder of README: every preset against three ``expert``, and in a mirror of four.
 
     python benchmarks/skill_ladder.py [--games 8000] [--seed 101] [--rules base] [--players 4]
+                                      [--only master,expert]
 
 For each preset: its win share and mean VP in one seat against ``players - 1`` expert (game k
 seats the lineup rotated by k, as ``quacks play`` does; every game is its own deal), and the
@@ -66,7 +67,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=101)
     ap.add_argument("--rules", default="base")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--only", default="",
+                    help="comma-separated presets: play only these rows (each row's games do "
+                         "not depend on the others, so a row reproduces on its own)")
     a = ap.parse_args()
+    names = [n for n in a.only.split(",") if n] or list(LADDER)
+    unknown = [n for n in names if n not in LADDER]
+    if unknown:
+        ap.error(f"not on the ladder: {', '.join(unknown)} (the ladder: {', '.join(LADDER)})")
     rs = load_ruleset(a.rules)
     slot_table()
     print(f"{a.rules}, {a.players} players, seed {a.seed}, {a.games:,} games per row "
@@ -74,7 +82,7 @@ def main() -> None:
     print("| preset | win share vs 3 expert [95% CI] | mean VP [95% CI] | "
           "mirror winner's VP [95% CI] |")
     print("|---|---:|---:|---:|")
-    for name in LADDER:
+    for name in names:
         t = time.perf_counter()
         r = rung(rs, name, a.players, a.games, a.seed)
         w, v, m = r["win"], r["vp"], r["mirror"]

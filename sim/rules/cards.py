@@ -25,6 +25,12 @@ TIMINGS = (PURPLE, BLUE)
 HERB_WITCHES = "herb-witches"  # Card.needs: in the deck only with witches.enabled
 TAKE_OTHER = 99  # a card's answer: the other option (rubies, VP), see the kernel's card modules
 
+# What the choice cards offer: their modules in sim.kernel.cards pay it, master's choices weigh it
+JUST_IN_TIME_VP = 4  # Just in Time: 4 VP, or a white 1-chip out of the bag
+CHOOSE_ONE_RUBIES = 3  # You Only Get to Choose One: a chip, or 3 rubies
+CHOOSE_WISELY_SPACES = 2  # Choose Wisely: a purple chip, or the droplet 2 spaces
+GOOD_START_MAX = 3  # A Good Start: at most 3 rat tails for as many rubies
+
 # EV_CARD_GAIN kinds, numbered in this order (0..): the name the event decoding gives the effect,
 # and the text of ``quacks potion --draws`` (``{b}``: the amount, ``{chip}``: the chip's name; ""
 # for none). A new kind goes at the end.

@@ -10,7 +10,7 @@ from sim.kernel.bag import show_supply
 from sim.kernel.cards.common import GAIN_RUBY, gain
 from sim.kernel.decisions.choices import card_answer
 from sim.kernel.jit import kernel
-from sim.rules.cards import card_number
+from sim.rules.cards import GOOD_START_MAX, card_number
 
 GOOD_START = card_number("a-good-start")
 
@@ -33,7 +33,7 @@ def rats(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF):
     """Once seat s's rat tails are known: the tails given up become rubies; return the rest."""
     show_supply(G, supply)
     a = ask(P, s, tails_n, G, R, SK, SP, SC, rng, UF)
-    k = max(0, min(a, 3, tails_n))
+    k = max(0, min(a, GOOD_START_MAX, tails_n))
     if k > 0:
         gain(P, s, G, E, GAIN_RUBY, k)
     return tails_n - k

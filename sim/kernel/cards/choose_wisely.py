@@ -11,7 +11,7 @@ from sim.kernel.cards.common import GAIN_DROPLET, gain, grant_chip
 from sim.kernel.decisions.choices import card_answer
 from sim.kernel.jit import kernel
 from sim.kernel.layout import G_ROUND, R_ROUNDS
-from sim.rules.cards import card_number
+from sim.rules.cards import CHOOSE_WISELY_SPACES, card_number
 from sim.rules.chips import P1
 
 CHOOSE_WISELY = card_number("choose-wisely")
@@ -36,4 +36,4 @@ def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     show_supply(G, supply)
     a = ask(P, s, 0, G, R, SK, SP, SC, rng, UF)
     if a != P1 or not grant_chip(P, s, P1, G, R, supply, E):
-        gain(P, s, G, E, GAIN_DROPLET, 2)
+        gain(P, s, G, E, GAIN_DROPLET, CHOOSE_WISELY_SPACES)

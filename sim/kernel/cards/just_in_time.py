@@ -12,7 +12,7 @@ from sim.kernel.decisions.choices import card_answer
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CHIPS, EV_CARD_GAIN, F_NCHIPS, G_ROUND
-from sim.rules.cards import card_number
+from sim.rules.cards import JUST_IN_TIME_VP, card_number
 from sim.rules.chips import W1
 
 JUST_IN_TIME = card_number("just-in-time")
@@ -43,4 +43,4 @@ def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
         supply[W1] += 1
         record(E, G, s, EV_CARD_GAIN, GAIN_REMOVE, W1, JUST_IN_TIME)
     else:
-        gain(P, s, G, E, GAIN_VP, 4)
+        gain(P, s, G, E, GAIN_VP, JUST_IN_TIME_VP)

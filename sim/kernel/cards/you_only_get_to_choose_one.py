@@ -11,7 +11,7 @@ from sim.kernel.cards.common import GAIN_RUBY, TAKE_RUBIES, gain, grant_chip
 from sim.kernel.decisions.choices import card_answer, dearest, grantable
 from sim.kernel.jit import kernel
 from sim.kernel.layout import R_PRICE
-from sim.rules.cards import card_number
+from sim.rules.cards import CHOOSE_ONE_RUBIES, card_number
 from sim.rules.chips import K1, N_TYPES, TYPE_VALUE
 
 CHOOSE_ONE = card_number("you-only-get-to-choose-one")
@@ -40,4 +40,4 @@ def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     a = ask(P, s, 0, G, R, SK, SP, SC, rng, UF)
     if a == TAKE_RUBIES or not (a == K1 or (0 <= a < supply.shape[0] and TYPE_VALUE[a] == 2)) \
             or not grant_chip(P, s, a, G, R, supply, E):
-        gain(P, s, G, E, GAIN_RUBY, 3)
+        gain(P, s, G, E, GAIN_RUBY, CHOOSE_ONE_RUBIES)

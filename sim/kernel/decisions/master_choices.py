@@ -47,12 +47,13 @@ from sim.kernel.layout import (
     TUBE_RUBY,
     TUBE_VP,
 )
+from sim.rules.cards import (
+    CHOOSE_ONE_RUBIES,
+    CHOOSE_WISELY_SPACES,
+    GOOD_START_MAX,
+    JUST_IN_TIME_VP,
+)
 from sim.rules.chips import B1, G1, K1, N_TYPES, O1, P1, R1, TYPE_COLOUR, TYPE_VALUE, W1, WHITE, Y1
-
-JUST_IN_TIME_VP = 4  # Just in Time: 4 VP, or a white 1 out of the bag
-CHOOSE_ONE_RUBIES = 3  # You Only Get to Choose One: a chip, or 3 rubies
-CHOOSE_WISELY_SPACES = 2  # Choose Wisely: a purple chip, or the droplet 2 spaces
-GOOD_START_MAX = 3  # A Good Start: at most 3 rat tails for rubies
 
 
 @kernel
