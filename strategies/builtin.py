@@ -236,8 +236,9 @@ MODEL_NONE = "none"  # leaf=marginal without a model: maximise expected VP
 _MASTER_COMMON = dict(flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0,
                       rubies="value", space_worth=0.40, flask_worth=0.05, buyer="marginal",
                       buy=[*DEFAULT_BUY, "o6", "l1"],
-                      mg={"mg_space": 0.51, "mg_stop": 6.8, "mg_black": 3.21, "mg_purple": 0.96,
-                          "mg_yellow": 1.21, "mg_ruby": 0.87})
+                      mg={"mg_space": 0.54, "mg_stop": 6.66, "mg_black": 3.62, "mg_purple": 0.96,
+                          "mg_yellow": 0.91, "mg_ruby": 0.87, "mg_size": 1.12,
+                          "mg_horizon": 1.03})
 REGISTRY["master"] = StrategyDef(
     "master", "The strongest built-in: the exact in-round solve with every ending valued as a "
     "chance of winning (a per-round logistic of the VP gap, fitted by quacks train).",
@@ -248,7 +249,7 @@ REGISTRY["master"] = StrategyDef(
            "what the marginal buyer buys with its coins (marginal), as a chance of winning when "
            "a model is attached; or by a linear model's margin of the position after it (model, "
            "for quacks train --value linear)", choices=LEAVES),
-     Param("buys", "float", 1.5, 0, 5, "leaf=marginal: weight of the VP the marginal buyer says "
+     Param("buys", "float", 1.41, 0, 5, "leaf=marginal: weight of the VP the marginal buyer says "
            "an ending's coins buy (1 as it says; more values coins above its estimate)"),
      Param("buy_by", "choice", "marginal", help="how to buy: expert's marginal buyer "
            "(marginal), or the legal set that adds most to a linear model's margin (model)",

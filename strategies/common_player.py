@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.decisions import slots as S
+from sim.rules.chips import COLOUR_NAMES, TYPE_COLOUR, WHITE
 from sim.rules.witches import witch_number
 from strategies.spec_types import Param, chip_types
 
@@ -21,13 +22,19 @@ _BUY_KIND = {"priority": S.BUY_PRIORITY, "expensive": S.BUY_EXPENSIVE, "value": 
 # buyer=marginal: its parameter, the SP index it fills, and the default
 MARGINAL_PARAMS = (("mg_stop", S.P_MG_STOP, 6.0), ("mg_space", S.P_MG_SPACE, 0.5),
                    ("mg_yellow", S.P_MG_YELLOW, 2.0), ("mg_ruby", S.P_MG_RUBY, 1.0),
-                   ("mg_purple", S.P_MG_PURPLE, 1.0), ("mg_black", S.P_MG_BLACK, 2.0))
+                   ("mg_purple", S.P_MG_PURPLE, 1.0), ("mg_black", S.P_MG_BLACK, 2.0),
+                   ("mg_horizon", S.P_MG_HORIZON, 1.0), ("mg_size", S.P_MG_SIZE, 1.0))
+# buyer=marginal: one weight per non-white colour on the worth the model gives its chips
+# (``worth_orange`` ... ``worth_locoweed``), written into the buy slot at each listed chip type
+WORTH_PARAMS = tuple((f"worth_{name}", colour) for colour, name in enumerate(COLOUR_NAMES)
+                     if colour != WHITE)
 
 
 def common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, droplet_until=8,
                    refill=1, flask_white=0, rubies="rounds", space_worth=0.5,
                    flask_worth=0.3, mg=None) -> tuple[Param, ...]:
-    mg = {**{k: d for k, _, d in MARGINAL_PARAMS}, **(mg or {})}
+    mg = {**{k: d for k, _, d in MARGINAL_PARAMS}, **{k: 1.0 for k, _ in WORTH_PARAMS},
+          **(mg or {})}
     return (
         Param("flask", "int", flask, 0, 3,
               "use the flask on a white of at least this value (0 never)"),
@@ -71,6 +78,13 @@ def common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, droplet
         Param("mg_black", "float", mg["mg_black"], 0, 10,
               "buyer=marginal: VP of a drawn black chip "
               "that breaks a tie with a neighbour's pot (times the chance it does)"),
+        Param("mg_horizon", "float", mg["mg_horizon"], 0, 3, "buyer=marginal: a chip's worth "
+              "grows as (rounds left) to this power (1: in proportion)"),
+        Param("mg_size", "float", mg["mg_size"], 0, 3, "buyer=marginal: a chip of value v moves "
+              "the pot v to this power spaces in the model (1: its value)"),
+        *(Param(key, "float", mg[key], 0, 5, f"buyer=marginal: weight of the worth the model "
+                f"gives a {COLOUR_NAMES[colour]} chip (1 as it says; 0 never buys one)")
+          for key, colour in WORTH_PARAMS),
         Param("tube", "choice", "value",
               help="test-tube side only: where each droplet move goes: the "
               "glass when its bonus is worth more than the pot spaces it gives up (value), always "
@@ -131,8 +145,9 @@ def apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
             params[S.SLOT_BUY, t] = worth
     elif buyer == "marginal":
         params[S.SLOT_BUY, :] = 0
+        weight = {colour: v[key] for key, colour in WORTH_PARAMS}
         for t in types_:
-            params[S.SLOT_BUY, t] = 1  # > 0 marks the chips considered
+            params[S.SLOT_BUY, t] = weight[int(TYPE_COLOUR[t])]  # <= 0: never bought
         for key, index, _ in MARGINAL_PARAMS:
             params[S.SLOT_BUY, index] = v[key]
     if v["rubies"] == "value":

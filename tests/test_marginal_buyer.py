@@ -101,6 +101,19 @@ def test_worth_by_hand():
     assert worth("ev:buyer=marginal,buy=p1", [START], 3, "w1") == 0.0
 
 
+def test_worth_with_the_shape_knobs_by_hand():
+    """``mg_horizon`` bends the rounds left, ``mg_size`` the chip's own value, ``worth_red``
+    weights every red chip: worth = 0.8 x 6 ** 1.5 x f x (4 ** 1.2 + f) x 0.5 for the r4 of
+    ``test_worth_by_hand``; a 1-chip's move stays 1 whatever ``mg_size``."""
+    f = draw_chance(4, 2, 1, 6)
+    spec = "ev:buyer=marginal,mg_horizon=1.5,mg_size=1.2,worth_red=0.8"
+    assert worth(spec, [START], 3, "r4") == pytest.approx(
+        0.8 * 6 ** 1.5 * f * (4 ** 1.2 + f) * 0.5, rel=1e-12)
+    assert worth(spec + ",buy=o1", [START], 3, "o1") == pytest.approx(6 ** 1.5 * f * 0.5,
+                                                                       rel=1e-12)
+    assert worth("ev:buyer=marginal,worth_red=0", [START], 3, "r4") == 0.0
+
+
 def test_worth_falls_with_rounds_and_whites():
     assert (worth("ev:buyer=marginal", [START], 2, "b4")
             > worth("ev:buyer=marginal", [START], 7, "b4"))
@@ -172,3 +185,9 @@ def test_marginal_buyer_takes_the_bigger_chip_and_nothing_in_the_last_round():
     assert buys("ev:buyer=marginal,buy=r2>r4", 20, 3) == ["r4"]  # the list order does not matter
     assert buys("ev:buyer=marginal", 30, 9) == []
     assert buys("ev:buyer=marginal", 2, 3) == []  # nothing affordable in the list
+
+
+def test_a_colour_weight_moves_the_purchase():
+    """``worth_blue=0`` never buys a blue chip; ``worth_blue=5`` puts the blue 4 first."""
+    assert not any(g.startswith("b") for g in buys("ev:buyer=marginal,worth_blue=0", 20, 3))
+    assert buys("ev:buyer=marginal,worth_blue=5", 20, 3) == ["b4"]

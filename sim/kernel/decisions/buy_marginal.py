@@ -15,8 +15,9 @@ a purple ``mg_purple`` VP, and a black ``mg_black`` VP times the chance that it 
 neighbour's pot (the moth pays for more blacks than a neighbour: one more black drawn wins a
 comparison exactly when both pots held as many), so it buys black when the neighbours do and
 stops once it is ahead, and an arms race of blacks soon stops paying. The worth of a chip
-is that per-draw worth times the chance it is drawn, summed over the rounds still to play; the
-buyer then buys the legal pair (or single chip) of the greatest total worth, as the value buyer
+is that per-draw worth times the chance it is drawn, summed over the rounds still to play, times
+its colour's weight (``worth_<colour>``, 1 by default: a correction a tune can find where the
+model misjudges a colour); the buyer then buys the legal pair (or single chip) of the greatest total worth, as the value buyer
 does.
 """
 
@@ -27,8 +28,10 @@ import numpy as np
 from sim.kernel.decisions.potion_value import rounds_left
 from sim.kernel.decisions.slots import (
     P_MG_BLACK,
+    P_MG_HORIZON,
     P_MG_PURPLE,
     P_MG_RUBY,
+    P_MG_SIZE,
     P_MG_SPACE,
     P_MG_STOP,
     P_MG_YELLOW,
@@ -157,11 +160,13 @@ def marginal_context(P, s, G, R, SP):
 
 @kernel(inline=True)
 def marginal_worth(SP, s, t, ctx):
-    """VP seat s expects chip type t to add over the rounds left (``ctx``: ``marginal_context``);
-    0 for a white and for a type its buy list leaves out (``SP[s, SLOT_BUY, t] <= 0``)."""
-    if SP[s, SLOT_BUY, t] <= 0:
+    """VP seat s expects chip type t to add over the rounds left (``ctx``: ``marginal_context``),
+    times the seat's weight of the type (``SP[s, SLOT_BUY, t]``: its colour's ``worth_*``, 1 as
+    the model says); 0 for a white and for a type its buy list leaves out (weight <= 0)."""
+    w = SP[s, SLOT_BUY, t]
+    if w <= 0:
         return 0.0
-    return drawn_worth(SP, s, t, ctx)
+    return w * drawn_worth(SP, s, t, ctx)
 
 
 @kernel(inline=True)
@@ -172,7 +177,7 @@ def drawn_worth(SP, s, t, ctx):
     c = TYPE_COLOUR[t]
     if c == WHITE or left <= 0:
         return 0.0
-    move = float(TYPE_VALUE[t])
+    move = float(TYPE_VALUE[t]) ** SP[s, SLOT_BUY, P_MG_SIZE]
     effect = 0.0
     if c == RED:
         move += red_bonus
@@ -186,4 +191,5 @@ def drawn_worth(SP, s, t, ctx):
         effect = SP[s, SLOT_BUY, P_MG_PURPLE]
     elif c == BLACK:
         effect = SP[s, SLOT_BUY, P_MG_BLACK] * black_share
-    return left * f * (move * SP[s, SLOT_BUY, P_MG_SPACE] + effect)
+    return left ** SP[s, SLOT_BUY, P_MG_HORIZON] * f * (move * SP[s, SLOT_BUY, P_MG_SPACE]
+                                                         + effect)

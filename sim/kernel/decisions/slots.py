@@ -36,7 +36,7 @@ N_SLOTS = 14
 SLOT_NAMES = ("stop", "flask", "blue", "yellow", "explode", "buy", "ruby", "purple", "red",
               "custom", "book", "card", "tube", "witch")
 DECISION_SLOTS = (*SLOT_NAMES[:9], "book", "card", "tube", "witch")
-PARAM_WIDTH = 28
+PARAM_WIDTH = 32
 ROUND_PARAMS = 21  # SP[s, slot, 0..20]: per-round values (0 = outside a game)
 P_RUBY_VALUE = 21  # stop slot of ev/optimal: VP worth of one ruby
 P_VP_VALUE = 22  # stop slot of ev/optimal: weight of VP (1)
@@ -119,6 +119,8 @@ P_MG_RUBY = 24  # BUY_MARGINAL: VP of the ruby a green chip at the end of the po
 P_MG_PURPLE = 25  # BUY_MARGINAL: VP of a drawn purple chip
 P_MG_BLACK = 26  # BUY_MARGINAL: VP of a drawn black chip when the neighbours hold as many
 P_EXPLORE = 27  # master's buyer: chance of buying a random legal set instead (training games)
+P_MG_HORIZON = 28  # BUY_MARGINAL: a chip's worth grows as (rounds left) ** this (1: linearly)
+P_MG_SIZE = 29  # BUY_MARGINAL: a chip of value v moves the pot v ** this spaces in the model (1)
 
 # ruby kinds
 RUBY_DEFAULT = 0  # p0 = refill an empty flask first (1/0), p1 = last round to buy droplet moves
