@@ -17,8 +17,10 @@ comparison exactly when both pots held as many), so it buys black when the neigh
 stops once it is ahead, and an arms race of blacks soon stops paying. The worth of a chip
 is that per-draw worth times the chance it is drawn, summed over the rounds still to play, times
 its colour's weight (``worth_<colour>``, 1 by default: a correction a tune can find where the
-model misjudges a colour); the buyer then buys the legal pair (or single chip) of the greatest total worth, as the value buyer
-does.
+model misjudges a colour); the buyer then buys the legal pair (or single chip) of the greatest
+total worth, as the value buyer does. ``mg_size`` bends a chip's own value (a v-chip moves v **
+mg_size spaces in the model) and ``mg_horizon`` the rounds left (worth grows as left **
+mg_horizon); both 1 by default.
 """
 
 from __future__ import annotations
