@@ -39,6 +39,8 @@ from strategies.registry import register
 W1, W2, W3, O1, B1, B2, G2, R2, Y1, Y2, K1, P1 = (
     chips.parse_chips(x)[0] for x in ("w1", "w2", "w3", "o1", "b1", "b2", "g2", "r2", "y1", "y2",
                                       "k1", "p1"))
+# the hand-worked values below use these buyer values (master's defaults before the retune)
+PINNED = "mg_space=0.51,mg_stop=6.8,buys=1.5,mg_black=3.21,mg_yellow=1.21,mg_size=1,mg_horizon=1"
 SPACE = 0.51 * 1.5  # master's mg_space x leaf_buys: one space's move in one potion, in VP
 RUBY = 1.11  # master's ruby
 
@@ -56,7 +58,7 @@ def _seat(round_, bag, *, brewed=0, rubies=0, rules=None):
     P[0, L.F_NCHIPS] = len(bag)
     P[0, L.CHIPS:L.CHIPS + len(bag)] = bag
     P[0, L.F_RUBIES] = rubies
-    st = parse_strategy("master:model=none")
+    st = parse_strategy("master:model=none," + PINNED)
     SP = np.zeros((4,) + st.params.shape)
     SP[:] = st.params
     return P, G, R, SP
