@@ -41,7 +41,7 @@ W1, W2, W3, O1, B1, B2, G2, R2, Y1, Y2, K1, P1 = (
                                       "k1", "p1"))
 # the hand-worked values below use these buyer values (master's defaults before the retune)
 PINNED = "mg_space=0.51,mg_stop=6.8,buys=1.5,mg_black=3.21,mg_yellow=1.21,mg_size=1,mg_horizon=1"
-SPACE = 0.51 * 1.5  # master's mg_space x leaf_buys: one space's move in one potion, in VP
+SPACE = 0.51 * 1.5  # PINNED's mg_space x buys: one space's move in one potion, in VP
 RUBY = 1.11  # master's ruby
 
 
@@ -64,7 +64,7 @@ def _seat(round_, bag, *, brewed=0, rubies=0, rules=None):
     return P, G, R, SP
 
 
-# whites 1 + 1 + 2 = 4 never reach master's stop total (6.8): a non-white chip is always drawn
+# whites 1 + 1 + 2 = 4 never reach PINNED's stop total (6.8): a non-white chip is always drawn
 SURE = [W1, W1, W2, O1, O1]
 # three white 3s: the first two (6) stay below 6.8, the third reaches it: E[J] = 3 of 4 places
 RISKY = [W3, W3, W3, O1, O1]
