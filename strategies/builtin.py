@@ -182,24 +182,25 @@ _define("expert",
         "Preset: the strongest built-in; ev with the marginal buyer, tuned by quacks tune.",
         "The one-step expected-value stopper and the marginal buyer with the values `quacks tune` "
         "found against balanced, greedy and ev (4 players, base game with the deck): a coin worth "
-        "1.60 VP in every round and a ruby 1.11 (so it draws on for coins), the bonus die worth "
-        "1.26 VP once it can see the others' potions, and score-aware: it gives up 0.055 VP of "
+        "1.61 VP in every round and a ruby 1.21 (so it draws on for coins), the bonus die worth "
+        "1.52 VP once it can see the others' potions, and score-aware: it gives up 0.085 VP of "
         "expected value per chip for every VP it trails the leader by, divided by the rounds left "
         "+ 1 (a leader plays safer). It buys the legal pair that adds most to its bag for the "
-        "rounds left (a space of movement 0.45 VP, its bag model stopping at a white total of "
-        "6.1, a black chip 3.21 VP times the chance it breaks a tie with a neighbour's pot). The "
-        "flask only on a white 3 that leaves the white total at 3 or more; rubies by value for the "
-        "rounds left (a droplet space 0.40 VP a round, a full flask 0.05, a kept ruby 0.5: droplet "
-        "moves up to round 6, no refills); the coins of an explosion up to round 6. README "
-        "(Strategies) says how it was found.",
-        S.STOP_EV, (Param("coin", "round", 1.60, 0, 5,
+        "rounds left (a space of movement 0.47 VP, a chip of value v moving v ** 1.04 spaces, a "
+        "chip's worth growing as (rounds left) ** 1.05, its bag model stopping at a white total "
+        "of 6.0, a black chip 2.81 VP times the chance it breaks a tie with a neighbour's pot). "
+        "The flask only on a white 3 that leaves the white total at 3 or more; rubies by value for "
+        "the rounds left (a droplet space 0.44 VP a round, a full flask 0.05, a kept ruby 0.5: "
+        "droplet moves up to round 6, no refills); the coins of an explosion up to round 6. "
+        "README (Strategies) says how it was found.",
+        S.STOP_EV, (Param("coin", "round", 1.61, 0, 5,
                           "VP worth of one coin (one value, or one per round)"),
-                    Param("ruby", "float", 1.11, 0, 5, "VP worth of one ruby"), *_die_param(1.26),
-                    *_press_param(0.055)),
+                    Param("ruby", "float", 1.21, 0, 5, "VP worth of one ruby"), *_die_param(1.52),
+                    *_press_param(0.085)),
         flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0, rubies="value",
-        space_worth=0.40, flask_worth=0.05, buyer="marginal", buy=[*DEFAULT_BUY, "o6", "l1"],
-        mg={"mg_space": 0.45, "mg_stop": 6.1, "mg_black": 3.21, "mg_purple": 0.96,
-            "mg_yellow": 1.21, "mg_ruby": 0.87})
+        space_worth=0.44, flask_worth=0.05, buyer="marginal", buy=[*DEFAULT_BUY, "o6", "l1"],
+        mg={"mg_space": 0.47, "mg_stop": 6.0, "mg_black": 2.81, "mg_purple": 0.96,
+            "mg_yellow": 1.21, "mg_ruby": 0.87, "mg_size": 1.04, "mg_horizon": 1.05})
 
 MASTER_REQUESTED = False  # set once a strategy uses master's slot functions (compiled on demand)
 BUY_BY = ("model", "marginal")
