@@ -8,7 +8,7 @@ import numpy as np
 
 from sim.kernel.decisions import slots as S
 from sim.rules.chips import COLOUR_NAMES, TYPE_COLOUR, WHITE
-from sim.rules.witches import witch_number
+from sim.rules.witches import WITCHES, witch_number
 from strategies.spec_types import Param, chip_types
 
 DEFAULT_BUY = ["r4", "b4", "y4", "g4", "p1", "k1", "r2", "b2", "y2", "g2", "o1", "r1", "b1"]
@@ -29,10 +29,16 @@ MARGINAL_PARAMS = (("mg_stop", S.P_MG_STOP, 6.0), ("mg_space", S.P_MG_SPACE, 0.5
 WORTH_PARAMS = tuple((f"worth_{name}", colour) for colour, name in enumerate(COLOUR_NAMES)
                      if colour != WHITE)
 
+# witches=default: the built-in answer's knobs, from each witch's declaration (sim.rules.witches):
+# the first round she is called in (``<id>_from``) and her thresholds (``w_<name>``, P_W_<NAME>)
+WITCH_ROUND_PARAMS = tuple((f"{w.id}_from", w.number, w.first_round) for w in WITCHES)
+WITCH_THRESHOLD_PARAMS = tuple((f"w_{name[len('P_W_'):].lower()}", offset, default, w.id)
+                               for w in WITCHES for name, offset, default in w.params)
+
 
 def common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, droplet_until=8,
                    refill=1, flask_white=0, rubies="rounds", space_worth=0.5,
-                   flask_worth=0.3, mg=None) -> tuple[Param, ...]:
+                   flask_worth=0.3, mg=None, witch=None) -> tuple[Param, ...]:
     mg = {**{k: d for k, _, d in MARGINAL_PARAMS}, **{k: 1.0 for k, _ in WORTH_PARAMS},
           **(mg or {})}
     return (
@@ -98,6 +104,14 @@ def common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, droplet
         Param("witch_off", "witches", [], help="Herb Witches only: witches this seat never "
               "calls, not even in the last round (e.g. witch_off=upgrade/free-twin; quacks "
               "balance measures a witch's worth with it)"),
+        *(Param(key, "int", (witch or {}).get(key, first), 1, 20,
+                f"Herb Witches, witches=default: the first round {key[:-len('_from')]} is called "
+                "in (in the last round she is called whenever she beats the penny)")
+          for key, _, first in WITCH_ROUND_PARAMS),
+        *(Param(key, "float", (witch or {}).get(key, default), 0, 100,
+                f"Herb Witches, witches=default: {wid} is called only when her gain reaches "
+                "this (README: Herb Witches)")
+          for key, _, default, wid in WITCH_THRESHOLD_PARAMS),
     )
 
 
@@ -164,5 +178,9 @@ def apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
     kinds[S.SLOT_TUBE] = _TUBE_KIND[v["tube"]]
     params[S.SLOT_TUBE, S.P_TUBE_SPACE] = v["tube_space"]
     kinds[S.SLOT_WITCH] = S.WITCH_NEVER if v["witches"] == "never" else S.WITCH_DEFAULT
+    for key, index, _ in WITCH_ROUND_PARAMS:
+        params[S.SLOT_WITCH, index] = v[key]
+    for key, index, _, _ in WITCH_THRESHOLD_PARAMS:
+        params[S.SLOT_WITCH, index] = v[key]
     for w in v["witch_off"]:
         params[S.SLOT_WITCH, witch_number(w)] = S.WITCH_OFF

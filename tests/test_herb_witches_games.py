@@ -265,3 +265,33 @@ def test_witch_off_never_calls_her_not_even_in_the_last_round():
     off, on = called["expert:witch_off=double-coins"], called["expert"]
     assert off["double-coins"] == 0 and on["double-coins"] > 0
     assert off["whites-back"] > 0 and off["colours"] > 0
+
+
+def test_witch_knobs_set_her_first_round_and_threshold():
+    # colours in play in every game; she is asked at step D of a seat taking the VP (its "vp"
+    # event). With colours_from=1 and w_colours=0 the seat calls her in the first round it takes
+    # the VP; with colours_from=9, or with the threshold alone out of reach (w_colours=100), only
+    # in the last round (9), where she is called whenever her VP beat the penny.
+    rs = load_ruleset("herb-witches", ["cards.deck=false",
+                                       'witches.fixed=["whites-back","double-coins","colours"]'])
+
+    def rounds(spec: str) -> list[tuple[int, int]]:
+        """(round called, first round taking the VP) of seat 0, one per game where she is."""
+        lineup = [parse_strategy(spec)] + [parse_strategy("expert")] * 3
+        found = []
+        for g in range(12):
+            events = [event_dict(e) for e in replay(rs, lineup, seed=3, game=g)[0]]
+            mine = [e for e in events if e.get("seat") == 0]
+            called = [e["round"] for e in mine if e["event"] == "witch"
+                      and e.get("witch") == "colours"]
+            first_vp = min(e["round"] for e in mine if e["event"] == "vp")
+            found += [(r, first_vp) for r in called]
+        return found
+
+    early = rounds("expert:colours_from=1,w_colours=0")
+    assert len(early) == 12 and all(r == first for r, first in early)
+    assert any(first < 9 for _, first in early)
+    for spec in ("expert:colours_from=9", "expert:w_colours=100"):
+        late = rounds(spec)
+        assert late and {r for r, _ in late} == {9}
+    assert min(r for r, _ in rounds("expert")) < 9  # the default 4 VP is reached before round 9
