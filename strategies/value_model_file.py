@@ -55,6 +55,9 @@ class ValueModel:
     w0: np.ndarray
     weights: np.ndarray  # (rounds, N_FEATURES)
     training: dict = field(default_factory=dict)
+    # master's parameters for the game this model is for (``k=v,k=v``; quacks train --master):
+    # a master seat playing with the model takes them unless its spec gives them itself
+    settings: str = ""
 
     @property
     def rounds(self) -> int:
@@ -94,6 +97,7 @@ class ValueModel:
                         "weights": {n: float(v) for n, v in zip(FEATURE_NAMES, self.weights[r])}}
                        for r in range(self.rounds)],
             "training": self.training,
+            "settings": self.settings,
         }
 
     def save(self, path: str | Path) -> None:
@@ -162,9 +166,18 @@ def _read_model(p: Path, path: str | Path) -> ValueModel:
                            np.array([float(row["a"]) for row in rows]),
                            np.array([float(row["b"]) for row in rows]),
                            np.array([float(row["w0"]) for row in rows]), weights,
-                           dict(d.get("training", {})))
+                           dict(d.get("training", {})), str(d.get("settings", "")))
     except (KeyError, TypeError, ValueError) as e:
         raise ModelFileError(f"model file {path}: {e}") from None
+    if model.settings:
+        from strategies.builtin import StrategySpecError, parse_strategy
+
+        try:
+            parse_strategy(f"master:{model.settings}")
+        except StrategySpecError as e:
+            raise ModelFileError(f"model file {path}: settings: {e}") from None
+        if "model" in settings_keys(model.settings):
+            raise ModelFileError(f"model file {path}: settings may not name the model")
     if model.rounds > MODEL_ROUNDS:
         raise ModelFileError(f"model file {path}: at most {MODEL_ROUNDS} rounds")
     if not (np.all(np.isfinite(weights)) and np.all(np.isfinite(model.a))
@@ -219,3 +232,28 @@ def resolve(value: str, ruleset, players: int) -> tuple[ValueModel, str | None]:
         return model, None
     return model, (f"master: no model trained for {ruleset.display}, {players} players; using "
                    f"the shipped {rules} {n}-player model (train one with quacks train)")
+
+
+def settings_keys(spec_params: str) -> set[str]:
+    """The parameter names of ``k=v,k=v`` (a chip list's commas kept in its value)."""
+    from strategies.builtin import split_params
+
+    return {item.partition("=")[0].strip() for item in split_params(spec_params)}
+
+
+def with_settings(st, settings: str):
+    """Strategy ``st`` with a model's ``settings`` under the parameters its own spec gives (those
+    win); ``st`` itself when the settings change nothing. The spec shown stays the seat's own."""
+    from dataclasses import replace
+
+    from strategies.builtin import parse_strategy, split_params
+
+    if not settings:
+        return st
+    own = split_params(st.spec.partition(":")[2])
+    given = settings_keys(",".join(own))
+    extra = [item for item in split_params(settings)
+             if item.partition("=")[0].strip() not in given]
+    if not extra:
+        return st
+    return replace(parse_strategy(f"{st.name}:" + ",".join(extra + own)), spec=st.spec)

@@ -200,6 +200,30 @@ def test_fit_recovers_a_known_margin_and_logistic():
     assert a == pytest.approx(-0.5, abs=0.03) and b == pytest.approx(0.4, abs=0.01)
 
 
+def test_a_round_whose_wins_fall_with_the_gap_gets_the_least_slope():
+    # round 1's wins fall with the VP gap, round 2's rise: round 1 gets MIN_SLOPE and the
+    # intercept that fits its win share with that slope (a share of 0.3 at gap 0: logit -0.847);
+    # round 2 keeps its fitted slope
+    from sim.study.train.features import Positions
+    from sim.study.train.fit import MIN_SLOPE, fit_model
+
+    rng = np.random.default_rng(4)
+    n = 100_000
+    gap = np.zeros(2 * n)
+    rnd = np.repeat([1, 2], n)
+    win = np.concatenate([rng.random(n) < 0.3, rng.random(n) < 0.5]).astype(float)
+    gap[:n] = np.where(win[:n] > 0, -1.0, 1.0)  # a winner of round 1 was behind
+    gap[n:] = rng.normal(0, 5, n)
+    win[n:] = (rng.random(n) < 1 / (1 + np.exp(-0.3 * gap[n:]))).astype(float)
+    x = np.zeros((2 * n, N_FEATURES))
+    x[:, FEATURE_NAMES.index("gap_best")] = gap
+    model = fit_model(Positions(x, rnd, gap, win, np.arange(2 * n)), "base", 4)
+    assert model.b[0] == MIN_SLOPE and model.b[1] == pytest.approx(0.3, abs=0.01)
+    p = 1 / (1 + np.exp(-(model.a[0] + MIN_SLOPE * gap[:n])))
+    assert p.mean() == pytest.approx(win[:n].mean(), abs=1e-9)
+    assert fit_logistic(gap[:n], win[:n])[1] < 0  # what the plain fit says
+
+
 def test_positions_pair_own_state_with_the_others_scores_before_the_round():
     rs = load_ruleset("base")
     lineup = [parse_strategy("expert")] * 3
@@ -396,3 +420,69 @@ def test_a_model_file_is_read_again_only_once_it_changes(tmp_path):
     os.utime(path, ns=(1, 1))  # a new modification time, whatever the clock's resolution
     again = load_model(path)
     assert again is not first and again.a[0] == pytest.approx(first.a[0] + 1.0)
+
+
+# --- a model's settings: master's parameters for its game -------------------------------------
+
+def test_a_model_carries_settings_that_the_spec_overrides(tmp_path):
+    # the model's settings reach the seat's arrays, a parameter the spec gives itself wins, and
+    # the other seats and the spec shown are untouched
+    model = _model()
+    model.settings = "press=0.3,mg_size=1.2,w_coins=15"
+    path = tmp_path / "m.json"
+    model.save(path)
+    assert load_model(path).settings == model.settings
+    rs = load_ruleset("base")
+    seat = parse_strategy(f"master:model={path},press=0.1")
+    SK, SP = lineup_arrays([seat, parse_strategy("expert")] * 2, rs)
+    want = parse_strategy(f"master:model={path},press=0.1,mg_size=1.2,w_coins=15")
+    n = want.params.shape[0]
+    assert np.array_equal(SP[0, :n], want.params) and np.array_equal(SK[0], want.kinds)
+    assert not np.array_equal(SP[0, :n], seat.params)
+    assert SP[0, S.SLOT_BUY, S.P_MG_SIZE] == 1.2 and SP[0, S.SLOT_WITCH, S.P_W_COINS] == 15
+    assert np.array_equal(SP[1, :n], parse_strategy("expert").params)
+    idx = np.arange(40)
+    played = play_batch(rs, [seat] + [parse_strategy("expert")] * 3, games=idx,
+                        rotations=idx % 4, seed=3).out
+    spelled = play_batch(rs, [want] + [parse_strategy("expert")] * 3, games=idx,
+                         rotations=idx % 4, seed=3).out
+    assert np.array_equal(played, spelled)
+
+
+def test_a_model_with_bad_settings_is_refused(tmp_path):
+    for bad, says in (("press=high", "press"), ("nonsense=1", "unknown parameter"),
+                      ("model=none", "may not name the model")):
+        model = _model()
+        model.settings = bad
+        path = tmp_path / f"bad{len(says)}.json"
+        model.save(path)
+        with pytest.raises(ModelFileError, match=says):
+            load_model(path)
+
+
+def test_training_with_master_settings_keeps_them(tmp_path):
+    from sim.study.train.run import TrainError, TrainSettings, train
+
+    settings = TrainSettings(players=2, games=60, iterations=2, seed=5, master="press=0.2")
+    model = train(settings, tmp_path / "a.json")
+    assert model.settings == "press=0.2" == load_model(tmp_path / "a.json").settings
+    assert load_model(tmp_path / "a.json.train" / "iter-1.json").training["lineup"][0] == \
+        "master:press=0.2,model=iter-0.json"
+    plain = train(TrainSettings(players=2, games=60, iterations=2, seed=5), tmp_path / "b.json")
+    assert not np.array_equal(plain.rows(), model.rows())  # its self-play games differ
+    with pytest.raises(TrainError, match="--master"):
+        train(TrainSettings(players=2, games=60, master="model=x.json"), tmp_path / "c.json")
+
+
+def test_shipped_models_follow_their_recipes():
+    from strategies.models.recipes import GAMES, ITERATIONS, RECIPES, SEED
+    from strategies.value_model_file import shipped_models, shipped_path
+
+    assert sorted(shipped_models()) == sorted(RECIPES)
+    for (rules, n), settings in RECIPES.items():
+        model = load_model(shipped_path(rules, n))
+        assert model.settings == settings and model.training["master"] == settings
+        t = model.training
+        assert (t["rules"], t["players"], t["games"], t["iterations"], t["seed"]) == \
+            (rules, n, GAMES, ITERATIONS, SEED)
+    assert RECIPES[("base", 2)] and not RECIPES[("base", 4)]

@@ -40,6 +40,7 @@ from sim.stats.clusters import ClusterSums
 from sim.stats.intervals import Z95, wilson
 from strategies.builtin import MODEL_NONE, Strategy
 from strategies.registry import slot_table
+from strategies.value_model_file import with_settings
 
 DEFAULT_CHUNKS = 64
 MAX_EVENTS = 20_000
@@ -102,17 +103,22 @@ def lineup_arrays(strategies: list[Strategy], ruleset: Ruleset | None = None
                   ) -> tuple[np.ndarray, np.ndarray]:
     """Stack the seats' strategies into the kernel's SK and SP arrays.
 
-    With a ruleset, a strategy that plays by a value model (``master``) gets its model's rows
-    after the slots (``sim.kernel.decisions.value_layout``); every seat's array then has those
-    rows (zero for the others), and a lineup without such a strategy is exactly as before."""
+    With a ruleset, a strategy that plays by a value model (``master``) takes the model's
+    settings (those its spec does not give) and gets the model's rows after the slots
+    (``sim.kernel.decisions.value_layout``); every seat's array then has those rows (zero for the
+    others), and a lineup without such a strategy is exactly as before."""
+    wants = [uses_value_model(s) for s in strategies]
+    models = ([seat_model(s, ruleset, len(strategies)) if w else None
+               for s, w in zip(strategies, wants)]
+              if ruleset is not None and any(wants) else [None] * len(strategies))
+    strategies = [s if m is None else with_settings(s, m.settings)
+                  for s, m in zip(strategies, models)]
     SK = np.stack([s.kinds for s in strategies]).astype(np.int64)
     SP = np.stack([s.params for s in strategies]).astype(np.float64)
-    wants = [uses_value_model(s) for s in strategies]
-    if ruleset is None or not any(wants):
+    if not any(m is not None for m in models):
         return SK, SP
-    blocks = [model_block(s, ruleset, len(strategies)) if w else None
-              for s, w in zip(strategies, wants)]
-    width = blocks[wants.index(True)].shape[0]
+    blocks = [None if m is None else m.rows() for m in models]
+    width = next(b for b in blocks if b is not None).shape[0]
     SPm = np.zeros((SP.shape[0], SP.shape[1] + width, SP.shape[2]), dtype=np.float64)
     SPm[:, : SP.shape[1]] = SP
     for i, b in enumerate(blocks):
@@ -132,8 +138,8 @@ def uses_value_model(st: Strategy) -> bool:
 _NOTES_SHOWN: set[str] = set()
 
 
-def model_block(st: Strategy, ruleset: Ruleset, players: int) -> np.ndarray:
-    """The value-model rows of a ``master`` seat for this ruleset and player count; prints the
+def seat_model(st: Strategy, ruleset: Ruleset, players: int):
+    """The value model of a ``master`` seat for this ruleset and player count; prints the
     one-line note (once a process) when the model is the nearest shipped one."""
     import sys
 
@@ -146,7 +152,7 @@ def model_block(st: Strategy, ruleset: Ruleset, players: int) -> np.ndarray:
     if note and note not in _NOTES_SHOWN:
         _NOTES_SHOWN.add(note)
         print(note, file=sys.stderr)
-    return model.rows()
+    return model
 
 
 def _kernel_tables(rs: Ruleset):

@@ -47,6 +47,10 @@ def register(app: typer.Typer) -> None:
                             "best other, per round; master:leaf=marginal values the bag) or "
                             "linear (the final margin from every feature, master:leaf=model)."
                             )] = "gap",
+        master: Annotated[str, typer.Option(
+            "--master", help="master's parameters, k=v,k=v: played in the training games and "
+                             "kept in the model file, so master:model=FILE plays with them "
+                             "(unless its spec gives them itself).")] = "",
         resume: Annotated[bool, typer.Option(
             "--resume", help="Continue the run kept in OUT.train (same settings).")] = False,
         threads: Annotated[int | None, typer.Option(
@@ -69,7 +73,7 @@ def register(app: typer.Typer) -> None:
         set_threads(threads)
         settings = TrainSettings(rules=rules, overrides=tuple(set_ or ()), players=players,
                                  games=games, iterations=iterations, seed=seed, explore=explore,
-                                 field=field, value=value)
+                                 field=field, value=value, master=master)
         say = None if quiet else (lambda line: typer.echo(line, err=True))
         try:
             with open_backend(backend, scheduler, workers, threads, quiet=quiet) as be, \

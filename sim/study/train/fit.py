@@ -52,6 +52,24 @@ def fit_logistic(m: np.ndarray, win: np.ndarray, steps: int = 50) -> tuple[float
 
 
 VALUE_KINDS = ("gap", "linear")
+# the least slope of a round's logistic (per VP of margin): one VP more never lowers the chance of
+# winning. Where the data say less (an early round, where the VP taken instead of an explosion's
+# coins says little about the end), the round's leaves are ranked by VP alone, as an expected-VP
+# player would rank them, instead of by a chance that falls with the VP.
+MIN_SLOPE = 0.005
+
+
+def fit_intercept(m: np.ndarray, win: np.ndarray, b: float, steps: int = 50) -> float:
+    """The intercept ``a`` of ``win ~ 1 / (1 + exp(-(a + b m)))`` with the slope ``b`` fixed
+    (Newton's method)."""
+    a = 0.0
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-np.clip(a + b * m, -30, 30)))
+        step = np.sum(win - p) / (np.sum(p * (1.0 - p)) + 1e-9)
+        a += step
+        if abs(step) < 1e-10:
+            break
+    return float(a)
 
 
 def fit_model(data: Positions, rules: str, players: int, training: dict | None = None,
@@ -60,9 +78,10 @@ def fit_model(data: Positions, rules: str, players: int, training: dict | None =
 
     ``gap``: the margin is the VP gap to the best other player (weight 1, nothing fitted) and
     only the logistic is fitted, so a VP is worth exactly one VP of margin and the chance of
-    winning rises with it in every round; the bag's worth is left to the marginal buyer
-    (``master:leaf=marginal``). ``linear``: the margin by ridge least squares on every feature,
-    then the logistic on the predicted margin (``master:leaf=model``)."""
+    winning rises with it in every round (a slope of at least ``MIN_SLOPE``); the bag's worth
+    is left to the marginal buyer (``master:leaf=marginal``). ``linear``: the margin by ridge
+    least squares on every feature, then the logistic on the predicted margin
+    (``master:leaf=model``)."""
     if kind not in VALUE_KINDS:
         raise ValueError(f"value kind {kind!r}: expected one of {', '.join(VALUE_KINDS)}")
     rounds = int(data.round.max())
@@ -78,4 +97,7 @@ def fit_model(data: Positions, rules: str, players: int, training: dict | None =
             w0[r - 1], w[r - 1] = fit_margin(data.x[sel], data.margin[sel])
         pred = w0[r - 1] + data.x[sel] @ w[r - 1]
         a[r - 1], b[r - 1] = fit_logistic(pred, data.win[sel])
+        if b[r - 1] < MIN_SLOPE:
+            b[r - 1] = MIN_SLOPE
+            a[r - 1] = fit_intercept(pred, data.win[sel], MIN_SLOPE)
     return ValueModel(rules, players, a, b, w0, w, {**(training or {}), "value": kind})

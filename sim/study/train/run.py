@@ -46,6 +46,7 @@ class TrainSettings:
     explore: float = 0.05
     field: str = "expert"
     value: str = "gap"  # fit.VALUE_KINDS
+    master: str = ""  # master's parameters in the games and in the model file (k=v,k=v)
 
     def as_json(self) -> dict:
         d = asdict(self)
@@ -63,7 +64,8 @@ def lineup_specs(settings: TrainSettings, iteration: int, previous: Path | None)
     model in every other seat."""
     specs = [settings.field] * settings.players
     if iteration > 0 and previous is not None:
-        master = f"master:model={previous}" + (
+        own = f"{settings.master}," if settings.master else ""
+        master = f"master:{own}model={previous}" + (
             "" if settings.value == "gap" else
             f",leaf=model,buy_by=model,explore={settings.explore:g}")
         specs = [master if s % 2 == 0 else settings.field for s in range(settings.players)]
@@ -118,7 +120,7 @@ def check_settings(settings: TrainSettings) -> None:
     """Refuse settings that cannot be trained, with one line saying why."""
     from sim.api.game import check_players, uses_value_model
     from sim.rules.ruleset import load_ruleset
-    from strategies.builtin import parse_strategy
+    from strategies.builtin import StrategySpecError, parse_strategy
 
     if settings.games < 1 or settings.iterations < 1:
         raise TrainError("--games and --iterations must be at least 1")
@@ -130,6 +132,16 @@ def check_settings(settings: TrainSettings) -> None:
     check_players(rs, settings.players)
     if rs.game("teams"):
         raise TrainError("teams share a cauldron; the value model is for players of their own")
+    if settings.master:
+        from strategies.value_model_file import settings_keys
+
+        if "model" in settings_keys(settings.master):
+            raise TrainError("--master: the model is the one being trained; give other "
+                             "parameters")
+        try:
+            parse_strategy(f"master:{settings.master}")
+        except StrategySpecError as e:
+            raise TrainError(f"--master: {e}") from None
     field = parse_strategy(settings.field)
     if uses_value_model(field):  # a master field would need a model to start with
         raise TrainError("--field: give a strategy without a value model (e.g. expert)")
@@ -183,6 +195,7 @@ def train(settings: TrainSettings, out: Path, *, resume: bool = False,
         meta = {**settings.as_json(), "iteration": it, "lineup": shown,
                 "positions": int(len(data.round))}
         model = fit_model(data, family, settings.players, meta, kind=settings.value)
+        model.settings = settings.master
         model.save(path)
         previous = path
         if say:
