@@ -295,8 +295,9 @@ REGISTRY["master"] = StrategyDef(
     "the marginal buyer and takes an explosion's VP or coins by the same estimate, and uses the "
     "flask by the same solve (the pot with and without the white, a full flask kept worth "
     "flask_keep), and the choices of cards, books and the test tube by the same worth in VP; "
-    "rubies and witches as expert. Its numbers come from quacks tune against three expert "
-    "(README).")
+    "rubies as expert, the witches by the built-in answer with its own first rounds and "
+    "thresholds. Its numbers come from quacks tune against three expert (README); a shipped "
+    "model carries the values tuned for its player count (2 players: its own).")
 
 PRESETS = ("cautious", "balanced", "greedy", "pumpkin", "blueyellow", "blackpurple", "greenruby",
            "expected-value", "expert", "optimal", "master", "random")
