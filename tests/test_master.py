@@ -486,3 +486,19 @@ def test_shipped_models_follow_their_recipes():
         assert (t["rules"], t["players"], t["games"], t["iterations"], t["seed"]) == \
             (rules, n, GAMES, ITERATIONS, SEED)
     assert RECIPES[("base", 2)] and not RECIPES[("base", 4)]
+
+
+def test_the_recipe_command_trains_the_shipped_file(tmp_path):
+    # the 2-player recipe, through the command line as README gives it, writes the shipped
+    # model byte for byte (its settings included)
+    from sim.cli.app import app
+    from strategies.models.recipes import command
+    from strategies.value_model_file import shipped_path
+    from tests.cli_helpers import invokers
+
+    _, ok = invokers(app)
+    out = tmp_path / "base-2p.json"
+    args = command("base", 2, str(out))
+    assert "--master" in args
+    ok(*args, "--quiet")
+    assert out.read_text() == shipped_path("base", 2).read_text()

@@ -3,14 +3,11 @@
 Every model is ``quacks train --rules RULES --players N --games GAMES --iterations ITERATIONS
 --seed SEED --master SETTINGS``. The settings are ``master``'s parameters for that game, found by
 ``quacks tune`` against ``expert`` (README: master); a master seat playing with the model takes
-them unless its spec gives them itself. ``python -m strategies.models.recipes`` trains them all
-again into this folder (a minute or two on 2 cores).
+them unless its spec gives them itself. ``python -m sim.study.train.shipped`` trains them all
+again into this folder (about 30 s on 2 cores).
 """
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 GAMES, ITERATIONS, SEED = 6000, 2, 1
 
@@ -33,31 +30,6 @@ RECIPES: dict[tuple[str, int], str] = {
 def command(rules: str, players: int, out: str) -> list[str]:
     """The ``quacks train`` arguments of a shipped model."""
     args = ["train", "--rules", rules, "--players", str(players), "--games", str(GAMES),
-            "--iterations", str(ITERATIONS), "--seed", str(SEED), "--out", out, "--quiet"]
+            "--iterations", str(ITERATIONS), "--seed", str(SEED), "--out", out]
     settings = RECIPES[(rules, players)]
     return args + (["--master", settings] if settings else [])
-
-
-def main() -> int:
-    """Train every shipped model again (each run's folder in a temporary directory)."""
-    import tempfile
-
-    from sim.cli.main import app
-    from strategies.value_model_file import write_atomic
-
-    here = Path(__file__).resolve().parent
-    for rules, players in RECIPES:
-        with tempfile.TemporaryDirectory() as tmp:
-            out = Path(tmp) / f"{rules}-{players}p.json"
-            try:
-                app(command(rules, players, str(out)), standalone_mode=False)
-            except SystemExit as e:
-                if e.code:
-                    return int(e.code)
-            write_atomic(here / out.name, out.read_text())
-        print(f"trained {out.name}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
