@@ -121,13 +121,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", help="write the checksums to this file")
     ap.add_argument("--check", help="compare with the checksums in this file")
     a = ap.parse_args(argv)
+    want = None
+    if a.check:  # read before the run: a bad file is one line, not a traceback after it
+        try:
+            want = json.loads(Path(a.check).read_text())["checksums"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            ap.error(f"--check {a.check}: not a checksum file ({e})")
     sys.path.insert(0, str(ROOT))
     sums = run(a.games, a.seed)
     if a.json:
         Path(a.json).write_text(json.dumps({"games": a.games, "seed": a.seed, "checksums": sums},
                                            indent=1) + "\n")
-    if a.check:
-        want = json.loads(Path(a.check).read_text())["checksums"]
+    if want is not None:
         bad = [k for k in want if want[k] != sums.get(k)]
         print("all checksums match" if not bad else f"DIFFERENT: {', '.join(bad)}")
         return 1 if bad else 0
