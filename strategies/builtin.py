@@ -191,8 +191,9 @@ _define("expert",
         "of 6.0, a black chip 2.81 VP times the chance it breaks a tie with a neighbour's pot). "
         "The flask only on a white 3 that leaves the white total at 3 or more; rubies by value for "
         "the rounds left (a droplet space 0.44 VP a round, a full flask 0.05, a kept ruby 0.5: "
-        "droplet moves up to round 6, no refills); the coins of an explosion up to round 6. "
-        "README (Strategies) says how it was found.",
+        "droplet moves up to round 6, no refills); the coins of an explosion up to round 6; the "
+        "witches by the built-in answer with its own first rounds and thresholds. README "
+        "(Strategies) says how it was found.",
         S.STOP_EV, (Param("coin", "round", 1.61, 0, 5,
                           "VP worth of one coin (one value, or one per round)"),
                     Param("ruby", "float", 1.21, 0, 5, "VP worth of one ruby"), *_die_param(1.52),
@@ -200,7 +201,11 @@ _define("expert",
         flask=3, flask_white=3, coins_until=6, droplet_until=9, refill=0, rubies="value",
         space_worth=0.44, flask_worth=0.05, buyer="marginal", buy=[*DEFAULT_BUY, "o6", "l1"],
         mg={"mg_space": 0.47, "mg_stop": 6.0, "mg_black": 2.81, "mg_purple": 0.96,
-            "mg_yellow": 1.21, "mg_ruby": 0.87, "mg_size": 1.04, "mg_horizon": 1.05})
+            "mg_yellow": 1.21, "mg_ruby": 0.87, "mg_size": 1.04, "mg_horizon": 1.05},
+        # the witches' built-in answer, tuned for expert under herb-witches (README)
+        witch={"six-chips_from": 7, "whites-back_from": 8, "w_whites": 4.49, "w_both": 2.02,
+               "upgrade_from": 3, "w_coins": 5.79, "w_twin": 10.6, "w_ruby_coins": 6.12,
+               "w_colours": 4.43, "w_bag": 17.3, "w_rubies": 6.02, "w_cheap": 2.70})
 
 MASTER_REQUESTED = False  # set once a strategy uses master's slot functions (compiled on demand)
 BUY_BY = ("model", "marginal")
