@@ -109,8 +109,8 @@ def common_params(*, flask=2, buyer="priority", buy=None, coins_until=6, droplet
                 "in (in the last round she is called whenever she beats the penny)")
           for key, _, first in WITCH_ROUND_PARAMS),
         *(Param(key, "float", (witch or {}).get(key, default), 0, 100,
-                f"Herb Witches, witches=default: {wid} is called only when her gain reaches "
-                "this (README: Herb Witches)")
+                f"Herb Witches, witches=default: a number of {wid}'s built-in answer (a "
+                "threshold her gain must reach; w_coin_vp: a coin's VP; README: Herb Witches)")
           for key, _, default, wid in WITCH_THRESHOLD_PARAMS),
     )
 

@@ -169,15 +169,9 @@ def _read_model(p: Path, path: str | Path) -> ValueModel:
                            dict(d.get("training", {})), str(d.get("settings", "")))
     except (KeyError, TypeError, ValueError) as e:
         raise ModelFileError(f"model file {path}: {e}") from None
-    if model.settings:
-        from strategies.builtin import StrategySpecError, parse_strategy
-
-        try:
-            parse_strategy(f"master:{model.settings}")
-        except StrategySpecError as e:
-            raise ModelFileError(f"model file {path}: settings: {e}") from None
-        if "model" in settings_keys(model.settings):
-            raise ModelFileError(f"model file {path}: settings may not name the model")
+    wrong = settings_error(model.settings)
+    if wrong:
+        raise ModelFileError(f"model file {path}: settings: {wrong}")
     if model.rounds > MODEL_ROUNDS:
         raise ModelFileError(f"model file {path}: at most {MODEL_ROUNDS} rounds")
     if not (np.all(np.isfinite(weights)) and np.all(np.isfinite(model.a))
@@ -234,11 +228,31 @@ def resolve(value: str, ruleset, players: int) -> tuple[ValueModel, str | None]:
                    f"the shipped {rules} {n}-player model (train one with quacks train)")
 
 
+def _key(item: str) -> str:
+    return item.partition("=")[0].strip()
+
+
 def settings_keys(spec_params: str) -> set[str]:
     """The parameter names of ``k=v,k=v`` (a chip list's commas kept in its value)."""
     from strategies.builtin import split_params
 
-    return {item.partition("=")[0].strip() for item in split_params(spec_params)}
+    return {_key(item) for item in split_params(spec_params)}
+
+
+def settings_error(settings: str) -> str | None:
+    """Why ``settings`` (``k=v,k=v``) cannot be master's settings of a model, or None: each must
+    be a parameter of master with a valid value, and none may name the model."""
+    from strategies.builtin import StrategySpecError, parse_strategy
+
+    if not settings:
+        return None
+    if "model" in settings_keys(settings):
+        return "they may not name the model (it is the file itself)"
+    try:
+        parse_strategy(f"master:{settings}")
+    except StrategySpecError as e:
+        return str(e)
+    return None
 
 
 def with_settings(st, settings: str):
@@ -251,9 +265,8 @@ def with_settings(st, settings: str):
     if not settings:
         return st
     own = split_params(st.spec.partition(":")[2])
-    given = settings_keys(",".join(own))
-    extra = [item for item in split_params(settings)
-             if item.partition("=")[0].strip() not in given]
+    given = {_key(item) for item in own}
+    extra = [item for item in split_params(settings) if _key(item) not in given]
     if not extra:
         return st
     return replace(parse_strategy(f"{st.name}:" + ",".join(extra + own)), spec=st.spec)

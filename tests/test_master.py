@@ -450,11 +450,11 @@ def test_a_model_carries_settings_that_the_spec_overrides(tmp_path):
 
 
 def test_a_model_with_bad_settings_is_refused(tmp_path):
-    for bad, says in (("press=high", "press"), ("nonsense=1", "unknown parameter"),
-                      ("model=none", "may not name the model")):
+    for i, (bad, says) in enumerate((("press=high", "press"), ("nonsense=1", "unknown parameter"),
+                                     ("model=none", "may not name the model"))):
         model = _model()
         model.settings = bad
-        path = tmp_path / f"bad{len(says)}.json"
+        path = tmp_path / f"bad{i}.json"
         model.save(path)
         with pytest.raises(ModelFileError, match=says):
             load_model(path)

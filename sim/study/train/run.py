@@ -120,7 +120,8 @@ def check_settings(settings: TrainSettings) -> None:
     """Refuse settings that cannot be trained, with one line saying why."""
     from sim.api.game import check_players, uses_value_model
     from sim.rules.ruleset import load_ruleset
-    from strategies.builtin import StrategySpecError, parse_strategy
+    from strategies.builtin import parse_strategy
+    from strategies.value_model_file import settings_error
 
     if settings.games < 1 or settings.iterations < 1:
         raise TrainError("--games and --iterations must be at least 1")
@@ -132,16 +133,9 @@ def check_settings(settings: TrainSettings) -> None:
     check_players(rs, settings.players)
     if rs.game("teams"):
         raise TrainError("teams share a cauldron; the value model is for players of their own")
-    if settings.master:
-        from strategies.value_model_file import settings_keys
-
-        if "model" in settings_keys(settings.master):
-            raise TrainError("--master: the model is the one being trained; give other "
-                             "parameters")
-        try:
-            parse_strategy(f"master:{settings.master}")
-        except StrategySpecError as e:
-            raise TrainError(f"--master: {e}") from None
+    wrong = settings_error(settings.master)
+    if wrong:
+        raise TrainError(f"--master: {wrong}")
     field = parse_strategy(settings.field)
     if uses_value_model(field):  # a master field would need a model to start with
         raise TrainError("--field: give a strategy without a value model (e.g. expert)")
