@@ -212,6 +212,7 @@ BUY_BY = ("model", "marginal")
 FLASK_BY = ("solve", "rule")
 CHOICES_BY = ("value", "rule")
 LEAVES = ("model", "marginal")
+LASTS = ("seen", "model")
 
 
 def _master_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -221,6 +222,10 @@ def _master_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
     params[S.SLOT_STOP, S.P_LEAF_MODEL] = (S.LEAF_MARGINAL if v["leaf"] == "marginal"
                                            else S.LEAF_MODEL)
     params[S.SLOT_STOP, S.P_LEAF_BUYS] = v["buys"]
+    params[S.SLOT_STOP, S.P_LAST_SEEN] = 1.0 if v["last"] == "seen" else 0.0
+    params[S.SLOT_STOP, S.P_LAST_MORE] = v["last_more"]
+    params[S.SLOT_STOP, S.P_LAST_SD] = v["last_sd"]
+    params[S.SLOT_STOP, S.P_LAST_SD0] = v["last_sd0"]
     kinds[S.SLOT_EXPLODE] = S.USER_BASE + S.UF_MASTER_EXPLODE
     if v["flask_by"] == "solve" and v["flask"] > 0:
         kinds[S.SLOT_FLASK] = S.USER_BASE + S.UF_MASTER_FLASK
@@ -262,6 +267,16 @@ REGISTRY["master"] = StrategyDef(
            "for quacks train --value linear)", choices=LEAVES),
      Param("buys", "float", 1.41, 0, 5, "leaf=marginal: weight of the VP the marginal buyer says "
            "an ending's coins buy (1 as it says; more values coins above its estimate)"),
+     Param("last", "choice", "seen", help="how the last round's leaves become a chance of "
+           "winning when a model is attached: from the other pots in sight, each other final "
+           "score estimated from its pot so far (seen), or by the model's logistic of the VP gap "
+           "before the round (model)", choices=LASTS),
+     Param("last_more", "float", 6.5, 0, 10, "last=seen: VP a pot still brewing is expected "
+           "to add per white point it has left below its explosion limit"),
+     Param("last_sd", "float", 4.2, 0, 10, "last=seen: spread of what a pot still brewing "
+           "adds, in VP per square root of its white points left"),
+     Param("last_sd0", "float", 2.3, 0.1, 10, "last=seen: spread of every other player's "
+           "final score around its estimate (the bonus die and the chips' actions)"),
      Param("buy_by", "choice", "marginal", help="how to buy: expert's marginal buyer "
            "(marginal), or the legal set that adds most to a linear model's margin (model)",
            choices=BUY_BY),

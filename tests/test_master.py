@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 
 import numpy as np
@@ -502,3 +503,47 @@ def test_the_recipe_command_trains_the_shipped_file(tmp_path):
     assert "--master" in args
     ok(*args, "--quiet")
     assert out.read_text() == shipped_path("base", 2).read_text()
+
+
+def _seen_setup(last: str):
+    """The last round in lock-step: seat 1 has stopped on space 30, seat 2 has exploded on
+    space 25, seat 3 is still brewing on space 20 with white total 4 of 7; every pot in sight."""
+    rs, R, P, G, SP = _marginal_setup(9, with_model=True)
+    st = parse_strategy(f"master:leaf=marginal,model=none,buy_by=marginal,ruby=0.9,buys={BUYS},"
+                        f"last={last},last_more=1.5,last_sd=2,last_sd0=1.2")
+    SP[:, : st.params.shape[0]] = st.params
+    G[L.G_SEEN] = 0b1111
+    P[1, L.F_REWARD], P[1, L.F_DONE], P[1, L.F_RUBIES] = 30, 1, 3
+    P[2, L.F_REWARD], P[2, L.F_DONE], P[2, L.F_EXPLODED] = 25, 1, 1
+    P[3, L.F_REWARD], P[3, L.F_WHITE], P[3, L.F_LIMIT] = 20, 4, 7
+    return rs, R, P, G, SP
+
+
+def test_last_round_leaves_are_chances_of_beating_the_pots_in_sight():
+    rs, R, P, G, SP = _seen_setup("seen")
+    V = marginal_leaf_table(P, 0, G, R, SP)
+    _, _, _, _, SPn = _marginal_setup(9, with_model=False)
+    vp = marginal_leaf_table(P, 0, G, R, SPn)  # what each ending adds to seat 0's VP
+    # seat scores 12, 15, 9, 20; seat 0 holds 3 rubies (1 VP at the end), seat 1 holds 3
+    others = [  # (mean, variance) of each other final score
+        (15 + (3 + rs.ruby[30]) // 2 + rs.vp[30] + rs.coins[30] // 5, 1.2 ** 2),
+        (9 + rs.ruby[25] // 2 + max(rs.vp[25], rs.coins[25] // 5), 1.2 ** 2),
+        (20 + rs.ruby[20] // 2 + rs.vp[20] + rs.coins[20] // 5 + 1.5 * 3, 1.2 ** 2 + 4 * 3),
+    ]
+    for space in (5, 22, 31, 45):
+        for e in (0, 1):
+            mine = 12 + 1 + vp[space, e]
+            want = np.prod([0.5 * (1 + math.erf((mine - m) / math.sqrt(2 * v)))
+                            for m, v in others])
+            assert V[space, e] == pytest.approx(want, rel=1e-12)
+    assert V[45, 0] > V[22, 0] > 0
+
+
+def test_last_round_leaves_by_the_logistic_when_asked_or_when_no_pot_is_in_sight():
+    rs, R, P, G, SP = _seen_setup("model")
+    by_model = marginal_leaf_table(P, 0, G, R, SP)
+    _, _, _, _, SPs = _seen_setup("seen")
+    G[L.G_SEEN] = 0b0001  # only its own pot
+    assert np.array_equal(marginal_leaf_table(P, 0, G, R, SPs), by_model)
+    G[L.G_SEEN] = 0b1111
+    assert not np.allclose(marginal_leaf_table(P, 0, G, R, SPs), by_model)

@@ -15,7 +15,8 @@ prices, which a linear coin value cannot say.
 With a value model attached (a per-round logistic of the final margin, ``value_model``), each
 ending's VP are added to the model's margin of the position now and turned into a chance of
 winning, so the solve presses when behind and plays safe when ahead; without one it maximises
-the expected VP.
+the expected VP. In the last round, where the other pots are in sight, the chance of winning can
+come from them instead (``last_round``).
 """
 
 from __future__ import annotations
@@ -23,8 +24,15 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.decisions.buy_marginal import marginal_context, marginal_worth
+from sim.kernel.decisions.last_round import seen_win_table, sees_others
 from sim.kernel.decisions.potion_value import best_seen_reward
-from sim.kernel.decisions.slots import P_DIE_VALUE, P_LEAF_BUYS, P_RUBY_VALUE, SLOT_STOP
+from sim.kernel.decisions.slots import (
+    P_DIE_VALUE,
+    P_LAST_SEEN,
+    P_LEAF_BUYS,
+    P_RUBY_VALUE,
+    SLOT_STOP,
+)
 from sim.kernel.decisions.value_layout import N_FEATURES
 from sim.kernel.decisions.value_model import (
     MAX_BUDGET,
@@ -107,6 +115,9 @@ def shifted_leaf_table(P, s, G, R, SP, shift):
         for sp in range(best, 54):
             V[sp, 0] += dv
     if has_model(SP, s):
+        if r >= R[R_ROUNDS] and SP[s, SLOT_STOP, P_LAST_SEEN] > 0 and sees_others(s, G):
+            seen_win_table(P, s, G, R, SP, V)
+            return V
         row = model_row(SP, s, r)
         x = np.empty(N_FEATURES, dtype=np.float64)
         position_features(P, s, G, x)

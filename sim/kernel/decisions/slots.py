@@ -52,6 +52,10 @@ P_PRESS = 25  # stop slot of ev: VP of expected value given up per VP behind, pe
 P_LEAF_MODEL = 26
 LEAF_MODEL, LEAF_MARGINAL = 1, 2
 P_LEAF_BUYS = 27  # stop slot, LEAF_MARGINAL: weight of the VP the coins buy (1: as the buyer says)
+# stop slot, LEAF_MARGINAL with a model, last round (``last_round``): 1 to value the leaves by the
+# other pots seen; a still-brewing pot's VP to come and variance per white point left; the spread
+# of every other final score
+P_LAST_SEEN, P_LAST_MORE, P_LAST_SD, P_LAST_SD0 = 28, 29, 30, 31
 
 SCRIPTED = 99  # every slot: read the decision from SC
 USER_BASE = 100  # kind USER_BASE + i: call slot function i of UF

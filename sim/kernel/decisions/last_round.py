@@ -1,0 +1,87 @@
+"""``master``'s leaves in the last round, from the pots it sees: the chance of winning of each
+ending, with every other player's final score estimated from their pot so far.
+
+In the last round the players brew in lock-step and see each other's pots (the information
+model), so the chance of winning after an ending need not come from the per-round logistic of
+the VP gap, which knows only the scores before the round. Each other player's final score is
+taken as normal around their score, their rubies' final exchange and what their pot is worth now
+(VP and coins of its reward space by the ruleset's final rates; an exploded pot the better of the
+two), with spread ``P_LAST_SD0`` (the evaluation's bonus die and chip actions). One still
+brewing is expected to add ``P_LAST_MORE`` VP per white point it has left below its explosion
+limit, with a variance ``P_LAST_SD`` squared per white point left. The others are taken as
+independent; a score equal to the best other counts half (the normal's continuity).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.kernel.decisions.slots import P_LAST_MORE, P_LAST_SD, P_LAST_SD0, SLOT_STOP
+from sim.kernel.jit import kernel
+from sim.kernel.layout import (
+    F_DONE,
+    F_EXPLODED,
+    F_LIMIT,
+    F_REWARD,
+    F_RUBIES,
+    F_SCORE,
+    F_WHITE,
+    G_NP,
+    G_SEEN,
+    R_COINS,
+    R_FINAL_COINS,
+    R_FINAL_RUBIES,
+    R_RUBY,
+    R_VP,
+)
+
+
+@kernel(inline=True)
+def sees_others(s, G):
+    """True if seat s sees at least one other player's pot of this round."""
+    return (G[G_SEEN] & ~(1 << s)) != 0
+
+
+@kernel
+def final_estimate(P, o, R, SP, s):
+    """(mean, variance) of seat o's final score as seat s estimates it from o's pot now."""
+    fc = max(R[R_FINAL_COINS], 1)
+    fr = max(R[R_FINAL_RUBIES], 1)
+    sp = P[o, F_REWARD]
+    coins = R[R_COINS + sp] // fc
+    pot = max(R[R_VP + sp], coins) if P[o, F_EXPLODED] != 0 else R[R_VP + sp] + coins
+    mean = float(P[o, F_SCORE] + (P[o, F_RUBIES] + R[R_RUBY + sp]) // fr + pot)
+    sd0 = SP[s, SLOT_STOP, P_LAST_SD0]
+    var = sd0 * sd0
+    if P[o, F_DONE] == 0:
+        left = float(max(P[o, F_LIMIT] - P[o, F_WHITE], 0))
+        mean += SP[s, SLOT_STOP, P_LAST_MORE] * left
+        var += SP[s, SLOT_STOP, P_LAST_SD] ** 2 * left
+    return mean, max(var, 1e-6)
+
+
+@kernel(nrt=True)
+def seen_win_table(P, s, G, R, SP, V):
+    """Turn ``V[space, exploded]`` (what each ending adds to seat s's final VP) into its chance of
+    winning against the other players' pots it sees (module docstring), in place."""
+    fr = max(R[R_FINAL_RUBIES], 1)
+    own = float(P[s, F_SCORE] + P[s, F_RUBIES] // fr)
+    n = G[G_NP]
+    means = np.empty(n, dtype=np.float64)
+    scales = np.empty(n, dtype=np.float64)
+    k = 0
+    for o in range(n):
+        if o != s and (G[G_SEEN] >> o) & 1:
+            m, v = final_estimate(P, o, R, SP, s)
+            means[k] = m
+            scales[k] = math.sqrt(2.0 * v)
+            k += 1
+    for sp in range(V.shape[0]):
+        for e in range(2):
+            score = own + V[sp, e]
+            p = 1.0
+            for i in range(k):
+                p *= 0.5 * (1.0 + math.erf((score - means[i]) / scales[i]))
+            V[sp, e] = p
