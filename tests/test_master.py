@@ -539,11 +539,13 @@ def test_last_round_leaves_are_chances_of_beating_the_pots_in_sight():
     assert V[45, 0] > V[22, 0] > 0
 
 
-def test_last_round_leaves_by_the_logistic_when_asked_or_when_no_pot_is_in_sight():
+def test_last_round_leaves_by_the_logistic_when_asked_or_unless_every_pot_is_in_sight():
     rs, R, P, G, SP = _seen_setup("model")
-    by_model = marginal_leaf_table(P, 0, G, R, SP)
     _, _, _, _, SPs = _seen_setup("seen")
-    G[L.G_SEEN] = 0b0001  # only its own pot
-    assert np.array_equal(marginal_leaf_table(P, 0, G, R, SPs), by_model)
+    for seen in (0b0001, 0b0011, 0b1101):  # its own pot only, or some of the others'
+        G[L.G_SEEN] = seen
+        assert np.array_equal(marginal_leaf_table(P, 0, G, R, SPs),
+                              marginal_leaf_table(P, 0, G, R, SP))
     G[L.G_SEEN] = 0b1111
-    assert not np.allclose(marginal_leaf_table(P, 0, G, R, SPs), by_model)
+    assert not np.allclose(marginal_leaf_table(P, 0, G, R, SPs),
+                           marginal_leaf_table(P, 0, G, R, SP))

@@ -9,7 +9,9 @@ taken as normal around their score, their rubies' final exchange and what their 
 two), with spread ``P_LAST_SD0`` (the evaluation's bonus die and chip actions). One still
 brewing is expected to add ``P_LAST_MORE`` VP per white point it has left below its explosion
 limit, with a variance ``P_LAST_SD`` squared per white point left. The others are taken as
-independent; a score equal to the best other counts half (the normal's continuity).
+independent; a score equal to the best other counts half (the normal's continuity). Where a pot
+is not in sight (the last round brewed one after another, ``final_info_model``), the leaves stay
+with the logistic.
 """
 
 from __future__ import annotations
@@ -39,9 +41,11 @@ from sim.kernel.layout import (
 
 
 @kernel(inline=True)
-def sees_others(s, G):
-    """True if seat s sees at least one other player's pot of this round."""
-    return (G[G_SEEN] & ~(1 << s)) != 0
+def sees_every_other(s, G):
+    """True if seat s sees every other player's pot of this round (the last round in lock-step;
+    with ``final_info_model = "sequential"`` only the last to brew does)."""
+    others = ((1 << G[G_NP]) - 1) & ~(1 << s)
+    return G[G_NP] > 1 and (G[G_SEEN] & others) == others
 
 
 @kernel
@@ -73,7 +77,7 @@ def seen_win_table(P, s, G, R, SP, V):
     scales = np.empty(n, dtype=np.float64)
     k = 0
     for o in range(n):
-        if o != s and (G[G_SEEN] >> o) & 1:
+        if o != s:
             m, v = final_estimate(P, o, R, SP, s)
             means[k] = m
             scales[k] = math.sqrt(2.0 * v)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.decisions.buy_marginal import marginal_context, marginal_worth
-from sim.kernel.decisions.last_round import seen_win_table, sees_others
+from sim.kernel.decisions.last_round import seen_win_table, sees_every_other
 from sim.kernel.decisions.potion_value import best_seen_reward
 from sim.kernel.decisions.slots import (
     P_DIE_VALUE,
@@ -115,7 +115,7 @@ def shifted_leaf_table(P, s, G, R, SP, shift):
         for sp in range(best, 54):
             V[sp, 0] += dv
     if has_model(SP, s):
-        if r >= R[R_ROUNDS] and SP[s, SLOT_STOP, P_LAST_SEEN] > 0 and sees_others(s, G):
+        if r >= R[R_ROUNDS] and SP[s, SLOT_STOP, P_LAST_SEEN] > 0 and sees_every_other(s, G):
             seen_win_table(P, s, G, R, SP, V)
             return V
         row = model_row(SP, s, r)
