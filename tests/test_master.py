@@ -519,20 +519,28 @@ def _seen_setup(last: str):
     return rs, R, P, G, SP
 
 
-def test_last_round_leaves_are_chances_of_beating_the_pots_in_sight():
+@pytest.mark.parametrize("pennies", [None, (0b011, 0b000, 0b111, 0b001)])
+def test_last_round_leaves_are_chances_of_beating_the_pots_in_sight(pennies):
     rs, R, P, G, SP = _seen_setup("seen")
+    end = [0, 0, 0, 0]  # VP of the witch pennies each seat still holds (2 each)
+    if pennies is not None:
+        R[L.R_WITCHES], R[L.R_PENNY_VP] = 1, 2
+        for seat, bits in enumerate(pennies):
+            P[seat, L.F_PENNY] = bits
+            end[seat] = 2 * bin(bits).count("1")
     V = marginal_leaf_table(P, 0, G, R, SP)
     _, _, _, _, SPn = _marginal_setup(9, with_model=False)
     vp = marginal_leaf_table(P, 0, G, R, SPn)  # what each ending adds to seat 0's VP
     # seat scores 12, 15, 9, 20; seat 0 holds 3 rubies (1 VP at the end), seat 1 holds 3
     others = [  # (mean, variance) of each other final score
-        (15 + (3 + rs.ruby[30]) // 2 + rs.vp[30] + rs.coins[30] // 5, 1.2 ** 2),
-        (9 + rs.ruby[25] // 2 + max(rs.vp[25], rs.coins[25] // 5), 1.2 ** 2),
-        (20 + rs.ruby[20] // 2 + rs.vp[20] + rs.coins[20] // 5 + 1.5 * 3, 1.2 ** 2 + 4 * 3),
+        (15 + (3 + rs.ruby[30]) // 2 + rs.vp[30] + rs.coins[30] // 5 + end[1], 1.2 ** 2),
+        (9 + rs.ruby[25] // 2 + max(rs.vp[25], rs.coins[25] // 5) + end[2], 1.2 ** 2),
+        (20 + rs.ruby[20] // 2 + rs.vp[20] + rs.coins[20] // 5 + 1.5 * 3 + end[3],
+         1.2 ** 2 + 4 * 3),
     ]
     for space in (5, 22, 31, 45):
         for e in (0, 1):
-            mine = 12 + 1 + vp[space, e]
+            mine = 12 + 1 + end[0] + vp[space, e]
             want = np.prod([0.5 * (1 + math.erf((mine - m) / math.sqrt(2 * v)))
                             for m, v in others])
             assert V[space, e] == pytest.approx(want, rel=1e-12)

@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from sim.kernel.decisions.slots import P_LAST_MORE, P_LAST_SD, P_LAST_SD0, SLOT_STOP
+from sim.kernel.decisions.witch import pennies_held
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     F_DONE,
@@ -35,8 +36,10 @@ from sim.kernel.layout import (
     R_COINS,
     R_FINAL_COINS,
     R_FINAL_RUBIES,
+    R_PENNY_VP,
     R_RUBY,
     R_VP,
+    R_WITCHES,
 )
 
 
@@ -48,6 +51,13 @@ def sees_every_other(s, G):
     return G[G_NP] > 1 and (G[G_SEEN] & others) == others
 
 
+@kernel(inline=True)
+def end_pennies(P, s, R):
+    """VP seat s's witch pennies still held would score at the end (Herb Witches; a witch called
+    in the last round instead is worth at least as much to the one calling her)."""
+    return pennies_held(P, s) * R[R_PENNY_VP] if R[R_WITCHES] != 0 else 0
+
+
 @kernel
 def final_estimate(P, o, R, SP, s):
     """(mean, variance) of seat o's final score as seat s estimates it from o's pot now."""
@@ -56,7 +66,8 @@ def final_estimate(P, o, R, SP, s):
     sp = P[o, F_REWARD]
     coins = R[R_COINS + sp] // fc
     pot = max(R[R_VP + sp], coins) if P[o, F_EXPLODED] != 0 else R[R_VP + sp] + coins
-    mean = float(P[o, F_SCORE] + (P[o, F_RUBIES] + R[R_RUBY + sp]) // fr + pot)
+    mean = float(P[o, F_SCORE] + (P[o, F_RUBIES] + R[R_RUBY + sp]) // fr + pot
+                 + end_pennies(P, o, R))
     sd0 = SP[s, SLOT_STOP, P_LAST_SD0]
     var = sd0 * sd0
     if P[o, F_DONE] == 0:
@@ -71,7 +82,7 @@ def seen_win_table(P, s, G, R, SP, V):
     """Turn ``V[space, exploded]`` (what each ending adds to seat s's final VP) into its chance of
     winning against the other players' pots it sees (module docstring), in place."""
     fr = max(R[R_FINAL_RUBIES], 1)
-    own = float(P[s, F_SCORE] + P[s, F_RUBIES] // fr)
+    own = float(P[s, F_SCORE] + P[s, F_RUBIES] // fr + end_pennies(P, s, R))
     n = G[G_NP]
     means = np.empty(n, dtype=np.float64)
     scales = np.empty(n, dtype=np.float64)

@@ -26,8 +26,9 @@ from sim.kernel.decisions.slots import (
     WITCH_RANDOM,
 )
 from sim.kernel.jit import kernel
-from sim.kernel.layout import F_DRAWS, G_ROUND, G_VISIT, R_PENNY_VP, R_ROUNDS
+from sim.kernel.layout import F_DRAWS, F_PENNY, G_ROUND, G_VISIT, R_PENNY_VP, R_ROUNDS
 from sim.kernel.rng import uniform
+from sim.rules.witches import N_GROUPS
 
 # witch_answer's first value: how the seat answered (a witch's ``ask`` turns it into her answer)
 ASK_DEFAULT = 0  # the built-in strategy: her module's ``default`` answers
@@ -76,6 +77,15 @@ def last_call(G, R, w):
     """Whether the built-in strategy calls witch w whenever she gains anything: in the last round,
     or when she visits (Visit from a Witch: free)."""
     return G[G_ROUND] >= R[R_ROUNDS] or G[G_VISIT] == w
+
+
+@kernel(inline=True)
+def pennies_held(P, s):
+    """How many witch pennies seat s still holds (each scores ``game.penny_vp`` at the end)."""
+    n = 0
+    for g in range(N_GROUPS):
+        n += (P[s, F_PENNY] >> g) & 1
+    return n
 
 
 @kernel(inline=True)

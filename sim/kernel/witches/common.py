@@ -5,6 +5,7 @@ and the visiting witch of Visit from a Witch. Groups and numbers come from ``sim
 
 from __future__ import annotations
 
+from sim.kernel.decisions.witch import pennies_held
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -72,9 +73,7 @@ def penny_points(P, G, R, E):
     if R[R_WITCHES] == 0:
         return
     for s in range(G[G_NP]):
-        n = 0
-        for g in range(N_GROUPS):
-            n += (P[s, F_PENNY] >> g) & 1
+        n = pennies_held(P, s)
         if n > 0:
             P[s, F_SCORE] += n * R[R_PENNY_VP]
             record(E, G, s, EV_WITCH, 0, n, n * R[R_PENNY_VP])
