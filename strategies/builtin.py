@@ -251,10 +251,10 @@ _MASTER_COMMON = dict(flask=3, flask_white=3, coins_until=6, droplet_until=9, re
                           "mg_yellow": 0.91, "mg_ruby": 0.87, "mg_size": 1.12,
                           "mg_horizon": 1.03},
                       # the witches' built-in answer, tuned for master under herb-witches
-                      witch={"six-chips_from": 7, "whites-back_from": 7, "w_whites": 6.26,
-                             "w_both": 5.13, "upgrade_from": 4, "w_coins": 13.6, "w_twin": 7.24,
-                             "w_ruby_coins": 10.8, "w_colours": 5.58, "w_bag": 12.1,
-                             "w_rubies": 7.53, "w_cheap": 2.64})
+                      witch={"six-chips_from": 8, "whites-back_from": 9, "w_whites": 7.49,
+                             "w_both": 5.73, "upgrade_from": 3, "w_coins": 10.0, "w_twin": 8.32,
+                             "w_ruby_coins": 13.0, "w_colours": 10.3, "w_bag": 13.2,
+                             "w_rubies": 7.30, "w_cheap": 4.06})
 REGISTRY["master"] = StrategyDef(
     "master", "The strongest built-in: the exact in-round solve with every ending valued as a "
     "chance of winning (a per-round logistic of the VP gap, fitted by quacks train).",
