@@ -1,17 +1,17 @@
 """``master``'s leaves in the last round, from the pots it sees: the chance of winning of each
 ending, with every other player's final score estimated from their pot so far.
 
-In the last round the players brew in lock-step and see each other's pots (the information
-model), so the chance of winning after an ending need not come from the per-round logistic of
-the VP gap, which knows only the scores before the round. Each other player's final score is
-taken as normal around their score, their rubies' final exchange, their witch pennies still held
-(Herb Witches; counted for seat s too) and what their pot is worth now (VP and coins of its
-reward space by the ruleset's final rates; an exploded pot the better of the two), with spread
-``P_LAST_SD0`` (the evaluation's bonus die and chip actions). One still brewing is expected to
-add ``P_LAST_MORE`` VP per white point it has left below its explosion limit, with a variance
-``P_LAST_SD`` squared per white point left. The others are taken as independent; a score equal to the best other counts half (the normal's continuity). Where a pot
-is not in sight (the last round brewed one after another, ``final_info_model``), the leaves stay
-with the logistic.
+In the last round the players brew in lock-step and see each other's pots (the information model),
+so the chance of winning after an ending need not come from the per-round logistic of the VP gap,
+which knows only the scores before the round. Each other player's final score is taken as normal
+around their score, their rubies' final exchange, their witch pennies still held (Herb Witches;
+counted for seat s too) and what their pot is worth now (VP and coins of its reward space by the
+ruleset's final rates; an exploded pot the better of the two), with spread ``P_LAST_SD0`` (the
+evaluation's bonus die and chip actions). One still brewing is expected to add ``P_LAST_MORE`` VP
+per white point it has left below its explosion limit, with a variance ``P_LAST_SD`` squared per
+white point left. The others are taken as independent; a score equal to the best other counts half
+(the normal's continuity). Where a pot is not in sight (the last round brewed one after another,
+``final_info_model``), the leaves stay with the logistic.
 """
 
 from __future__ import annotations
