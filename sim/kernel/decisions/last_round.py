@@ -58,16 +58,21 @@ def end_pennies(P, s, R):
     return pennies_held(P, s) * R[R_PENNY_VP] if R[R_WITCHES] != 0 else 0
 
 
+@kernel(inline=True)
+def final_pot_vp(R, sp, exploded):
+    """VP a last-round pot ending on reward space sp scores with its coins turned into VP at the
+    final rate: the VP and the coins intact, the better of the two exploded (its ruby apart)."""
+    coins = R[R_COINS + sp] // max(R[R_FINAL_COINS], 1)
+    return max(R[R_VP + sp], coins) if exploded else R[R_VP + sp] + coins
+
+
 @kernel
 def final_estimate(P, o, R, SP, s):
     """(mean, variance) of seat o's final score as seat s estimates it from o's pot now."""
-    fc = max(R[R_FINAL_COINS], 1)
     fr = max(R[R_FINAL_RUBIES], 1)
     sp = P[o, F_REWARD]
-    coins = R[R_COINS + sp] // fc
-    pot = max(R[R_VP + sp], coins) if P[o, F_EXPLODED] != 0 else R[R_VP + sp] + coins
-    mean = float(P[o, F_SCORE] + (P[o, F_RUBIES] + R[R_RUBY + sp]) // fr + pot
-                 + end_pennies(P, o, R))
+    mean = float(P[o, F_SCORE] + (P[o, F_RUBIES] + R[R_RUBY + sp]) // fr
+                 + final_pot_vp(R, sp, P[o, F_EXPLODED] != 0) + end_pennies(P, o, R))
     sd0 = SP[s, SLOT_STOP, P_LAST_SD0]
     var = sd0 * sd0
     if P[o, F_DONE] == 0:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.decisions.buy_marginal import marginal_context, marginal_worth
-from sim.kernel.decisions.last_round import seen_win_table, sees_every_other
+from sim.kernel.decisions.last_round import final_pot_vp, seen_win_table, sees_every_other
 from sim.kernel.decisions.potion_value import best_seen_reward
 from sim.kernel.decisions.slots import (
     P_DIE_VALUE,
@@ -95,13 +95,11 @@ def shifted_leaf_table(P, s, G, R, SP, shift):
     rubies = P[s, F_RUBIES]
     V = np.empty((54, 2), dtype=np.float64)
     if r >= R[R_ROUNDS]:
-        fc = max(R[R_FINAL_COINS], 1)
         fr = max(R[R_FINAL_RUBIES], 1)
         for sp in range(54):
             ruby_vp = (rubies + R[R_RUBY + sp]) // fr - rubies // fr
-            coins = R[R_COINS + sp] // fc
-            V[sp, 0] = R[R_VP + sp] + coins + ruby_vp
-            V[sp, 1] = max(R[R_VP + sp], coins) + ruby_vp
+            V[sp, 0] = final_pot_vp(R, sp, False) + ruby_vp
+            V[sp, 1] = final_pot_vp(R, sp, True) + ruby_vp
     else:
         g = marginal_purchase_gains(P, s, G, R, SP, MAX_BUDGET) * SP[s, SLOT_STOP, P_LEAF_BUYS]
         for sp in range(54):
