@@ -10,8 +10,10 @@ paraphrase in our own words, with the simulator's settled readings (decisions.md
 This is the one declaration of a card; its effect is its own module in ``sim.kernel.cards`` (named
 after the id), hooked in ``sim.kernel.cards.hooks``. What the api layer needs to know of a card is
 here too: the words a round file may answer its choice with (``words``), whether a round file's
-``card_draws`` come after the potion's draws (``draws_after``), and whether it can put chips back
-into the bag during a potion (``puts_back``: "white" or "any"; ``quacks potion --draws`` checks).
+``card_draws`` come after the potion's draws (``draws_after``), whether it can put chips back
+into the bag during a potion (``puts_back``: "white" or "any"; ``quacks potion --draws`` checks),
+and whether it changes a potion while it is brewed (``draw_time``: the cards ``quacks potion
+--card`` and ``quacks thresholds --card`` accept, ``DRAW_TIME_CARDS``).
 """
 
 from __future__ import annotations
@@ -61,11 +63,12 @@ class Card:
     words: tuple = ()  # (word, answer): what a round file's card_choice may say for its choice
     draws_after: bool = False  # a round file's card_draws follow the potion's draws (else precede)
     puts_back: str = ""  # "white" / "any": chips it may put back into the bag during a potion
+    draw_time: bool = False  # it changes a potion while it is brewed (a single potion plays it)
 
     def as_json(self) -> dict:
         """The card as ``quacks rules --json`` shows it."""
         d = asdict(self)
-        for k in ("words", "draws_after", "puts_back"):
+        for k in ("words", "draws_after", "puts_back", "draw_time"):
             del d[k]
         return d
 
@@ -113,7 +116,7 @@ _CARDS = (
     ("the-pot-is-full", "The Pot is Full", BLUE,
      "Anyone who rolls the bonus die this round rolls it twice and takes both results."),
     ("pumpkin-patch-party", "Pumpkin Patch Party", BLUE,
-     "Every orange chip placed this round moves 1 extra space."),
+     "Every orange chip placed this round moves 1 extra space.", {"draw_time": True}),
     ("lucky-devil", "Lucky Devil", BLUE,
      "A player whose scoring space shows a ruby gets 2 extra VP, even if the pot exploded (and "
      "they took the coins)."),
@@ -126,10 +129,10 @@ _CARDS = (
      "drawing ends moves their droplet 1 space."),
     ("living-in-luxury", "Living in Luxury", BLUE,
      "The explosion limit is 9 this round instead of 7. With yellow Set 3 the larger raise "
-     "counts; the two never add up."),
+     "counts; the two never add up.", {"draw_time": True}),
     ("well-stirred", "Well Stirred", BLUE,
      "Each player may put the first white chip they draw back into the bag, without the flask.",
-     {"puts_back": "white"}),
+     {"puts_back": "white", "draw_time": True}),
     ("strong-ingredient", "Strong Ingredient", BLUE,
      "In start-player order, each player who stopped without exploding draws up to 5 chips and "
      "may place one; the rest go back. These draws never explode the pot, and the placed chip "
@@ -142,7 +145,8 @@ _CARDS = (
      "Each player's first 5 chips are the card's draws: they never explode the pot. Once they "
      "are placed, the player may go on (a pot over the limit may still stop intact, and explodes "
      "on the next ordinary draw) or put everything back (chips set aside or held included) and "
-     "brew the potion again from the start, with ordinary draws.", {"puts_back": "any"}),
+     "brew the potion again from the start, with ordinary draws.",
+     {"puts_back": "any", "draw_time": True}),
 )
 
 _WITCH_CARDS = (
@@ -162,6 +166,7 @@ CARDS: tuple[Card, ...] = tuple(
 )
 BASE_CARDS = sum(1 for c in CARDS if not c.needs)  # how many cards the base game's deck has (24)
 CARD_IDS: tuple[str, ...] = tuple(c.id for c in CARDS)
+DRAW_TIME_CARDS: tuple[str, ...] = tuple(c.id for c in CARDS if c.draw_time)  # potion --card
 NO_CARD = 0
 _BY_ID = {c.id: c for c in CARDS}
 
