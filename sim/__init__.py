@@ -29,3 +29,19 @@ from sim.numba_cache import configure as _configure_numba_cache  # noqa: E402
 
 __version__ = "0.1.0"
 NUMBA_CACHE_DIR = _configure_numba_cache()  # the folder of the compiled kernels
+
+
+def __getattr__(name: str):
+    """The Python API (``sim.potion``, ``sim.tournament``, ...; see :mod:`sim.questions`),
+    imported on first use so that ``import sim`` stays light."""
+    import sim.questions as questions
+
+    if name in questions.FUNCTIONS:
+        return getattr(questions, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    import sim.questions as questions
+
+    return sorted(set(globals()) | set(questions.FUNCTIONS))

@@ -1,6 +1,6 @@
 """The layers run one way: ``sim.rules`` -> ``sim.kernel`` -> ``strategies`` -> ``sim.api`` ->
-``sim.study`` -> ``sim.cli`` (an arrow reads "may be imported by"), with ``sim.stats`` a leaf that
-api, study and cli may use.
+``sim.study`` -> ``sim.questions`` (the Python API) -> ``sim.cli`` (an arrow reads "may be
+imported by"), with ``sim.stats`` a leaf that api, study, questions and cli may use.
 
 The source is parsed (``ast``), never imported, so the check is fast and sees every import: at
 module level, inside functions (lazy imports count: they dodge a cycle at import time but not in
@@ -21,9 +21,9 @@ TOP = ("sim", "strategies")
 
 # Lower rank may be imported by higher rank, never the other way round.
 LAYERS = {"sim.rules": 0, "sim.kernel": 1, "strategies": 2, "sim.api": 3, "sim.study": 4,
-          "sim.cli": 5}
+          "sim.questions": 5, "sim.cli": 6}
 STATS = "sim.stats"  # a leaf utility: imports only itself; imported by STATS_USERS
-STATS_USERS = ("sim.api", "sim.study", "sim.cli")
+STATS_USERS = ("sim.api", "sim.study", "sim.questions", "sim.cli")
 INFRASTRUCTURE = {"sim", "sim.numba_cache"}  # package start-up and the Numba cache location
 
 # User strategy files import the slot constants from strategies.slots (a contract); the project
