@@ -105,6 +105,10 @@ def event_dict(row) -> dict:
         d["rubies"] = a
     elif code in (L.EV_BLUE_VP, L.EV_PURPLE_VP):
         d["vp"] = a
+    elif code == L.EV_BLUE_ORANGE:
+        d.update(vp=a, orange=b)
+    elif code == L.EV_BLUE_WHITE:
+        d.update(rubies=a, looked=b)
     elif code == L.EV_LIMIT:
         d["limit"] = a
     elif code == L.EV_GREEN_MOVE:

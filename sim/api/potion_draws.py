@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.api.potion import PotionInputError, PotionQuery
+from sim.api.potion import PotionInputError, PotionQuery, card_id
 from sim.kernel.layout import (
     F_EXPLODED,
     F_REWARD,
@@ -103,6 +103,7 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
     return {
         "bag": chips.format_counts(have),
         "draws": draws_spec,
+        "card": card_id(q),
         "placements": placements,
         "returned": returned,
         "exploded": bool(P[0, F_EXPLODED]),
@@ -155,6 +156,10 @@ def _card_gain_text(kind: int, b: int) -> str:
 def _event_text(code: int, a: int, b: int, c: int = 0) -> str:
     from sim.kernel import layout as L
 
+    if code in (L.EV_BLUE_ORANGE, L.EV_BLUE_WHITE):  # blue Sets 5, 6: the declared text
+        from sim.api.events import event_dict, event_text
+
+        return event_text(event_dict((0, -1, code, a, b, c)), [])
     name = chips.chip_name(a) if 0 <= a < chips.N_TYPES else "none"
     return {
         L.EV_RED: f"{name}: {'takes' if c else 'declines'} +{b} extra",

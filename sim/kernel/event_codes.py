@@ -152,6 +152,13 @@ _EVENTS = (
         b="spaces moved (locoweed)"),
     _ev("EV_BLACK_RUBY", "black_ruby", "black ruby: rubies {rubies}", a="rubies (black Set 5 / 6)"),
     _ev("EV_VISIT", "visit", NAMED_FIELDS, a="the witch visiting this round (Visit from a Witch)"),
+    _ev("EV_BLUE_ORANGE", "blue_orange",
+        "blue: {orange:~orange chip} in the pot, at least its value: +{vp} VP",
+        a="VP: the blue chip's value (blue Set 5)", b="orange chips in the pot"),
+    _ev("EV_BLUE_WHITE", "blue_white",
+        "blue: +{rubies:~ruby/rubies}, one per white 1-chip among the {looked:~chip} before it",
+        a="rubies: white 1-chips among the chips looked at (blue Set 6)",
+        b="chips looked at (the blue chip's value, fewer if the pot has fewer)"),
 )
 
 EVENTS: tuple[EventCode, ...] = tuple(

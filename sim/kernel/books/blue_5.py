@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_BLUE_VP, F_NORANGE, F_SCORE
+from sim.kernel.layout import EV_BLUE_ORANGE, F_NORANGE, F_SCORE
 from sim.rules.chips import TYPE_VALUE
 
 
@@ -14,4 +14,4 @@ def placed(P, s, t, G, E):
     """Blue chip t just placed."""
     if P[s, F_NORANGE] >= TYPE_VALUE[t]:
         P[s, F_SCORE] += TYPE_VALUE[t]
-        record(E, G, s, EV_BLUE_VP, TYPE_VALUE[t], 0, 0)
+        record(E, G, s, EV_BLUE_ORANGE, TYPE_VALUE[t], P[s, F_NORANGE], 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_BLUE_RUBY, F_NPOT, F_RUBIES, POT_T
+from sim.kernel.layout import EV_BLUE_WHITE, F_NPOT, F_RUBIES, POT_T
 from sim.rules.chips import TYPE_VALUE, W1
 
 
@@ -13,10 +13,11 @@ from sim.rules.chips import TYPE_VALUE, W1
 def placed(P, s, t, G, E):
     """Blue chip t just placed (the last entry in the pot)."""
     k = P[s, F_NPOT] - 1  # the blue chip's own entry
+    first = max(0, k - TYPE_VALUE[t])
     n = 0
-    for i in range(max(0, k - TYPE_VALUE[t]), k):
+    for i in range(first, k):
         if P[s, POT_T + i] == W1:
             n += 1
     if n > 0:
         P[s, F_RUBIES] += n
-        record(E, G, s, EV_BLUE_RUBY, n, 0, 0)
+        record(E, G, s, EV_BLUE_WHITE, n, k - first, 0)
