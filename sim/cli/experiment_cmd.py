@@ -43,9 +43,13 @@ def register(app: typer.Typer) -> None:
         from sim.study.experiments.file import (
             ExperimentFileError,
             load_experiment,
+            no_shipped_reason,
             shipped_experiments,
         )
 
+        if not shipped_experiments():  # a broken install, not a bad command: exit 1, not 2
+            typer.echo(f"error: {no_shipped_reason()}", err=True)
+            raise typer.Exit(1)
         t = Table(title="shipped experiments (quacks experiment run NAME)")
         t.add_column("name", no_wrap=True)  # what to type: never broken across lines
         for c in ("title", "parts", "games/part"):

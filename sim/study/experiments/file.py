@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 from sim.api.limits import int_range
@@ -235,14 +236,32 @@ def load_experiment(path: str | Path) -> Experiment:
                       head["rules"], [str(s) for s in head["set"]], head["players"], parts)
 
 
-def shipped_dir() -> Path:
-    """The folder of the experiments that ship with the project (``experiments/``)."""
-    return Path(__file__).resolve().parents[3] / "experiments"
+SHIPPED_PACKAGE = "experiments"  # the top-level folder experiments/, shipped as package data
+
+
+def shipped_dir() -> Path | None:
+    """The folder of the experiments that ship with the project: the package ``experiments``,
+    found with importlib.resources (so an installed copy finds its own files, from any folder);
+    None when that package is not installed."""
+    try:
+        root = resources.files(SHIPPED_PACKAGE)
+    except (ModuleNotFoundError, TypeError):  # not installed, or a module of that name
+        return None
+    return root if isinstance(root, Path) else None  # not a namespace or zipped folder
 
 
 def shipped_experiments() -> list[Path]:
-    """The shipped experiment files, by name."""
-    return sorted(shipped_dir().glob("*.toml"))
+    """The shipped experiment files, by name (none when the package is missing)."""
+    d = shipped_dir()
+    return sorted(d.glob("*.toml")) if d is not None else []
+
+
+def no_shipped_reason() -> str:
+    """Why :func:`shipped_experiments` found nothing, as one line for the user."""
+    d = shipped_dir()
+    where = f"no experiment file in {d}" if d is not None else \
+        f"the package '{SHIPPED_PACKAGE}' is not installed"
+    return f"no shipped experiments found ({where}); reinstall quacks-sim (pip install .)"
 
 
 def find_experiment(name_or_path: str) -> Path:
@@ -250,7 +269,8 @@ def find_experiment(name_or_path: str) -> Path:
     p = Path(name_or_path)
     if p.is_file():
         return p
-    q = shipped_dir() / f"{name_or_path}.toml"
+    d = shipped_dir()
+    q = d / f"{name_or_path}.toml" if d is not None else p
     if q.is_file():
         return q
     return p
