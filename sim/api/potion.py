@@ -104,14 +104,31 @@ def make_query(bag_spec: str, stop: str, flask: int | None, start: int, ruleset:
         raise PotionInputError(f"--start {start}: the last chip space is 52")
     if flask is not None and not 1 <= flask <= 3:
         raise PotionInputError(f"--flask {flask}: white chips have values 1, 2 and 3")
-    number = 0
-    if card is not None:
-        from sim.rules.cards import CARD_IDS, card_number
+    return PotionQuery(bag=bag, stop=stop, flask=flask, start=start, ruleset=ruleset,
+                       card=potion_card_number(card))
 
-        if card not in CARD_IDS:
-            raise PotionInputError(f"--card {card}: no such card; cards are {', '.join(CARD_IDS)}")
-        number = card_number(card)
-    return PotionQuery(bag=bag, stop=stop, flask=flask, start=start, ruleset=ruleset, card=number)
+
+def potion_card_number(card: str | None) -> int:
+    """The kernel number of ``--card`` (0 for none); PotionInputError for an unknown card or one
+    that does nothing while a potion is brewed (its effect is before the round, at its end, or
+    on the other players), naming the cards a single potion plays (``Card.draw_time``)."""
+    from sim.rules.cards import CARD_IDS, DRAW_TIME_CARDS, card_number
+
+    if card is None:
+        return 0
+    if card in DRAW_TIME_CARDS:
+        return card_number(card)
+    why = ("has no effect while a potion is brewed" if card in CARD_IDS else "no such card")
+    raise PotionInputError(f"--card {card}: {why}; a single potion plays only "
+                           f"{', '.join(DRAW_TIME_CARDS)}")
+
+
+def card_id(q: PotionQuery) -> str | None:
+    """The id of the card the query's potion is brewed under, or None."""
+    from sim.rules.cards import card_numbered
+
+    c = card_numbered(q.card)
+    return c.id if c is not None else None
 
 
 def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
@@ -255,11 +272,12 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
     value_params = f"coin={coin_value:g},ruby={ruby_value:g}"
     specs = [f"{r}:{value_params}" if r in ("ev", "optimal") else r for r in rules]
     counts = chips.counts_of(q.bag)
-    can_exact = exact_if_possible and sub_bag_count(counts) <= MAX_STATES
+    can_exact = exact_if_possible and exact_supported(q) and sub_bag_count(counts) <= MAX_STATES
     rows = []
     values = outcome_values(q, coin_value, ruby_value)
     for rule, spec in zip(rules, specs):
-        qq = PotionQuery(bag=q.bag, stop=spec, flask=q.flask, start=q.start, ruleset=q.ruleset)
+        qq = PotionQuery(bag=q.bag, stop=spec, flask=q.flask, start=q.start, ruleset=q.ruleset,
+                         card=q.card)
         kind, _ = parse_stop_policy(spec)
         if can_exact and (kind < S.USER_BASE or kind == S.STOP_OPTIMAL):
             # the rule decides with its own parameters; every rule is valued with the same value
@@ -283,7 +301,8 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
     for r in rows:
         r["regret"] = best - r["expected_value"]
     return {"bag": chips.format_counts(counts), "start": q.start, "flask": q.flask,
-            "value": {"coin": coin_value, "ruby": ruby_value, "vp": 1.0}, "exact": can_exact,
+            "card": card_id(q), "value": {"coin": coin_value, "ruby": ruby_value, "vp": 1.0},
+            "exact": can_exact,
             "ruleset": q.ruleset.name, "overrides": list(q.ruleset.overrides), "rules": rows}
 
 
@@ -312,6 +331,7 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
         "stop": q.stop,
         "flask": q.flask,
         "start": q.start,
+        "card": card_id(q),
         "rules": rs.name,
         "overrides": list(rs.overrides),
         "exact": is_exact,

@@ -61,8 +61,8 @@ def potion(
     ruby_value: Annotated[float, typer.Option(
         help="VP worth of a ruby when valuing potions (--regret, ev, optimal).")] = 0.5,
     card: Annotated[str | None, typer.Option(
-        help="A fortune-teller card whose draw-time rule applies (pumpkin-patch-party, "
-        "living-in-luxury, well-stirred, a-second-chance, ...; see quacks rules).")] = None,
+        help="A fortune-teller card whose rule acts while the potion is brewed, e.g. "
+        "well-stirred (any other card is refused, naming the cards that do).")] = None,
     json_: JsonOpt = False,
     threads: ThreadsOpt = None,
     strategy_file: StrategyFileOpt = None,

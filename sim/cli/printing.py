@@ -3,12 +3,122 @@ draws, the regret table and a scripted round (rich tables on the command line's 
 
 from __future__ import annotations
 
+import os
+import re
 import sys
+from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
-out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+PIPED_WIDTH = 200  # the width of tables written to a pipe or file when $COLUMNS is not set
+COLUMN_EDGE = 3  # what a column adds to a rich table's width: its two padding spaces and a rule
+# the words a header may wrap between: a bracketed group ("[95% CI]", "(if unpaired)") stays whole
+_HEADER_WORD = re.compile(r"\[[^\]]*\]|\([^)]*\)|\S+")
+
+
+def stdout_console() -> Console:
+    """The console of a command's results on stdout: the terminal's width (or ``$COLUMNS`` when
+    set, also through a pipe: ``COLUMNS=80 quacks tournament | less``), else
+    :data:`PIPED_WIDTH` columns."""
+    cols = os.environ.get("COLUMNS", "").strip()
+    piped = PIPED_WIDTH if not (cols.isdigit() and int(cols) > 0) else int(cols)
+    return Console(highlight=False, width=None if sys.stdout.isatty() else piped)
+
+
+out = stdout_console()
+
+
+def _wrap_header(text: str, width: int) -> str:
+    """``text`` broken into lines of at most ``width`` between :data:`_HEADER_WORD` words."""
+    lines: list[str] = []
+    for word in _HEADER_WORD.findall(text):
+        if lines and cell_len(lines[-1]) + 1 + cell_len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
+def table_parts(header: Sequence[str], rows: Sequence[Sequence[str]], width: int,
+                keys: Sequence[int] = (0,), drop: Sequence[int] = ()
+                ) -> list[tuple[list[int], dict[int, int] | None]]:
+    """How a table of one-line cells is laid out at ``width`` columns: one ``(columns, None)``
+    when it fits as it is, else one ``(columns, {column: width})`` per table the columns are
+    split over (in order, each repeating the ``keys`` columns: names and counts; the ``drop``
+    columns, a second name, left out), every cell on one line and a header wrapped only
+    between words. When a part cannot fit so, the first key column (the names) is narrowed,
+    its cells wrapped between words; when even that is not enough the part has ``None``: rich
+    wraps it as best it can."""
+    n = len(header)
+    cells = [max([cell_len(r[i]) for r in rows] or [0]) for i in range(n)]
+    full = [max(c, cell_len(h)) for c, h in zip(cells, header)]
+    least = [max([c, *map(cell_len, _HEADER_WORD.findall(h))]) for c, h in zip(cells, header)]
+    words = [max([cell_len(x) for r in rows for x in r[i].split()]
+                 + [cell_len(x) for x in _HEADER_WORD.findall(header[i])] or [1])
+             for i in range(n)]
+
+    def span(cols, w) -> int:
+        return sum(w[i] + COLUMN_EDGE for i in cols) + 1
+
+    if span(range(n), full) <= width:
+        return [(list(range(n)), None)]
+    drop = {d % n for d in drop}
+    keys = sorted(k % n for k in keys if k % n not in drop)
+    groups: list[list[int]] = []
+    for i in (i for i in range(n) if i not in keys and i not in drop):
+        if groups and span(keys + groups[-1] + [i], least) <= width:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    parts = []
+    for g in groups or [[]]:
+        cols = sorted(keys + g)
+        room = width - span(cols, least)
+        w = {i: least[i] for i in cols}
+        if room < 0:  # narrow the names, wrapped between words
+            w[keys[0]] += room
+            room = 0
+            if w[keys[0]] < words[keys[0]]:
+                parts.append((cols, None))
+                continue
+        for i in cols:  # unwrap the headers the room allows, left to right
+            grow = min(room, full[i] - least[i])
+            w[i] += grow
+            room -= grow
+        parts.append((cols, w))
+    return parts
+
+
+def print_table(console: Console, title: str, header: Sequence[str],
+                rows: Sequence[Sequence[str]], *, keys: Sequence[int] = (0,),
+                drop: Sequence[int] = (), justify: Sequence[str] | None = None,
+                split_header: Sequence[str] | None = None) -> None:
+    """Print a table of one-line cells on ``console``: as one rich table when it fits the
+    console's width, else split by columns into tables that do (:func:`table_parts`; the later
+    ones titled "..., continued"), so no interval is wrapped and no name is cut. ``justify``:
+    each column's "left" or "right" (default: the first left, the rest right);
+    ``split_header``: the headers of a split table, for a header that leans on its neighbour;
+    ``keys`` and ``drop``: see :func:`table_parts`."""
+    justify = list(justify or ["left"] + ["right"] * (len(header) - 1))
+    parts = table_parts(header, rows, console.width, keys, drop)
+    if len(parts) > 1 and split_header is not None:
+        header = split_header
+    for k, (cols, widths) in enumerate(parts):
+        t = Table(title=title if k == 0 else f"{title}, continued" if title else None,
+                  show_header=True, header_style="bold", title_justify="left")
+        for i in cols:
+            if len(parts) == 1 and widths is None:  # as it is
+                t.add_column(header[i], justify=justify[i])
+            elif widths is None:  # rich's wrapping, folding a long word, never cutting it
+                t.add_column(header[i], justify=justify[i], overflow="fold")
+            else:  # only a narrowed name column wraps
+                t.add_column(_wrap_header(header[i], widths[i]), justify=justify[i],
+                             width=widths[i], overflow="fold")
+        for r in rows:
+            t.add_row(*(r[i] for i in cols))
+        console.print(t)
 
 
 def ci_text(lo_hi, digits: int | None = None) -> str:
@@ -25,7 +135,8 @@ def print_regret(res: dict) -> None:
     v = res["value"]
     how = "exact enumeration" if res["exact"] else "sampled (95% intervals)"
     out.print(f"bag {res['bag']} | start {res['start']} | flask "
-              f"{res['flask'] if res['flask'] is not None else 'off'} | value = VP + {v['coin']:g} "
+              f"{res['flask'] if res['flask'] is not None else 'off'} | card "
+              f"{res['card'] or 'none'} | value = VP + {v['coin']:g} "
               f"x coins + {v['ruby']:g} x ruby (an exploded pot takes the better of VP and coins) "
               f"| {how}, {res['seconds']} s | rules "
               f"{rules_label(res['ruleset'], res['overrides'])}", markup=False)
@@ -45,7 +156,7 @@ def print_forced(res: dict) -> None:
     from sim.api.events import plural
     from sim.rules.ruleset import rules_label
 
-    out.print(f"bag {res['bag']}, draws {res['draws']} | rules "
+    out.print(f"bag {res['bag']}, draws {res['draws']} | card {res['card'] or 'none'} | rules "
               f"{rules_label(res['rules'], res['overrides'])}",
               markup=False)
     for e in res["events"]:
@@ -63,7 +174,8 @@ def print_potion(res: dict, rs) -> None:
     how = ("exact enumeration" if res["exact"] else f"{res['n']:,} sampled potions (seed "
            f"{res['seed']})")
     out.print(f"bag {res['bag']} | stop {res['stop']} | start {res['start']} | "
-              f"flask {res['flask'] if res['flask'] is not None else 'off'} | rules {rs.display}",
+              f"flask {res['flask'] if res['flask'] is not None else 'off'} | card "
+              f"{res['card'] or 'none'} | rules {rs.display}",
               markup=False)
     out.print(f"{how}, {res['seconds']} s")
     t = Table(show_header=True, header_style="bold")

@@ -43,7 +43,8 @@ def register(app: typer.Typer) -> None:
             "--set", help="Override one ruleset value: section.key=value (repeatable), e.g. "
             "books.blue=2.")] = None,
         card: Annotated[str | None, typer.Option(
-            help="A fortune-teller card whose draw-time rule applies (see quacks rules); "
+            help="A fortune-teller card whose rule acts while the potion is brewed, e.g. "
+            "well-stirred (any other card is refused, naming the cards that do); "
             "sampled.")] = None,
         coin_value: Annotated[float | None, typer.Option(
             help="VP worth of a coin (default: the round's, 0.3 outside a game).")] = None,
@@ -70,7 +71,8 @@ def register(app: typer.Typer) -> None:
         csv: Annotated[str | None, typer.Option(
             "--csv", help="Write the table as CSV to FILE.")] = None,
         png: Annotated[str | None, typer.Option(
-            "--png", help="Write the stop curve as PNG to FILE.")] = None,
+            "--png", help="Write the stop curve to FILE, in the format its extension names "
+            "(.png, .svg, .pdf, .jpg, ...; PNG without one).")] = None,
         out_dir: Annotated[str | None, typer.Option(
             "--out", help="Write everything to DIR: table CSV and parquet, policy parquet, JSON, "
             "stop curve and policy PNGs.")] = None,
@@ -94,6 +96,10 @@ def register(app: typer.Typer) -> None:
                 fail(f"--n-optimal {n_optimal}: expected a positive number of potions")
             for opt, path in (("--csv", csv), ("--png", png)):
                 _check_file(opt, path)
+            if png is not None:
+                from sim.study.thresholds.figures import figure_format
+
+                figure_format("--png", png)  # an extension it cannot write: before any work
             if out_dir is not None and Path(out_dir).exists() and not Path(out_dir).is_dir():
                 fail(f"--out {out_dir}: exists and is not a directory")
             rs = load_ruleset(rules, set_ or [])
@@ -174,7 +180,7 @@ def print_thresholds(res, rules_display: str) -> None:
            f"{s['seed']}, ± is the 95% interval)")
     ohow = "exact" if opt["exact"] else f"sampled, {opt['n']:,} potions"
     out.print(f"bag {s['bag']} | start {s['start']} | flask {s['flask'] or 'off'} | round "
-              f"{s['round']}{' | card ' + s['card'] if s['card'] else ''} | rules {rules_display}",
+              f"{s['round']} | card {s['card'] or 'none'} | rules {rules_display}",
               markup=False)
     out.print(f"value = VP + {v['coin']:g} x coins + {v['ruby']:g} x ruby (an exploded pot takes "
               "the better of VP and coins)", markup=False)

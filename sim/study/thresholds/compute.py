@@ -26,7 +26,11 @@ from sim.api.exact import MAX_STATES, ExactPotion, TooLargeError, minus, sub_bag
 from sim.rules import chips
 from sim.rules.ruleset import Ruleset
 from sim.stats.intervals import mean_ci
-from sim.study.thresholds.figures import policy_figure, stop_curve_figure  # noqa: F401
+from sim.study.thresholds.figures import (  # noqa: F401
+    figure_format,
+    policy_figure,
+    stop_curve_figure,
+)
 from strategies.builtin import DEFAULT_COIN_VALUE
 
 AUTO_EXACT_SUBBAGS = 2_000  # --exact/--sample not given: enumerate up to this many sub-bags
@@ -147,9 +151,11 @@ class ThresholdsResult:
         _atomic(Path(path), lambda t: self.table.to_csv(t, index=False))
 
     def write_png(self, path: str | Path) -> None:
-        """The stop-curve plot as PNG, written to a temporary name and renamed."""
+        """The stop-curve plot in the format the file's extension names (``figure_format``: PNG
+        without one), written to a temporary name and renamed."""
+        fmt = figure_format("--png", path)
         fig = stop_curve_figure(self)
-        _atomic(Path(path), lambda t: fig.savefig(t, format="png", dpi=110))
+        _atomic(Path(path), lambda t: fig.savefig(t, format=fmt, dpi=110))
 
     def write(self, out_dir: str | Path, argv: Sequence[str] | None = None) -> list[str]:
         """thresholds.csv/.parquet, policy.parquet, stop_curve.png, policy.png (when there is

@@ -4,7 +4,41 @@ threshold against the optimal stopper, and the optimal policy as a map. Each tak
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+
+DEFAULT_FORMAT = "png"  # a figure file without an extension
+
+
+class FigureFormatError(ValueError):
+    """A figure file whose extension names a format matplotlib cannot write here."""
+
+
+def figure_format(option: str, path: str | Path) -> str:
+    """The format a figure file is written in: the one its extension names (``DEFAULT_FORMAT``
+    without one), checked by drawing a small figure with text in it (some formats need more
+    than matplotlib, e.g. pgf needs LaTeX); FigureFormatError otherwise, naming the formats
+    matplotlib knows."""
+    import io
+
+    from matplotlib.backend_bases import FigureCanvasBase
+    from matplotlib.figure import Figure
+
+    ext = Path(path).suffix.lower().lstrip(".") or DEFAULT_FORMAT
+    known = FigureCanvasBase.get_supported_filetypes()
+    if ext not in known:
+        raise FigureFormatError(f"{option} {path}: matplotlib cannot write .{ext} files; give a "
+                                f"name ending in one of .{', .'.join(sorted(known))}")
+    probe = Figure(figsize=(1, 1))
+    probe.text(0.5, 0.5, "x")
+    try:
+        probe.savefig(io.BytesIO(), format=ext)
+    except Exception as e:  # a format whose writer needs a program or library not here
+        raise FigureFormatError(f"{option} {path}: cannot write {ext} here "
+                                f"({' '.join(str(e).split())[:120]}); give another extension, "
+                                f"e.g. .{DEFAULT_FORMAT}") from None
+    return ext
 
 
 def _title(summary: dict) -> str:
@@ -12,8 +46,8 @@ def _title(summary: dict) -> str:
            f"{summary['seed']}")
     v = summary["value"]
     return (f"bag {summary['bag']} | start {summary['start']} | flask {summary['flask'] or 'off'} "
-            f"| round {summary['round']}\nvalue = VP + {v['coin']:g} x coins + {v['ruby']:g} x "
-            f"ruby | {how}")
+            f"| round {summary['round']} | card {summary['card'] or 'none'}\nvalue = VP + "
+            f"{v['coin']:g} x coins + {v['ruby']:g} x ruby | {how}")
 
 
 def stop_curve_figure(res):

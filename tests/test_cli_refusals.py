@@ -1,0 +1,92 @@
+"""Commands refuse what they would otherwise accept and answer wrongly (issue 43): a card that
+does nothing to a single potion, an empty starting bag, a compare variant without overrides, a
+figure file whose extension names another format, a run of one deal (no interval), one strategy
+spec with no --players; and a design search says why it stopped.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+from cli_helpers import assert_user_error, invokers
+
+from sim.cli.main import app
+from sim.rules.cards import CARD_IDS, DRAW_TIME_CARDS
+
+invoke, ok = invokers(app)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# --- 1. potion / thresholds --card: only a card that acts while the potion is brewed ----------
+
+def _hook_cards(*hooks: str) -> set[str]:
+    """The card ids whose modules the named hooks of sim/kernel/cards/hooks.py call."""
+    tree = ast.parse((ROOT / "sim/kernel/cards/hooks.py").read_text())
+    found = set()
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and fn.name in hooks:
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                    found.add(node.value.id.replace("_", "-"))
+    return found & set(CARD_IDS)
+
+
+def test_the_draw_time_cards_are_those_the_potion_hooks_play():
+    # the hooks a single potion runs (sim/kernel/potions.py, brew.py, brewing.py)
+    hooks = ("potion_setup", "free_draws", "placed_move", "after_placed", "after_chip",
+             "exploded")
+    assert set(DRAW_TIME_CARDS) == _hook_cards(*hooks)
+    assert "charity" not in DRAW_TIME_CARDS and len(DRAW_TIME_CARDS) == 4
+
+
+@pytest.mark.parametrize("command", [["potion", "--n", 100],
+                                     ["thresholds", "--n", 200, "--risk", "none"]])
+@pytest.mark.parametrize("card", ["charity", "lucky-devil", "seasoned-perfectly"])
+def test_a_card_without_a_draw_time_rule_is_refused(command, card):
+    assert_user_error(invoke(*command, "--card", card), f"--card {card}", "brewed",
+                      *DRAW_TIME_CARDS)
+
+
+def test_an_unknown_card_is_refused_with_the_playable_ones():
+    assert_user_error(invoke("potion", "--card", "no-such-card"), "no such card",
+                      *DRAW_TIME_CARDS)
+
+
+def test_every_potion_header_names_the_card():
+    first = lambda r: r.stdout.splitlines()[0]  # noqa: E731
+    assert "| card none |" in first(ok("potion", "--n", 100))
+    assert "| card well-stirred |" in first(ok("potion", "--n", 100, "--card", "well-stirred"))
+    assert "| card none |" in first(ok("potion", "--exact"))
+    assert "| card none |" in first(ok("potion", "--regret", "--compare", "white:6"))
+    assert "| card a-second-chance |" in first(
+        ok("potion", "--draws", "w1,w2", "--card", "a-second-chance"))
+    assert "| card none |" in first(ok("thresholds", "--n", 200, "--risk", "none"))
+    for extra, card in (([], None), (["--card", "pumpkin-patch-party"], "pumpkin-patch-party"),
+                        (["--draws", "w1"], None), (["--regret", "--compare", "white:6"], None),
+                        (["--exact"], None)):
+        assert json.loads(ok("potion", "--n", 100, "--json", *extra).stdout)["card"] == card
+
+
+# --- 4. thresholds --png: the format the file's extension names ------------------------------
+
+MAGIC = {"png": b"\x89PNG", "jpg": b"\xff\xd8\xff", "svg": b"<?xml", "pdf": b"%PDF"}
+
+
+def test_thresholds_png_writes_the_format_the_extension_names(tmp_path):
+    for ext, magic in MAGIC.items():
+        f = tmp_path / f"curve.{ext}"
+        ok("thresholds", "--white", "5:6", "--risk", "none", "--png", f)
+        assert f.read_bytes().startswith(magic), ext
+    bare = tmp_path / "curve"  # no extension: PNG, as the option's name says
+    ok("thresholds", "--white", "5:6", "--risk", "none", "--png", bare)
+    assert bare.read_bytes().startswith(MAGIC["png"])
+
+
+def test_thresholds_png_refuses_an_extension_it_cannot_write(tmp_path):
+    f = tmp_path / "curve.xyz"
+    assert_user_error(invoke("thresholds", "--white", "5:6", "--risk", "none", "--png", f),
+                      "--png", "curve.xyz", ".png", ".svg")
+    assert list(tmp_path.iterdir()) == []
