@@ -90,3 +90,18 @@ def test_thresholds_png_refuses_an_extension_it_cannot_write(tmp_path):
     assert_user_error(invoke("thresholds", "--white", "5:6", "--risk", "none", "--png", f),
                       "--png", "curve.xyz", ".png", ".svg")
     assert list(tmp_path.iterdir()) == []
+
+
+# --- 2. an empty starting bag is a bad bag --------------------------------------------------
+
+@pytest.mark.parametrize("value", ["", '""', "' '"])
+def test_an_empty_starting_bag_is_refused(value):
+    assert_user_error(invoke("play", "--games", 10, "--set", f"game.starting_bag={value}"),
+                      "game.starting_bag", "at least one chip")
+
+
+def test_a_ruleset_file_with_an_empty_starting_bag_is_refused(tmp_path):
+    f = tmp_path / "empty.toml"
+    f.write_text('extends = "base"\nname = "empty"\n[game]\nstarting_bag = ""\n')
+    assert_user_error(invoke("potion", "--rules", f, "--n", 100), "game.starting_bag",
+                      "at least one chip")

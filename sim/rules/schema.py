@@ -53,12 +53,11 @@ def _bag_spec():
         if not isinstance(v, str):
             return False
         try:
-            chips.parse_chips(v)
+            return len(chips.parse_chips(v)) > 0  # an empty bag never explodes: refused too
         except chips.BagSpecError:
             return False
-        return True
 
-    return ("bag notation such as 'w1x4,w2x2,w3,o1,g1'", check)
+    return ("at least one chip in bag notation such as 'w1x4,w2x2,w3,o1,g1'", check)
 
 
 CHIP_KEYS = [chips.chip_name(t) for t in range(chips.N_TYPES)]
