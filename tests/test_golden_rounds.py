@@ -674,15 +674,13 @@ def test_flask_on_the_last_space_then_draw_again():
     assert (p2["reward_space"], p2["die"], p2["score"]) == (53, ["vp1"], 78)
 
 
-def test_buy_in_round_9_is_ignored():
-    # Issue 3 specifies that in round 9 `buy` is ignored and the conversions apply: the
-    # 19 coins convert to 3 VP exactly as without the buy, and the bag does not change.
+def test_buy_in_round_9_is_refused():
+    # Issue 3 had a round-9 `buy` ignored (its coins convert, 5 a VP, nothing is bought); issue
+    # 43: a buy that cannot happen is refused with a line naming the file, not dropped silently.
     d = _data("r08-3p-round9-conversions.toml")
-    base = _play(d)["players"][0]
     d["player"][0]["buy"] = "o1"
-    got = _play(d)["players"][0]
-    assert got["bought"] == []
-    assert (got["score"], got["bag"]) == (base["score"], base["bag"])
+    with pytest.raises(RoundFileError, match="seat 0: key 'buy': nothing is bought in the last"):
+        _play(d)
 
 
 # --- red: the extra distance from pumpkins is optional (rules guide: "Ingredient actions are

@@ -114,8 +114,12 @@ def test_default_tube_choice_by_rounds_left():
 
 
 def test_ordinary_side_has_no_glass():
-    out = seats({**FAR, "tube": ["tube"]}, QUIET, sets=())
+    out = seats(FAR, QUIET, sets=())
     assert "glass" not in out[0] and out[0]["droplet"] == 1
+    # a test-tube answer on the ordinary side is refused, not dropped (issue 43)
+    for key, v in (("tube", ["tube"]), ("glass", 2)):
+        with pytest.raises(RoundFileError, match=f"key '{key}': the test-tube track is on the"):
+            play({**FAR, key: v}, QUIET, sets=())
 
 
 def test_tube_script_errors():

@@ -18,9 +18,10 @@ from sim.api.round_file import (
 from sim.api.round_script import (
     RoundFileError,
     card_of,
+    cauldrons_of,
+    check_tables,
     die_script,
     forced_draws,
-    int_of,
     round_witches,
 )
 from sim.api.rules_array import rules_scalars
@@ -50,9 +51,11 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
     """A complete game from the rules' starting state with every draw, die face and decision forced.
 
     ``d`` has ``players``, optional ``rules``/``set``, and one ``[[round]]`` table per round, each
-    with ``die`` (faces in order) and one ``[[round.player]]`` table per seat holding that seat's
-    script (``draws``, ``blue``, ``yellow``, ``red``, ``flask_on``, ``choice``, ``buy``, ``spend``,
-    ``purple``). Returns every round's result and the final ranks and win shares.
+    with ``die`` (faces in order) and one ``[[round.player]]`` table per seat (with ``game.teams``:
+    ``players = 4`` and one per team's cauldron) holding that seat's script (``draws``, ``blue``,
+    ``yellow``, ``red``, ``flask_on``, ``choice``, ``buy``, ``spend``, ``purple``; no ``buy`` or
+    ``spend`` in the last round). Returns every round's result and the final ranks and win shares
+    (per cauldron).
     """
     from sim.kernel.game import finish_game, setup_game
     from sim.kernel.records import O_NWIN, O_RANK, O_WIDTH, O_WIN
@@ -70,7 +73,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         rs.check_implemented()
     except RulesetError as e:
         raise RoundFileError(str(e)) from None
-    n = int_of(d, "players", label, lo=rs.game("min_players"), hi=rs.game("max_players"))
+    n = cauldrons_of(d, rs, label)  # teams (game.teams): two cauldrons for the four players
     rounds = d.get("round")
     nr = int(rs.game("rounds"))
     if not isinstance(rounds, list) or len(rounds) != nr:
@@ -103,8 +106,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         G[L.G_DECK + r - 1] = card
         G[L.G_DECK_N] = r
         seats = rnd.get("player")
-        if not isinstance(seats, list) or len(seats) != n:
-            raise RoundFileError(f"{where}: expected {n} [[round.player]] tables")
+        check_tables(seats, n, rs, where, "[[round.player]]")
         draws = []
         for s, pl in enumerate(seats):
             for k in pl:

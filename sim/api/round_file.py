@@ -21,6 +21,8 @@ from sim.api.round_script import (
     apply_tube_script,
     apply_witch_script,
     card_of,
+    cauldrons_of,
+    check_tables,
     chips_of,
     die_script,
     forced_draws,
@@ -70,6 +72,9 @@ def load(path: str | Path) -> dict:
         raise RoundFileError(f"{path}: no such file") from None
     except tomllib.TOMLDecodeError as e:
         raise RoundFileError(f"{path}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:  # a binary file: name it (the bare codec error did not)
+        raise RoundFileError(f"{path}: not a text file: byte {e.start} is not UTF-8 (TOML is "
+                             f"UTF-8 text)") from None
     except OSError as e:
         raise RoundFileError(f"{path}: cannot read: {e.strerror}") from None
 
@@ -130,13 +135,11 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
         rs.check_implemented()
     except RulesetError as e:
         raise RoundFileError(str(e)) from None
-    n = int_of(d, "players", label, lo=rs.game("min_players"), hi=rs.game("max_players"))
+    n = cauldrons_of(d, rs, label)
     rnd = int_of(d, "round", label, lo=1, hi=rs.game("rounds"))
     sp = int_of(d, "start_player", label, default=0, lo=0, hi=n - 1)
     seats = d.get("player")
-    if not isinstance(seats, list) or len(seats) != n:
-        raise RoundFileError(f"{label}: expected {n} [[player]] tables, found "
-                             f"{len(seats) if isinstance(seats, list) else 0}")
+    check_tables(seats, n, rs, label)
     starting = rs.game("starting_bag")
     R = rules_scalars(rs)
     P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
@@ -290,7 +293,11 @@ def apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) -
     if choice not in ("vp", "coins"):
         raise RoundFileError(f"{where}: key 'choice': expected \"vp\" or \"coins\"")
     SC[s, S.SC_CHOICE] = 1 if choice == "coins" else 0
-    buy = [] if final else chips_of(pl, "buy", where, starting, default="")
+    buy = chips_of(pl, "buy", where, starting, default="")
+    if final and buy:
+        raise RoundFileError(f"{where}: key 'buy': nothing is bought in the last round (round "
+                             f"{rs.game('rounds')}): its coins turn into VP, "
+                             f"{rs.game('final_coins_per_vp')} coins each")
     if len(buy) > 4:
         raise RoundFileError(f"{where}: key 'buy': at most {rs.game('max_buys')} chips")
     if len(buy) > rs.game("max_buys"):
@@ -303,13 +310,17 @@ def apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) -
     if (not isinstance(spend, list) or not all(x in ("droplet", "flask") for x in spend)
             or len(spend) > S.SC_MAX_LIST):
         raise RoundFileError(f"{where}: key 'spend': expected a list of \"droplet\" / \"flask\"")
-    SC[s, S.SC_NSPEND] = 0 if final else len(spend)
+    if final and spend:
+        raise RoundFileError(f"{where}: key 'spend': no rubies are spent after the last round "
+                             f"(round {rs.game('rounds')}): they turn into VP, "
+                             f"{rs.game('final_rubies_per_vp')} rubies each")
+    SC[s, S.SC_NSPEND] = len(spend)
     for i, x in enumerate(spend):
         SC[s, S.SC_SPEND + i] = L.SPEND_DROPLET if x == "droplet" else L.SPEND_FLASK
     SC[s, S.SC_PURPLE] = (int_of(pl, "purple", where, default=-1, lo=-1, hi=3)
                           if "purple" in pl else -1)
     apply_book_script(SC, s, pl, where, starting)
-    apply_tube_script(SC, s, pl, where)
+    apply_tube_script(SC, s, pl, where, side=bool(rules_scalars(rs)[L.R_TUBE]))
     apply_witch_script(SC, P, s, pl, where, starting, pennies=not game)
     return draws
 

@@ -14,9 +14,37 @@ from sim.kernel.decisions import slots as S
 from sim.rules import chips
 from sim.rules.cards import card_words
 from sim.rules.chip_limits import parse_chips_capped
+from sim.rules.schema import POT_SIDES
 
 RED_AFTER = ("place", "keep", "return")  # red Set 2, per chip beside the pot
 UPGRADES = {(1, 2): 1, (2, 4): 2, (1, 4): 3}  # purple Set 4: (from value, to value) -> tier
+
+
+def cauldrons_of(d: dict, rs, where: str) -> int:
+    """The ``players`` key of a round file or scripted game, checked, and the number of cauldrons
+    (one ``[[player]]`` table each) they brew in: one each, or with ``game.teams`` two teams of
+    two sharing a cauldron each, counted as ``quacks play`` counts them
+    (``sim.api.game.check_players``)."""
+    n = int_of(d, "players", where, lo=rs.game("min_players"), hi=rs.game("max_players"))
+    if not rs.game("teams"):
+        return n
+    from sim.api.errors import GameInputError
+    from sim.api.game import check_players
+
+    try:
+        check_players(rs, n)
+    except GameInputError as e:  # "--players N: <why>": the flag is the file's key here
+        raise RoundFileError(f"{where}: key 'players' = {n}: {str(e).partition(': ')[2]}, "
+                             "with one [[player]] table per team's cauldron") from None
+    return n // 2  # team t: players t and t + n/2 (sim.kernel.game.play_game)
+
+
+def check_tables(tables, n: int, rs, where: str, what: str = "[[player]]") -> None:
+    """RoundFileError unless ``tables`` is a list of ``n`` tables, one per cauldron."""
+    if not isinstance(tables, list) or len(tables) != n:
+        team = ", one per team's cauldron (game.teams)" if rs.game("teams") else ""
+        raise RoundFileError(f"{where}: expected {n} {what} tables{team}, found "
+                             f"{len(tables) if isinstance(tables, list) else 0}")
 
 
 def int_of(d: dict, key: str, where: str, default=None, lo=0, hi=10_000) -> int:
@@ -178,9 +206,14 @@ def _upgrade(x, where) -> int:
     return UPGRADES[(int(chips.TYPE_VALUE[a[0]]), int(chips.TYPE_VALUE[b[0]]))] * 32 + a[0]
 
 
-def apply_tube_script(SC, s, pl, where) -> None:
-    """Test-tube side: ``tube``, one "pot" or "tube" per droplet move the seat is granted this
-    round, in order; moves beyond the list follow the default player."""
+def apply_tube_script(SC, s, pl, where, side: bool) -> None:
+    """Test-tube side (``side``): ``tube``, one "pot" or "tube" per droplet move the seat is
+    granted this round, in order; moves beyond the list follow the default player. The ordinary
+    side has no test-tube track: ``tube`` and ``glass`` are refused there."""
+    for key in ("glass", "tube"):
+        if key in pl and not side:
+            raise RoundFileError(f"{where}: key '{key}': the test-tube track is on the pot's "
+                                 f"reverse side only (set pot.side = \"{POT_SIDES[1]}\")")
     tube = pl.get("tube", [])
     if not isinstance(tube, list) or not all(x in ("pot", "tube") for x in tube) or len(tube) > 60:
         raise RoundFileError(f"{where}: key 'tube': expected a list of \"pot\" / \"tube\", one per "
