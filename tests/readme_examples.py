@@ -1,4 +1,5 @@
-"""Re-run every example of README.md and compare its output with the block README shows.
+"""Re-run every example of README.md (or of the documentation's pages) and compare its output
+with the block the document shows.
 
 An example is a fenced code block whose first line is ``$ quacks ...``: each ``$ `` line is a
 command (run with bash in a scratch folder), the lines after it up to the next ``$`` line are its
@@ -20,6 +21,10 @@ Usage, from the checkout::
     python tests/readme_examples.py --update   # rewrite the failing blocks in README.md in place
     python tests/readme_examples.py --list     # the examples and their README lines
     python tests/readme_examples.py -k replay  # only examples whose command contains "replay"
+    python tests/readme_examples.py --docs     # the same for every page of the site (docs/)
+    python tests/readme_examples.py --file docs/tutorials/batch-experiment.md  # one page
+
+Each document's examples run in a scratch folder of their own.
 
 The same functions serve ``tests/test_readme_examples.py`` (one slow test per example).
 """
@@ -41,6 +46,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 ELLIPSIS = "..."
 SKIP = re.compile(r"<!--\s*readme-check:\s*skip\s*\((?P<why>[^)]*)\)\s*-->")
 FENCE = re.compile(r"^(?P<indent>\s*)```(?P<lang>[\w-]*)\s*$")
@@ -71,6 +77,7 @@ class Example:
     kind: str = "shell"  # or "python"
     skip: str | None = None  # the reason given by a skip marker
     outs: list[str] = field(default_factory=list)  # folders it writes (--out DIR)
+    doc: str = "README.md"  # the document it is in (a path from the checkout)
 
     @property
     def line(self) -> int:
@@ -81,7 +88,8 @@ class Example:
         """A short id: the README line and the first command's words."""
         first = self.commands[0].text.split("\n")[0]
         words = re.sub(r"[^\w.=:-]+", "-", first)[:48].strip("-")
-        return f"L{self.line}-{words}"
+        page = "" if self.doc == "README.md" else Path(self.doc).stem + "-"
+        return f"{page}L{self.line}-{words}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -123,8 +131,8 @@ def _outs(text: str) -> list[str]:
     return [words[i + 1].rstrip("/") for i, w in enumerate(words[:-1]) if w == "--out"]
 
 
-def parse(text: str) -> list[Example]:
-    """Every example of a README text, in order."""
+def parse(text: str, doc: str = "README.md") -> list[Example]:
+    """Every example of a README (or documentation page) text, in order."""
     lines = text.split("\n")
     blocks = list(_blocks(lines))
     examples = []
@@ -151,12 +159,26 @@ def parse(text: str) -> list[Example]:
                              skip=_skip_reason(lines, a))
                 ex.outs = re.findall(r"\.write\(\"([^\"]+)\"\)", code)
                 examples.append(ex)
+    for ex in examples:
+        ex.doc = doc
     return examples
 
 
-def load() -> list[Example]:
-    """The examples of this checkout's README.md."""
-    return parse(README.read_text(encoding="utf-8"))
+def load(path: Path = README) -> list[Example]:
+    """The examples of this checkout's README.md (or of another document)."""
+    return parse(path.read_text(encoding="utf-8"), _name(path))
+
+
+def _name(path: Path) -> str:
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def docs_pages() -> list[Path]:
+    """The Markdown pages of the documentation site (its built and generated folders left
+    out)."""
+    return sorted(p for p in DOCS.rglob("*.md")
+                  if not {"_build", "_generated"} & set(p.relative_to(DOCS).parts))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -307,7 +329,7 @@ def check(ex: Example, outputs: list[list[str]]) -> str | None:
                for c, out in zip(ex.commands, outputs))
     if fits:
         return None
-    diff = difflib.unified_diff(old, new, f"README.md:{ex.line} (shown)", "(now)", lineterm="")
+    diff = difflib.unified_diff(old, new, f"{ex.doc}:{ex.line} (shown)", "(now)", lineterm="")
     return "\n".join(diff)
 
 
@@ -366,28 +388,20 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def main(argv: list[str] | None = None) -> int:
-    """The command line (see the module docstring)."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--update", action="store_true", help="rewrite the failing blocks of README.md")
-    ap.add_argument("--list", action="store_true", help="list the examples and exit")
-    ap.add_argument("-k", dest="select", help="only examples whose commands contain this text")
-    ap.add_argument("--workdir", help="run in this folder (default: a new temporary one, removed "
-                    "at the end unless --keep)")
-    ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
-    args = ap.parse_args(argv)
-    text = README.read_text(encoding="utf-8")
-    examples = parse(text)
+def run_document(path: Path, args, workdir: Path | None) -> tuple[int, int, int]:
+    """Check (or with ``args.update`` rewrite) the examples of one document: (examples that
+    reproduce, examples run, examples skipped)."""
+    text = path.read_text(encoding="utf-8")
+    examples = parse(text, _name(path))
     chosen = [e for e in examples if not args.select
               or any(args.select in c.text for c in e.commands)]
     if args.list:
         for e in chosen:
             note = f"  (skipped: {e.skip})" if e.skip else ""
-            print(f"{e.name}{note}")
-        return 0
-    runner = Runner(examples, Path(args.workdir) if args.workdir else None)
+            print(f"{e.doc}: {e.name}{note}")
+        return 0, 0, 0
+    runner = Runner(examples, workdir)
     failed: dict[int, list[list[str]]] = {}
-    t0 = time.perf_counter()
     for e in chosen:
         if e.skip:
             print(f"skip {e.name}: {e.skip}")
@@ -401,19 +415,46 @@ def main(argv: list[str] | None = None) -> int:
             failed[i] = outs
             if not args.update:
                 print(diff)
-    total = time.perf_counter() - t0
-    skipped = sum(1 for e in chosen if e.skip)
-    kept = args.workdir or args.keep
-    print(f"{len(chosen) - skipped - len(failed)} of {len(chosen) - skipped} examples reproduce"
-          f" ({skipped} skipped); {total:.0f} s" + (f"; ran in {runner.workdir}" if kept else ""))
-    if not kept:
+    if args.workdir or args.keep:
+        print(f"{path.name}: ran in {runner.workdir}")
+    else:
         shutil.rmtree(runner.workdir, ignore_errors=True)
     if args.update and failed:
-        write_atomic(README, update(text, examples, failed))
-        print(f"rewrote {len(failed)} block(s) of {README.name}: "
+        write_atomic(path, update(text, examples, failed))
+        print(f"rewrote {len(failed)} block(s) of {path.name}: "
               + ", ".join(examples[i].name for i in failed))
-        return 0
-    return 1 if failed else 0
+        failed = {}
+    skipped = sum(1 for e in chosen if e.skip)
+    return len(chosen) - skipped - len(failed), len(chosen) - skipped, skipped
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line (see the module docstring)."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--update", action="store_true", help="rewrite the failing blocks in place")
+    ap.add_argument("--list", action="store_true", help="list the examples and exit")
+    ap.add_argument("-k", dest="select", help="only examples whose commands contain this text")
+    ap.add_argument("--file", action="append", type=Path, help="check this Markdown document "
+                    "instead of README.md (repeatable)")
+    ap.add_argument("--docs", action="store_true", help="check every page of docs/ (with --file: "
+                    "as well)")
+    ap.add_argument("--workdir", help="run in this folder (default: a new temporary one, removed "
+                    "at the end unless --keep)")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    args = ap.parse_args(argv)
+    paths = [*(args.file or []), *(docs_pages() if args.docs else [])] or [README]
+    t0 = time.perf_counter()
+    ok = run = skipped = 0
+    for path in paths:
+        workdir = Path(args.workdir) if args.workdir else None
+        if workdir is not None and len(paths) > 1:
+            workdir = workdir / path.stem
+        counts = run_document(path, args, workdir)
+        ok, run, skipped = ok + counts[0], run + counts[1], skipped + counts[2]
+    if not args.list:
+        print(f"{ok} of {run} examples reproduce ({skipped} skipped); "
+              f"{time.perf_counter() - t0:.0f} s")
+    return 0 if ok == run else 1
 
 
 if __name__ == "__main__":
