@@ -76,6 +76,9 @@ def register(app: typer.Typer) -> None:
         resume: Annotated[bool, typer.Option(
             "--resume", help="Continue the interrupted run in --out (the same file and --games; "
                              "finished parts are kept).")] = False,
+        csv: Annotated[bool, typer.Option(
+            "--csv", help="Write every table as CSV too, next to its parquet file (as the "
+                          "file's csv = true does).")] = False,
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         threads: Annotated[int | None, typer.Option(
             "--threads", help="Numba threads (results never depend on it).")] = None,
@@ -105,7 +108,8 @@ def register(app: typer.Typer) -> None:
             fail(str(e))
         target = Path(out_dir) if out_dir else Path("reports") / exp.name
         resume_cmd = f"quacks experiment run {file}" + (f" --out {out_dir}" if out_dir else "") \
-            + (f" --games {games}" if games is not None else "") + " --resume"
+            + (f" --games {games}" if games is not None else "") + (" --csv" if csv else "") \
+            + " --resume"
 
         def say(msg: str) -> None:
             if not json_ and sys.stderr.isatty():
@@ -114,7 +118,7 @@ def register(app: typer.Typer) -> None:
         try:
             with open_backend(backend, scheduler, workers, threads, quiet=json_) as be:
                 res = run_experiment(exp, target, games=games, argv=sys.argv[3:] or [file],
-                                     progress=say, backend=be, resume=resume)
+                                     progress=say, backend=be, resume=resume, csv=csv)
         except ExperimentInterrupted as e:
             if e.kept:
                 typer.echo(f"interrupted: {plural(e.kept, 'part')} of {e.total} kept in "
@@ -137,6 +141,7 @@ def register(app: typer.Typer) -> None:
                   f"{res.games:,} {'game' if res.games == 1 else 'games'} in "
                   f"{res.seconds:.1f} s")
         for p in res.parts:
-            out.print(f"  {p.name} ({p.kind}): {', '.join(f'{t}.parquet' for t in p.tables)}"
+            out.print(f"  {p.name} ({p.kind}): "
+                      f"{', '.join(f'{t}.{f}' for t in p.tables for f in res.formats())}"
                       + (f"; {', '.join(f for f, _ in p.figures)}" if p.figures else ""))
         out.print(f"report: {res.out / 'report.md'}")

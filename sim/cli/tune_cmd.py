@@ -7,7 +7,6 @@ its re-tested win share and the paired improvement over SPEC, and with ``--out D
 """
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -100,8 +99,9 @@ def register(app: typer.Typer) -> None:
             fail(str(e))
         files = write_tune_report(res, target, settings={
             "spec": spec, "params": param, "vs": field, "players": n, "budget": budget,
-            "seed": seed,
-            "rules": rs.name, "overrides": list(rs.overrides)}) if target is not None else []
+            "seed": seed, "rules": rs.name, "overrides": list(rs.overrides),
+            "strategy_files": list(strategy_file or [])},
+            rules_hash=rs.hash) if target is not None else []
         if json_:
             typer.echo(json.dumps(res.as_json()))
             return
@@ -127,36 +127,52 @@ def print_tune(res, players: int, files: list[str], target: Path | None) -> None
         out.print(f"report: {target}/ ({', '.join(files)})", markup=False)
 
 
-def write_tune_report(res, target: Path, settings: dict) -> list[str]:
+def tune_command(settings: dict) -> str:
+    """The ``quacks tune`` command that reproduces a tune with these settings."""
+    import shlex
+
+    parts = ["quacks", "tune", settings["spec"]]
+    for p in settings["params"]:
+        parts += ["--param", p]
+    parts += ["--vs", ",".join(settings["vs"]), "--players", str(settings["players"]),
+              "--budget", str(settings["budget"]), "--seed", str(settings["seed"]),
+              "--rules", settings["rules"]]
+    for o in settings["overrides"]:
+        parts += ["--set", o]
+    for f in settings.get("strategy_files", []):
+        parts += ["--strategy-file", f]
+    return shlex.join(parts)
+
+
+def write_tune_report(res, target: Path, settings: dict, rules_hash: str) -> list[str]:
     """history.parquet, progress.png, tune.json (the result, the settings, the command line,
-    the package versions, the date and the files) and report.html (all of it on one page) in
-    ``target``, each written atomically."""
+    its provenance, the package versions, the date and the files) and report.html (all of it
+    on one page) in ``target``, each written through a temporary name."""
     import sys
 
+    from sim.rules.ruleset import rules_label
+    from sim.study.common.plot_style import save_png
     from sim.study.reports.files import (
         REPORT_HTML,
+        atomic_write,
         atomic_write_text,
         now_iso,
         package_versions,
-        partial,
     )
     from sim.study.reports.html import write_html
-
-    target.mkdir(parents=True, exist_ok=True)
-    hist = target / "history.parquet"
-    tmp = hist.with_name(partial(hist.name))
-    res.history.to_parquet(tmp, index=False)
-    os.replace(tmp, hist)
+    from sim.study.reports.provenance import PROVENANCE_KEY, make_provenance
     from sim.study.tune.plots import progress_figure
 
-    fig = progress_figure(res)
-    png = target / "progress.png"
-    tmp = png.with_name(partial(png.name))
-    fig.savefig(tmp, format="png", dpi=110)
-    os.replace(tmp, png)
+    target.mkdir(parents=True, exist_ok=True)
+    atomic_write(target / "history.parquet", lambda tmp: res.history.to_parquet(tmp, index=False))
+    save_png(progress_figure(res), target, "progress.png")
     files = ["history.parquet", "progress.png", REPORT_HTML, "tune.json"]
+    prov = make_provenance(tune_command(settings), argv=sys.argv, seed=settings["seed"],
+                           rules=[(rules_label(settings["rules"], settings["overrides"]),
+                                   rules_hash)])
     atomic_write_text(target / "tune.json", json.dumps(
-        {**res.as_json(), "settings": settings, "argv": sys.argv, "versions": package_versions(),
+        {**res.as_json(), "settings": settings, "argv": sys.argv,
+         PROVENANCE_KEY: prov.to_json(), "versions": package_versions(),
          "created": now_iso(), "files": files}, indent=2) + "\n")
     write_html(target)
     return files

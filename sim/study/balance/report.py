@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import os
-import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -177,22 +176,26 @@ def sections_markdown(res, pngs: Sequence[str] = (), level: int = 2) -> list[str
     return out
 
 
-def report_markdown(res, pngs: Sequence[str], versions: dict,
-                    argv: Sequence[str] | None = None) -> str:
+def provenance(res, argv: Sequence[str] | None = None):
+    """The run's :class:`~sim.study.reports.provenance.Provenance`."""
+    from sim.study.reports.provenance import make_provenance
+
+    rs = res.plan.ruleset
+    return make_provenance(res.settings.command(), argv=argv, seed=res.settings.seed,
+                           rules=[(rs.display, rs.hash)])
+
+
+def report_markdown(res, pngs: Sequence[str], prov) -> str:
     """``report.md``: what was played, :func:`sections_markdown` with the figures, the interval
-    methods and the command that reproduces the run."""
+    methods and the provenance (the command that reproduces the run, the versions)."""
     from sim.study.reports.markdown import interval_methods_md
 
     out = [f"# Balance: {res.plan.ruleset.display}, {res.plan.players} players", "",
            f"{headline(res)}. Every part plays the same deals, so its differences are paired by "
            "deal; every interval is 95% and treats the **deal** as the independent unit. Seats "
            "count from 1 in labels (seat 1 starts round 1) and from 0 in metric names.", "",
-           *sections_markdown(res, pngs), interval_methods_md(INTERVAL_METHODS), "## Reproduce",
-           ""]
-    if argv:
-        out += ["Command as given:", "", f"    {shlex.join(argv)}", ""]
-    out += [f"Canonical command: `{res.settings.command()}`", "",
-            "Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), ""]
+           *sections_markdown(res, pngs), interval_methods_md(INTERVAL_METHODS),
+           prov.markdown()]
     if res.notes:
         out += ["## Notes", "", *[f"- {n}" for n in res.notes], ""]
     return "\n".join(out)
@@ -225,6 +228,7 @@ def _write(res, p: Path, stage: Path, argv: Sequence[str] | None) -> list[str]:
     from sim.study.balance.plots import PLOT_FILES, render
     from sim.study.reports.files import REPORT_HTML, dumps, now_iso, package_versions
     from sim.study.reports.html import write_html
+    from sim.study.reports.provenance import PROVENANCE_KEY
 
     files = []
     for name in TABLES:
@@ -233,12 +237,13 @@ def _write(res, p: Path, stage: Path, argv: Sequence[str] | None) -> list[str]:
             df.to_parquet(stage / f"{name}.parquet", index=False)
             files.append(f"{name}.parquet")
     pngs = render(res.tables, res.plan.players, stage)
-    versions = package_versions()
+    prov = provenance(res, argv)
     files += pngs
-    (stage / REPORT_MD).write_text(report_markdown(res, pngs, versions, argv), encoding="utf-8")
+    (stage / REPORT_MD).write_text(report_markdown(res, pngs, prov), encoding="utf-8")
     files.append(REPORT_MD)
     manifest = {**res.to_json(), "argv": list(argv or []), "command": res.settings.command(),
-                "versions": versions, "created": now_iso(),
+                PROVENANCE_KEY: prov.to_json(), "versions": package_versions(),
+                "created": now_iso(),
                 "files": sorted([*files, RUN_JSON, REPORT_HTML])}
     (stage / RUN_JSON).write_text(dumps(manifest), encoding="utf-8")
     for name in [*files, RUN_JSON]:

@@ -56,11 +56,16 @@ def new_figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def save_png(fig: Figure, outdir: Path, name: str) -> str:
-    """Write ``fig`` as ``outdir/name`` through a temporary name; return the name."""
+def save_png(fig: Figure, outdir: Path, name: str, dpi: int = DPI) -> str:
+    """Write ``fig`` as ``outdir/name`` through a temporary name (removed on an error); return
+    the name."""
     tmp = Path(outdir) / f".{name}.partial"
-    fig.savefig(tmp, format="png", dpi=DPI)
-    os.replace(tmp, Path(outdir) / name)
+    try:
+        fig.savefig(tmp, format="png", dpi=dpi)
+        os.replace(tmp, Path(outdir) / name)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return name
 
 

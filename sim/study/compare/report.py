@@ -44,9 +44,20 @@ def command_line(config) -> str | None:
     return shlex.join(parts)
 
 
-def report_markdown(res, pngs: Sequence[str], versions: dict,
-                    argv: Sequence[str] | None = None) -> str:
-    """``report.md``: the run, the tables, the figures, the command and the package versions."""
+def provenance(res, argv: Sequence[str] | None = None):
+    """The run's :class:`~sim.study.reports.provenance.Provenance`: the command that reproduces
+    it (the command as given when no ``quacks compare`` line can say it), the seed, every
+    ruleset's hash."""
+    from sim.study.reports.provenance import make_provenance, typed_command
+
+    cmd = command_line(res.config) or typed_command(argv) or "quacks compare"
+    return make_provenance(cmd, argv=argv, seed=res.config.seed,
+                           rules=[(lb, p.ruleset.hash) for lb, p in zip(res.labels, res.plans)])
+
+
+def report_markdown(res, pngs: Sequence[str], prov) -> str:
+    """``report.md``: the run, the tables, the figures and the provenance (the command, the
+    seed, the rulesets' hashes, the versions)."""
     from sim.study.compare.plots import CAPTIONS
     from sim.study.reports.markdown import interval_methods_md, md_table
 
@@ -54,8 +65,6 @@ def report_markdown(res, pngs: Sequence[str], versions: dict,
     header, rows = metric_rows(res)
     dh, drows = difference_rows(res)
     sh, srows = strategy_rows(res)
-    cmd = command_line(res.config)
-    given = shlex.join(argv) if argv else None
     out = [f"# Rulesets compared: {', '.join(labels)}", "",
            f"{res.games:,} games per ruleset ({res.deals:,} deals x {res.plans[0].games_per_deal} "
            f"seatings), {res.players} players, field `{','.join(res.plans[0].names)}`, seed "
@@ -74,12 +83,9 @@ def report_markdown(res, pngs: Sequence[str], versions: dict,
     out += ["## Win share by strategy (value [95% CI])", "", md_table(sh, srows), ""]
     for name in pngs:
         out += [f"![{CAPTIONS.get(name, name)}]({name})", "", f"*{CAPTIONS.get(name, name)}*", ""]
-    out += [interval_methods_md(INTERVAL_METHODS), "## Reproduce", ""]
-    if given:
-        out += ["Command as given:", "", f"    {given}", ""]
-    out += [f"Canonical command: `{cmd}`" if cmd else
-            f"Python: `run_compare(CompareConfig(**{res.config.settings()!r}))`", "",
-            "Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), ""]
+    out += [interval_methods_md(INTERVAL_METHODS), prov.markdown()]
+    if command_line(res.config) is None:
+        out += [f"From Python: `run_compare(CompareConfig(**{res.config.settings()!r}))`", ""]
     if res.notes:
         out += ["## Notes", "", *[f"- {n}" for n in res.notes], ""]
     return "\n".join(out)

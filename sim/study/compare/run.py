@@ -32,7 +32,7 @@ import pandas as pd
 
 from sim.rules.ruleset import RulesetError
 from sim.study.compare.config import CompareConfig, CompareError
-from sim.study.compare.report import command_line, report_markdown
+from sim.study.compare.report import command_line, provenance, report_markdown
 from sim.study.compare.stats import (
     INTERVAL_METHODS,
     DealTotals,
@@ -43,6 +43,7 @@ from sim.study.compare.stats import (
     strategy_key,
 )
 from sim.study.reports.files import REPORT_HTML, dumps, now_iso, package_versions
+from sim.study.reports.provenance import PROVENANCE_KEY
 from sim.study.tournament.plan import (
     Plan,
     TournamentConfig,
@@ -327,13 +328,13 @@ class CompareResult:
             files.append(f"{name}.parquet")
         pngs, notes = render(self, stage)
         self.notes += notes
-        versions = package_versions()
+        prov = provenance(self, argv)
         files += pngs
-        (stage / "report.md").write_text(report_markdown(self, pngs, versions, argv),
-                                         encoding="utf-8")
+        (stage / "report.md").write_text(report_markdown(self, pngs, prov), encoding="utf-8")
         files.append("report.md")
         manifest = {**self.to_json(), "settings": self.config.settings(), "argv": list(argv or []),
-                    "command": command_line(self.config), "versions": versions,
+                    "command": command_line(self.config), PROVENANCE_KEY: prov.to_json(),
+                    "versions": package_versions(),
                     "created": now_iso(), "files": sorted(files + ["run.json", REPORT_HTML])}
         (stage / "run.json").write_text(dumps(manifest), encoding="utf-8")
         for name in [*files, "run.json"]:

@@ -5,7 +5,6 @@ markdown, and the report folder (``sim.study.design.folder``): ``history``, ``ta
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -130,8 +129,7 @@ def verdict_line(res) -> str:
     return "; ".join(parts)
 
 
-def report_markdown(res, pngs: Sequence[str], versions: dict,
-                    argv: Sequence[str] | None = None) -> str:
+def report_markdown(res, pngs: Sequence[str], prov) -> str:
     """``report.md``: what was played, the best rules, the re-test's targets table, the
     strategies, the Pareto front, the best candidates, the methods and the command."""
     from sim.study.reports.markdown import interval_methods_md
@@ -163,11 +161,7 @@ def report_markdown(res, pngs: Sequence[str], versions: dict,
             ""]
     if PROGRESS_PNG in pngs:
         out += [f"![the search]({PROGRESS_PNG})", ""]
-    out += [interval_methods_md(INTERVAL_METHODS), "## Reproduce", ""]
-    if argv:
-        out += ["Command as given:", "", f"    {shlex.join(argv)}", ""]
-    out += [f"Canonical command: `{s.command()}`", "",
-            "Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), ""]
+    out += [interval_methods_md(INTERVAL_METHODS), prov.markdown()]
     return "\n".join(out)
 
 
@@ -191,11 +185,11 @@ def figures(res) -> list[tuple[str, object]]:
 def write_report(res, out: str | Path, *, force: bool = False,
                  argv: Sequence[str] | None = None) -> list[str]:
     """Write the report folder (see the module); returns its file names."""
-    from sim.study.design.folder import write_study_report
-    from sim.study.reports.files import package_versions
+    from sim.study.design.folder import study_provenance, write_study_report
 
     figs = figures(res)
-    md = report_markdown(res, [n for n, _ in figs], package_versions(), argv)
+    prov = study_provenance(res, argv)
+    md = report_markdown(res, [n for n, _ in figs], prov)
     return write_study_report(res, out, kind="design", table_names=TABLES, figures=figs,
                               markdown=md, interval_methods=INTERVAL_METHODS, force=force,
-                              argv=argv)
+                              argv=argv, provenance=prov)

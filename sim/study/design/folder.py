@@ -53,15 +53,28 @@ def write_folder(out: str | Path, *, kind: str, tables: Mapping[str, pd.DataFram
         return _write(p, stage, kind, tables, figures, markdown, manifest)
 
 
+def study_provenance(res, argv: Sequence[str] | None = None):
+    """A sensitivity or design run's :class:`~sim.study.reports.provenance.Provenance`."""
+    from sim.study.reports.provenance import make_provenance
+
+    rs = res.plan.base
+    return make_provenance(res.settings.command(), argv=argv, seed=res.settings.seed,
+                           rules=[(rs.display, rs.hash)])
+
+
 def write_study_report(res, out: str | Path, *, kind: str, table_names: Sequence[str],
                        figures: Sequence[tuple[str, Figure]], markdown: str,
                        interval_methods: dict, force: bool = False,
-                       argv: Sequence[str] | None = None) -> list[str]:
+                       argv: Sequence[str] | None = None, provenance=None) -> list[str]:
     """A study's report folder (``sensitivity``, ``design``): the named tables of ``res``, the
     figures and ``report.md``, and a manifest of its JSON result with the command line as given
-    (``argv``), the command that reproduces it and how its intervals were made."""
+    (``argv``), the command that reproduces it, its provenance (default
+    :func:`study_provenance`) and how its intervals were made."""
+    from sim.study.reports.provenance import PROVENANCE_KEY
+
+    prov = provenance if provenance is not None else study_provenance(res, argv)
     manifest = {**res.to_json(), "argv": list(argv or []), "command": res.settings.command(),
-                "interval_methods": interval_methods}
+                PROVENANCE_KEY: prov.to_json(), "interval_methods": interval_methods}
     return write_folder(out, kind=kind, tables={t: res.tables.get(t) for t in table_names},
                         figures=figures, markdown=markdown, manifest=manifest, force=force)
 

@@ -5,7 +5,6 @@ maps, ``report.md``, ``run.json`` and ``report.html``."""
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -95,8 +94,7 @@ def headline(res) -> str:
             f"{s.seed}")
 
 
-def report_markdown(res, pngs: Sequence[str], versions: dict,
-                    argv: Sequence[str] | None = None) -> str:
+def report_markdown(res, pngs: Sequence[str], prov) -> str:
     """``report.md``: what was played, the ranking, the effects, each knob's values with its
     response curves, the pair's grids, the interval methods and the command."""
     from sim.study.reports.markdown import interval_methods_md
@@ -124,11 +122,7 @@ def report_markdown(res, pngs: Sequence[str], versions: dict,
             out += [f"{m}:", "", md(*pair_rows(res, m)), ""]
         if PAIR_PNG in pngs:
             out += [f"![{a} x {b}]({PAIR_PNG})", ""]
-    out += [interval_methods_md(INTERVAL_METHODS), "## Reproduce", ""]
-    if argv:
-        out += ["Command as given:", "", f"    {shlex.join(argv)}", ""]
-    out += [f"Canonical command: `{s.command()}`", "",
-            "Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()), ""]
+    out += [interval_methods_md(INTERVAL_METHODS), prov.markdown()]
     return "\n".join(out)
 
 
@@ -148,14 +142,14 @@ def figures(res) -> list[tuple[str, object]]:
 def write_report(res, out: str | Path, *, force: bool = False,
                  argv: Sequence[str] | None = None) -> list[str]:
     """Write the report folder (see the module); returns its file names."""
-    from sim.study.design.folder import write_study_report
-    from sim.study.reports.files import package_versions
+    from sim.study.design.folder import study_provenance, write_study_report
 
     figs = figures(res)
-    md = report_markdown(res, [n for n, _ in figs], package_versions(), argv)
+    prov = study_provenance(res, argv)
+    md = report_markdown(res, [n for n, _ in figs], prov)
     return write_study_report(res, out, kind="sensitivity", table_names=TABLES, figures=figs,
                               markdown=md, interval_methods=INTERVAL_METHODS, force=force,
-                              argv=argv)
+                              argv=argv, provenance=prov)
 
 
 def no_effect_line(res) -> str:

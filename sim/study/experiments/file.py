@@ -39,6 +39,7 @@ EXPERIMENT_KEYS = {  # key: (type, required, default)
     "rules": (str, False, "base"),
     "set": (list, False, []),
     "players": (int, False, 4),
+    "csv": (bool, False, False),  # every table as CSV too, next to its parquet file
 }
 
 _COMMON = {"kind": (str, True, None), "name": (str, True, None), "title": (str, False, ""),
@@ -116,18 +117,19 @@ class Experiment:
     overrides: list[str]
     players: int
     parts: list[dict] = field(default_factory=list)
+    csv: bool = False
 
     def to_json(self) -> dict:
         """The resolved experiment, as saved in the report."""
         return {"file": str(self.path), "name": self.name, "title": self.title,
                 "description": self.description, "seed": self.seed, "games": self.games,
                 "rules": self.rules, "set": self.overrides, "players": self.players,
-                "parts": self.parts}
+                "csv": self.csv, "parts": self.parts}
 
 
 def _type_name(t) -> str:
     return {str: "a string", int: "an integer", float: "a number", list: "a list",
-            dict: "a table"}[t]
+            dict: "a table", bool: "true or false"}[t]
 
 
 def _check_table(table: dict, spec: dict, where: str) -> dict:
@@ -185,6 +187,10 @@ def _check_part(raw: dict, i: int, where_file: str) -> dict:
         if key in part and not all(isinstance(v, int) and not isinstance(v, bool)
                                    for v in part[key]):
             raise ExperimentFileError(f"{where}: key '{key}' must be a list of integers")
+        twice = [v for i, v in enumerate(part.get(key) or []) if v in part[key][:i]]
+        if twice:  # each value is played once: a repeat would play (and count) it again
+            raise ExperimentFileError(f"{where}: {key} = {part[key]}: {twice[0]} is given twice; "
+                                      "give each value once")
     if kind == "thresholds":
         if not part["bags"]:
             raise ExperimentFileError(f"{where}: key 'bags' must list at least one bag")
@@ -233,7 +239,8 @@ def load_experiment(path: str | Path) -> Experiment:
         raise ExperimentFileError(
             f"{p}: two parts are named '{dup[0]}' (key 'name' must be unique)")
     return Experiment(p, p.stem, head["title"], head["description"], head["seed"], head["games"],
-                      head["rules"], [str(s) for s in head["set"]], head["players"], parts)
+                      head["rules"], [str(s) for s in head["set"]], head["players"], parts,
+                      head["csv"])
 
 
 SHIPPED_PACKAGE = "experiments"  # the top-level folder experiments/, shipped as package data

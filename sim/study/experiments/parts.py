@@ -94,17 +94,24 @@ def _tournament(ctx: Context, part: dict, strategies, *, fmt: str | None = None,
 
 
 def run_tournament_part(part: dict, ctx: Context, outdir: Path) -> PartReport:
-    """A field of strategies: the tournament's strategy table and its win-share figure."""
+    """A field of strategies: the tables ``quacks tournament`` writes (``summary_tables``:
+    summary, pairs, seats, bought, vp_hist, and with more strategies than seats head_to_head
+    and nash), the strategy and paired-difference tables in markdown and the win-share
+    figure."""
+    from sim.study.reports.markdown import pair_rows
     from sim.study.reports.plots import plot_win_share
+    from sim.study.reports.writer import summary_tables
 
     r = _tournament(ctx, part, part["strategies"], fmt=part["format"])
-    table = r.summary.strategies.copy()
+    table = r.summary.strategies
     fig = save_figure(plot_win_share(table, r.plan.players), outdir, "win_share.png")
     rows = [[str(x.strategy), ci_text(x.win_share, x.win_share_ci_lo, x.win_share_ci_hi),
              ci_text(x.mean_vp, x.mean_vp_ci_lo, x.mean_vp_ci_hi, 1), f"{int(x.games):,}"]
             for x in table.itertuples()]
     md = md_table(["strategy", "win share [95% CI]", "mean VP [95% CI]", "games"], rows)
-    return PartReport(part["name"], "tournament", part["title"], {"strategies": table},
+    if r.summary.pairs is not None and len(r.summary.pairs):
+        md += "\n\nPaired differences per deal:\n\n" + md_table(*pair_rows(r.summary.pairs))
+    return PartReport(part["name"], "tournament", part["title"], summary_tables(r.summary),
                       [(fig, "Win share of each strategy (95% intervals).")], md,
                       int(r.games))
 

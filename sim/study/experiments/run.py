@@ -1,8 +1,10 @@
 """Running an experiment file: every part in order, into one report folder.
 
-``OUT/`` gets, per part, ``OUT/<part>/<table>.parquet`` and its PNG figures, and at the top
-``report.md`` (each part's tables and figures, the exact command, the seed and the package
-versions), ``experiment.json`` (the resolved file, games per part, versions) and
+``OUT/`` gets, per part, ``OUT/<part>/<table>.parquet`` (and ``<table>.csv`` with ``csv``: the
+file's ``csv = true`` or ``--csv``) and its PNG figures, and at the top ``report.md`` (each part's
+tables and figures, then how to reproduce it: the command, the seed, the ruleset's hash, the
+versions and the git commit), ``experiment.json`` (the resolved file, games per part, versions,
+the provenance) and
 ``report.html`` (all of it on one page, ``sim.study.reports.html``). Everything is
 written into a hidden staging folder that is renamed to ``OUT`` only when complete; an error
 removes it, and Ctrl-C keeps the finished parts in ``OUT`` for ``--resume``. The same file,
@@ -33,6 +35,8 @@ from sim.study.experiments.parts import (
 )
 from sim.study.reports.files import dumps, now_iso, package_versions
 from sim.study.reports.html import write_html
+from sim.study.reports.provenance import PROVENANCE_KEY, Provenance, make_provenance
+from sim.study.reports.writer import write_frames
 
 REPORT_FILE = "report.md"
 EXPERIMENT_JSON = "experiment.json"
@@ -72,6 +76,11 @@ class ExperimentResult:
     out: Path
     seconds: float
     games: int
+    csv: bool = False
+
+    def formats(self) -> tuple[str, ...]:
+        """The formats every table is written in."""
+        return table_formats(self.csv)
 
     def to_json(self) -> dict:
         """Summary for ``--json``: the report folder and, per part, its tables and figures."""
@@ -79,30 +88,51 @@ class ExperimentResult:
                 "out": str(self.out), "report": str(self.out / REPORT_FILE),
                 "seconds": round(self.seconds, 3), "games": self.games,
                 "parts": [{"name": p.name, "kind": p.kind, "games": p.games,
-                           "tables": [f"{p.name}/{t}.parquet" for t in p.tables],
+                           "tables": [f"{p.name}/{t}.{f}" for t in p.tables
+                                      for f in self.formats()],
                            "figures": [f"{p.name}/{f}" for f, _ in p.figures]}
                           for p in self.parts]}
 
 
-def _write_tables(part: PartReport, folder: Path) -> None:
-    # straight into the staging folder: the whole folder is renamed into place at the end
-    for name, df in part.tables.items():
-        df.to_parquet(folder / f"{name}.parquet", index=False)
+def table_formats(csv: bool) -> tuple[str, ...]:
+    """parquet always (a resumed run reads it back), CSV too when asked for."""
+    return ("parquet", "csv") if csv else ("parquet",)
 
 
-def report_markdown(exp: Experiment, parts: Sequence[PartReport], command: str,
-                    versions: dict, seconds: float, games_override: int | None) -> str:
+def experiment_command(exp: Experiment, games: int | None, csv: bool) -> str:
+    """The ``quacks experiment run`` command that reproduces the run: a shipped experiment by
+    its name, any other file by its path as given; ``csv``: ``--csv`` was given."""
+    from sim.study.experiments.file import shipped_dir
+
+    d = shipped_dir()
+    shipped = d is not None and exp.path.resolve().parent == Path(d).resolve()
+    return shlex.join(["quacks", "experiment", "run", exp.name if shipped else str(exp.path),
+                       *(["--games", str(games)] if games is not None else []),
+                       *(["--csv"] if csv else [])])
+
+
+def experiment_provenance(exp: Experiment, games: int | None, csv: bool,
+                          given: str) -> Provenance:
+    """The run's provenance; the ruleset is the experiment's (its ``rules`` and ``set``)."""
+    from sim.rules.ruleset import load_ruleset
+
+    rs = load_ruleset(exp.rules, list(exp.overrides))
+    return make_provenance(experiment_command(exp, games, csv), given=given, seed=exp.seed,
+                           rules=[(rs.display, rs.hash)])
+
+
+def report_markdown(exp: Experiment, parts: Sequence[PartReport], prov: Provenance,
+                    seconds: float, games_override: int | None) -> str:
     """The experiment's ``report.md``: what was run, then each part's tables and figures."""
     lines = [f"# {exp.title}", ""]
     if exp.description.strip():
         lines += [exp.description.strip(), ""]
-    lines += ["```", command, "```", "",
+    lines += ["```", prov.command, "```", "",
               f"- experiment file: `{exp.path.name}`; seed {exp.seed}; ruleset `{exp.rules}`"
               + (f" with {', '.join(f'`{s}`' for s in exp.overrides)}" if exp.overrides else ""),
               f"- games per part: {games_override if games_override else exp.games:,}"
               + (" (--games)" if games_override else ""),
               f"- games played: {sum(p.games for p in parts):,} in {seconds:.1f} s",
-              "- versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()),
               "- every figure comes with its 95% interval; intervals are clustered by deal "
               "(games that share random streams)", ""]
     for p in parts:
@@ -112,7 +142,7 @@ def report_markdown(exp: Experiment, parts: Sequence[PartReport], command: str,
             lines += [p.markdown.strip(), ""]
         for f, caption in p.figures:
             lines += [f"![{caption}]({p.name}/{f})", "", f"*{caption}*", ""]
-    return "\n".join(lines)
+    return "\n".join([*lines, prov.markdown()])
 
 
 def _settings(exp: Experiment, games: int | None) -> dict:
@@ -183,9 +213,10 @@ def _keep_interrupted(staging: Path, out: Path, state: str) -> None:
 def run_experiment(exp: Experiment, out: str | Path, *, games: int | None = None,
                    argv: Sequence[str] | None = None,
                    progress: Callable[[str], None] | None = None,
-                   backend=None, resume: bool = False) -> ExperimentResult:
+                   backend=None, resume: bool = False, csv: bool = False) -> ExperimentResult:
     """Run every part of ``exp`` and write the report folder ``out`` (replacing a previous
-    report of the same experiment there). ``games`` replaces every part's game count.
+    report of the same experiment there). ``games`` replaces every part's game count; ``csv``
+    (or the file's ``csv = true``) writes every table as CSV next to its parquet file.
     ``backend`` (entered, see ``sim.study.tournament.backend``) plays the games of the tournament,
     sweep, ingredient, catchup, seats and balance parts; compare and thresholds parts run here.
 
@@ -205,14 +236,14 @@ def run_experiment(exp: Experiment, out: str | Path, *, games: int | None = None
         shutil.rmtree(staging)
     staging.mkdir(parents=True)
     try:
-        return _run(exp, out, staging, state, games, argv, progress, backend)
+        return _run(exp, out, staging, state, games, argv, progress, backend, csv)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
 
 
 def _run(exp: Experiment, out: Path, staging: Path, state: dict | None, games: int | None,
-         argv, progress, backend) -> ExperimentResult:
+         argv, progress, backend, csv: bool) -> ExperimentResult:
     parts = _kept_parts(state, exp, games, out, staging) if state else []
     kept_before = len(parts)
     seconds_before = float(state.get("seconds", 0.0)) if state else 0.0
@@ -226,7 +257,7 @@ def _run(exp: Experiment, out: Path, staging: Path, state: dict | None, games: i
             folder = staging / part["name"]
             folder.mkdir()
             rep = runners[part["kind"]](part, ctx, folder)
-            _write_tables(rep, folder)
+            write_frames(rep.tables, folder, table_formats(False))  # read back by --resume
             parts.append(rep)
     except KeyboardInterrupt:
         if len(parts) > kept_before:
@@ -237,16 +268,20 @@ def _run(exp: Experiment, out: Path, staging: Path, state: dict | None, games: i
             _keep_interrupted(staging, out, _state(exp, games, parts, seconds))
         raise ExperimentInterrupted(len(parts), len(exp.parts), out) from None
     seconds = seconds_before + time.perf_counter() - t0
-    versions = package_versions()
+    if csv or exp.csv:
+        for p in parts:
+            write_frames(p.tables, staging / p.name, ("csv",))
     command = "quacks experiment run " + " ".join(shlex.quote(a) for a in (argv or [str(exp.path)]))
+    prov = experiment_provenance(exp, games, csv, command)
     meta = {"experiment": exp.to_json(), "games_override": games, "created": now_iso(),
-            "seconds": round(seconds, 3), "versions": versions, "command": command,
-            "games": {p.name: p.games for p in parts}}
+            "seconds": round(seconds, 3), "versions": package_versions(), "command": command,
+            PROVENANCE_KEY: prov.to_json(), "games": {p.name: p.games for p in parts}}
     (staging / EXPERIMENT_JSON).write_text(dumps(meta), encoding="utf-8")
     (staging / REPORT_FILE).write_text(
-        report_markdown(exp, parts, command, versions, seconds, games), encoding="utf-8")
+        report_markdown(exp, parts, prov, seconds, games), encoding="utf-8")
     write_html(staging)  # the page, renamed into place with the rest
     if out.exists():
         shutil.rmtree(out)
     staging.replace(out)
-    return ExperimentResult(exp, parts, out, seconds, sum(p.games for p in parts))
+    return ExperimentResult(exp, parts, out, seconds, sum(p.games for p in parts),
+                            csv or exp.csv)

@@ -78,12 +78,23 @@ def staging_folder(p: Path):
         raise
 
 
+def atomic_write(path: Path, write) -> None:
+    """``write(tmp)`` to a hidden temporary name next to ``path``, then rename it into place;
+    on any error (Ctrl-C too) the temporary file goes and ``path`` is as it was."""
+    path = Path(path)
+    tmp = path.with_name(partial(path.name))
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Write text to a hidden temporary name next to ``path``, then rename it into place."""
-    tmp = path.with_name(partial(path.name))
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def package_versions() -> dict[str, str]:
@@ -228,6 +239,26 @@ def canonical_command(settings: dict) -> str:
     for f in settings.get("strategy_files", []):
         parts += ["--strategy-file", f]
     parts += ["--format", settings["format"]]
+    if settings.get("until_ci") is not None:
+        parts += ["--until-ci", repr(settings["until_ci"])]
+    parts += ["--detail", settings["detail"]]
+    return shlex.join(parts)
+
+
+def sweep_command(settings: dict) -> str:
+    """A ``quacks sweep`` command line that reproduces a sweep with these settings."""
+    parts = ["quacks", "sweep", "--strategy", settings["strategy"]]
+    for p in settings.get("params") or [settings["param"]]:
+        parts += ["--param", p]
+    if settings.get("baseline") is not None:
+        parts += ["--baseline", str(settings["baseline"])]
+    parts += ["--vs", ",".join(settings["vs"]), "--players", str(settings["players"]),
+              "--games", str(settings["games"]), "--seed", str(settings["seed"]),
+              "--rules", settings["rules"]]
+    for o in settings.get("overrides", []):
+        parts += ["--set", o]
+    for f in settings.get("strategy_files", []):
+        parts += ["--strategy-file", f]
     if settings.get("until_ci") is not None:
         parts += ["--until-ci", repr(settings["until_ci"])]
     parts += ["--detail", settings["detail"]]

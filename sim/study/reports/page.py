@@ -21,7 +21,6 @@ import csv
 import json
 import math
 import os
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from sim.study.reports.files import (
     TABLE_FILES,
     known_files,
 )
+from sim.study.reports.provenance import PROVENANCE_KEY, Provenance, typed_command
 from sim.study.reports.schema import ReportError
 
 MAX_ROWS = 50  # rows shown of each table; the page says how many the file holds
@@ -84,6 +84,7 @@ class Manifest:
     text: str  # the manifest itself, pretty-printed (cut at MANIFEST_TEXT_CHARS)
     cut: bool
     results: list[tuple[str, str]] = field(default_factory=list)  # kinds without a summary
+    provenance: list[tuple[str, str]] = field(default_factory=list)  # Provenance.rows()
 
 
 @dataclass
@@ -125,20 +126,6 @@ def find_manifest(folder: str | Path) -> tuple[str, str, dict]:
             "; give the --out folder of quacks tournament, sweep, tune, compare, balance, "
             "thresholds or experiment run")
     raise ReportError(f"{p}: not a report folder (no {', '.join(MANIFESTS)}){hint}")
-
-
-def given_command(argv) -> str | None:
-    """The command line as it was typed, from a manifest's ``argv`` (the program as ``quacks``
-    when it was the ``quacks`` script)."""
-    if not argv or not isinstance(argv, list):
-        return None
-    args = [str(a) for a in argv]
-    prog = Path(args[0]).name
-    if prog == "quacks":
-        args[0] = "quacks"
-    elif prog == "__main__.py":  # python -m PACKAGE
-        args[:1] = ["python", "-m", ".".join(Path(args[0]).parent.parts[-2:])]
-    return shlex.join(args)
 
 
 def _first(*values):
@@ -209,22 +196,33 @@ def results_view(kind: str, m: dict) -> list[tuple[str, str]]:
     return [(k, _text(v)) for k, v in rows if v is not None and v != ""]
 
 
+def _commands(kind: str, m: dict, prov: Provenance | None) -> list[tuple[str, str]]:
+    """(label, command): the command as given and the one that reproduces the run (a manifest
+    written before the provenance was saved: its ``command``, when it has one)."""
+    if prov is not None:
+        given, canonical = prov.given, prov.command
+    else:
+        given = typed_command(m.get("argv"))
+        if kind == "experiment":
+            given = _first(m.get("command"), given)
+        canonical = m.get("command") if kind != "experiment" else None
+    out = [("command as given", given)] if given else []
+    if isinstance(canonical, str) and canonical and canonical != given:
+        out.append(("reproduce with", canonical))
+    return out
+
+
 def manifest_view(kind: str, name: str, m: dict) -> Manifest:
-    """The manifest of a report as the page shows it: title, commands, facts and versions."""
+    """The manifest of a report as the page shows it: title, commands, facts, provenance and
+    versions."""
     s = m.get("settings") if isinstance(m.get("settings"), dict) else {}
     exp = m.get("experiment") if isinstance(m.get("experiment"), dict) else {}
-    commands = []
-    given = given_command(m.get("argv"))
-    if kind == "experiment":
-        given = _first(m.get("command"), given)
-    if given:
-        commands.append(("command as given", given))
-    canonical = m.get("command") if kind != "experiment" else None
-    if isinstance(canonical, str) and canonical and canonical != given:
-        commands.append(("reproduce with", canonical))
+    prov = Provenance.from_json(m.get(PROVENANCE_KEY))
+    commands = _commands(kind, m, prov)
     compare_rules = [r.get("rules") for r in m.get("rulesets", []) if isinstance(r, dict)]
     facts = [
-        ("seed", _first(m.get("seed"), s.get("seed"), exp.get("seed"))),
+        ("seed", None if prov is not None else _first(m.get("seed"), s.get("seed"),
+                                                      exp.get("seed"))),
         ("rules", _rules(m, s) or exp.get("rules")),
         ("rulesets", compare_rules or None),
         ("strategy", _first(s.get("strategy"), s.get("spec"))),
@@ -243,20 +241,20 @@ def manifest_view(kind: str, name: str, m: dict) -> Manifest:
         ("wall time", f"{m['wall_seconds_total']} s" if "wall_seconds_total" in m else
          (f"{m['seconds']} s" if isinstance(m.get("seconds"), (int, float)) else None)),
     ]
-    if kind == "thresholds":
+    if kind == "thresholds" and prov is None:
         if facts[0][1] is None:  # exact: no random draws
             facts[0] = ("seed", "none (computed exactly)")
         facts.append(("computed", "exactly" if m.get("exact") else "by sampling"))
     title = TITLES.get(kind, kind)
     if kind == "experiment" and exp.get("title"):
         title = f"{title}: {exp['title']}"
-    versions = m.get("versions") if isinstance(m.get("versions"), dict) else {}
+    versions = m.get("versions") if isinstance(m.get("versions"), dict) and prov is None else {}
     text = json.dumps(m, indent=2, ensure_ascii=False)
     return Manifest(name, kind, title, commands,
                     [(k, _text(v)) for k, v in facts if v is not None and v != [] and v != ""],
                     [(str(k), str(v)) for k, v in versions.items()],
                     text[:MANIFEST_TEXT_CHARS], len(text) > MANIFEST_TEXT_CHARS,
-                    results_view(kind, m))
+                    results_view(kind, m), prov.rows() if prov is not None else [])
 
 
 # --- the files ---------------------------------------------------------------------------------

@@ -77,6 +77,7 @@ from sim.study.reports.files import (
 )
 from sim.study.reports.load import load_result
 from sim.study.reports.markdown import summary_markdown
+from sim.study.reports.provenance import PROVENANCE_KEY, make_provenance
 from sim.study.reports.schema import (
     ROUND_TYPES,
     ReportError,
@@ -307,8 +308,11 @@ class ReportWriter:
         plan = self.plan
         rs = plan.ruleset
         d = result.to_json()
+        command = canonical_command(plan.settings())
         d.update({
-            "command": canonical_command(plan.settings()),
+            "command": command,
+            PROVENANCE_KEY: make_provenance(command, argv=self.argv, seed=plan.config.seed,
+                                            rules=[(rs.display, rs.hash)]).to_json(),
             "argv": self.argv,
             "settings": plan.settings(),
             "ruleset": {"name": rs.name, "source": rs.source, "hash": rs.hash, "data": rs.data},
@@ -332,13 +336,37 @@ class ReportWriter:
 
 # --- tables -----------------------------------------------------------------------------------
 
-def write_tables(summary: Summary, outdir: Path) -> list[str]:
-    """Write the CSV tables of a summary into ``outdir``; return their names."""
-    names = []
+TABLE_FORMATS = ("csv", "parquet")
+
+
+def summary_tables(summary: Summary) -> dict:
+    """The tables of a summary that it has, named as a tournament report's files
+    (``TABLE_FILES`` without ``.csv``: summary, pairs, seats, bought, vp_hist, ...)."""
+    out = {}
     for attr, fname in TABLE_FILES.items():
         df = getattr(summary, attr)
-        if df is None:
-            continue
-        df.to_csv(outdir / fname, index=False)
-        names.append(fname)
+        if df is not None:
+            out[Path(fname).stem] = df
+    return out
+
+
+def write_frames(tables: dict, outdir: Path, formats: Sequence[str] = ("csv",)) -> list[str]:
+    """Write each table (name: DataFrame) into ``outdir`` as ``<name>.<format>`` in every one
+    of ``formats`` (``TABLE_FORMATS``); return the file names."""
+    names = []
+    for name, df in tables.items():
+        for fmt in formats:
+            f = f"{name}.{fmt}"
+            if fmt == "csv":
+                df.to_csv(Path(outdir) / f, index=False)
+            elif fmt == "parquet":
+                df.to_parquet(Path(outdir) / f, index=False)
+            else:
+                raise ValueError(f"table format {fmt!r}: expected one of {TABLE_FORMATS}")
+            names.append(f)
     return names
+
+
+def write_tables(summary: Summary, outdir: Path) -> list[str]:
+    """Write the CSV tables of a summary into ``outdir``; return their names."""
+    return write_frames(summary_tables(summary), outdir)

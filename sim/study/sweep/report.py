@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from sim.rules.ruleset import rules_label
 from sim.study.reports.files import (
     REPORT_HTML,
     RUN_FILE,
@@ -25,9 +26,11 @@ from sim.study.reports.files import (
     read_saved_settings,
     remove_known,
     settings_diff,
+    sweep_command,
 )
 from sim.study.reports.html import write_html
 from sim.study.reports.markdown import sweep_markdown
+from sim.study.reports.provenance import PROVENANCE_KEY, make_provenance
 from sim.study.reports.schema import ReportError
 from sim.study.sweep.plots import render_sweep
 
@@ -86,7 +89,12 @@ class SweepWriter:
         (stage / "sweep.md").write_text(sweep_markdown(res), encoding="utf-8")
         if plots:
             files += render_sweep(res.table, res.settings, stage)
-        manifest = {**res.to_json(), "settings": res.settings, "argv": self.argv,
+        st = res.settings
+        prov = make_provenance(sweep_command(st), argv=self.argv, seed=st["seed"],
+                               rules=[(rules_label(st["rules"], st["overrides"]),
+                                       st["rules_hash"])])
+        manifest = {**res.to_json(), "settings": st, "argv": self.argv,
+                    PROVENANCE_KEY: prov.to_json(),
                     "subdirs": self.subdirs, "versions": package_versions(),
                     "started": self.started,
                     "finished": now_iso(), "files": sorted(files + [RUN_FILE, REPORT_HTML])}
