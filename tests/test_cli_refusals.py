@@ -105,3 +105,24 @@ def test_a_ruleset_file_with_an_empty_starting_bag_is_refused(tmp_path):
     f.write_text('extends = "base"\nname = "empty"\n[game]\nstarting_bag = ""\n')
     assert_user_error(invoke("potion", "--rules", f, "--n", 100), "game.starting_bag",
                       "at least one chip")
+
+
+# --- 3. compare --variant: a variant needs overrides, and errors say what --variant takes -----
+
+@pytest.mark.parametrize(("variant", "fragment"), [
+    ("a=", "no overrides"), ("a=;", "no overrides"), ("nolabel", "'nolabel' is not"),
+    ("a=game.explosion_limit", "is not section.key=value"),
+    ("a=game.explosion_limit=8;zz", "'zz' is not"),
+])
+def test_a_variant_without_overrides_or_with_a_bad_item_is_refused(variant, fragment):
+    line = assert_user_error(invoke("compare", "--variant", variant, "--games", 10), fragment,
+                             f"--variant '{variant}'", "LABEL=section.key=value")
+    assert "--set" not in line
+
+
+def test_a_variant_with_an_unknown_key_or_bad_value_names_the_variant():
+    for variant, fragment in (("a=foo.bar=1", "unknown key 'foo.bar'"),
+                              ("a=game.explosion_limit=abc", "game.explosion_limit")):
+        line = assert_user_error(invoke("compare", "--variant", variant, "--games", 10),
+                                 "--variant", fragment)
+        assert "--set" not in line

@@ -41,18 +41,45 @@ def ruleset_spec(x) -> RulesetSpec:
     return RulesetSpec(str(label), str(rules), tuple(rest[0]) if rest else ())
 
 
+VARIANT_FORM = "LABEL=section.key=value;section.key=value (a label has no dot)"
+VARIANT_EXAMPLE = "--variant limit8=game.explosion_limit=8"
+
+
 def parse_variant(text: str, rules: str = "base", common: Sequence[str] = ()) -> RulesetSpec:
     """``LABEL=section.key=value;section.key=value`` as a variant of ``rules`` (after the
     ``common`` overrides). Without a label (the text starts with ``section.key=``; a label has
-    no dot) the overrides themselves, joined by ``;``, are the label."""
+    no dot) the overrides themselves, joined by ``;``, are the label. CompareError for a text
+    without a label or without overrides (the first ruleset again), or with an item that is not
+    ``section.key=value``; the ruleset's own error, naming ``--variant``, for an unknown key or
+    a bad value."""
     head, sep, rest = text.partition("=")
     labelled = bool(sep) and "." not in head
     ovs = tuple(o.strip() for o in (rest if labelled else text).split(";") if o.strip())
     label = head.strip() if labelled else ";".join(ovs)
     if not label:
-        raise CompareError(f"--variant {text!r}: expected "
-                           "LABEL=section.key=value;section.key=value")
+        raise CompareError(f"--variant {text!r}: expected {VARIANT_FORM}, e.g. {VARIANT_EXAMPLE}")
+    if not ovs:
+        raise CompareError(f"--variant {text!r}: no overrides, so it is {rules} again; expected "
+                           f"{VARIANT_FORM}, e.g. {VARIANT_EXAMPLE}")
+    bad = [o for o in ovs if "=" not in o or "." not in o.partition("=")[0]]
+    if bad:
+        raise CompareError(f"--variant {text!r}: '{bad[0]}' is not section.key=value; expected "
+                           f"{VARIANT_FORM}, e.g. {VARIANT_EXAMPLE}")
+    _check_overrides(text, rules, common, ovs)
     return RulesetSpec(label, rules, (*common, *ovs))
+
+
+def _check_overrides(text: str, rules: str, common: Sequence[str], ovs: Sequence[str]) -> None:
+    """The variant's overrides applied to ``rules`` (with ``common``) and validated, so that an
+    unknown key or a bad value is reported as the --variant's (RulesetError)."""
+    import copy
+
+    from sim.rules.ruleset import apply_override, load_ruleset, ruleset_from_data
+
+    d = copy.deepcopy(load_ruleset(rules, list(common)).data)
+    for o in ovs:
+        apply_override(d, o, label="--variant")
+    ruleset_from_data(d, f"--variant {text!r}")
 
 
 def unique_labels(specs: Sequence[RulesetSpec]) -> list[RulesetSpec]:
