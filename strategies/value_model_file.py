@@ -201,15 +201,45 @@ def rules_family(ruleset) -> str:
     return "herb-witches" if on or ruleset.name == "herb-witches" else "base"
 
 
+def model_rules(ruleset) -> str:
+    """The ruleset a model trained on ``ruleset`` names (its ``rules``): the family (base or
+    herb-witches) for those two, with or without ``--set``, else the ruleset's own name."""
+    return rules_family(ruleset) if ruleset.name in SHIPPED_RULES else ruleset.name
+
+
+def trained_rules(model: ValueModel) -> str:
+    """The ruleset a model file says it was trained for: its ``rules`` with the ``--set``
+    overrides of its training (``base + game.rounds=7``)."""
+    from sim.rules.ruleset import rules_label
+
+    given = model.training.get("overrides")
+    return rules_label(model.rules, [str(o) for o in given] if isinstance(given, list) else ())
+
+
+def mismatch_note(value: str, model: ValueModel, ruleset, players: int) -> str | None:
+    """The one-line note for a model file given as ``model=value`` that was trained for another
+    ruleset (by what the file stores: its ruleset name and ``--set`` overrides) or player count
+    than the game's; None when it matches."""
+    from sim.rules.ruleset import rules_label
+
+    game = rules_label(model_rules(ruleset), ruleset.overrides)
+    trained = trained_rules(model)
+    if trained == game and model.players == players:
+        return None
+    if trained == game:
+        return f"master: model {value} was trained for {model.players} players; playing {players}"
+    if model.players == players:
+        return f"master: model {value} was trained for {trained}; playing {game}"
+    return (f"master: model {value} was trained for {trained}, {model.players} players; "
+            f"playing {game}, {players} players")
+
+
 def resolve(value: str, ruleset, players: int) -> tuple[ValueModel, str | None]:
     """The model a ``master`` seat plays with (``model=value``), and a one-line note when it is
     not one trained for exactly this ruleset and player count (None otherwise)."""
     if value != "auto":
         model = load_model(value)
-        if model.players != players:
-            return model, (f"master: model {value} was trained for {model.players} players; "
-                           f"playing {players}")
-        return model, None
+        return model, mismatch_note(value, model, ruleset, players)
     family = rules_family(ruleset)
     exact = ruleset.name == family and not ruleset.overrides
     have = shipped_models()

@@ -19,6 +19,7 @@ from sim.cli.common import (
     set_threads,
     work_progress,
 )
+from sim.study.train.limits import MAX_GAMES, MAX_ITERATIONS
 
 
 def register(app: typer.Typer) -> None:
@@ -26,20 +27,26 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def train(
-        out: Annotated[str, typer.Option("--out", help="The model file to write (JSON).")],
+        out: Annotated[str, typer.Option(
+            "--out", help="The model file to write (JSON); its run is kept in the folder "
+                          "OUT.train beside it.")],
         rules: Annotated[str, typer.Option("--rules",
                                            help="Built-in ruleset name or a TOML file.")] = "base",
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
         players: Annotated[int, typer.Option("--players", help="Players per game.")] = 4,
-        games: Annotated[int, typer.Option("--games", help="Games per iteration.")] = 20_000,
+        games: Annotated[int, typer.Option(
+            "--games", min=1, max=MAX_GAMES, metavar="<int>",
+            help="Games per iteration (every position is held in memory for the "
+                 "fit).")] = 20_000,
         iterations: Annotated[int, typer.Option(
-            "--iterations", help="Iterations: the field first, then master with the model of "
-                                 "the iteration before.")] = 3,
+            "--iterations", min=1, max=MAX_ITERATIONS, metavar="<int>",
+            help="Iterations: the field first, then master with the model of the iteration "
+                 "before.")] = 3,
         seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 1,
         explore: Annotated[float, typer.Option(
-            "--explore", help="Chance that master buys a random legal set in training "
-                              "games.")] = 0.05,
+            "--explore", help="Chance (0 to 1) that master buys a random legal set in "
+                              "training games.")] = 0.05,
         field: Annotated[str, typer.Option("--field", help="The strategy of the other seats "
                                                            "(and of iteration 0).")] = "expert",
         value: Annotated[str, typer.Option(
@@ -53,6 +60,9 @@ def register(app: typer.Typer) -> None:
                              "(unless its spec gives them itself).")] = "",
         resume: Annotated[bool, typer.Option(
             "--resume", help="Continue the run kept in OUT.train (same settings).")] = False,
+        force: Annotated[bool, typer.Option(
+            "--force", help="Overwrite an existing --out file, starting over a run kept in "
+                            "OUT.train.")] = False,
         threads: Annotated[int | None, typer.Option(
             "--threads", help="Numba threads (results never depend on it).")] = None,
         quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or lines.")] = False,
@@ -65,7 +75,7 @@ def register(app: typer.Typer) -> None:
         from sim.api.errors import GameInputError
         from sim.rules.ruleset import RulesetError
         from sim.study.tournament.local import BackendError
-        from sim.study.train.run import TrainError, TrainSettings
+        from sim.study.train.run import TrainError, TrainSettings, check_run
         from sim.study.train.run import train as run_train
         from strategies.builtin import StrategySpecError
         from strategies.value_model_file import ModelFileError
@@ -75,16 +85,21 @@ def register(app: typer.Typer) -> None:
                                  games=games, iterations=iterations, seed=seed, explore=explore,
                                  field=field, value=value, master=master)
         say = None if quiet else (lambda line: typer.echo(line, err=True))
+        errors = (TrainError, ModelFileError, GameInputError, RulesetError, StrategySpecError,
+                  BackendError)
+        try:  # before any game, and before a Dask cluster starts
+            check_run(settings, out, resume=resume, force=force)
+        except errors as e:
+            fail(str(e))
         try:
             with open_backend(backend, scheduler, workers, threads, quiet=quiet) as be, \
                     work_progress("training", quiet=quiet) as update:
                 def progress(it: int, done: int, total: int) -> None:
                     update(it * total + done, iterations * total)
 
-                model = run_train(settings, Path(out), resume=resume, progress=progress, say=say,
-                                  backend=be)
-        except (TrainError, ModelFileError, GameInputError, RulesetError,
-                StrategySpecError, BackendError) as e:
+                model = run_train(settings, Path(out), resume=resume, force=force,
+                                  progress=progress, say=say, backend=be)
+        except (*errors, OSError) as e:  # OSError: the disk, during the run
             fail(str(e))
         except KeyboardInterrupt:
             typer.echo("interrupted: pass --resume to continue from the last finished iteration",

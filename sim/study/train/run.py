@@ -14,6 +14,7 @@ settings, so a stopped run resumes at the first iteration it did not finish.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -21,12 +22,16 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.study.common.out_probe import OutDirError, probe_writable
 from sim.study.train.features import Positions, positions
 from sim.study.train.fit import VALUE_KINDS, fit_model
-from strategies.value_model_file import ValueModel, load_model, rules_family, write_atomic
+from sim.study.train.limits import MAX_GAMES, MAX_ITERATIONS
+from strategies.value_model_file import ValueModel, load_model, model_rules, write_atomic
 
 GAME_STRIDE = 10_000_000  # iteration i plays games i * GAME_STRIDE + k
 PIECE = 2_000  # games per batch (progress, memory)
+SETTINGS_FILE = "settings.json"  # in the run's folder: the settings a resume must match
+KEPT = re.compile(r"\.?(iter-\d+\.json|settings\.json)(\..+)?")  # a run's files (and temps)
 
 
 class TrainError(ValueError):
@@ -123,10 +128,12 @@ def check_settings(settings: TrainSettings) -> None:
     from strategies.builtin import parse_strategy
     from strategies.value_model_file import settings_error
 
-    if settings.games < 1 or settings.iterations < 1:
-        raise TrainError("--games and --iterations must be at least 1")
+    for flag, value, top in (("--games", settings.games, MAX_GAMES),
+                             ("--iterations", settings.iterations, MAX_ITERATIONS)):
+        if not 1 <= value <= top:
+            raise TrainError(f"{flag} {value}: expected 1 to {top}")
     if not 0.0 <= settings.explore <= 1.0:
-        raise TrainError("--explore must be from 0 to 1")
+        raise TrainError(f"--explore {settings.explore:g}: expected 0 to 1")
     if settings.value not in VALUE_KINDS:
         raise TrainError(f"--value {settings.value}: expected one of {', '.join(VALUE_KINDS)}")
     rs = load_ruleset(settings.rules, list(settings.overrides))
@@ -141,29 +148,80 @@ def check_settings(settings: TrainSettings) -> None:
         raise TrainError("--field: give a strategy without a value model (e.g. expert)")
 
 
-def train(settings: TrainSettings, out: Path, *, resume: bool = False,
+def check_out(out: str | Path, *, resume: bool = False, force: bool = False) -> None:
+    """Refuse, before any game, an ``--out`` the model file cannot be written to or whose run
+    folder (``OUT.train``) cannot be made, with one line naming the path. An existing model file
+    needs ``force`` (or ``resume``: the run kept in the folder writes it again); a kept run needs
+    ``resume`` (continue) or ``force`` (start over). Leaves the disk as it was."""
+    if resume and force:
+        raise TrainError("--resume continues the run kept in OUT.train and --force starts it "
+                         "over: give one")
+    if not str(out).strip():
+        raise TrainError("--out: give the model file to write, e.g. --out model.json")
+    p = Path(out)
+    folder = run_folder(p)
+    if p.is_dir():
+        raise TrainError(f"--out {p}: is a directory; give a file, e.g. --out {p / 'model.json'}")
+    if p.exists() and not p.is_file():
+        raise TrainError(f"--out {p}: exists and is not a regular file")
+    if folder.exists() and not folder.is_dir():
+        raise TrainError(f"--out {p}: its run folder {folder} exists and is not a directory")
+    kept = (folder / SETTINGS_FILE).is_file()
+    if resume and not kept:
+        raise TrainError(f"nothing to resume in {folder}")
+    if not (resume or force) and folder.exists():
+        raise TrainError(f"--out {p}: {folder} holds a training run; add --resume to continue it "
+                         "or --force to start over" if kept else
+                         f"--out {p}: {folder} exists; use --force to start a run there")
+    if not (resume or force) and p.exists():
+        raise TrainError(f"--out {p}: the file exists; use --force to overwrite it")
+    try:
+        probe_writable(folder, flag=f"--out {p}: the run folder")
+    except OutDirError as e:
+        raise TrainError(str(e)) from None
+
+
+def check_run(settings: TrainSettings, out: str | Path, *, resume: bool = False,
+              force: bool = False) -> None:
+    """Everything a run is checked for before its first game: the settings
+    (:func:`check_settings`), ``out`` (:func:`check_out`) and, to resume, that the kept run was
+    started with the same settings."""
+    check_settings(settings)
+    check_out(out, resume=resume, force=force)
+    saved = run_folder(Path(out)) / SETTINGS_FILE
+    if resume and json.loads(saved.read_text()) != settings.as_json():
+        raise TrainError(f"{saved.parent} was started with other settings ({saved}); give the "
+                         "same ones to resume, or --force to start over")
+
+
+def clear_run(folder: Path) -> None:
+    """Remove the files a run keeps in its folder (``--force`` starts over); others stay."""
+    if folder.is_dir():
+        for f in folder.iterdir():
+            if KEPT.fullmatch(f.name) and f.is_file():
+                f.unlink()
+
+
+def train(settings: TrainSettings, out: Path, *, resume: bool = False, force: bool = False,
           progress: Callable[[int, int, int], None] | None = None,
           say: Callable[[str], None] | None = None, backend=None) -> ValueModel:
     """Run (or resume) a training run and write the final model to ``out``.
 
     ``progress(iteration, games_done, games_total)`` is called after each batch; ``say`` gets a
     line per finished iteration; ``backend`` (an entered ``make_backend``) plays the games
-    (local by default; the same model either way)."""
+    (local by default; the same model either way). ``out`` and its run folder are checked
+    first (:func:`check_run`); ``force`` overwrites ``out`` and starts a kept run over."""
     from sim.rules.ruleset import load_ruleset
 
-    check_settings(settings)
+    check_run(settings, out, resume=resume, force=force)
     folder = run_folder(out)
-    saved = folder / "settings.json"
-    if folder.exists() and not resume:
-        raise TrainError(f"{folder} exists: pass --resume to continue that run, or remove it")
-    if resume and saved.exists():
-        if json.loads(saved.read_text()) != settings.as_json():
-            raise TrainError(f"{folder} was started with other settings ({saved}); give the "
-                             "same ones to resume, or remove the folder")
+    saved = folder / SETTINGS_FILE
+    if force:
+        clear_run(folder)
     folder.mkdir(parents=True, exist_ok=True)
     write_atomic(saved, json.dumps(settings.as_json(), indent=1) + "\n")
     rs = load_ruleset(settings.rules, list(settings.overrides))
-    family = rules_family(rs) if rs.name in ("base", "herb-witches") else rs.name
+    family = model_rules(rs)
     previous: Path | None = None
     model: ValueModel | None = None
     for it in range(settings.iterations):
