@@ -49,7 +49,8 @@ README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 ELLIPSIS = "..."
 SKIP = re.compile(r"<!--\s*readme-check:\s*skip\s*\((?P<why>[^)]*)\)\s*-->")
-FENCE = re.compile(r"^(?P<indent>\s*)```(?P<lang>[\w-]*)\s*$")
+# a fenced block: ```lang, or a MyST directive ```{name} args (never an example)
+FENCE = re.compile(r"^(?P<indent>\s*)```(?P<lang>[\w-]*|\{[\w:-]+\}.*?)\s*$")
 TIMEOUT = 600  # seconds for one command; the whole check takes a few minutes
 
 _TIME = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)? s\b")
