@@ -81,6 +81,23 @@ def test_blue_5_reports_the_pumpkins_it_counted(tmp_path):
     assert res["players"][0]["vp_gained"] == 2 + 1 + 1
 
 
+def test_quacks_potion_shows_the_blue_events_from_their_declaration():
+    # The same potions brewed by `quacks potion --draws` (no die, no evaluation): the blue lines
+    # are the declared texts, with the counts worked out above.
+    from sim.api.potion import make_query
+    from sim.api.potion_draws import forced
+    from sim.rules.ruleset import load_ruleset
+
+    for book, bag, draws, line in (
+            (6, "w1x2,o1,b4", "w1,o1,w1,b4",
+             "blue: +2 rubies, one per white 1-chip among the 3 chips before it"),
+            (5, "o1x4,b2", "o1,o1,o1,o1,b2",
+             "blue: 4 orange chips in the pot, at least its value: +2 VP")):
+        rs = load_ruleset("herb-witches", [f"books.blue={book}"])
+        res = forced(make_query(bag, "never", None, 0, rs), draws)
+        assert line in res["events"], res["events"]
+
+
 # --- item 5: the readings ------------------------------------------------------------------------
 
 def test_rats_are_your_friends_pays_the_tails_and_the_rat_still_moves():
