@@ -126,3 +126,21 @@ def test_a_variant_with_an_unknown_key_or_bad_value_names_the_variant():
         line = assert_user_error(invoke("compare", "--variant", variant, "--games", 10),
                                  "--variant", fragment)
         assert "--set" not in line
+
+
+# --- 5. tournament and sweep: one deal gives no interval, so it is refused as compare does ---
+
+@pytest.mark.parametrize("args", [
+    ["tournament", "--games", 1], ["tournament", "--games", 4],
+    ["tournament", "--games", 1, "--until-ci", 0.05],
+    ["sweep", "--games", 1, "--strategy", "threshold", "--param", "t=5:6:1", "--vs", "balanced"],
+    ["compare", "--games", 4, "--variant", "a=game.rounds=8"],
+])
+def test_a_run_of_one_deal_is_refused(args, tmp_path):
+    from sim.study.tournament.run import TWO_DEALS
+
+    out = tmp_path / "out"
+    extra = ["--out", out] if args[0] != "compare" else []
+    assert_user_error(invoke(*args, *extra, "--quiet"), f"--games {args[2]}", "1 deal of 4 games",
+                      "give at least 8", TWO_DEALS)
+    assert not out.exists()

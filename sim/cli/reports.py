@@ -216,7 +216,7 @@ def register(app: typer.Typer) -> None:
         run.json)."""
         from sim.study.reports.files import dumps, read_saved_settings
         from sim.study.tournament.plan import TournamentConfig, resolve_plan
-        from sim.study.tournament.run import RunInterrupted
+        from sim.study.tournament.run import RunInterrupted, check_two_deals
         from strategies.builtin import split_specs
 
         USER_ERRORS, RUN_ERRORS = user_errors(), run_errors()
@@ -241,6 +241,7 @@ def register(app: typer.Typer) -> None:
             saved = read_saved_settings(out) if resume else None
             cfg = TournamentConfig.from_settings(merge_settings(given, saved))
             plan = resolve_plan(cfg)
+            check_two_deals(plan)
             target = out if out is not None else default_out()
             check_out_free(target, resume=resume, force=force)
         except typer.Exit:

@@ -49,6 +49,7 @@ from sim.study.tournament.plan import (
     TournamentConfig,
     resolve_plan,
 )
+from sim.study.tournament.run import TWO_DEALS, check_two_deals
 
 BLOCK_GAMES = 4_000  # games played and reduced at a time (their round records: ~3 MB)
 TABLES = ("rulesets", "strategies", "differences", "deals")
@@ -67,7 +68,7 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
     if len(set(labels)) < len(labels):
         raise CompareError(f"ruleset labels {', '.join(labels)}: each must be different")
     if c.games is None or c.games < 2:
-        raise CompareError(f"--games {c.games}: expected at least 2 (intervals need two deals)")
+        raise CompareError(f"--games {c.games}: expected at least 2 ({TWO_DEALS})")
     if c.leader_round < 1:
         raise CompareError(f"--leader-round {c.leader_round}: expected a round number from 1")
 
@@ -96,10 +97,7 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
                 (first.players, first.names, first.games_per_deal, first.deals):
             raise CompareError(f"ruleset {r.label}: seats the field differently from "
                                f"{c.rulesets[0].label}; give --players")
-    if first.deals < 2:
-        raise CompareError(f"--games {c.games}: {first.deals} deal of {first.games_per_deal} "
-                           f"games; give at least {2 * first.games_per_deal} (intervals need two "
-                           "deals)")
+    check_two_deals(first, CompareError)
     return plans
 
 

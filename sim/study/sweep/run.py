@@ -29,7 +29,7 @@ from sim.study.tournament.plan import (
     resolve_plan,
 )
 from sim.study.tournament.result import TournamentResult
-from sim.study.tournament.run import run_tournament
+from sim.study.tournament.run import check_two_deals, run_tournament
 from sim.study.tournament.statistics import SHARE_UNIT
 
 MAX_SWEEP_VALUES = 200
@@ -280,6 +280,7 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
                                            detail=detail, strategy_files=tuple(strategy_files)))
              for s in sp.run_specs]
     p0 = plans[0]
+    check_two_deals(p0, SweepError)  # every value plays the same deals
     plist = [param] if isinstance(param, str) else list(param)
     name = sp.base.partition(":")[0].strip().lower()
     helps = {p.name: p.help for p in REGISTRY[name].params}

@@ -23,9 +23,21 @@ from sim.stats.clusters import warm as warm_statistics
 from sim.study.common.interrupts import DeferInterrupt
 from sim.study.reports.writer import ReportWriter
 from sim.study.tournament.local import LOCAL
-from sim.study.tournament.plan import Plan, TournamentConfig, resolve_plan
+from sim.study.tournament.plan import Plan, TournamentConfig, TournamentError, resolve_plan
 from sim.study.tournament.result import ChunkInfo, TournamentResult
 from sim.study.tournament.statistics import Accumulator
+
+TWO_DEALS = "intervals need two deals"  # every interval is over deals: one deal gives none
+
+
+def check_two_deals(plan: Plan, error: type[ValueError] = TournamentError) -> None:
+    """Raise ``error`` (one line naming --games) when ``plan`` plays fewer than two deals: its
+    intervals would be blank or NaN. ``quacks tournament``, ``sweep`` and ``compare`` refuse
+    such a run before playing."""
+    if plan.deals < 2:
+        gpd = plan.games_per_deal
+        raise error(f"--games {plan.config.games}: {plan.deals} deal of {gpd} "
+                    f"{'game' if gpd == 1 else 'games'}; give at least {2 * gpd} ({TWO_DEALS})")
 
 
 class RunInterrupted(KeyboardInterrupt):
