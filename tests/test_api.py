@@ -34,22 +34,33 @@ def test_unknown_name_is_an_attribute_error():
         sim.no_such_question  # noqa: B018
 
 
+REQUIRED = inspect.Parameter.empty  # a required option or argument: no default either side
+
+
 def _cli_defaults(command: str) -> dict:
-    """The click parameters of ``quacks COMMAND``: python name -> default."""
+    """The click parameters of ``quacks COMMAND``: python name (an option's long name in
+    snake_case: ``--set`` is ``set``, ``--out`` is ``out``, ``--strategy-file`` is
+    ``strategy_file``; an argument's own name) -> default (REQUIRED when it must be given)."""
     import typer
 
     from sim.cli.app import app
 
     cmd = typer.main.get_command(app).commands[command]
-    return {p.name.rstrip("_"): p.default for p in cmd.params}
+    out = {}
+    for p in cmd.params:
+        longest = max((o for o in p.opts if o.startswith("--")), key=len, default=None)
+        name = longest[2:].replace("-", "_") if longest else p.name.rstrip("_")
+        out[name] = REQUIRED if p.required else p.default
+    return out
 
 
-@pytest.mark.parametrize("name", ["potion"])
+@pytest.mark.parametrize("name", ["potion", "play"])
 def test_keywords_and_defaults_are_the_cli_options(name):
     """Every option of the command is a keyword of the function with the same default (a
     list option's default None is the function's None too)."""
     cli = _cli_defaults(name)
-    cli.pop("json", None)  # the CLI's output format; the API returns objects
+    for k in ("json", "quiet"):  # the CLI's output; the API returns objects, prints nothing
+        cli.pop(k, None)
     sig = inspect.signature(getattr(sim, name))
     api = {k: p.default for k, p in sig.parameters.items()
            if p.kind is inspect.Parameter.KEYWORD_ONLY}
@@ -125,3 +136,27 @@ def test_report_tables_save_and_display(tmp_path):
         r.save("")
     assert "a summary" in r._repr_html_()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".saved")]
+
+
+def test_report_written_on_first_use(tmp_path):
+    """A report made without a folder writes nothing until its files are asked for, then
+    writes them once into a temporary folder that goes with the result."""
+    calls = []
+
+    def write(folder):
+        calls.append(folder)
+        pd.DataFrame({"x": [1, 2]}).to_csv(folder / "summary.csv", index=False)
+
+    r = Report("compare", None, figures=lambda: [], write=write, written=[])
+    assert calls == [] and r.written == []
+    assert list(r.tables["summary"]["x"]) == [1, 2]
+    assert r.files() == ["summary.csv"] and len(calls) == 1
+    folder = r.folder
+    assert folder.is_dir() and "temporary folder" in repr(r)
+    del r
+    import gc
+
+    gc.collect()
+    assert not folder.exists()
+    with pytest.raises(TypeError):
+        Report("compare", None)

@@ -55,19 +55,46 @@ class LazyFigures(Mapping):
 class Report:
     """A finished report: ``kind`` (the command), ``folder`` (where its files are), ``result``
     (the study layer's result object, for everything the tables do not hold), ``tables``,
-    ``figures``, ``markdown`` and ``save``."""
+    ``figures``, ``markdown`` and ``save``; ``written``: the files the call wrote, in the order
+    the command lists them (none for a report made without ``out``).
 
-    def __init__(self, kind: str, folder: str | Path, result=None, *,
+    A report made without ``out`` may be given ``write(folder)`` instead of a folder: it writes
+    the report into a :func:`temporary_folder` when the folder is first needed (``tables``,
+    ``markdown``, ``files``, ``save``), so a call whose files nobody reads writes none."""
+
+    def __init__(self, kind: str, folder: str | Path | None, result=None, *,
                  figures: Callable[[], list[tuple[str, Callable[[], object]]]] | None = None,
-                 temporary: tempfile.TemporaryDirectory | None = None):
+                 temporary: tempfile.TemporaryDirectory | None = None,
+                 write: Callable[[Path], object] | None = None,
+                 written: list[str] | None = None):
+        if folder is None and write is None:
+            raise TypeError("Report: give a folder or a write(folder) function")
         self.kind = kind
-        self.folder = Path(folder)
+        self._folder = Path(folder) if folder is not None else None
+        self._write = write
         self.result = result
+        self.written = list(written or [])
         self._tables: dict | None = None
         self.figures = LazyFigures(figures or (lambda: []))
         self._temporary = temporary
         if temporary is not None:  # the folder goes with the result
             weakref.finalize(self, temporary.cleanup)
+
+    @property
+    def folder(self) -> Path:
+        """Where the report's files are (written to a temporary folder first, for a report
+        made with ``write`` and no folder)."""
+        if self._folder is None:
+            tmp = temporary_folder(self.kind)
+            try:
+                self._write(Path(tmp.name))
+            except BaseException:
+                tmp.cleanup()
+                raise
+            self._temporary = tmp
+            weakref.finalize(self, tmp.cleanup)
+            self._folder = Path(tmp.name)
+        return self._folder
 
     @property
     def tables(self) -> dict:
@@ -120,7 +147,8 @@ class Report:
         return dest
 
     def __repr__(self) -> str:
-        where = "temporary folder" if self._temporary is not None else str(self.folder)
+        where = ("temporary folder" if self._temporary is not None or self._folder is None
+                 else str(self._folder))
         return (f"<{self.kind} report in {where}: tables {', '.join(self.tables) or 'none'}; "
                 f"figures {', '.join(self.figures) or 'none'}>")
 
