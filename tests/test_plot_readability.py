@@ -179,3 +179,85 @@ def test_tournament_seat_plot_and_tables_number_seats_from_1():
     assert seat_label(0) == "seat 1"
     assert metric_label("seat_0") == "seat 1 win share"
     assert metric_label("first_seat_excess") == "seat 1 win share - 1/n"
+
+
+# --- what each plot shows, said on the plot (issue 43, item 8) --------------------------------
+
+def _effects(part: str) -> pd.DataFrame:
+    """A hand-made effects table of a balance part, columns as the part writes them."""
+    from sim.study.balance.plots import EFFECT_AXES, EFFECT_PLOTS
+
+    _, label, _ = EFFECT_PLOTS[part]
+    rows = []
+    for i in range(4):
+        row = {label: f"{part}-{i}", "games": 400, "deals": 100}
+        for c in EFFECT_AXES[part]:
+            row.update({c: 0.1 * i - 0.1, f"{c}_lo": 0.1 * i - 0.2, f"{c}_hi": 0.1 * i})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("part", ["cards", "witches", "books"])
+def test_balance_effect_plots_say_what_is_plotted_and_which_sign_is_good(part):
+    from sim.study.balance.plots import EFFECT_AXES, plot_effects
+
+    fig = plot_effects(_effects(part), part)
+    title = fig.get_suptitle()
+    assert "paired effect with its 95% interval" in title and "ranked by" in title
+    assert "n = 400 games (100 deals, paired)" in title  # the games behind every point
+    axes = [ax for ax in fig.axes if ax.get_xlabel()]
+    assert len(axes) == len(EFFECT_AXES[part])
+    for ax, (name, sign) in zip(axes, EFFECT_AXES[part].values()):
+        label = ax.get_xlabel()
+        assert label.startswith(name)
+        if sign is None:  # a share, not a difference: no sign and no zero line
+            assert "0:" not in label
+        else:
+            assert sign in label and sign[:4] in ("> 0:", "< 0:")
+            assert any(np.allclose(ln.get_xdata(), 0) for ln in ax.get_lines())
+    assert axes[0].get_ylabel() in ("card", "witch", "colour")
+
+
+def test_stop_curve_legend_uses_each_rules_notation_and_whole_white_ticks():
+    from sim.rules.ruleset import load_ruleset
+    from sim.study.thresholds.compute import compute_thresholds
+    from sim.study.thresholds.figures import stop_curve_figure
+
+    res = compute_thresholds("o1x2,w3x3", ruleset=load_ruleset("base"), white=[4, 5, 6, 7],
+                             risk=[0.3, 0.5])
+    fig = stop_curve_figure(res)
+    legends = {ax.get_xlabel().split()[0]: [t.get_text() for t in ax.get_legend().get_texts()]
+               for ax in fig.axes}
+    assert "white:T rule" in legends["white-total"] and "risk:P rule" in legends["risk"]
+    assert not any("risk:T" in t for ts in legends.values() for t in ts)
+    white = [ax for ax in fig.axes if ax.get_xlabel().startswith("white")]
+    for ax in white:
+        ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
+
+
+def test_integer_parameters_get_integer_ticks():
+    h = pd.DataFrame({"trial": range(4), "spec": [f"s{i}" for i in range(4)],
+                      "p": [0.2, 0.3, 0.1, 0.25], "q": [4, 5, 4, 5], "deals": [10, 30, 10, 30],
+                      "games": [40, 120, 40, 120], "win_share": [0.24, 0.26, 0.2, 0.25],
+                      "state": ["complete"] * 4, "games_so_far": [40, 160, 200, 320]})
+    res = SimpleNamespace(history=h, best_values={"p": 0.25, "q": 5}, best_win_share=0.26,
+                          best_win_share_ci=(0.25, 0.27), start="balanced")
+    fig = progress_figure(res)
+    fig.canvas.draw()
+    q = fig.axes[2]
+    assert q.get_ylabel() == "q"
+    shown = [t for t in q.get_yticks() if q.get_ylim()[0] <= t <= q.get_ylim()[1]]
+    assert shown and all(float(t).is_integer() for t in shown), shown  # no tick at 4.5
+    table = pd.DataFrame([{"value": v, "strategy": f"threshold:t={v}", "games": 100,
+                           "baseline": v == 5,
+                           **{f"{k}{s}": 0.25 for k in ("win_share", "mean_vp",
+                                                         "win_share_diff", "vp_diff")
+                              for s in ("", "_ci_lo", "_ci_hi")}} for v in (4, 5)])
+    fig = plot_sweep(table, {"key": "t", "keys": ["t"], "vs": ["balanced"], "players": 4,
+                             "strategy": "threshold", "baseline_spec": "threshold:t=5"})
+    fig.canvas.draw()
+    bottom = [ax for ax in fig.axes if ax.get_xlabel()]
+    for ax in bottom:
+        shown = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+        assert shown and all(float(t).is_integer() for t in shown), shown

@@ -409,9 +409,15 @@ def register(app: typer.Typer) -> None:
                  "tournament or sweep)")
         try:
             used = check_report_files(directory) if directory.is_dir() else []
-            files, notes = render_all(directory)
+            drawn = render_all(directory)
         except USER_ERRORS as e:
             fail(str(e))
-        for n in notes:
+        for n in drawn.notes:
             typer.echo(f"note: {n}", err=True)
-        out_console.print(f"{directory}/: {', '.join(files)} (drawn from {', '.join(used)})")
+        if drawn.files:
+            out_console.print(f"{directory}/: {', '.join(drawn.files)} (drawn from "
+                              f"{', '.join(used)})")
+        for line in drawn.failure_lines():  # exit 2: tables it cannot draw; 1: a failure
+            typer.echo(f"error: {directory}: {line}", err=True)
+        if drawn.failed:
+            raise typer.Exit(2 if drawn.bad_input else 1)

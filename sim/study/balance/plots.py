@@ -37,6 +37,27 @@ PLOT_FILES = tuple(CAPTIONS)
 EFFECT_PLOTS = {"cards": ("cards.png", "name", "vp"),
                 "witches": ("witches.png", "witch", "win_share"),
                 "books": ("books.png", "colour", "win_share")}
+# part: (title: what each row's effects are, what one arm plays)
+EFFECT_TITLES = {
+    "cards": ("each card forced into one round, minus the same deals without it", "card"),
+    "witches": ("a seat that may call the witch, minus the same seat never calling her", "witch"),
+    "books": ("a seat forbidden to buy the colour, minus the same seat allowed", "colour"),
+}
+# part: {column: (axis label, what a sign means; None: not a difference, no zero line)}
+EFFECT_AXES = {
+    "cards": {"vp": ("change in mean final VP (every seat)", "> 0: the card adds VP"),
+              "explosions": ("change in explosions per potion", "> 0: more explosions"),
+              "trailing_win": ("change in the trailing player's win share",
+                               "> 0: the card helps the player behind")},
+    "witches": {"called": ("share of seat-games she is called in", None),
+                "win_share": ("change in the seat's win share", "> 0: she is worth having"),
+                "vp": ("change in the seat's final VP", "> 0: she is worth VP")},
+    "books": {"win_share": ("change in the seat's win share",
+                            "< 0: buying the colour is worth that much"),
+              "vp": ("change in the seat's final VP", "< 0: buying the colour is worth that "
+                                                       "much"),
+              "winner_buy_share": ("share of the winners' bought chips of this colour", None)},
+}
 
 
 def _family(game: pd.DataFrame, prefix: str, suffix: str = "") -> pd.DataFrame:
@@ -120,24 +141,55 @@ def effect_columns(df: pd.DataFrame) -> list[str]:
     return [c for c in df.columns if f"{c}_lo" in df.columns and f"{c}_hi" in df.columns]
 
 
-def plot_effects(df: pd.DataFrame, label: str, rank_by: str | None = None) -> Figure:
-    """One panel per effect with an interval, a row per entry (labelled by ``label``), ranked
-    by ``rank_by`` (default the first effect)."""
+def _counts(df: pd.DataFrame, unit: str) -> str:
+    """``n = G games (D deals) per <unit>`` (a range when the rows differ)."""
+    def text(col: str) -> str:
+        lo, hi = int(df[col].min()), int(df[col].max())
+        return f"{lo:,}" if lo == hi else f"{lo:,}-{hi:,}"
+
+    if not {"games", "deals"} <= set(df.columns) or not len(df):
+        return ""
+    return f"n = {text('games')} games ({text('deals')} deals, paired) per {unit}"
+
+
+def effects_title(part: str, df: pd.DataFrame, rank_by: str | None) -> str:
+    """The title of an effects plot: what is plotted (a paired effect with its 95% interval),
+    how the rows are ranked and the games behind each row."""
+    from sim.study.balance.report import TITLES
+
+    what, unit = EFFECT_TITLES.get(part, ("each row's effect", "row"))
+    ranked = EFFECT_AXES.get(part, {}).get(rank_by, (str(rank_by).replace("_", " "),))[0]
+    head = f"{TITLES.get(part, part)}: {what}"
+    return "\n".join(x for x in (head, f"each point: the paired effect with its 95% interval; "
+                                        f"ranked by {ranked}",
+                                  _counts(df, unit)) if x)
+
+
+def plot_effects(df: pd.DataFrame, part: str) -> Figure:
+    """The effects table of ``part`` (cards, witches, books; ``EFFECT_PLOTS``): one panel per
+    effect with an interval, each axis saying what is measured and what its sign means, a row
+    per entry, ranked by the part's ranking effect."""
+    _, label, rank_by = EFFECT_PLOTS[part]
+    axes_text = EFFECT_AXES.get(part, {})
     cols = effect_columns(df)
     key = rank_by if rank_by in cols else (cols[0] if cols else None)
     order = df.sort_values(key) if key else df
     names = order[label].astype(str).tolist() if label in order else [str(i) for i in order.index]
-    fig = new_figure(3.3 * max(1, len(cols)) + 1.5, 0.28 * len(order) + 1.4)
+    fig = new_figure(3.6 * max(1, len(cols)) + 1.5, 0.28 * len(order) + 2.2)
     axes = np.atleast_1d(fig.subplots(1, max(1, len(cols)), sharey=True))
     y = np.arange(len(order))
     for ax, c, colour in zip(axes, cols, palette(len(cols))):
         ax.errorbar(order[c].to_numpy(float), y,
                     xerr=error_bars(order[c], order[f"{c}_lo"], order[f"{c}_hi"]), fmt="o",
                     capsize=2, color=colour)
-        ax.axvline(0, color="grey", lw=0.8)
-        ax.set_xlabel(c.replace("_", " "))
+        name, sign = axes_text.get(c, (c.replace("_", " "), "> 0: more"))
+        if sign is not None:  # a difference: 0 is no effect
+            ax.axvline(0, color="grey", lw=0.8)
+        ax.set_xlabel(name + (f"\n{sign}" if sign else ""), fontsize=9)
         ax.grid(alpha=0.3)
     axes[0].set_yticks(y, names, fontsize=9)
+    axes[0].set_ylabel(EFFECT_TITLES.get(part, ("", label))[1])
+    fig.suptitle(effects_title(part, df, key), fontsize=10)
     return fig
 
 
@@ -148,9 +200,9 @@ def render(tables: dict[str, pd.DataFrame | None], players: int, outdir: Path) -
         files.append(save_png(plot_game(tables["game"], players), outdir, "game.png"))
     if tables.get("skill") is not None:
         files.append(save_png(plot_skill(tables["skill"], players), outdir, "skill.png"))
-    for part, (name, label, rank_by) in EFFECT_PLOTS.items():
+    for part, (name, _, _) in EFFECT_PLOTS.items():
         df = tables.get(part)
         if df is not None and len(df) and effect_columns(df):
-            files.append(save_png(plot_effects(df, label, rank_by), outdir, name))
+            files.append(save_png(plot_effects(df, part), outdir, name))
     return files
 

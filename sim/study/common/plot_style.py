@@ -69,6 +69,14 @@ def save_png(fig: Figure, outdir: Path, name: str, dpi: int = DPI) -> str:
     return name
 
 
+def integer_ticks(axis) -> None:
+    """Ticks at whole numbers only on a matplotlib ``Axis`` (``ax.xaxis``, ``ax.yaxis``) that
+    shows an integer parameter: no tick at 4.5 for a threshold that is 4 or 5."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
 def error_bars(m, lo, hi) -> list:
     """Error-bar lengths below and above (never negative; NaN as 0)."""
     m, lo, hi = (np.nan_to_num(np.asarray(x, dtype=float)) for x in (m, lo, hi))

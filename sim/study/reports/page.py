@@ -119,6 +119,9 @@ def find_manifest(folder: str | Path) -> tuple[str, str, dict]:
                                   "run it again") from None
             if not isinstance(data, dict):
                 raise ReportError(f"{f}: not a report manifest (a JSON object)")
+            if not data:
+                raise ReportError(f"{f}: an empty manifest (it records no run); the report is "
+                                  "damaged: run it again")
             kind = str(data.get("kind") or "tournament") if name == RUN_FILE else name[:-5]
             return kind, name, data
     unfinished = any(n.startswith(".") and n.endswith(".partial") for n in os.listdir(p))

@@ -8,6 +8,7 @@ bars or a band). Plots that need rounds detail are skipped, with a note, when it
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import matplotlib
@@ -332,24 +333,56 @@ def plot_jobs(summary) -> tuple[list, list[str]]:
     return jobs, notes
 
 
+# a plot that fails with one of these was given tables it cannot draw (bad input); any other
+# exception is a failure of the drawing itself
+DATA_ERRORS = (KeyError, ValueError, TypeError, IndexError, AttributeError)
+
+
+@dataclass
+class Drawn:
+    """What a re-draw did: the files drawn, the notes (plots skipped on purpose) and the plots
+    that failed, each as (file name, exception)."""
+
+    files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    failed: list[tuple[str, Exception]] = field(default_factory=list)
+
+    def failure_lines(self) -> list[str]:
+        """One line per plot that failed."""
+        return [f"{name} not drawn: {type(e).__name__}: {' '.join(str(e).split())[:160]}"
+                for name, e in self.failed]
+
+    @property
+    def bad_input(self) -> bool:
+        """Every failure came from the tables (exit 2, not 1)."""
+        return all(isinstance(e, DATA_ERRORS) for _, e in self.failed)
+
+
+def draw_all(jobs, outdir: str | Path, drawn: Drawn | None = None) -> Drawn:
+    """Draw each (file name, function returning the Figure) into ``outdir``; a plot that fails
+    is recorded in ``failed`` and never stops the others."""
+    d = drawn if drawn is not None else Drawn()
+    for name, draw in jobs:
+        try:
+            d.files.append(save_png(draw(), Path(outdir), name))
+        except Exception as e:  # noqa: BLE001 - a plot must never cost the report
+            d.failed.append((name, e))
+    return d
+
+
 def render(summary, outdir: str | Path) -> tuple[list[str], list[str]]:
     """Draw every plot the summary supports into ``outdir``; return (file names, notes).
 
     A plot that fails to draw is reported in the notes; it never loses the report.
     """
-    out = Path(outdir)
     jobs, notes = plot_jobs(summary)
-    files = []
-    for name, draw in jobs:
-        try:
-            files.append(save_png(draw(), out, name))
-        except Exception as e:  # noqa: BLE001 - a plot must never cost the report
-            notes.append(f"{name} not drawn: {type(e).__name__}: {e}")
-    return files, notes
+    d = draw_all(jobs, outdir, Drawn(notes=notes))
+    return d.files, d.notes + d.failure_lines()
 
 
-def render_all(path: str | Path) -> tuple[list[str], list[str]]:
-    """Re-draw every plot of a saved report (tournament or sweep) from its tables."""
+def render_all(path: str | Path) -> Drawn:
+    """Re-draw every plot of a saved report (tournament or sweep) from its tables; ReportError
+    when the folder holds no such report."""
     p = Path(path)
     if not p.is_dir():
         raise ReportError(f"{p}: no such report directory")
@@ -363,10 +396,11 @@ def render_all(path: str | Path) -> tuple[list[str], list[str]]:
         if not (p / "sweep.csv").is_file() or "settings" not in run:
             raise ReportError(f"{p}: an incomplete sweep report (no sweep.csv or run.json)")
         table = pd.read_csv(p / "sweep.csv")
-        from sim.study.sweep.plots import render_sweep
+        from sim.study.sweep.plots import plot_sweep
 
-        return render_sweep(table, run["settings"], p), []
+        return draw_all([("sweep.png", lambda: plot_sweep(table, run["settings"]))], p)
     summary = load_summary(p)
     if summary.info.get("players") is None and summary.seats is not None:
         summary.info["players"] = int(summary.seats["seat"].max()) + 1
-    return render(summary, p)
+    jobs, notes = plot_jobs(summary)
+    return draw_all(jobs, p, Drawn(notes=notes))

@@ -13,6 +13,7 @@ from matplotlib.patches import Rectangle
 from sim.study.common.plot_style import (
     MIN_TEXT_PT,
     SEQUENTIAL_CMAP,
+    integer_ticks,
     save_png,
 )
 
@@ -61,6 +62,8 @@ def plot_sweep(table: pd.DataFrame, settings: dict) -> Figure:
                        label=f"equal share 1/{settings['players']}")
     for ax in axes[1]:
         ax.set_xlabel(_param_label(settings, 0))
+        if len(x) and np.all(x == np.round(x)):  # an integer parameter: ticks at its values
+            integer_ticks(ax.xaxis)
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
     games = int(table["games"].iloc[0]) if len(table) else 0

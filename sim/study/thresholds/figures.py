@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.study.common.plot_style import integer_ticks
+
 DEFAULT_FORMAT = "png"  # a figure file without an extension
 
 
@@ -41,6 +43,9 @@ def figure_format(option: str, path: str | Path) -> str:
     return ext
 
 
+RULE_LETTER = {"white": "T", "risk": "P"}  # the stop rules' notation: white:T, risk:P
+
+
 def _title(summary: dict) -> str:
     how = ("exact" if summary["exact"] else f"{summary['n']:,} potions a rule, seed "
            f"{summary['seed']}")
@@ -65,7 +70,7 @@ def stop_curve_figure(res):
         x = part["threshold"].to_numpy(float)
         for i, (m, colour) in enumerate((("expected_value", "#00897b"), ("p_explode", "#c51b8a"))):
             ax = axes[i, j]
-            ax.plot(x, part[m], "o-", color=colour, ms=4, label=f"{kind}:T rule")
+            ax.plot(x, part[m], "o-", color=colour, ms=4, label=f"{kind}:{RULE_LETTER[kind]} rule")
             if not part["exact"].all():
                 ax.fill_between(x, part[m + "_lo"], part[m + "_hi"], color=colour, alpha=0.25,
                                 lw=0, label="95% interval")
@@ -79,6 +84,8 @@ def stop_curve_figure(res):
                         label=f"best {b['rule']}")
             ax.set_xlabel("white-total threshold T (draw while white < T)" if kind == "white"
                           else "risk threshold P (draw while next-draw explosion chance <= P)")
+            if kind == "white":  # a white total is a whole number
+                integer_ticks(ax.xaxis)
             ax.set_ylabel("expected value (VP)" if i == 0 else "P(explode)")
             ax.grid(alpha=0.3)
             ax.legend(fontsize=7)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 from matplotlib.figure import Figure
 
-from sim.study.common.plot_style import LINE_COLOURS, MIN_TEXT_PT
+from sim.study.common.plot_style import LINE_COLOURS, MIN_TEXT_PT, integer_ticks
 
 _STATES = (("complete", "o", LINE_COLOURS[0]), ("pruned", "x", LINE_COLOURS[1]),
            ("budget", "^", LINE_COLOURS[2]))
@@ -52,6 +53,8 @@ def progress_figure(res) -> Figure:
             ax.axhline(float(start[key]), color="grey", lw=1, ls=":",
                        label=f"start {float(start[key]):.4g}")
         ax.set_ylabel(key)
+        if isinstance(res.best_values[key], (int, np.integer)):  # an integer parameter
+            integer_ticks(ax.yaxis)
         ax.grid(alpha=0.3)
         ax.tick_params(labelsize=MIN_TEXT_PT)
         ax.legend(fontsize=MIN_TEXT_PT, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
