@@ -144,3 +144,40 @@ def test_a_run_of_one_deal_is_refused(args, tmp_path):
     assert_user_error(invoke(*args, *extra, "--quiet"), f"--games {args[2]}", "1 deal of 4 games",
                       "give at least 8", TWO_DEALS)
     assert not out.exists()
+
+
+# --- 6. design says why its search stopped and how much of the budget it used ---------------
+
+DESIGN_TOY = ["design", "--target", "explosion_rate=0.08:0.13", "--players", 2, "--field",
+              "threshold:t=5,flask=0", "--set", "game.rounds=1", "--set", "cards.deck=false",
+              "--retest-games", 400, "--seed", 5]
+
+
+def test_design_says_it_measured_every_candidate(tmp_path):
+    out = tmp_path / "d"
+    r = ok(*DESIGN_TOY, "--knob", "game.explosion_limit=3:9", "--budget", 4000, "--out", out)
+    line = ("the search stopped because every candidate the knobs allow was measured: 1,700 of "
+            "4,000 games used")
+    assert line in r.stdout
+    assert "The" + line[3:] in (out / "report.md").read_text()
+    d = json.loads(ok(*DESIGN_TOY, "--knob", "game.explosion_limit=3:9", "--budget", 4000,
+                      "--json").stdout)
+    assert d["stopped"] == "space" and d["stop"] == line
+
+
+def test_design_says_it_ran_out_of_budget():
+    r = ok(*DESIGN_TOY, "--knob", "game.explosion_limit=3:30", "--budget", 2000)
+    why = "the search stopped because the budget could not pay for another first rung: "
+    assert why in r.stdout and " of 2,000 games used" in r.stdout
+
+
+def test_design_says_it_stopped_on_repeated_proposals(monkeypatch):
+    from sim.study.design import search
+
+    monkeypatch.setattr(search, "MAX_REPEATS", 1)  # the toy's sampler repeats itself early
+    d = json.loads(ok(*DESIGN_TOY, "--knob", "game.explosion_limit=3:30", "--budget", 20_000,
+                      "--first-rung", 2, "--json").stdout)
+    used = d["games"]["search"]
+    assert d["stopped"] == "repeats" and used < 20_000
+    assert d["stop"] == (f"the search stopped because 1 proposals in a row were already "
+                         f"measured: {used:,} of 20,000 games used")

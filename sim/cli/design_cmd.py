@@ -48,6 +48,7 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
     from sim.study.design.loss import LOSS_TEXT
 
     console.print(f"{headline(res)}; {res.seconds:.1f} s", markup=False, soft_wrap=True)
+    console.print(res.stop_text(), markup=False, soft_wrap=True)
     console.print(LOSS_TEXT, markup=False, soft_wrap=True)
     console.print(best_line(res), markup=False, soft_wrap=True)
     console.print(table("targets on the re-test (pass: the 95% CI inside the band; fail: wholly "

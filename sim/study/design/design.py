@@ -273,13 +273,18 @@ class DesignResult:
         t = self.tables["targets"]
         return dict(zip(t.loc[t["arm"] == arm, "metric"], t.loc[t["arm"] == arm, "verdict"]))
 
+    def stop_text(self) -> str:
+        """Why the search stopped and how much of its budget it used, in one sentence."""
+        return self.search.stop_text(self.settings.budget)
+
     def to_json(self) -> dict:
         """One JSON-ready object: the run (``kind`` "design", rules, players, strategies by
         seat, seed, knobs, targets, loss), ``best`` (values, overrides, loss, deals),
         ``retuned`` (false, or the re-tune: preset, spec, improvement), ``retest`` (deals,
         seed, per arm its targets rows, the paired differences of the targets to the start and
         its side effects: the other figures whose difference to the start excludes 0), ``pareto``,
-        ``evaluations``, ``games`` per phase, ``seconds`` and ``settings``."""
+        ``evaluations``, ``stopped`` (why the search ended: budget, space or repeats) and
+        ``stop`` (that in words), ``games`` per phase, ``seconds`` and ``settings``."""
         from sim.study.balance.run import records
         from sim.study.design.loss import LOSS_TEXT
 
@@ -302,6 +307,7 @@ class DesignResult:
                             for a in arms}},
             "pareto": records(self.tables["pareto"]),
             "evaluations": int((self.search.history["state"] != "repeat").sum()),
+            "stopped": self.search.stopped, "stop": self.stop_text(),
             "rungs": self.search.rungs, "games": self.games,
             "seconds": round(self.seconds, 3), "settings": s.to_json()}
 

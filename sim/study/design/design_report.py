@@ -136,6 +136,7 @@ def report_markdown(res, pngs: Sequence[str], prov) -> str:
 
     p, s = res.plan, res.settings
     out = [f"# Design: {p.base.display}, {p.players} players", "", f"{headline(res)}.", "",
+           f"{res.stop_text()[:1].upper()}{res.stop_text()[1:]}.", "",
            f"Search: Optuna TPE (seeded) with successive halving; {LOSS_TEXT}.", "",
            f"**{best_line(res)}**", "", "## Re-test on fresh deals", "",
            f"Seed stream {s.seed + RETEST_SEED_OFFSET}, {p.retest_deals:,} deals, the same for "

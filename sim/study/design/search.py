@@ -9,7 +9,8 @@ times longer (``sim.study.tune.run.rungs``: the longest rung stays within a quar
 budget). The ruleset as given (its knobs' values, clipped into the ranges) is the first
 candidate. A candidate the sampler proposes again is not played again: it gets the result it
 had (state ``repeat``); the search ends when the budget cannot pay for another first rung, when
-every point of a finite space has been played, or after ``MAX_REPEATS`` repeats in a row. The
+every point of a finite space has been played, or after ``MAX_REPEATS`` repeats in a row
+(``SearchOutcome.stopped`` says which, ``stop_text`` with the games used). The
 best candidate is the lowest objective among those that played the most deals (a short run's
 estimate is too noisy to beat a long run's).
 """
@@ -68,13 +69,28 @@ def optuna_value(knob: Knob, v):
     return knob.label(v) if knob.kind == CHOICE else knob.cast(v)
 
 
+# why the search ended (``SearchOutcome.stopped``), in words that go on with the games used
+STOPPED = {
+    "budget": "the budget could not pay for another first rung",
+    "space": "every candidate the knobs allow was measured",
+    "repeats": "{repeats} proposals in a row were already measured",  # MAX_REPEATS
+}
+
+
 @dataclass
 class SearchOutcome:
-    """The search's history (one row per candidate), its rungs and the games it played."""
+    """The search's history (one row per candidate), its rungs, the games it played and why it
+    stopped (a key of ``STOPPED``)."""
 
     history: pd.DataFrame
     rungs: list[int]
     games: int
+    stopped: str = "budget"
+
+    def stop_text(self, budget: int) -> str:
+        """Why the search stopped and how much of the budget it used, in one sentence."""
+        why = STOPPED[self.stopped].format(repeats=MAX_REPEATS)
+        return f"the search stopped because {why}: {self.games:,} of {budget:,} games used"
 
     def best(self) -> pd.Series:
         """The lowest objective among the candidates that played the most deals."""
@@ -109,7 +125,7 @@ def halving_search(knobs: Sequence[Knob], start: Mapping[str, object],
     space = math.prod(sizes) if all(s is not None for s in sizes) else None
     seen: dict[tuple, dict] = {}
     rows: list[dict] = []
-    played, repeats = 0, 0
+    played, repeats, stopped = 0, 0, "budget"
     while played + first * players <= budget:
         trial = study.ask()
         values = {k.key: suggest(trial, k) for k in knobs}
@@ -126,6 +142,7 @@ def halving_search(knobs: Sequence[Knob], start: Mapping[str, object],
                          "games_so_far": played})
             repeats += 1
             if repeats >= MAX_REPEATS:
+                stopped = "repeats"
                 break
             continue
         repeats = 0
@@ -167,8 +184,9 @@ def halving_search(knobs: Sequence[Knob], start: Mapping[str, object],
         if progress is not None:
             progress(min(played, budget), budget)
         if space is not None and len(seen) >= space:
+            stopped = "space"
             break
-    return SearchOutcome(pd.DataFrame(rows), plan, played)
+    return SearchOutcome(pd.DataFrame(rows), plan, played, stopped)
 
 
 def _tell(study, trial, state: str, objective: float) -> None:
