@@ -181,3 +181,19 @@ def test_design_says_it_stopped_on_repeated_proposals(monkeypatch):
     assert d["stopped"] == "repeats" and used < 20_000
     assert d["stop"] == (f"the search stopped because 1 proposals in a row were already "
                          f"measured: {used:,} of 20,000 games used")
+
+
+# --- 7. one strategy spec serves every seat of the default player count -----------------------
+
+@pytest.mark.parametrize("args", [
+    ["tournament", "--strategies", "balanced", "--games", 8, "--no-plots", "--json", "--quiet"],
+    ["compare", "--strategies", "balanced", "--variant", "a=game.rounds=8", "--games", 8,
+     "--json", "--quiet"],
+])
+def test_one_spec_fills_the_default_seats(args, tmp_path):
+    out = ["--out", tmp_path / "out"] if args[0] == "tournament" else []
+    d = json.loads(ok(*args, *out).stdout)
+    assert d["players"] == 4
+    d = json.loads(ok(*args, *out, "--players", 3, "--force").stdout if out else
+                   ok(*args, "--players", 3).stdout)
+    assert d["players"] == 3

@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
             "Default: the built-in presets.")] = None,
         players: Annotated[int | None, typer.Option(
             help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for "
-            "the presets).")] = None,
+            "a single spec and the presets).")] = None,
         games: Annotated[int | None, typer.Option(
             help="Games per ruleset, rounded up to whole deals (every seating of a deal). Default "
             f"{DEFAULT_GAMES:,}.")] = None,

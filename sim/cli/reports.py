@@ -172,7 +172,7 @@ def register(app: typer.Typer) -> None:
             "built-in presets.")] = None,
         players: Annotated[int | None, typer.Option(
             help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for "
-            "the presets and vs-field).")] = None,
+            "a single spec, the presets and vs-field).")] = None,
         games: Annotated[int | None, typer.Option(
             help="Games to play, rounded up to whole deals (every seating of a deal). Default "
             f"{DEFAULT_GAMES:,}; with --until-ci the cap (default {DEFAULT_CI_CAP:,}).")] = None,

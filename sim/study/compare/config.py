@@ -74,9 +74,12 @@ def _check_overrides(text: str, rules: str, common: Sequence[str], ovs: Sequence
     unknown key or a bad value is reported as the --variant's (RulesetError)."""
     import copy
 
-    from sim.rules.ruleset import apply_override, load_ruleset, ruleset_from_data
+    from sim.rules.ruleset import RulesetError, apply_override, load_ruleset, ruleset_from_data
 
-    d = copy.deepcopy(load_ruleset(rules, list(common)).data)
+    try:
+        d = copy.deepcopy(load_ruleset(rules, list(common)).data)
+    except RulesetError:
+        return  # the first ruleset's own error: the plan reports it, naming that ruleset
     for o in ovs:
         apply_override(d, o, label="--variant")
     ruleset_from_data(d, f"--variant {text!r}")

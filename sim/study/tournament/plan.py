@@ -33,6 +33,7 @@ from sim.study.tournament.defaults import (  # the defaults live apart: the CLI'
     DEFAULT_FIELD,
     DEFAULT_GAMES,
     DEFAULT_PLAYERS,
+    default_players,
 )
 
 FORMATS = ("rotate", "round-robin", "vs-field")
@@ -185,7 +186,7 @@ def resolve_plan(config: TournamentConfig) -> Plan:
         if not specs:
             raise TournamentError("no strategies are registered")
         if players is None:
-            players = min(DEFAULT_PLAYERS, hi)
+            players = default_players(rs)
     parsed = {s: parse_strategy(s) for s in dict.fromkeys(specs)}
     distinct = list(dict.fromkeys(specs))
     fmt = c.format
@@ -193,8 +194,8 @@ def resolve_plan(config: TournamentConfig) -> Plan:
         too_many = len(distinct) > (players if players is not None else hi)
         fmt = "round-robin" if too_many else "rotate"
     if fmt == "rotate":
-        if players is None:
-            players = max(len(specs), lo)
+        if players is None:  # one spec fills the default seats, as in quacks play
+            players = default_players(rs) if len(specs) == 1 else max(len(specs), lo)
         if len(specs) > players:
             raise TournamentError(
                 f"--strategies: {len(specs)} strategies for {players} seats; use --format "
@@ -229,7 +230,7 @@ def resolve_plan(config: TournamentConfig) -> Plan:
                 "--format vs-field: give the focus strategy first, then the field "
                                   "(at least one spec), e.g. threshold:t=7,threshold")
         if players is None:
-            players = min(max(DEFAULT_PLAYERS, lo), hi)
+            players = default_players(rs)
         check_players(rs, players)
         focus, fld = specs[0], specs[1:]
         if len(fld) > players - 1:
