@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.input_files import not_a_file
 from sim.kernel.decisions import slots as S
 from strategies.builtin import REGISTRY, Param, StrategyDef, StrategySpecError
 from strategies.plugin import compile_slot, function_table, require_master, require_optimal
@@ -165,8 +166,11 @@ def load_strategy_file(path: str | Path) -> list[str]:
     key = str(p.resolve())
     if key in LOADED_FILES:
         return []
-    if not p.is_file():
-        raise StrategyFileError(f"--strategy-file {path}: no such file")
+    why = not_a_file(path)
+    if why is None and p.suffix != ".py":
+        why = "not a Python file (its name must end in .py)"
+    if why is not None:
+        raise StrategyFileError(f"--strategy-file {path}: {why}")
     before = set(REGISTRY)
     count_before = len(_REGISTERED)
     mod_name = f"quacks_user_strategy_{len(LOADED_FILES)}"

@@ -31,3 +31,20 @@ def invokers(app):
         return r
 
     return invoke, ok
+
+
+def read_only_folder(where):
+    """A folder nobody may write: ``where/read-only`` without write permission, or /sys when
+    this runs as root (who writes where the permission bits forbid it). Give it write
+    permission back (``chmod(0o755)``) before ``where`` is removed."""
+    from pathlib import Path
+
+    ro = Path(where) / "read-only"
+    ro.mkdir()
+    ro.chmod(0o555)
+    try:
+        (ro / "probe").touch()
+    except OSError:
+        return ro
+    (ro / "probe").unlink()
+    return Path("/sys")

@@ -8,6 +8,7 @@ INT64_MAX = 2**63 - 1
 # Performance), so 10**12 potions is about a day's work; games run at 20,000-250,000 games/s.
 MAX_POTIONS = 10**12
 MAX_GAMES = 10**9
+MAX_WORKERS = 1024  # --workers: local Dask worker processes
 _DAY = "more than this machine could finish in a day"
 
 
@@ -19,6 +20,14 @@ def int_range(option: str) -> tuple[int, int, str]:
         import numba
 
         return (1, numba.config.NUMBA_NUM_THREADS, "the threads Numba can use here")
+    if option in ("round", "leader_round"):  # a game round (0 for thresholds: outside a game)
+        from sim.rules.schema import MAX_ROUNDS
+
+        return (int(option == "leader_round"), MAX_ROUNDS, "no ruleset plays more rounds")
+    if option == "steps":
+        from sim.study.design.defaults import MAX_STEPS
+
+        return (2, MAX_STEPS, "")
     return {
         "seed": (0, INT64_MAX, ""),
         "n": (1, MAX_POTIONS, _DAY),
@@ -30,4 +39,9 @@ def int_range(option: str) -> tuple[int, int, str]:
         "rotation": (-INT64_MAX - 1, INT64_MAX, ""),
         "start": (0, 52, "the last chip space"),
         "flask": (1, 3, "white chips have values 1 to 3"),
+        "n_optimal": (1, MAX_POTIONS, _DAY),
+        "first_rung": (2, MAX_GAMES, _DAY),  # design: deals of the first rung
+        "retest_games": (1, MAX_GAMES, _DAY),
+        "retune_budget": (1, MAX_GAMES, _DAY),
+        "workers": (1, MAX_WORKERS, ""),
     }.get(option, (0, INT64_MAX, ""))

@@ -103,6 +103,42 @@ def guard_int_option(p) -> None:
     p._quacks_guarded = True
 
 
+# The parameters that name a file or folder besides those typed Path: text ones (a --rules also
+# takes a built-in name, a --strategy-file repeats), with what to give instead of nothing.
+PATH_PARAMS = {"out": "a path", "out_dir": "a folder", "csv": "a file name", "png": "a file name",
+               "rules": "a built-in ruleset name or a TOML file", "targets": "a TOML file",
+               "strategy_file": "a Python file", "file": "a file", "report": "a report folder",
+               "directory": "a folder"}
+
+
+def _param_label(p) -> str:
+    """``--out`` for an option, ``FILE`` for an argument."""
+    if getattr(p, "param_type_name", "") == "option" and p.opts:
+        return max(p.opts, key=len)
+    return (p.name or "?").upper()
+
+
+def guard_path_param(p) -> None:
+    """Refuse an empty value for a parameter naming a file or folder (typed Path, or named in
+    :data:`PATH_PARAMS`) as it is parsed: ``--out ''`` would otherwise be the current folder.
+    One usage error: ``--out '': empty; give a path``."""
+    desc = getattr(p, "type_descriptor", None)
+    is_path = getattr(desc, "annotation", None) is Path or p.name in PATH_PARAMS
+    if getattr(p, "_quacks_path_guarded", False) or not is_path:
+        return
+    process = p.process_value
+
+    def process_value(ctx, value):
+        values = value if isinstance(value, (list, tuple)) else [value]
+        if any(isinstance(v, str) and not v.strip() for v in values):
+            what = PATH_PARAMS.get(p.name, "a path")
+            raise _click_exc.UsageError(f"{_param_label(p)} '': empty; give {what}")
+        return process(ctx, value)
+
+    p.process_value = process_value
+    p._quacks_path_guarded = True
+
+
 def interrupted() -> None:
     """The one line of an interrupted command and exit status 130."""
     typer.echo("interrupted", err=True)
@@ -117,12 +153,14 @@ class QuacksGroup(TyperGroup):
     """The ``quacks`` command group. Every usage error (a bad or unknown option, a bad type, a
     value outside its range) is one line ``error: ...`` on stderr with exit status 2, Ctrl-C is
     one line ``interrupted`` with 130, and every integer option of every command is guarded by
-    :func:`guard_int_option`. Typer's ``CliRunner`` goes through this too."""
+    :func:`guard_int_option` and every path parameter by :func:`guard_path_param`. Typer's
+    ``CliRunner`` goes through this too."""
 
     def get_command(self, ctx, cmd_name):
         cmd = super().get_command(ctx, cmd_name)
         for p in getattr(cmd, "params", ()):
             guard_int_option(p)
+            guard_path_param(p)
         tidy_command(cmd)
         return cmd
 
@@ -299,9 +337,24 @@ def warm_game_kernel(ruleset, lineup, *, quiet: bool = False) -> None:
 RulesOpt = Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")]
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", help="Override one ruleset value: section.key=value (repeatable).")]
+
+
+def writable_out(value: Path | None) -> Path | None:
+    """The callback of a report folder option: a folder that cannot be made or written (under
+    a file, read-only) is one usage error as the options are read, before any work."""
+    if value is not None:
+        from sim.study.common.out_probe import OutDirError, probe_writable
+
+        try:
+            probe_writable(value)
+        except OutDirError as e:
+            raise _click_exc.UsageError(str(e)) from None
+    return value
+
+
 StudyOutOpt = Annotated[Path | None, typer.Option(
     "--out", help="Write a report folder: parquet tables, PNG plots, report.md, run.json, "
-    "report.html.")]
+    "report.html.", callback=writable_out)]
 StudyForceOpt = Annotated[bool, typer.Option(
     "--force", help="Write into a non-empty --out (replacing a previous report's files).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
@@ -327,9 +380,25 @@ BackendOpt = Annotated[Backend, typer.Option(
     "--backend", help="local: this process; dask: chunks of games as Dask tasks on the cluster at "
                       "--scheduler, or on --workers local worker processes (needs the 'dist' "
                       "extra). The results are the same to the last digit.")]
+
+
+def scheduler_address(value: str | None) -> str | None:
+    """The callback of --scheduler: an address not of the form Dask connects to is one usage
+    error as the options are read (no connection is tried)."""
+    if value is not None:
+        from sim.study.tournament.backend import check_scheduler_address
+        from sim.study.tournament.local import BackendError
+
+        try:
+            check_scheduler_address(value)
+        except BackendError as e:
+            raise _click_exc.UsageError(str(e)) from None
+    return value
+
+
 SchedulerOpt = Annotated[str | None, typer.Option(
     "--scheduler", help="With --backend dask: the address of a running Dask scheduler, e.g. "
-                        "tcp://10.0.0.5:8786.")]
+                        "tcp://10.0.0.5:8786.", callback=scheduler_address)]
 WorkersOpt = Annotated[int | None, typer.Option(
     "--workers", help="With --backend dask: start a local cluster of K worker processes for the "
                       "run (default: one per core).")]

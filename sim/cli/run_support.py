@@ -51,11 +51,13 @@ def run_tournament(*args, **kwargs):
 def check_out_free(out, *, resume: bool, force: bool, what: str = "run") -> None:
     """:func:`sim.study.reports.files.check_out_free` for a tournament ("run") or a sweep
     (imported on the first call): a bad ``--out`` is reported before the kernels compile."""
+    from sim.study.common.out_probe import probe_writable
     from sim.study.reports.files import STATE_FILE, SWEEP_STATE
     from sim.study.reports.files import check_out_free as check
 
     check(out, resume=resume, force=force, what=what,
           state_file=SWEEP_STATE if what == "sweep" else STATE_FILE)
+    probe_writable(out)  # under a file, read-only: refused now, not after the games
 
 
 def run_sweep(*args, **kwargs):

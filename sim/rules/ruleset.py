@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.input_files import load_toml, not_a_file
 from sim.rules import chips
 from sim.rules.schema import (
     BOOK_COLOURS,
@@ -109,20 +110,23 @@ def _read(name_or_path: str, seen: tuple[str, ...] = ()) -> tuple[dict, str]:
     path = _builtin_path(name_or_path)
     if path is None:
         path = Path(name_or_path)
-        if not path.is_file():
-            raise RulesetError(
-                f"ruleset '{name_or_path}': no such file and no built-in of that name "
-                f"(built-ins: {', '.join(builtin_names())})"
-            )
+        why = not_a_file(name_or_path)
+        if why is not None:
+            if why == "no such file":
+                why += " and no built-in of that name"
+            raise RulesetError(f"ruleset '{name_or_path}': {why} (built-ins: "
+                               f"{', '.join(builtin_names())})")
     label = str(path) if _builtin_path(name_or_path) is None else name_or_path
     key = str(path.resolve())
     if key in seen:
         raise RulesetError(f"{label}: key 'extends': cycle through '{label}'")
     seen = (*seen, key)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = load_toml(path)
     except tomllib.TOMLDecodeError as e:
         raise RulesetError(f"{label}: not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise RulesetError(f"{label}: not a text file (not UTF-8)") from None
     except OSError as e:
         raise RulesetError(f"{label}: cannot read: {e.strerror}") from None
     parent = raw.pop("extends", None)

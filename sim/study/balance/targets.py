@@ -15,16 +15,12 @@ games may decide it). A figure the run did not measure (a part left out) is ``no
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from sim.input_files import TOMLDecodeError, load_toml, not_a_file
 
 PASS, FAIL, UNDECIDED, NOT_MEASURED = "pass", "fail", "undecided", "not measured"
 VERDICTS = (PASS, FAIL, UNDECIDED, NOT_MEASURED)
@@ -60,11 +56,12 @@ def load_targets(path: str | Path) -> dict[str, tuple[float, float]]:
     """Read a targets file (TargetsError, one line, for a missing, unreadable or malformed
     file)."""
     p = Path(path)
-    if not p.is_file():
-        raise TargetsError(f"--targets {p}: no such file")
+    why = not_a_file(path)
+    if why is not None:
+        raise TargetsError(f"--targets {path}: {why}")
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        data = load_toml(p)
+    except (TOMLDecodeError, UnicodeDecodeError) as e:
         raise TargetsError(f"{p}: not valid TOML: {_one_line(e)}") from None
     except OSError as e:
         raise TargetsError(f"--targets {p}: cannot be read ({e.strerror or e})") from None

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +25,7 @@ from sim.api.exact import MAX_STATES, ExactPotion, TooLargeError, minus, sub_bag
 from sim.rules import chips
 from sim.rules.ruleset import Ruleset
 from sim.stats.intervals import mean_ci
+from sim.study.common.out_probe import atomic_write
 from sim.study.thresholds.figures import (  # noqa: F401
     figure_format,
     policy_figure,
@@ -148,14 +148,14 @@ class ThresholdsResult:
 
     def write_csv(self, path: str | Path) -> None:
         """The table as CSV, written to a temporary name and renamed."""
-        _atomic(Path(path), lambda t: self.table.to_csv(t, index=False))
+        atomic_write(Path(path), lambda t: self.table.to_csv(t, index=False))
 
     def write_png(self, path: str | Path) -> None:
         """The stop-curve plot in the format the file's extension names (``figure_format``: PNG
         without one), written to a temporary name and renamed."""
         fmt = figure_format("--png", path)
         fig = stop_curve_figure(self)
-        _atomic(Path(path), lambda t: fig.savefig(t, format=fmt, dpi=110))
+        atomic_write(Path(path), lambda t: fig.savefig(t, format=fmt, dpi=110))
 
     def write(self, out_dir: str | Path, argv: Sequence[str] | None = None) -> list[str]:
         """thresholds.csv/.parquet, policy.parquet, stop_curve.png, policy.png (when there is
@@ -170,32 +170,22 @@ class ThresholdsResult:
         d = Path(out_dir)
         d.mkdir(parents=True, exist_ok=True)
         self.write_csv(d / "thresholds.csv")
-        _atomic(d / "thresholds.parquet", lambda t: self.table.to_parquet(t, index=False))
-        _atomic(d / "policy.parquet", lambda t: self.policy.to_parquet(t, index=False))
+        atomic_write(d / "thresholds.parquet", lambda t: self.table.to_parquet(t, index=False))
+        atomic_write(d / "policy.parquet", lambda t: self.policy.to_parquet(t, index=False))
         self.write_png(d / "stop_curve.png")
         files = ["thresholds.csv", "thresholds.parquet", "policy.parquet", "thresholds.json",
                  "stop_curve.png"]
         if len(self.policy):
             fig = policy_figure(self)
-            _atomic(d / "policy.png", lambda t: fig.savefig(t, format="png", dpi=110))
+            atomic_write(d / "policy.png", lambda t: fig.savefig(t, format="png", dpi=110))
             files.append("policy.png")
         files.append(REPORT_HTML)
         meta = {"argv": list(sys.argv if argv is None else argv), "versions": package_versions(),
                 "created": now_iso(), "files": files}
         text = json.dumps({**self.to_json(), **meta}, indent=2) + "\n"
-        _atomic(d / "thresholds.json", lambda t: Path(t).write_text(text, encoding="utf-8"))
+        atomic_write(d / "thresholds.json", lambda t: Path(t).write_text(text, encoding="utf-8"))
         write_html(d)
         return files
-
-
-def _atomic(path: Path, writer: Callable[[Path], object]) -> None:
-    tmp = path.with_name(f".{path.name}.partial")
-    try:
-        writer(tmp)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def _records(df: pd.DataFrame) -> list[dict]:

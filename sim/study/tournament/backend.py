@@ -15,15 +15,52 @@ what it started) with two services:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
+from sim.api.limits import MAX_WORKERS
 from sim.study.tournament.local import BackendError, LocalBackend
 
 BACKENDS = ("local", "dask")
 INSTALL_HINT = ('--backend dask needs the optional extra "dist" (Dask distributed), which is not '
                 'installed: pip install -e ".[dist]" in a source checkout, or '
                 'pip install "quacks-sim[dist]"')
-MAX_LOCAL_WORKERS = 1024
+SCHEDULER_EXAMPLE = "tcp://10.0.0.5:8786"
+# a host name or IPv4 address (IPv6 goes in brackets, which parse_host_port takes off)
+_HOST = re.compile(r"[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")
+
+
+def check_scheduler_address(address: str) -> str:
+    """The Dask scheduler address ``address`` (stripped) if it has the form Dask connects to,
+    ``[SCHEME://]HOST:PORT`` with a network scheme Dask knows (tcp, tls, ws, wss, ucx; tcp when
+    none is given); BackendError with one line otherwise. Asks nothing of the network. Without
+    the ``dist`` extra the address is returned unchecked (``make_backend`` then says to install
+    it)."""
+    text = address.strip()
+    if not text:
+        raise BackendError(f"--scheduler: give the scheduler's address, e.g. {SCHEDULER_EXAMPLE}")
+    try:
+        from distributed.comm import registry
+        from distributed.comm.addressing import parse_address, parse_host_port
+    except ImportError:
+        return text
+    schemes = sorted(s for s in registry.backends if s != "inproc")  # inproc: this process only
+    bad = f"--scheduler {address!r}: not a Dask scheduler address"
+    try:
+        scheme, location = parse_address(text)
+    except ValueError:
+        scheme, location = "", ""
+    if scheme not in schemes:
+        raise BackendError(f"{bad}; expected [SCHEME://]HOST:PORT with SCHEME one of "
+                           f"{', '.join(schemes)}, e.g. {SCHEDULER_EXAMPLE}")
+    try:
+        host, port = parse_host_port(location)
+    except ValueError:
+        host, port = "", -1
+    if not _HOST.fullmatch(host) or not 1 <= port <= 65535:
+        raise BackendError(f"{bad}; expected {scheme}://HOST:PORT (PORT 1 to 65535), e.g. "
+                           f"{SCHEDULER_EXAMPLE}")
+    return text
 
 
 def make_backend(name: str = "local", *, scheduler: str | None = None, workers: int | None = None,
@@ -46,15 +83,15 @@ def make_backend(name: str = "local", *, scheduler: str | None = None, workers: 
     if scheduler is not None and workers is not None:
         raise BackendError("--scheduler and --workers: give one (--scheduler joins a running "
                            "cluster, --workers starts one here)")
-    if workers is not None and not 1 <= workers <= MAX_LOCAL_WORKERS:
-        raise BackendError(f"--workers {workers}: expected 1 to {MAX_LOCAL_WORKERS} worker "
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise BackendError(f"--workers {workers}: expected 1 to {MAX_WORKERS} worker "
                            "processes")
-    if scheduler is not None and not scheduler.strip():
-        raise BackendError("--scheduler: give the scheduler's address, e.g. tcp://10.0.0.5:8786")
     try:
         import distributed  # noqa: F401 - is the extra installed?
     except ImportError:
         raise BackendError(INSTALL_HINT) from None
+    if scheduler is not None:
+        scheduler = check_scheduler_address(scheduler)
     from sim.study.tournament.dask_backend import DaskBackend
 
     return DaskBackend(scheduler=scheduler, workers=workers, threads=threads, note=note)

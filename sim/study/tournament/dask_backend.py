@@ -39,6 +39,7 @@ from sim.study.tournament.dask_worker import (
 from sim.study.tournament.local import BackendError
 
 CONNECT_TIMEOUT = 20  # seconds to reach a scheduler
+PROBE_SECONDS = 5  # a scheduler address that does not answer within this is one line
 WORKER_WAIT = 60  # seconds to wait for a first worker to join a scheduler
 AHEAD_PER_WORKER = 2  # chunks submitted ahead per worker process
 INFO_SECONDS = 1.0  # how long the list of workers is trusted
@@ -68,6 +69,34 @@ def _loaded_files() -> list[tuple[str, str]]:
         except OSError:
             continue
     return out
+
+
+def _no_answer(address: str, seconds: float = PROBE_SECONDS) -> str | None:
+    """None when a Dask scheduler answers at ``address`` within ``seconds`` (a connection and
+    Dask's handshake, with the client's security settings), else why not, in a few words.
+    Asked before a Client is made: a Client that never connected may hang the exit for twice
+    its timeout and print a traceback."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.comm import connect
+    from distributed.security import Security
+
+    async def probe():
+        args = Security().get_connection_args("client")
+        comm = await asyncio.wait_for(connect(address, timeout=seconds, **args), seconds)
+        await comm.close()
+
+    with ThreadPoolExecutor(1) as pool:  # its own event loop, whatever runs in this thread
+        try:
+            pool.submit(asyncio.run, probe()).result()
+        except (asyncio.TimeoutError, TimeoutError):
+            return f"no answer within {seconds:g} s"
+        except (OSError, TypeError, ValueError, ImportError) as e:  # refused, no TLS settings
+            return " ".join(f"{type(e).__name__}: {e}".split())
+        except Exception:  # noqa: BLE001 - e.g. a web server's reply read as a Dask frame
+            return "something answers, but not as a Dask scheduler"
+    return None
 
 
 def _failure(e: BaseException, what: str) -> BackendError | None:
@@ -199,6 +228,10 @@ class DaskBackend:
 
     def __enter__(self) -> DaskBackend:
         if self.scheduler is not None:
+            why = _no_answer(self.scheduler)
+            if why is not None:
+                raise BackendError(f"--scheduler {self.scheduler}: no Dask scheduler answers there "
+                                   f"({why}); start one with: dask scheduler")
             try:
                 self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT,
                                      set_as_default=False)
