@@ -212,7 +212,7 @@ def _fill_optional(d: dict) -> None:
         node = d.setdefault(section, {})
         if isinstance(node, dict) and key not in node:
             if base is None:
-                base = tomllib.loads((BUILTIN_DIR / "base.toml").read_text(encoding="utf-8"))
+                base = load_toml(BUILTIN_DIR / "base.toml")
             node[key] = copy.deepcopy(base[section][key])
 
 
