@@ -150,5 +150,5 @@ def test_round_file_over_budget(tmp_path):
 
 
 def test_replay_players_out_of_range():
-    assert_user_error(invoke("replay", "--seed", 1, "--game", 0, "--strategies", "threshold"),
-                      "2 to 4")
+    assert_user_error(invoke("replay", "--seed", 1, "--game", 0, "--strategies", "threshold",
+                             "--players", 1), "2 to 4")

@@ -197,3 +197,28 @@ def test_one_spec_fills_the_default_seats(args, tmp_path):
     d = json.loads(ok(*args, *out, "--players", 3, "--force").stdout if out else
                    ok(*args, "--players", 3).stdout)
     assert d["players"] == 3
+
+
+def test_play_with_one_spec_fills_the_default_seats():
+    d = json.loads(ok("play", "--strategies", "balanced", "--games", 20, "--json").stdout)
+    assert d["players"] == 4
+    d = json.loads(ok("play", "--strategies", "balanced", "--games", 20, "--players", 2,
+                      "--json").stdout)
+    assert d["players"] == 2
+    d = json.loads(ok("play", "--strategies", "balanced", "--games", 20, "--rules",
+                      "herb-witches", "--json").stdout)
+    assert d["players"] == 4  # the default count, within the ruleset's 2 to 5
+
+
+def test_replay_with_one_spec_fills_the_default_seats():
+    d = json.loads(ok("replay", "--seed", 1, "--game", 0, "--strategies", "balanced",
+                      "--json").stdout)
+    assert d["seats"] == ["balanced"] * 4
+
+
+def test_one_spec_and_a_ruleset_of_fewer_seats(tmp_path):
+    f = tmp_path / "three.toml"
+    f.write_text('extends = "base"\nname = "three"\n[game]\nmax_players = 3\n')
+    d = json.loads(ok("play", "--strategies", "balanced", "--games", 20, "--rules", f,
+                      "--json").stdout)
+    assert d["players"] == 3

@@ -4,7 +4,7 @@ event by event, ``round`` plays one scripted round from a file.
 """
 
 import json
-import time
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -18,7 +18,6 @@ from sim.cli.common import (
     compile_notice,
     exit_on_interrupt,
     fail,
-    set_threads,
     work_progress,
 )
 from sim.cli.printing import out
@@ -31,21 +30,11 @@ def register(app: typer.Typer) -> None:
     app.command(name="round")(round_)
 
 
-def _lineup(strategies: str | None, players: int | None):
-    from sim.study.reports.replay import default_specs
-    from strategies.builtin import parse_strategy, split_specs
-
-    specs = split_specs(strategies) if strategies is not None else default_specs(players)
-    if not specs:
-        fail("--strategies: give at least one strategy, e.g. threshold,random")
-    if players is None:
-        players = len(specs)
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        fail(f"--strategies: {len(specs)} strategies for {players} players; give one per seat, or "
-             "one for all")
-    return [parse_strategy(s) for s in specs], players
+@contextmanager
+def _games_bar(quiet: bool):
+    """While the games go (from their first progress): the bar, and Ctrl-C exits at once."""
+    with exit_on_interrupt(), work_progress("games", quiet=quiet) as bar:
+        yield bar
 
 
 def play(
@@ -53,7 +42,8 @@ def play(
         help="One strategy spec per seat (name or name:key=value,...), comma-separated. Default: "
         "the first --players of threshold,threshold:t=5,threshold:t=7,random.")] = None,
     players: Annotated[int | None, typer.Option(
-        help="Players (2-4; 2-5 with herb-witches); default: one per strategy.")] = None,
+        help="Players (2-4; 2-5 with herb-witches); default: one per strategy (4 for a single "
+        "spec).")] = None,
     games: Annotated[int, typer.Option(
         help="Games to play; game k seats the lineup rotated by k.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
@@ -65,51 +55,25 @@ def play(
 ) -> None:
     """Play many complete games and print each strategy's win share, VP and explosion rate."""
     # the simulation is imported when the command runs, so quacks --help starts at once
-    import numpy as np
     from rich.table import Table
 
-    from sim.api.game import check_players, check_round_values, play_batch, play_summary
+    from sim.cli.api_hooks import bar_on_first_update
     from sim.cli.printing import ci_text
-    from sim.cli.user_input import USER_ERRORS, load_strategies
-    from sim.rules.ruleset import load_ruleset
+    from sim.cli.user_input import USER_ERRORS
+    from sim.questions.ask_play import play as play_games
 
     try:
-        set_threads(threads)
-        if games <= 0:
-            fail(f"--games {games}: expected a positive number")
-        if seed < 0:
-            fail(f"--seed {seed}: expected 0 or more")
-        load_strategies(strategy_file)
-        rs = load_ruleset(rules, set_ or [])
-        lineup, players = _lineup(strategies, players)
-        check_players(rs, players)
-        check_round_values(rs, lineup)
-        one = np.zeros(1, dtype=np.int64)
-        compile_notice("sim/kernel/game.play_games")
-        play_batch(rs, lineup, games=one, rotations=one, seed=seed)  # compile outside the clock
-        # games in short pieces summed as they finish: bounded memory, Ctrl-C seen at once
-        with exit_on_interrupt(), work_progress("games", quiet=json_) as bar:
-            t0 = time.perf_counter()
-            stats = play_summary(rs, lineup, games=games, seed=seed, progress=bar)
-            secs = time.perf_counter() - t0
-        df = stats.frame()
-    except typer.Exit:
-        raise
+        with bar_on_first_update(lambda: _games_bar(json_)) as bar:
+            res = play_games(strategies=strategies, players=players, games=games, seed=seed,
+                             rules=rules, set=set_, threads=threads, strategy_file=strategy_file,
+                             progress=bar, on_compile=compile_notice)
     except USER_ERRORS as e:
         fail(str(e))
     if json_:
-        typer.echo(json.dumps({
-            "players": players, "games": games, "seed": seed, "rules": rs.name,
-            "overrides": list(rs.overrides), "seconds": round(secs, 3),
-            "strategies": [
-                {k: (list(v) if isinstance(v, tuple) else v) for k, v in row.items()}
-                for row in df.to_dict(orient="records")
-            ],
-        }))
+        typer.echo(json.dumps(res.to_json()))
         return
-    out.print(f"{games:,} {'game' if games == 1 else 'games'}, {players} players, seed {seed}, "
-              f"rules {rs.display}; seats rotate every game; {secs:.2f} s ({games / secs:,.0f} "
-              "games/s)")
+    out.print(res.header())
+    df = res.strategies
     t = Table(show_header=True, header_style="bold")
     witches = "witches_called" in df.columns
     for col in ("#", "strategy", "games", "win share [95% CI]", "mean VP [95% CI]", "mean rank",
@@ -145,7 +109,7 @@ def replay(
         "default lineup).")] = None,
     players: Annotated[int | None, typer.Option(
         help="Without REPORT: players (2-4; 2-5 with herb-witches); default: one per "
-        "strategy.")] = None,
+        "strategy (4 for a single spec).")] = None,
     rotation: Annotated[int | None, typer.Option(
         help="Without REPORT: seat rotation of the game, 0 to players - 1 (quacks play uses game % "
         "players). Default 0.")] = None,
@@ -165,6 +129,7 @@ def replay(
     from sim.api.game import check_players, check_round_values
     from sim.api.game import replay as replay_game
     from sim.cli.user_input import USER_ERRORS, load_strategies
+    from sim.questions.ask_play import lineup as seat_lineup
     from sim.rules.ruleset import load_ruleset
     from sim.study.reports.replay import (
         ReplayError,
@@ -218,7 +183,7 @@ def replay(
             fail("--seed and --game must be 0 or more")
         load_strategies(strategy_file)
         rs = load_ruleset(rules or "base", set_ or [])
-        lineup, players = _lineup(strategies, players)
+        lineup, players = seat_lineup(strategies, players, ruleset=rs)
         check_players(rs, players)
         check_round_values(rs, lineup)
         rotation = 0 if rotation is None else rotation

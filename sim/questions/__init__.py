@@ -20,8 +20,14 @@ import importlib
 # not share its function's name, or importing it would shadow the function here)
 FUNCTIONS = {
     "potion": "ask_potion",
+    "play": "ask_play",
     "load_rules": "ask_rules",
     "strategy": "ask_rules",
+    "thresholds": "ask_thresholds",
+    "tune": "ask_tune",
+    "sensitivity": "ask_sensitivity",
+    "design": "ask_design",
+    "experiment": "ask_experiment",
 }
 
 __all__ = sorted(FUNCTIONS)

@@ -1,0 +1,122 @@
+"""What the game-playing questions (``sim.play``, ``sim.tournament``, ``sim.sweep``) share: the
+thread count, the game kernel compiled (or loaded) outside the clock, the backend that plays a
+run's chunks, and a resumable run's ``out`` and settings.
+
+Each raises a ``ValueError`` with the command's one line on a bad argument; the commands print
+that line as ``error: ...`` with exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+GAME_ENTRY = "sim/kernel/game.play_games"  # the game kernel's cache entry (compile notices)
+
+
+def check_ints(error: type[ValueError] = ValueError, **values: int | None) -> None:
+    """Each integer argument (None: not given) within the range its command option accepts
+    (``sim.api.limits.int_range``), or ``error`` with the command's line for it:
+    ``--games 0: expected 1 to 1000000000``."""
+    from sim.api.limits import int_range
+
+    for name, v in values.items():
+        if v is None:
+            continue
+        lo, hi, why = int_range(name)
+        opt = f"--{name.replace('_', '-')}"
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise error(f"{opt} {v}: expected a whole number from {lo} to {hi}")
+        if not lo <= v <= hi:
+            raise error(f"{opt} {v}: expected {lo} to {hi}{f' ({why})' if why and v > hi else ''}")
+
+
+def set_threads(n: int | None, error: type[ValueError] = ValueError) -> None:
+    """Numba's thread count (results never depend on it); ``error`` for a count out of range."""
+    check_ints(error, threads=n)
+    if n is not None:
+        import numba
+
+        numba.set_num_threads(n)
+
+
+def warm_games(ruleset, lineup, *, seed: int = 0,
+               on_compile: Callable[[str], None] | None = None) -> None:
+    """Compile (or load) the game kernel, and anything this lineup needs (the optimal stopper),
+    on one game, so no games/s figure counts the compile; ``on_compile(entry)`` first."""
+    import numpy as np
+
+    from sim.api.game import play_batch
+
+    if on_compile is not None:
+        on_compile(GAME_ENTRY)
+    idx = np.zeros(1, dtype=np.int64)
+    play_batch(ruleset, list(lineup), games=idx, rotations=idx, seed=seed)
+
+
+@contextmanager
+def open_backend(backend: str, scheduler: str | None, workers: int | None, threads: int | None,
+                 *, note: Callable[[str], None] | None = None) -> Iterator[object]:
+    """The backend named ``local`` or ``dask``, entered for the block (a cluster it starts is
+    stopped after it); ``note`` hears where the games run. Bad options, the missing ``dist``
+    extra or an unreachable scheduler raise ``BackendError`` (a ValueError) with one line."""
+    from sim.study.tournament.backend import make_backend
+
+    name = getattr(backend, "value", backend)
+    be = make_backend(str(name), scheduler=scheduler, workers=workers, threads=threads, note=note)
+    be.__enter__()
+    try:
+        where = be.describe()
+        if where and note is not None:
+            note(where)
+        yield be
+    except BaseException:
+        be.__exit__(*sys.exc_info())
+        raise
+    be.__exit__(None, None, None)
+
+
+def strategy_specs(strategies: Sequence[str] | str) -> list[str]:
+    """The specs of a ``--strategies`` value: a comma-separated string (commas inside
+    ``name:k=v,k=v`` stay) or a list of specs, blanks dropped."""
+    from strategies.builtin import split_specs
+
+    if isinstance(strategies, str):
+        return split_specs(strategies)
+    return [str(s).strip() for s in strategies if str(s).strip()]
+
+
+def nothing_to_resume(out: str | Path) -> bool:
+    """True when ``out`` holds no run (interrupted or finished) that ``resume`` could continue."""
+    from sim.study.reports.files import RUN_FILE, STATE_FILE, SWEEP_STATE
+
+    return not any((Path(out) / n).is_file() for n in (STATE_FILE, SWEEP_STATE, RUN_FILE))
+
+
+def merge_settings(given: dict, saved: dict | None) -> dict:
+    """Arguments given over those saved by the interrupted run (None: not given)."""
+    out = dict(saved or {})
+    out.update({k: v for k, v in given.items() if v is not None})
+    return out
+
+
+def strategy_paths(files: Sequence[str] | str | None) -> tuple[str, ...] | None:
+    """Strategy files as absolute paths (a resumed run finds them from anywhere)."""
+    from sim.questions.ask_rules import as_list
+
+    paths = as_list(files)
+    return tuple(str(Path(f).resolve()) for f in paths) if paths else None
+
+
+def check_out_free(out: str | Path, *, resume: bool, force: bool, what: str = "run") -> None:
+    """A tournament's ("run") or a sweep's ``out`` checked before the kernels compile: free (or
+    ``force``, or a run to ``resume``), and writable (not under a file, not read-only)."""
+    from sim.study.common.out_probe import probe_writable
+    from sim.study.reports.files import STATE_FILE, SWEEP_STATE
+    from sim.study.reports.files import check_out_free as check
+
+    check(out, resume=resume, force=force, what=what,
+          state_file=SWEEP_STATE if what == "sweep" else STATE_FILE)
+    probe_writable(out)
