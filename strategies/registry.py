@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.input_files import not_a_file
 from sim.kernel.decisions import slots as S
+from sim.rules.input_files import not_a_file
 from strategies.builtin import REGISTRY, Param, StrategyDef, StrategySpecError
 from strategies.plugin import compile_slot, function_table, require_master, require_optimal
 from strategies.slot_docs import SLOT_NAMES

@@ -95,7 +95,7 @@ def test_a_targets_file_with_a_byte_order_mark_loads(tmp_path):
 
 
 def test_the_shared_toml_reader_drops_only_a_leading_mark(tmp_path):
-    from sim.input_files import TOMLDecodeError, load_toml, loads_toml
+    from sim.rules.input_files import TOMLDecodeError, load_toml, loads_toml
 
     assert loads_toml(BOM + "a = 1") == loads_toml("a = 1") == {"a": 1}
     with pytest.raises(TOMLDecodeError):
@@ -200,3 +200,12 @@ def test_an_empty_path_is_refused(args, tmp_path, monkeypatch):
 def test_a_count_out_of_range_names_its_range(args, expected):
     line = assert_user_error(invoke(*args), expected)
     assert "9223372036854775807" not in line
+
+
+def test_a_round_file_with_a_byte_order_mark_loads(tmp_path):
+    """Round files go through the one TOML reader too: a leading BOM is dropped."""
+    from sim.api.round_file import load
+
+    p = tmp_path / "r.toml"
+    p.write_bytes("\ufeffplayers = 2\nround = 1\n".encode())
+    assert load(p) == {"players": 2, "round": 1}

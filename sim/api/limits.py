@@ -9,6 +9,7 @@ INT64_MAX = 2**63 - 1
 MAX_POTIONS = 10**12
 MAX_GAMES = 10**9
 MAX_WORKERS = 1024  # --workers: local Dask worker processes
+MAX_STEPS = 50  # --steps: values of a KEY=LO:HI knob in a sensitivity run
 _DAY = "more than this machine could finish in a day"
 
 
@@ -25,8 +26,6 @@ def int_range(option: str) -> tuple[int, int, str]:
 
         return (int(option == "leader_round"), MAX_ROUNDS, "no ruleset plays more rounds")
     if option == "steps":
-        from sim.study.design.defaults import MAX_STEPS
-
         return (2, MAX_STEPS, "")
     return {
         "seed": (0, INT64_MAX, ""),

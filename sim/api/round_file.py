@@ -8,7 +8,6 @@ less every chip in the players' bags) and one ``[[player]]`` table per seat.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,14 +46,9 @@ from sim.kernel.round import play_round
 from sim.rules import chips
 from sim.rules.books import ROUND_FILE_KEYS
 from sim.rules.cards import card_numbered, in_deck
+from sim.rules.input_files import TOMLDecodeError, load_toml
 from sim.rules.ruleset import Ruleset, RulesetError, load_ruleset
 from strategies.registry import slot_table
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 
 PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "flask_on", "choice", "buy",
                "spend", "card_choice", "card_draws", "glass", "tube", "pennies", "witch",
@@ -67,10 +61,10 @@ def load(path: str | Path) -> dict:
     """Read a round file's TOML (RoundFileError on a missing or broken file)."""
     p = Path(path)
     try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
+        return load_toml(p)
     except FileNotFoundError:
         raise RoundFileError(f"{path}: no such file") from None
-    except tomllib.TOMLDecodeError as e:
+    except TOMLDecodeError as e:
         raise RoundFileError(f"{path}: not valid TOML: {e}") from None
     except UnicodeDecodeError as e:  # a binary file: name it (the bare codec error did not)
         raise RoundFileError(f"{path}: not a text file: byte {e.start} is not UTF-8 (TOML is "

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.input_files import load_toml, not_a_file
 from sim.rules import chips
+from sim.rules.input_files import load_toml, not_a_file
 from sim.rules.schema import (
     BOOK_COLOURS,
     BUILTIN_DIR,

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim.input_files import TOMLDecodeError, load_toml, not_a_file
+from sim.rules.input_files import TOMLDecodeError, load_toml, not_a_file
 
 PASS, FAIL, UNDECIDED, NOT_MEASURED = "pass", "fail", "undecided", "not measured"
 VERDICTS = (PASS, FAIL, UNDECIDED, NOT_MEASURED)
