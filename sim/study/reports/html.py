@@ -1,8 +1,9 @@
 """``report.html``: one self-contained page for a report folder.
 
 :func:`write_html` renders what :func:`sim.study.reports.page.read_page` reads from the folder
-with the Jinja2 template ``templates/report.html.j2`` (autoescaped): the manifest at the top (the
-command as given and the one that reproduces the run, the seed, the date, the versions), the
+with the Jinja2 template ``templates/report.html.j2`` (autoescaped): the manifest at the top (its
+provenance, ``sim.study.reports.provenance``: the command as given and the one that reproduces
+the run, the seed, the ruleset hashes, the versions, the git commit; then the date), the
 markdown summaries (rendered by markdown-it, raw HTML in them escaped, headings one level down),
 every figure (a data URI: PNG as it is, SVG as an image, so nothing in it runs), every table
 (its header, the first rows and how many the file holds) and links to the reports inside the
