@@ -31,6 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim.rules.ruleset import RulesetError
+from sim.study.common.out_probe import OutDirError, probe_writable
 from sim.study.compare.config import CompareConfig, CompareError
 from sim.study.compare.report import command_line, provenance, report_markdown
 from sim.study.compare.stats import (
@@ -356,11 +357,10 @@ def check_out(path: str | Path, force: bool = False) -> None:
     if path.is_dir() and any(e != STAGING for e in os.listdir(path)) and not force:
         raise CompareError(f"--out {path}: the directory is not empty; use --force to overwrite "
                            "the report there")
-    parent = path
-    while not parent.exists():
-        parent = parent.parent
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise CompareError(f"--out {path}: cannot write in {parent}")
+    try:  # by writing, not os.access: root passes every access check, not every write
+        probe_writable(path)
+    except OutDirError as e:
+        raise CompareError(str(e)) from None
 
 
 def _clear(path: Path, keep: Sequence[str]) -> None:
