@@ -3,8 +3,8 @@
 ``quacks report DIR`` writes ``DIR/report.html``, the one-page view of a report folder
 (``sim.study.reports.html``), for a folder any report-writing command made (tournament, sweep,
 tune, compare, thresholds, experiment run), e.g. one written before there were pages, or after
-``quacks plot`` re-drew its figures. A DIR that does not exist or holds no report is one line
-``error: ...`` with exit status 2.
+``quacks plot`` re-drew its figures. A DIR that does not exist, holds no report or only an empty
+manifest is one line ``error: ...`` with exit status 2, and nothing is written.
 """
 
 from pathlib import Path
