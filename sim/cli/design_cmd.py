@@ -1,5 +1,7 @@
 """``quacks design``: a search for the rule values that put every target figure inside its
-band; ``register(app)`` adds the command to a Typer app. Tables (or one JSON object with
+band; ``register(app)`` adds the command to a Typer app; the work is ``sim.design``
+(:mod:`sim.questions.ask_design`), handed the progress bar, the notes and the compile notice.
+Tables (or one JSON object with
 ``--json``) go to stdout, progress to stderr; a user error is one line ``error: ...`` with exit
 status 2 and writes nothing; Ctrl-C exits 130 and writes nothing."""
 
@@ -22,12 +24,8 @@ from sim.cli.common import (
     StudyOutOpt,
     ThreadsOpt,
     WorkersOpt,
-    fail,
-    open_backend,
-    set_threads,
-    work_progress,
 )
-from sim.cli.sensitivity_cmd import KNOB_HELP, split_items, table, warm
+from sim.cli.sensitivity_cmd import KNOB_HELP, ask_study, show_study, table
 
 SIDE_EFFECTS_SHOWN = 8  # the strongest side effects printed (report.md has them all)
 
@@ -129,47 +127,16 @@ def register(app: typer.Typer) -> None:
         knobs, every candidate on the same deals, successive halving as quacks tune, then a
         re-test of the best on fresh deals (each target pass, fail or undecided) and the
         Pareto front when the bands conflict."""
-        from sim.cli.run_support import run_and_report, run_errors
-        from sim.cli.user_input import USER_ERRORS, load_strategies
-        from sim.study.balance.settings import DEFAULT_FIELD
-        from sim.study.design.design import (
-            DesignSettings,
-            parse_target,
-            plan_design,
-            run_design,
-        )
-        from sim.study.design.design_report import write_report
-        from sim.study.design.folder import check_out
-        from sim.study.tune.run import TuneError
+        from functools import partial
 
-        try:
-            set_threads(threads)
-            load_strategies(strategy_file)
-            settings = DesignSettings(
-                knobs=tuple(knob or ()), targets=str(targets) if targets is not None else None,
-                bands=tuple(parse_target(t) for t in target or ()),
-                budget=budget, seed=seed, rules=rules, overrides=tuple(set_ or ()),
-                players=players,
-                field=split_items(field, "--field") if field is not None else DEFAULT_FIELD,
-                first_rung=first_rung, retest_games=retest_games, retune=retune,
-                retune_params=tuple(retune_param or ()), retune_budget=retune_budget,
-                backend=backend.value, scheduler=scheduler, workers=workers, threads=threads)
-            plan = plan_design(settings)
-            if out is not None:
-                check_out(out, force)
-        except typer.Exit:
-            raise
-        except USER_ERRORS as e:
-            fail(str(e))
-        warm(plan.base, plan.seated, quiet or json_)
+        from sim.questions.ask_design import design as ask_design
 
-        def run():
-            with open_backend(backend, scheduler, workers, threads, quiet=quiet or json_) as be, \
-                    work_progress("games", quiet=quiet or json_) as bar:
-                return run_design(plan, backend=be,
-                                  progress=lambda phase, done, total: bar(done, total)
-                                  if phase == "search" else None)
-
-        run_and_report(run, write_report, out, force=force, json_=json_,
-                       errors=(TuneError, *run_errors()),
-                       show=lambda res, files: print_result(res, files, out, out_console))
+        report = ask_study(partial(
+            ask_design, targets=targets, target=target, knob=knob, budget=budget, seed=seed,
+            rules=rules, set=set_, players=players, field=field, first_rung=first_rung,
+            retest_games=retest_games, retune=retune, retune_param=retune_param,
+            retune_budget=retune_budget, out=out, force=force, threads=threads,
+            strategy_file=strategy_file, backend=backend, scheduler=scheduler, workers=workers,
+            argv=sys.argv), quiet=quiet or json_)
+        show_study(report, out, json_=json_,
+                   show=lambda res, files: print_result(res, files, out, out_console))

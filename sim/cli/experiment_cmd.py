@@ -4,6 +4,8 @@
 ``quacks experiment run FILE [--out DIR] [--games N]`` runs a study declared in TOML (see
 ``sim.study.experiments.file``) and writes a report folder (parquet tables, PNG plots and
 ``report.md``); FILE is a path or the name of a shipped experiment (``quacks experiment list``).
+The run is ``sim.experiment`` (:mod:`sim.questions.ask_experiment`), handed the part messages
+and the notes.
 """
 
 import json
@@ -22,8 +24,6 @@ from sim.cli.common import (
     SchedulerOpt,
     WorkersOpt,
     fail,
-    open_backend,
-    set_threads,
 )
 
 out = Console(soft_wrap=True)
@@ -88,25 +88,14 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run an experiment file: every part in order, into a report folder with parquet tables,
         PNG plots and report.md (tables and figures, the exact command and versions)."""
-        from sim.api.errors import GameInputError
         from sim.api.events import plural
-        from sim.rules.chips import BagSpecError
-        from sim.rules.ruleset import RulesetError
-        from sim.study.experiments.file import ExperimentFileError, find_experiment, load_experiment
-        from sim.study.experiments.run import (
-            ExperimentInterrupted,
-            ExperimentRunError,
-            run_experiment,
-        )
-        from sim.study.tournament.plan import TournamentError
-        from strategies.builtin import StrategySpecError
+        from sim.cli.hooks import note_line
+        from sim.questions.ask_experiment import ExperimentError
+        from sim.questions.ask_experiment import experiment as ask_experiment
+        from sim.study.experiments.file import ExperimentFileError
+        from sim.study.experiments.run import ExperimentInterrupted
+        from sim.study.tournament.local import BackendError
 
-        set_threads(threads)
-        try:
-            exp = load_experiment(find_experiment(file))
-        except ExperimentFileError as e:
-            fail(str(e))
-        target = Path(out_dir) if out_dir else Path("reports") / exp.name
         resume_cmd = f"quacks experiment run {file}" + (f" --out {out_dir}" if out_dir else "") \
             + (f" --games {games}" if games is not None else "") + (" --csv" if csv else "") \
             + " --resume"
@@ -116,9 +105,11 @@ def register(app: typer.Typer) -> None:
                 err.print(f"[dim]{msg}[/dim]")
 
         try:
-            with open_backend(backend, scheduler, workers, threads, quiet=json_) as be:
-                res = run_experiment(exp, target, games=games, argv=sys.argv[3:] or [file],
-                                     progress=say, backend=be, resume=resume, csv=csv)
+            res = ask_experiment(
+                file, out=out_dir or None, games=games, resume=resume, csv=csv, threads=threads,
+                backend=backend, scheduler=scheduler, workers=workers, progress=say,
+                on_note=note_line(json_), argv=sys.argv[3:] or [file],
+                default_out=lambda name: Path("reports") / name).result
         except ExperimentInterrupted as e:
             if e.kept:
                 typer.echo(f"interrupted: {plural(e.kept, 'part')} of {e.total} kept in "
@@ -129,15 +120,12 @@ def register(app: typer.Typer) -> None:
         except KeyboardInterrupt:
             typer.echo("interrupted: no report written", err=True)
             raise typer.Exit(130) from None
-        except ExperimentFileError as e:
+        except (ExperimentFileError, ExperimentError, BackendError) as e:
             fail(str(e))
-        except (ExperimentRunError, TournamentError, RulesetError, StrategySpecError,
-                BagSpecError, GameInputError) as e:
-            fail(f"{exp.path.name}: {e}")
         if json_:
             typer.echo(json.dumps(res.to_json(), indent=2))
             return
-        out.print(f"[bold]{exp.title}[/bold]: {plural(len(res.parts), 'part')}, "
+        out.print(f"[bold]{res.experiment.title}[/bold]: {plural(len(res.parts), 'part')}, "
                   f"{res.games:,} {'game' if res.games == 1 else 'games'} in "
                   f"{res.seconds:.1f} s")
         for p in res.parts:

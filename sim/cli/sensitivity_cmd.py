@@ -1,9 +1,12 @@
 """``quacks sensitivity``: how each ruleset knob moves the balance figures, on the same deals;
-``register(app)`` adds the command to a Typer app. Tables (or one JSON object with ``--json``)
+``register(app)`` adds the command to a Typer app; the work is ``sim.sensitivity``
+(:mod:`sim.questions.ask_sensitivity`), handed the progress bar, the notes and the compile
+notice. Tables (or one JSON object with ``--json``)
 go to stdout, progress to stderr; a user error is one line ``error: ...`` with exit status 2
 and writes nothing; Ctrl-C exits 130 and writes nothing."""
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -23,27 +26,14 @@ from sim.cli.common import (
     StudyOutOpt,
     ThreadsOpt,
     WorkersOpt,
+    compile_notice,
     fail,
-    open_backend,
-    set_threads,
-    warm_game_kernel,
     work_progress,
 )
 
 KNOB_HELP = ("A ruleset key and its values: KEY=LO:HI (--steps values, whole numbers for a key "
              "that holds one), KEY=LO:HI:STEP, or alternatives KEY=A|B|... (TOML values; bare "
              "words in lists, e.g. cards.exclude=[]|\\[charity]). Repeatable.")
-
-
-def split_items(text: str, option: str) -> tuple[str, ...]:
-    """Comma-separated items (a strategy spec's own ``key=value,...`` kept whole); fail if
-    empty."""
-    from strategies.builtin import split_specs
-
-    items = tuple(x.strip() for x in split_specs(text) if x.strip())
-    if not items:
-        fail(f"{option}: give at least one")
-    return items
 
 
 def table(title: str, header: list[str], rows: list[list[str]], left: int = 2) -> Table:
@@ -133,49 +123,47 @@ def register(app: typer.Typer) -> None:
         deals, each figure with its 95% interval clustered by deal, the response curves, the
         knobs ranked by their largest paired difference (the ones that do nothing named) and,
         with --pair, a two-knob heat map."""
-        from sim.cli.run_support import run_and_report, run_errors
-        from sim.cli.user_input import USER_ERRORS, load_strategies
-        from sim.study.balance.settings import DEFAULT_FIELD
-        from sim.study.design.folder import check_out
-        from sim.study.design.sensitivity import (
-            SensitivitySettings,
-            plan_sensitivity,
-            run_sensitivity,
-        )
-        from sim.study.design.sensitivity_report import write_report
+        from functools import partial
 
-        try:
-            set_threads(threads)
-            load_strategies(strategy_file)
-            settings = SensitivitySettings(
-                knobs=tuple(knob or ()), steps=steps, rules=rules, overrides=tuple(set_ or ()),
-                players=players,
-                field=split_items(field, "--field") if field is not None else DEFAULT_FIELD,
-                games=games, seed=seed, pair=tuple(pair) if pair else None,
-                metrics=split_items(metrics, "--metrics") if metrics is not None
-                else DEFAULT_METRICS,
-                backend=backend.value, scheduler=scheduler, workers=workers, threads=threads)
-            plan = plan_sensitivity(settings)
-            if out is not None:
-                check_out(out, force)
-        except typer.Exit:
-            raise
-        except USER_ERRORS as e:
-            fail(str(e))
-        warm(plan.base, plan.seated, quiet or json_)
+        from sim.questions.ask_sensitivity import sensitivity as ask_sensitivity
 
-        def run():
-            with open_backend(backend, scheduler, workers, threads, quiet=quiet or json_) as be, \
-                    work_progress("games", quiet=quiet or json_) as bar:
-                return run_sensitivity(plan, backend=be, progress=bar)
-
-        run_and_report(run, write_report, out, force=force, json_=json_, errors=run_errors(),
-                       show=lambda res, files: print_result(res, files, out, out_console))
+        report = ask_study(partial(
+            ask_sensitivity, knob=knob, steps=steps, rules=rules, set=set_, players=players,
+            field=field, games=games, seed=seed, pair=pair, metrics=metrics, out=out,
+            force=force, threads=threads, strategy_file=strategy_file, backend=backend,
+            scheduler=scheduler, workers=workers, argv=sys.argv), quiet=quiet or json_)
+        show_study(report, out, json_=json_,
+                   show=lambda res, files: print_result(res, files, out, out_console))
 
 
-def warm(ruleset, seated: list[str], quiet: bool) -> None:
-    """Compile (or load) the game kernel on one game of ``ruleset`` with the seated field, so
-    no clock counts it."""
-    from strategies.builtin import parse_strategy
+def ask_study(ask: Callable, *, quiet: bool):
+    """Call a study's question (``sim.sensitivity``, ``sim.design``) with the command's hooks:
+    the progress bar from the first games on, ``note:`` lines and the compile notice (none when
+    ``quiet``). A user's error is one line with exit status 2; Ctrl-C writes nothing (130)."""
+    from sim.cli.hooks import note_line, when_work_starts
+    from sim.cli.run_support import run_errors
+    from sim.cli.user_input import USER_ERRORS
 
-    warm_game_kernel(ruleset, [parse_strategy(s) for s in seated], quiet=quiet)
+    try:
+        with when_work_starts(lambda: work_progress("games", quiet=quiet)) as bar:
+            return ask(progress=bar, on_note=note_line(quiet),
+                       on_compile=lambda entry: compile_notice(entry, quiet=quiet))
+    except typer.Exit:
+        raise
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing written", err=True)
+        raise typer.Exit(130) from None
+    except (*USER_ERRORS, *run_errors()) as e:
+        fail(str(e))
+
+
+def show_study(report, out: Path | None, *, json_: bool, show: Callable) -> None:
+    """A study's answer on stdout: one JSON object (the result's ``to_json`` with ``out`` and
+    ``files``) or ``show(result, files)``."""
+    from sim.study.reports.files import dumps
+
+    res, files = report.result, report.written
+    if json_:
+        typer.echo(dumps({**res.to_json(), "out": str(out) if out else None, "files": files}))
+        return
+    show(res, files)

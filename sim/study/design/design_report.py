@@ -5,7 +5,7 @@ markdown, and the report folder (``sim.study.design.folder``): ``history``, ``ta
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -171,16 +171,23 @@ def final_arm(res) -> str:
     return "retuned" if res.retune is not None else "best"
 
 
-def figures(res) -> list[tuple[str, object]]:
-    """(file name, figure): the search's progress and the re-test's targets."""
+def plot_jobs(res) -> list[tuple[str, Callable[[], object]]]:
+    """(PNG file name, function drawing the figure): the search's progress and the re-test's
+    targets."""
     from sim.study.design.plots import progress_figure, targets_figure
 
     best = {k.key: k.x(k.values[k.labels.index(res.best["labels"][k.key])])
             if k.kind == "choice" else float(res.best["values"][k.key]) for k in res.plan.knobs}
     title = f"quacks design: {', '.join(res.plan.bands)}"
-    return [(PROGRESS_PNG, progress_figure(res.search.history,
-                                           [k.to_json() for k in res.plan.knobs], best, title)),
-            (TARGETS_PNG, targets_figure(res.tables["targets"], ARM_TEXT))]
+    return [(PROGRESS_PNG, lambda: progress_figure(res.search.history,
+                                                   [k.to_json() for k in res.plan.knobs], best,
+                                                   title)),
+            (TARGETS_PNG, lambda: targets_figure(res.tables["targets"], ARM_TEXT))]
+
+
+def figures(res) -> list[tuple[str, object]]:
+    """(file name, figure) of every plot (:func:`plot_jobs`, drawn)."""
+    return [(name, draw()) for name, draw in plot_jobs(res)]
 
 
 def write_report(res, out: str | Path, *, force: bool = False,

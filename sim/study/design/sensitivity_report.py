@@ -5,7 +5,7 @@ maps, ``report.md``, ``run.json`` and ``report.html``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sim.stats.clusters import METHOD_DIFF
@@ -126,17 +126,27 @@ def report_markdown(res, pngs: Sequence[str], prov) -> str:
     return "\n".join(out)
 
 
-def figures(res) -> list[tuple[str, object]]:
-    """(file name, figure) of every plot: a response plot per knob, the pair's heat maps."""
+def plot_jobs(res) -> list[tuple[str, Callable[[], object]]]:
+    """(PNG file name, function drawing the figure) of every plot: a response plot per knob,
+    the pair's heat maps."""
     s, p = res.settings, res.plan
     games = s.deals * p.players
-    out = [(response_name(k.key), response_figure(res.tables["levels"], k.to_json(),
-                                                   list(s.metrics), p.players, games))
-           for k in p.knobs]
+
+    def response(k):
+        return lambda: response_figure(res.tables["levels"], k.to_json(), list(s.metrics),
+                                       p.players, games)
+
+    out = [(response_name(k.key), response(k)) for k in p.knobs]
     if "pair" in res.tables:
         digits = {m: _digits(res, m) for m in s.metrics}
-        out.append((PAIR_PNG, pair_figure(res.tables["pair"], list(s.metrics), digits, games)))
+        out.append((PAIR_PNG, lambda: pair_figure(res.tables["pair"], list(s.metrics), digits,
+                                                  games)))
     return out
+
+
+def figures(res) -> list[tuple[str, object]]:
+    """(file name, figure) of every plot (:func:`plot_jobs`, drawn)."""
+    return [(name, draw()) for name, draw in plot_jobs(res)]
 
 
 def write_report(res, out: str | Path, *, force: bool = False,

@@ -25,6 +25,19 @@ def save_figure(fig: Figure, outdir: Path, name: str) -> str:
     return save_png(fig, outdir, name)
 
 
+def png_figure(path: str | Path) -> Figure:
+    """A figure showing a saved PNG as it is (a part's figure read back from its folder)."""
+    import matplotlib.image as mpimg
+
+    img = mpimg.imread(path)
+    height, width = img.shape[:2]
+    fig = Figure(figsize=(width / 100, height / 100), dpi=100)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.imshow(img)
+    ax.set_axis_off()
+    return fig
+
+
 def plot_lines(table: pd.DataFrame, x: str, y: str, by: str, xlabel: str, ylabel: str,
                lo: str = "ci_lo", hi: str = "ci_hi") -> Figure:
     """One line per value of ``by``: ``y`` against ``x`` with interval bars (every line its

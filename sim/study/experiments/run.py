@@ -94,6 +94,17 @@ class ExperimentResult:
                           for p in self.parts]}
 
 
+def plot_jobs(res: ExperimentResult) -> list[tuple[str, Callable[[], object]]]:
+    """Every part's figures as (``part/file.png``, function drawing it): the PNG the run saved
+    in the report folder, read back (the parts draw their figures as they run)."""
+    from sim.study.experiments.plots import png_figure
+
+    def job(path: Path) -> Callable[[], object]:
+        return lambda: png_figure(path)
+
+    return [(f"{p.name}/{f}", job(res.out / p.name / f)) for p in res.parts for f, _ in p.figures]
+
+
 def table_formats(csv: bool) -> tuple[str, ...]:
     """parquet always (a resumed run reads it back), CSV too when asked for."""
     return ("parquet", "csv") if csv else ("parquet",)

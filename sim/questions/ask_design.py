@@ -1,0 +1,87 @@
+"""``sim.design``: a search for the rule values that put every target figure inside its band
+(``quacks design``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from sim.questions.ask_rules import as_list, load_strategy_files
+from sim.questions.ask_sensitivity import checked_out, study_report, study_settings, warm_seated
+from sim.questions.report import Report
+from sim.questions.running import check_ints, open_backend, set_threads
+from sim.study.balance.settings import DEFAULT_PLAYERS
+from sim.study.design.defaults import DESIGN_BUDGET, RETUNE_BUDGET
+
+
+def design(
+    *,
+    targets: str | Path | None = None,
+    target: Sequence[str] | str | None = None,
+    knob: Sequence[str] | str | None = None,
+    budget: int = DESIGN_BUDGET,
+    seed: int = 1,
+    rules: str = "base",
+    set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
+    players: int = DEFAULT_PLAYERS,
+    field: Sequence[str] | str | None = None,
+    first_rung: int | None = None,
+    retest_games: int | None = None,
+    retune: str | None = None,
+    retune_param: Sequence[str] | str | None = None,
+    retune_budget: int = RETUNE_BUDGET,
+    out: str | Path | None = None,
+    force: bool = False,
+    threads: int | None = None,
+    strategy_file: Sequence[str] | str | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
+    on_compile: Callable[[str], None] | None = None,
+    argv: Sequence[str] | None = None,
+) -> Report:
+    """Find the rule values that put every target figure inside its band (``quacks design``):
+    Optuna over the knobs, every candidate on the same deals, successive halving, then a
+    re-test of the best on fresh deals (each target pass, fail or undecided) and the Pareto
+    front when the bands conflict.
+
+    ``targets`` is a targets file (``quacks balance``'s), ``target`` one ``METRIC=LO:HI`` band
+    or a list of them, ``knob`` one knob or a list (as ``sim.sensitivity``), ``field``
+    comma-separated or a list (None: ``quacks balance``'s field), ``retune_param`` one
+    ``KEY=LO:HI`` or a list. With ``out`` the report folder is written there (``targets``,
+    ``differences``, ``pareto``, ``history`` and ``figures`` as parquet, ``progress.png``,
+    ``targets.png``, ``report.md``, ``run.json``, ``report.html``); without it, to a temporary
+    folder when first needed. The result's ``result`` is the study's ``DesignResult`` (best
+    rules, verdicts, why the search stopped). The same seed gives the same numbers as the
+    command. Hooks: ``progress(games, budget)`` from 0 as the search goes, ``on_note(line)``
+    where the games run, ``on_compile(entry)`` before the game kernel is first used; ``argv``
+    the command line as given, for the report's provenance. A bad argument raises a ValueError
+    (``DesignError``, ``KnobError``, ...) with the command's one line."""
+    from sim.study.design.design import DesignError, parse_target, plan_design, run_design
+    from sim.study.design.design_report import plot_jobs, write_report
+
+    check_ints(DesignError, budget=budget, seed=seed, players=players, first_rung=first_rung,
+               retest_games=retest_games, retune_budget=retune_budget, workers=workers)
+    set_threads(threads, DesignError)
+    load_strategy_files(strategy_file)
+    plan = plan_design(study_settings(
+        "design", DesignError, knob=knob, targets=str(targets) if targets is not None else None,
+        bands=tuple(parse_target(t) for t in as_list(target)), budget=budget, seed=seed,
+        rules=rules, set=set, players=players, field=field, first_rung=first_rung,
+        retest_games=retest_games, retune=retune, retune_params=tuple(as_list(retune_param)),
+        retune_budget=retune_budget, backend=backend, scheduler=scheduler, workers=workers,
+        threads=threads))
+    out_path = checked_out(out, force, DesignError)
+    warm_seated(plan.base, plan.seated, on_compile)
+
+    def search_progress(phase: str, done: int, total: int) -> None:
+        if phase == "search" and progress is not None:
+            progress(done, total)
+
+    with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
+        search_progress("search", 0, budget)
+        res = run_design(plan, backend=be, progress=search_progress)
+    return study_report("design", res, out_path, force=force, argv=argv, write=write_report,
+                        jobs=plot_jobs)

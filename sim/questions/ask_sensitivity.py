@@ -1,0 +1,161 @@
+"""``sim.sensitivity``: how each ruleset knob moves the balance figures, on the same deals
+(``quacks sensitivity``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from sim.questions.ask_rules import as_list, load_strategy_files
+from sim.questions.report import Report
+from sim.questions.running import (
+    check_ints,
+    check_out_text,
+    open_backend,
+    set_threads,
+    warm_games,
+)
+from sim.study.balance.settings import DEFAULT_PLAYERS
+from sim.study.design.defaults import DEFAULT_STEPS
+from sim.study.design.defaults import SENSITIVITY_GAMES as DEFAULT_GAMES
+
+
+def sensitivity(
+    *,
+    knob: Sequence[str] | str | None = None,
+    steps: int = DEFAULT_STEPS,
+    rules: str = "base",
+    set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
+    players: int = DEFAULT_PLAYERS,
+    field: Sequence[str] | str | None = None,
+    games: int = DEFAULT_GAMES,
+    seed: int = 1,
+    pair: Sequence[str] | str | None = None,
+    metrics: Sequence[str] | str | None = None,
+    out: str | Path | None = None,
+    force: bool = False,
+    threads: int | None = None,
+    strategy_file: Sequence[str] | str | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
+    on_compile: Callable[[str], None] | None = None,
+    argv: Sequence[str] | None = None,
+) -> Report:
+    """How each ruleset knob moves the balance figures (``quacks sensitivity``): every value of
+    a knob on the same deals, each figure with its 95% interval clustered by deal, the knobs
+    ranked by their largest paired difference and, with ``pair``, a two-knob grid.
+
+    ``knob`` is one ``KEY=LO:HI`` / ``KEY=LO:HI:STEP`` / ``KEY=A|B|...`` or a list of them (the
+    command's repeated ``--knob``); ``field`` and ``metrics`` comma-separated or lists (None:
+    the command's defaults); ``pair`` two knob keys (a list, or one string ``"A B"``). With
+    ``out`` the report folder is written there (``ranking``, ``effects``, ``differences``,
+    ``levels`` and ``pair`` as parquet, a response plot per knob, ``report.md``, ``run.json``,
+    ``report.html``); without it, to a temporary folder when first needed. The result's
+    ``result`` is the study's ``SensitivityResult``. The same seed gives the same numbers as the
+    command. Hooks: ``progress(games done, games)`` from 0 as the games go, ``on_note(line)``
+    where they run, ``on_compile(entry)`` before the game kernel is first used; ``argv`` is the
+    command line as given, for the report's provenance. A bad argument raises a ValueError
+    (``SensitivityError``, ``KnobError``, ...) with the command's one line."""
+    from sim.study.design.sensitivity import SensitivityError, plan_sensitivity, run_sensitivity
+    from sim.study.design.sensitivity_report import plot_jobs, write_report
+
+    check_ints(SensitivityError, steps=steps, players=players, games=games, seed=seed,
+               workers=workers)
+    set_threads(threads, SensitivityError)
+    load_strategy_files(strategy_file)
+    plan = plan_sensitivity(study_settings(
+        "sensitivity", SensitivityError, knob=knob, steps=steps, rules=rules, set=set,
+        players=players, field=field, games=games, seed=seed,
+        pair=pair_keys(pair, SensitivityError) if pair is not None else None, metrics=metrics,
+        backend=backend, scheduler=scheduler, workers=workers, threads=threads))
+    target = checked_out(out, force, SensitivityError)
+    warm_seated(plan.base, plan.seated, on_compile)
+    with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
+        if progress is not None:
+            progress(0, plan.games)
+        res = run_sensitivity(plan, backend=be, progress=progress)
+    return study_report("sensitivity", res, target, force=force, argv=argv,
+                        write=write_report, jobs=plot_jobs)
+
+
+def split_items(text: Sequence[str] | str, option: str,
+                error: type[ValueError] = ValueError) -> tuple[str, ...]:
+    """The items of a comma-separated option (a strategy spec's own ``key=value,...`` kept
+    whole) or of a list; ``error`` naming ``option`` when there are none."""
+    from sim.questions.running import strategy_specs
+
+    items = tuple(x.strip() for x in strategy_specs(text) if x.strip())
+    if not items:
+        raise error(f"{option}: give at least one")
+    return items
+
+
+def pair_keys(pair: Sequence[str] | str, error: type[ValueError] = ValueError) -> tuple[str, str]:
+    """``--pair A B`` as two keys: a list of two, or one string ``"A B"`` (or ``"A,B"``)."""
+    keys = pair.replace(",", " ").split() if isinstance(pair, str) else [str(k) for k in pair]
+    if len(keys) != 2:
+        raise error(f"--pair {' '.join(keys)}: give two knob keys")
+    return keys[0], keys[1]
+
+
+def study_settings(kind: str, error: type[ValueError], **given):
+    """The ``SensitivitySettings`` or ``DesignSettings`` of a call: the command's options
+    (python names) as the study's fields, lists for the repeatable ones and the defaults of
+    ``quacks balance`` for a ``field`` or ``metrics`` not given."""
+    from sim.study.balance.settings import DEFAULT_FIELD
+    from sim.study.design.defaults import DEFAULT_METRICS
+
+    field, metrics = given.pop("field"), given.pop("metrics", None)
+    given["field"] = split_items(field, "--field", error) if field is not None else DEFAULT_FIELD
+    given["knobs"] = tuple(as_list(given.pop("knob")))
+    given["overrides"] = tuple(as_list(given.pop("set")))
+    given["backend"] = str(getattr(given["backend"], "value", given["backend"]))
+    if kind == "sensitivity":
+        from sim.study.design.sensitivity import SensitivitySettings
+
+        given["metrics"] = (split_items(metrics, "--metrics", error) if metrics is not None
+                            else DEFAULT_METRICS)
+        return SensitivitySettings(**given)
+    from sim.study.design.design import DesignSettings
+
+    return DesignSettings(**given)
+
+
+def checked_out(out: str | Path | None, force: bool, error: type[ValueError]) -> Path | None:
+    """A study's ``out`` (None: none) checked before any game: new, empty or ``force``, and
+    writable (not under a file, not read-only)."""
+    if out is None:
+        return None
+    check_out_text(out, error)
+    from sim.study.common.out_probe import probe_writable
+    from sim.study.design.folder import check_out
+
+    check_out(out, force)
+    probe_writable(out)
+    return Path(out)
+
+
+def warm_seated(ruleset, seated: Sequence[str], on_compile: Callable[[str], None] | None) -> None:
+    """Compile (or load) the game kernel on one game of ``ruleset`` with the seated field, so
+    no clock counts it."""
+    from strategies.builtin import parse_strategy
+
+    warm_games(ruleset, [parse_strategy(s) for s in seated], on_compile=on_compile)
+
+
+def study_report(kind: str, res, target: Path | None, *, force: bool, argv, write,
+                 jobs) -> Report:
+    """The :class:`Report` of a sensitivity or design result: written to ``target`` now, or to
+    a temporary folder when first needed (``target`` None); figures from the study's own
+    ``jobs(res)``."""
+    def figures():
+        return jobs(res)
+
+    if target is None:
+        return Report(kind, None, res, figures=figures,
+                      write=lambda folder: write(res, folder, argv=argv))
+    return Report(kind, target, res, figures=figures,
+                  written=write(res, target, force=force, argv=argv))
