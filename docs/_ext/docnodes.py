@@ -68,7 +68,8 @@ def table(header: list[str], rows: list[list], widths: list[int] | None = None,
           classes: tuple[str, ...] = ()) -> nodes.table:
     """A table with a header row; a cell is a string (inline code in backticks), a node or a
     list of nodes."""
-    tab = nodes.table(classes=list(classes))
+    # "colwidths-given": Sphinx writes the widths as the columns' style only with this class
+    tab = nodes.table(classes=[*classes, *(["colwidths-given"] if widths else [])])
     group = nodes.tgroup(cols=len(header))
     tab += group
     for w in widths or [1] * len(header):
