@@ -94,7 +94,7 @@ def test_policy_map_is_colour_blind_safe():
     policy = pd.DataFrame([{"chips_drawn": k, "white_total": w, "share_draw": (k + w) % 3 / 2,
                             "p_reach": 0.5} for k in range(1, 6) for w in range(0, 7)])
     summary = {"exact": True, "n": 0, "seed": 1, "value": {"coin": 0.5, "ruby": 0.5},
-               "bag": "start", "start": 0, "flask": None, "round": 1}
+               "bag": "start", "start": 0, "flask": None, "round": 1, "card": None}
     fig = policy_figure(SimpleNamespace(policy=policy, summary=summary))
     ax = fig.axes[0]
     cmap = ax.images[0].get_cmap().name
