@@ -52,3 +52,108 @@ def test_play_bad_arguments_are_the_cli_lines(kwargs, message):
     r = subprocess.run(["quacks", "play", *args], capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr == f"error: {e.value}\n"  # the very line the command prints
+
+
+def _files(folder) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
+def _same_tables(report, folder) -> None:
+    """Every table of the command's report folder, read as the API reads its own, is the
+    API's to the last digit (the folders differ only in run.json, the markdown and HTML, which
+    hold the command line and the times)."""
+    from pandas.testing import assert_frame_equal
+
+    from sim.questions.report import read_tables
+
+    cli = read_tables(folder)
+    assert set(report.tables) == set(cli)
+    for name, frame in cli.items():
+        assert_frame_equal(report.tables[name], frame, obj=name)
+
+
+def test_tournament_report_equals_the_cli_report(tmp_path):
+    """``sim.tournament`` without ``out`` runs into a temporary folder whose tables are those of
+    ``quacks tournament --out``; ``save`` writes the same files; the figures are the PNGs."""
+    _cli("tournament", "--strategies", "threshold,random", "--games", "40", "--seed", "3",
+         "--out", str(tmp_path / "cli"), "--quiet")
+    r = sim.tournament(strategies=["threshold", "random"], games=40, seed=3)
+    _same_tables(r, tmp_path / "cli")
+    assert r.tables["summary"]["strategy"].tolist() == ["threshold", "random"]
+    saved = r.save(tmp_path / "api")
+    assert _files(saved) == _files(tmp_path / "cli")
+    assert r.written == json.loads((tmp_path / "cli" / "run.json").read_text())["files"]
+    pngs = sorted(p.stem for p in (tmp_path / "cli").glob("*.png"))
+    assert sorted(r.figures) == pngs
+    assert r.result.games == 40 and r.result.to_json()["kind"] == "tournament"
+
+
+def test_tournament_into_out_is_the_command(tmp_path):
+    """With ``out`` the report is written there, as the command writes it, and kept; a second
+    call into the same folder needs ``force``, as the command's --out does."""
+    r = sim.tournament(strategies="threshold,random", games=40, seed=3, out=tmp_path / "o")
+    assert r.folder == tmp_path / "o" and (tmp_path / "o" / "summary.csv").is_file()
+    msg = _refusal("tournament", "--strategies", "threshold,random", "--games", "40",
+                   "--out", str(tmp_path / "o"))
+    with pytest.raises(ValueError) as e:
+        sim.tournament(strategies="threshold,random", games=40, out=tmp_path / "o")
+    assert str(e.value) == msg
+
+
+def test_sweep_report_equals_the_cli_report(tmp_path):
+    """``sim.sweep``: sweep.csv and every value's report tables are the command's, the same
+    files, the sweep figure."""
+    args = {"strategy": "threshold", "param": "t=5:7:1", "vs": "threshold", "games": 16,
+            "seed": 2, "players": 2}
+    _cli("sweep", *[f"--{k}={v}" for k, v in args.items()], "--out", str(tmp_path / "cli"),
+         "--quiet")
+    r = sim.sweep(**{**args, "param": ["t=5:7:1"], "vs": ["threshold"]})
+    _same_tables(r, tmp_path / "cli")
+    assert r.tables["sweep"]["value"].tolist() == [5, 6, 7]
+    assert _files(r.save(tmp_path / "api")) == _files(tmp_path / "cli")
+    assert list(r.figures) == ["sweep"]
+    assert r.result.to_json()["kind"] == "sweep"
+
+
+def _refusal(*args: str) -> str:
+    """The one line a command refuses with (exit 2), less ``error: ``."""
+    r = subprocess.run(["quacks", *args], capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
+    return lines[0].removeprefix("error: ")
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("tournament", {"resume": True, "force": True, "out": "x"}),
+    ("tournament", {"resume": True}),
+    ("tournament", {"strategies": "threshold,random", "games": 1}),
+    ("tournament", {"strategies": "threshold,no_such_strategy"}),
+    ("tournament", {"games": 0}),
+    ("tournament", {"rules": "no-such-rules"}),
+    ("sweep", {"param": "t=4:9:1", "vs": "threshold"}),
+    ("sweep", {"strategy": "threshold", "vs": "threshold"}),
+    ("sweep", {"strategy": "threshold", "param": "t=4:9:1"}),
+    ("sweep", {"strategy": "threshold", "param": "t=9:4:1", "vs": "threshold"}),
+    ("sweep", {"strategy": "threshold", "param": "zz=1:2:1", "vs": "threshold"}),
+    ("sweep", {"strategy": "threshold", "param": "t=4:9:1", "vs": "threshold", "games": 2}),
+    ("sweep", {"resume": True}),
+])
+def test_bad_arguments_are_the_cli_lines(name, kwargs, tmp_path):
+    """A bad argument is a ValueError whose text is the line the command prints."""
+    args = [f"--{k.replace('_', '-')}" if v is True else f"--{k.replace('_', '-')}={v}"
+            for k, v in kwargs.items()]
+    msg = _refusal(name, *args)
+    with pytest.raises(ValueError) as e:
+        getattr(sim, name)(**kwargs)
+    assert str(e.value) == msg
+
+
+def test_a_bad_choice_names_the_option_and_the_choices():
+    """(The command's parser refuses these with click's wording before the function is
+    called.)"""
+    with pytest.raises(ValueError, match="^--format ladder: expected one of rotate, "
+                                         "round-robin, vs-field$"):
+        sim.tournament(strategies="threshold,random", format="ladder")
+    with pytest.raises(ValueError, match="^--detail all: expected one of games, rounds$"):
+        sim.tournament(strategies="threshold,random", detail="all")

@@ -21,6 +21,8 @@ import importlib
 FUNCTIONS = {
     "potion": "ask_potion",
     "play": "ask_play",
+    "tournament": "ask_tournament",
+    "sweep": "ask_sweep",
     "load_rules": "ask_rules",
     "strategy": "ask_rules",
     "thresholds": "ask_thresholds",

@@ -110,6 +110,13 @@ def strategy_paths(files: Sequence[str] | str | None) -> tuple[str, ...] | None:
     return tuple(str(Path(f).resolve()) for f in paths) if paths else None
 
 
+def check_out_text(out: str | Path | None, error: type[ValueError] = ValueError) -> None:
+    """An empty ``out`` (which would be the current folder) refused as the command refuses an
+    empty ``--out``."""
+    if out is not None and not str(out).strip():
+        raise error("--out '': empty; give a path")
+
+
 def check_out_free(out: str | Path, *, resume: bool, force: bool, what: str = "run") -> None:
     """A tournament's ("run") or a sweep's ``out`` checked before the kernels compile: free (or
     ``force``, or a run to ``resume``), and writable (not under a file, not read-only)."""

@@ -1,0 +1,164 @@
+"""``sim.sweep``: one strategy at each value of a parameter against a field, and its report
+(``quacks sweep``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from sim.questions.ask_rules import as_list
+from sim.questions.report import Report, temporary_folder
+from sim.questions.running import (
+    check_ints,
+    check_out_free,
+    check_out_text,
+    merge_settings,
+    nothing_to_resume,
+    open_backend,
+    set_threads,
+    strategy_paths,
+    strategy_specs,
+    warm_games,
+)
+
+KIND = "sweep"
+EXAMPLE = "quacks sweep --strategy threshold --param t=4:9:1 --vs threshold"
+
+
+class SweepInputError(ValueError):
+    """A sweep the simulator cannot run as asked (one line, the option named); the error it
+    stands for, when another, is its ``__cause__``."""
+
+
+def sweep(
+    *,
+    strategy: str | None = None,
+    param: Sequence[str] | str | None = None,
+    baseline: str | None = None,
+    vs: Sequence[str] | str | None = None,
+    players: int | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    out: str | Path | None = None,
+    rules: str | None = None,
+    set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
+    until_ci: float | None = None,
+    detail: str | None = None,
+    resume: bool = False,
+    force: bool = False,
+    threads: int | None = None,
+    plots: bool = True,
+    strategy_file: Sequence[str] | str | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
+    on_compile: Callable[[str], None] | None = None,
+    argv: Sequence[str] | None = None,
+) -> Report:
+    """Play ``strategy`` at each value of ``param`` against the field ``vs`` and tabulate its
+    win share and VP against the parameter (``quacks sweep``).
+
+    ``param`` is ``KEY=START:STOP:STEP`` (STOP included) or a list of two for a grid;
+    ``baseline`` the value (``V1,V2`` for a grid) every other is compared with on the same
+    deals; ``vs`` the field (comma-separated or a list). ``strategy``, ``param`` and ``vs`` are
+    required unless ``resume`` takes them from the interrupted sweep in ``out``. The report goes
+    to ``out`` or, without it, to a temporary folder that lives as long as the result: ``tables``
+    (``sweep``, and each value's report as ``<KEY>=<value>/summary`` and so on), ``figures``
+    (``sweep``), ``result`` (the study's ``SweepResult``: ``to_json()`` is ``--json``),
+    ``written``. The same seed gives the same numbers as the command. Hooks as
+    :func:`sim.tournament`. A bad argument raises :class:`SweepInputError` (a ValueError) with
+    the command's line; an interrupted sweep raises a KeyboardInterrupt after keeping every
+    finished chunk for ``resume``."""
+    from sim.study.sweep.run import run_sweep
+
+    try:
+        s = _settings(strategy=strategy, param=param, baseline=baseline, vs=vs, players=players,
+                      games=games, seed=seed, out=out, rules=rules, set=set, until_ci=until_ci,
+                      detail=detail, resume=resume, force=force, threads=threads,
+                      strategy_file=strategy_file, workers=workers)
+    except SweepInputError:
+        raise
+    except (ValueError, OSError) as e:
+        raise SweepInputError(str(e)) from e
+    tmp = temporary_folder(KIND) if out is None else None
+    target = Path(out) if out is not None else Path(tmp.name)
+    try:
+        if getattr(backend, "value", backend) == "local":  # Dask workers compile their own
+            _warm(s, on_compile)
+        with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
+            res = run_sweep(s["strategy"], s["params"], s["vs"], players=s.get("players"),
+                            baseline=s.get("baseline"), games=s.get("games"),
+                            seed=s["seed"] if s.get("seed") is not None else 1,
+                            rules=s.get("rules") or "base", overrides=s.get("overrides") or (),
+                            until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
+                            strategy_files=s.get("strategy_files") or (), out=target,
+                            resume=resume, force=force, progress=progress, plots=plots,
+                            argv=argv, backend=be, note=on_note)
+    except BaseException:
+        if tmp is not None:
+            tmp.cleanup()
+        raise
+    return Report(KIND, target, res, figures=lambda: _plot_jobs(res), temporary=tmp,
+                  written=res.files)
+
+
+def _plot_jobs(res) -> list:
+    from sim.study.sweep.plots import plot_sweep
+
+    return [("sweep.png", lambda: plot_sweep(res.table, res.settings))]
+
+
+def _settings(*, strategy, param, baseline, vs, players, games, seed, out, rules,
+              set, until_ci, detail, resume, force, threads, strategy_file,  # noqa: A002
+              workers) -> dict:
+    """The checks of the arguments, in the command's order, and the sweep's settings (with
+    ``resume``, those not given taken from the interrupted sweep)."""
+    from sim.study.reports.files import read_saved_settings
+    from sim.study.sweep.run import plan_sweep
+    from sim.study.tournament.plan import load_strategy_files
+
+    check_ints(SweepInputError, players=players, games=games, seed=seed, workers=workers)
+    check_out_text(out, SweepInputError)
+    set_threads(threads, SweepInputError)
+    if resume and force:
+        raise SweepInputError(
+            "--resume and --force: give one (--resume continues, --force starts over)")
+    if resume and out is None:
+        raise SweepInputError("--resume needs --out DIR, the directory of the interrupted sweep")
+    if resume and nothing_to_resume(out):
+        raise SweepInputError(f"nothing to resume in {out}")
+    saved = read_saved_settings(out) if resume else None
+    params, overrides = as_list(param), as_list(set)
+    s = merge_settings({"strategy": strategy, "params": params or None, "baseline": baseline,
+                        "vs": strategy_specs(vs) if vs is not None else None,
+                        "players": players, "games": games, "seed": seed, "rules": rules,
+                        "overrides": overrides or None, "until_ci": until_ci,
+                        "detail": getattr(detail, "value", detail),
+                        "strategy_files": strategy_paths(strategy_file)}, saved)
+    if not s.get("params") and s.get("param"):  # a sweep saved before grids existed
+        s["params"] = [s["param"]]
+    for key, opt in (("strategy", "strategy"), ("params", "param"), ("vs", "vs")):
+        if not s.get(key):
+            raise SweepInputError(f"--{opt}: required, e.g. {EXAMPLE}")
+    if out is not None:  # a temporary folder is new and writable
+        check_out_free(out, resume=resume, force=force, what="sweep")
+    load_strategy_files(s.get("strategy_files") or ())
+    s["first"] = plan_sweep(s["strategy"], s["params"], s.get("baseline")).specs[0]
+    return s
+
+
+def _warm(s: dict, on_compile) -> None:
+    """Compile (or load) the game kernel outside the clock; a bad field or player count is
+    left to the sweep to report, naming its option."""
+    from sim.rules.ruleset import load_ruleset
+    from strategies.builtin import parse_strategy
+
+    n = s.get("players") or 4
+    try:
+        rs = load_ruleset(s.get("rules") or "base", list(s.get("overrides") or []))
+        lineup = [parse_strategy(x) for x in ([s["first"]] + list(s["vs"]) * n)[:n]]
+        warm_games(rs, lineup, on_compile=on_compile)
+    except (ValueError, OSError):
+        pass

@@ -1,0 +1,133 @@
+"""``sim.tournament``: a seat-balanced tournament and its report (``quacks tournament``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from sim.questions.ask_rules import as_list
+from sim.questions.report import Report, temporary_folder
+from sim.questions.running import (
+    check_ints,
+    check_out_free,
+    check_out_text,
+    merge_settings,
+    nothing_to_resume,
+    open_backend,
+    set_threads,
+    strategy_paths,
+    strategy_specs,
+    warm_games,
+)
+
+KIND = "tournament"
+
+
+class TournamentInputError(ValueError):
+    """A tournament the simulator cannot run as asked (one line, the option named); the error
+    it stands for, when another, is its ``__cause__``."""
+
+
+def tournament(
+    *,
+    strategies: Sequence[str] | str | None = None,
+    players: int | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    out: str | Path | None = None,
+    rules: str | None = None,
+    set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
+    format: str | None = None,  # noqa: A002 - named as the CLI's --format
+    until_ci: float | None = None,
+    detail: str | None = None,
+    resume: bool = False,
+    force: bool = False,
+    threads: int | None = None,
+    plots: bool = True,
+    strategy_file: Sequence[str] | str | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
+    on_compile: Callable[[str], None] | None = None,
+    argv: Sequence[str] | None = None,
+) -> Report:
+    """Play a seat-balanced tournament and write its report (``quacks tournament``).
+
+    ``strategies`` are specs (comma-separated or a list; default: the built-in presets),
+    ``format`` ``rotate``, ``round-robin`` or ``vs-field``; ``None`` takes the command's
+    default (or, with ``resume``, the interrupted run's setting). The report goes to ``out``
+    or, without it, to a temporary folder that lives as long as the result: ``tables``
+    (``summary``, ``pairs``, ``seats``, ``games``, ...), ``figures`` (``win_share``, ...),
+    ``result`` (the study's ``TournamentResult``: ``to_json()`` is ``--json``), ``written``
+    (the files, as the command lists them). The same seed gives the same numbers as the
+    command. ``progress(games, max_games)`` is called from the start of the games,
+    ``on_note(line)`` hears remarks and where the games run, ``on_compile(entry)`` comes before
+    the game kernel is first used; ``argv`` is the command line the report records (default
+    ``sys.argv``). A bad argument raises :class:`TournamentInputError` (a ValueError) with the
+    command's line; an interrupted run raises ``RunInterrupted`` (a KeyboardInterrupt) after
+    keeping every finished chunk for ``resume``."""
+    from sim.study.reports.plots import plot_jobs
+    from sim.study.tournament.run import run_tournament
+
+    try:
+        plan = _plan(strategies=strategies, players=players, games=games, seed=seed, out=out,
+                     rules=rules, set=set, format=format, until_ci=until_ci, detail=detail,
+                     resume=resume, force=force, threads=threads, strategy_file=strategy_file,
+                     workers=workers)
+    except TournamentInputError:
+        raise
+    except (ValueError, OSError) as e:
+        raise TournamentInputError(str(e)) from e
+    tmp = temporary_folder(KIND) if out is None else None
+    target = Path(out) if out is not None else Path(tmp.name)
+    try:
+        if getattr(backend, "value", backend) == "local":  # Dask workers compile their own
+            warm_games(plan.ruleset, plan.lineup(0), on_compile=on_compile)  # outside the clock
+        with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
+            res = run_tournament(plan, out=target, resume=resume, force=force, progress=progress,
+                                 plots=plots, argv=argv, backend=be, note=on_note)
+    except BaseException:
+        if tmp is not None:
+            tmp.cleanup()
+        raise
+    return Report(KIND, target, res, figures=lambda: plot_jobs(res.summary)[0], temporary=tmp,
+                  written=res.files)
+
+
+def _plan(*, strategies, players, games, seed, out, rules, set, format, until_ci,  # noqa: A002
+          detail, resume, force, threads, strategy_file, workers):
+    """The checks of the arguments, in the command's order, and the resolved plan."""
+    from sim.study.reports.files import read_saved_settings
+    from sim.study.tournament.plan import TournamentConfig, resolve_plan
+    from sim.study.tournament.run import check_two_deals
+
+    check_ints(TournamentInputError, players=players, games=games, seed=seed, workers=workers)
+    check_out_text(out, TournamentInputError)
+    set_threads(threads, TournamentInputError)
+    if resume and force:
+        raise TournamentInputError(
+            "--resume and --force: give one (--resume continues, --force starts over)")
+    if resume and out is None:
+        raise TournamentInputError("--resume needs --out DIR, the directory of the interrupted run")
+    specs = None
+    if strategies is not None:
+        specs = tuple(strategy_specs(strategies))
+        if not specs:
+            raise TournamentInputError(
+                "--strategies: give at least one strategy, e.g. threshold,random")
+    overrides = as_list(set)
+    given = {"strategies": specs, "players": players, "games": games, "seed": seed,
+             "rules": rules, "overrides": tuple(overrides) if overrides else None,
+             "format": getattr(format, "value", format), "until_ci": until_ci,
+             "detail": getattr(detail, "value", detail),
+             "strategy_files": strategy_paths(strategy_file)}
+    if resume and nothing_to_resume(out):
+        raise TournamentInputError(f"nothing to resume in {out}")
+    saved = read_saved_settings(out) if resume else None
+    plan = resolve_plan(TournamentConfig.from_settings(merge_settings(given, saved)))
+    check_two_deals(plan)
+    if out is not None:  # a temporary folder is new and writable
+        check_out_free(out, resume=resume, force=force)
+    return plan
