@@ -1,22 +1,22 @@
 """The ``thresholds`` command: ``register(app)`` adds it to a Typer app.
 
 ``quacks thresholds --bag B`` prints every white-total and risk threshold of the bag against the
-optimal stopper (``sim.study.thresholds.compute``): explosion chance, mean reward space, coins, VP,
-rubies, value and regret, then the optimal stopper's policy as a map. ``--json`` prints one
-object, ``--csv FILE`` / ``--png FILE`` write the table / the stop curve, ``--out DIR`` all of it.
+optimal stopper (``sim.thresholds``, :mod:`sim.questions.ask_thresholds`): explosion chance,
+mean reward space, coins, VP, rubies, value and regret, then the optimal stopper's policy as a
+map. ``--json`` prints one object, ``--csv FILE`` / ``--png FILE`` write the table / the stop
+curve, ``--out DIR`` all of it.
 """
 
 import json
 import sys
-import time
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.cli.common import compile_notice, exit_on_interrupt, fail, set_threads, work_progress
+from sim.cli.common import compile_notice, exit_on_interrupt, fail, work_progress
+from sim.cli.hooks import when_work_starts
 
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
@@ -85,81 +85,32 @@ def register(app: typer.Typer) -> None:
 
         Exact where the bag allows (Set 1 books, no card, a small bag), sampled otherwise.
         """
-        from sim.api import potion as pot
         from sim.cli.user_input import USER_ERRORS
-        from sim.rules.ruleset import load_ruleset
-        from sim.study.thresholds import compute as th
+        from sim.questions.ask_thresholds import thresholds as ask_thresholds
+        from sim.rules.ruleset import rules_label
 
         try:
-            set_threads(threads)
-            if n_optimal is not None and n_optimal < 1:
-                fail(f"--n-optimal {n_optimal}: expected a positive number of potions")
-            for opt, path in (("--csv", csv), ("--png", png)):
-                _check_file(opt, path)
-            if png is not None:
-                from sim.study.thresholds.figures import figure_format
-
-                figure_format("--png", png)  # an extension it cannot write: before any work
-            if out_dir is not None and Path(out_dir).exists() and not Path(out_dir).is_dir():
-                fail(f"--out {out_dir}: exists and is not a directory")
-            rs = load_ruleset(rules, set_ or [])
-            rs.check_implemented()
-            whites = th.white_grid(white, th.white_limit(rs, card))
-            risks = th.risk_grid(risk)
-            if not whites and not risks:
-                fail("--white none and --risk none: nothing to compare; give some thresholds")
-            mode = {None: "auto", True: "exact", False: "sample"}[exact]
-            q = pot.make_query(bag, "never", flask, start, rs, card=card)
-            rules_exact, optimal_exact, _, _ = th.modes(q, mode)
-            th.round_values(rs, round_, coin_value, ruby_value)  # validates before any work
-            with exit_on_interrupt():
-                if not (rules_exact and optimal_exact):
-                    compile_notice("sim/kernel/potions.potion_histograms", quiet=json_)
-                    pot.sample(q, 1, seed)  # compile (or load) the kernel outside the clock
-                with work_progress("stop rules", quiet=json_) as bar:
-                    t0 = time.perf_counter()
-                    res = th.compute_thresholds(
-                        bag, ruleset=rs, start=start, flask=flask, card=card, round_=round_,
-                        coin_value=coin_value, ruby_value=ruby_value, white=whites, risk=risks,
-                        n=n, seed=seed, exact=mode, n_optimal=n_optimal, progress=bar)
-                    res.summary["seconds"] = round(time.perf_counter() - t0, 3)
-            files = _write(res, csv, png, out_dir)
+            with exit_on_interrupt(), when_work_starts(
+                    lambda: work_progress("stop rules", quiet=json_)) as bar:
+                report = ask_thresholds(
+                    bag=bag, start=start, flask=flask, round=round_, rules=rules, set=set_,
+                    card=card, coin_value=coin_value, ruby_value=ruby_value, white=white,
+                    risk=risk, n=n, n_optimal=n_optimal, seed=seed, exact=exact, csv=csv,
+                    png=png, out=out_dir, threads=threads, progress=bar,
+                    on_compile=lambda entry: compile_notice(entry, quiet=json_))
         except typer.Exit:
             raise
-        except (th.ThresholdsError, *USER_ERRORS) as e:
+        except USER_ERRORS as e:
             fail(str(e))
         except OSError as e:
             fail(f"cannot write {e.filename or 'the output'}: {e.strerror or e}")
+        res = report.result
         if json_:
             typer.echo(json.dumps(res.to_json()))
             return
-        print_thresholds(res, rs.display)
-        for f in files:
+        print_thresholds(res, rules_label(res.summary["rules"], res.summary["overrides"]))
+        for f in report.written:
             out.print(f"wrote {f}", markup=False)
-
-
-def _check_file(option: str, path: str | None) -> None:
-    """A file option must name a file in an existing directory (checked before any work)."""
-    if path is None:
-        return
-    p = Path(path)
-    if p.is_dir():
-        fail(f"{option} {path}: is a directory; give a file name")
-    if not p.parent.is_dir():
-        fail(f"{option} {path}: directory {p.parent} does not exist")
-
-
-def _write(res, csv: str | None, png: str | None, out_dir: str | None) -> list[str]:
-    files = []
-    if csv is not None:
-        res.write_csv(csv)
-        files.append(csv)
-    if png is not None:
-        res.write_png(png)
-        files.append(png)
-    if out_dir is not None:
-        files += [str(Path(out_dir) / f) for f in res.write(out_dir)]
-    return files
 
 
 def _pm(row, m: str, fmt: str) -> str:

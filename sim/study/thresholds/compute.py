@@ -28,6 +28,7 @@ from sim.stats.intervals import mean_ci
 from sim.study.common.out_probe import atomic_write
 from sim.study.thresholds.figures import (  # noqa: F401
     figure_format,
+    figure_jobs,
     policy_figure,
     stop_curve_figure,
 )
@@ -172,13 +173,11 @@ class ThresholdsResult:
         self.write_csv(d / "thresholds.csv")
         atomic_write(d / "thresholds.parquet", lambda t: self.table.to_parquet(t, index=False))
         atomic_write(d / "policy.parquet", lambda t: self.policy.to_parquet(t, index=False))
-        self.write_png(d / "stop_curve.png")
-        files = ["thresholds.csv", "thresholds.parquet", "policy.parquet", "thresholds.json",
-                 "stop_curve.png"]
-        if len(self.policy):
-            fig = policy_figure(self)
-            atomic_write(d / "policy.png", lambda t: fig.savefig(t, format="png", dpi=110))
-            files.append("policy.png")
+        files = ["thresholds.csv", "thresholds.parquet", "policy.parquet", "thresholds.json"]
+        for name, draw in figure_jobs(self):  # the stop curve, the policy map when there is one
+            fig = draw()
+            atomic_write(d / name, lambda t, fig=fig: fig.savefig(t, format="png", dpi=110))
+            files.append(name)
         files.append(REPORT_HTML)
         meta = {"argv": list(sys.argv if argv is None else argv), "versions": package_versions(),
                 "created": now_iso(), "files": files}

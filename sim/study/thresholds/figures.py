@@ -4,6 +4,7 @@ threshold against the optimal stopper, and the optimal policy as a map. Each tak
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -126,3 +127,16 @@ def policy_figure(res):
                  + _title(res.summary), fontsize=MIN_TEXT_PT)
     fig.colorbar(im, ax=ax, label="share of reaching potions that draw")
     return fig
+
+
+STOP_CURVE_PNG = "stop_curve.png"
+POLICY_PNG = "policy.png"
+
+
+def figure_jobs(res) -> list[tuple[str, Callable[[], object]]]:
+    """The figures of a thresholds report, as (PNG file name, function drawing the Figure): the
+    stop curve, and the optimal policy's map when there is one (an exact optimal stopper)."""
+    jobs = [(STOP_CURVE_PNG, lambda: stop_curve_figure(res))]
+    if len(res.policy):
+        jobs.append((POLICY_PNG, lambda: policy_figure(res)))
+    return jobs

@@ -143,6 +143,7 @@ class TuneResult:
     games: int
     retest_deals: int
     history: pd.DataFrame = field(repr=False)
+    players: int = 0  # seats per game (not in as_json: quacks tune --json has no such key)
 
     def as_json(self) -> dict:
         """The JSON keys of ``quacks tune --json``."""
@@ -263,7 +264,7 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
                       best_win_share=bw, best_win_share_ci=bci, start_win_share=sw,
                       start_win_share_ci=sci, improvement=imp, improvement_ci=(lo, hi),
                       evaluations=len(history), games=ev.games_played + fresh.games_played,
-                      retest_deals=n_re, history=history)
+                      retest_deals=n_re, history=history, players=players)
 
 
 def _start_values(strategy: str, params: Sequence[TuneParam]) -> dict:

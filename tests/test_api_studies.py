@@ -1,0 +1,144 @@
+"""The Python API of the study commands: ``sim.thresholds``, ``sim.tune``, ``sim.compare`` and
+``sim.balance`` give the CLI's numbers for the same seed, their reports' tables are the files the
+command writes, ``save`` writes the same file names as the command's ``--out``, and a bad
+argument is a ValueError with the command's one line."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+
+import sim
+from sim.questions.report import Report
+
+RUN_TIME = {"seconds", "argv", "created", "provenance", "versions", "out", "files"}
+
+
+def _cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run(["quacks", *map(str, args)], capture_output=True, text=True,
+                          check=True)
+
+
+def _names(folder: Path) -> list[str]:
+    return sorted(p.name for p in Path(folder).iterdir())
+
+
+def _refused(command: str, kwargs: dict, message: str, cli_args: list) -> None:
+    """The function raises a ValueError with ``message``; the command prints that very line
+    (exit 2)."""
+    with pytest.raises(ValueError, match=re.escape(message)) as e:
+        getattr(sim, command)(**kwargs)
+    r = subprocess.run(["quacks", command, *map(str, cli_args)], capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == f"error: {e.value}\n"
+
+
+def _same_tables(api: Report, folder: Path) -> None:
+    """Every table of the command's folder, read with pandas, is the API's table."""
+    from sim.questions.report import read_tables
+
+    cli = read_tables(Path(folder))
+    assert set(api.tables) == set(cli) and cli
+    for name, df in cli.items():
+        assert_frame_equal(api.tables[name], df, obj=name)
+
+
+# --- thresholds --------------------------------------------------------------------------------
+
+TH = {"bag": "start,r1", "n": 3000, "white": "5:7", "risk": "0.2,0.3", "seed": 4}
+TH_ARGS = ["--bag", "start,r1", "--n", 3000, "--white", "5:7", "--risk", "0.2,0.3", "--seed", 4]
+
+
+def test_thresholds_equal_the_cli(tmp_path):
+    """The table, the policy and the JSON of ``sim.thresholds`` are the command's; lists where
+    the command takes comma-separated values; save writes the command's file names."""
+    cli_out = tmp_path / "cli"
+    _cli("thresholds", *TH_ARGS, "--out", cli_out)
+    cli_json = json.loads(_cli("thresholds", *TH_ARGS, "--json").stdout)
+    r = sim.thresholds(**TH)
+    assert r.written == [] and r.kind == "thresholds"
+    got = r.result.to_json()
+    for d in (got, cli_json):
+        d.pop("seconds")
+    assert got == cli_json
+    _same_tables(r, cli_out)
+    assert set(r.tables) == {"thresholds", "policy"}
+    assert list(r.figures) == ["stop_curve", "policy"]
+    assert r.figures["stop_curve"].axes
+    saved = r.save(tmp_path / "api")
+    assert _names(saved) == _names(cli_out)
+    listed = sim.thresholds(**{**TH, "bag": ["start", "r1"], "white": [5, 6, 7],
+                               "risk": [0.2, 0.3]})
+    assert_frame_equal(listed.tables["thresholds"], r.tables["thresholds"])
+
+
+def test_thresholds_files_are_written_where_asked(tmp_path):
+    out, csv = tmp_path / "out", tmp_path / "t.csv"
+    r = sim.thresholds(**TH, csv=csv, out=out)
+    assert r.folder == out
+    assert r.written == [str(csv), *(str(out / f) for f in
+                                     json.loads((out / "thresholds.json").read_text())["files"])]
+    assert csv.read_text() == (out / "thresholds.csv").read_text()
+    assert len(pd.read_csv(csv)) == len(r.tables["thresholds"]) == 3 + 2 + 1  # and the optimum
+
+
+@pytest.mark.parametrize("kwargs, message, cli_args", [
+    ({"white": "none", "risk": "none"},
+     "--white none and --risk none: nothing to compare; give some thresholds",
+     ["--white", "none", "--risk", "none"]),
+    ({"round": 99}, "--round 99: expected 0 to 20 (no ruleset plays more rounds)",
+     ["--round", 99]),
+    ({"n_optimal": 0}, "--n-optimal 0: expected 1 to", ["--n-optimal", 0]),
+    ({"risk": "2"}, "--risk 2: expected chances from 0 to 1", ["--risk", 2]),
+    ({"csv": "no-such-dir/x.csv"}, "--csv no-such-dir/x.csv: directory no-such-dir does not "
+                                   "exist", ["--csv", "no-such-dir/x.csv"]),
+    ({"png": "x.zzz"}, "--png x.zzz: matplotlib cannot write .zzz files", ["--png", "x.zzz"]),
+    ({"bag": "q9"}, "bag 'q9': unknown colour 'q'", ["--bag", "q9"]),
+])
+def test_thresholds_bad_arguments_are_the_cli_lines(kwargs, message, cli_args):
+    _refused("thresholds", {"n": 100, **kwargs}, message, ["--n", 100, *cli_args])
+
+
+# --- tune --------------------------------------------------------------------------------------
+
+TUNE = {"spec": "threshold:t=3", "param": "t=1:20", "vs": "threshold:t=3", "players": 2,
+        "budget": 3000, "seed": 5, "set": "game.explosion_limit=40"}
+TUNE_ARGS = ["threshold:t=3", "--param", "t=1:20", "--vs", "threshold:t=3", "--players", 2,
+             "--budget", 3000, "--seed", 5, "--set", "game.explosion_limit=40"]
+
+
+def test_tune_equals_the_cli(tmp_path):
+    """``sim.tune`` finds the command's best spec with the same win shares, its history table is
+    the command's history.parquet, and save writes the command's file names."""
+    cli_out = tmp_path / "cli"
+    cli = json.loads(_cli("tune", *TUNE_ARGS, "--out", cli_out, "--json").stdout)
+    r = sim.tune(**{**TUNE, "param": ["t=1:20"], "vs": ["threshold:t=3"],
+                    "set": ["game.explosion_limit=40"]})
+    assert r.result.as_json() == cli
+    assert r.result.players == 2
+    _same_tables(r, cli_out)
+    assert list(r.figures) == ["progress"]
+    assert _names(r.save(tmp_path / "api")) == _names(cli_out)
+    settings = json.loads((tmp_path / "api" / "tune.json").read_text())["settings"]
+    assert settings == json.loads((cli_out / "tune.json").read_text())["settings"]
+
+
+@pytest.mark.parametrize("kwargs, message, cli_args", [
+    ({"param": ["t=1:9", "t=2:8"]}, "--param: each parameter once",
+     ["--param", "t=1:9", "--param", "t=2:8"]),
+    ({"budget": 10}, "--budget 10: too small", ["--budget", 10]),
+    ({"param": "q=1:9"}, "no such parameter", ["--param", "q=1:9"]),
+    ({"vs": "balanced,greedy", "players": 4}, "--vs: 2 strategies for 3 other seats",
+     ["--vs", "balanced,greedy", "--players", 4]),
+])
+def test_tune_bad_arguments_are_the_cli_lines(kwargs, message, cli_args):
+    given = {"spec": "threshold", "param": "t=1:9", "vs": "balanced", **kwargs}
+    args = ["threshold", *(["--param", "t=1:9"] if "param" not in kwargs else []),
+            *(["--vs", "balanced"] if "vs" not in kwargs else []), *cli_args]
+    _refused("tune", given, message, args)
