@@ -25,7 +25,7 @@ from sim.cli.common import (
     ThreadsOpt,
     WorkersOpt,
 )
-from sim.cli.sensitivity_cmd import KNOB_HELP, ask_study, show_study, table
+from sim.cli.sensitivity_cmd import KNOB_HELP, table
 
 SIDE_EFFECTS_SHOWN = 8  # the strongest side effects printed (report.md has them all)
 
@@ -129,6 +129,7 @@ def register(app: typer.Typer) -> None:
         Pareto front when the bands conflict."""
         from functools import partial
 
+        from sim.cli.run_support import ask_study, show_study
         from sim.questions.ask_design import design as ask_design
 
         report = ask_study(partial(
@@ -138,5 +139,5 @@ def register(app: typer.Typer) -> None:
             retune_budget=retune_budget, out=out, force=force, threads=threads,
             strategy_file=strategy_file, backend=backend, scheduler=scheduler, workers=workers,
             argv=sys.argv), quiet=quiet or json_)
-        show_study(report, out, json_=json_,
+        show_study(report.result, report.written, out, json_=json_,
                    show=lambda res, files: print_result(res, files, out, out_console))

@@ -1,7 +1,8 @@
 """What the long report-writing runs (``quacks tournament``, ``sweep``, ``compare``) share on the
 command line: which errors are the user's, the study entry points imported on first use, the
 ``--out`` check made before compiling, the default report folder, SIGTERM as Ctrl-C, the progress
-bar and the settings a resumed run takes from the interrupted one."""
+bar, the settings a resumed run takes from the interrupted one, and the call and answer of a
+study question (``sensitivity``, ``design``: :func:`ask_study`, :func:`show_study`)."""
 
 import sys
 from contextlib import contextmanager
@@ -160,7 +161,6 @@ def run_and_report(run, write, out: Path | None, *, force: bool, json_: bool, er
     import typer
 
     from sim.cli.common import fail
-    from sim.study.reports.files import dumps
 
     try:
         res = run()
@@ -170,6 +170,40 @@ def run_and_report(run, write, out: Path | None, *, force: bool, json_: bool, er
         raise typer.Exit(130) from None
     except errors as e:
         fail(str(e))
+    show_study(res, files, out, json_=json_, show=show)
+
+
+def ask_study(ask, *, quiet: bool):
+    """Call a study's question (``sim.sensitivity``, ``sim.design``: ``ask(progress=,
+    on_note=, on_compile=)``) with the command's hooks: the progress bar from the first games
+    on, ``note:`` lines and the compile notice (none when ``quiet``); its Report. A user's error
+    is one line with exit status 2; Ctrl-C writes nothing (exit 130)."""
+    import typer
+
+    from sim.cli.common import compile_notice, fail, work_progress
+    from sim.cli.hooks import note_line, when_work_starts
+    from sim.cli.user_input import USER_ERRORS
+
+    try:
+        with when_work_starts(lambda: work_progress("games", quiet=quiet)) as bar:
+            return ask(progress=bar, on_note=note_line(quiet),
+                       on_compile=lambda entry: compile_notice(entry, quiet=quiet))
+    except typer.Exit:
+        raise
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing written", err=True)
+        raise typer.Exit(130) from None
+    except (*USER_ERRORS, *run_errors()) as e:
+        fail(str(e))
+
+
+def show_study(res, files: list[str], out: Path | None, *, json_: bool, show) -> None:
+    """A study's answer on stdout: one JSON object (the result's ``to_json`` with ``out`` and
+    ``files``) or ``show(result, files)``."""
+    import typer
+
+    from sim.study.reports.files import dumps
+
     if json_:
         typer.echo(dumps({**res.to_json(), "out": str(out) if out else None, "files": files}))
         return

@@ -1,12 +1,11 @@
 """``quacks sensitivity``: how each ruleset knob moves the balance figures, on the same deals;
 ``register(app)`` adds the command to a Typer app; the work is ``sim.sensitivity``
 (:mod:`sim.questions.ask_sensitivity`), handed the progress bar, the notes and the compile
-notice. Tables (or one JSON object with ``--json``)
-go to stdout, progress to stderr; a user error is one line ``error: ...`` with exit status 2
-and writes nothing; Ctrl-C exits 130 and writes nothing."""
+notice. Tables (or one JSON object with ``--json``) go to stdout, progress to stderr; a user
+error is one line ``error: ...`` with exit status 2 and writes nothing; Ctrl-C exits 130 and
+writes nothing."""
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -26,9 +25,6 @@ from sim.cli.common import (
     StudyOutOpt,
     ThreadsOpt,
     WorkersOpt,
-    compile_notice,
-    fail,
-    work_progress,
 )
 
 KNOB_HELP = ("A ruleset key and its values: KEY=LO:HI (--steps values, whole numbers for a key "
@@ -125,6 +121,7 @@ def register(app: typer.Typer) -> None:
         with --pair, a two-knob heat map."""
         from functools import partial
 
+        from sim.cli.run_support import ask_study, show_study
         from sim.questions.ask_sensitivity import sensitivity as ask_sensitivity
 
         report = ask_study(partial(
@@ -132,38 +129,5 @@ def register(app: typer.Typer) -> None:
             field=field, games=games, seed=seed, pair=pair, metrics=metrics, out=out,
             force=force, threads=threads, strategy_file=strategy_file, backend=backend,
             scheduler=scheduler, workers=workers, argv=sys.argv), quiet=quiet or json_)
-        show_study(report, out, json_=json_,
+        show_study(report.result, report.written, out, json_=json_,
                    show=lambda res, files: print_result(res, files, out, out_console))
-
-
-def ask_study(ask: Callable, *, quiet: bool):
-    """Call a study's question (``sim.sensitivity``, ``sim.design``) with the command's hooks:
-    the progress bar from the first games on, ``note:`` lines and the compile notice (none when
-    ``quiet``). A user's error is one line with exit status 2; Ctrl-C writes nothing (130)."""
-    from sim.cli.hooks import note_line, when_work_starts
-    from sim.cli.run_support import run_errors
-    from sim.cli.user_input import USER_ERRORS
-
-    try:
-        with when_work_starts(lambda: work_progress("games", quiet=quiet)) as bar:
-            return ask(progress=bar, on_note=note_line(quiet),
-                       on_compile=lambda entry: compile_notice(entry, quiet=quiet))
-    except typer.Exit:
-        raise
-    except KeyboardInterrupt:
-        typer.echo("interrupted: nothing written", err=True)
-        raise typer.Exit(130) from None
-    except (*USER_ERRORS, *run_errors()) as e:
-        fail(str(e))
-
-
-def show_study(report, out: Path | None, *, json_: bool, show: Callable) -> None:
-    """A study's answer on stdout: one JSON object (the result's ``to_json`` with ``out`` and
-    ``files``) or ``show(result, files)``."""
-    from sim.study.reports.files import dumps
-
-    res, files = report.result, report.written
-    if json_:
-        typer.echo(dumps({**res.to_json(), "out": str(out) if out else None, "files": files}))
-        return
-    show(res, files)
