@@ -445,8 +445,10 @@ def test_a_bad_round_file_is_one_line_even_before_the_kernels_are_compiled(tmp_p
 
 
 def test_a_good_round_file_still_gets_the_notice_when_a_kernel_must_compile(uncached):
+    from sim.cli.compiling import notice_lines
+
     r = ok("round", ROUND_FILE)
-    assert r.stderr.splitlines() == ["compiling the simulation kernels (once; several minutes)"]
+    assert r.stderr.splitlines() == notice_lines(["sim/kernel/round.play_round"])
     assert "player 0" in r.stdout
 
 

@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from sim.cli.common import (
     Backend,
@@ -29,6 +28,7 @@ from sim.cli.common import (
     set_threads,
     warm_game_kernel,
 )
+from sim.cli.printing import print_table, stdout_console
 from sim.study.balance.settings import (
     DEFAULT_FIELD,
     DEFAULT_GAMES,
@@ -51,15 +51,21 @@ def split_list(text: str, option: str) -> tuple[str, ...]:
     return items
 
 
-def _table(title: str, header: list[str], rows: list[list[str]]) -> Table:
+_KEY_COLUMNS = ("name", "n", "games", "seat-games", "deals")  # repeated in a split table
+
+
+def _table(console: Console, title: str, header: list[str], rows: list[list[str]]) -> None:
+    """Print one table; split to fit a narrow console, every part repeating the first column,
+    the names and the counts, and leaving out a second name (the metric's or card's
+    identifier beside its label; the report files and --json keep it)."""
     from sim.study.balance.report import numeric_columns
 
-    t = Table(title=title, show_header=True, header_style="bold", title_justify="left")
-    for h, right in zip(header, numeric_columns(header, rows)):
-        t.add_column(h, justify="right" if right else "left")
-    for r in rows:
-        t.add_row(*r)
-    return t
+    second = [1 if header[1:2] == ["metric"] else 0 if header[1:2] == ["name"] else None]
+    print_table(console, title, header, rows,
+                keys=[i for i, h in enumerate(header) if i == 0 or h in _KEY_COLUMNS],
+                drop=[d for d in second if d is not None],
+                justify=["right" if right else "left"
+                         for right in numeric_columns(header, rows)])
 
 
 def print_result(res, files: list[str], out: Path | None, console: Console) -> None:
@@ -78,18 +84,18 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
     T = res.tables
     console.print(f"{headline(res)}; {res.seconds:.1f} s", markup=False)
     if T["targets"] is not None and len(T["targets"]):
-        console.print(_table("targets (pass: the 95% CI inside the band; fail: wholly outside; "
-                             "undecided: it straddles an edge)", *target_rows(T["targets"])))
+        _table(console, "targets (pass: the 95% CI inside the band; fail: wholly outside; "
+               "undecided: it straddles an edge)", *target_rows(T["targets"]))
     if T["game"] is not None:
-        console.print(_table("the game (95% CI, deals as the unit)", *game_rows(T["game"])))
-        console.print(_table("by round (95% CI)", *round_rows(T["game"])))
+        _table(console, "the game (95% CI, deals as the unit)", *game_rows(T["game"]))
+        _table(console, "by round (95% CI)", *round_rows(T["game"]))
     if T["skill"] is not None:
-        console.print(_table("skill (95% CI; the gap paired by deal)", *skill_rows(T["skill"])))
+        _table(console, "skill (95% CI; the gap paired by deal)", *skill_rows(T["skill"]))
     for part in ("cards", "witches", "books"):
         df = T[part]
         if df is not None:
             if len(df):
-                console.print(_table(f"{TITLES[part].lower()} (95% CI)", *effect_rows(df)))
+                _table(console, f"{TITLES[part].lower()} (95% CI)", *effect_rows(df))
             else:
                 console.print(f"{TITLES[part].lower()}: none in this ruleset", markup=False)
     for n in res.notes:
@@ -128,7 +134,7 @@ def phase_progress(quiet: bool):
 
 def register(app: typer.Typer) -> None:
     """Add the ``balance`` command to a Typer app."""
-    out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+    out_console = stdout_console()
 
     @app.command()
     def balance(

@@ -17,6 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from sim.api.limits import int_range
+from sim.cli.compiling import OPTIMAL_ENTRY
 from sim.cli.help_text import tidy_command
 
 try:  # Typer >= 0.26 carries its own copy of click
@@ -295,38 +296,43 @@ def work_progress(label: str, *, quiet: bool = False, after: float = 2.0):
 
 
 _NOTICE_SHOWN = False
-OPTIMAL_ENTRY = "sim/kernel/decisions/optimal.optimal_stop"  # the optimal stopper's cache entry
 
 
-def compile_notice(*entries: str, quiet: bool = False) -> None:
-    """One line on stderr when a kernel this command needs (``module.function``) is not in the
-    on-disk cache yet (or the optimal stopper, when a strategy uses it, is not), so the minutes of
-    compiling are not mistaken for a hang."""
+def compile_notice(*entries: str, quiet: bool = False, progress: bool = True) -> None:
+    """When a kernel this command needs (``path/module.function``) is not in the on-disk cache
+    yet (or the optimal stopper, when a strategy uses it, is not), say so on stderr before the
+    compile, so the minutes it takes are not mistaken for a hang: one line naming each step with
+    its estimate (``sim.cli.compiling``); with ``progress`` (not under --json) also a live line
+    on a terminal naming the function being compiled, and a line when it is done."""
     global _NOTICE_SHOWN
+    from sim.cli import compiling
     from sim.numba_cache import is_cached
     from strategies import builtin, plugin
 
     if quiet or _NOTICE_SHOWN:
         return
-    kernels = not all(is_cached(e) for e in entries)
-    optimal = (builtin.OPTIMAL_REQUESTED and getattr(plugin, "_OPTIMAL", None) is None
-               and not is_cached(OPTIMAL_ENTRY))
-    if kernels or optimal:
-        _NOTICE_SHOWN = True
-        what = ("the simulation kernels (once; several minutes)" if not optimal else
-                "the optimal stopper (once; about a minute)" if not kernels else
-                "the simulation kernels and the optimal stopper (once; several minutes)")
-        typer.echo(f"compiling {what}", err=True)
+    todo = [e for e in dict.fromkeys(entries) if not is_cached(e)]
+    if (builtin.OPTIMAL_REQUESTED and getattr(plugin, "_OPTIMAL", None) is None
+            and OPTIMAL_ENTRY not in todo and not is_cached(OPTIMAL_ENTRY)):
+        todo.append(OPTIMAL_ENTRY)
+    if not todo:
+        return
+    _NOTICE_SHOWN = True
+    for line in compiling.notice_lines(todo):
+        typer.echo(line, err=True)
+    if progress:
+        _CLEANUPS.append(compiling.follow(todo, live=True).stop)  # down before a hard exit
 
 
-def warm_game_kernel(ruleset, lineup, *, quiet: bool = False) -> None:
+def warm_game_kernel(ruleset, lineup, *, quiet: bool = False, progress: bool = True) -> None:
     """Compile (or load) the game kernel, and anything this lineup needs (the optimal stopper),
-    on one game, so no games/s figure counts the compile."""
+    on one game, so no games/s figure counts the compile (``quiet``, ``progress``: see
+    :func:`compile_notice`)."""
     import numpy as np
 
     from sim.api.game import play_batch
 
-    compile_notice("sim/kernel/game.play_games", quiet=quiet)
+    compile_notice("sim/kernel/game.play_games", quiet=quiet, progress=progress)
     idx = np.zeros(1, dtype=np.int64)
     play_batch(ruleset, list(lineup), games=idx, rotations=idx, seed=0)
 

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from sim.cli.common import fail, set_threads, warm_game_kernel
+from sim.cli.printing import print_table, stdout_console
 from sim.study.tournament.defaults import DEFAULT_GAMES
 
 if TYPE_CHECKING:
@@ -54,13 +54,11 @@ def build_config(rules: list[str] | None, variants: list[str] | None, overrides:
                          strategy_files=tuple(str(Path(f).resolve()) for f in strategy_files or ()))
 
 
-def _table(title: str, header: list[str], rows: list[list[str]]) -> Table:
-    t = Table(title=title, show_header=True, header_style="bold", title_justify="left")
-    for i, h in enumerate(header):
-        t.add_column(h, justify="left" if i == 0 else "right")
-    for r in rows:
-        t.add_row(*r)
-    return t
+def _table(console: Console, title: str, header: list[str], rows: list[list[str]],
+           counted: bool = True) -> None:
+    """Print one table; split to fit a narrow console, every part repeating the first column
+    and (``counted``) the last, the count."""
+    print_table(console, title, header, rows, keys=(0, -1) if counted else (0,))
 
 
 def print_result(res, console: Console) -> None:
@@ -73,10 +71,10 @@ def print_result(res, console: Console) -> None:
                   f"{res.config.seed}; {res.seconds:.1f} s", markup=False)
     for label, plan in zip(res.labels, res.plans):
         console.print(f"  {label}: {plan.ruleset.display}", markup=False)
-    console.print(_table("per ruleset (95% CI, deals as the unit)", *metric_rows(res)))
-    console.print(_table(f"paired differences to {res.labels[0]} (95% CI over deals; * excludes 0)",
-                         *difference_rows(res)))
-    console.print(_table("win share by strategy (95% CI)", *strategy_rows(res)))
+    _table(console, "per ruleset (95% CI, deals as the unit)", *metric_rows(res))
+    _table(console, f"paired differences to {res.labels[0]} (95% CI over deals; * excludes 0)",
+           *difference_rows(res), counted=False)
+    _table(console, "win share by strategy (95% CI)", *strategy_rows(res))
     console.print(f"game length: the total of a player's reward spaces over the game; round-"
                   f"{res.config.leader_round} leader: tied leaders count as one picked at random; "
                   "seat 1 starts round 1", markup=False)
@@ -86,7 +84,7 @@ def print_result(res, console: Console) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the ``compare`` command to a Typer app."""
-    out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+    out_console = stdout_console()
 
     @app.command()
     def compare(
@@ -147,7 +145,7 @@ def register(app: typer.Typer) -> None:
         except USER_ERRORS as e:
             fail(str(e))
         # compile outside the clock
-        warm_game_kernel(plans[0].ruleset, plans[0].lineup(0), quiet=quiet)
+        warm_game_kernel(plans[0].ruleset, plans[0].lineup(0), quiet=quiet, progress=not json_)
         try:
             with progress_bar(quiet, "compare") as bar:
                 res = run_compare(config, progress=bar)

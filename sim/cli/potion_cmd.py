@@ -129,7 +129,7 @@ def potion(
             return
         with exit_on_interrupt():
             if not exact:
-                compile_notice("sim/kernel/potions.potion_histograms")
+                compile_notice("sim/kernel/potions.potion_histograms", progress=not json_)
                 pot.sample(q, 1, seed)  # compile (or load) the kernel outside the clock
             with work_progress("exact enumeration" if exact else "potions") as bar:
                 t0 = time.perf_counter()

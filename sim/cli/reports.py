@@ -11,7 +11,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from sim.cli.common import (
     Backend,
@@ -23,6 +22,7 @@ from sim.cli.common import (
     set_threads,
     warm_game_kernel,
 )
+from sim.cli.printing import print_table, stdout_console
 from sim.cli.run_support import (
     check_out_free,
     default_out,
@@ -69,6 +69,9 @@ def _sweep_interrupted(target: Path) -> str:
             f"quacks sweep --out {target} --resume")
 
 
+_KEY_COLUMNS = ("A", "B", "games", "deals")  # the names and counts of the tables below
+
+
 def _print_result(res, console: Console) -> None:
     from sim.api.events import plural
     from sim.study.reports.markdown import (
@@ -109,12 +112,13 @@ def _print_result(res, console: Console) -> None:
                                   ("seats (95% CI)", seat_rows(res.summary.seats))):
         if not rows:
             continue
-        t = Table(title=title, show_header=True, header_style="bold", title_justify="left")
-        for i, h in enumerate(header):
-            t.add_column(h, justify="left" if i == 0 or h in ("A", "B") else "right")
-        for r in rows:
-            t.add_row(*r)
-        console.print(t)
+        # narrow: the names and the games/deals column repeat in every part of a split table
+        print_table(console, title, header, rows,
+                    keys=[i for i, h in enumerate(header) if i == 0 or h in _KEY_COLUMNS],
+                    justify=["left" if i == 0 or h in ("A", "B") else "right"
+                             for i, h in enumerate(header)],
+                    split_header=[f"{header[i - 1].removesuffix(' [95% CI]')} {h}"
+                                  if h == "(if unpaired)" else h for i, h in enumerate(header)])
     if res.summary.info.get("rating_note"):
         console.print(f"rating: {res.summary.info['rating_note']}")
     if res.out is not None:
@@ -140,30 +144,32 @@ def _print_sweep(res, console: Console) -> None:
                   + ("" if b["in_grid"] else " (played on the same deals: win share "
                      f"{b['win_share']:.4f})")
                   + "; differences are paired over deals (95% CI)")
-    t = Table(show_header=True, header_style="bold")
-    for h in (*keys, "strategy", "games", "win share [95% CI]", "mean VP [95% CI]",
-              "explosions/potion [95% CI]", "win share - baseline", "VP - baseline"):
-        t.add_column(h, justify="left" if h == "strategy" else "right")
+    header = (*keys, "strategy", "games", "win share [95% CI]", "mean VP [95% CI]",
+              "explosions/potion [95% CI]", "win share - baseline", "VP - baseline")
+    rows = []
     for r in res.table.to_dict(orient="records"):
         vals = [f"{r['value']:g}"] + ([f"{r['value2']:g}"] if grid else [])
         if r["baseline"]:
             vals[-1] = f"*{vals[-1]}"
-        t.add_row(*vals, str(r["strategy"]), f"{int(r['games']):,}",
-                  f"{r['win_share']:.4f} [{r['win_share_ci_lo']:.4f}, {r['win_share_ci_hi']:.4f}]",
-                  f"{r['mean_vp']:.2f} [{r['mean_vp_ci_lo']:.2f}, {r['mean_vp_ci_hi']:.2f}]",
-                  f"{r['explosion_rate']:.4f} [{r['explosion_rate_ci_lo']:.4f}, "
-                  f"{r['explosion_rate_ci_hi']:.4f}]",
-                  f"{r['win_share_diff']:+.4f} [{r['win_share_diff_ci_lo']:+.4f}, "
-                  f"{r['win_share_diff_ci_hi']:+.4f}]",
-                  f"{r['vp_diff']:+.2f} [{r['vp_diff_ci_lo']:+.2f}, {r['vp_diff_ci_hi']:+.2f}]")
-    console.print(t)
+        rows.append([*vals, str(r["strategy"]), f"{int(r['games']):,}",
+                     f"{r['win_share']:.4f} [{r['win_share_ci_lo']:.4f}, "
+                     f"{r['win_share_ci_hi']:.4f}]",
+                     f"{r['mean_vp']:.2f} [{r['mean_vp_ci_lo']:.2f}, {r['mean_vp_ci_hi']:.2f}]",
+                     f"{r['explosion_rate']:.4f} [{r['explosion_rate_ci_lo']:.4f}, "
+                     f"{r['explosion_rate_ci_hi']:.4f}]",
+                     f"{r['win_share_diff']:+.4f} [{r['win_share_diff_ci_lo']:+.4f}, "
+                     f"{r['win_share_diff_ci_hi']:+.4f}]",
+                     f"{r['vp_diff']:+.2f} [{r['vp_diff_ci_lo']:+.2f}, {r['vp_diff_ci_hi']:+.2f}]"])
+    n_keys = len(keys) + 2  # the values, the strategy and its games repeat in every part
+    print_table(console, "", header, rows, keys=range(n_keys),
+                justify=["left" if h == "strategy" else "right" for h in header])
     if any(res.table["baseline"]):
         console.print("* the baseline")
 
 
 def register(app: typer.Typer) -> None:
     """Add the ``tournament``, ``sweep`` and ``plot`` commands to a Typer app."""
-    out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+    out_console = stdout_console()
 
     @app.command()
     def tournament(
@@ -250,7 +256,7 @@ def register(app: typer.Typer) -> None:
             fail(str(e))
         try:
             if backend is Backend.local:  # compile outside the clock (Dask workers do their own)
-                warm_game_kernel(plan.ruleset, plan.lineup(0), quiet=quiet)
+                warm_game_kernel(plan.ruleset, plan.lineup(0), quiet=quiet, progress=not json_)
         except RUN_ERRORS as e:
             fail(str(e))
         try:
@@ -364,7 +370,7 @@ def register(app: typer.Typer) -> None:
                 warm_game_kernel(load_ruleset(s.get("rules") or "base",
                                               list(s.get("overrides") or [])),
                                  [parse_strategy(x) for x in ([first] + list(s["vs"]) * n)[:n]],
-                                 quiet=quiet)
+                                 quiet=quiet, progress=not json_)
         except USER_ERRORS:
             pass
         try:
