@@ -71,6 +71,7 @@ def sweep(
     :func:`sim.tournament`. A bad argument raises :class:`SweepInputError` (a ValueError) with
     the command's line; an interrupted sweep raises a KeyboardInterrupt after keeping every
     finished chunk for ``resume``."""
+    from sim.study.sweep.plots import plot_jobs
     from sim.study.sweep.run import run_sweep
 
     try:
@@ -100,14 +101,8 @@ def sweep(
         if tmp is not None:
             tmp.cleanup()
         raise
-    return Report(KIND, target, res, figures=lambda: _plot_jobs(res), temporary=tmp,
-                  written=res.files)
-
-
-def _plot_jobs(res) -> list:
-    from sim.study.sweep.plots import plot_sweep
-
-    return [("sweep.png", lambda: plot_sweep(res.table, res.settings))]
+    return Report(KIND, target, res, figures=lambda: plot_jobs(res.table, res.settings),
+                  temporary=tmp, written=res.files)
 
 
 def _settings(*, strategy, param, baseline, vs, players, games, seed, out, rules,

@@ -396,9 +396,9 @@ def render_all(path: str | Path) -> Drawn:
         if not (p / "sweep.csv").is_file() or "settings" not in run:
             raise ReportError(f"{p}: an incomplete sweep report (no sweep.csv or run.json)")
         table = pd.read_csv(p / "sweep.csv")
-        from sim.study.sweep.plots import plot_sweep
+        from sim.study.sweep.plots import plot_jobs as sweep_jobs
 
-        return draw_all([("sweep.png", lambda: plot_sweep(table, run["settings"]))], p)
+        return draw_all(sweep_jobs(table, run["settings"]), p)
     summary = load_summary(p)
     if summary.info.get("players") is None and summary.seats is not None:
         summary.info["players"] = int(summary.seats["seat"].max()) + 1

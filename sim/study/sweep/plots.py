@@ -151,6 +151,11 @@ def _plot_sweep_grid(table: pd.DataFrame, settings: dict) -> Figure:
     return fig
 
 
+def plot_jobs(table: pd.DataFrame, settings: dict) -> list:
+    """The sweep's plots as (file name, function drawing the Figure): ``sweep.png``."""
+    return [("sweep.png", lambda: plot_sweep(table, settings))]
+
+
 def render_sweep(table: pd.DataFrame, settings: dict, outdir: str | Path) -> list[str]:
-    """Draw ``sweep.png`` into ``outdir``; return the file names."""
-    return [save_png(plot_sweep(table, settings), Path(outdir), "sweep.png")]
+    """Draw the sweep's plots into ``outdir``; return the file names."""
+    return [save_png(draw(), Path(outdir), name) for name, draw in plot_jobs(table, settings)]
