@@ -54,7 +54,8 @@ def _cli_defaults(command: str) -> dict:
     return out
 
 
-@pytest.mark.parametrize("name", ["potion", "play"])
+@pytest.mark.parametrize("name", ["potion", "play", "tournament", "sweep", "thresholds",
+                                  "tune", "compare", "balance"])
 def test_keywords_and_defaults_are_the_cli_options(name):
     """Every option of the command is a keyword of the function with the same default (a
     list option's default None is the function's None too)."""

@@ -142,3 +142,97 @@ def test_tune_bad_arguments_are_the_cli_lines(kwargs, message, cli_args):
     args = ["threshold", *(["--param", "t=1:9"] if "param" not in kwargs else []),
             *(["--vs", "balanced"] if "vs" not in kwargs else []), *cli_args]
     _refused("tune", given, message, args)
+
+
+# --- compare -----------------------------------------------------------------------------------
+
+CMP = {"strategies": "threshold:t=5,random", "games": 40, "seed": 3,
+       "variant": "x=game.explosion_limit=8"}
+CMP_ARGS = ["--strategies", "threshold:t=5,random", "--games", 40, "--seed", 3,
+            "--variant", "x=game.explosion_limit=8"]
+
+
+def _json_less_run_time(d: dict) -> dict:
+    """A result's JSON as the command prints it (``dumps``: inf and NaN as null), less the
+    run-time keys."""
+    from sim.study.reports.files import dumps
+
+    return {k: v for k, v in json.loads(dumps(d)).items() if k not in RUN_TIME}
+
+
+def test_compare_equals_the_cli(tmp_path):
+    """The tables and the JSON of ``sim.compare`` are the command's (lists where it takes
+    repeated or comma-separated values); save writes the command's file names."""
+    cli_out = tmp_path / "cli"
+    cli = json.loads(_cli("compare", *CMP_ARGS, "--out", cli_out, "--json").stdout)
+    r = sim.compare(**{**CMP, "strategies": ["threshold:t=5", "random"],
+                       "variant": ["x=game.explosion_limit=8"]})
+    assert _json_less_run_time(r.result.to_json()) == _json_less_run_time(cli)
+    _same_tables(r, cli_out)
+    assert set(r.tables) == {"rulesets", "strategies", "differences", "deals"}
+    assert list(r.figures) == ["metrics", "differences", "win_share"]
+    assert _names(r.save(tmp_path / "api")) == _names(cli_out)
+
+
+def test_compare_writes_out_and_refuses_a_full_one(tmp_path):
+    out = tmp_path / "out"
+    r = sim.compare(**CMP, out=out)
+    assert r.folder == out and r.written == json.loads((out / "run.json").read_text())["files"]
+    with pytest.raises(ValueError, match="the directory is not empty; use --force"):
+        sim.compare(**CMP, out=out)
+    sim.compare(**CMP, out=out, force=True)
+
+
+@pytest.mark.parametrize("kwargs, message, cli_args", [
+    ({"variant": []}, "1 ruleset given; compare needs at least two", []),
+    ({"variant": ["x=game.explosion_limit=8", "x=game.explosion_limit=9"]},
+     "--variant x=game.explosion_limit=9: the label 'x' is used twice",
+     ["--variant", "x=game.explosion_limit=9"]),
+    ({"strategies": " , "}, "--strategies: give at least one strategy",
+     ["--strategies", " , "]),
+    ({"leader_round": 0}, "--leader-round 0: expected 1 to 20", ["--leader-round", 0]),
+    ({"rules": ["base", "no-such-rules"]}, "no-such-rules",
+     ["--rules", "base", "--rules", "no-such-rules"]),
+])
+def test_compare_bad_arguments_are_the_cli_lines(kwargs, message, cli_args):
+    given = {"games": 40, "variant": "x=game.explosion_limit=8", **kwargs}
+    args = ["--games", 40, *(["--variant", "x=game.explosion_limit=8"]
+                             if kwargs.get("variant") != [] else []), *cli_args]
+    _refused("compare", given, message, args)
+
+
+# --- balance -----------------------------------------------------------------------------------
+
+BAL = {"games": 40, "parts": "game,skill,cards", "seed": 3}
+BAL_ARGS = ["--games", 40, "--parts", "game,skill,cards", "--seed", 3]
+
+
+def test_balance_equals_the_cli(tmp_path):
+    """The tables and the JSON of ``sim.balance`` are the command's; lists where it takes
+    comma-separated values; save writes the command's file names."""
+    cli_out = tmp_path / "cli"
+    cli = json.loads(_cli("balance", *BAL_ARGS, "--out", cli_out, "--json").stdout)
+    r = sim.balance(**{**BAL, "parts": ["game", "skill", "cards"]})
+    assert _json_less_run_time(r.result.to_json()) == _json_less_run_time(cli)
+    _same_tables(r, cli_out)
+    assert set(r.tables) == {"game", "skill", "cards"}
+    assert list(r.figures) == ["game", "skill", "cards"]
+    assert _names(r.save(tmp_path / "api")) == _names(cli_out)
+
+
+@pytest.mark.parametrize("kwargs, message, cli_args", [
+    ({"field": " , "}, "--field: give at least one, e.g. --field expert,balanced,greedy,ev",
+     ["--field", " , "]),
+    ({"weak": []}, "--weak: give at least one", None),
+    ({"parts": "game,nosuch"}, "nosuch", ["--parts", "game,nosuch"]),
+    ({"players": 6}, "--players 6: expected 1 to 5", ["--players", 6]),
+    ({"scheduler": "tcp://h:1"}, "--scheduler", ["--scheduler", "tcp://h:1"]),
+])
+def test_balance_bad_arguments_are_the_cli_lines(kwargs, message, cli_args):
+    given = {"games": 40, "parts": "game", **kwargs}
+    if cli_args is None:  # the command has no empty list
+        with pytest.raises(ValueError, match=re.escape(message)):
+            sim.balance(**given)
+        return
+    args = ["--games", 40, *(["--parts", "game"] if "parts" not in kwargs else []), *cli_args]
+    _refused("balance", given, message, args)

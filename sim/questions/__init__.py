@@ -27,6 +27,8 @@ FUNCTIONS = {
     "strategy": "ask_rules",
     "thresholds": "ask_thresholds",
     "tune": "ask_tune",
+    "compare": "ask_compare",
+    "balance": "ask_balance",
     "sensitivity": "ask_sensitivity",
     "design": "ask_design",
     "experiment": "ask_experiment",

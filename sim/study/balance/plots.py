@@ -4,6 +4,7 @@ cards, witches and books; every point with its 95% interval."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -193,16 +194,22 @@ def plot_effects(df: pd.DataFrame, part: str) -> Figure:
     return fig
 
 
-def render(tables: dict[str, pd.DataFrame | None], players: int, outdir: Path) -> list[str]:
-    """Draw every plot the tables allow into ``outdir``; return the file names."""
-    files = []
+def plot_jobs(tables: dict[str, pd.DataFrame | None],
+              players: int) -> list[tuple[str, Callable[[], Figure]]]:
+    """The plots the tables allow, as (PNG file name, function drawing the Figure)."""
+    jobs = []
     if tables.get("game") is not None:
-        files.append(save_png(plot_game(tables["game"], players), outdir, "game.png"))
+        jobs.append(("game.png", lambda: plot_game(tables["game"], players)))
     if tables.get("skill") is not None:
-        files.append(save_png(plot_skill(tables["skill"], players), outdir, "skill.png"))
+        jobs.append(("skill.png", lambda: plot_skill(tables["skill"], players)))
     for part, (name, _, _) in EFFECT_PLOTS.items():
         df = tables.get(part)
         if df is not None and len(df) and effect_columns(df):
-            files.append(save_png(plot_effects(df, part), outdir, name))
-    return files
+            jobs.append((name, lambda df=df, part=part: plot_effects(df, part)))
+    return jobs
+
+
+def render(tables: dict[str, pd.DataFrame | None], players: int, outdir: Path) -> list[str]:
+    """Draw every plot the tables allow into ``outdir``; return the file names."""
+    return [save_png(draw(), outdir, name) for name, draw in plot_jobs(tables, players)]
 

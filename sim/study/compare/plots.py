@@ -5,6 +5,7 @@ with its 95% interval."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -142,13 +143,19 @@ def plot_win_share(res) -> Figure:
     return fig
 
 
+def plot_jobs(res) -> list[tuple[str, Callable[[], Figure]]]:
+    """The plots of a compare report, as (PNG file name, function drawing the Figure)."""
+    draws = (plot_metrics, plot_differences, plot_win_share)
+    return [(name, lambda draw=draw: draw(res)) for name, draw in zip(PLOT_FILES, draws)]
+
+
 def render(res, outdir: str | Path) -> tuple[list[str], list[str]]:
     """Draw every plot into ``outdir``; return (file names, notes). A plot that fails to draw is
     a note, never a lost report."""
     files, notes = [], []
-    for name, draw in zip(PLOT_FILES, (plot_metrics, plot_differences, plot_win_share)):
+    for name, draw in plot_jobs(res):
         try:
-            files.append(save_png(draw(res), Path(outdir), name))
+            files.append(save_png(draw(), Path(outdir), name))
         except Exception as e:  # noqa: BLE001 - a plot must never cost the report
             notes.append(f"{name} not drawn: {type(e).__name__}: {e}")
     return files, notes
