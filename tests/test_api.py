@@ -38,14 +38,17 @@ REQUIRED = inspect.Parameter.empty  # a required option or argument: no default 
 
 
 def _cli_defaults(command: str) -> dict:
-    """The click parameters of ``quacks COMMAND``: python name (an option's long name in
-    snake_case: ``--set`` is ``set``, ``--out`` is ``out``, ``--strategy-file`` is
-    ``strategy_file``; an argument's own name) -> default (REQUIRED when it must be given)."""
+    """The click parameters of ``quacks COMMAND`` (a sub-command as ``experiment run``): python
+    name (an option's long name in snake_case: ``--set`` is ``set``, ``--out`` is ``out``,
+    ``--strategy-file`` is ``strategy_file``; an argument's own name) -> default (REQUIRED when
+    it must be given)."""
     import typer
 
     from sim.cli.app import app
 
-    cmd = typer.main.get_command(app).commands[command]
+    cmd = typer.main.get_command(app)
+    for word in command.split():
+        cmd = cmd.commands[word]
     out = {}
     for p in cmd.params:
         longest = max((o for o in p.opts if o.startswith("--")), key=len, default=None)
@@ -55,16 +58,19 @@ def _cli_defaults(command: str) -> dict:
 
 
 @pytest.mark.parametrize("name", ["potion", "play", "tournament", "sweep", "thresholds",
-                                  "tune", "compare", "balance"])
+                                  "tune", "compare", "balance", "sensitivity", "design",
+                                  "experiment run"])
 def test_keywords_and_defaults_are_the_cli_options(name):
     """Every option of the command is a keyword of the function with the same default (a
-    list option's default None is the function's None too)."""
+    list option's default None is the function's None too); a command's argument may also be
+    the function's first positional parameter (``sim.experiment(file, ...)``). A sub-command
+    is its group's function: ``experiment run`` is ``sim.experiment``."""
     cli = _cli_defaults(name)
     for k in ("json", "quiet"):  # the CLI's output; the API returns objects, prints nothing
         cli.pop(k, None)
-    sig = inspect.signature(getattr(sim, name))
+    sig = inspect.signature(getattr(sim, name.split()[0]))
     api = {k: p.default for k, p in sig.parameters.items()
-           if p.kind is inspect.Parameter.KEYWORD_ONLY}
+           if p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)}
     missing = set(cli) - set(api)
     assert not missing, f"options without a keyword: {sorted(missing)}"
     for k, default in cli.items():
