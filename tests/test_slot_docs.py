@@ -1,6 +1,7 @@
-"""The plugin surface is declared once (strategies.slot_docs): README's tables and helper list
-are that declaration, ``register`` accepts exactly its slots, ``quacks strategies --slots``
-prints it, and the shipped example strategies read everything through the helpers."""
+"""The plugin surface is declared once (strategies.slot_docs): the site's tables and helper
+list are generated from that declaration, ``register`` accepts exactly its slots, ``quacks
+strategies --slots`` prints it, and the shipped example strategies read everything through the
+helpers."""
 
 from __future__ import annotations
 
@@ -18,25 +19,10 @@ from strategies import slot_docs as D
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "experiments" / "strategies").glob("*.py"))
-REGEN = "regenerate it from strategies/slot_docs.py: python -m strategies.slot_docs"
 
 
-def readme_section() -> str:
-    readme = (ROOT / "README.md").read_text()
-    start = readme.index("### Writing a strategy")
-    return readme[start:readme.index("\n## ", start)]
-
-
-def readme_table(header: str) -> list[str]:
-    """The lines of the README table that starts with ``header``, up to its first blank line."""
-    lines = readme_section().splitlines()
-    i = lines.index(header)
-    rows = []
-    for line in lines[i:]:
-        if not line.strip():
-            break
-        rows.append(line)
-    return rows
+HOW_TO = ROOT / "docs" / "how-to" / "write-a-strategy.md"
+REFERENCE = ROOT / "docs" / "reference" / "strategies.md"
 
 
 def test_slots_are_the_kernels_slots():
@@ -61,24 +47,17 @@ def test_signature_matches_the_compiled_signature():
 
     for doc in (plugin.__doc__, registry.register.__doc__):
         assert D.SIGNATURE.split(" ->")[0] in doc
-    assert f"`{D.SIGNATURE}`" in readme_section()
+    assert f"`{D.SIGNATURE}`" in HOW_TO.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("header,want", [
-    ("| slot | a, b | return |", D.markdown_slots),
-    ("| argument | what it is |", D.markdown_arguments),
-], ids=["slots", "arguments"])
-def test_readme_tables_are_the_declaration(header, want):
-    got, expected = readme_table(header), want()
-    assert len(got) == len(expected), f"README table {header!r} has {len(got)} lines; {REGEN}"
-    for g, e in zip(got, expected, strict=True):
-        assert g == e, f"README row differs from the declaration; {REGEN}\n{g}\n{e}"
-
-
-def test_readme_lists_every_helper():
-    lines = readme_section().splitlines()
-    i = lines.index(D.markdown_helpers()[0])
-    assert lines[i:i + len(D.HELPERS)] == D.markdown_helpers(), REGEN
+def test_the_reference_tables_are_generated_from_the_declaration():
+    """The site's strategies reference draws the signature, arguments, slots and helpers from
+    the declaration at build time (the quacks-slots directive), so they cannot drift; the
+    directive reads exactly these declarations."""
+    assert "```{quacks-slots}" in REFERENCE.read_text(encoding="utf-8")
+    source = (ROOT / "docs" / "_ext" / "quacks_strategies.py").read_text(encoding="utf-8")
+    for used in ("D.SIGNATURE", "D.ARGUMENTS", "D.SLOTS", "D.helper_docs()"):
+        assert used in source, used
 
 
 def test_helpers_declared_are_the_helpers_defined():

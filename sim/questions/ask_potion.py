@@ -25,8 +25,11 @@ class PotionResult:
     seconds: float = 0.0
 
     def to_dict(self) -> dict:
-        """What ``quacks potion --json`` prints, less ``seconds``."""
-        return {k: v for k, v in self.answer.items() if k != "seconds"}
+        """What ``quacks potion --json`` prints, less ``seconds``: plain Python values (lists,
+        floats, ints), as the JSON reads back."""
+        import json
+
+        return json.loads(json.dumps({k: v for k, v in self.answer.items() if k != "seconds"}))
 
     @property
     def distribution(self):
@@ -38,12 +41,15 @@ class PotionResult:
         if d is None:
             raise AttributeError(f"a {self.mode} answer has no distribution")
         df = pd.DataFrame(d).fillna(0)
+        if self.mode != "exact":  # sampled: counts of potions
+            df = df.astype("int64")
         df.index = df.index.astype(int)
         df.index.name = "space"
         return df.sort_index()
 
     def __getitem__(self, key: str):
-        return self.answer[key]
+        """One value of :meth:`to_dict`, e.g. ``result["p_explode"]``."""
+        return self.to_dict()[key]
 
     def _repr_html_(self) -> str:
         from html import escape
