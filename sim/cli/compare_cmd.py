@@ -1,57 +1,23 @@
 """``quacks compare``: the same field of strategies under two or more rulesets or variants, on the
 same deals; ``register(app)`` adds the command to a Typer app. Tables (or one JSON object with
 ``--json``) go to stdout, progress to stderr; a user error is one line ``error: ...`` with exit
-status 2 and writes nothing; Ctrl-C exits 130 and writes nothing."""
+status 2 and writes nothing; Ctrl-C exits 130 and writes nothing. The checks and the run are
+``sim.compare`` (:mod:`sim.questions.ask_compare`)."""
 
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from sim.cli.common import fail, set_threads, warm_game_kernel
+from sim.cli.common import compile_notice, fail
+from sim.cli.hooks import when_work_starts
 from sim.cli.printing import print_table, stdout_console
 from sim.study.tournament.defaults import DEFAULT_GAMES
 
-if TYPE_CHECKING:
-    from sim.study.compare.config import CompareConfig
-
 # Every error of the settings is a ValueError subclass (ruleset, strategy spec, strategy file,
-# players, compare's own), or an OSError for a strategy file or --out.
+# players, compare's own), or an OSError for a strategy file or --out (sim.compare raises them).
 USER_ERRORS = (ValueError, OSError)
-
-
-def build_config(rules: list[str] | None, variants: list[str] | None, overrides: list[str] | None,
-                 strategies: str | None, players: int | None, games: int | None, seed: int,
-                 leader_round: int, threads: int | None,
-                 strategy_files: list[str] | None) -> "CompareConfig":
-    """The CompareConfig of the command's options: every --rules in order, then every --variant
-    (the first --rules with its overrides); --set applies to all."""
-    # the study layer is imported here and in the command, so quacks --help starts at once
-    from sim.study.compare.config import CompareConfig, RulesetSpec, default_label, parse_variant
-    from strategies.builtin import split_specs
-
-    common = tuple(overrides or ())
-    names = list(rules or ["base"])
-    specs = [RulesetSpec(default_label(r), r, common) for r in names]
-    given = [parse_variant(v, names[0], common) for v in variants or []]
-    taken = [s.label for s in specs]
-    for v, text in zip(given, variants or []):
-        if v.label in taken:
-            fail(f"--variant {text}: the label '{v.label}' is used twice; give each variant its "
-                 "own LABEL=")
-        taken.append(v.label)
-    specs += given
-    field = ()
-    if strategies is not None:
-        field = tuple(split_specs(strategies))
-        if not field:
-            fail("--strategies: give at least one strategy, e.g. cautious,balanced,greedy")
-    return CompareConfig(rulesets=tuple(specs), strategies=field, players=players,
-                         games=games if games is not None else DEFAULT_GAMES, seed=seed,
-                         threads=threads, leader_round=leader_round,
-                         strategy_files=tuple(str(Path(f).resolve()) for f in strategy_files or ()))
 
 
 def _table(console: Console, title: str, header: list[str], rows: list[list[str]],
@@ -130,31 +96,29 @@ def register(app: typer.Typer) -> None:
         variant; score level and spread, explosions, game length, seat advantage, the round-6
         leader, each strategy's win share, and the paired differences to the first ruleset."""
         from sim.cli.run_support import progress_bar
-        from sim.study.compare.run import check_out, plan_compare, run_compare
+        from sim.questions.ask_compare import compare as ask_compare
         from sim.study.reports.files import dumps
 
         try:
-            set_threads(threads)
-            config = build_config(rules, variant, set_, strategies, players, games, seed,
-                                  leader_round, threads, strategy_file)
-            plans = plan_compare(config)
-            if out is not None:
-                check_out(out, force)
+            with when_work_starts(lambda: progress_bar(quiet, "compare")) as bar:
+                report = ask_compare(
+                    rules=rules, variant=variant, set=set_, strategies=strategies,
+                    players=players, games=games, seed=seed, leader_round=leader_round, out=out,
+                    force=force, threads=threads, strategy_file=strategy_file, progress=bar,
+                    on_compile=lambda entry: compile_notice(entry, quiet=quiet,
+                                                            progress=not json_))
         except typer.Exit:
             raise
-        except USER_ERRORS as e:
-            fail(str(e))
-        # compile outside the clock
-        warm_game_kernel(plans[0].ruleset, plans[0].lineup(0), quiet=quiet, progress=not json_)
-        try:
-            with progress_bar(quiet, "compare") as bar:
-                res = run_compare(config, progress=bar)
-            files = res.write(out, force=force, argv=sys.argv) if out is not None else []
         except KeyboardInterrupt:
+            if not bar.started:  # before the games: the command group's line
+                raise
             typer.echo("interrupted: nothing written", err=True)
             raise typer.Exit(130) from None
-        except OSError as e:
-            fail(f"--out {out}: {e}")
+        except USER_ERRORS as e:  # the settings; once the games run, only writing --out
+            if bar.started and not isinstance(e, OSError):
+                raise
+            fail(str(e))
+        res, files = report.result, report.written
         if json_:
             typer.echo(dumps({**res.to_json(), "out": str(out) if out else None, "files": files}))
             return
