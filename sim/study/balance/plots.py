@@ -156,7 +156,7 @@ def _counts(df: pd.DataFrame, unit: str) -> str:
 def effects_title(part: str, df: pd.DataFrame, rank_by: str | None) -> str:
     """The title of an effects plot: what is plotted (a paired effect with its 95% interval),
     how the rows are ranked and the games behind each row."""
-    from sim.study.balance.report import TITLES
+    from sim.study.balance.settings import TITLES
 
     what, unit = EFFECT_TITLES.get(part, ("each row's effect", "row"))
     ranked = EFFECT_AXES.get(part, {}).get(rank_by, (str(rank_by).replace("_", " "),))[0]

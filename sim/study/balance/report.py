@@ -14,7 +14,7 @@ import pandas as pd
 
 from sim.stats.clusters import METHOD_DIFF, METHOD_MEAN, METHOD_SHARE
 from sim.study.balance.game import FAMILIES, PER_SEAT
-from sim.study.balance.settings import PARTS
+from sim.study.balance.settings import PARTS, TITLES
 from sim.study.compare.stats import METHOD_SD
 from sim.study.reports.files import REPORT_MD, staging_folder
 from sim.study.reports.files import RUN_FILE as RUN_JSON
@@ -29,7 +29,6 @@ INTERVAL_METHODS = {
 # the per-round families of the game figures: (name, label), as columns of the by-round table
 PER_ROUND = tuple((name, label.format(k="k")) for name, _, _, label, _ in FAMILIES
                   if "{k}" in name and name not in PER_SEAT)
-TITLES = {"cards": "Fortune-teller cards", "witches": "Herb witches", "books": "Ingredient books"}
 
 
 # --- formatted cells and rows ------------------------------------------------------------------

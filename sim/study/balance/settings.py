@@ -25,6 +25,8 @@ DEFAULT_GAMES = 200_000
 # without look-ahead), and the reverse (the first weak one against copies of the strongest).
 STRONG = "expert"
 WEAK = ("balanced", "greedy", "cautious")
+# the headings of the effect parts, in the report, its plots and the terminal
+TITLES = {"cards": "Fortune-teller cards", "witches": "Herb witches", "books": "Ingredient books"}
 
 
 @dataclass(frozen=True)
