@@ -1,7 +1,7 @@
 """``quacks balance``: a ruleset's balance report; ``register(app)`` adds the command to a Typer
 app. Tables (or one JSON object with ``--json``) go to stdout, progress to stderr; a user error
 is one line ``error: ...`` with exit status 2 and writes nothing; Ctrl-C exits 130 and writes
-nothing."""
+nothing. The checks and the run are ``sim.balance`` (:mod:`sim.questions.ask_balance`)."""
 
 import sys
 from contextlib import contextmanager
@@ -23,11 +23,10 @@ from sim.cli.common import (
     StudyOutOpt,
     ThreadsOpt,
     WorkersOpt,
+    compile_notice,
     fail,
-    open_backend,
-    set_threads,
-    warm_game_kernel,
 )
+from sim.cli.hooks import note_line, when_work_starts
 from sim.cli.printing import print_table, stdout_console
 from sim.study.balance.settings import (
     DEFAULT_FIELD,
@@ -37,19 +36,6 @@ from sim.study.balance.settings import (
     STRONG,
     WEAK,
 )
-
-USER_ERRORS = (ValueError, OSError)  # every settings error is one of these (one line)
-
-
-def split_list(text: str, option: str) -> tuple[str, ...]:
-    """Comma-separated specs (a spec's own ``key=value,...`` kept whole); fail if empty."""
-    from strategies.builtin import split_specs
-
-    items = tuple(split_specs(text))
-    if not items:
-        fail(f"{option}: give at least one, e.g. {option} {','.join(DEFAULT_FIELD)}")
-    return items
-
 
 _KEY_COLUMNS = ("name", "n", "games", "seat-games", "deals")  # repeated in a split table
 
@@ -176,35 +162,29 @@ def register(app: typer.Typer) -> None:
         the winner's VP and margin, explosions by round, how much skill pays, each card's,
         witch's and book's effect, and target bands; every figure with its 95% interval
         clustered by deal, every part on the same deals."""
-        from sim.cli.run_support import run_and_report, run_errors
-        from sim.study.balance.report import check_out, write_report
-        from sim.study.balance.run import plan_balance, run_balance
-        from sim.study.balance.settings import BalanceSettings
+        from sim.cli.run_support import run_errors, show_study
+        from sim.cli.user_input import USER_ERRORS
+        from sim.questions.ask_balance import balance as ask_balance
 
+        hush = quiet or json_
         try:
-            set_threads(threads)
-            settings = BalanceSettings(
-                rules=rules, overrides=tuple(set_ or ()), players=players,
-                field=split_list(field, "--field") if field is not None else DEFAULT_FIELD,
-                games=games, seed=seed, strong=strong,
-                weak=split_list(weak, "--weak") if weak is not None else WEAK,
-                parts=tuple(p.strip() for p in parts.split(",") if p.strip())
-                if parts is not None else PARTS,
-                targets=str(targets) if targets is not None else None, backend=backend.value,
-                scheduler=scheduler, workers=workers, threads=threads)
-            plan = plan_balance(settings)
-            if out is not None:
-                check_out(out, force)
+            with when_work_starts(lambda: phase_progress(hush)) as bar:
+                report = ask_balance(
+                    rules=rules, set=set_, players=players, field=field, games=games, seed=seed,
+                    strong=strong, weak=weak, parts=parts, targets=targets, out=out, force=force,
+                    threads=threads, backend=backend, scheduler=scheduler, workers=workers,
+                    progress=bar, on_note=note_line(hush),
+                    on_compile=lambda entry: compile_notice(entry, quiet=hush))
         except typer.Exit:
             raise
-        except USER_ERRORS as e:
+        except KeyboardInterrupt:
+            if not bar.started:  # before the games: the command group's line
+                raise
+            typer.echo("interrupted: nothing written", err=True)
+            raise typer.Exit(130) from None
+        except (*USER_ERRORS, OSError) as e:  # the settings; once the games run, run_errors
+            if bar.started and not isinstance(e, run_errors()):
+                raise
             fail(str(e))
-        warm_game_kernel(plan.ruleset, plan.game.lineup(0), quiet=quiet or json_)
-
-        def run():
-            with open_backend(backend, scheduler, workers, threads, quiet=quiet or json_) as be, \
-                    phase_progress(quiet or json_) as bar:
-                return run_balance(plan, backend=be, progress=bar)
-
-        run_and_report(run, write_report, out, force=force, json_=json_, errors=run_errors(),
-                       show=lambda res, files: print_result(res, files, out, out_console))
+        show_study(report.result, report.written, out, json_=json_,
+                   show=lambda res, files: print_result(res, files, out, out_console))
