@@ -13,6 +13,12 @@ import pytest
 import sim
 
 
+def _same_line(cli: str, api: str) -> bool:
+    """The command's line and the API's, the same but for the list of known strategies (this
+    process may have loaded user strategies that a fresh command has not)."""
+    return cli.partition("; known: ")[0] == api.partition("; known: ")[0] and "\n" not in cli
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["quacks", *args], capture_output=True, text=True, check=True)
 
@@ -51,7 +57,7 @@ def test_play_bad_arguments_are_the_cli_lines(kwargs, message):
     args = [f"--{k}={v}" for k, v in kwargs.items()]
     r = subprocess.run(["quacks", "play", *args], capture_output=True, text=True)
     assert r.returncode == 2
-    assert r.stderr == f"error: {e.value}\n"  # the very line the command prints
+    assert _same_line(r.stderr.removeprefix("error: ").rstrip("\n"), str(e.value))
 
 
 def _files(folder) -> list[str]:
@@ -146,7 +152,7 @@ def test_bad_arguments_are_the_cli_lines(name, kwargs, tmp_path):
     msg = _refusal(name, *args)
     with pytest.raises(ValueError) as e:
         getattr(sim, name)(**kwargs)
-    assert str(e.value) == msg
+    assert _same_line(msg, str(e.value))
 
 
 def test_a_bad_choice_names_the_option_and_the_choices():

@@ -229,7 +229,7 @@ def test_resume_with_nothing_to_resume(tmp_path, make):
 
 
 def test_interrupted_sweep_prints_the_resume_hint(tmp_path, monkeypatch):
-    import sim.cli.reports as C
+    import sim.study.sweep.run as C  # what sim.sweep runs
     from sim.study.reports.files import SWEEP_STATE
 
     def interrupted_between_values(*a, **k):

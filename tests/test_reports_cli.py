@@ -133,12 +133,12 @@ def test_no_options_runs_the_default_field(tmp_path, monkeypatch):
 ])
 def test_a_full_out_folder_is_refused_before_the_kernels_compile(tmp_path, monkeypatch, command):
     # A first run compiles for minutes: a folder that cannot take the report fails at once.
-    import sim.cli.reports as reports
+    import sim.api.game as game
 
     def no_compile(*args, **kwargs):
         raise AssertionError("compiled before checking --out")
 
-    monkeypatch.setattr(reports, "warm_game_kernel", no_compile)
+    monkeypatch.setattr(game, "play_batch", no_compile)  # the warm-up game compiles the kernel
     out = tmp_path / "x"
     out.mkdir()
     (out / "notes.txt").write_text("mine")
@@ -164,7 +164,7 @@ def test_existing_dir_is_refused_unless_force_or_resume(tmp_path):
 
 
 def test_resume_takes_saved_settings(tmp_path, monkeypatch):
-    import sim.cli.reports as C
+    import sim.study.tournament.run as C  # what sim.tournament runs
 
     real = C.run_tournament
     calls = {"n": 0}
@@ -190,7 +190,7 @@ def test_resume_takes_saved_settings(tmp_path, monkeypatch):
 
 
 def test_ctrl_c_exit_status(tmp_path, monkeypatch):
-    import sim.cli.reports as C
+    import sim.study.tournament.run as C  # what sim.tournament runs
 
     def boom(*a, **k):
         raise RunInterrupted(1234, tmp_path / "z")

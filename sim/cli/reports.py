@@ -12,28 +12,22 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from sim.cli.api_hooks import bar_on_first_update
 from sim.cli.common import (
     Backend,
     BackendOpt,
     SchedulerOpt,
     WorkersOpt,
+    compile_notice,
     fail,
-    open_backend,
-    set_threads,
-    warm_game_kernel,
 )
 from sim.cli.printing import print_table, stdout_console
 from sim.cli.run_support import (
-    check_out_free,
     default_out,
-    merge_settings,
     nothing_to_resume,
     progress_bar,
     run_errors,
-    run_sweep,
-    run_tournament,
     sigterm_as_interrupt,
-    strategy_paths,
     user_errors,
 )
 from sim.study.tournament.defaults import DEFAULT_CI_CAP, DEFAULT_GAMES
@@ -67,6 +61,16 @@ def _sweep_interrupted(target: Path) -> str:
         return f"interrupted before the sweep kept anything in {target}; run it again to start"
     return (f"interrupted: finished chunks kept in {target}; continue with: "
             f"quacks sweep --out {target} --resume")
+
+
+def _note_hook(quiet: bool):
+    """The API's ``on_note``: ``note: ...`` on stderr, none with --quiet."""
+    return None if quiet else (lambda m: typer.echo(f"note: {m}", err=True))
+
+
+def _compile_hook(quiet: bool, json_: bool):
+    """The API's ``on_compile``: the compile notice (its live line not under --json)."""
+    return lambda entry: compile_notice(entry, quiet=quiet, progress=not json_)
 
 
 _KEY_COLUMNS = ("A", "B", "games", "deals")  # the names and counts of the tables below
@@ -220,58 +224,29 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a seat-balanced tournament and write a report (parquet, CSV, markdown, PNG,
         run.json)."""
-        from sim.study.reports.files import dumps, read_saved_settings
-        from sim.study.tournament.plan import TournamentConfig, resolve_plan
-        from sim.study.tournament.run import RunInterrupted, check_two_deals
-        from strategies.builtin import split_specs
+        from sim.questions.ask_tournament import TournamentInputError
+        from sim.questions.ask_tournament import tournament as ask_tournament
+        from sim.study.reports.files import dumps
+        from sim.study.tournament.run import RunInterrupted
 
-        USER_ERRORS, RUN_ERRORS = user_errors(), run_errors()
         try:
-            set_threads(threads)
-            if resume and force:
-                fail("--resume and --force: give one (--resume continues, --force starts over)")
-            if resume and out is None:
-                fail("--resume needs --out DIR, the directory of the interrupted run")
-            specs = None
-            if strategies is not None:
-                specs = tuple(split_specs(strategies))
-                if not specs:
-                    fail("--strategies: give at least one strategy, e.g. threshold,random")
-            given = {"strategies": specs, "players": players, "games": games, "seed": seed,
-                     "rules": rules, "overrides": tuple(set_) if set_ else None,
-                     "format": format_.value if format_ else None, "until_ci": until_ci,
-                     "detail": detail.value if detail else None,
-                     "strategy_files": strategy_paths(strategy_file)}
-            if resume and nothing_to_resume(out):
-                fail(f"nothing to resume in {out}")
-            saved = read_saved_settings(out) if resume else None
-            cfg = TournamentConfig.from_settings(merge_settings(given, saved))
-            plan = resolve_plan(cfg)
-            check_two_deals(plan)
-            target = out if out is not None else default_out()
-            check_out_free(target, resume=resume, force=force)
-        except typer.Exit:
-            raise
-        except USER_ERRORS as e:
-            fail(str(e))
-        try:
-            if backend is Backend.local:  # compile outside the clock (Dask workers do their own)
-                warm_game_kernel(plan.ruleset, plan.lineup(0), quiet=quiet, progress=not json_)
-        except RUN_ERRORS as e:
-            fail(str(e))
-        try:
-            with open_backend(backend, scheduler, workers, threads, quiet=quiet) as be, \
-                    sigterm_as_interrupt(), progress_bar(quiet, "tournament") as bar:
-                res = run_tournament(plan, out=target, resume=resume, force=force, progress=bar,
-                                     plots=plots, argv=sys.argv, backend=be,
-                                     note=None if quiet
-                                     else (lambda m: typer.echo(f"note: {m}", err=True)))
+            with sigterm_as_interrupt(), \
+                    bar_on_first_update(lambda: progress_bar(quiet, "tournament")) as bar:
+                report = ask_tournament(
+                    strategies=strategies, players=players, games=games, seed=seed,
+                    out=out if out is not None or resume else default_out(), rules=rules,
+                    set=set_, format=format_, until_ci=until_ci, detail=detail, resume=resume,
+                    force=force, threads=threads, plots=plots, strategy_file=strategy_file,
+                    backend=backend, scheduler=scheduler, workers=workers, progress=bar,
+                    on_note=_note_hook(quiet), on_compile=_compile_hook(quiet, json_),
+                    argv=sys.argv)
         except RunInterrupted as e:
             typer.echo(f"interrupted: {e.games_done:,} games kept in {e.out}; continue with: "
                        f"quacks tournament --out {e.out} --resume", err=True)
             raise typer.Exit(130) from None
-        except RUN_ERRORS as e:
+        except (TournamentInputError, *run_errors()) as e:
             fail(str(e))
+        res = report.result
         if json_:
             typer.echo(dumps(res.to_json()))
             return
@@ -324,74 +299,30 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play one strategy at each value of a parameter against a field; table and plot of win
         share and mean VP against the parameter (parameters never recompile the kernels)."""
-        from sim.study.reports.files import dumps, read_saved_settings
-        from sim.study.sweep.run import plan_sweep
-        from strategies.builtin import split_specs
+        from sim.questions.ask_sweep import SweepInputError, SweepInterrupted
+        from sim.questions.ask_sweep import sweep as ask_sweep
+        from sim.study.reports.files import dumps
 
-        USER_ERRORS, RUN_ERRORS = user_errors(), run_errors()
+        target = out if out is not None or resume else default_out("sweep-")
         try:
-            set_threads(threads)
-            if resume and force:
-                fail("--resume and --force: give one (--resume continues, --force starts over)")
-            if resume and out is None:
-                fail("--resume needs --out DIR, the directory of the interrupted sweep")
-            if resume and nothing_to_resume(out):
-                fail(f"nothing to resume in {out}")
-            saved = read_saved_settings(out) if resume else None
-            s = merge_settings({"strategy": strategy, "params": list(param) if param else None,
-                        "baseline": baseline,
-                        "vs": list(split_specs(vs)) if vs is not None else None,
-                        "players": players, "games": games, "seed": seed, "rules": rules,
-                        "overrides": list(set_) if set_ else None, "until_ci": until_ci,
-                        "detail": detail.value if detail else None,
-                        "strategy_files": strategy_paths(strategy_file)}, saved)
-            if not s.get("params") and s.get("param"):  # a sweep saved before grids existed
-                s["params"] = [s["param"]]
-            for key, opt in (("strategy", "strategy"), ("params", "param"), ("vs", "vs")):
-                if not s.get(key):
-                    fail(f"--{opt}: required, e.g. quacks sweep --strategy threshold --param "
-                         "t=4:9:1 --vs threshold")
-            target = out if out is not None else default_out("sweep-")
-            check_out_free(target, resume=resume, force=force, what="sweep")
-            from sim.study.tournament.plan import load_strategy_files
-
-            load_strategy_files(s.get("strategy_files") or ())
-            first = plan_sweep(s["strategy"], s["params"], s.get("baseline")).specs[0]
-        except typer.Exit:
-            raise
-        except USER_ERRORS as e:
+            with sigterm_as_interrupt(), \
+                    bar_on_first_update(lambda: progress_bar(quiet, "sweep")) as bar:
+                report = ask_sweep(
+                    strategy=strategy, param=param, baseline=baseline, vs=vs, players=players,
+                    games=games, seed=seed, out=target, rules=rules, set=set_,
+                    until_ci=until_ci, detail=detail, resume=resume, force=force,
+                    threads=threads, plots=plots, strategy_file=strategy_file, backend=backend,
+                    scheduler=scheduler, workers=workers, progress=bar,
+                    on_note=_note_hook(quiet), on_compile=_compile_hook(quiet, json_),
+                    argv=sys.argv)
+        except SweepInputError as e:
             fail(str(e))
-        try:  # compile outside the clock; a bad field or player count is run_sweep's to report
-            from sim.rules.ruleset import load_ruleset
-            from strategies.builtin import parse_strategy
-
-            n = s.get("players") or 4
-            if backend is Backend.local:
-                warm_game_kernel(load_ruleset(s.get("rules") or "base",
-                                              list(s.get("overrides") or [])),
-                                 [parse_strategy(x) for x in ([first] + list(s["vs"]) * n)[:n]],
-                                 quiet=quiet, progress=not json_)
-        except USER_ERRORS:
-            pass
-        try:
-            with open_backend(backend, scheduler, workers, threads, quiet=quiet) as be, \
-                    sigterm_as_interrupt(), progress_bar(quiet, "sweep") as bar:
-                res = run_sweep(s["strategy"], s["params"], s["vs"], players=s.get("players"),
-                                baseline=s.get("baseline"),
-                                games=s.get("games"),
-                                seed=s.get("seed", 1) if s.get("seed") is not None else 1,
-                                rules=s.get("rules") or "base", overrides=s.get("overrides") or (),
-                                until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
-                                strategy_files=s.get("strategy_files") or (),
-                                out=target, resume=resume, force=force, progress=bar, plots=plots,
-                                argv=sys.argv, backend=be,
-                                note=None if quiet
-                                else (lambda m: typer.echo(f"note: {m}", err=True)))
-        except KeyboardInterrupt:  # RunInterrupted, or Ctrl-C between or after the values
+        except SweepInterrupted:  # in a value's games, or between or after the values
             typer.echo(_sweep_interrupted(target), err=True)
             raise typer.Exit(130) from None
-        except RUN_ERRORS as e:
+        except run_errors() as e:
             fail(str(e))
+        res = report.result
         if json_:
             typer.echo(dumps(res.to_json()))
             return

@@ -30,6 +30,15 @@ class SweepInputError(ValueError):
     stands for, when another, is its ``__cause__``."""
 
 
+class SweepInterrupted(KeyboardInterrupt):
+    """A sweep stopped by Ctrl-C once its games were under way: every finished chunk is kept
+    in ``out`` for ``resume``."""
+
+    def __init__(self, out: Path):
+        super().__init__(f"sweep interrupted; finished chunks kept in {out}")
+        self.out = out
+
+
 def sweep(
     *,
     strategy: str | None = None,
@@ -69,10 +78,9 @@ def sweep(
     (``sweep``), ``result`` (the study's ``SweepResult``: ``to_json()`` is ``--json``),
     ``written``. The same seed gives the same numbers as the command. Hooks as
     :func:`sim.tournament`. A bad argument raises :class:`SweepInputError` (a ValueError) with
-    the command's line; an interrupted sweep raises a KeyboardInterrupt after keeping every
-    finished chunk for ``resume``."""
+    the command's line; an interrupted sweep raises :class:`SweepInterrupted` (a
+    KeyboardInterrupt) after keeping every finished chunk for ``resume``."""
     from sim.study.sweep.plots import plot_jobs
-    from sim.study.sweep.run import run_sweep
 
     try:
         s = _settings(strategy=strategy, param=param, baseline=baseline, vs=vs, players=players,
@@ -88,21 +96,34 @@ def sweep(
     try:
         if getattr(backend, "value", backend) == "local":  # Dask workers compile their own
             _warm(s, on_compile)
-        with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
-            res = run_sweep(s["strategy"], s["params"], s["vs"], players=s.get("players"),
-                            baseline=s.get("baseline"), games=s.get("games"),
-                            seed=s["seed"] if s.get("seed") is not None else 1,
-                            rules=s.get("rules") or "base", overrides=s.get("overrides") or (),
-                            until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
-                            strategy_files=s.get("strategy_files") or (), out=target,
-                            resume=resume, force=force, progress=progress, plots=plots,
-                            argv=argv, backend=be, note=on_note)
+        res = _run(s, target, resume=resume, force=force, plots=plots, backend=backend,
+                   scheduler=scheduler, workers=workers, threads=threads, progress=progress,
+                   on_note=on_note, argv=argv)
     except BaseException:
         if tmp is not None:
             tmp.cleanup()
         raise
     return Report(KIND, target, res, figures=lambda: plot_jobs(res.table, res.settings),
                   temporary=tmp, written=res.files)
+
+
+def _run(s: dict, target: Path, *, resume, force, plots, backend, scheduler, workers, threads,
+         progress, on_note, argv):
+    """The sweep's games and its report in ``target`` (SweepInterrupted on Ctrl-C)."""
+    from sim.study.sweep.run import run_sweep
+
+    try:
+        with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
+            return run_sweep(s["strategy"], s["params"], s["vs"], players=s.get("players"),
+                             baseline=s.get("baseline"), games=s.get("games"),
+                             seed=s["seed"] if s.get("seed") is not None else 1,
+                             rules=s.get("rules") or "base", overrides=s.get("overrides") or (),
+                             until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
+                             strategy_files=s.get("strategy_files") or (), out=target,
+                             resume=resume, force=force, progress=progress, plots=plots,
+                             argv=argv, backend=be, note=on_note)
+    except KeyboardInterrupt as e:  # in a value's games, or between or after the values
+        raise SweepInterrupted(target) from e
 
 
 def _settings(*, strategy, param, baseline, vs, players, games, seed, out, rules,
