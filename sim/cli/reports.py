@@ -24,12 +24,12 @@ from sim.cli.common import (
 from sim.cli.printing import print_table, stdout_console
 from sim.cli.run_support import (
     default_out,
-    nothing_to_resume,
     progress_bar,
     run_errors,
     sigterm_as_interrupt,
     user_errors,
 )
+from sim.questions.running import nothing_to_resume
 from sim.study.tournament.defaults import DEFAULT_CI_CAP, DEFAULT_GAMES
 
 # The study layer (pandas, pyarrow, matplotlib, the kernels) is imported inside the commands and

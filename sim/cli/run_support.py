@@ -1,8 +1,8 @@
 """What the long report-writing runs (``quacks tournament``, ``sweep``, ``compare``) share on the
-command line: which errors are the user's, the study entry points imported on first use, the
-``--out`` check made before compiling, the default report folder, SIGTERM as Ctrl-C, the progress
-bar, the settings a resumed run takes from the interrupted one, and the call and answer of a
-study question (``sensitivity``, ``design``: :func:`ask_study`, :func:`show_study`)."""
+command line: which errors are the user's, the default report folder, SIGTERM as Ctrl-C, the
+progress bar, and the call and answer of a study question (``sensitivity``, ``design``:
+:func:`ask_study`, :func:`show_study`). The checks of ``--out`` and the settings a resumed run
+takes from the interrupted one are the Python API's (``sim.questions.running``)."""
 
 import sys
 from contextlib import contextmanager
@@ -40,37 +40,6 @@ def run_errors() -> tuple[type[BaseException], ...]:
 
     return (ReportError, TournamentError, RulesetError, StrategySpecError, GameInputError,
             OSError, BackendError)
-
-
-def run_tournament(*args, **kwargs):
-    """:func:`sim.study.tournament.run.run_tournament` (imported on the first call)."""
-    from sim.study.tournament.run import run_tournament as run
-
-    return run(*args, **kwargs)
-
-
-def check_out_free(out, *, resume: bool, force: bool, what: str = "run") -> None:
-    """:func:`sim.study.reports.files.check_out_free` for a tournament ("run") or a sweep
-    (imported on the first call): a bad ``--out`` is reported before the kernels compile."""
-    from sim.study.common.out_probe import probe_writable
-    from sim.study.reports.files import STATE_FILE, SWEEP_STATE
-    from sim.study.reports.files import check_out_free as check
-
-    check(out, resume=resume, force=force, what=what,
-          state_file=SWEEP_STATE if what == "sweep" else STATE_FILE)
-    probe_writable(out)  # under a file, read-only: refused now, not after the games
-
-
-def run_sweep(*args, **kwargs):
-    """:func:`sim.study.sweep.run.run_sweep` (imported on the first call)."""
-    from sim.study.sweep.run import run_sweep as run
-
-    return run(*args, **kwargs)
-
-
-def strategy_paths(files: list[str] | None) -> tuple[str, ...] | None:
-    """Strategy files as absolute paths (a resumed run finds them from anywhere)."""
-    return tuple(str(Path(f).resolve()) for f in files) if files else None
 
 
 def default_out(prefix: str = "") -> Path:
@@ -137,20 +106,6 @@ def progress_bar(quiet: bool, label: str):
 
     with prog:
         yield update
-
-
-def nothing_to_resume(out: Path) -> bool:
-    """True when ``out`` holds no run (interrupted or finished) that --resume could continue."""
-    from sim.study.reports.files import RUN_FILE, STATE_FILE, SWEEP_STATE
-
-    return not any((Path(out) / n).is_file() for n in (STATE_FILE, SWEEP_STATE, RUN_FILE))
-
-
-def merge_settings(given: dict, saved: dict | None) -> dict:
-    """Options given on the command line over those saved by the interrupted run."""
-    out = dict(saved or {})
-    out.update({k: v for k, v in given.items() if v is not None})
-    return out
 
 
 def run_and_report(run, write, out: Path | None, *, force: bool, json_: bool, errors, show) -> None:
