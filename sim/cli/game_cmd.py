@@ -4,7 +4,6 @@ event by event, ``round`` plays one scripted round from a file.
 """
 
 import json
-from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -30,13 +29,6 @@ def register(app: typer.Typer) -> None:
     app.command(name="round")(round_)
 
 
-@contextmanager
-def _games_bar(quiet: bool):
-    """While the games go (from their first progress): the bar, and Ctrl-C exits at once."""
-    with exit_on_interrupt(), work_progress("games", quiet=quiet) as bar:
-        yield bar
-
-
 def play(
     strategies: Annotated[str | None, typer.Option(
         help="One strategy spec per seat (name or name:key=value,...), comma-separated. Default: "
@@ -57,13 +49,15 @@ def play(
     # the simulation is imported when the command runs, so quacks --help starts at once
     from rich.table import Table
 
-    from sim.cli.api_hooks import bar_on_first_update
+    from sim.cli.hooks import when_work_starts
     from sim.cli.printing import ci_text
     from sim.cli.user_input import USER_ERRORS
     from sim.questions.ask_play import play as play_games
 
     try:
-        with bar_on_first_update(lambda: _games_bar(json_)) as bar:
+        # from the first game: the bar, and Ctrl-C exits at once
+        with when_work_starts(exit_on_interrupt,
+                              lambda: work_progress("games", quiet=json_)) as bar:
             res = play_games(strategies=strategies, players=players, games=games, seed=seed,
                              rules=rules, set=set_, threads=threads, strategy_file=strategy_file,
                              progress=bar, on_compile=compile_notice)

@@ -12,7 +12,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from sim.cli.api_hooks import bar_on_first_update
 from sim.cli.common import (
     Backend,
     BackendOpt,
@@ -21,6 +20,7 @@ from sim.cli.common import (
     compile_notice,
     fail,
 )
+from sim.cli.hooks import note_line, when_work_starts
 from sim.cli.printing import print_table, stdout_console
 from sim.cli.run_support import (
     default_out,
@@ -61,11 +61,6 @@ def _sweep_interrupted(target: Path) -> str:
         return f"interrupted before the sweep kept anything in {target}; run it again to start"
     return (f"interrupted: finished chunks kept in {target}; continue with: "
             f"quacks sweep --out {target} --resume")
-
-
-def _note_hook(quiet: bool):
-    """The API's ``on_note``: ``note: ...`` on stderr, none with --quiet."""
-    return None if quiet else (lambda m: typer.echo(f"note: {m}", err=True))
 
 
 def _compile_hook(quiet: bool, json_: bool):
@@ -231,14 +226,14 @@ def register(app: typer.Typer) -> None:
 
         try:
             with sigterm_as_interrupt(), \
-                    bar_on_first_update(lambda: progress_bar(quiet, "tournament")) as bar:
+                    when_work_starts(lambda: progress_bar(quiet, "tournament")) as bar:
                 report = ask_tournament(
                     strategies=strategies, players=players, games=games, seed=seed,
                     out=out if out is not None or resume else default_out(), rules=rules,
                     set=set_, format=format_, until_ci=until_ci, detail=detail, resume=resume,
                     force=force, threads=threads, plots=plots, strategy_file=strategy_file,
                     backend=backend, scheduler=scheduler, workers=workers, progress=bar,
-                    on_note=_note_hook(quiet), on_compile=_compile_hook(quiet, json_),
+                    on_note=note_line(quiet), on_compile=_compile_hook(quiet, json_),
                     argv=sys.argv)
         except RunInterrupted as e:
             typer.echo(f"interrupted: {e.games_done:,} games kept in {e.out}; continue with: "
@@ -306,14 +301,14 @@ def register(app: typer.Typer) -> None:
         target = out if out is not None or resume else default_out("sweep-")
         try:
             with sigterm_as_interrupt(), \
-                    bar_on_first_update(lambda: progress_bar(quiet, "sweep")) as bar:
+                    when_work_starts(lambda: progress_bar(quiet, "sweep")) as bar:
                 report = ask_sweep(
                     strategy=strategy, param=param, baseline=baseline, vs=vs, players=players,
                     games=games, seed=seed, out=target, rules=rules, set=set_,
                     until_ci=until_ci, detail=detail, resume=resume, force=force,
                     threads=threads, plots=plots, strategy_file=strategy_file, backend=backend,
                     scheduler=scheduler, workers=workers, progress=bar,
-                    on_note=_note_hook(quiet), on_compile=_compile_hook(quiet, json_),
+                    on_note=note_line(quiet), on_compile=_compile_hook(quiet, json_),
                     argv=sys.argv)
         except SweepInputError as e:
             fail(str(e))
