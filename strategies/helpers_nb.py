@@ -55,9 +55,10 @@ from sim.kernel.layout import (
     R_VP,
     WITCH_LOOK,
 )
+from sim.kernel.numba_patches import NO_NRT
 from sim.rules.chips import N_TYPES, TYPE_COLOUR
 
-_JIT = {"cache": True, "error_model": "numpy", "_nrt": False, "inline": "always"}
+_JIT = {"cache": True, "error_model": "numpy", "inline": "always", **NO_NRT}
 
 
 @njit(**_JIT)

@@ -29,6 +29,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 from sim.kernel.decisions import slots as S
 from sim.kernel.decisions.slot_call import ADDRESS_COLUMNS, SLOT_SIGNATURE
 from sim.kernel.decisions.slots import N_BUILTIN_UF, N_UF
+from sim.kernel.numba_patches import entry_points
 
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
@@ -93,10 +94,7 @@ MEMORY_SLOTS = 1 << 18  # memo entries per seat for the optimal stopper
 
 def slot_addresses(fn) -> tuple[int, int]:
     """A compiled slot function's entry point (Numba's calling convention) and its C wrapper."""
-    result = fn.overloads[SLOT_SIGNATURE.args]
-    library = result.library
-    return (library.get_pointer_to_function(result.fndesc.llvm_func_name),
-            library.get_pointer_to_function(result.fndesc.llvm_cfunc_wrapper_name))
+    return entry_points(fn, SLOT_SIGNATURE)
 
 
 _TABLE_FUNCTIONS: dict[int, tuple] = {}  # id(addresses) -> the functions behind them, kept alive

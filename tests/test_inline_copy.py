@@ -1,6 +1,6 @@
 """Numba's inliner copies an inlined body's blocks with one shared memo (``sim.kernel.inline_copy``,
-installed by ``sim.kernel.jit``): the scope is copied once per inlining, not once per block, and
-the inlined code computes the same."""
+installed by ``sim.kernel.numba_patches``): the scope is copied once per inlining, not once per
+block, and the inlined code computes the same."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from numba import njit
 from numba.core import inline_closurecall as icc
 from numba.core import ir
 
-import sim.kernel.jit as jit
-from sim.kernel import inline_copy
+from sim.kernel import inline_copy, numba_patches
 
 
 def test_installed_for_this_numba():
-    # False means Numba's inline_ir changed: the compile is correct but slower again
-    assert jit.INLINE_COPY_SHARED is True
+    # False means Numba's inline_ir changed (or the patches are off): the compile is correct but
+    # slower again
+    assert numba_patches.INLINE_COPY is True
     assert inline_copy.install() is True
     assert icc.InlineWorker.inline_ir.__qualname__ == "InlineWorker.inline_ir"
     assert icc.InlineWorker.inline_ir.__code__.co_filename.endswith("inline_closurecall.py")

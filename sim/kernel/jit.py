@@ -11,6 +11,11 @@ deeply recursive compiler crossed one such boundary about two million times per 
 million page faults: a quarter of the compile time spent in the system; CPython issue
 gh-142183, fixed in later 3.13 and 3.14 releases by caching one chunk).
 
+That frame, the per-type calls below, compiling without reference counting and the inliner's
+shared copy are Numba's and CPython's internals, so they live in
+:mod:`sim.kernel.numba_patches`, which turns them all off outside the Numba versions they were
+proven on or when ``QUACKS_NUMBA_PATCHES=off``.
+
 Numba's own ``njit`` specialises a call from one compiled function to another on the literal
 value of every constant argument: ``brew_until_stop(P, 0, ...)`` in the potion kernel and
 ``brew_until_stop(P, s, ...)`` in the game kernel were two complete compilations of the whole
@@ -21,47 +26,12 @@ and shared by every caller.
 
 from __future__ import annotations
 
-import functools
-import threading
-import types as pytypes
+from numba import njit
 
-from numba import njit, types
+from sim.kernel import numba_patches as patches
 
-from sim.kernel.inline_copy import install as install_inline_copy
-
-# Numba's inliner copied an inlined body's scope once per block (36% of a cold game-kernel compile)
-INLINE_COPY_SHARED = install_inline_copy()
-
-# Value-stack slots of the frame a compilation runs in: CPython gives it a chunk of its own (2 MiB)
-# and leaves about 1 MiB free after it, deeper than any compile goes.
-COMPILE_FRAME_SLOTS = 131_000
-_INSIDE = threading.local()
-
-
-def _call(fn, args, kwargs):
-    return fn(*args, **kwargs)
-
-
-_call_roomy = pytypes.FunctionType(_call.__code__.replace(co_stacksize=COMPILE_FRAME_SLOTS),
-                                   _call.__globals__, "_call_roomy")
-
-
-def in_roomy_frame(fn):
-    """``fn`` wrapped to run inside one frame with :data:`COMPILE_FRAME_SLOTS` slots of stack (the
-    outermost call only; a nested one runs as it is), so the frames below it never cross a
-    chunk boundary of the interpreter's frame stack back and forth."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        if getattr(_INSIDE, "on", False):
-            return fn(*args, **kwargs)
-        _INSIDE.on = True
-        try:
-            return _call_roomy(fn, args, kwargs)
-        finally:
-            _INSIDE.on = False
-
-    return wrapper
+# where game.py and tests/test_compile_frame.py find the roomy frame
+from sim.kernel.numba_patches import COMPILE_FRAME_SLOTS, in_roomy_frame  # noqa: F401
 
 
 def kernel(fn=None, *, inline: bool = False, nrt: bool = False, parallel: bool = False):
@@ -76,7 +46,7 @@ def kernel(fn=None, *, inline: bool = False, nrt: bool = False, parallel: bool =
     """
     opts: dict = {"cache": True, "error_model": "numpy"}
     if not nrt:
-        opts["_nrt"] = False
+        opts.update(patches.NO_NRT)
     if inline:
         opts["inline"] = "always"
     if parallel:
@@ -84,21 +54,10 @@ def kernel(fn=None, *, inline: bool = False, nrt: bool = False, parallel: bool =
 
     def wrap(f):
         dispatcher = njit(**opts)(f)
-        dispatcher.compile = in_roomy_frame(dispatcher.compile)
+        patches.compile_in_roomy_frame(dispatcher)
         if not inline:
-            compile_per_type(dispatcher)
+            patches.compile_per_type(dispatcher)
         return dispatcher
 
     return wrap(fn) if fn is not None else wrap
 
-
-def compile_per_type(dispatcher) -> None:
-    """Make calls from other compiled functions to ``dispatcher`` resolve on the arguments'
-    types without their literal values (one compilation serves every constant)."""
-    resolve = dispatcher.get_call_template
-
-    def get_call_template(args, kws):
-        return resolve(tuple(types.unliteral(a) for a in args),
-                       {k: types.unliteral(v) for k, v in kws.items()})
-
-    dispatcher.get_call_template = get_call_template

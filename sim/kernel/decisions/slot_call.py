@@ -14,12 +14,11 @@ half speed from the on-disk cache. An address table is one array (7 words).
 
 from __future__ import annotations
 
-from llvmlite import ir
 from numba import types
-from numba.core import cgutils
 from numba.extending import intrinsic
 
 from sim.kernel.jit import kernel
+from sim.kernel.numba_patches import function_value
 
 SLOT_SIGNATURE = types.int64(
     types.int64[:, ::1],
@@ -42,12 +41,7 @@ def slot_function(typingctx, jit_address, c_address):
         return None
 
     def codegen(context, builder, sig, args):
-        fn = cgutils.create_struct_proxy(SLOT_FUNCTION)(context, builder)
-        pointer = ir.IntType(8).as_pointer()
-        fn.jit_addr = builder.inttoptr(args[0], pointer)
-        fn.c_addr = builder.inttoptr(args[1], pointer)
-        fn.py_addr = cgutils.get_null_value(pointer)
-        return fn._getvalue()
+        return function_value(context, builder, SLOT_FUNCTION, args[0], args[1])
 
     return SLOT_FUNCTION(jit_address, c_address), codegen
 

@@ -1,0 +1,184 @@
+"""Every place quacks-sim reaches into Numba's or CPython's internals, behind one gate.
+
+The patches only make compiling (or the compiled games) faster; the games are the same without
+them (``tests/test_numba_patches.py`` plays the same games with them on and off):
+
+- ``inline-copy``: Numba's inliner copies an inlined body's scope once, not once per block
+  (:mod:`sim.kernel.inline_copy` rewrites Numba's ``InlineWorker.inline_ir`` from its source).
+- ``roomy-frame``: every compilation runs in one frame with a deep value stack (a code object's
+  ``co_stacksize`` raised, :func:`in_roomy_frame`), so CPython 3.11 and 3.12 stop mapping and
+  unmapping a frame-stack chunk millions of times per kernel (CPython gh-142183).
+- ``per-type``: a call from one kernel function to another resolves on the arguments' types
+  without their literal values (the dispatcher's ``get_call_template`` wrapped,
+  :func:`compile_per_type`), so a function is compiled once, not once per constant argument.
+- ``no-nrt``: kernel functions that allocate nothing are compiled without reference counting
+  (Numba's private ``_nrt`` option, :data:`NO_NRT`).
+
+They are on when Numba and llvmlite are the minor versions they were proven on (:data:`PROVEN`,
+the versions ``pyproject.toml`` pins) and ``QUACKS_NUMBA_PATCHES`` is not ``off``; otherwise all
+of them are off, and one note says so on stderr, once per process (:data:`OFF` says why).
+
+Always used, whatever the switch (the kernels call slot functions through them and Numba has no
+public way to do either): :func:`function_value` builds a first-class function value from two
+addresses inside compiled code (the fields of Numba's ``FunctionModel``) and
+:func:`entry_points` reads a compiled function's two addresses (its compile result's library
+and function descriptor), as ``numba.experimental.function_type`` does for its own.
+
+Not here: the cache locator (:mod:`sim.numba_cache`) is handed to Numba through its
+configuration (``NUMBA_CACHE_LOCATOR_CLASSES``, Numba 0.67 or later) and subclasses its
+``UserProvidedCacheLocator``; it changes nothing of Numba's, and the cache's freshness rests on
+it, so it is never off. The compile notice (:mod:`sim.cli.compiling`) only listens to Numba's
+event API (``numba.core.event``, documented in Numba's developer manual).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import sys
+import threading
+import types as pytypes
+
+import llvmlite
+import numba
+from numba import types
+
+from sim.kernel import inline_copy
+
+SWITCH = "QUACKS_NUMBA_PATCHES"  # "off" turns every patch off
+OFF_WORDS = ("off", "0", "false", "no")
+ON_WORDS = ("", "on", "1", "true", "yes")
+# the minor versions the patches were proven on (benchmarks/game_checksums.py --check with them
+# on, tests/test_numba_patches.py on against off); pyproject.toml pins numba and llvmlite to them
+PROVEN = {"numba": (0, 68), "llvmlite": (0, 50)}
+PATCHES = ("inline-copy", "roomy-frame", "per-type", "no-nrt")
+
+
+def minor(version: str) -> tuple[int, int]:
+    """``(0, 68)`` of ``"0.68.1"`` (or ``"0.68.0rc1"``); ``(-1, -1)`` of anything else."""
+    m = re.match(r"(\d+)\.(\d+)", version)
+    return (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
+
+
+def installed() -> dict[str, str]:
+    """The versions of Numba and llvmlite this process runs."""
+    return {"numba": numba.__version__, "llvmlite": llvmlite.__version__}
+
+
+def off_reason(switch: str | None = None, versions: dict[str, str] | None = None) -> str | None:
+    """Why the patches are off (None: they are on): the switch (``$QUACKS_NUMBA_PATCHES`` unless
+    given), else a Numba or llvmlite outside :data:`PROVEN` (the installed ones unless given)."""
+    value = os.environ.get(SWITCH, "") if switch is None else switch
+    word = value.strip().lower()
+    if word in OFF_WORDS:
+        return f"{SWITCH}={value}"
+    if word not in ON_WORDS:
+        return f"{SWITCH}={value!r} is neither on nor off"
+    versions = installed() if versions is None else versions
+    other = [f"{name} {versions[name]}" for name, want in PROVEN.items()
+             if minor(versions[name]) != want]
+    if other:
+        proven = " and ".join(f"{name} {a}.{b}" for name, (a, b) in PROVEN.items())
+        return f"proven on {proven}, this is {', '.join(other)}"
+    return None
+
+
+def note(reason: str) -> str:
+    """The line that says the patches are off, and why."""
+    return f"note: quacks-sim's Numba patches are off ({reason}): compiling takes longer"
+
+
+OFF = off_reason()
+ON = OFF is None
+if OFF is not None:  # once per process: a module runs once
+    print(note(OFF), file=sys.stderr, flush=True)
+
+# --- inline-copy: Numba's inliner copied an inlined body's scope once per block (36% of a cold
+# game-kernel compile); True when the rewrite is in place
+INLINE_COPY = ON and inline_copy.install()
+
+# --- roomy-frame: value-stack slots of the frame a compilation runs in; CPython gives it a chunk
+# of its own (2 MiB) and leaves about 1 MiB free after it, deeper than any compile goes
+COMPILE_FRAME_SLOTS = 131_000
+_INSIDE = threading.local()
+
+
+def _call(fn, args, kwargs):
+    return fn(*args, **kwargs)
+
+
+_call_roomy = pytypes.FunctionType(_call.__code__.replace(co_stacksize=COMPILE_FRAME_SLOTS),
+                                   _call.__globals__, "_call_roomy") if ON else _call
+
+
+def in_roomy_frame(fn):
+    """``fn`` wrapped to run inside one frame with :data:`COMPILE_FRAME_SLOTS` slots of stack (the
+    outermost call only; a nested one runs as it is), so the frames below it never cross a
+    chunk boundary of the interpreter's frame stack back and forth; ``fn`` itself when the
+    patches are off."""
+    if not ON:
+        return fn
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if getattr(_INSIDE, "on", False):
+            return fn(*args, **kwargs)
+        _INSIDE.on = True
+        try:
+            return _call_roomy(fn, args, kwargs)
+        finally:
+            _INSIDE.on = False
+
+    return wrapper
+
+
+def compile_in_roomy_frame(dispatcher) -> None:
+    """Make every compilation of ``dispatcher`` run in the roomy frame (patches on)."""
+    if ON:
+        dispatcher.compile = in_roomy_frame(dispatcher.compile)
+
+
+# --- per-type
+def compile_per_type(dispatcher) -> None:
+    """Make calls from other compiled functions to ``dispatcher`` resolve on the arguments'
+    types without their literal values, so one compilation serves every constant (patches on;
+    off, Numba specialises such a call on each constant, as its ``njit`` does)."""
+    if not ON:
+        return
+    resolve = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return resolve(tuple(types.unliteral(a) for a in args),
+                       {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+
+
+# --- no-nrt: the options of a function that allocates nothing (Numba's private ``_nrt``)
+NO_NRT: dict = {"_nrt": False} if ON else {}
+
+
+# --- always used: calling a compiled slot function through its two addresses
+def function_value(context, builder, fn_type, jit_address, c_address):
+    """Inside an intrinsic's codegen: a first-class function value of ``fn_type`` (a
+    ``types.FunctionType``) whose calls go to ``jit_address`` (Numba's calling convention) and
+    ``c_address`` (its C wrapper), both LLVM integers; laid out as Numba's ``FunctionModel``."""
+    from llvmlite import ir
+    from numba.core import cgutils
+
+    fn = cgutils.create_struct_proxy(fn_type)(context, builder)
+    pointer = ir.IntType(8).as_pointer()
+    fn.jit_addr = builder.inttoptr(jit_address, pointer)
+    fn.c_addr = builder.inttoptr(c_address, pointer)
+    fn.py_addr = cgutils.get_null_value(pointer)
+    return fn._getvalue()
+
+
+def entry_points(dispatcher, signature) -> tuple[int, int]:
+    """The entry point (Numba's calling convention) and the C wrapper of ``dispatcher`` compiled
+    for ``signature``."""
+    result = dispatcher.overloads[signature.args]
+    library = result.library
+    return (library.get_pointer_to_function(result.fndesc.llvm_func_name),
+            library.get_pointer_to_function(result.fndesc.llvm_cfunc_wrapper_name))
