@@ -1,12 +1,14 @@
 """Checksums of complete games, one per ruleset configuration: proof that a restructuring changed
 no game.
 
-Usage:  python benchmarks/game_checksums.py [--games N] [--seed S] [--json FILE] [--check FILE]
+Usage:  python benchmarks/game_checksums.py [--games N] [--seed S] [--part games|potions]
+                                           [--json FILE] [--check FILE]
 
 Every configuration plays ``--games`` games (default 20,000) with a fixed lineup and the round
 records on, and hashes every per-game and per-round field by its name (so a field that moves to
 another offset keeps its checksum). ``--json FILE`` writes the checksums; ``--check FILE``
-compares with a file written before and exits 1 on any difference.
+compares with a file written before and exits 1 on any difference. ``--part`` plays only the
+games or only the potions (``--check`` then compares that part).
 
 Configurations: base with and without the deck, every ingredient set (1-4 under base, 5-6 under
 the Herb Witches), each published variant, and the Herb Witches with 5 players; and single
@@ -87,7 +89,8 @@ def checksum(cols: dict[str, np.ndarray]) -> str:
     return h.hexdigest()[:16]
 
 
-def run(games: int, seed: int) -> dict[str, str]:
+def game_sums(games: int, seed: int, say=print) -> dict[str, str]:
+    """The checksum of every game configuration (:data:`CONFIGS`), ``games`` games each."""
     from sim.api.game import play_batch
     from sim.rules.ruleset import load_ruleset
     from strategies.builtin import parse_strategy
@@ -101,23 +104,50 @@ def run(games: int, seed: int) -> dict[str, str]:
         res = play_batch(rs, [parse_strategy(x) for x in lineup], games=idx // n,
                          rotations=idx % n, seed=seed, detail=True)
         out[label] = checksum(named_columns(res.out, res.rounds))
-        print(f"{label:<16} {out[label]}  {time.perf_counter() - t:6.1f} s", flush=True)
-    from sim.api import potion as pot
+        say(f"{label:<16} {out[label]}  {time.perf_counter() - t:6.1f} s")
+    return out
 
+
+def potion_sums(games: int, seed: int, say=print) -> dict[str, str]:
+    """The checksum of every potion configuration (:data:`POTIONS`), ``20 * games`` potions
+    each."""
+    from sim.api import potion as pot
+    from sim.rules.ruleset import load_ruleset
+
+    out = {}
     for label, rules, sets, stop in POTIONS:
         q = pot.make_query(POTION_BAG, stop, 1, 0, load_ruleset(rules, list(sets)))
         t = time.perf_counter()
         hist = pot.sample(q, 20 * games, seed, with_bowl=pot.has_bowl(q))
         key = f"{label}-{stop}"
         out[key] = checksum({"hist": hist})
-        print(f"{key:<22} {out[key]}  {time.perf_counter() - t:6.1f} s", flush=True)
+        say(f"{key:<22} {out[key]}  {time.perf_counter() - t:6.1f} s")
     return out
+
+
+PARTS = {"games": game_sums, "potions": potion_sums}
+
+
+def run(games: int, seed: int, parts: tuple[str, ...] = tuple(PARTS),
+        say=lambda line: print(line, flush=True)) -> dict[str, str]:
+    """Every checksum of ``parts`` (default: the games, then the potions); ``say`` gets one line
+    per configuration."""
+    out = {}
+    for part in parts:
+        out.update(PARTS[part](games, seed, say))
+    return out
+
+
+def differences(want: dict[str, str], got: dict[str, str]) -> list[str]:
+    """The configurations of ``want`` whose checksum ``got`` does not match."""
+    return [k for k in want if want[k] != got.get(k)]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--part", choices=sorted(PARTS), help="only the games or only the potions")
     ap.add_argument("--json", help="write the checksums to this file")
     ap.add_argument("--check", help="compare with the checksums in this file")
     a = ap.parse_args(argv)
@@ -128,12 +158,15 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, KeyError, TypeError) as e:
             ap.error(f"--check {a.check}: not a checksum file ({e})")
     sys.path.insert(0, str(ROOT))
-    sums = run(a.games, a.seed)
+    parts = (a.part,) if a.part else tuple(PARTS)
+    sums = run(a.games, a.seed, parts)
     if a.json:
         Path(a.json).write_text(json.dumps({"games": a.games, "seed": a.seed, "checksums": sums},
                                            indent=1) + "\n")
     if want is not None:
-        bad = [k for k in want if want[k] != sums.get(k)]
+        if a.part:  # only the configurations of the part played
+            want = {k: v for k, v in want.items() if k in sums}
+        bad = differences(want, sums)
         print("all checksums match" if not bad else f"DIFFERENT: {', '.join(bad)}")
         return 1 if bad else 0
     return 0

@@ -1,0 +1,151 @@
+"""The one gate of Numba's and CPython's internals (``sim.kernel.numba_patches``): the patches are
+on for the pinned Numba and llvmlite, off with ``QUACKS_NUMBA_PATCHES=off`` or another version
+(one note line on stderr, once per process; nothing when on), and the games are the same either
+way."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.kernel import numba_patches as gate
+
+ROOT = Path(__file__).resolve().parent.parent
+PROVEN_HERE = {"numba": "0.68.1", "llvmlite": "0.50.0"}
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+
+def test_pyproject_pins_the_proven_minor_versions():
+    from packaging.requirements import Requirement
+
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    pins = {r.name: r.specifier for r in map(Requirement, deps)}
+    for name, (major, minor) in gate.PROVEN.items():
+        assert {str(s) for s in pins[name]} == {f">={major}.{minor}", f"<{major}.{minor + 1}"}
+    # and this is what runs here, so the tests below prove the patches on these versions
+    assert gate.off_reason(switch="on") is None
+
+
+@pytest.mark.parametrize("switch, versions, reason", [
+    ("", PROVEN_HERE, None),
+    ("on", PROVEN_HERE, None),
+    (" ON ", PROVEN_HERE, None),
+    ("1", PROVEN_HERE, None),
+    ("off", PROVEN_HERE, "QUACKS_NUMBA_PATCHES=off"),
+    ("Off", PROVEN_HERE, "QUACKS_NUMBA_PATCHES=Off"),
+    ("0", PROVEN_HERE, "QUACKS_NUMBA_PATCHES=0"),
+    ("maybe", PROVEN_HERE, "QUACKS_NUMBA_PATCHES='maybe' is neither on nor off"),
+    ("", {"numba": "0.68.0rc1", "llvmlite": "0.50.2"}, None),
+    ("", {"numba": "0.69.0", "llvmlite": "0.50.0"},
+     "proven on numba 0.68 and llvmlite 0.50, this is numba 0.69.0"),
+    ("", {"numba": "0.67.1", "llvmlite": "0.49.0"},
+     "proven on numba 0.68 and llvmlite 0.50, this is numba 0.67.1, llvmlite 0.49.0"),
+    ("", {"numba": "0+unknown", "llvmlite": "0.50.0"},
+     "proven on numba 0.68 and llvmlite 0.50, this is numba 0+unknown"),
+    ("off", {"numba": "0.69.0", "llvmlite": "0.50.0"}, "QUACKS_NUMBA_PATCHES=off"),
+])
+def test_why_the_patches_are_off(switch, versions, reason):
+    assert gate.off_reason(switch=switch, versions=versions) == reason
+
+
+def test_the_patches_are_on_here():
+    from numba.core import inline_closurecall as icc
+
+    from sim.kernel import inline_copy
+    from sim.kernel.decisions.slot_call import call_slot
+    from sim.kernel.game import play_games
+    from sim.kernel.potions import potion_histograms
+
+    assert gate.ON and gate.OFF is None
+    assert gate.INLINE_COPY and inline_copy.ORIGINAL is not icc.InlineWorker.inline_ir
+    assert gate.NO_NRT == {"_nrt": False}
+    for d in (play_games, potion_histograms):  # a kernel entry point: every patch in place
+        assert getattr(d.compile, "__wrapped__", None) is not None
+        assert "get_call_template" in vars(d)
+    assert "get_call_template" not in vars(call_slot)  # inlined: compiled in every caller
+
+
+# in a process with the patches off: Numba as it is, and one note line whatever is imported
+OFF_PROBE = """
+import json
+from numba.core.registry import CPUDispatcher
+from sim.kernel import inline_copy, numba_patches as gate
+from sim.kernel.jit import in_roomy_frame, kernel
+from sim.kernel.potions import potion_histograms
+from strategies import helpers_nb, plugin
+
+@kernel
+def add_one(x):
+    return x + 1
+
+def plain(d):
+    return {"compile": "compile" in vars(d), "call template": "get_call_template" in vars(d),
+            "_nrt": "_nrt" in d.targetoptions}
+
+print(json.dumps({"on": gate.ON, "inline copy": [gate.INLINE_COPY, inline_copy.ORIGINAL is None],
+                  "roomy": in_roomy_frame(plain) is plain,
+                  "kernel": plain(potion_histograms), "helper": plain(helpers_nb.white_total),
+                  "new": plain(add_one), "runs": add_one(41)}))
+"""
+
+
+def run_python(script: Path, code: str, **env) -> subprocess.CompletedProcess:
+    """``code`` run as the file ``script`` (a cached function needs a file) without the switch
+    unless given, its compiled functions in ``script``'s folder."""
+    script.write_text(code)
+    full = {k: v for k, v in os.environ.items() if k != gate.SWITCH}
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT,
+                          env={**full, "NUMBA_CACHE_DIR": str(script.parent), **env}, timeout=600)
+
+
+def test_off_leaves_numba_as_it_is_and_says_so_once(tmp_path):
+    r = run_python(tmp_path / "probe.py", OFF_PROBE, QUACKS_NUMBA_PATCHES="off")
+    assert r.returncode == 0, r.stderr
+    plain = {"compile": False, "call template": False, "_nrt": False}
+    assert json.loads(r.stdout) == {"on": False, "inline copy": [False, True], "roomy": True,
+                                    "kernel": plain, "helper": plain, "new": plain, "runs": 42}
+    assert r.stderr.splitlines() == [gate.note("QUACKS_NUMBA_PATCHES=off")]
+
+
+def test_on_says_nothing(tmp_path):
+    r = run_python(tmp_path / "probe.py", "import sim.kernel.jit, strategies.plugin\n"
+                   "import sim.kernel.numba_patches as g\nprint(g.ON)\n")
+    assert (r.returncode, r.stdout, r.stderr) == (0, "True\n", "")
+
+
+def checksums(tmp_path: Path, name: str, **env) -> dict[str, str]:
+    """The game checksums of ``benchmarks/game_checksums.py`` (40 games per configuration) in a
+    process of its own."""
+    out = tmp_path / f"{name}.json"
+    full = {k: v for k, v in os.environ.items() if k != gate.SWITCH}
+    r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "game_checksums.py"),
+                        "--games", "40", "--part", "games", "--json", str(out)],
+                       capture_output=True, text=True, cwd=ROOT, env={**full, **env},
+                       timeout=3600)
+    assert r.returncode == 0, r.stderr
+    return {"checksums": json.loads(out.read_text())["checksums"], "stderr": r.stderr}
+
+
+@pytest.mark.slow
+def test_the_same_games_with_the_patches_off(tmp_path):
+    """Every game configuration of the golden checksums, compiled with the patches and without
+    them (in a cache folder of its own: the compiled code differs, and the shared cache is left
+    as it was), gives the same game records. Compiles the game kernel without the patches: a few
+    minutes."""
+    on = checksums(tmp_path, "on")
+    off_cache = tmp_path / "cache-patches-off"
+    off = checksums(tmp_path, "off", QUACKS_NUMBA_PATCHES="off", NUMBA_CACHE_DIR=str(off_cache))
+    assert on["stderr"].count("Numba patches") == 0
+    assert off["stderr"].count(gate.note("QUACKS_NUMBA_PATCHES=off")) == 1
+    assert any(off_cache.rglob("game.play_games-*.nbi"))  # compiled there, not in the shared one
+    assert len(on["checksums"]) >= 14
+    assert off["checksums"] == on["checksums"]
