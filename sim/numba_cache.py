@@ -7,6 +7,15 @@ module imports* (transitively, read from the import statements, not by importing
 one rule module therefore recompiles the functions whose modules depend on it and nothing else,
 and two checkouts with the same sources share one cache.
 
+What is hashed is a module's *code*, not its text (:func:`code_text`): its syntax tree without
+docstrings, comments, formatting or line numbers, and without ``doc=`` keyword arguments (the
+meaning of a declared field: documentation, never read by compiled code). Editing a docstring, a
+comment or a field's doc therefore recompiles nothing; human texts (event, card, witch and book
+texts, help) live in modules no kernel imports. A cached function is also named without its line
+number (:meth:`ProjectCacheLocator.get_disambiguator`), so a longer docstring above it does not
+move it to a new cache entry. A module's code hash is kept on disk beside the cache, under the
+hash of its bytes (:func:`code_hash`), so a start-up parses only the files that changed.
+
 The locator is handed to Numba through ``NUMBA_CACHE_LOCATOR_CLASSES`` (Numba 0.67 or later),
 set by :func:`configure` before Numba is imported; nothing here imports Numba until Numba asks
 for a locator, so commands that compile nothing never pay for it.
@@ -14,18 +23,23 @@ for a locator, so commands that compile nothing never pay for it.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
+import json
 import os
 import pickle
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("sim", "strategies")
 LOCATOR = "sim.numba_cache.ProjectCacheLocator"
 # Numba's own locators stay behind ours, for cached functions outside this project
+# in every cache file's name in place of Numba's line number (see get_disambiguator)
+CACHE_DISAMBIGUATOR = "q"
 NUMBA_LOCATORS = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator",
                   "IPythonCacheLocator", "ZipCacheLocator")
 
@@ -133,14 +147,89 @@ def closure(rel: str) -> tuple[str, ...]:
     return tuple(sorted(seen))
 
 
+# the keyword argument that documents a declared value (``Field(..., doc="...")``): not code
+DOC_KEYWORD = "doc"
+# in the memo's key: a new Python may dump a tree differently, a new normaliser hashes otherwise
+CODE_HASH_VERSION = f"code-1/{sys.version_info[0]}.{sys.version_info[1]}"
+CODE_HASHES_FILE = "code-hashes.json"
+CODE_HASHES_KEPT = 4000  # entries the memo keeps (the oldest half goes when it is full)
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str))
+
+
+class _DropTexts(ast.NodeTransformer):
+    """Removes what cannot change compiled code: docstrings and ``doc=`` keyword arguments."""
+
+    def generic_visit(self, node):
+        body = getattr(node, "body", None)
+        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                and body and _is_docstring(body[0])):
+            node.body = body[1:] or [ast.Pass()]
+        if isinstance(node, ast.Call):
+            node.keywords = [k for k in node.keywords if k.arg != DOC_KEYWORD]
+        return super().generic_visit(node)
+
+
+def code_text(source: bytes | str) -> str:
+    """A module's code as the stamp sees it: its syntax tree without docstrings and ``doc=``
+    keyword arguments, dumped without positions (so comments, formatting and line numbers do not
+    count either)."""
+    return ast.dump(_DropTexts().visit(ast.parse(source)), include_attributes=False)
+
+
+@functools.cache
+def _code_hash_memo() -> dict[str, str]:
+    try:
+        with open(os.path.join(cache_base(), CODE_HASHES_FILE), encoding="utf-8") as f:
+            memo = json.load(f)
+        return memo if isinstance(memo, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_code_hashes(memo: dict[str, str]) -> None:
+    """Write the memo (a temporary file renamed over it; a failure only costs a parse later)."""
+    if len(memo) > CODE_HASHES_KEPT:
+        for key in list(memo)[: len(memo) // 2]:
+            del memo[key]
+    try:
+        os.makedirs(cache_base(), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache_base(), prefix=".code-hashes-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(memo, f)
+        os.replace(tmp, os.path.join(cache_base(), CODE_HASHES_FILE))
+    except OSError:
+        pass
+
+
+@functools.cache
+def code_hash(rel: str) -> str:
+    """Hash of :func:`code_text` of the project file ``rel``, read from the on-disk memo when a
+    file with the same bytes was hashed before."""
+    raw = (ROOT / rel).read_bytes()
+    key = hashlib.sha256(CODE_HASH_VERSION.encode() + b"\0" + raw).hexdigest()[:32]
+    memo = _code_hash_memo()
+    if key not in memo:
+        try:
+            code = code_text(raw).encode()
+        except (SyntaxError, ValueError):  # not Python we can parse: its bytes are its code
+            code = raw
+        memo[key] = hashlib.sha256(code).hexdigest()[:32]
+        _save_code_hashes(memo)
+    return memo[key]
+
+
 @functools.cache
 def module_stamp(rel: str) -> str:
-    """Hash of ``rel`` and of every project module it depends on: the freshness stamp of every
-    cached function defined in ``rel``."""
+    """Hash of the code (:func:`code_hash`) of ``rel`` and of every project module it depends on:
+    the freshness stamp of every cached function defined in ``rel``."""
     h = hashlib.sha256()
     for dep in closure(rel):
         h.update(dep.encode())
-        h.update((ROOT / dep).read_bytes())
+        h.update(code_hash(dep).encode())
     return h.hexdigest()[:16]
 
 
@@ -189,7 +278,6 @@ def _locator_class():
 
         def __init__(self, py_func, rel: str):
             self._rel = rel
-            self._lineno = py_func.__code__.co_firstlineno
 
         def get_cache_path(self):
             return cache_folder(self._rel)
@@ -198,7 +286,9 @@ def _locator_class():
             return module_stamp(self._rel)
 
         def get_disambiguator(self):
-            return str(self._lineno)
+            # not the line number: a docstring edit above the function must not move it to a
+            # new cache entry (Numba's index key already holds the function's bytecode)
+            return CACHE_DISAMBIGUATOR
 
         @classmethod
         def from_function(cls, py_func, py_file):

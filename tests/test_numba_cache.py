@@ -5,6 +5,8 @@ compiled kernel could survive an edit to a module it depends on."""
 from __future__ import annotations
 
 import ast
+import re
+import shutil
 
 import pytest
 
@@ -71,3 +73,88 @@ def test_import_scan_reads_every_form(tmp_path, monkeypatch):
             "sim/rules.py")
     finally:
         nc.imports_of.cache_clear()
+
+
+# --- the stamp hashes code, not text -------------------------------------------------------------
+
+KERNEL_SOURCE = re.compile(r"^\s*@kernel\b|cache=True", re.M)
+
+
+def compiled_modules(root) -> list[str]:
+    """The project modules that define a function Numba caches on disk."""
+    return sorted(p.relative_to(root).as_posix() for pkg in nc.PACKAGES
+                  for p in (root / pkg).rglob("*.py")
+                  if KERNEL_SOURCE.search(p.read_text(encoding="utf-8")))
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """A copy of the project's sources as the cache's root, and a function giving every compiled
+    module's stamp after editing the copy: ``stamps(edits)``, edits ``(file, old, new)``."""
+    for pkg in nc.PACKAGES:
+        shutil.copytree(nc.ROOT / pkg, tmp_path / pkg)
+    monkeypatch.setattr(nc, "ROOT", tmp_path)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    caches = (nc.imports_of, nc.closure, nc.code_hash, nc.module_stamp, nc._code_hash_memo)
+
+    def stamps(edits=()):
+        for rel, old, new in edits:
+            path = tmp_path / rel
+            text = path.read_text(encoding="utf-8")
+            assert old in text, (rel, old)
+            path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        for f in caches:
+            f.cache_clear()
+        return {m: nc.module_stamp(m) for m in compiled_modules(tmp_path)}
+
+    yield stamps
+    for f in caches:
+        f.cache_clear()
+
+
+def changed(before: dict, after: dict) -> list[str]:
+    return sorted(m for m in before if before[m] != after[m])
+
+
+def test_code_text_ignores_docstrings_comments_layout_and_docs():
+    code = ('"""Module."""\nimport x\n\n\nclass A:\n    """A."""\n\n    def f(self, a):\n'
+            '        """F."""\n        return g(a, doc="the meaning")  # why\n')
+    same = ('"""Another text,\nover two lines."""\nimport x\nclass A:\n    """B."""\n'
+            '    def f(self, a):\n        """G."""\n\n        return g(a,\n'
+            '                 doc="other")\n')
+    assert nc.code_text(code) == nc.code_text(same)
+    for old, new in (("return g(a", "return g(a + 1"), ('doc="the', 'what="the'),
+                     ("import x", "import y")):
+        other = code.replace(old, new)
+        assert nc.code_text(other) != nc.code_text(code)
+
+
+def test_a_docstring_comment_or_field_doc_edit_changes_no_stamp(tree):
+    before = tree()
+    assert len(before) > 100
+    after = tree([
+        ("sim/kernel/layout.py", '"""Fixed layouts', '"""Fixed (edited)\n\nlayouts'),
+        ("sim/kernel/bag.py", "from __future__", "# a new comment\nfrom __future__"),
+        ("sim/kernel/layout.py", 'doc="1 = full"', 'doc="1: the flask is full"'),
+        ("sim/kernel/jit.py", '"""Compile ``fn`` as a kernel function.',
+         '"""Compile ``fn`` as a kernel function (edited).'),
+    ])
+    assert changed(before, after) == []
+
+
+def test_a_code_edit_changes_the_stamps_of_its_users(tree):
+    before = tree()
+    after = tree([("sim/kernel/bag.py", "from __future__ import annotations",
+                   "from __future__ import annotations\nX_NEW = 1")])
+    hit = changed(before, after)
+    assert "sim/kernel/bag.py" in hit and "sim/kernel/game.py" in hit
+    assert set(hit) == {m for m in before if "sim/kernel/bag.py" in nc.closure(m)}
+
+
+def test_a_cached_function_is_not_named_by_its_line():
+    from sim.kernel.bag import draw_chip
+
+    loc = nc.ProjectCacheLocator.from_function(draw_chip.py_func, draw_chip.py_func.__code__
+                                               .co_filename)
+    assert loc.get_disambiguator() == nc.CACHE_DISAMBIGUATOR
+    assert str(draw_chip.py_func.__code__.co_firstlineno) != nc.CACHE_DISAMBIGUATOR
