@@ -240,7 +240,7 @@ def test_unwritable_dir(tmp_path):
                       "not a directory")
     assert_user_error(invoke("tournament", "--strategies", THREE, "--games", 30, "--out",
                              blocker / "sub"),
-                      "cannot write")
+                      "is a file, not a directory")  # the path under a file names that file
 
 
 # --- sweep and plot ------------------------------------------------------------------------------
