@@ -7,6 +7,11 @@ import time
 
 from sim.cli.common import OPTIMAL_ENTRY, compile_notice
 
+# every cached entry point, in the order warm_all compiles them
+WARMUP_ENTRIES = ("sim/kernel/potions.potion_histograms", "sim/kernel/potions.potion_forced",
+                  "sim/kernel/game.play_games", "sim/kernel/game.play_game",
+                  "sim/kernel/round.play_round", OPTIMAL_ENTRY)
+
 
 def warm_all(optimal: bool = False, on_step=None) -> tuple[list[tuple[str, float]], bool]:
     """Run every kernel once on a tiny input; return (label, seconds) per step and whether
@@ -28,11 +33,8 @@ def warm_all(optimal: bool = False, on_step=None) -> tuple[list[tuple[str, float
 
     rs = load_ruleset("base", [])
     names = [d.name for d in REGISTRY.values() if d.source == "built-in" and d.name != "optimal"]
-    entries = ("sim/kernel/potions.potion_histograms", "sim/kernel/potions.potion_forced",
-               "sim/kernel/game.play_games",
-               "sim/kernel/game.play_game", "sim/kernel/round.play_round", OPTIMAL_ENTRY)
-    cached = all(is_cached(e) for e in entries)
-    compile_notice(*entries)
+    cached = all(is_cached(e) for e in WARMUP_ENTRIES)
+    compile_notice(*WARMUP_ENTRIES)
     steps: list[tuple[str, float]] = []
     one = np.zeros(1, dtype=np.int64)
 
