@@ -13,14 +13,17 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
+from sim.api import event_table
 from sim.api import events as api_events
+from sim.api.event_table import EVENTS
 from sim.api.game import result_fields, round_fields
 from sim.kernel import cards as K
 from sim.kernel import layout as L
 from sim.kernel import records
 from sim.kernel.cards import hooks
 from sim.kernel.decisions import slots as S
-from sim.kernel.event_codes import EVENT_CONSTANTS, EVENTS
+from sim.kernel.event_codes import EVENT_CODES, EVENT_CONSTANTS
+from sim.kernel.fields import Field
 from sim.rules import chips
 from sim.rules.books import BOOK_QUESTIONS, books
 from sim.rules.cards import CARDS, card_number
@@ -109,6 +112,21 @@ def test_event_codes_are_unique_named_and_have_a_text():
     layout_codes = {k: v for k, v in vars(L).items() if k.startswith("EV_") and k != "EV_WIDTH"}
     assert layout_codes == EVENT_CONSTANTS
     assert api_events.EVENT_NAMES == {e.code: e.name for e in EVENTS}
+    assert [(e.const, e.name) for e in EVENTS] == list(EVENT_CODES)
+
+
+def test_every_stop_reason_has_a_text():
+    stops = {v for k, v in vars(L).items() if k.startswith("STOP_") and type(v) is int}
+    assert stops == set(range(1, len(L.STOP_REASONS) + 1)) == set(event_table.STOP_NAMES)
+    assert all(event_table.STOP_NAMES.values())
+
+
+def test_a_field_doc_is_given_by_keyword():
+    """The Numba cache's stamp leaves out ``doc=`` keyword arguments (a field's meaning is no
+    code); a doc given by position would count as code, so it is refused."""
+    assert Field("x", 2, doc="what it holds").doc == "what it holds"
+    with pytest.raises(TypeError):
+        Field("x", 2, "what it holds")
 
 
 PSEUDO_FIELDS = {"title", "fields", "cost"}
@@ -280,3 +298,29 @@ def test_witch_defaults_are_declared_with_each_witch():
     for name, (off, default) in declared.items():
         assert slots_params[name] == off == param_offset(name) and S.WITCH_DEFAULTS[off] == default
     assert max(off for off, _ in declared.values()) < S.PARAM_WIDTH
+
+
+def test_record_columns_are_the_report_schema():
+    """games.parquet's and rounds.parquet's record columns come from one declaration (the
+    records' fields): the columns read from a kernel result are the schema's, with its types,
+    and the tournament's round metrics are the round columns but the card."""
+    import numpy as np
+
+    from sim.api import columns
+    from sim.study.tournament import statistics
+
+    rng = np.random.default_rng(0)
+    out = rng.integers(1, 40, (3, 4, records.O_WIDTH))
+    rd = rng.integers(-1, 40, (3, 20, 4, records.RD_WIDTH))
+    for witches in (False, True):
+        types = {k: v for k, v in game_types(witches).items() if k in records.RESULT.column_types()}
+        got = columns.game_columns(out, witches)
+        assert {k: pa.from_numpy_dtype(v.dtype) for k, v in got.items()} == types
+        assert all(len(v) == 12 for v in got.values())
+    got = columns.round_columns(rd)
+    assert {k: pa.from_numpy_dtype(v.dtype) for k, v in got.items()} == {
+        k: v for k, v in ROUND_TYPES.items() if k in records.ROUND.column_types()}
+    assert np.array_equal(got["score"], rd[..., records.RD_SCORE].ravel())
+    share = columns.game_columns(out, False)["win_share"]
+    assert np.array_equal(share, (out[..., records.O_WIN] / out[..., records.O_NWIN]).ravel())
+    assert statistics.ROUND_METRIC_NAMES == tuple(c for c in got if c != "card")

@@ -158,3 +158,42 @@ def test_a_cached_function_is_not_named_by_its_line():
                                                .co_filename)
     assert loc.get_disambiguator() == nc.CACHE_DISAMBIGUATOR
     assert str(draw_chip.py_func.__code__.co_firstlineno) != nc.CACHE_DISAMBIGUATOR
+
+
+# human texts live where no kernel looks: each edit below is one a writer makes (an event's replay
+# text, a stop reason, a card's text and name, a card effect's text, a witch's and a book's text)
+TEXT_EDITS = [
+    ("sim/api/event_table.py", '"draws {chip}"', '"draws the chip {chip}"'),
+    ("sim/api/event_table.py", '"bag empty"', '"the bag is empty"'),
+    ("sim/rules/cards.py", '"Rat tails count double this round."',
+     '"Rat tails count twice this round."'),
+    ("sim/rules/cards.py", '("Magic Potion",', '("The Magic Potion",'),
+    ("sim/rules/cards.py", '"card: {b:+d} VP"', '"card: {b:+d} victory points"'),
+    ("sim/rules/witches.py", "the flask empties", "the flask is emptied"),
+    ("sim/rules/books.py", '"tier 0..3"', '"the tier, 0..3"'),
+]
+TEXT_MODULES = sorted({rel for rel, _, _ in TEXT_EDITS})
+
+
+def test_no_compiled_module_imports_a_text_module():
+    for m in compiled_modules(nc.ROOT):
+        assert not set(nc.closure(m)) & set(TEXT_MODULES), m
+
+
+def test_a_text_edit_changes_no_stamp(tree):
+    before = tree()
+    assert changed(before, tree(TEXT_EDITS)) == []
+
+
+def test_a_card_rule_edit_changes_only_what_uses_that_card(tree):
+    """A card's own number (Just in Time's 4 VP) is declared in its module: editing it changes
+    the stamps of that module and of the modules that call it (the hook table and the round
+    above it, master's card choices), no other card's and no book's or witch's."""
+    card = "sim/kernel/cards/just_in_time.py"
+    before = tree()
+    hit = changed(before, tree([(card, "JUST_IN_TIME_VP = 4", "JUST_IN_TIME_VP = 5")]))
+    assert card in hit and "sim/kernel/decisions/master_choices.py" in hit
+    assert set(hit) == {m for m in before if card in nc.closure(m)}
+    assert not [m for m in hit if m.startswith("sim/kernel/cards/")
+                and m not in (card, "sim/kernel/cards/hooks.py")]
+    assert len(hit) < len(before) // 4

@@ -146,11 +146,14 @@ def _beside(P) -> np.ndarray:
 
 
 def _card_gain_text(kind: int, b: int) -> str:
-    """Text of a card's effect event (kinds and texts declared in sim.rules.cards.CARD_GAINS)."""
-    from sim.rules.cards import CARD_GAINS
+    """Text of a card's effect event (kinds declared in sim.rules.card_numbers.CARD_GAINS, their
+    texts in sim.rules.cards.GAIN_TEXTS)."""
+    from sim.rules.card_numbers import CARD_GAINS
+    from sim.rules.cards import GAIN_TEXTS
 
     name = chips.chip_name(b) if 0 <= b < chips.N_TYPES else ""
-    return CARD_GAINS[kind][1].format(b=b, chip=name) if 0 <= kind < len(CARD_GAINS) else ""
+    text = GAIN_TEXTS.get(CARD_GAINS[kind], "") if 0 <= kind < len(CARD_GAINS) else ""
+    return text.format(b=b, chip=name)
 
 
 def _event_text(code: int, a: int, b: int, c: int = 0) -> str:

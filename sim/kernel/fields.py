@@ -9,12 +9,14 @@ reports can read a declaration without the kernel.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 
 @dataclass(frozen=True)
 class Field:
-    """One field of a table: ``width`` consecutive int64 entries.
+    """One field of a table: ``width`` consecutive int64 entries; the rest is given by keyword
+    (``doc=``, the field's meaning, is documentation the Numba cache's stamp ignores:
+    ``sim.numba_cache.code_text``).
 
     For a record (a kernel output read by the reports), ``columns`` are the report columns the
     field becomes and ``arrow`` their type name (``pyarrow`` type function, e.g. ``"int16"``);
@@ -24,6 +26,7 @@ class Field:
 
     name: str
     width: int = 1
+    _: KW_ONLY
     doc: str = ""
     columns: tuple[str, ...] = ()
     arrow: str = ""
@@ -32,7 +35,7 @@ class Field:
 
 def spare(width: int) -> Field:
     """Unused entries (a gap left in a layout so that the later offsets keep their values)."""
-    return Field("", width, "spare", internal=True)
+    return Field("", width, doc="spare", internal=True)
 
 
 class Table:

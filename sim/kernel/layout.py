@@ -18,21 +18,20 @@ computed: a one-entry field ``x`` of the player row is exported as ``F_X``, a wi
 from __future__ import annotations
 
 from sim.kernel.event_codes import EVENT_CONSTANTS, EVENT_ROW
-from sim.kernel.fields import Field, Table, spare
-from sim.rules.cards import CARDS
+from sim.kernel.fields import Field, Table, numbered, spare
+from sim.rules.card_numbers import N_CARDS
 
 MAX_POT = 64
 MAX_CHIPS = 64
 
 
-def per_card(name: str, room: int, doc: str) -> list[Field]:
-    """A field of one entry per card (``sim.rules.cards.CARDS``), then spare entries up to
-    ``room``: adding a card moves no later offset (until the room is used up)."""
-    if len(CARDS) > room:
-        raise ValueError(f"field {name!r}: {len(CARDS)} cards, room for {room}; widen the room "
+def per_card(name: str, room: int, *, doc: str) -> list[Field]:
+    """A field of one entry per card (``sim.rules.card_numbers.CARD_DECK``), then spare entries up
+    to ``room``: adding a card moves no later offset (until the room is used up)."""
+    if N_CARDS > room:
+        raise ValueError(f"field {name!r}: {N_CARDS} cards, room for {room}; widen the room "
                          "(this moves every later offset: regenerate the checksums)")
-    return [Field(name, len(CARDS), doc)] + ([spare(room - len(CARDS))]
-                                             if room > len(CARDS) else [])
+    return [Field(name, N_CARDS, doc=doc)] + ([spare(room - N_CARDS)] if room > N_CARDS else [])
 
 
 # --- player row ------------------------------------------------------------------------------
@@ -69,17 +68,17 @@ PLAYER = Table("F_", [
     Field("dierolls"),
     Field("script_err"),
     Field("placed_no", doc="draw number (1-based) of the chip placed last"),
-    Field("bagcnt", 20, "chips in the bag per type (N_TYPES)"),
-    Field("bought", 9, "chips bought per colour (N_COLOURS)"),
+    Field("bagcnt", 20, doc="chips in the bag per type (N_TYPES)"),
+    Field("bought", 9, doc="chips bought per colour (N_COLOURS)"),
     spare(3),
-    Field("look_t", 4, "chips a blue chip is looking at"),
-    Field("look_no", 4, "their draw numbers"),
+    Field("look_t", 4, doc="chips a blue chip is looking at"),
+    Field("look_no", 4, doc="their draw numbers"),
     Field("nred", doc="red chips in the pot (red Set 4)"),
     Field("double", doc="1: the next chip placed moves twice as far (yellow Set 2)"),
     Field("protect", doc="draws left in a blue Set 2 protection window"),
     Field("protected",
           doc="1: the pot exploded inside a protection window (VP and coins both taken)"),
-    Field("aside", 3, "red r1/r2/r4 chips beside the pot (red Set 2), kept across rounds"),
+    Field("aside", 3, doc="red r1/r2/r4 chips beside the pot (red Set 2), kept across rounds"),
     Field("book_ptr", doc="next scripted book decision"),
     Field("card_ptr", doc="next scripted card decision"),
     Field("base_limit", doc="explosion limit of the round before any raise (yellow Set 3, cards)"),
@@ -88,7 +87,7 @@ PLAYER = Table("F_", [
                            "A Second Chance)"),
     Field("card_arg", doc="a purple card's answer kept for the rats (A Good Start, Rats Are Your "
                           "Friends)"),
-    Field("card_look", 5, "chips a card draws to look at"),
+    Field("card_look", 5, doc="chips a card draws to look at"),
     Field("tube", doc="test-tube side: the glass the test-tube droplet is on (0 = start)"),
     Field("drop_pend", doc="droplet moves granted but not yet given to the pot or the tube "
                            "(settle_droplets)"),
@@ -99,24 +98,24 @@ PLAYER = Table("F_", [
     Field("witches", doc="bit w: witch w was called this game"),
     Field("cheap", doc="1: droplet moves and flask refills cost 1 ruby this step F (a witch)"),
     Field("six_n", doc="chips a witch drew to choose from (WITCH_LOOK)"),
-    Field("witch_look", 6, "those chips"),
-    Field("witch_look_no", 6, "their draw numbers"),
+    Field("witch_look", 6, doc="those chips"),
+    Field("witch_look_no", 6, doc="their draw numbers"),
     Field("six_ptr", doc="placements the six-chips witch has asked for (scripts)"),
     Field("both", doc="step A: 1 if the seat called the both-rewards witch this round"),
-    Field("first_t", 2, "green Set 5: chips placed first in the next potion, in order"),
+    Field("first_t", 2, doc="green Set 5: chips placed first in the next potion, in order"),
     Field("nfirst"),
     Field("hold_t", 4,
-          "red Set 6: chips drawn after a red chip, held to place when the potion ends"),
+          doc="red Set 6: chips drawn after a red chip, held to place when the potion ends"),
     Field("nhold"),
     Field("visited", doc="1: the seat called this round's visiting witch (Visit from a Witch)"),
-    Field("aside_new", 3, "of ASIDE, the red chips set beside the pot during this potion"),
+    Field("aside_new", 3, doc="of ASIDE, the red chips set beside the pot during this potion"),
     Field("first_used", doc="green Set 5 picks placed first this potion (A Second Chance places "
                             "them again)"),
     Field("extra_ptr", doc="next scripted extra-distance decision of a chip that is not red"),
     Field("held_ptr", doc="next scripted decision to place a held chip before a draw (red Set 6)"),
-    Field("pot_t", MAX_POT, "chip types in the pot, in placing order"),
-    Field("pot_p", MAX_POT, "their track positions"),
-    Field("chips", MAX_CHIPS, "all the player's chips; the bag is CHIPS[0:F_NBAG]"),
+    Field("pot_t", MAX_POT, doc="chip types in the pot, in placing order"),
+    Field("pot_p", MAX_POT, doc="their track positions"),
+    Field("chips", MAX_CHIPS, doc="all the player's chips; the bag is CHIPS[0:F_NBAG]"),
 ], width_name="P_WIDTH", array_prefix="")
 
 # --- game row ---------------------------------------------------------------------------------
@@ -140,11 +139,11 @@ GAME = Table("G_", [
     Field("brewed", doc="1 once this round's potions are brewed (0 before: a pot droplet move "
                         "still helps)"),
     spare(1),
-    Field("supply", 20, "the shared supply, refreshed before each buying decision"),
-    Field("avail", 20, "1 if the chip type is for sale this round"),
-    Field("out", 8, "a buying slot writes the chip types it buys here"),
-    *per_card("deck", 28, "the deck in the order it is played"),
-    Field("witch", 3, "the witch in play in each group (0 none)"),
+    Field("supply", 20, doc="the shared supply, refreshed before each buying decision"),
+    Field("avail", 20, doc="1 if the chip type is for sale this round"),
+    Field("out", 8, doc="a buying slot writes the chip types it buys here"),
+    *per_card("deck", 28, doc="the deck in the order it is played"),
+    Field("witch", 3, doc="the witch in play in each group (0 none)"),
     Field("visit", doc="the witch visiting this round (Visit from a Witch; 0 none), free for "
                        "everyone once"),
 ], width_name="G_WIDTH")
@@ -167,7 +166,7 @@ RULES = Table("R_", [
     Field("lap"),
     Field("start_rubies"),
     Field("start_droplet"),
-    Field("book", 9, "the book (set number) of each colour, 0 = colour not in the game"),
+    Field("book", 9, doc="the book (set number) of each colour, 0 = colour not in the game"),
     Field("deck", doc="1: deal a shuffled fortune-teller deck at set-up"),
     Field("card_mask", doc="bit c: card number c is in the deck"),
     Field("card_order_n", doc="> 0: the deck has this fixed order (R_CARD_ORDER)"),
@@ -176,18 +175,18 @@ RULES = Table("R_", [
     Field("teams", doc="1: teams of two share a cauldron (players t and t + n/2)"),
     Field("bowl", doc="1: the overflow bowl (Herb Witches): chips drawn after the last space go "
                       "to it"),
-    Field("coins", 54, "coins of each pot space"),
-    Field("vp", 54, "VP of each pot space"),
-    Field("ruby", 54, "1 if the space shows a ruby"),
-    Field("price", 20, "price of each chip type with this ruleset's books (-1 not sold)"),
-    Field("book_round", 9, "first round a colour's book is out"),
+    Field("coins", 54, doc="coins of each pot space"),
+    Field("vp", 54, doc="VP of each pot space"),
+    Field("ruby", 54, doc="1 if the space shows a ruby"),
+    Field("price", 20, doc="price of each chip type with this ruleset's books (-1 not sold)"),
+    Field("book_round", 9, doc="first round a colour's book is out"),
     spare(1),
-    *per_card("card_order", 32, "a fixed deck order (card numbers)"),
-    Field("tube_glass", 13, "the bonus of glass 0..12 (TUBE_* codes)"),
+    *per_card("card_order", 32, doc="a fixed deck order (card numbers)"),
+    Field("tube_glass", 13, doc="the bonus of glass 0..12 (TUBE_* codes)"),
     spare(1),
     Field("witches", doc="1: the herb witches are in the game"),
     Field("penny_vp", doc="VP for each witch penny still held at the end"),
-    Field("witch_fixed", 3, "the witch of each group fixed by the ruleset (0: one at random)"),
+    Field("witch_fixed", 3, doc="the witch of each group fixed by the ruleset (0: one at random)"),
     Field("card_force", doc="the card forced into a round of every game (cards.force; 0 none)"),
     Field("card_force_round", doc="its round (cards.force_round; 0: each game draws one from "
                                   "its own stream, sim.kernel.cards.deck.forced_round)"),
@@ -199,16 +198,10 @@ for _table in (PLAYER, GAME, RULES):
 globals().update(EVENT_CONSTANTS)
 EV_WIDTH = len(EVENT_ROW)
 
-# Why brewing ended: the constant and the reason's text, numbered 1.. in this order (a new one at
-# the end); the kernel reads ``STOP_*``, event decoding ``STOP_REASONS``' texts.
-STOP_REASONS = (
-    ("STOP_CHOICE", "stopped"),
-    ("STOP_EMPTY", "bag empty"),
-    ("STOP_TRACK", "end of track"),
-    ("STOP_EXPLODED", "exploded"),
-    ("STOP_SCRIPT", "end of listed draws"),
-)
-globals().update({name: code for code, (name, _text) in enumerate(STOP_REASONS, 1)})
+# Why brewing ended, numbered 1.. in this order (a new one at the end); their texts are
+# sim.api.event_table.STOP_NAMES
+STOP_REASONS = ("STOP_CHOICE", "STOP_EMPTY", "STOP_TRACK", "STOP_EXPLODED", "STOP_SCRIPT")
+globals().update(numbered(list(STOP_REASONS)))
 
 # Test-tube glass bonus codes: a chip type (0..19), TUBE_RUBY + n rubies, TUBE_VP + n VP.
 TUBE_GLASSES = 12

@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sim.rules import chips
+from sim.rules.book_numbers import QUESTION_IDS, QUESTIONS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -249,26 +250,24 @@ class BookQuestion:
     answer: str
 
 
-# The order is a contract: questions are numbered 1.. in this order (new ones go at the end).
-_QUESTIONS = (
-    ("green-chip", "green", 2, "the green chip's value", "chip type to take, -1 none"),
-    ("green-ruby", "green", 4, "", "1 = pay a ruby for droplet +1"),
-    ("red-after", "red", 2, "red chip type", "0 place it, 1 keep it aside, 2 return it"),
-    ("purple-trade", "purple", 2, "purple chips in the pot", "tier 0..3"),
-    ("purple-upgrade", "purple", 4, "purple chips", "tier * 32 + chip type in the pot, -1 none"),
-    ("green-first", "green", 5, "the green chip's value", "chip type in the pot, -1 none"),
-    ("red-hold", "red", 6, "the chip drawn after the red", "1 place it now, 0 at the end"),
-    ("yellow-ruby", "yellow", 6, "yellow chip type", "1 pay a ruby for 3 more spaces"),
-    ("red-place", "red", 6, "chips held (HOLD_T), asked before each draw while chips are held",
-     "index of the held chip placed now, with its action, -1 none (held to the end)"),
-)
+# id: (the argument b, the answer expected), in the order of sim.rules.book_numbers.QUESTIONS
+# (their numbers; checked below)
+_QUESTION_TEXTS = {
+    "green-chip": ("the green chip's value", "chip type to take, -1 none"),
+    "green-ruby": ("", "1 = pay a ruby for droplet +1"),
+    "red-after": ("red chip type", "0 place it, 1 keep it aside, 2 return it"),
+    "purple-trade": ("purple chips in the pot", "tier 0..3"),
+    "purple-upgrade": ("purple chips", "tier * 32 + chip type in the pot, -1 none"),
+    "green-first": ("the green chip's value", "chip type in the pot, -1 none"),
+    "red-hold": ("the chip drawn after the red", "1 place it now, 0 at the end"),
+    "yellow-ruby": ("yellow chip type", "1 pay a ruby for 3 more spaces"),
+    "red-place": ("chips held (HOLD_T), asked before each draw while chips are held",
+                  "index of the held chip placed now, with its action, -1 none (held to the end)"),
+}
+if tuple(_QUESTION_TEXTS) != QUESTION_IDS:
+    raise ValueError("sim.rules.books: one text per book question, in the order of QUESTIONS")
 BOOK_QUESTIONS: tuple[BookQuestion, ...] = tuple(
-    BookQuestion(number, *q) for number, q in enumerate(_QUESTIONS, start=1))
-
-
-def question_number(question_id: str) -> int:
-    """The number (1..) of the book question with this id."""
-    return next(q.number for q in BOOK_QUESTIONS if q.id == question_id)
+    BookQuestion(number, *q, *_QUESTION_TEXTS[q[0]]) for number, q in enumerate(QUESTIONS, 1))
 
 
 def _prices(price_tables: dict, colour: str, set_: int) -> tuple[tuple[str, int], ...]:

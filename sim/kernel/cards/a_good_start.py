@@ -10,9 +10,10 @@ from sim.kernel.bag import show_supply
 from sim.kernel.cards.common import GAIN_RUBY, gain
 from sim.kernel.decisions.choices import card_answer
 from sim.kernel.jit import kernel
-from sim.rules.cards import GOOD_START_MAX, card_number
+from sim.rules.card_numbers import card_number
 
 GOOD_START = card_number("a-good-start")
+GOOD_START_MAX = 3  # at most this many rat tails, for as many rubies
 
 
 @kernel

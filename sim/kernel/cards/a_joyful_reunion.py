@@ -12,7 +12,7 @@ from sim.kernel.decisions.choices import card_answer
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_CARD_GAIN, F_PENNY, G_NP, G_START_PLAYER
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 JOYFUL_REUNION = card_number("a-joyful-reunion")
 

@@ -13,7 +13,7 @@ from sim.kernel.decisions.choices import card_answer, dearest
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_CARD_GAIN, F_PENNY, G_ROUND
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import N_TYPES
 
 QUICK_EXCHANGE = card_number("a-quick-exchange")

@@ -32,7 +32,7 @@ from sim.kernel.layout import (
     F_START,
     F_WHITE,
 )
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 SECOND_CHANCE = card_number("a-second-chance")
 

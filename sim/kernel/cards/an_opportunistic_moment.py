@@ -14,7 +14,7 @@ from sim.kernel.decisions.choices import card_answer, next_value_type
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CARD_LOOK, EV_CARD_GAIN, F_START, G_SUPPLY, R_LIMIT, R_PRICE
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import G1, TYPE_COLOUR, WHITE
 
 OPPORTUNISTIC = card_number("an-opportunistic-moment")

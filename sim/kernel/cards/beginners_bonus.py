@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim.kernel.cards.common import fewest, grant_chip
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_SCORE
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import G1
 
 BEGINNERS_BONUS = card_number("beginners-bonus")

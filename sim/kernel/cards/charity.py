@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim.kernel.cards.common import GAIN_RUBY, fewest, gain
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_RUBIES
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 CHARITY = card_number("charity")
 

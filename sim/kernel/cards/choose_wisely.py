@@ -11,10 +11,11 @@ from sim.kernel.cards.common import GAIN_DROPLET, gain, grant_chip
 from sim.kernel.decisions.choices import card_answer
 from sim.kernel.jit import kernel
 from sim.kernel.layout import G_ROUND, R_ROUNDS
-from sim.rules.cards import CHOOSE_WISELY_SPACES, card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import P1
 
 CHOOSE_WISELY = card_number("choose-wisely")
+CHOOSE_WISELY_SPACES = 2  # the droplet's spaces (the other option: a purple chip)
 
 
 @kernel

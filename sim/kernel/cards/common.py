@@ -23,11 +23,11 @@ from sim.kernel.layout import (
     G_CARD,
     G_SUPPLY,
 )
-from sim.rules.cards import TAKE_OTHER, gain_number
+from sim.rules.card_numbers import TAKE_OTHER, gain_number
 
 # card answer: rubies (You Only Get to Choose One) / VP (Rats Are Your Friends)
 TAKE_RUBIES = TAKE_OTHER
-# EV_CARD_GAIN kinds (declared in sim.rules.cards.CARD_GAINS)
+# EV_CARD_GAIN kinds (declared in sim.rules.card_numbers.CARD_GAINS)
 GAIN_RATS_DOUBLED = gain_number("rats_doubled")
 GAIN_VP = gain_number("vp")
 GAIN_RUBY = gain_number("rubies")

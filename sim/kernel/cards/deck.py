@@ -1,6 +1,6 @@
 """The game's deck: dealt at set-up (``deal_deck``), a card forced into one round if the ruleset
 says so (``force_card``), one card turned up a round (``round_card``). Card numbers follow
-``sim.rules.cards.CARDS`` (1..; 0 = no card)."""
+``sim.rules.card_numbers.CARD_DECK`` (1..; 0 = no card)."""
 
 from __future__ import annotations
 
@@ -23,9 +23,8 @@ from sim.kernel.layout import (
     R_ROUNDS,
 )
 from sim.kernel.rng import randint, stream_seed
-from sim.rules.cards import CARDS
+from sim.rules.card_numbers import N_CARDS
 
-N_CARDS = len(CARDS)
 # The stream a forced card's round is drawn from (cards.force_round = 0). No other draw of a game
 # uses it (its seats draw from streams 0..players-1, the shared draws from stream ``players``),
 # so forcing a card changes no other random draw, and every game of a deal (the same seed and

@@ -21,7 +21,8 @@ Hook points, in the order of a round:
   Lucky Devil).
 - ``end_of_round``: after step F (Magic Potion, A Joyful Reunion).
 
-Purple (resolved before the round) is the card's declared timing (``sim.rules.cards``).
+Purple (resolved before the round) is the card's declared timing
+(``sim.rules.card_numbers``).
 """
 
 from __future__ import annotations
@@ -58,9 +59,7 @@ from sim.kernel.cards import (
 from sim.kernel.droplet import settle_all
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_CARD_ARG, G_CARD, G_NP, G_START_PLAYER
-from sim.rules.cards import CARDS, PURPLE
-
-PURPLE_CARDS = sum(1 << c.number for c in CARDS if c.timing == PURPLE)  # bit c: card c is purple
+from sim.rules.card_numbers import PURPLE_CARDS  # bit c: card c is purple
 
 
 @kernel(inline=True)

@@ -4,7 +4,7 @@ ruby."""
 from __future__ import annotations
 
 from sim.kernel.jit import kernel
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 SHINING = card_number("its-shining-extra-bright")
 

@@ -12,10 +12,11 @@ from sim.kernel.decisions.choices import card_answer
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CHIPS, EV_CARD_GAIN, F_NCHIPS, G_ROUND
-from sim.rules.cards import JUST_IN_TIME_VP, card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import W1
 
 JUST_IN_TIME = card_number("just-in-time")
+JUST_IN_TIME_VP = 4  # the VP of the first option (the other: a white 1-chip out of the bag)
 
 
 @kernel

@@ -8,7 +8,7 @@ from sim.kernel.books.red_2 import hold_aside
 from sim.kernel.cards.common import GAIN_RUBY, gain, grant_chip, look, put_back
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CARD_LOOK, F_CARD_ARG, F_START, G_NP, G_START_PLAYER, R_LIMIT
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import B2, TYPE_VALUE
 
 LESS_IS_MORE = card_number("less-is-more")

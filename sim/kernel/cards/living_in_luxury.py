@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.kernel.books.common import raise_limit
 from sim.kernel.jit import kernel
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 LUXURY = card_number("living-in-luxury")
 

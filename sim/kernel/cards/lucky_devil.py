@@ -6,7 +6,7 @@ from __future__ import annotations
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_VP, F_SCORE
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 LUCKY_DEVIL = card_number("lucky-devil")
 

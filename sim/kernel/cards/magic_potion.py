@@ -6,7 +6,7 @@ from sim.kernel.cards.common import GAIN_FLASK
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_CARD_GAIN, F_FLASK, G_CARD, G_NP
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 MAGIC_POTION = card_number("magic-potion")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sim.kernel.jit import kernel
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import ORANGE
 
 PUMPKIN_PARTY = card_number("pumpkin-patch-party")

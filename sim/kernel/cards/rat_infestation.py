@@ -6,7 +6,7 @@ from sim.kernel.cards.common import GAIN_RATS_DOUBLED
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_CARD_GAIN
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 RAT_INFESTATION = card_number("rat-infestation")
 

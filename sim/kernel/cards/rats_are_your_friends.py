@@ -11,7 +11,7 @@ from sim.kernel.bag import show_supply
 from sim.kernel.cards.common import GAIN_VP, TAKE_RUBIES, gain, grant_chip
 from sim.kernel.decisions.choices import card_answer, dearest
 from sim.kernel.jit import kernel
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import N_TYPES, TYPE_VALUE
 
 RATS_FRIENDS = card_number("rats-are-your-friends")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.kernel.die import roll_die
 from sim.kernel.jit import kernel
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 ROLL_THE_DIE = card_number("roll-the-die")
 

@@ -12,7 +12,7 @@ from sim.kernel.cards.common import grant_chip
 from sim.kernel.decisions.choices import card_answer, dearest
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_EXPLODED, G_NP, G_START_PLAYER
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import N_TYPES, TYPE_VALUE
 
 SCHADENFREUDE = card_number("schadenfreude")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sim.kernel.cards.common import GAIN_DROPLET, gain
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_EXPLODED, F_WHITE, G_NP, G_START_PLAYER, R_LIMIT
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 SEASONED = card_number("seasoned-perfectly")
 

@@ -24,7 +24,7 @@ from sim.kernel.layout import (
     G_START_PLAYER,
     R_LAST,
 )
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE
 
 STRONG_INGREDIENT = card_number("strong-ingredient")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.kernel.cards.common import GAIN_DROPLET, gain
 from sim.kernel.jit import kernel
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 POT_FILLING_UP = card_number("the-pot-is-filling-up")
 

@@ -4,7 +4,7 @@ both results (step A, and green Set 6's rolls)."""
 from __future__ import annotations
 
 from sim.kernel.jit import kernel
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 POT_IS_FULL = card_number("the-pot-is-full")
 

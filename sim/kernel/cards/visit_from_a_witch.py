@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.kernel.jit import kernel
 from sim.kernel.witches import visiting_witch
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 
 VISIT_WITCH = card_number("visit-from-a-witch")
 

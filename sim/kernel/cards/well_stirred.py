@@ -12,7 +12,7 @@ from sim.kernel.decisions.choices import card_answer
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_CARD_GAIN, F_CARD_USED, F_NPOT, F_WHITE, POT_T
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
 
 WELL_STIRRED = card_number("well-stirred")

@@ -12,7 +12,7 @@ from sim.kernel.cards.common import GAIN_RUBY, gain, grant_chip
 from sim.kernel.decisions.choices import card_answer, grantable
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_RUBIES, G_ROUND, R_PRICE, R_ROUNDS
-from sim.rules.cards import card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import B1, G1, K1, O1, P1, R1, TYPE_VALUE, W1, Y1
 
 WHEEL_AND_DEAL = card_number("wheel-and-deal")

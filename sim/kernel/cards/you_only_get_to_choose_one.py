@@ -11,10 +11,11 @@ from sim.kernel.cards.common import GAIN_RUBY, TAKE_RUBIES, gain, grant_chip
 from sim.kernel.decisions.choices import card_answer, dearest, grantable
 from sim.kernel.jit import kernel
 from sim.kernel.layout import R_PRICE
-from sim.rules.cards import CHOOSE_ONE_RUBIES, card_number
+from sim.rules.card_numbers import card_number
 from sim.rules.chips import K1, N_TYPES, TYPE_VALUE
 
 CHOOSE_ONE = card_number("you-only-get-to-choose-one")
+CHOOSE_ONE_RUBIES = 3  # the rubies of the other option (instead of a chip)
 
 
 @kernel

@@ -14,6 +14,10 @@ Reached through the slot-function table (``UF_MASTER_CARD``, ``UF_MASTER_BOOK``,
 
 from __future__ import annotations
 
+from sim.kernel.cards.a_good_start import GOOD_START_MAX
+from sim.kernel.cards.choose_wisely import CHOOSE_WISELY_SPACES
+from sim.kernel.cards.just_in_time import JUST_IN_TIME_VP
+from sim.kernel.cards.you_only_get_to_choose_one import CHOOSE_ONE_RUBIES
 from sim.kernel.decisions.choices import dearest, grantable, upgrade_target
 from sim.kernel.decisions.master_worth import (
     chip_worth,
@@ -46,12 +50,6 @@ from sim.kernel.layout import (
     R_TUBE_GLASS,
     TUBE_RUBY,
     TUBE_VP,
-)
-from sim.rules.cards import (
-    CHOOSE_ONE_RUBIES,
-    CHOOSE_WISELY_SPACES,
-    GOOD_START_MAX,
-    JUST_IN_TIME_VP,
 )
 from sim.rules.chips import B1, G1, K1, N_TYPES, O1, P1, R1, TYPE_COLOUR, TYPE_VALUE, W1, WHITE, Y1
 

@@ -13,9 +13,10 @@ Per-round parameters: where a kind says "per round", ``SP[s, slot, r]`` holds th
 
 from __future__ import annotations
 
-from sim.rules.books import question_number
-from sim.rules.cards import card_number
-from sim.rules.witches import N_WITCHES, param_offset, witch_defaults, witch_number
+from sim.kernel.fields import Field, Table, spare
+from sim.rules.book_numbers import question_number
+from sim.rules.card_numbers import card_number
+from sim.rules.witch_numbers import N_WITCHES, param_offset, witch_defaults, witch_number
 
 SLOT_STOP = 0  # draw another chip or stop
 SLOT_FLASK = 1  # send the white chip just placed back with the flask
@@ -146,7 +147,8 @@ RED_NEVER = 1
 BOOK_DEFAULT = 0  # take every optional effect, the best option by the book prices
 BOOK_DECLINE = 1  # decline every optional effect
 # book questions (the ``a`` argument of a slot function; ``b`` is the question's argument), numbered
-# by their declaration, sim.rules.books.BOOK_QUESTIONS, which says each one's b and answer
+# by their declaration, sim.rules.book_numbers.QUESTIONS (sim.rules.books.BOOK_QUESTIONS says
+# each one's b and answer)
 Q_GREEN_CHIP = question_number("green-chip")  # green Set 2
 Q_GREEN_RUBY = question_number("green-ruby")  # green Set 4
 Q_RED_AFTER = question_number("red-after")  # red Set 2
@@ -248,42 +250,49 @@ WITCH_OFF = 100
 # declared with each witch (sim.rules.witches: first_round, params)
 WITCH_DEFAULTS = witch_defaults()
 
-# Scripted decisions: SC[seat, :]
-SC_NBLUE = 0
-SC_BLUE = 1  # 16 entries: chip type placed for each blue chip, -1 none
-SC_NYELLOW = 17
-SC_YELLOW = 18  # 16 entries: 1 return the white, 0 keep it
-SC_FLASK_ON = 34  # 1-based draw number of a white chip to send back, 0 none
-SC_CHOICE = 35  # 0 VP, 1 coins
-SC_NBUY = 36
-SC_BUY = 37  # 4 entries
-SC_NSPEND = 41
-SC_SPEND = 42  # 16 entries: 1 droplet, 2 flask
-SC_PURPLE = 58  # tier, -1 = the highest
-SC_NRED = 59
-SC_RED = 60  # bit i: 1 the i-th red chip placed takes its extra distance, 0 declines it
-SC_NRED_AFTER = 64
-SC_RED_AFTER = 65  # 8 entries: red Set 2, per chip beside the pot: 0 place, 1 keep, 2 return
-SC_NGREEN = 73
-SC_GREEN = 74  # 4 entries: green Set 2 chip type taken (-1 none) / green Set 4 1 pay, 0 not
-SC_UPGRADE = 78  # purple Set 4: tier * 32 + chip type, -1 none, -2 not scripted
-SC_NCARD = 79
-SC_CARD = 80  # 8 entries: card decisions in order
-SC_NTUBE = 88  # droplet moves scripted (test-tube side)
-SC_TUBE = 89  # bit i: 1 the i-th droplet move goes to the test tube, 0 to the pot
-SC_WITCH = 96  # 12 entries: the answer for witch w at SC_WITCH + w - 1 (SC_UNSET: not scripted)
-SC_NSIX = 108  # chips the six-chips witch places, in order (SC_SIX)
-SC_SIX = 109  # 6 entries: chip types
-SC_NHOLD = 115  # red Set 6: decisions scripted
-SC_HOLD = 116  # bit i: 1 the i-th chip drawn after a red is placed at once, 0 held to the end
-SC_NPBUY = 117  # purple Set 5: chips bought with the purple coins
-SC_PBUY = 118  # 2 entries
-SC_NYRUBY = 120  # yellow Set 6: decisions scripted
-SC_YRUBY = 121  # bit i: 1 the i-th yellow chip pays a ruby
-SC_NEXTRA = 122  # extra distances of chips that are not red (yellow Sets 2/4/5, red Set 4's w1)
-SC_EXTRA = 123  # bit i: 1 the i-th such extra distance offered is taken, 0 declined
-SC_NRPLACE = 124  # red Set 6: decisions scripted, one per draw made while a chip is held
-SC_RPLACE = 125  # 8 entries: the held chip type placed before that draw, -1 none
-SC_WIDTH = 144
+# Scripted decisions: SC[seat, :], one declaration; SC_<NAME> is each field's offset. A list's
+# count comes first (SC_N...); a "bits" field holds bit i for the i-th decision of its kind.
+SCRIPT = Table("SC_", [
+    Field("nblue"),
+    Field("blue", 16, doc="chip type placed for each blue chip, -1 none"),
+    Field("nyellow"),
+    Field("yellow", 16, doc="1 return the white, 0 keep it"),
+    Field("flask_on", doc="1-based draw number of a white chip to send back, 0 none"),
+    Field("choice", doc="0 VP, 1 coins"),
+    Field("nbuy"),
+    Field("buy", 4),
+    Field("nspend"),
+    Field("spend", 16, doc="1 droplet, 2 flask"),
+    Field("purple", doc="tier, -1 = the highest"),
+    Field("nred"),
+    Field("red", doc="bits: 1 the i-th red chip placed takes its extra distance, 0 declines it"),
+    spare(3),
+    Field("nred_after"),
+    Field("red_after", 8, doc="red Set 2, per chip beside the pot: 0 place, 1 keep, 2 return"),
+    Field("ngreen"),
+    Field("green", 4, doc="green Set 2 chip type taken (-1 none) / green Set 4 1 pay, 0 not"),
+    Field("upgrade", doc="purple Set 4: tier * 32 + chip type, -1 none, -2 not scripted"),
+    Field("ncard"),
+    Field("card", 8, doc="card decisions in order"),
+    Field("ntube", doc="droplet moves scripted (test-tube side)"),
+    Field("tube", doc="bits: 1 the i-th droplet move goes to the test tube, 0 to the pot"),
+    spare(6),
+    Field("witch", 12, doc="the answer for witch w at SC_WITCH + w - 1 (SC_UNSET: not scripted)"),
+    Field("nsix", doc="chips the six-chips witch places, in order (SC_SIX)"),
+    Field("six", 6, doc="chip types"),
+    Field("nhold", doc="red Set 6: decisions scripted"),
+    Field("hold", doc="bits: 1 the i-th chip drawn after a red is placed at once, 0 held"),
+    Field("npbuy", doc="purple Set 5: chips bought with the purple coins"),
+    Field("pbuy", 2),
+    Field("nyruby", doc="yellow Set 6: decisions scripted"),
+    Field("yruby", doc="bits: 1 the i-th yellow chip pays a ruby"),
+    Field("nextra", doc="extra distances of chips that are not red (yellow Sets 2/4/5, red Set 4's "
+                        "w1)"),
+    Field("extra", doc="bits: 1 the i-th such extra distance offered is taken, 0 declined"),
+    Field("nrplace", doc="red Set 6: decisions scripted, one per draw made while a chip is held"),
+    Field("rplace", 8, doc="the held chip type placed before that draw, -1 none"),
+    spare(11),
+], width_name="SC_WIDTH")
+globals().update(SCRIPT.constants())
 SC_UNSET = -99
 SC_MAX_LIST = 16

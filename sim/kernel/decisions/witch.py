@@ -28,7 +28,7 @@ from sim.kernel.decisions.slots import (
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_DRAWS, F_PENNY, G_ROUND, G_VISIT, R_PENNY_VP, R_ROUNDS
 from sim.kernel.rng import uniform
-from sim.rules.witches import N_GROUPS
+from sim.rules.witch_numbers import N_GROUPS
 
 # witch_answer's first value: how the seat answered (a witch's ``ask`` turns it into her answer)
 ASK_DEFAULT = 0  # the built-in strategy: her module's ``default`` answers

@@ -13,7 +13,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import BAGCNT, F_SCORE
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import BLACK, LOCOWEED, PURPLE, TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.witches import param_offset, witch_number
+from sim.rules.witch_numbers import param_offset, witch_number
 
 BAG_POINTS = witch_number("bag-points")
 P_W_BAG = param_offset("P_W_BAG")

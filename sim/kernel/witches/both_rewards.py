@@ -23,7 +23,7 @@ from sim.kernel.layout import (
     R_VP,
 )
 from sim.kernel.witches.common import call_witch
-from sim.rules.witches import param_offset, witch_number
+from sim.rules.witch_numbers import param_offset, witch_number
 
 BOTH_REWARDS = witch_number("both-rewards")
 P_W_BOTH = param_offset("P_W_BOTH")

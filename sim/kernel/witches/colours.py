@@ -13,7 +13,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_NPOT, F_SCORE, POT_T
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import N_COLOURS, TYPE_COLOUR, WHITE
-from sim.rules.witches import param_offset, witch_number
+from sim.rules.witch_numbers import param_offset, witch_number
 
 COLOURS = witch_number("colours")
 P_W_COLOURS = param_offset("P_W_COLOURS")

@@ -24,7 +24,7 @@ from sim.kernel.layout import (
     R_WITCHES,
 )
 from sim.kernel.rng import randint
-from sim.rules.witches import N_GROUPS, N_WITCHES, PER_GROUP
+from sim.rules.witch_numbers import N_GROUPS, N_WITCHES, PER_GROUP
 
 ALL_PENNIES = (1 << N_GROUPS) - 1  # F_PENNY: bit g, the penny of group g
 

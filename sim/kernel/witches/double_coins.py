@@ -12,7 +12,7 @@ from sim.kernel.decisions.witch import ASK_DEFAULT, last_call, penny_worth, witc
 from sim.kernel.jit import kernel
 from sim.kernel.layout import R_FINAL_COINS
 from sim.kernel.witches.common import call_witch
-from sim.rules.witches import param_offset, witch_number
+from sim.rules.witch_numbers import param_offset, witch_number
 
 DOUBLE_COINS = witch_number("double-coins")
 P_W_COINS = param_offset("P_W_COINS")

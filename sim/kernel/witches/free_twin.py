@@ -13,7 +13,7 @@ from sim.kernel.decisions.witch import ASK_DECLINE, ASK_DEFAULT, ASK_RANDOM, wit
 from sim.kernel.jit import kernel
 from sim.kernel.layout import G_OUT, G_SUPPLY, G_VISIT, R_PRICE
 from sim.kernel.witches.common import call_witch
-from sim.rules.witches import param_offset, witch_number
+from sim.rules.witch_numbers import param_offset, witch_number
 
 FREE_TWIN = witch_number("free-twin")
 P_W_TWIN = param_offset("P_W_TWIN")

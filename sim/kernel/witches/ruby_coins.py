@@ -12,7 +12,7 @@ from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_RUBIES, G_VISIT
 from sim.kernel.witches.common import call_witch
-from sim.rules.witches import param_offset, witch_number
+from sim.rules.witch_numbers import param_offset, witch_number
 
 RUBY_COINS = witch_number("ruby-coins")
 P_W_RUBY_COINS = param_offset("P_W_RUBY_COINS")

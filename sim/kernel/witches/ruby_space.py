@@ -13,7 +13,7 @@ from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
 from sim.kernel.jit import kernel
 from sim.kernel.layout import G_VISIT
 from sim.kernel.witches.common import call_witch
-from sim.rules.witches import param_offset, witch_number
+from sim.rules.witch_numbers import param_offset, witch_number
 
 RUBY_SPACE = witch_number("ruby-space")
 P_W_RUBIES = param_offset("P_W_RUBIES")

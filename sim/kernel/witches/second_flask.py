@@ -13,7 +13,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_EXPLODED, F_FLASK
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import TYPE_COLOUR, WHITE
-from sim.rules.witches import witch_number
+from sim.rules.witch_numbers import witch_number
 
 SECOND_FLASK = witch_number("second-flask")
 

@@ -42,7 +42,7 @@ from sim.kernel.layout import (
 from sim.kernel.rng import randint
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import BLUE, GREEN, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.witches import witch_number
+from sim.rules.witch_numbers import witch_number
 
 SIX_CHIPS = witch_number("six-chips")
 

@@ -17,7 +17,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_UPGRADE, F_NPOT, G_SUPPLY, POT_T, R_PRICE
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.witches import witch_number
+from sim.rules.witch_numbers import witch_number
 
 UPGRADE = witch_number("upgrade")
 

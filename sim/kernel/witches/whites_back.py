@@ -22,7 +22,7 @@ from sim.kernel.layout import F_ANCHOR, F_NPOT, F_START, F_WHITE, POT_P, POT_T, 
 from sim.kernel.rng import randint
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.witches import param_offset, witch_number
+from sim.rules.witch_numbers import param_offset, witch_number
 
 WHITES_BACK = witch_number("whites-back")
 P_W_WHITES = param_offset("P_W_WHITES")
