@@ -10,46 +10,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.kernel.records import (
-    O_BOUGHT,
-    O_DROPLET,
-    O_ERR,
-    O_EXPLOSIONS,
-    O_FINALPOS,
-    O_NCHIPS,
-    O_NWIN,
-    O_RANK,
-    O_RUBIES,
-    O_SCORE,
-    O_WIDTH,
-    O_WIN,
-    O_WITCHES,
-    RD_BAG,
-    RD_CARD,
-    RD_COINS,
-    RD_DROPLET,
-    RD_EXPLODED,
-    RD_NCHIPS,
-    RD_NPOT,
-    RD_RAT,
-    RD_REWARD,
-    RD_RUBIES,
-    RD_SCORE,
-    RD_VPGAIN,
-    RD_WHITE,
-    RD_WIDTH,
-)
-from sim.rules.chips import COLOUR_NAMES
+from sim.kernel.fields import Table
+from sim.kernel.records import O_NWIN, O_RANK, O_SCORE, O_WIDTH, O_WIN, RD_WIDTH, RESULT, ROUND
 
-BOUGHT_COLUMNS = tuple(f"bought_{c}" for c in COLOUR_NAMES)
+WITCHES_COLUMN = "witches"  # games.parquet's herb-witch bits: a column only with the witches
+CARD_COLUMN = "card"  # rounds.parquet's card number: a column, not a metric
 
-# The per-round record's columns in rounds.parquet, in the order of
-# sim.study.tournament.statistics.ROUND_METRICS (the card column comes last, on its own).
-ROUND_COLUMNS = (("reward_space", RD_REWARD), ("exploded", RD_EXPLODED), ("vp_gained", RD_VPGAIN),
-                 ("coins", RD_COINS), ("white_total", RD_WHITE), ("rat", RD_RAT),
-                 ("score", RD_SCORE), ("rubies", RD_RUBIES), ("droplet", RD_DROPLET),
-                 ("chips", RD_NCHIPS), ("pot_chips", RD_NPOT)) \
-    + tuple((f"bag_{c}", RD_BAG + k) for k, c in enumerate(COLOUR_NAMES))
+
+def _columns(table: Table) -> dict[str, tuple[int, ...]]:
+    """Each report column of a record (``Field.columns``, fields marked internal left out) with
+    the offsets it is read from: one, or two for a share (``win_share`` = win / nwin)."""
+    cols: dict[str, tuple[int, ...]] = {}
+    for f in table.named():
+        if not f.internal:
+            for k, name in enumerate(f.columns):
+                cols[name] = (*cols.get(name, ()), table.offsets[f.name] + k)
+    return cols
+
+
+GAME_COLUMNS = _columns(RESULT)  # games.parquet's record columns, in declaration order
+ROUND_COLUMNS = _columns(ROUND)  # rounds.parquet's, likewise
+GAME_TYPES = RESULT.column_types()  # their arrow type names (numpy's dtype names too)
+ROUND_TYPES = ROUND.column_types()
+BOUGHT_COLUMNS = tuple(c for c in GAME_COLUMNS if c.startswith("bought_"))
+# the per-round metrics a tournament keeps: every round column but the card
+ROUND_METRIC_NAMES = tuple(c for c in ROUND_COLUMNS if c != CARD_COLUMN)
 
 
 def empty_results(games: int, players: int, rounds: int, detail: bool):
@@ -60,37 +45,31 @@ def empty_results(games: int, players: int, rounds: int, detail: bool):
     return out, rd
 
 
+def _record_columns(a: np.ndarray, columns: dict, types: dict) -> dict[str, np.ndarray]:
+    """The named columns of records ``a[..., field]`` (one row per record, in order), each of
+    its declared type."""
+    rows = a.reshape(-1, a.shape[-1]).T.copy()  # one row per field: fast copies
+    cols = {}
+    for name, offsets in columns.items():
+        if len(offsets) == 2:  # a share: numerator / denominator
+            cols[name] = rows[offsets[0]] / rows[offsets[1]].astype(np.float64)
+        else:
+            cols[name] = rows[offsets[0]].astype(types[name])
+    return cols
+
+
 def game_columns(out: np.ndarray, witches: bool) -> dict[str, np.ndarray]:
     """The per-game result ``out[game, seat, :]`` as the games.parquet columns (one row per game
     and seat, in that order); with ``witches`` also the herb witches' bits."""
-    m, n = out.shape[:2]
-    cols = {}
-    if witches:  # bits: witches called and in play
-        cols["witches"] = out[:, :, O_WITCHES].reshape(-1).astype(np.int32)
-    o = out.reshape(m * n, -1).astype(np.int16).T.copy()  # one row per field: fast copies
-    cols.update({
-        "vp": o[O_SCORE],
-        "rank": o[O_RANK].astype(np.int8),
-        "win_share": o[O_WIN] / o[O_NWIN].astype(np.float64),
-        "explosions": o[O_EXPLOSIONS].astype(np.int8),
-        "rubies": o[O_RUBIES],
-        "droplet": o[O_DROPLET],
-        "final_position": o[O_FINALPOS],
-        "chips": o[O_NCHIPS],
-        "illegal": o[O_ERR].astype(np.int8),
-    })
-    for c, name in enumerate(BOUGHT_COLUMNS):
-        cols[name] = o[O_BOUGHT + c].astype(np.int8)
-    return cols
+    columns = GAME_COLUMNS if witches else {
+        k: v for k, v in GAME_COLUMNS.items() if k != WITCHES_COLUMN}
+    return _record_columns(out, columns, GAME_TYPES)
 
 
 def round_columns(rd: np.ndarray) -> dict[str, np.ndarray]:
     """The per-round record ``rd[game, round, seat, :]`` as the rounds.parquet columns (one row
-    per game, round and seat, in that order): ``ROUND_COLUMNS`` and the round's ``card``."""
-    r = rd.reshape(-1, rd.shape[-1]).astype(np.int16).T.copy()
-    cols = {name: r[col] for name, col in ROUND_COLUMNS}
-    cols["card"] = r[RD_CARD].astype(np.int8)
-    return cols
+    per game, round and seat, in that order): ``ROUND_METRIC_NAMES`` and the round's card."""
+    return _record_columns(rd, ROUND_COLUMNS, ROUND_TYPES)
 
 
 def win_shares(out: np.ndarray) -> np.ndarray:

@@ -44,7 +44,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from sim.api.columns import BOUGHT_COLUMNS
+from sim.api.columns import BOUGHT_COLUMNS, ROUND_METRIC_NAMES
 from sim.rules.chips import COLOUR_NAMES, N_COLOURS
 from sim.stats.clusters import (
     METHOD_DIFF,
@@ -79,22 +79,6 @@ INTERVAL_METHODS: dict[str, str] = {
     "nash": METHOD_CYCLES,
     "bought, rounds": f"{METHOD_MEAN} ({METHOD_SHARE} for the explosion rate by round)",
 }
-
-# Per-round metrics kept from rounds detail: (column in rounds.parquet, description).
-ROUND_METRICS: tuple[tuple[str, str], ...] = (
-    ("reward_space", "reward space of the potion"),
-    ("exploded", "the pot exploded"),
-    ("vp_gained", "VP gained in the round"),
-    ("coins", "coins from the reward space"),
-    ("white_total", "white total in the pot"),
-    ("rat", "rat spaces"),
-    ("score", "score after the round"),
-    ("rubies", "rubies after the round"),
-    ("droplet", "droplet position after the round"),
-    ("chips", "chips in the bag after the round"),
-    ("pot_chips", "chips in the pot"),
-) + tuple((f"bag_{c}", f"{c} chips in the bag after the round") for c in COLOUR_NAMES)
-ROUND_METRIC_NAMES = tuple(m for m, _ in ROUND_METRICS)
 
 
 # --- the accumulator ----------------------------------------------------------------------------
@@ -142,7 +126,7 @@ class Accumulator:
         self.kept: list[np.ndarray] = []  # rows (deal, games, vp sum, share units) per kept id
         self.round_rows = 0
         self.r_count = np.zeros((S, rounds), i8)
-        self.c_round = [ClusterSums(S * rounds) for _ in ROUND_METRICS]
+        self.c_round = [ClusterSums(S * rounds) for _ in ROUND_METRIC_NAMES]
 
     # -- updates ---------------------------------------------------------------------------
 
@@ -451,7 +435,7 @@ class Accumulator:
         return df
 
     def _rounds_table(self, cat) -> pd.DataFrame:
-        S, R, M = self.S, self.rounds, len(ROUND_METRICS)
+        S, R, M = self.S, self.rounds, len(ROUND_METRIC_NAMES)
         D = self.deals
         mean = np.empty((S, R, M))
         lo, hi = np.empty((S, R, M)), np.empty((S, R, M))
