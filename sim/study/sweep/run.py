@@ -70,6 +70,19 @@ def number_param(name: str, key: str, verb: str, error: type[Exception]):
     return p
 
 
+def split_param(strategy: str, text: str, form: str, verb: str, error: type[Exception]):
+    """``text`` as ``form`` (``KEY=LO:HI, e.g. ...``: the range's parts, and the line of a wrong
+    one) for a number parameter of the strategy ``NAME[:fixed=...]``: its key, the range's parts
+    and its ``Param`` (or ``error`` saying what is wrong; ``verb``: "swept", "tuned")."""
+    name = strategy.strip().partition(":")[0]
+    key, eq, rng = text.partition("=")
+    key = key.strip()
+    parts = rng.split(":")
+    if not eq or not key or len(parts) != form.partition(",")[0].count(":") + 1:
+        raise error(f"--param {text!r}: expected {form}")
+    return key, parts, number_param(name.strip().lower(), key, verb, error)
+
+
 def parse_param(strategy: str, param: str) -> SweepParam:
     """``KEY=START:STOP:STEP`` of the strategy ``NAME[:fixed=...]`` to its values.
 
@@ -78,16 +91,10 @@ def parse_param(strategy: str, param: str) -> SweepParam:
     """
     from strategies.builtin import parse_strategy
 
-    base = strategy.strip()
-    name, _, fixed = base.partition(":")
-    name = name.strip().lower()
-    parse_strategy(base)  # unknown names and bad fixed parameters fail here, clearly
-    key, eq, rng = param.partition("=")
-    key = key.strip()
-    parts = rng.split(":")
-    if not eq or not key or len(parts) != 3:
-        raise SweepError(f"--param {param!r}: expected KEY=START:STOP:STEP, e.g. t=4:9:1")
-    p = number_param(name, key, "swept", SweepError)
+    parse_strategy(strategy.strip())  # unknown names and bad fixed parameters fail here, clearly
+    key, parts, p = split_param(strategy, param, "KEY=START:STOP:STEP, e.g. t=4:9:1", "swept",
+                                SweepError)
+    fixed = strategy.strip().partition(":")[2]
     if any(item.partition("=")[0].strip() == key for item in fixed.split(",") if item.strip()):
         raise SweepError(f"--param {key}: {key} is also fixed in --strategy {strategy!r}")
     try:

@@ -28,7 +28,7 @@ from sim.api.game import (  # FIRST_PIECE, PIECE_SECONDS: tune's pieces are quac
 )
 from sim.rules.ruleset import Ruleset
 from sim.stats.clusters import paired_diff, share_interval
-from sim.study.sweep.run import number_param
+from sim.study.sweep.run import split_param
 from sim.study.tournament.local import LOCAL, LocalBackend
 from strategies.builtin import StrategySpecError, parse_strategy
 
@@ -49,14 +49,7 @@ class TuneParam:
 
 def parse_tune_param(strategy: str, text: str) -> TuneParam:
     """``KEY=LO:HI`` for a number parameter of the strategy ``NAME[:fixed=...]``."""
-    name, _, fixed = strategy.strip().partition(":")
-    name = name.strip().lower()
-    key, eq, rng = text.partition("=")
-    key = key.strip()
-    parts = rng.split(":")
-    if not eq or not key or len(parts) != 2:
-        raise TuneError(f"--param {text!r}: expected KEY=LO:HI, e.g. p=0.1:0.4")
-    p = number_param(name, key, "tuned", TuneError)
+    key, parts, p = split_param(strategy, text, "KEY=LO:HI, e.g. p=0.1:0.4", "tuned", TuneError)
     try:
         lo, hi = float(parts[0]), float(parts[1])
     except ValueError:
