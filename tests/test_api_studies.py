@@ -96,7 +96,7 @@ def test_thresholds_files_are_written_where_asked(tmp_path):
      ["--round", 99]),
     ({"n_optimal": 0}, "--n-optimal 0: expected 1 to", ["--n-optimal", 0]),
     ({"risk": "2"}, "--risk 2: expected chances from 0 to 1", ["--risk", 2]),
-    ({"csv": "no-such-dir/x.csv"}, "--csv no-such-dir/x.csv: directory no-such-dir does not "
+    ({"csv": "no-such-dir/x.csv"}, "--csv no-such-dir/x.csv: the folder no-such-dir does not "
                                    "exist", ["--csv", "no-such-dir/x.csv"]),
     ({"png": "x.zzz"}, "--png x.zzz: matplotlib cannot write .zzz files", ["--png", "x.zzz"]),
     ({"bag": "q9"}, "bag 'q9': unknown colour 'q'", ["--bag", "q9"]),

@@ -209,3 +209,26 @@ def test_a_round_file_with_a_byte_order_mark_loads(tmp_path):
     p = tmp_path / "r.toml"
     p.write_bytes("\ufeffplayers = 2\nround = 1\n".encode())
     assert load(p) == {"players": 2, "round": 1}
+
+
+def test_thresholds_and_tune_replace_only_with_force(tmp_path):
+    """An existing --csv and a non-empty --out are refused before any work, and replaced with
+    --force (thresholds), as every report command does; tune's --out likewise."""
+    from typer.testing import CliRunner
+
+    from sim.cli.app import app
+
+    csv = tmp_path / "t.csv"
+    csv.write_text("old\n")
+    args = ["thresholds", "--bag", "w1x4,o1", "--white", "3", "--risk", "none", "--csv", str(csv)]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2 and "use --force" in r.output and csv.read_text() == "old\n"
+    r = CliRunner().invoke(app, [*args, "--force"])
+    assert r.exit_code == 0, r.output
+    assert csv.read_text().startswith("rule,kind,")
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "mine.txt").write_text("x")
+    r = CliRunner().invoke(app, ["tune", "threshold", "--param", "t=4:8", "--vs",
+                                 "threshold", "--budget", "100", "--out", str(full)])
+    assert r.exit_code == 2 and "use --force" in r.output

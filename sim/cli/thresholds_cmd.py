@@ -76,6 +76,9 @@ def register(app: typer.Typer) -> None:
         out_dir: Annotated[str | None, typer.Option(
             "--out", help="Write everything to DIR: table CSV and parquet, policy parquet, JSON, "
             "stop curve and policy PNGs.")] = None,
+        force: Annotated[bool, typer.Option(
+            "--force", help="Replace an existing --csv or --png file, or the files of a "
+            "non-empty --out folder.")] = False,
         threads: Annotated[int | None, typer.Option(
             "--threads", help="Numba threads (results never depend on it).")] = None,
     ) -> None:
@@ -96,7 +99,7 @@ def register(app: typer.Typer) -> None:
                     bag=bag, start=start, flask=flask, round=round_, rules=rules, set=set_,
                     card=card, coin_value=coin_value, ruby_value=ruby_value, white=white,
                     risk=risk, n=n, n_optimal=n_optimal, seed=seed, exact=exact, csv=csv,
-                    png=png, out=out_dir, threads=threads, progress=bar,
+                    png=png, out=out_dir, force=force, threads=threads, progress=bar,
                     on_compile=lambda entry: compile_notice(entry, quiet=json_))
         except typer.Exit:
             raise

@@ -49,6 +49,9 @@ def register(app: typer.Typer) -> None:
         out_dir: Annotated[str | None, typer.Option(
             "--out", help="Directory for history.parquet, progress.png, tune.json and "
                      "report.html.")] = None,
+        force: Annotated[bool, typer.Option(
+            "--force", help="Write into a non-empty --out (replacing a previous report's "
+            "files).")] = False,
         rules: Annotated[str, typer.Option("--rules",
                                            help="Built-in ruleset name or a TOML file.")] = "base",
         set_: Annotated[list[str] | None, typer.Option(
@@ -73,7 +76,7 @@ def register(app: typer.Typer) -> None:
                                   lambda: work_progress("games", quiet=json_)) as bar:
                 report = ask_tune(
                     spec=spec, param=param, vs=vs, players=players, budget=budget, seed=seed,
-                    out=out_dir, rules=rules, set=set_, threads=threads,
+                    out=out_dir, force=force, rules=rules, set=set_, threads=threads,
                     strategy_file=strategy_file, backend=backend, scheduler=scheduler,
                     workers=workers, progress=bar, on_note=note_line(json_))
         except typer.Exit:

@@ -33,6 +33,7 @@ def thresholds(
     csv: str | Path | None = None,
     png: str | Path | None = None,
     out: str | Path | None = None,
+    force: bool = False,
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     on_compile: Callable[[str], None] | None = None,
@@ -46,7 +47,8 @@ def thresholds(
     explosion limit), ``risk`` the risk thresholds (``"LO:HI:STEP"``, ``"0.1,0.2"``, ``"none"``
     or a list; default 0.05 to 0.5); ``exact`` True enumerates, False samples, None (default)
     enumerates when the bag allows. ``csv`` and ``png`` write the table and the stop curve to
-    those files, ``out`` the whole report folder; without ``out`` the report is written to a
+    those files, ``out`` the whole report folder (an existing file, or a folder holding files,
+    is replaced only with ``force``); without ``out`` the report is written to a
     temporary folder when first needed. The result's ``result`` is the study's
     ``ThresholdsResult`` (``table``, ``policy``, ``summary``, ``to_json()``: what ``--json``
     prints); ``tables["thresholds"]`` and ``tables["policy"]`` are its tables. The same seed
@@ -65,12 +67,9 @@ def thresholds(
                             ("--out", out, "a folder")):
         if path is not None and not str(path).strip():
             raise th.ThresholdsError(f"{opt} '': empty; give {what}")
-    for opt, path in (("--csv", csv), ("--png", png)):
-        check_file(opt, path)
+    check_outputs(csv, png, out, force)
     if png is not None:
         figure_format("--png", png)  # an extension it cannot write: before any work
-    if out is not None and Path(out).exists() and not Path(out).is_dir():
-        raise th.ThresholdsError(f"--out {out}: exists and is not a directory")
     rs = load_ruleset(rules, as_list(set))
     rs.check_implemented()
     bag = bag if isinstance(bag, str) else ",".join(as_list(bag))
@@ -109,17 +108,26 @@ def thresholds(
     return Report("thresholds", out, res, figures=lambda: figure_jobs(res), written=written)
 
 
-def check_file(option: str, path: str | Path | None) -> None:
-    """A file option must name a file in an existing folder (checked before any work)."""
+def check_outputs(csv, png, out, force: bool) -> None:
+    """Before any work: every output can be written, and none is there already unless
+    ``force`` (a file for --csv and --png; for --out a folder that is new or empty)."""
+    from sim.study.common.out_probe import OutDirError, probe_file_writable, probe_writable
     from sim.study.thresholds.compute import ThresholdsError
 
-    if path is None:
-        return
-    p = Path(path)
-    if p.is_dir():
-        raise ThresholdsError(f"{option} {path}: is a directory; give a file name")
-    if not p.parent.is_dir():
-        raise ThresholdsError(f"{option} {path}: directory {p.parent} does not exist")
+    try:
+        for opt, path in (("--csv", csv), ("--png", png)):
+            if path is not None:
+                probe_file_writable(path, opt, force=force)
+        if out is not None:
+            p = Path(out)
+            if p.exists() and not p.is_dir():
+                raise ThresholdsError(f"--out {out}: exists and is not a directory")
+            if p.is_dir() and any(p.iterdir()) and not force:
+                raise ThresholdsError(f"--out {out}: the folder is not empty; use --force to "
+                                      "replace the report there")
+            probe_writable(p)
+    except OutDirError as e:
+        raise ThresholdsError(str(e)) from None
 
 
 def _spec(values: str | Sequence | None) -> str | None:

@@ -20,6 +20,7 @@ def tune(
     budget: int = 200_000,
     seed: int = 1,
     out: str | Path | None = None,
+    force: bool = False,
     rules: str = "base",
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
     threads: int | None = None,
@@ -36,7 +37,8 @@ def tune(
     starting point), ``param`` its ranges (``"KEY=LO:HI"`` or a list of them), ``vs`` the field
     (one spec for every other seat, or one per seat: comma-separated or a list). With ``out``
     the report folder is written there (``history.parquet``, ``progress.png``, ``tune.json``,
-    ``report.html``); without it, to a temporary folder when first needed. The result's
+    ``report.html``; a folder holding files only with ``force``); without it, to a temporary
+    folder when first needed. The result's
     ``result`` is the study's ``TuneResult`` (best spec, re-tested win shares, improvement,
     ``history``); ``tables["history"]`` every candidate. The same seed gives the same numbers
     as the command. ``progress(games, budget)`` is called from 0 as the search goes;
@@ -65,6 +67,9 @@ def tune(
         raise TuneError("--out '': empty; give a folder")
     target = Path(out) if out is not None else None
     if target is not None:  # before any game
+        if target.is_dir() and any(target.iterdir()) and not force:
+            raise TuneError(f"--out {out}: the folder is not empty; use --force to replace the "
+                            "report there")
         probe_writable(target)
     with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
         if progress is not None:
