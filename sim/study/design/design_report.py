@@ -187,17 +187,16 @@ def plot_jobs(res) -> list[tuple[str, Callable[[], object]]]:
 
 def figures(res) -> list[tuple[str, object]]:
     """(file name, figure) of every plot (:func:`plot_jobs`, drawn)."""
-    return [(name, draw()) for name, draw in plot_jobs(res)]
+    from sim.study.design.folder import drawn
+
+    return drawn(plot_jobs(res))
 
 
 def write_report(res, out: str | Path, *, force: bool = False,
                  argv: Sequence[str] | None = None) -> list[str]:
     """Write the report folder (see the module); returns its file names."""
-    from sim.study.design.folder import study_provenance, write_study_report
+    from sim.study.design.folder import write_drawn_report
 
-    figs = figures(res)
-    prov = study_provenance(res, argv)
-    md = report_markdown(res, [n for n, _ in figs], prov)
-    return write_study_report(res, out, kind="design", table_names=TABLES, figures=figs,
-                              markdown=md, interval_methods=INTERVAL_METHODS, force=force,
-                              argv=argv, provenance=prov)
+    return write_drawn_report(res, out, kind="design", jobs=plot_jobs(res), table_names=TABLES,
+                              report_markdown=report_markdown, force=force, argv=argv,
+                              interval_methods=INTERVAL_METHODS)

@@ -79,6 +79,24 @@ def write_study_report(res, out: str | Path, *, kind: str, table_names: Sequence
                         figures=figures, markdown=markdown, manifest=manifest, force=force)
 
 
+def drawn(jobs) -> list[tuple[str, Figure]]:
+    """(file name, figure) of every plot job ``(file name, draw)``, drawn."""
+    return [(name, draw()) for name, draw in jobs]
+
+
+def write_drawn_report(res, out: str | Path, *, kind: str, jobs, report_markdown,
+                       table_names: Sequence[str], interval_methods: dict, force: bool = False,
+                       argv: Sequence[str] | None = None) -> list[str]:
+    """:func:`write_study_report` with the plot jobs drawn and ``report.md`` written by
+    ``report_markdown(res, figure names, provenance)``; returns the folder's file names."""
+    figs = drawn(jobs)
+    prov = study_provenance(res, argv)
+    return write_study_report(res, out, kind=kind, table_names=table_names, figures=figs,
+                              markdown=report_markdown(res, [n for n, _ in figs], prov),
+                              interval_methods=interval_methods, force=force, argv=argv,
+                              provenance=prov)
+
+
 def _write(p: Path, stage: Path, kind: str, tables, figures, markdown: str,
            manifest: dict) -> list[str]:
     from sim.study.common.plot_style import save_png
