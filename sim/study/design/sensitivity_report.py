@@ -11,6 +11,7 @@ from pathlib import Path
 from sim.stats.clusters import METHOD_DIFF
 from sim.study.balance.report import INTERVAL_METHODS as FIGURE_METHODS
 from sim.study.balance.report import ci_cell
+from sim.study.design.folder import write_drawn_report
 from sim.study.design.measure import digits_of, field_text
 from sim.study.design.plots import pair_figure, response_figure, response_name
 from sim.study.design.text import md, strength_text
@@ -144,18 +145,9 @@ def plot_jobs(res) -> list[tuple[str, Callable[[], object]]]:
     return out
 
 
-def figures(res) -> list[tuple[str, object]]:
-    """(file name, figure) of every plot (:func:`plot_jobs`, drawn)."""
-    from sim.study.design.folder import drawn
-
-    return drawn(plot_jobs(res))
-
-
 def write_report(res, out: str | Path, *, force: bool = False,
                  argv: Sequence[str] | None = None) -> list[str]:
     """Write the report folder (see the module); returns its file names."""
-    from sim.study.design.folder import write_drawn_report
-
     return write_drawn_report(res, out, kind="sensitivity", jobs=plot_jobs(res), table_names=TABLES,
                               report_markdown=report_markdown, force=force, argv=argv,
                               interval_methods=INTERVAL_METHODS)
