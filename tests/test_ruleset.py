@@ -19,6 +19,7 @@ RULES_DIR = Path(__file__).resolve().parents[2] / "shared/rules"
 COMPONENT_DATA = RULES_DIR / "component-data.md"
 DECISIONS = RULES_DIR / "decisions.md"
 BASE_TEXT = (BUILTIN_DIR / "base.toml").read_text(encoding="utf-8")
+EXTENDS = 'extends = "base"\n'
 
 
 def write(tmp_path: Path, text: str, name: str = "rules.toml") -> Path:
@@ -40,29 +41,27 @@ def expect_error(path_or_name, *fragments, overrides=()):
 # validation errors: each names the file and the key
 
 
-def test_unknown_top_key(tmp_path):
-    p = write(tmp_path, 'extends = "base"\nname = "x"\ncolour = "red"\n')
-    expect_error(p, str(p), "colour")
-
-
-def test_unknown_top_key_without_extends(tmp_path):
-    p = write(tmp_path, BASE_TEXT + '\nbogus = 1\n')
-    expect_error(p, str(p), "bogus")
-
-
-def test_unknown_section_key(tmp_path):
-    p = write(tmp_path, 'extends = "base"\n[game]\nexplode_at = 8\n')
-    expect_error(p, str(p), "game.explode_at")
-
-
-def test_unknown_section_key_in_track(tmp_path):
-    p = write(tmp_path, 'extends = "base"\n[track]\nlength = 54\n')
-    expect_error(p, str(p), "track.length")
-
-
-def test_section_not_a_table(tmp_path):
-    p = write(tmp_path, 'extends = "base"\ngame = 3\n')
-    expect_error(p, str(p), "game")
+# a file that names an unknown or ill-formed key: the error names the file and the key
+@pytest.mark.parametrize("text,key", [
+    pytest.param(EXTENDS + 'name = "x"\ncolour = "red"\n', "colour", id="unknown_top_key"),
+    pytest.param(BASE_TEXT + "\nbogus = 1\n", "bogus", id="unknown_top_key_without_extends"),
+    pytest.param(EXTENDS + "[game]\nexplode_at = 8\n", "game.explode_at",
+                 id="unknown_section_key"),
+    pytest.param(EXTENDS + "[track]\nlength = 54\n", "track.length",
+                 id="unknown_section_key_in_track"),
+    pytest.param(EXTENDS + "game = 3\n", "game", id="section_not_a_table"),
+    pytest.param(EXTENDS + "[track]\nruby_spaces = [5, 9, 9]\n", "track.ruby_spaces",
+                 id="ruby_spaces_repeat"),
+    pytest.param(EXTENDS + "[prices.set7]\nr1 = 3\n", "prices.set7", id="unknown_price_set"),
+    pytest.param(EXTENDS + "[prices.set1]\nr1 = -1\n", "prices.set1.r1", id="bad_price_value"),
+    pytest.param(EXTENDS + "[game]\nmin_players = 4\nmax_players = 3\n", "game.min_players",
+                 id="min_players_above_max"),
+    pytest.param('extends = 3\nname = "x"\n', "extends", id="extends_not_a_string"),
+    pytest.param('name = "x"\n[game\nrounds = 9\n', "TOML", id="malformed_toml"),
+])
+def test_a_bad_file_names_the_file_and_the_key(tmp_path, text, key):
+    p = write(tmp_path, text)
+    expect_error(p, str(p), key)
 
 
 @pytest.mark.parametrize(
@@ -126,11 +125,6 @@ def test_vp_not_non_decreasing(tmp_path):
     expect_error(p, str(p), "track.vp", "non-decreasing")
 
 
-def test_ruby_spaces_repeat(tmp_path):
-    p = write(tmp_path, 'extends = "base"\n[track]\nruby_spaces = [5, 9, 9]\n')
-    expect_error(p, str(p), "track.ruby_spaces")
-
-
 def test_rat_tails_not_increasing(tmp_path):
     p = write(tmp_path, 'extends = "base"\n[rats]\ntails = [1, 4, 4, 7]\n')
     expect_error(p, str(p), "rats.tails")
@@ -157,16 +151,6 @@ def test_unknown_price_chip(tmp_path, chip):
     # white chips are never for sale; z9 and r3 are not chips
     p = write(tmp_path, f'extends = "base"\n[prices.set1]\n{chip} = 3\n')
     expect_error(p, str(p), f"prices.set1.{chip}")
-
-
-def test_unknown_price_set(tmp_path):
-    p = write(tmp_path, 'extends = "base"\n[prices.set7]\nr1 = 3\n')
-    expect_error(p, str(p), "prices.set7")
-
-
-def test_bad_price_value(tmp_path):
-    p = write(tmp_path, 'extends = "base"\n[prices.set1]\nr1 = -1\n')
-    expect_error(p, str(p), "prices.set1.r1")
 
 
 def test_book_set_without_prices_standalone(tmp_path):
@@ -196,19 +180,9 @@ def test_missing_name_in_standalone_file(tmp_path):
     expect_error(p, str(p), "name")
 
 
-def test_min_players_above_max(tmp_path):
-    p = write(tmp_path, 'extends = "base"\n[game]\nmin_players = 4\nmax_players = 3\n')
-    expect_error(p, str(p), "game.min_players")
-
-
 def test_extends_missing_ruleset(tmp_path):
     p = write(tmp_path, 'extends = "no_such_ruleset"\nname = "x"\n')
     expect_error(p, "no_such_ruleset", "no such file")
-
-
-def test_extends_not_a_string(tmp_path):
-    p = write(tmp_path, 'extends = 3\nname = "x"\n')
-    expect_error(p, str(p), "extends")
 
 
 def test_extends_cycle_absolute_paths(tmp_path):
@@ -237,11 +211,6 @@ def test_extends_chain_relative_to_file(tmp_path):
     rs = load_ruleset(str(c))
     assert rs.name == "child"
     assert rs.game("rounds") == 7 and rs.game("explosion_limit") == 9
-
-
-def test_malformed_toml(tmp_path):
-    p = write(tmp_path, 'name = "x"\n[game\nrounds = 9\n')
-    expect_error(p, str(p), "TOML")
 
 
 def test_missing_file(tmp_path):
@@ -345,6 +314,18 @@ def table_rows(text: str) -> list[list[str]]:
     return rows
 
 
+COLOUR_LETTERS = {"White": "w", "Orange": "o", "Green": "g", "Blue": "b", "Red": "r",
+                  "Yellow": "y", "Purple": "p", "Black": "k"}
+
+
+def colour_rows(text: str, white: bool = True) -> list[tuple[str, list[str]]]:
+    """``(chip letter, row)`` of each table row of ``text`` that starts with a colour's name (the
+    white one only if ``white``)."""
+    return [(COLOUR_LETTERS[first], row) for row in table_rows(text)
+            for first in [row[0].split()[0]]
+            if first in COLOUR_LETTERS and (white or first != "White")]
+
+
 def compact_list(text: str, name: str) -> list[int]:
     m = re.search(rf"`{name}\s*=\s*\[([0-9,\s]*)\]`", text)
     assert m, f"no compact {name} line"
@@ -399,15 +380,8 @@ def test_die_faces(doc, base):
 
 
 def test_supply(doc, base):
-    s51 = section(doc, "### 5.1 Base game")
-    letters = {"White": "w", "Orange": "o", "Green": "g", "Blue": "b", "Red": "r", "Yellow": "y",
-               "Purple": "p", "Black": "k"}
     checked = 0
-    for row in table_rows(s51):
-        first = row[0].split()[0]
-        if first not in letters:
-            continue
-        letter = letters[first]
+    for letter, row in colour_rows(section(doc, "### 5.1 Base game")):
         for value, cell in zip((1, 2, 3, 4), row[1:5]):
             name = f"{letter}{value}"
             if cell in ("–", "-"):
@@ -432,15 +406,8 @@ def _decided_price(name: str) -> int:
 
 
 def test_prices_sets_1_to_4(doc, base):
-    s6 = section(doc, "## 6. Ingredient book prices")
-    letters = {"Orange": "o", "Green": "g", "Blue": "b", "Red": "r", "Yellow": "y", "Purple": "p",
-               "Black": "k"}
     checked = 0
-    for row in table_rows(s6):
-        first = row[0].split()[0]
-        if first not in letters:
-            continue
-        letter = letters[first]
+    for letter, row in colour_rows(section(doc, "## 6. Ingredient book prices"), white=False):
         set1_cell = row[1]
         for set_no, cell in zip((1, 2, 3, 4), row[1:5]):
             if cell.strip() == "=":
