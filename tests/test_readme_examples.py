@@ -35,7 +35,7 @@ def test_readme_example(example, runner):
 
 
 def test_readme_has_examples_and_few_skips():
-    assert len(EXAMPLES) >= 25
+    assert len(EXAMPLES) >= 7  # the short tour; the site holds the rest, checked with --docs
     skipped = [e for e in EXAMPLES if e.skip]
     assert len(skipped) <= 3, [e.name for e in skipped]
     assert all(e.skip.strip() for e in skipped)  # each says why
