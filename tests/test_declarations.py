@@ -243,7 +243,8 @@ def test_book_questions_are_unique_and_name_a_book():
 
 def test_every_witch_is_a_unit():
     """Each witch has her module in sim.kernel.witches (named after the id) holding her declared
-    number, a built-in answer and ``ask``; the hook table uses the module; nothing outside
+    number and a built-in answer (``default``), and asks through ``witch_answer``; the hook
+    table uses the module; nothing outside
     sim.kernel.witches and the strategy slots names a witch by a ``W_*`` constant, and no round,
     brewing, explosion or evaluation module imports a witch's module or numbers a witch."""
     from sim.kernel.witches import hooks as witch_hooks
@@ -259,7 +260,8 @@ def test_every_witch_is_a_unit():
         mod = importlib.import_module(f"sim.kernel.witches.{name}")
         numbers = {v for k, v in vars(mod).items() if k.isupper() and type(v) is int}
         assert w.number in numbers, f"{name}.py: no constant witch_number({w.id!r})"
-        assert callable(getattr(mod, "default", None)) and callable(getattr(mod, "ask", None)), name
+        assert callable(getattr(mod, "default", None)), name
+        assert "witch_answer(" in Path(mod.__file__).read_text(encoding="utf-8"), name
         assert f"{name}." in hooks_src, \
             f"sim/kernel/witches/hooks.py (or potion_hooks.py) does not use {name}"
         assert w.script in SCRIPT_FORMS, w.id

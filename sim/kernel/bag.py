@@ -72,41 +72,25 @@ def reset_potion(P, s, start, limit):
     empty_pot(P, s, start, limit)
 
 
+# the player fields every potion starts at 0 (empty_pot): the pot, its flags and every read
+# pointer into a scripted decision list
+POTION_ZEROED = (F_NPOT, F_WHITE, F_NORANGE, F_EXPLODED, F_DONE, F_STOPREASON, F_DRAWS,
+                 F_BLUE_PTR, F_YELLOW_PTR, F_RED_PTR, F_NRED, F_DOUBLE, F_PROTECT, F_PROTECTED,
+                 F_BOOK_PTR, F_GREEN_PTR, F_CARD_USED, F_CARD_PTR, F_BOWL_N, F_BOWL_SUM, F_NHOLD,
+                 F_FIRST_USED, F_EXTRA_PTR, F_HELD_PTR, *(ASIDE_NEW + j for j in range(3)))
+
+
 @kernel(inline=True)
 def empty_pot(P, s, start, limit):
     """Reset the potion fields (the bag counts must already be right)."""
+    for f in POTION_ZEROED:
+        P[s, f] = 0
     P[s, F_NBAG] = P[s, F_NCHIPS]
-    P[s, F_NPOT] = 0
-    P[s, F_WHITE] = 0
-    P[s, F_NORANGE] = 0
-    P[s, F_EXPLODED] = 0
-    P[s, F_DONE] = 0
     P[s, F_START] = start
     P[s, F_ANCHOR] = start
     P[s, F_LIMIT] = limit
-    P[s, F_STOPREASON] = 0
-    P[s, F_DRAWS] = 0
-    P[s, F_BLUE_PTR] = 0
-    P[s, F_YELLOW_PTR] = 0
-    P[s, F_RED_PTR] = 0
-    P[s, F_REWARD] = min(start + 1, 53)
-    P[s, F_NRED] = 0
-    P[s, F_DOUBLE] = 0
-    P[s, F_PROTECT] = 0
-    P[s, F_PROTECTED] = 0
-    P[s, F_BOOK_PTR] = 0
-    P[s, F_GREEN_PTR] = 0
     P[s, F_BASE_LIMIT] = limit
-    P[s, F_CARD_USED] = 0
-    P[s, F_CARD_PTR] = 0
-    P[s, F_BOWL_N] = 0
-    P[s, F_BOWL_SUM] = 0
-    P[s, F_NHOLD] = 0
-    P[s, F_FIRST_USED] = 0
-    P[s, F_EXTRA_PTR] = 0
-    P[s, F_HELD_PTR] = 0
-    for j in range(3):
-        P[s, ASIDE_NEW + j] = 0
+    P[s, F_REWARD] = min(start + 1, 53)
 
 
 @kernel(inline=True)
@@ -135,14 +119,21 @@ def add_chip(P, s, t):
 
 
 @kernel(inline=True)
-def _take(P, s, j):
-    """Move the chip at bag slot j out of the bag; return its type."""
+def out_of_bag(P, s, j):
+    """Move the chip at bag slot j out of the bag (to the slot after the bag); return its type."""
     n = P[s, F_NBAG]
     t = P[s, CHIPS + j]
     P[s, CHIPS + j] = P[s, CHIPS + n - 1]
     P[s, CHIPS + n - 1] = t
     P[s, F_NBAG] = n - 1
     P[s, BAGCNT + t] -= 1
+    return t
+
+
+@kernel(inline=True)
+def _take(P, s, j):
+    """Draw the chip at bag slot j (out of the bag, one draw more); return its type."""
+    t = out_of_bag(P, s, j)
     P[s, F_DRAWS] += 1
     return t
 
@@ -173,13 +164,9 @@ def draw_chip(P, s, FD, rng):
 def take_type(P, s, t):
     """Take one chip of type t out of the bag without drawing it (a chip placed first); False if
     the bag has none."""
-    n = P[s, F_NBAG]
-    for j in range(n):
+    for j in range(P[s, F_NBAG]):
         if P[s, CHIPS + j] == t:
-            P[s, CHIPS + j] = P[s, CHIPS + n - 1]
-            P[s, CHIPS + n - 1] = t
-            P[s, F_NBAG] = n - 1
-            P[s, BAGCNT + t] -= 1
+            out_of_bag(P, s, j)
             return True
     return False
 
@@ -235,10 +222,11 @@ def finish_potion(P, s, reason, E, G):
 
 
 @kernel
-def discard_chip(P, s, t):
-    """Remove one chip of type t that is out of the bag from the player's chips for good."""
+def remove_chip_from(P, s, t, first):
+    """Remove one chip of type t among the player's chips ``CHIPS[first:F_NCHIPS]`` for good
+    (the last chip takes its place); False if there is none."""
     n = P[s, F_NCHIPS]
-    for i in range(P[s, F_NBAG], n):
+    for i in range(first, n):
         if P[s, CHIPS + i] == t:
             P[s, CHIPS + i] = P[s, CHIPS + n - 1]
             P[s, F_NCHIPS] = n - 1
@@ -247,16 +235,16 @@ def discard_chip(P, s, t):
 
 
 @kernel
+def discard_chip(P, s, t):
+    """Remove one chip of type t that is out of the bag from the player's chips for good."""
+    return remove_chip_from(P, s, t, P[s, F_NBAG])
+
+
+@kernel
 def remove_any_chip(P, s, t):
     """Remove one chip of type t from the player's chips for good, wherever it is (between rounds,
     before the bag is refilled)."""
-    n = P[s, F_NCHIPS]
-    for i in range(n):
-        if P[s, CHIPS + i] == t:
-            P[s, CHIPS + i] = P[s, CHIPS + n - 1]
-            P[s, F_NCHIPS] = n - 1
-            return True
-    return False
+    return remove_chip_from(P, s, t, 0)
 
 
 @kernel

@@ -252,18 +252,27 @@ def before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 
 
 @kernel(inline=True)
-def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Draw and resolve one chip for seat s; finish the potion if it can go no further."""
+def next_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """The chip seat s draws next (recorded), after any chip placed before a draw; -1 when the
+    potion ended instead (a placed chip ended it, or the draws ran out: finished here)."""
     if P[s, F_NFIRST] + P[s, F_NHOLD] > 0:
         before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
         if P[s, F_DONE] != 0:
-            return
+            return -1
     t = draw_chip(P, s, FD, rng)
     if t < 0:
         finish_potion(P, s, STOP_SCRIPT, E, G)
-        return
+        return -1
     record(E, G, s, EV_DRAW, t, 0, 0)
-    place_drawn(P, s, t, P[s, F_DRAWS], G, R, SK, SP, SC, FD, rng, E, UF, False)
+    return t
+
+
+@kernel(inline=True)
+def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Draw and resolve one chip for seat s; finish the potion if it can go no further."""
+    t = next_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+    if t >= 0:
+        place_drawn(P, s, t, P[s, F_DRAWS], G, R, SK, SP, SC, FD, rng, E, UF, False)
 
 
 @kernel
@@ -271,16 +280,9 @@ def potion_step_call(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """``potion_step`` as a call, for the paths that step one chip at a time outside the brewing
     loop (the first chip of a potion, synchronized brewing); it places the chip through
     ``place_drawn_call``, so the placement is not compiled once more here."""
-    if P[s, F_NFIRST] + P[s, F_NHOLD] > 0:
-        before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
-        if P[s, F_DONE] != 0:
-            return
-    t = draw_chip(P, s, FD, rng)
-    if t < 0:
-        finish_potion(P, s, STOP_SCRIPT, E, G)
-        return
-    record(E, G, s, EV_DRAW, t, 0, 0)
-    place_drawn_call(P, s, t, P[s, F_DRAWS], G, R, SK, SP, SC, FD, rng, E, UF, False)
+    t = next_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+    if t >= 0:
+        place_drawn_call(P, s, t, P[s, F_DRAWS], G, R, SK, SP, SC, FD, rng, E, UF, False)
 
 
 @kernel

@@ -29,12 +29,6 @@ def default(P, s, arg, G, R, decline):
     return 0 if decline or G[G_ROUND] >= R[R_ROUNDS] else 1
 
 
-@kernel(inline=True)
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = book_answer(P, s, Q_GREEN_RUBY, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R, a != 0)
-
 
 @kernel(inline=True)
 def at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
@@ -45,7 +39,9 @@ def at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
         gt = P[s, POT_T + i]
         if TYPE_COLOUR[gt] != GREEN:
             continue
-        pay = ask(P, s, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
+        ok, pay = book_answer(P, s, Q_GREEN_RUBY, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
+        if not ok:
+            pay = default(P, s, TYPE_VALUE[gt], G, R, pay != 0)
         P[s, F_GREEN_PTR] += 1
         if pay != 0 and P[s, F_RUBIES] >= 1:
             P[s, F_RUBIES] -= 1

@@ -33,12 +33,6 @@ def default(P, s, arg, G, R, decline):
     return best
 
 
-@kernel(inline=True)
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = book_answer(P, s, Q_GREEN_FIRST, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R, a != 0)
-
 
 @kernel
 def first_left(P, s, t):
@@ -61,7 +55,9 @@ def at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
         gt = P[s, POT_T + i]
         if TYPE_COLOUR[gt] != GREEN:
             continue
-        t = ask(P, s, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
+        ok, t = book_answer(P, s, Q_GREEN_FIRST, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
+        if not ok:
+            t = default(P, s, TYPE_VALUE[gt], G, R, t != 0)
         P[s, F_GREEN_PTR] += 1
         if 0 <= t < N_TYPES and TYPE_VALUE[t] <= TYPE_VALUE[gt] and first_left(P, s, t) > 0:
             P[s, FIRST_T + P[s, F_NFIRST]] = t

@@ -23,17 +23,13 @@ def default(P, s, arg, G, R, decline):
     return 0 if decline else min(arg, 3)
 
 
-@kernel(inline=True)
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = book_answer(P, s, Q_PURPLE_TRADE, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R, a != 0)
-
 
 @kernel(inline=True)
 def at_b(P, s, npurple, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step B for seat s with ``npurple`` purple chips in the pot (at least one)."""
-    tier = ask(P, s, npurple, G, R, SK, SP, SC, rng, UF)
+    ok, tier = book_answer(P, s, Q_PURPLE_TRADE, npurple, G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        tier = default(P, s, npurple, G, R, tier != 0)
     tier = max(0, min(tier, npurple, 3))
     if tier == 0:
         return

@@ -40,17 +40,13 @@ def default(P, s, arg, G, R, decline):
     return -1
 
 
-@kernel(inline=True)
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = book_answer(P, s, Q_PURPLE_UPGRADE, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R, a != 0)
-
 
 @kernel(inline=True)
 def at_b(P, s, npurple, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step B for seat s with ``npurple`` purple chips in the pot (at least one)."""
-    a = ask(P, s, npurple, G, R, SK, SP, SC, rng, UF)
+    ok, a = book_answer(P, s, Q_PURPLE_UPGRADE, npurple, G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        a = default(P, s, npurple, G, R, a != 0)
     if a < 0:
         return
     tier = a // 32

@@ -38,12 +38,6 @@ def default(P, s, arg, G, R, decline):
     return RED_RETURN if decline else RED_PLACE
 
 
-@kernel(inline=True)
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = book_answer(P, s, Q_RED_AFTER, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R, a != 0)
-
 
 @kernel(inline=True)
 def set_aside(P, s, t, G, E):
@@ -76,7 +70,9 @@ def after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
     for j in range(N_RED_TYPES):
         t = R1 + j
         for _ in range(P[s, ASIDE + j]):
-            a = ask(P, s, t, G, R, SK, SP, SC, rng, UF)
+            ok, a = book_answer(P, s, Q_RED_AFTER, t, G, R, SK, SP, SC, rng, UF)
+            if not ok:
+                a = default(P, s, t, G, R, a != 0)
             P[s, F_BOOK_PTR] += 1
             if a == RED_PLACE:
                 pos = place_after(P, s, t, G, R, E)

@@ -35,12 +35,6 @@ def default(P, s, arg, G, R, decline):
     return 1
 
 
-@kernel(inline=True)
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer to ``red-hold``: scripted, its strategy's, else ``default``."""
-    ok, a = book_answer(P, s, Q_RED_HOLD, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R, a != 0)
-
 
 @kernel
 def place_default(P, s, arg, G, R, decline):
@@ -67,7 +61,10 @@ def placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     if u < 0:
         finish_potion(P, s, STOP_SCRIPT, E, G)
         return ACTION_ABORT
-    now = ask(P, s, u, G, R, SK, SP, SC, rng, UF) != 0
+    ok, a = book_answer(P, s, Q_RED_HOLD, u, G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        a = default(P, s, u, G, R, a != 0)
+    now = a != 0
     P[s, F_BOOK_PTR] += 1
     record(E, G, s, EV_RED_HOLD, u, 0 if now else 1, 0)
     if now:

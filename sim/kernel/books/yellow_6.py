@@ -19,18 +19,15 @@ def default(P, s, arg, G, R, decline):
     return 0 if decline or R[R_ROUNDS] - G[G_ROUND] > 6 else 1
 
 
-@kernel(inline=True)
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = book_answer(P, s, Q_YELLOW_RUBY, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R, a != 0)
-
 
 @kernel(inline=True)
 def move(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     """The extra spaces yellow chip t takes (0 or 3)."""
     if P[s, F_RUBIES] >= 1:
-        if ask(P, s, t, G, R, SK, SP, SC, rng, UF) != 0:
+        ok, a = book_answer(P, s, Q_YELLOW_RUBY, t, G, R, SK, SP, SC, rng, UF)
+        if not ok:
+            a = default(P, s, t, G, R, a != 0)
+        if a != 0:
             P[s, F_RUBIES] -= 1
             record(E, G, s, EV_YELLOW_RUBY, 3, 0, 0)
             return 3

@@ -2,8 +2,9 @@
 
 Each card is a unit: its number and timing in ``sim.rules.card_numbers`` (number = order), its
 name, text and what the api layer needs in ``sim.rules.cards``, its own numbers (VP, rubies,
-spaces), its effect and the built-in answer to its choice (``default``, asked through ``ask``) in
-``sim.kernel.cards.<id with - as _>``, and its line in the hook table
+spaces), its effect and the built-in answer to its choice (``default``, taken where
+``card_answer`` has no scripted or strategy answer) in ``sim.kernel.cards.<id with - as _>``, and
+its line in the hook table
 ``sim.kernel.cards.hooks``, which the round, brewing, evaluation and single-potion code call.
 ``deck`` deals the deck and turns up a round's card; ``common`` holds what cards share (gains,
 granted chips, chips looked at, the ``EV_CARD_GAIN`` kinds).

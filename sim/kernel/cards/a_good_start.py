@@ -22,18 +22,14 @@ def default(P, s, arg, G, R):
     return 0
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, GOOD_START, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def rats(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF):
     """Once seat s's rat tails are known: the tails given up become rubies; return the rest."""
     show_supply(G, supply)
-    a = ask(P, s, tails_n, G, R, SK, SP, SC, rng, UF)
+    ok, a = card_answer(P, s, GOOD_START, tails_n, G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        a = default(P, s, tails_n, G, R)
     k = max(0, min(a, GOOD_START_MAX, tails_n))
     if k > 0:
         gain(P, s, G, E, GAIN_RUBY, k)

@@ -26,12 +26,6 @@ def default(P, s, arg, G, R):
     return -1
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, JOYFUL_REUNION, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def end_of_round(P, G, R, SK, SP, SC, rng, E, UF):
@@ -43,7 +37,9 @@ def end_of_round(P, G, R, SK, SP, SC, rng, E, UF):
         spent = 7 & ~P[s, F_PENNY]
         if spent == 0:
             continue
-        g = ask(P, s, spent, G, R, SK, SP, SC, rng, UF)
+        ok, g = card_answer(P, s, JOYFUL_REUNION, spent, G, R, SK, SP, SC, rng, UF)
+        if not ok:
+            g = default(P, s, spent, G, R)
         if 0 <= g < 3 and (spent >> g) & 1:
             P[s, F_PENNY] |= 1 << g
             record(E, G, s, EV_CARD_GAIN, GAIN_PENNY_BACK, g, JOYFUL_REUNION)

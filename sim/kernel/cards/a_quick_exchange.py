@@ -31,12 +31,6 @@ def default(P, s, arg, G, R):
     return -1
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, QUICK_EXCHANGE, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
@@ -44,7 +38,9 @@ def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     if P[s, F_PENNY] == 0:
         return
     show_supply(G, supply)
-    a = ask(P, s, P[s, F_PENNY], G, R, SK, SP, SC, rng, UF)
+    ok, a = card_answer(P, s, QUICK_EXCHANGE, P[s, F_PENNY], G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        a = default(P, s, P[s, F_PENNY], G, R)
     g = a // 32
     if a >= 0 and g < 3 and (P[s, F_PENNY] >> g) & 1 and grant_chip(P, s, a % 32, G, R, supply, E):
         P[s, F_PENNY] &= ~(1 << g)

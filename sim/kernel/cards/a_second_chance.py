@@ -43,12 +43,6 @@ def default(P, s, arg, G, R):
     return 1 if arg != 0 or P[s, F_WHITE] >= P[s, F_LIMIT] - 1 else 0
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, SECOND_CHANCE, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel(inline=True)
 def free(P, s):
@@ -66,7 +60,8 @@ def second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
     Set 5 picks are placed first again. The flask and witch pennies stay spent."""
     P[s, F_CARD_USED] = 1
     over = 1 if P[s, F_WHITE] > P[s, F_LIMIT] else 0
-    if ask(P, s, over, G, R, SK, SP, SC, rng, UF) != 1:
+    ok, a = card_answer(P, s, SECOND_CHANCE, over, G, R, SK, SP, SC, rng, UF)
+    if (a if ok else default(P, s, over, G, R)) != 1:
         return False
     for j in range(3):
         P[s, ASIDE + j] -= P[s, ASIDE_NEW + j]

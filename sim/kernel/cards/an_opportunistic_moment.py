@@ -35,12 +35,6 @@ def default(P, s, arg, G, R):
     return best
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, OPPORTUNISTIC, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def seat(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF):
@@ -59,7 +53,9 @@ def seat(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF):
         put_back(P, s, m)
         grant_chip(P, s, G1, G, R, supply, E)
         return
-    want = ask(P, s, m, G, R, SK, SP, SC, rng, UF)
+    ok, want = card_answer(P, s, OPPORTUNISTIC, m, G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        want = default(P, s, m, G, R)
     pick = -1
     for i in range(m):
         if P[s, CARD_LOOK + i] == want:

@@ -24,17 +24,13 @@ def default(P, s, arg, G, R):
     return P1 if R[R_ROUNDS] - G[G_ROUND] < 2 else 0
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, CHOOSE_WISELY, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Seat s takes the purple chip or moves its droplet 2 spaces."""
     show_supply(G, supply)
-    a = ask(P, s, 0, G, R, SK, SP, SC, rng, UF)
+    ok, a = card_answer(P, s, CHOOSE_WISELY, 0, G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        a = default(P, s, 0, G, R)
     if a != P1 or not grant_chip(P, s, P1, G, R, supply, E):
         gain(P, s, G, E, GAIN_DROPLET, CHOOSE_WISELY_SPACES)

@@ -25,12 +25,6 @@ def default(P, s, arg, G, R):
     return W1 if arg > 0 and G[G_ROUND] <= 3 else -1
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, JUST_IN_TIME, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
@@ -39,7 +33,9 @@ def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     for i in range(P[s, F_NCHIPS]):
         if P[s, CHIPS + i] == W1:
             nw1 += 1
-    a = ask(P, s, nw1, G, R, SK, SP, SC, rng, UF)
+    ok, a = card_answer(P, s, JUST_IN_TIME, nw1, G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        a = default(P, s, nw1, G, R)
     if a == W1 and remove_any_chip(P, s, W1):
         supply[W1] += 1
         record(E, G, s, EV_CARD_GAIN, GAIN_REMOVE, W1, JUST_IN_TIME)

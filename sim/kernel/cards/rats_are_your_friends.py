@@ -24,19 +24,15 @@ def default(P, s, arg, G, R):
     return TAKE_RUBIES if arg >= 4 or best < 0 else best
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, RATS_FRIENDS, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def rats(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF):
     """Once seat s's rat tails are known (before its bag is refilled, so a granted chip can be
     drawn): the chip or the VP; return the tails the seat keeps (all of them)."""
     show_supply(G, supply)
-    a = ask(P, s, tails_n, G, R, SK, SP, SC, rng, UF)
+    ok, a = card_answer(P, s, RATS_FRIENDS, tails_n, G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        a = default(P, s, tails_n, G, R)
     if a == TAKE_RUBIES or not (0 <= a < supply.shape[0] and TYPE_VALUE[a] == 4) \
             or not grant_chip(P, s, a, G, R, supply, E):
         gain(P, s, G, E, GAIN_VP, tails_n)

@@ -24,12 +24,6 @@ def default(P, s, arg, G, R):
     return dearest(G, R, 0, N_TYPES, 2)
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, SCHADENFREUDE, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def after_brewing(P, G, R, supply, SK, SP, SC, rng, E, UF):
@@ -40,6 +34,8 @@ def after_brewing(P, G, R, supply, SK, SP, SC, rng, E, UF):
         if P[s, F_EXPLODED] != 0:
             left = (s + 1) % n
             show_supply(G, supply)
-            t = ask(P, left, s, G, R, SK, SP, SC, rng, UF)
+            ok, t = card_answer(P, left, SCHADENFREUDE, s, G, R, SK, SP, SC, rng, UF)
+            if not ok:
+                t = default(P, left, s, G, R)
             if 0 <= t < supply.shape[0] and TYPE_VALUE[t] == 2:
                 grant_chip(P, left, t, G, R, supply, E)

@@ -42,12 +42,6 @@ def default(P, s, arg, G, R):
     return best
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, STRONG_INGREDIENT, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
@@ -56,7 +50,9 @@ def strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
     if P[s, F_FORCED_N] > 0:  # scripted: the card's draws follow the potion's in the list
         P[s, F_FORCED_N] += P[s, F_CARD_ARG]
     m = look(P, s, 5, FD, rng, E, G)
-    want = ask(P, s, m, G, R, SK, SP, SC, rng, UF)
+    ok, want = card_answer(P, s, STRONG_INGREDIENT, m, G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        want = default(P, s, m, G, R)
     pick = -1
     for i in range(m):
         if P[s, CARD_LOOK + i] == want:

@@ -24,12 +24,6 @@ def default(P, s, arg, G, R):
     return 1
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, WELL_STIRRED, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def stir(P, s, G, R, SK, SP, SC, rng, E, UF):
@@ -37,7 +31,8 @@ def stir(P, s, G, R, SK, SP, SC, rng, E, UF):
     P[s, F_CARD_USED] = 1
     k = P[s, F_NPOT]
     t = P[s, POT_T + k - 1]
-    if ask(P, s, t, G, R, SK, SP, SC, rng, UF) == 1:
+    ok, a = card_answer(P, s, WELL_STIRRED, t, G, R, SK, SP, SC, rng, UF)
+    if (a if ok else default(P, s, t, G, R)) == 1:
         remove_pot_entry(P, s, k - 1)
         P[s, F_WHITE] -= TYPE_VALUE[t]
         return_chip(P, s, t)

@@ -30,18 +30,14 @@ def default(P, s, arg, G, R):
     return best
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, WHEEL_AND_DEAL, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Seat s may buy the 1-chip it names for a ruby."""
     show_supply(G, supply)
-    a = ask(P, s, P[s, F_RUBIES], G, R, SK, SP, SC, rng, UF)
+    ok, a = card_answer(P, s, WHEEL_AND_DEAL, P[s, F_RUBIES], G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        a = default(P, s, P[s, F_RUBIES], G, R)
     if P[s, F_RUBIES] >= 1 and 0 <= a < supply.shape[0] and TYPE_VALUE[a] == 1 \
             and a != P1 and a != K1 and a != W1:
         if grant_chip(P, s, a, G, R, supply, E):

@@ -27,18 +27,14 @@ def default(P, s, arg, G, R):
     return best if best >= 0 else TAKE_RUBIES
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    ok, a = card_answer(P, s, CHOOSE_ONE, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else default(P, s, arg, G, R)
-
 
 @kernel
 def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Seat s takes the chip it names, or 3 rubies."""
     show_supply(G, supply)
-    a = ask(P, s, 0, G, R, SK, SP, SC, rng, UF)
+    ok, a = card_answer(P, s, CHOOSE_ONE, 0, G, R, SK, SP, SC, rng, UF)
+    if not ok:
+        a = default(P, s, 0, G, R)
     if a == TAKE_RUBIES or not (a == K1 or (0 <= a < supply.shape[0] and TYPE_VALUE[a] == 2)) \
             or not grant_chip(P, s, a, G, R, supply, E):
         gain(P, s, G, E, GAIN_RUBY, CHOOSE_ONE_RUBIES)

@@ -39,17 +39,13 @@ def default(P, s, arg, G, R, SP):
     return points_default(s, arg, G, R, SP, BAG_POINTS, P_W_BAG)
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    how, a = witch_answer(P, s, BAG_POINTS, arg, G, R, SK, SP, SC, rng, UF)
-    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
-
 
 @kernel
 def at_points(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
     """Step D, any seat: her VP if it calls her."""
     vp = bag_points(P, s)
-    if vp > 0 and ask(P, s, vp, G, R, SK, SP, SC, rng, UF) != 0:
-        P[s, F_SCORE] += vp
-        call_witch(P, s, G, E, BAG_POINTS, vp, 0)
+    if vp > 0:
+        how, a = witch_answer(P, s, BAG_POINTS, vp, G, R, SK, SP, SC, rng, UF)
+        if (default(P, s, vp, G, R, SP) if how == ASK_DEFAULT else a) != 0:
+            P[s, F_SCORE] += vp
+            call_witch(P, s, G, E, BAG_POINTS, vp, 0)

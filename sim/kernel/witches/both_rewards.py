@@ -42,12 +42,6 @@ def default(P, s, arg, G, R, SP):
         or (last and lost > penny_worth(G, R, BOTH_REWARDS)) else 0
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    how, a = witch_answer(P, s, BOTH_REWARDS, arg, G, R, SK, SP, SC, rng, UF)
-    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
-
 
 @kernel
 def at_die(P, s, G, R, SK, SP, SC, rng, E, UF):
@@ -55,7 +49,8 @@ def at_die(P, s, G, R, SK, SP, SC, rng, E, UF):
     (``F_BOTH``: ``phase_a_die`` lets it roll if no intact potion is further). True if called."""
     if P[s, F_EXPLODED] == 0 or P[s, F_PROTECTED] != 0:
         return False
-    if ask(P, s, P[s, F_REWARD], G, R, SK, SP, SC, rng, UF) == 0:
+    how, a = witch_answer(P, s, BOTH_REWARDS, P[s, F_REWARD], G, R, SK, SP, SC, rng, UF)
+    if (default(P, s, P[s, F_REWARD], G, R, SP) if how == ASK_DEFAULT else a) == 0:
         return False
     P[s, F_PROTECTED] = 1  # VP and coins both, as a protected explosion
     P[s, F_BOTH] = 1

@@ -26,16 +26,13 @@ def default(P, s, arg, G, R, SP):
         or (G[G_VISIT] == CHEAP_RUBIES and arg >= 2) else 0
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    how, a = witch_answer(P, s, CHEAP_RUBIES, arg, G, R, SK, SP, SC, rng, UF)
-    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
-
 
 @kernel
 def at_spending(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step F, before spending: the step's cheap price if the seat calls her."""
-    if P[s, F_RUBIES] > 0 and ask(P, s, P[s, F_RUBIES], G, R, SK, SP, SC, rng, UF) != 0:
+    if P[s, F_RUBIES] <= 0:
+        return
+    how, a = witch_answer(P, s, CHEAP_RUBIES, P[s, F_RUBIES], G, R, SK, SP, SC, rng, UF)
+    if (default(P, s, P[s, F_RUBIES], G, R, SP) if how == ASK_DEFAULT else a) != 0:
         P[s, F_CHEAP] = 1
         call_witch(P, s, G, E, CHEAP_RUBIES, P[s, F_RUBIES], 0)

@@ -40,18 +40,15 @@ def default(P, s, arg, G, R, SP):
     return points_default(s, arg, G, R, SP, COLOURS, P_W_COLOURS)
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    how, a = witch_answer(P, s, COLOURS, arg, G, R, SK, SP, SC, rng, UF)
-    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
-
 
 @kernel
 def at_points(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
     """Step D: a seat taking the VP scores her VP if it calls her."""
     if take_vp:
         vp = colour_points(P, s)
-        if vp > 0 and ask(P, s, vp, G, R, SK, SP, SC, rng, UF) != 0:
+        if vp <= 0:
+            return
+        how, a = witch_answer(P, s, COLOURS, vp, G, R, SK, SP, SC, rng, UF)
+        if (default(P, s, vp, G, R, SP) if how == ASK_DEFAULT else a) != 0:
             P[s, F_SCORE] += vp
             call_witch(P, s, G, E, COLOURS, vp, 0)

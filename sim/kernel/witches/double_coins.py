@@ -26,20 +26,17 @@ def default(P, s, arg, G, R, SP):
         last and arg // R[R_FINAL_COINS] > penny_worth(G, R, DOUBLE_COINS)) else 0
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    how, a = witch_answer(P, s, DOUBLE_COINS, arg, G, R, SK, SP, SC, rng, UF)
-    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
-
 
 @kernel
 def double(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     """The coins, doubled if the seat calls her."""
-    if coins > 0 and ask(P, s, coins, G, R, SK, SP, SC, rng, UF) != 0:
-        call_witch(P, s, G, E, DOUBLE_COINS, coins, 2 * coins)
-        return 2 * coins
-    return coins
+    if coins <= 0:
+        return coins
+    how, a = witch_answer(P, s, DOUBLE_COINS, coins, G, R, SK, SP, SC, rng, UF)
+    if (default(P, s, coins, G, R, SP) if how == ASK_DEFAULT else a) == 0:
+        return coins
+    call_witch(P, s, G, E, DOUBLE_COINS, coins, 2 * coins)
+    return 2 * coins
 
 
 @kernel

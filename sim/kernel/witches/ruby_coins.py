@@ -24,18 +24,15 @@ def default(P, s, arg, G, R, SP):
     return 1 if 2 * arg >= SP[s, SLOT_WITCH, P_W_RUBY_COINS] or G[G_VISIT] == RUBY_COINS else 0
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    how, a = witch_answer(P, s, RUBY_COINS, arg, G, R, SK, SP, SC, rng, UF)
-    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
-
 
 @kernel
 def before_buying(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, before buying: the coins to spend, with 2 per ruby if the seat calls her."""
     rubies = P[s, F_RUBIES]
-    if rubies > 0 and ask(P, s, rubies, G, R, SK, SP, SC, rng, UF) != 0:
+    if rubies <= 0:
+        return coins
+    how, a = witch_answer(P, s, RUBY_COINS, rubies, G, R, SK, SP, SC, rng, UF)
+    if (default(P, s, rubies, G, R, SP) if how == ASK_DEFAULT else a) != 0:
         call_witch(P, s, G, E, RUBY_COINS, rubies, 2 * rubies)
         coins += 2 * rubies
     return coins

@@ -26,18 +26,15 @@ def default(P, s, arg, G, R, SP):
         or (G[G_VISIT] == RUBY_SPACE and arg > 1) else 0
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    how, a = witch_answer(P, s, RUBY_SPACE, arg, G, R, SK, SP, SC, rng, UF)
-    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
-
 
 @kernel
 def at_rubies(P, s, vp, rubies, G, R, SK, SP, SC, rng, E, UF):
     """Step C on a ruby space worth ``vp`` VP: the rubies the seat takes (``rubies`` unless it
     calls her)."""
-    if vp <= 0 or ask(P, s, vp, G, R, SK, SP, SC, rng, UF) == 0:
+    if vp <= 0:
+        return rubies
+    how, a = witch_answer(P, s, RUBY_SPACE, vp, G, R, SK, SP, SC, rng, UF)
+    if (default(P, s, vp, G, R, SP) if how == ASK_DEFAULT else a) == 0:
         return rubies
     call_witch(P, s, G, E, RUBY_SPACE, vp, 0)
     return vp

@@ -24,12 +24,6 @@ def default(P, s, arg, G, R, SP):
     return 1
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    how, a = witch_answer(P, s, SECOND_FLASK, arg, G, R, SK, SP, SC, rng, UF)
-    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
-
 
 @kernel
 def exploded(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
@@ -37,7 +31,8 @@ def exploded(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
     goes back to the bag, the flask empties, and brewing may go on. True if called."""
     if P[s, F_FLASK] == 0 or TYPE_COLOUR[t] != WHITE:
         return False
-    if ask(P, s, t, G, R, SK, SP, SC, rng, UF) == 0:
+    how, a = witch_answer(P, s, SECOND_FLASK, t, G, R, SK, SP, SC, rng, UF)
+    if (default(P, s, t, G, R, SP) if how == ASK_DEFAULT else a) == 0:
         return False
     if bowl:
         bowl_white_back(P, s, t)

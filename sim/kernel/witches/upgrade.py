@@ -57,12 +57,6 @@ def default(P, s, arg, G, R, SP):
     return best
 
 
-@kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted, its strategy's, else ``default``."""
-    how, a = witch_answer(P, s, UPGRADE, arg, G, R, SK, SP, SC, rng, UF)
-    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
-
 
 @kernel
 def upgrade_entry(P, s, k, supply, G, E):
@@ -84,7 +78,9 @@ def upgrade_entry(P, s, k, supply, G, E):
 def before_buying(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, before buying: the chips the seat picks go up a level. Returns the coins (the
     same)."""
-    a = ask(P, s, 0, G, R, SK, SP, SC, rng, UF)
+    how, a = witch_answer(P, s, UPGRADE, 0, G, R, SK, SP, SC, rng, UF)
+    if how == ASK_DEFAULT:
+        a = default(P, s, 0, G, R, SP)
     n = P[s, F_NPOT]
     done = 0
     if a == 1:
