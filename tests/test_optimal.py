@@ -39,27 +39,11 @@ from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 from strategies import plugin
 from strategies.builtin import parse_strategy
-from strategies.registry import slot_table
 
 BASE = load_ruleset("base")
 Z_TOL = 4.5  # standard errors allowed between a sampled mean and its exact value
 N_OPT = 30_000
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def optimal_kernel():
-    """Make sure UF[0] is the compiled optimal stopper (compiles it once: ~30-60 s).
-
-    ``slot_table()`` builds the table without the optimal stopper on its first call when the
-    table was never built (see test_fresh_process_optimal_is_the_optimal_stopper), so it is
-    called until the stopper is in."""
-    parse_strategy("optimal")
-    for _ in range(3):
-        table = slot_table()
-        if plugin._OPTIMAL is not None and plugin.table_functions(table)[0] is plugin._OPTIMAL:
-            return table
-    pytest.fail("slot_table() never put the optimal stopper into UF[0]")
 
 
 def query(bag: str, stop: str, *, flask=None, start=0):

@@ -31,9 +31,7 @@ from sim.kernel.records import (
     RD_WHITE,
 )
 from sim.rules.ruleset import load_ruleset
-from strategies import plugin
 from strategies.builtin import REGISTRY, parse_strategy
-from strategies.registry import slot_table
 
 # base mechanics: a card can break a bound (test_deck)
 BASE = load_ruleset("base", ["cards.deck=false"])
@@ -42,18 +40,6 @@ BUILTIN = sorted(n for n, d in REGISTRY.items() if d.source == "built-in")
 PARTNERS = ["balanced", "random", "threshold:t=7", "greedy"]
 GAMES = 200  # per player count and strategy (optimal: OPTIMAL_GAMES)
 OPTIMAL_GAMES = 6
-
-
-@pytest.fixture(scope="module")
-def optimal_kernel():
-    """UF[0] is the compiled optimal stopper (compiled once and cached on disk).
-    slot_table() leaves it out on its very first call (see test_optimal.py), hence the loop."""
-    parse_strategy("optimal")
-    for _ in range(3):
-        table = slot_table()
-        if plugin._OPTIMAL is not None and plugin.table_functions(table)[0] is plugin._OPTIMAL:
-            return table
-    pytest.fail("slot_table() never put the optimal stopper into UF[0]")
 
 
 def run(specs, games, seed=1, detail=False, rotate=True):
