@@ -115,7 +115,7 @@ def upgrade_target(t, tier):
 def book_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
     """A scripted or strategy answer to book question ``q`` (``Q_*`` in ``slots``) with argument
     ``arg``: (True, answer); (False, decline) when the book's built-in answer applies (its
-    ``default`` in ``sim.kernel.books.<colour>_<set>``, whose ``ask`` calls this), ``decline`` 1
+    ``default`` in ``sim.kernel.books.<colour>_<set>``, which the effect then calls), ``decline`` 1
     for the ``BOOK_DECLINE`` slot value (an optional effect that is not scripted is taken); a slot
     function's ``BUILT_IN`` leaves it to the built-in answer too."""
     k = SK[s, SLOT_BOOK]
@@ -185,7 +185,7 @@ def dearest(G, R, lo, hi, value):
 def card_answer(P, s, card, arg, G, R, SK, SP, SC, rng, UF):
     """A scripted or strategy answer to card ``card``'s choice with argument ``arg``: (True,
     answer); (False, 0) when the card's built-in answer applies (its ``default`` in
-    ``sim.kernel.cards.<id>``, whose ``ask`` calls this): the card slot's kind is not scripted
+    ``sim.kernel.cards.<id>``, which the effect then calls): the card slot's kind is not scripted
     or a slot function, the round file has no answer left, or the slot function said
     ``BUILT_IN``."""
     k = SK[s, SLOT_CARD]

@@ -30,7 +30,7 @@ from sim.kernel.layout import F_DRAWS, F_PENNY, G_ROUND, G_VISIT, R_PENNY_VP, R_
 from sim.kernel.rng import uniform
 from sim.rules.witch_numbers import N_GROUPS
 
-# witch_answer's first value: how the seat answered (a witch's ``ask`` turns it into her answer)
+# witch_answer's first value: how the seat answered (her module turns it into her answer)
 ASK_DEFAULT = 0  # the built-in strategy: her module's ``default`` answers
 ASK_ANSWER = 1  # the answer is the second value (a user slot function's; 0 before her first round)
 # not called (never, the random draw said no, not scripted): her "no" (0; free twin -1)
