@@ -46,12 +46,17 @@ NUMBA_LOCATORS = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCac
 
 def cache_base() -> str:
     """The folder of the on-disk cache: ``$NUMBA_CACHE_DIR/quacks-sim`` when that is set,
-    otherwise ``~/.cache/quacks-sim`` (``$XDG_CACHE_HOME`` honoured)."""
+    otherwise ``~/.cache/quacks-sim`` (``$XDG_CACHE_HOME`` honoured); ``quacks-sim-patches-off``
+    in place of ``quacks-sim`` when ``QUACKS_NUMBA_PATCHES`` turns the Numba patches off (their
+    code is far slower: :mod:`sim.kernel.patch_switch`)."""
+    from sim.kernel.patch_switch import switched_off
+
+    name = "quacks-sim" if switched_off() is None else "quacks-sim-patches-off"
     env = os.environ.get("NUMBA_CACHE_DIR")
     if env:
-        return os.path.join(env, "quacks-sim")
+        return os.path.join(env, name)
     home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(home, "quacks-sim")
+    return os.path.join(home, name)
 
 
 def configure() -> str:

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from sim import numba_cache
 from sim.kernel import numba_patches as gate
+from sim.kernel.patch_switch import SWITCH
 
 ROOT = Path(__file__).resolve().parent.parent
 PROVEN_HERE = {"numba": "0.68.1", "llvmlite": "0.50.0"}
@@ -55,6 +57,19 @@ def test_pyproject_pins_the_proven_minor_versions():
 ])
 def test_why_the_patches_are_off(switch, versions, reason):
     assert gate.off_reason(switch=switch, versions=versions) == reason
+
+
+@pytest.mark.parametrize("switch, folder", [
+    (None, "quacks-sim"), ("on", "quacks-sim"), ("off", "quacks-sim-patches-off"),
+    ("maybe", "quacks-sim-patches-off"),
+])
+def test_code_compiled_without_the_patches_is_cached_apart(monkeypatch, tmp_path, switch, folder):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    if switch is None:
+        monkeypatch.delenv(SWITCH, raising=False)
+    else:
+        monkeypatch.setenv(SWITCH, switch)
+    assert numba_cache.cache_base() == str(tmp_path / folder)
 
 
 def test_the_patches_are_on_here():
@@ -102,7 +117,7 @@ def run_python(script: Path, code: str, **env) -> subprocess.CompletedProcess:
     """``code`` run as the file ``script`` (a cached function needs a file) without the switch
     unless given, its compiled functions in ``script``'s folder."""
     script.write_text(code)
-    full = {k: v for k, v in os.environ.items() if k != gate.SWITCH}
+    full = {k: v for k, v in os.environ.items() if k != SWITCH}
     return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT,
                           env={**full, "NUMBA_CACHE_DIR": str(script.parent), **env}, timeout=600)
 
@@ -114,6 +129,7 @@ def test_off_leaves_numba_as_it_is_and_says_so_once(tmp_path):
     assert json.loads(r.stdout) == {"on": False, "inline copy": [False, True], "roomy": True,
                                     "kernel": plain, "helper": plain, "new": plain, "runs": 42}
     assert r.stderr.splitlines() == [gate.note("QUACKS_NUMBA_PATCHES=off")]
+    assert (tmp_path / "quacks-sim-patches-off").is_dir()  # where its kernels would be cached
 
 
 def test_on_says_nothing(tmp_path):
@@ -126,7 +142,7 @@ def checksums(tmp_path: Path, name: str, **env) -> dict[str, str]:
     """The game checksums of ``benchmarks/game_checksums.py`` (40 games per configuration) in a
     process of its own."""
     out = tmp_path / f"{name}.json"
-    full = {k: v for k, v in os.environ.items() if k != gate.SWITCH}
+    full = {k: v for k, v in os.environ.items() if k != SWITCH}
     r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "game_checksums.py"),
                         "--games", "40", "--part", "games", "--json", str(out)],
                        capture_output=True, text=True, cwd=ROOT, env={**full, **env},
@@ -138,14 +154,14 @@ def checksums(tmp_path: Path, name: str, **env) -> dict[str, str]:
 @pytest.mark.slow
 def test_the_same_games_with_the_patches_off(tmp_path):
     """Every game configuration of the golden checksums, compiled with the patches and without
-    them (in a cache folder of its own: the compiled code differs, and the shared cache is left
-    as it was), gives the same game records. Compiles the game kernel without the patches: a few
-    minutes."""
+    them, gives the same game records. Compiles the game kernel without the patches (about 4 min
+    of CPU) in a temporary cache folder, so the shared cache is left as it was."""
     on = checksums(tmp_path, "on")
     off_cache = tmp_path / "cache-patches-off"
     off = checksums(tmp_path, "off", QUACKS_NUMBA_PATCHES="off", NUMBA_CACHE_DIR=str(off_cache))
     assert on["stderr"].count("Numba patches") == 0
     assert off["stderr"].count(gate.note("QUACKS_NUMBA_PATCHES=off")) == 1
-    assert any(off_cache.rglob("game.play_games-*.nbi"))  # compiled there, not in the shared one
+    # compiled there, in the folder of code without the patches
+    assert any((off_cache / "quacks-sim-patches-off").rglob("game.play_games-*.nbi"))
     assert len(on["checksums"]) >= 14
     assert off["checksums"] == on["checksums"]
