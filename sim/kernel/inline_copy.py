@@ -2,15 +2,16 @@
 memo; every variable copies the function's whole scope with it, so one inlining costs (blocks x
 variables) and a big inlined body far more than its size. Here the blocks of one copy share one
 memo, so the scope is copied once (as in Numba's own IR, where every block of a function has the
-same scope object). The games are the same (``benchmarks/game_checksums.py --check``); the
-compile is shorter.
+same scope object). The games are the same (``tests/test_golden_checksums.py``, and
+``tests/test_numba_patches.py`` with the patches off); the compile is shorter.
 
 Measured with py-spy on a cold compile of the game kernel: 36% of all samples were in
 ``InlineWorker.inline_ir``'s ``copy_ir``, 23% in ``ir.Var.__deepcopy__`` alone.
 
 :func:`install` rewrites ``InlineWorker.inline_ir`` from its own source with that one change;
 when the source is not the one this was written against (another Numba version), it leaves
-Numba as it is and returns False.
+Numba as it is and returns False. :mod:`sim.kernel.numba_patches` installs it, with the other
+patches, only on the Numba versions they were proven on.
 
 Known upstream: numba/numba issue 8989 ("Spurious deep copies in inlining", open) and the same
 copy in numba-cuda (issue 688, pull request 689); this is the smallest change that keeps Numba's
