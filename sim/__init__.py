@@ -26,8 +26,8 @@ def _quiet_start_up_interrupt() -> None:
 _quiet_start_up_interrupt()
 
 from sim.numba_cache import configure as _configure_numba_cache  # noqa: E402
+from sim.release import __version__  # noqa: E402,F401 - sim.__version__
 
-__version__ = "0.1.0"
 NUMBA_CACHE_DIR = _configure_numba_cache()  # the folder of the compiled kernels
 
 

@@ -24,7 +24,8 @@ LAYERS = {"sim.rules": 0, "sim.kernel": 1, "strategies": 2, "sim.api": 3, "sim.s
           "sim.questions": 5, "sim.cli": 6}
 STATS = "sim.stats"  # a leaf utility: imports only itself; imported by STATS_USERS
 STATS_USERS = ("sim.api", "sim.study", "sim.questions", "sim.cli")
-INFRASTRUCTURE = {"sim", "sim.numba_cache"}  # package start-up and the Numba cache location
+# package start-up, the Numba cache location and the release number
+INFRASTRUCTURE = {"sim", "sim.numba_cache", "sim.release"}
 
 # User strategy files import the slot constants from strategies.slots (a contract); the project
 # itself imports them from where they live, sim.kernel.decisions.slots.

@@ -10,5 +10,5 @@ def version_text() -> str:
     try:
         v = version("quacks-sim")
     except PackageNotFoundError:  # run from a source tree that is not installed
-        from sim import __version__ as v
+        from sim.release import __version__ as v
     return f"quacks-sim {v}"

@@ -143,9 +143,9 @@ def relative_command(command: str, argv: Sequence[str] | None = None,
 
 def project_root() -> Path:
     """The folder that holds the ``sim`` package (a checkout's top folder)."""
-    import sim
+    from sim.numba_cache import ROOT
 
-    return Path(sim.__file__).resolve().parent.parent
+    return ROOT
 
 
 def git_commit(root: str | Path | None = None) -> str | None:

@@ -306,8 +306,8 @@ class DaskBackend:
         """Register the payload of a run (a plan, or a ruleset for tune) with every worker
         once; return its hash. Workers present now load it (and the kernels) before the
         clock starts."""
-        from sim import __version__
         from sim.numba_cache import kernel_source_hash
+        from sim.release import __version__
 
         payload = {"version": (__version__, kernel_source_hash()), "files": _loaded_files(),
                    "ruleset": ruleset, "plan": plan}

@@ -90,8 +90,8 @@ def _same_strategy(client_side, spec: str):
 
 def _resolve(key: str):
     """This process's plan (or ruleset) for the payload ``key``, resolved on first use."""
-    from sim import __version__
     from sim.numba_cache import kernel_source_hash
+    from sim.release import __version__
 
     if key in _READY:
         return _READY[key]
