@@ -25,11 +25,9 @@ from sim.kernel.layout import (
     G_ERR,
     G_ERRSEAT,
     G_NP,
-    G_ROUND,
     G_WIDTH,
     G_WITCH,
     P_WIDTH,
-    R_ROUNDS,
     R_START_DROPLET,
     R_START_RUBIES,
     R_TEAMS,
@@ -50,7 +48,7 @@ from sim.kernel.records import (
     W_WIDTH,
 )
 from sim.kernel.rng import stream_seed
-from sim.kernel.round import play_round
+from sim.kernel.round import play_rounds
 from sim.kernel.witches import deal_witches, penny_points
 
 
@@ -138,15 +136,8 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     deal_deck(G, R, rng, nplayers)
     force_card(G, R, seed, game)
     deal_witches(P, G, R, rng, nplayers, E)
-    for r in range(1, R[R_ROUNDS] + 1):
-        G[G_ROUND] = r
-        if teams:  # who decides for each cauldron this round
-            for s in range(nc):
-                m = s + nc * ((r - 1) % 2)
-                SKr[s] = SK[m]
-                SPr[s] = SP[m]
-        play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
-                   SKr, SPr, SC, FD, DS, rng, E, rd, W, UF)
+    play_rounds(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
+                SK, SP, SKr, SPr, SC, FD, DS, rng, E, rd, W, UF)
     penny_points(P, G, R, E)
     finish_game(P, G, out, E)
     for m in range(nc, nplayers):  # teams: the second member shares the cauldron's result
