@@ -276,16 +276,6 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 
 
 @kernel
-def potion_step_call(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """``potion_step`` as a call, for the paths that step one chip at a time outside the brewing
-    loop (the first chip of a potion, synchronized brewing); it places the chip through
-    ``place_drawn_call``, so the placement is not compiled once more here."""
-    t = next_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
-    if t >= 0:
-        place_drawn_call(P, s, t, P[s, F_DRAWS], G, R, SK, SP, SC, FD, rng, E, UF, False)
-
-
-@kernel
 def place_held(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Red Set 6, once the potion has ended: every chip still held beside the pot is placed after
     the last chip by the same placement as a drawn chip (its book's distance, Pumpkin Patch Party,

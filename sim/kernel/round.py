@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from sim.kernel.bag import add_chip, reset_potion
 from sim.kernel.books.hooks import bag_refilled
-from sim.kernel.brew import after_potions, potion_step_call
-from sim.kernel.brewing import brew_first, brew_until_stop, go_on, stop_by_choice
+from sim.kernel.brew import after_potions
+from sim.kernel.brewing import brew_round
 from sim.kernel.cards.deck import round_card
 from sim.kernel.cards.hooks import (
     after_brewing,
@@ -42,7 +42,6 @@ from sim.kernel.layout import (
     EV_WHITE_ADDED,
     F_CARD_PTR,
     F_COINS,
-    F_DONE,
     F_DROPLET,
     F_EXPLODED,
     F_EXPLOSIONS,
@@ -63,8 +62,6 @@ from sim.kernel.layout import (
     G_SEEN,
     G_START_PLAYER,
     G_VISIT,
-    INFO_SEQUENTIAL,
-    INFO_SYNCHRONIZED,
     POT_P,
     R_FINAL_INFO,
     R_INFO,
@@ -78,7 +75,6 @@ from sim.kernel.layout import (
 )
 from sim.kernel.records import (
     GERR_BLUE,
-    W_WANT,
     game_error,
 )
 from sim.rules.chips import W1
@@ -143,62 +139,6 @@ def rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF):
         record(E, G, s, EV_RAT, tails_n, start, 0)
 
 
-@kernel
-def brew_synchronized(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
-    """Lock-step brewing: first chips for all, then before each reveal every active player
-    decides (seeing every pot so far), then all who go on draw one chip. Not inlined: it runs
-    once a game (the last round) unless every round is synchronized, and keeping it out of
-    ``play_round`` keeps the hot loop small."""
-    n = G[G_NP]
-    sp = G[G_START_PLAYER]
-    G[G_SEEN] = (1 << n) - 1
-    want = W[W_WANT : W_WANT + n]
-    for k in range(n):
-        brew_first(P, (sp + k) % n, G, R, SK, SP, SC, FD, rng, E, UF)
-    while True:
-        active = 0
-        for k in range(n):  # everyone decides on the same view, then the stops are revealed
-            s = (sp + k) % n
-            want[s] = 0
-            if P[s, F_DONE] == 0:
-                if go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-                    want[s] = 1
-                    active += 1
-                elif P[s, F_DONE] == 0:  # (a witch may have ended the potion)
-                    want[s] = -1
-        for k in range(n):
-            s = (sp + k) % n
-            if want[s] < 0:
-                stop_by_choice(P, s, E, G)
-        if active == 0:
-            break
-        for k in range(n):
-            s = (sp + k) % n
-            if want[s] > 0:
-                potion_step_call(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
-
-
-@kernel(inline=True)
-def brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
-    """Every player brews, by the round's information model."""
-    n = G[G_NP]
-    sp = G[G_START_PLAYER]
-    everyone = (1 << n) - 1
-    if G[G_INFO] == INFO_SYNCHRONIZED:
-        brew_synchronized(P, G, R, SK, SP, SC, FD, rng, E, W, UF)
-    else:
-        # One after another from the start player. Independent: nobody sees another potion of
-        # this round; sequential: each player sees the potions brewed before theirs.
-        seen = 0
-        for k in range(n):
-            s = (sp + k) % n
-            G[G_SEEN] = seen if G[G_INFO] == INFO_SEQUENTIAL else 0
-            brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
-            seen |= 1 << s
-    G[G_SEEN] = everyone
-    G[G_BREWED] = 1
-
-
 @kernel(inline=True)
 def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
     """After brewing: red chips beside the pot (red Set 2) or held after a red chip (red Set 6),
@@ -232,7 +172,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     before_round(P, G, R, supply, die, DS, FD, SK, SP, SC, rng, E, UF)
     rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF)
     G[G_INFO] = R[R_FINAL_INFO] if final else R[R_INFO]
-    brew_phase(P, G, R, SK, SP, SC, FD, rng, E, W, UF)
+    brew_round(P, G, R, SK, SP, SC, FD, rng, E, W, UF)
     potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF)
     settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF)
     phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF)
