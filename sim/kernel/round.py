@@ -9,6 +9,8 @@ round from a file) and a game file. Each phase is one function that reads on one
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.kernel.bag import add_chip, reset_potion
 from sim.kernel.books.hooks import bag_refilled
 from sim.kernel.brew import after_potions
@@ -80,18 +82,27 @@ from sim.kernel.records import (
 from sim.rules.chips import W1
 
 
+@kernel(inline=True)
+def tails_below(tails, lap, y):
+    """Printed rat tails t + lap*k (k >= 0; every t in [0, lap), increasing, as the ruleset
+    checks) below score y."""
+    if y <= 0:
+        return 0
+    q = y // lap
+    return q * tails.shape[0] + np.searchsorted(tails, y - q * lap)
+
+
 @kernel
 def tails_between(tails, lap, a, b):
     """Rat tails strictly between scores a <= b: printed tails t + lap*k with a <= t + lap*k < b."""
-    n = 0
-    base = 0
-    while base <= b:
+    if a >= b:
+        return 0
+    if 0 <= a and b <= lap:  # both in the first lap (most of a game): count without dividing
+        n = 0
         for t in tails:
-            x = base + t
-            if a <= x < b:
-                n += 1
-        base += lap
-    return n
+            n += (a <= t) & (t < b)
+        return n
+    return tails_below(tails, lap, b) - tails_below(tails, lap, a)
 
 
 @kernel(inline=True)
