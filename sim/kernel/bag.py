@@ -5,6 +5,8 @@ All functions act on one player's row ``P[s]`` (see ``sim.kernel.layout``).
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -73,11 +75,13 @@ def reset_potion(P, s, start, limit):
 
 
 # the player fields every potion starts at 0 (empty_pot): the pot, its flags and every read
-# pointer into a scripted decision list
-POTION_ZEROED = (F_NPOT, F_WHITE, F_NORANGE, F_EXPLODED, F_DONE, F_STOPREASON, F_DRAWS,
-                 F_BLUE_PTR, F_YELLOW_PTR, F_RED_PTR, F_NRED, F_DOUBLE, F_PROTECT, F_PROTECTED,
-                 F_BOOK_PTR, F_GREEN_PTR, F_CARD_USED, F_CARD_PTR, F_BOWL_N, F_BOWL_SUM, F_NHOLD,
-                 F_FIRST_USED, F_EXTRA_PTR, F_HELD_PTR, *(ASIDE_NEW + j for j in range(3)))
+# pointer into a scripted decision list. An array, which Numba freezes into the code (the loop
+# becomes one store per field); a tuple was built and walked at run time on every potion
+POTION_ZEROED = np.array((F_NPOT, F_WHITE, F_NORANGE, F_EXPLODED, F_DONE, F_STOPREASON, F_DRAWS,
+                          F_BLUE_PTR, F_YELLOW_PTR, F_RED_PTR, F_NRED, F_DOUBLE, F_PROTECT,
+                          F_PROTECTED, F_BOOK_PTR, F_GREEN_PTR, F_CARD_USED, F_CARD_PTR, F_BOWL_N,
+                          F_BOWL_SUM, F_NHOLD, F_FIRST_USED, F_EXTRA_PTR, F_HELD_PTR,
+                          *(ASIDE_NEW + j for j in range(3))), dtype=np.int64)
 
 
 @kernel(inline=True)
