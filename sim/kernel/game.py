@@ -117,8 +117,8 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     """
     teams = R[R_TEAMS] != 0
     nc = nplayers // 2 if teams else nplayers
-    P = np.zeros((nc, P_WIDTH), dtype=np.int64)
-    G = np.zeros(G_WIDTH, dtype=np.int64)
+    P = np.empty((nc, P_WIDTH), dtype=np.int64)  # setup_game clears P and G
+    G = np.empty(G_WIDTH, dtype=np.int64)
     SC = np.zeros((nc, SC_WIDTH), dtype=np.int64)
     FD = np.zeros((nc, 1), dtype=np.int64)
     DS = np.zeros(1, dtype=np.int64)
@@ -181,18 +181,20 @@ def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die,
     """
     m = games.shape[0]
     E = np.zeros((0, 6), dtype=np.int64)
+    # the lineup in each of its rotations, made once: a game reads its seats' rows in place
+    SKr = np.empty((nplayers, *lineup_SK.shape), dtype=lineup_SK.dtype)
+    SPr = np.empty((nplayers, *lineup_SP.shape), dtype=lineup_SP.dtype)
+    for r in range(nplayers):
+        for s in range(nplayers):
+            SKr[r, s] = lineup_SK[(s + r) % nplayers]
+            SPr[r, s] = lineup_SP[(s + r) % nplayers]
     for c in prange(n_chunks):
         lo = c * m // n_chunks
         hi = (c + 1) * m // n_chunks
-        SK = np.empty_like(lineup_SK)
-        SP = np.empty_like(lineup_SP)
         rd_empty = np.zeros((0, nplayers, rd.shape[-1] if rd.ndim == 4 else 1), dtype=np.int64)
         UFc = (UF_funcs, np.zeros_like(UF_memory))  # each chunk its own strategy memory
         for k in range(lo, hi):
-            for s in range(nplayers):
-                j = (s + rotations[k]) % nplayers
-                SK[s] = lineup_SK[j]
-                SP[s] = lineup_SP[j]
+            r = rotations[k] % nplayers
             rdk = rd[k] if rd.shape[0] > 0 else rd_empty
             game[0](seed, games[k], nplayers, R, coins, vp, ruby, tails, die, supply0, price,
-                    book_round, book_set, start_bag, SK, SP, out[k], rdk, E, UFc)
+                    book_round, book_set, start_bag, SKr[r], SPr[r], out[k], rdk, E, UFc)
