@@ -43,14 +43,14 @@ def _earlier_files(p: Path, kind: str) -> list[str]:
 
 def write_folder(out: str | Path, *, kind: str, tables: Mapping[str, pd.DataFrame | None],
                  figures: Sequence[tuple[str, Figure]], markdown: str, manifest: dict,
-                 force: bool = False) -> list[str]:
+                 force: bool = False, csv: bool = False) -> list[str]:
     """Write the report folder ``out`` (see the module); ``manifest`` is the JSON result and
-    settings, to which ``kind``, ``versions``, ``created`` and ``files`` are added. Returns the
-    file names (sorted)."""
+    settings, to which ``kind``, ``versions``, ``created`` and ``files`` are added; with
+    ``csv`` every table is also written as CSV. Returns the file names (sorted)."""
     p = Path(out)
     check_out(p, force)
     with staging_folder(p) as stage:
-        return _write(p, stage, kind, tables, figures, markdown, manifest)
+        return _write(p, stage, kind, tables, figures, markdown, manifest, csv)
 
 
 def study_provenance(res, argv: Sequence[str] | None = None):
@@ -65,7 +65,8 @@ def study_provenance(res, argv: Sequence[str] | None = None):
 def write_study_report(res, out: str | Path, *, kind: str, table_names: Sequence[str],
                        figures: Sequence[tuple[str, Figure]], markdown: str,
                        interval_methods: dict, force: bool = False,
-                       argv: Sequence[str] | None = None, provenance=None) -> list[str]:
+                       argv: Sequence[str] | None = None, provenance=None,
+                       csv: bool = False) -> list[str]:
     """A study's report folder (``sensitivity``, ``design``): the named tables of ``res``, the
     figures and ``report.md``, and a manifest of its JSON result with the command line as given
     (``argv``), the command that reproduces it, its provenance (default
@@ -76,7 +77,8 @@ def write_study_report(res, out: str | Path, *, kind: str, table_names: Sequence
     manifest = {**res.to_json(), "argv": list(argv or []), "command": res.settings.command(),
                 PROVENANCE_KEY: prov.to_json(), "interval_methods": interval_methods}
     return write_folder(out, kind=kind, tables={t: res.tables.get(t) for t in table_names},
-                        figures=figures, markdown=markdown, manifest=manifest, force=force)
+                        figures=figures, markdown=markdown, manifest=manifest, force=force,
+                        csv=csv)
 
 
 def drawn(jobs) -> list[tuple[str, Figure]]:
@@ -98,7 +100,7 @@ def write_drawn_report(res, out: str | Path, *, kind: str, jobs, report_markdown
 
 
 def _write(p: Path, stage: Path, kind: str, tables, figures, markdown: str,
-           manifest: dict) -> list[str]:
+           manifest: dict, csv: bool = False) -> list[str]:
     from sim.study.common.plot_style import save_png
     from sim.study.reports.files import REPORT_HTML, dumps, now_iso, package_versions
     from sim.study.reports.html import write_html
@@ -109,6 +111,9 @@ def _write(p: Path, stage: Path, kind: str, tables, figures, markdown: str,
         if df is not None and len(df):
             df.to_parquet(stage / f"{name}.parquet", index=False)
             files.append(f"{name}.parquet")
+            if csv:
+                df.to_csv(stage / f"{name}.csv", index=False)
+                files.append(f"{name}.csv")
     for name, fig in figures:
         files.append(save_png(fig, stage, name))
     (stage / REPORT_MD).write_text(markdown, encoding="utf-8")
