@@ -45,6 +45,7 @@ COMMAND_MODULES = ("sim.cli.reports", "sim.cli.report_cmd", "sim.cli.rules_cmd",
                    "sim.cli.balance_cmd",
                    "sim.cli.sensitivity_cmd",
                    "sim.cli.design_cmd",
+                   "sim.cli.exploit_cmd", "sim.cli.styles_cmd",
                    "sim.cli.experiment_cmd", "sim.cli.potion_cmd", "sim.cli.game_cmd",
                    "sim.cli.strategies_cmd", "sim.cli.train_cmd")
 

@@ -32,6 +32,7 @@ FUNCTIONS = {
     "sensitivity": "ask_sensitivity",
     "design": "ask_design",
     "experiment": "ask_experiment",
+    "exploit": "ask_exploit",
 }
 
 __all__ = sorted(FUNCTIONS)
