@@ -8,12 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.api.events import count_events, event_dict
 from sim.api.round_file import (
     apply_script,
-    check_errors,
     load,
-    round_result,
+    play_checked_round,
 )
 from sim.api.round_script import (
     RoundFileError,
@@ -27,15 +25,9 @@ from sim.api.round_script import (
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
-from sim.kernel.records import (
-    RD_WIDTH,
-    W_WIDTH,
-)
-from sim.kernel.round import play_round
 from sim.rules import chips
 from sim.rules.books import ROUND_FILE_KEYS, SCRIPTED
 from sim.rules.ruleset import RulesetError, load_ruleset
-from strategies.registry import slot_table
 
 SCRIPT_KEYS = {"draws", "flask_on", "choice", "buy", "spend", "card_choice", "card_draws", "tube",
                "witch", *(k for k, (kind, _) in ROUND_FILE_KEYS.items() if kind == SCRIPTED)}
@@ -92,7 +84,6 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
     SK = np.full((n, S.N_SLOTS), S.SCRIPTED, dtype=np.int64)
     SP = np.zeros((n, S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
     E = np.zeros((5000, L.EV_WIDTH), dtype=np.int64)
-    rd = np.zeros((0, n, RD_WIDTH), dtype=np.int64)
     rng = np.zeros(n + 1, dtype=np.uint64)
     results = []
     for r, rnd in enumerate(rounds, start=1):
@@ -122,14 +113,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         G[L.G_DIE_PTR] = 0
         G[L.G_NEV] = 0
         E[:] = 0
-        flask_before = P[:, L.F_FLASK].copy()
-        play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
-                   rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd,
-                   np.zeros(W_WIDTH, dtype=np.int64), slot_table())
-        events = [event_dict(row) for row in E[: count_events(E)]]
-        check_errors(G, P, SC, events, where, flask_before)
-        res = round_result(P, events, n, supply, tube=bool(R[L.R_TUBE]),
-                           witches=bool(R[L.R_WITCHES]))
+        res = play_checked_round(P, G, R, rs, n, supply, SK, SP, SC, FD, DS, rng, E, where)
         res["round"] = r
         results.append(res)
     out = np.zeros((n, O_WIDTH), dtype=np.int64)

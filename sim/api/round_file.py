@@ -221,20 +221,26 @@ def play_prepared(pr: PreparedRound) -> dict:
     d, label, rs, n, P, G, R = pr.d, pr.label, pr.rs, pr.n, pr.P, pr.G, pr.R
     SK, SP, SC, FD, DS, supply = pr.SK, pr.SP, pr.SC, pr.FD, pr.DS, pr.supply
     E = np.zeros((5000, L.EV_WIDTH), dtype=np.int64)
-    rd = np.zeros((0, n, RD_WIDTH), dtype=np.int64)
     rng = np.zeros(n + 1, dtype=np.uint64)
-    flask_before = P[:, L.F_FLASK].copy()
-    play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
-               rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E, rd,
-               np.zeros(W_WIDTH, dtype=np.int64), slot_table())
-    events = [event_dict(row) for row in E[: count_events(E)]]
-    check_errors(G, P, SC, events, label, flask_before)
-    res = round_result(P, events, n, supply, tube=bool(R[L.R_TUBE]),
-                       witches=bool(R[L.R_WITCHES]))
+    res = play_checked_round(P, G, R, rs, n, supply, SK, SP, SC, FD, DS, rng, E, label)
     res.update(rules=rs.name, overrides=list(rs.overrides), rules_given="rules" in d or "set" in d,
                ruby_costs={"droplet": int(rs.game("ruby_cost_droplet")),
                            "flask": int(rs.game("ruby_cost_flask"))})
     return res
+
+
+def play_checked_round(P, G, R, rs, n, supply, SK, SP, SC, FD, DS, rng, E, where) -> dict:
+    """Play the scripted round set up in the arrays (its events into ``E``, from the start),
+    raise a RoundFileError for any game error or unused script, and return its result."""
+    flask_before = P[:, L.F_FLASK].copy()
+    play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
+               rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E,
+               np.zeros((0, n, RD_WIDTH), dtype=np.int64), np.zeros(W_WIDTH, dtype=np.int64),
+               slot_table())
+    events = [event_dict(row) for row in E[: count_events(E)]]
+    check_errors(G, P, SC, events, where, flask_before)
+    return round_result(P, events, n, supply, tube=bool(R[L.R_TUBE]),
+                        witches=bool(R[L.R_WITCHES]))
 
 
 def apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) -> list[int]:

@@ -130,23 +130,11 @@ def apply_book_script(SC, s, pl, where, starting) -> None:
     SC[s, S.SC_NRED_AFTER] = len(after)
     for i, x in enumerate(after):
         SC[s, S.SC_RED_AFTER + i] = RED_AFTER.index(x)
-    green = pl.get("green", [])
-    if not isinstance(green, list) or len(green) > 4:
-        raise RoundFileError(f"{where}: key 'green': expected a list, one entry per green chip "
-                             f"that is last or next-to-last: a chip or \"none\" (Set 2), "
-                             f"true/false (Set 4)")
+    green = _chip_entries(pl, "green", where, starting, 4, "one per green chip that is last or "
+                          "next-to-last: a chip or \"none\" (Set 2), true/false (Set 4)",
+                          bools=True)
     SC[s, S.SC_NGREEN] = len(green)
-    for i, x in enumerate(green):
-        if isinstance(x, bool):
-            SC[s, S.SC_GREEN + i] = int(x)
-        elif x == "none":
-            SC[s, S.SC_GREEN + i] = -1
-        else:
-            got = chips_of({"green": x}, "green", where, starting) if isinstance(x, str) else []
-            if len(got) != 1:
-                raise RoundFileError(f"{where}: key 'green': each entry is one chip, \"none\", "
-                                     f"true or false")
-            SC[s, S.SC_GREEN + i] = got[0]
+    SC[s, S.SC_GREEN:S.SC_GREEN + len(green)] = green
     if "card_choice" in pl:
         SC[s, S.SC_NCARD] = 1
         SC[s, S.SC_CARD] = _card_choice(pl["card_choice"], where, starting)
@@ -169,23 +157,37 @@ def apply_book_script(SC, s, pl, where, starting) -> None:
             raise RoundFileError(f"{where}: key '{key}': expected a list of true/false, {what}")
         SC[s, n_at] = len(x)
         SC[s, bits_at] = sum(1 << i for i, v in enumerate(x) if v)
-    place = pl.get("red_place", [])
-    if not isinstance(place, list) or len(place) > 8:
-        raise RoundFileError(f"{where}: key 'red_place': expected a list of at most 8 entries, one "
-                             f"per draw made while a chip is held beside the pot (red Set 6): the "
-                             f"held chip placed before that draw, or \"none\"")
+    place = _chip_entries(pl, "red_place", where, starting, 8, "one per draw made while a chip "
+                          "is held beside the pot (red Set 6): the held chip placed before that "
+                          "draw, or \"none\"")
     SC[s, S.SC_NRPLACE] = len(place)
-    for i, x in enumerate(place):
-        got = [-1] if x == "none" else (chips_of({"red_place": x}, "red_place", where, starting)
-                                        if isinstance(x, str) else [])
-        if len(got) != 1:
-            raise RoundFileError(f"{where}: key 'red_place': each entry is one chip or \"none\"")
-        SC[s, S.SC_RPLACE + i] = got[0]
+    SC[s, S.SC_RPLACE:S.SC_RPLACE + len(place)] = place
     pbuy = chips_of(pl, "purple_buy", where, starting, default="")
     if len(pbuy) > 2:
         raise RoundFileError(f"{where}: key 'purple_buy': at most 2 chips (purple Set 5)")
     SC[s, S.SC_NPBUY] = len(pbuy)
     SC[s, S.SC_PBUY:S.SC_PBUY + len(pbuy)] = pbuy
+
+
+def _chip_entries(pl, key, where, starting, most, what, *, bools=False) -> list[int]:
+    """The list under ``key`` (none: empty), each entry one chip (its type) or ``"none"`` (-1);
+    with ``bools`` also true/false (1/0). ``what`` says what the entries stand for."""
+    entries = pl.get(key, [])
+    if not isinstance(entries, list) or len(entries) > most:
+        raise RoundFileError(f"{where}: key '{key}': expected a list of at most {most} entries, "
+                             f"{what}")
+    out = []
+    for x in entries:
+        if bools and isinstance(x, bool):
+            out.append(int(x))
+            continue
+        got = [-1] if x == "none" else (chips_of({key: x}, key, where, starting)
+                                        if isinstance(x, str) else [])
+        if len(got) != 1:
+            raise RoundFileError(f"{where}: key '{key}': each entry is one chip or \"none\""
+                                 + (", true or false" if bools else ""))
+        out.append(got[0])
+    return out
 
 
 def _upgrade(x, where) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from sim.questions.report import Report, temporary_folder
+from sim.questions.report import Report, report_folder
 from sim.questions.running import check_ints, check_out_text, open_backend, set_threads
 
 
@@ -56,16 +56,10 @@ def experiment(
     exp = load_experiment(find_experiment(str(file)))
     if out is None and default_out is not None:
         out = default_out(exp.name)
-    tmp = temporary_folder("experiment") if out is None else None
-    target = Path(tmp.name) if tmp is not None else Path(out)
-    try:
+    with report_folder("experiment", out) as (target, tmp):
         res = _run(exp, target, games=games, resume=resume, csv=csv, threads=threads,
                    backend=backend, scheduler=scheduler, workers=workers, progress=progress,
                    on_note=on_note, argv=argv)
-    except BaseException:
-        if tmp is not None:
-            tmp.cleanup()
-        raise
     from sim.study.experiments.run import plot_jobs
 
     return Report("experiment", target, res, figures=lambda: plot_jobs(res), temporary=tmp,

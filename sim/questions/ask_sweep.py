@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sim.questions.ask_rules import as_list
-from sim.questions.report import Report, temporary_folder
+from sim.questions.report import Report, report_folder
 from sim.questions.running import (
     check_ints,
     check_out_free,
@@ -91,18 +91,12 @@ def sweep(
         raise
     except (ValueError, OSError) as e:
         raise SweepInputError(str(e)) from e
-    tmp = temporary_folder(KIND) if out is None else None
-    target = Path(out) if out is not None else Path(tmp.name)
-    try:
+    with report_folder(KIND, out) as (target, tmp):
         if getattr(backend, "value", backend) == "local":  # Dask workers compile their own
             _warm(s, on_compile)
         res = _run(s, target, resume=resume, force=force, plots=plots, backend=backend,
                    scheduler=scheduler, workers=workers, threads=threads, progress=progress,
                    on_note=on_note, argv=argv)
-    except BaseException:
-        if tmp is not None:
-            tmp.cleanup()
-        raise
     return Report(KIND, target, res, figures=lambda: plot_jobs(res.table, res.settings),
                   temporary=tmp, written=res.files)
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sim.questions.ask_rules import as_list
-from sim.questions.report import Report, temporary_folder
+from sim.questions.report import Report, report_folder
 from sim.questions.running import (
     check_ints,
     check_out_free,
@@ -80,18 +80,12 @@ def tournament(
         raise
     except (ValueError, OSError) as e:
         raise TournamentInputError(str(e)) from e
-    tmp = temporary_folder(KIND) if out is None else None
-    target = Path(out) if out is not None else Path(tmp.name)
-    try:
+    with report_folder(KIND, out) as (target, tmp):
         if getattr(backend, "value", backend) == "local":  # Dask workers compile their own
             warm_games(plan.ruleset, plan.lineup(0), on_compile=on_compile)  # outside the clock
         with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
             res = run_tournament(plan, out=target, resume=resume, force=force, progress=progress,
                                  plots=plots, argv=argv, backend=be, note=on_note)
-    except BaseException:
-        if tmp is not None:
-            tmp.cleanup()
-        raise
     return Report(KIND, target, res, figures=lambda: plot_jobs(res.summary)[0], temporary=tmp,
                   written=res.files)
 

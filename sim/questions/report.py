@@ -14,6 +14,7 @@ import shutil
 import tempfile
 import weakref
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 TABLE_SUFFIXES = (".parquet", ".csv")  # the first found wins
@@ -174,6 +175,20 @@ class Report:
 def temporary_folder(kind: str) -> tempfile.TemporaryDirectory:
     """A temporary folder for a report made without ``out`` (removed with its result)."""
     return tempfile.TemporaryDirectory(prefix=f"quacks-{kind}-")
+
+
+@contextmanager
+def report_folder(kind: str, out: str | Path | None):
+    """The folder a report call writes to and its temporary folder: ``(Path(out), None)``, or
+    without ``out`` a new :func:`temporary_folder` and that folder, removed again when the
+    block raises (an error or Ctrl-C), else left to the :class:`Report` it is given to."""
+    tmp = temporary_folder(kind) if out is None else None
+    try:
+        yield (Path(out) if tmp is None else Path(tmp.name)), tmp
+    except BaseException:
+        if tmp is not None:
+            tmp.cleanup()
+        raise
 
 
 def read_tables(folder: Path) -> dict:
