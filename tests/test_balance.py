@@ -76,9 +76,9 @@ EXPECTED = {
     # the last player after round 1: seat 0 (wins), both (0.5), seat 1 (wins), seat 0 (wins)
     "last_after_round_1_wins": 3.5 / 4,
     # after round 2: seat 1 (0), seat 0 (0.5), seat 0 (0), seat 1 (0)
-    "last_after_round_2_wins": 0.5 / 4, "last_after_round_3_wins": 0.5 / 4,
+    "last_after_round_2_wins": 0.5 / 4,
     "leader_after_round_1_wins": 0.5 / 4, "leader_after_round_2_wins": 3.5 / 4,
-    "leader_after_round_3_wins": 3.5 / 4,
+    # (after round 3, the last: decided by definition, left out; see test_decided_figures...)
     # games 0, 2 and 3 change leader from round 1 to 2 (game 1: a tied lead kept by seat 1)
     "lead_changes": 3 / 4,
     # the winner leads from round 2 on in games 0, 2, 3; game 1: seat 0 from round 3, seat 1
@@ -103,8 +103,43 @@ def test_game_figures_by_hand(hand, metric):
 def test_the_table_has_every_declared_metric_once(hand):
     assert list(hand.index) == G.metric_names(2, 3)
     assert hand.loc["seat1_win_share", "label"] == "seat 2 win share"  # people count from 1
-    assert hand.loc["last_after_round_3_wins", "round"] == 3
-    assert len(G.metric_names(4, 9)) == 4 + 1 + 9 + 9 + 2 + 9 + 2 + 6 + 1 + 9
+    assert hand.loc["last_after_round_2_wins", "round"] == 2
+    assert len(G.metric_names(4, 9)) == 4 + 1 + 8 + 8 + 2 + 9 + 2 + 6 + 1 + 9
+
+
+@pytest.mark.parametrize("rounds", [9, 3, 6])
+def test_decided_figures_are_left_out_for_the_rulesets_last_round(rounds):
+    """The last round's catch-up figures are decided by definition (the score after it is the
+    final VP): no metric, pattern or table row; the round before keeps its figures."""
+    names = G.metric_names(4, rounds)
+    gone = {f"last_after_round_{rounds}_wins", f"leader_after_round_{rounds}_wins"}
+    assert set(G.decided(rounds)) == gone and not gone & set(names)
+    assert {f"last_after_round_{rounds - 1}_wins",
+            f"leader_after_round_{rounds - 1}_wins"} <= set(names)
+    assert f"last_after_round_{{k}}_wins (k 1-{rounds - 1})" in G.name_patterns(4, rounds)
+
+
+def test_decided_figures_are_not_in_the_hand_table(hand):
+    assert "last_after_round_3_wins" not in hand.index
+    assert "leader_after_round_3_wins" not in hand.index
+    assert "explosion_rate_round_3" in hand.index  # the last round is measured otherwise
+
+
+def test_decided_figures_are_not_in_a_modified_rulesets_run():
+    s = BalanceSettings(games=40, players=2, parts=("game",), overrides=("game.rounds=6",),
+                        field=("balanced", "greedy"))
+    t = R.run_balance(s).tables["game"]
+    assert "leader_after_round_5_wins" in set(t["metric"])
+    assert not {"last_after_round_6_wins", "leader_after_round_6_wins"} & set(t["metric"])
+    assert t["round"].max() == 6  # the last round's other figures stay
+
+
+def test_a_band_on_a_decided_figure_is_one_line(tmp_path):
+    p = _write(tmp_path, "last_after_round_9_wins = [0.0, 0.1]\n")
+    with pytest.raises(TargetsError) as e:
+        R.plan_balance(BalanceSettings(games=40, parts=("game",), targets=str(p)))
+    assert "last_after_round_9_wins is decided by definition" in str(e.value)
+    assert "\n" not in str(e.value)
 
 
 def test_rates_stay_inside_0_1_and_n_counts_what_it_should(hand):
@@ -122,11 +157,15 @@ def test_the_deal_is_the_unit():
     g2 = pd.concat([g, g.assign(game=g["game"] + 10)], ignore_index=True)
     r2 = pd.concat([r, r.assign(game=r["game"] + 10)], ignore_index=True)
     two = G.game_figures(g2, r2, players=2, rounds_per_game=3).set_index("metric")
-    for m in ("seat0_win_share", "lead_changes", "winner_vp_mean"):
+    for m in ("lead_changes", "winner_vp_mean", "margin_mean"):
         assert two.loc[m, "value"] == pytest.approx(one.loc[m, "value"])
         assert two.loc[m, "ci_hi"] - two.loc[m, "ci_lo"] == pytest.approx(
             one.loc[m, "ci_hi"] - one.loc[m, "ci_lo"])
         assert two.loc[m, "n"] == 2 * one.loc[m, "n"]
+    # a rate with few events gets the exact interval on its count, which does shrink with
+    # the copies: still never wider than the one without them
+    m = "seat0_win_share"
+    assert one.loc[m, "ci_lo"] <= two.loc[m, "ci_lo"] <= two.loc[m, "ci_hi"] <= one.loc[m, "ci_hi"]
 
 
 def test_row_order_and_chunks_change_nothing(hand):
@@ -219,7 +258,7 @@ def test_unknown_metric_names_the_closest(tmp_path):
         R.plan_balance(BalanceSettings(games=40, parts=("game",), targets=str(p)))
     msg = str(e.value)
     assert "unknown metric 'seat0_winshare'" in msg and "did you mean 'seat0_win_share'" in msg
-    assert "last_after_round_{k}_wins (k 1-9)" in msg and "\n" not in msg
+    assert "last_after_round_{k}_wins (k 1-8)" in msg and "\n" not in msg
 
 
 # --- settings ------------------------------------------------------------------------------
@@ -276,6 +315,14 @@ def test_cli_json_and_report_folder(tmp_path):
            "strategies", "games", "deals", "seed", "settings", "seconds", "notes", "out", "files"}
     assert set(d) == parts | run
     assert len(d["cards"]) == 24 and {"card", "vp", "vp_lo", "vp_hi", "rank"} <= set(d["cards"][0])
+    for part in ("cards", "books"):  # every ranked table: the rank with its 95% interval
+        for row in d[part]:
+            assert 1 <= row["rank_lo"] <= row["rank"] <= row["rank_hi"] <= len(d[part]), part
+        table = pd.read_parquet(out / f"{part}.parquet")
+        assert {"rank", "rank_lo", "rank_hi"} <= set(table.columns), part
+        assert table["rank_lo"].tolist() == [x["rank_lo"] for x in d[part]], part
+    assert not {"last_after_round_9_wins", "leader_after_round_9_wins"} & {
+        r["metric"] for r in d["game"]}
     assert d["witches"] == []  # base: no witches
     assert {r["metric"] for r in d["game"]} == set(G.metric_names(2, 9))
     assert [t["verdict"] for t in d["targets"]] == [PASS, FAIL]

@@ -2,7 +2,9 @@
 
 The key property: playing every game of a deal several times with identical results adds no
 information, so every interval must stay exactly as it was. An interval computed as if games were
-independent shrinks by the square root of the copies, and these tests fail.
+independent shrinks by the square root of the copies, and these tests fail. (A rate's interval
+is also never narrower than the exact interval on its count, which does shrink with copies: a
+rate's interval with copies lies inside the one without and holds the clustered one.)
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from sim.stats.clusters import ClusterSums, paired_diff, share_interval, t_interval
 from sim.stats.intervals import t_quantile, wilson
@@ -61,15 +64,21 @@ def test_copies_of_a_deal_leave_every_interval_unchanged():
     one, four = _summary(60, 1), _summary(60, 4)
     a, b = one.strategies, four.strategies
     assert (b["games"] == 4 * a["games"]).all()
-    for col in ("win_share", "mean_vp", "mean_rank", "explosion_rate", "rating"):
+    for col in ("mean_vp", "mean_rank", "rating"):
         for part in ("", "_ci_lo", "_ci_hi"):
             np.testing.assert_allclose(b[col + part], a[col + part], rtol=1e-9, atol=1e-9,
                                        err_msg=col + part)
+    for col in ("win_share", "explosion_rate"):  # rates: the exact floor shrinks with copies
+        np.testing.assert_allclose(b[col], a[col], rtol=1e-9, atol=1e-9, err_msg=col)
+        assert (b[col + "_ci_lo"] >= a[col + "_ci_lo"] - 1e-12).all(), col
+        assert (b[col + "_ci_hi"] <= a[col + "_ci_hi"] + 1e-12).all(), col
     for col in ("vp_diff_ci_lo", "vp_diff_ci_hi", "win_share_diff_ci_unpaired_lo",
                 "vp_diff_ci_unpaired_hi"):
         np.testing.assert_allclose(four.pairs[col], one.pairs[col], rtol=1e-9, err_msg=col)
-    for col in ("win_share_ci_lo", "mean_vp_ci_hi"):
-        np.testing.assert_allclose(four.seats[col], one.seats[col], rtol=1e-9, err_msg=col)
+    np.testing.assert_allclose(four.seats["mean_vp_ci_hi"], one.seats["mean_vp_ci_hi"],
+                               rtol=1e-9)
+    lo4, lo1 = four.seats["win_share_ci_lo"], one.seats["win_share_ci_lo"]
+    assert (lo4.isna() == lo1.isna()).all() and (lo4 >= lo1 - 1e-12)[lo1.notna()].all()
     np.testing.assert_allclose(four.bought["ci_hi"], one.bought["ci_hi"], rtol=1e-9)
 
 
@@ -200,8 +209,13 @@ def test_round_metrics_treat_the_deal_as_the_unit():
         tables.append(acc.summary().rounds)
     one, three = tables
     assert (three["n"] == 3 * one["n"]).all()
+    share = (one["metric"] == "exploded").to_numpy()  # a rate: the exact floor shrinks
     for col in ("mean", "ci_lo", "ci_hi"):
-        np.testing.assert_allclose(three[col], one[col], rtol=1e-9, atol=1e-12, err_msg=col)
+        sel = slice(None) if col == "mean" else ~share
+        np.testing.assert_allclose(three[col][sel], one[col][sel], rtol=1e-9, atol=1e-12,
+                                   err_msg=col)
+    assert (three["ci_lo"][share] >= one["ci_lo"][share] - 1e-12).all()
+    assert (three["ci_hi"][share] <= one["ci_hi"][share] + 1e-12).all()
     ex = one[one["metric"] == "exploded"]
     assert ((ex["ci_lo"] >= 0) & (ex["ci_hi"] <= 1)).all()
 
@@ -262,6 +276,9 @@ def test_round_robin_and_vs_field_intervals_are_t_over_deals(layout):
         e = f_ex[:, i] / 9
         p, v = e.mean(), e.var(ddof=1) / D
         lo, hi = wilson(p * (p * (1 - p) / v), p * (1 - p) / v, tq)
+        potions = 9 * games  # never narrower than the exact interval on the count
+        lo = min(lo, stats.beta.ppf(0.025, p * potions, potions - p * potions + 1))
+        hi = max(hi, stats.beta.ppf(0.975, p * potions + 1, potions - p * potions))
         assert (st["explosion_rate_ci_lo"][i],
                 st["explosion_rate_ci_hi"][i]) == pytest.approx((lo, hi))
 

@@ -74,8 +74,8 @@ def test_explosion_limit_8_explodes_less(limit8):
         assert d[(d["metric"] == metric) & (d["strategy"] == "all")].iloc[0]["ci_lo"] > 0, metric
 
 
-def _hand_table():
-    """Two deals of two games of two players over six rounds.
+def _hand_table(rounds: int = 7):
+    """Two deals of two games of two players over seven rounds (``rounds``).
 
     game  deal  VP      win share  score after round 6
     0     0     50, 40  1, 0       30, 20   leader seat 0 wins: 1
@@ -89,11 +89,16 @@ def _hand_table():
              "win_share": np.array([1, 0, 0, 1, 0.5, 0.5, 1, 0]),
              "explosions": np.array([1, 0, 2, 0, 0, 0, 3, 0])}
     score6 = np.array([[30, 20], [25, 25], [10, 30], [20, 40]])
-    g, rd, s = np.meshgrid(np.arange(4), np.arange(1, 7), np.arange(2), indexing="ij")
-    rounds = {"game": g.ravel(), "round": rd.ravel(), "seat": s.ravel(),
-              "reward_space": np.full(g.size, 10),
-              "score": np.where(rd == 6, score6[g, s], 0).ravel()}
-    return deal_totals(games, rounds, players=2, rounds_per_game=6, strategies=2)
+    g, rd, s = np.meshgrid(np.arange(4), np.arange(1, rounds + 1), np.arange(2), indexing="ij")
+    table = {"game": g.ravel(), "round": rd.ravel(), "seat": s.ravel(),
+             "reward_space": np.full(g.size, 10),
+             "score": np.where(rd == 6, score6[g, s], 0).ravel()}
+    return deal_totals(games, table, players=2, rounds_per_game=rounds, strategies=2)
+
+
+def test_the_last_rounds_leader_is_decided_by_definition():
+    assert "leader_wins" in estimates(_hand_table(7), players=2)
+    assert "leader_wins" not in estimates(_hand_table(6), players=2)  # round 6 is the last
 
 
 def test_statistics_on_a_hand_made_table():
@@ -106,8 +111,8 @@ def test_statistics_on_a_hand_made_table():
     assert e["win_margin"].value == (10 + 2 + 0 + 30) / 4
     assert e["mean_vp"].value == 348 / 8
     assert e["vp_sd"].value == pytest.approx(np.std([50, 40, 45, 47, 38, 38, 60, 30], ddof=1))
-    assert e["explosion_rate"].value == 6 / (8 * 6)
-    assert e["game_length"].value == 60 and e["reward_space"].value == 10
+    assert e["explosion_rate"].value == 6 / (8 * 7)
+    assert e["game_length"].value == 70 and e["reward_space"].value == 10
     assert e["win_share[0]"].value == 0.625 and e["mean_vp[1]"].value == (40 + 47 + 38 + 30) / 4
     # seat 0 per deal: 1 of 2 and 1.5 of 2, so the cluster-robust variance is 0.015625
     assert e["seat_0"].variance() == pytest.approx(0.015625)

@@ -255,7 +255,8 @@ def test_experiment_file_integers_name_the_file_and_key(tmp_path, edit, message)
       "--games", "8"], "the label 'a' is used twice"),
     (["compare", "--variant", "norats=game.rats_from_round=21", "--leader-round", "15",
       "--games", "8"],
-     "--leader-round 15: no ruleset here plays that many rounds; expected 1 to 9"),
+     "--leader-round 15: no ruleset here plays a round after it (the leader after the last "
+     "round is the winner by definition); expected 1 to 8"),
     (["tournament", "--strategies", "threshold,random", "--players", "3", "--games", "6"],
      "2 strategies for 3 seats; give one per seat, or one for all"),
     (["tune", "threshold:t=5/6", "--param", "flask=1:3", "--vs", "balanced", "--budget", "400"],

@@ -59,9 +59,11 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
     books."""
     from sim.study.balance.report import (
         TITLES,
+        decided_note,
         effect_rows,
         game_rows,
         headline,
+        rank_note,
         round_rows,
         skill_rows,
         target_rows,
@@ -75,13 +77,16 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
     if T["game"] is not None:
         _table(console, "the game (95% CI, deals as the unit)", *game_rows(T["game"]))
         _table(console, "by round (95% CI)", *round_rows(T["game"]))
+        console.print(decided_note(res.plan.rounds), markup=False)
     if T["skill"] is not None:
         _table(console, "skill (95% CI; the gap paired by deal)", *skill_rows(T["skill"]))
     for part in ("cards", "witches", "books"):
         df = T[part]
         if df is not None:
             if len(df):
-                _table(console, f"{TITLES[part].lower()} (95% CI)", *effect_rows(df))
+                _table(console, f"{TITLES[part].lower()} (95% CI; ranks: bootstrap over "
+                       "deals)", *effect_rows(df))
+                console.print(rank_note(part, df), markup=False)
             else:
                 console.print(f"{TITLES[part].lower()}: none in this ruleset", markup=False)
     for n in res.notes:

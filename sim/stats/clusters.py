@@ -19,8 +19,10 @@ result does not depend on how the work was chunked, and memory stays flat.
 Rates and shares (win share, explosions per potion) get a Wilson interval at the *effective*
 sample size n_eff = m (1 - m) / var(m) (the cluster design effect folded into the count), with
 the t quantile in place of z: it stays inside [0, 1] and widens exactly as the cluster variance
-says. Where the variance is zero (a share of exactly 0 or 1) n_eff falls back to the number of
-deals, the most conservative count that still treats deals as independent.
+says. A rate with few events (fewer than ``sim.stats.intervals.RARE_EVENTS``, or a variance of
+zero) has no design effect to estimate: it gets the exact Clopper-Pearson interval on its count,
+which covers at 0, 1 and 2 events, and no clustered interval is ever narrower than that one
+(``sim.stats.intervals.rate_interval``).
 """
 
 from __future__ import annotations
@@ -30,10 +32,10 @@ import math
 import numpy as np
 from numba import njit
 
-from sim.stats.intervals import t_quantile, wilson
+from sim.stats.intervals import METHOD_RATE, rate_interval, t_quantile
 
 METHOD_MEAN = "cluster-robust t over deals"
-METHOD_SHARE = "Wilson at the cluster effective sample size (deals as units)"
+METHOD_SHARE = METHOD_RATE
 METHOD_DIFF = "paired t over deals"
 METHOD_UNPAIRED = "cluster-robust t over deals, covariance ignored"
 METHOD_RATING = "Plackett-Luce with cluster-robust sandwich covariance over deals"
@@ -100,7 +102,7 @@ class ClusterSums:
     def share_ci(self, deals: int, scale: float = 1.0):
         """Per cell: share and its Wilson interval at the effective sample size."""
         m, v = self.mean_var(deals, scale)
-        return m, share_interval(m, v, deals)
+        return m, share_interval(m, v, deals, n=self.sn)
 
 
 def group_sums(idx: np.ndarray, size: int, x: np.ndarray) -> np.ndarray:
@@ -149,23 +151,12 @@ def t_interval(m, v, deals: int):
     return m - h, m + h
 
 
-def share_interval(p, v, deals: int):
-    """(lo, hi) arrays: Wilson intervals at n_eff = p(1-p)/v with the t(deals-1) quantile;
-    always inside [0, 1] and containing p."""
-    p, v = np.atleast_1d(np.asarray(p, np.float64)), np.atleast_1d(np.asarray(v, np.float64))
-    lo, hi = np.full_like(p, np.nan), np.full_like(p, np.nan)
-    if deals < 1:
-        return lo, hi
-    z = t_quantile95(deals - 1) if deals > 1 else t_quantile95(1)
-    for i, (pi, vi) in enumerate(zip(p, v)):
-        if not math.isfinite(pi):
-            continue
-        neff = pi * (1 - pi) / vi if (math.isfinite(vi) and vi > 0) else 0.0
-        if not neff > 0:
-            neff = float(deals)
-        a, b = wilson(pi * neff, neff, z)
-        lo[i], hi[i] = min(a, pi), max(b, pi)
-    return lo, hi
+def share_interval(p, v, deals: int, n=None, event_deals=None):
+    """(lo, hi) arrays: the rate interval of ``sim.stats.intervals.rate_interval`` (Wilson at
+    n_eff = p(1-p)/v with the t(deals-1) quantile where the design effect can be estimated,
+    never narrower than the exact interval on the count of ``n`` observations; the exact
+    interval for few events); always inside [0, 1] and containing p."""
+    return rate_interval(p, n, v, deals, event_deals)
 
 
 def paired_diff(xa: np.ndarray, xb: np.ndarray) -> tuple[float, float, float, int]:

@@ -122,3 +122,79 @@ def t_ci(s1: float, s2: float, n: float) -> tuple[float, tuple[float, float]]:
     var = max(0.0, (s2 - n * m * m) / (n - 1))
     h = t_quantile(0.975, n - 1) * math.sqrt(var / n)
     return m, (m - h, m + h)
+
+
+# --- rates: every rate or share shown to a user ------------------------------------------------
+
+RARE_EVENTS = 10  # fewer events (or non-events) than this: no design effect is estimated
+METHOD_RATE = ("Wilson at the cluster effective sample size (deals as units), never narrower "
+               f"than the exact Clopper-Pearson interval on the count; below {RARE_EVENTS} "
+               "events (or non-events), or events in fewer than 2 deals, the exact interval")
+
+
+def exact_interval(events, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Clopper-Pearson (exact binomial) interval of ``events`` in ``n`` trials, elementwise;
+    ``events`` may be fractional (shared wins); 0 events give [0, hi], n events [lo, 1]. NaN
+    where n <= 0."""
+    from scipy.special import betaincinv
+
+    x = np.atleast_1d(np.asarray(events, np.float64))
+    n = np.broadcast_to(np.asarray(n, np.float64), x.shape)
+    a = (1 - level) / 2
+    lo, hi = np.full(x.shape, np.nan), np.full(x.shape, np.nan)
+    ok = (n > 0) & np.isfinite(x)
+    x = np.clip(np.where(ok, x, 0.0), 0.0, np.where(ok, n, 1.0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pos, below = ok & (x > 0), ok & (x < n)
+        lo[ok] = 0.0
+        lo[pos] = betaincinv(x[pos], n[pos] - x[pos] + 1, a)
+        hi[ok] = 1.0
+        hi[below] = betaincinv(x[below] + 1, n[below] - x[below], 1 - a)
+    return lo, hi
+
+
+def rate_interval(p, n=None, var=None, deals: int | None = None,
+                  event_deals=None) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% interval of every rate or share shown to a user, elementwise: ``p`` the rate,
+    ``n`` the observations behind it (games, seat-games, potions), ``var`` its cluster-robust
+    variance over ``deals`` deals, ``event_deals`` (optional) the deals holding an event (or,
+    for a rate near 1, a non-event), the rarer side.
+
+    The deal is clustered (Wilson at the effective sample size ``p (1 - p) / var`` with the
+    t(deals - 1) quantile) only where the design effect can be estimated: at least
+    ``RARE_EVENTS`` events and non-events, a positive variance over at least 2 deals, and (when
+    known) events in at least 2 deals; and even then the interval is never narrower than the
+    exact Clopper-Pearson interval on the count ``p n`` of ``n``. Otherwise the exact interval
+    (it covers at 0, 1 and 2 events). Without ``n`` (a caller that does not know its count) the
+    clustered interval, or Wilson over the deals where it cannot be had. Always inside [0, 1]
+    and holding ``p``; NaN where ``p`` is."""
+    p = np.atleast_1d(np.asarray(p, np.float64))
+    v = (np.full(p.shape, np.nan) if var is None
+         else np.broadcast_to(np.asarray(var, np.float64), p.shape))
+    D = int(deals) if deals is not None else 0
+    z = t_quantile(0.975, max(D - 1, 1)) if D >= 1 else Z95
+    lo, hi = np.full(p.shape, np.nan), np.full(p.shape, np.nan)
+    if n is not None:
+        nn = np.broadcast_to(np.asarray(n, np.float64), p.shape)
+        xlo, xhi = exact_interval(p * nn, nn)
+    ed = (None if event_deals is None
+          else np.broadcast_to(np.asarray(event_deals, np.float64), p.shape))
+    for i, pi in enumerate(p):
+        if not math.isfinite(pi):
+            continue
+        vi = float(v[i])
+        neff = pi * (1 - pi) / vi if (math.isfinite(vi) and vi > 0) else 0.0
+        clustered = D >= 2 and neff > 0 and (ed is None or ed[i] >= 2)
+        if n is not None:
+            events = pi * float(nn[i])
+            clustered = clustered and min(events, float(nn[i]) - events) >= RARE_EVENTS
+            a, b = float(xlo[i]), float(xhi[i])
+            if clustered:
+                c, d = wilson(pi * neff, neff, z)
+                a, b = min(a, c), max(b, d)
+        elif clustered:
+            a, b = wilson(pi * neff, neff, z)
+        else:
+            a, b = wilson(pi * D, D, z) if D >= 1 else (float("nan"), float("nan"))
+        lo[i], hi[i] = max(0.0, min(a, pi)), min(1.0, max(b, pi))
+    return lo, hi

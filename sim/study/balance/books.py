@@ -22,7 +22,10 @@ this measures buying.
   of this colour (each winner weighed by its win share), a ratio over deals with its Wilson
   interval at the cluster effective sample size.
 
-``games``: games of the restricted arms of the colour; ``deals``: deals paired.
+``rank``: 1 for the colour most worth buying (the one whose loss costs the seat the most win
+share: the most negative ``win_share``; ties share a rank), with its 95% interval
+``rank_lo``/``rank_hi`` (a bootstrap over deals, ``sim.study.balance.ranks``). ``games``: games
+of the restricted arms of the colour; ``deals``: deals paired.
 """
 
 from __future__ import annotations
@@ -35,10 +38,13 @@ from sim.rules.ruleset import Ruleset, load_ruleset
 from sim.stats.clusters import ratio_mean_var, share_interval
 from sim.study.balance.arms import ArmGames, MeasureError, arm_plan, play_arm, seated_field
 from sim.study.balance.paired import diff_columns, interval_names
+from sim.study.balance.ranks import RANK_COLUMNS, rank_columns
 from sim.study.balance.restricted import restricted_effects, with_param
 
 METRICS = ("win_share", "vp")
-COLUMNS = ["colour", *interval_names((*METRICS, "winner_buy_share")), "games", "deals"]
+RANK_BY = "win_share"  # rank 1: the colour whose loss costs the most win share
+COLUMNS = ["colour", *interval_names((*METRICS, "winner_buy_share")), *RANK_COLUMNS, "games",
+           "deals"]
 
 
 def bought(colour: str) -> str:
@@ -84,7 +90,7 @@ def winner_buy_shares(ref: ArmGames, colours: list[str]) -> dict[str, dict[str, 
         X = ref.per_deal((w * ref.cols[bought(c)]).sum(axis=1))
         m, v = ratio_mean_var(X.sum(), N.sum(), (X * X).sum(), (X * N).sum(), (N * N).sum(),
                               ref.deals)
-        lo, hi = share_interval(m, v, ref.deals)
+        lo, hi = share_interval(m, v, ref.deals, n=N.sum() * ref.plan.games_per_deal)
         out[c] = {"winner_buy_share": float(m), "winner_buy_share_lo": float(lo[0]),
                   "winner_buy_share_hi": float(hi[0])}
     return out
@@ -104,7 +110,7 @@ def book_effects(rules: str, overrides: list[str], players: int, field: list[str
     ref = play_arm(arm_plan(rules, overrides, seated, deals, seed), backend,
                    ["win_share", "vp", *cols])
     shares = winner_buy_shares(ref, colours)
-    rows = []
+    rows, worth = [], []
     for colour in colours:
         def kept_out(arm: ArmGames, seats: np.ndarray, spec: str, colour=colour) -> None:
             n = int(np.where(seats, arm.cols[bought(colour)], 0).sum())
@@ -119,4 +125,6 @@ def book_effects(rules: str, overrides: list[str], players: int, field: list[str
             row.update(diff_columns(m, effect[m]))
         row.update(shares[colour], games=games, deals=ref.deals)
         rows.append(row)
-    return pd.DataFrame(rows, columns=COLUMNS)
+        worth.append(-effect[RANK_BY])
+    ranks = rank_columns(np.column_stack(worth), lambda means: means, seed, "books")
+    return pd.DataFrame(rows).assign(**ranks)[COLUMNS]

@@ -26,13 +26,15 @@ deals (``sim.study.balance.paired``):
 Rank: 1 is the card with the largest ``score``, the root mean square of the three effects each
 divided by its metric's standard deviation over the reference arm's deals (a standardised
 effect: how far the card moves each metric in units of how much it varies from deal to deal);
-ties share a rank. ``games`` and ``deals``: games and deals of each card's arm (the reference
-arm plays the same deals once).
+ties share a rank. ``rank_lo`` and ``rank_hi``: the rank's 95% interval, a bootstrap over deals
+that recomputes every card's score from the resampled deals' per-deal values
+(``sim.study.balance.ranks``). ``games`` and ``deals``: games and deals of each card's arm (the
+reference arm plays the same deals once).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -42,9 +44,10 @@ from sim.rules.cards import CARDS, in_deck
 from sim.rules.ruleset import load_ruleset
 from sim.study.balance.arms import ArmGames, arm_plan, play_arm, seated_field
 from sim.study.balance.paired import diff_columns, interval_names
+from sim.study.balance.ranks import RANK_COLUMNS, rank_columns
 
 METRICS = ("vp", "explosions", "trailing_win")
-COLUMNS = ["card", "name", *interval_names(METRICS), "score", "rank", "games", "deals"]
+COLUMNS = ["card", "name", *interval_names(METRICS), "score", *RANK_COLUMNS, "games", "deals"]
 
 
 def deck_cards(rules: str, overrides: Sequence[str]) -> list:
@@ -77,7 +80,29 @@ def rank_scores(effects: np.ndarray, reference_sd: np.ndarray) -> np.ndarray:
     e = np.asarray(effects, np.float64)
     sd = np.asarray(reference_sd, np.float64)
     z = np.where(sd > 0, e / np.where(sd > 0, sd, 1.0), np.where(e == 0, 0.0, np.inf))
-    return np.sqrt((z * z).mean(axis=1))
+    return np.sqrt((z * z).mean(axis=-1))
+
+
+def score_of_means(cards: int, deals: int) -> Callable[[np.ndarray], np.ndarray]:
+    """The cards' scores from the means over deals (draws, columns) of :func:`score_columns`:
+    the effects, then each metric's reference value and its square (for the standard
+    deviation over deals, ``deals - 1`` in the denominator)."""
+    k = len(METRICS)
+
+    def score(means: np.ndarray) -> np.ndarray:
+        e = means[:, :cards * k].reshape(-1, cards, k)
+        m1, m2 = means[:, cards * k:cards * k + k], means[:, cards * k + k:]
+        var = np.maximum(m2 - m1 * m1, 0.0) * deals / max(deals - 1, 1)
+        return rank_scores(e, np.sqrt(var)[:, None, :])
+    return score
+
+
+def score_columns(diffs: list[dict[str, np.ndarray]], base: dict[str, np.ndarray]) -> np.ndarray:
+    """(deals, columns): every card's per-deal effect on each metric, then each metric's
+    per-deal reference value and its square: what a card's score is computed from."""
+    cols = [d[m] for d in diffs for m in METRICS]
+    cols += [base[m] for m in METRICS] + [base[m] ** 2 for m in METRICS]
+    return np.column_stack(cols)
 
 
 def card_effects(rules: str, overrides: list[str], players: int, field: list[str], deals: int,
@@ -99,18 +124,18 @@ def card_effects(rules: str, overrides: list[str], players: int, field: list[str
     k = forced_rounds(ref.plan.ruleset, seed, np.arange(ref.deals))
     k = np.repeat(k, ref.plan.games_per_deal)
     base = per_deal_metrics(ref, k)
-    rows, effects = [], []
+    rows, diffs = [], []
     for c in cards:
         a = arm(c.id)
         x = per_deal_metrics(a, k)
+        diffs.append({m: x[m] - base[m] for m in METRICS})
         row = {"card": c.id, "name": c.name}
         for m in METRICS:
-            row.update(diff_columns(m, x[m] - base[m]))
+            row.update(diff_columns(m, diffs[-1][m]))
         row.update(games=a.games, deals=a.deals)
         rows.append(row)
-        effects.append([row[m] for m in METRICS])
     df = pd.DataFrame(rows)
-    sd = np.array([np.std(base[m], ddof=1) for m in METRICS])
-    df["score"] = rank_scores(np.array(effects), sd)
-    df["rank"] = df["score"].rank(method="min", ascending=False).astype(int)
-    return df.sort_values("rank", kind="stable").reset_index(drop=True)[COLUMNS]
+    Y, score = score_columns(diffs, base), score_of_means(len(cards), ref.deals)
+    df["score"] = score(Y.mean(axis=0)[None, :])[0]  # rank_scores over the deals' means
+    df = df.assign(**rank_columns(Y, score, seed, "cards"))
+    return df.sort_values(["rank", "rank_hi"], kind="stable").reset_index(drop=True)[COLUMNS]

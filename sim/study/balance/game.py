@@ -23,6 +23,13 @@ names a targets file may use all follow from it. The figures:
   mean and a standard deviation (over games, or player-games for VP);
 - **explosions**: explosions per potion, overall and in each round.
 
+Figures decided by definition are left out (``DECIDED``; tables, targets and plots): the score
+after the last round (``game.rounds`` of the ruleset, 9 in the base game) is the final VP, and
+the winner is the player with the most VP (a tie goes to the pot filled furthest in the last
+round, then is shared). So the leader after the last round is the winner (the figure would be
+1 but for ties: E[1/k] over k tied leaders), and the player last after it wins only when every
+player is tied (P(all tied)/n): neither measures catch-up, and ``tie_rate`` already counts ties.
+
 Statistics (``sim.study.compare.stats``): per-deal totals, the deal as the independent unit;
 rates get the Wilson interval at the cluster effective sample size (inside [0, 1]), means a
 cluster-robust t interval, standard deviations the delta method.
@@ -60,6 +67,13 @@ FAMILIES: tuple[tuple[str, str, str, str, int], ...] = (
     ("explosion_rate", "explosions", "share", "explosions per potion", 4),
     ("explosion_rate_round_{k}", "explosions", "share", "explosions per potion in round {k}", 4),
 )
+# Per-round families decided by definition in the last round (see the module): name -> why.
+DECIDED = {
+    "last_after_round_{k}_wins": "the player last after the final round wins only when every "
+                                 "player is tied on VP: it would measure ties, not catch-up",
+    "leader_after_round_{k}_wins": "the leader after the final round is the winner, but for "
+                                   "ties on VP: it would measure ties, not catch-up",
+}
 GROUPS = tuple(dict.fromkeys(f[1] for f in FAMILIES))
 PER_SEAT = ("seat{k}_win_share",)  # the other {k} families are per round
 TABLE_COLUMNS = ("metric", "group", "label", "seat", "round", "value", "ci_lo", "ci_hi", "n",
@@ -72,7 +86,8 @@ _FROM_COMPARE = {"mean_vp": "vp_mean", "vp_sq": "vp_sq", "winner_vp": "winner_vp
 def metrics(players: int, rounds: int) -> list[dict]:
     """Every metric of a game of ``players`` seats and ``rounds`` rounds, in display order:
     dicts with ``metric``, ``group``, ``kind``, ``label``, ``seat`` and ``round`` (None where not
-    per seat or round) and ``digits``. A game of one player has no margin."""
+    per seat or round) and ``digits``. A game of one player has no margin; the figures decided
+    by definition (:func:`decided`) are left out."""
     out = []
     for name, group, kind, label, digits in FAMILIES:
         if name.startswith("margin") and players < 2:
@@ -83,10 +98,18 @@ def metrics(players: int, rounds: int) -> list[dict]:
             continue
         per_seat = name in PER_SEAT
         for k in range(players) if per_seat else range(1, rounds + 1):
+            if not per_seat and k == rounds and name in DECIDED:
+                continue
             out.append({"metric": name.format(k=k), "group": group, "kind": kind,
                         "label": label.format(s=k + 1, k=k), "seat": k if per_seat else None,
                         "round": None if per_seat else k, "digits": digits})
     return out
+
+
+def decided(rounds: int) -> dict[str, str]:
+    """The metrics a game of ``rounds`` rounds decides by definition (``DECIDED`` in its last
+    round), with why; they are in no table."""
+    return {name.format(k=rounds): why for name, why in DECIDED.items()}
 
 
 def metric_names(players: int, rounds: int) -> list[str]:
@@ -101,7 +124,7 @@ def name_patterns(players: int, rounds: int) -> list[str]:
         if name.startswith("margin") and players < 2:
             continue
         if "{k}" in name:
-            lo, hi = (0, players - 1) if name in PER_SEAT else (1, rounds)
+            lo, hi = (0, players - 1) if name in PER_SEAT else (1, rounds - (name in DECIDED))
             name = f"{name} (k {lo}-{hi})"
         out.append(name)
     return out
@@ -140,8 +163,9 @@ def deal_totals(games: Mapping[str, np.ndarray], rounds: Mapping[str, np.ndarray
     if n >= 2:
         per["margin_sq"] = ((top[:, 0] - top[:, 1]) ** 2, 1)
     for k in range(1, R + 1):
-        per[f"last_after_round_{k}_wins"] = (cs.leader_share(-score[:, k - 1], ws), 1)
-        per[f"leader_after_round_{k}_wins"] = (cs.leader_share(score[:, k - 1], ws), 1)
+        if k < R:  # the last round's are decided by definition (DECIDED)
+            per[f"last_after_round_{k}_wins"] = (cs.leader_share(-score[:, k - 1], ws), 1)
+            per[f"leader_after_round_{k}_wins"] = (cs.leader_share(score[:, k - 1], ws), 1)
         per[f"explosion_rate_round_{k}"] = (exploded[:, k - 1].sum(1), n)
     lead = score == score.max(axis=2, keepdims=True)  # (game, round, seat): leads, ties too
     per["lead_changes"] = ((~(lead[:, 1:] & lead[:, :-1]).any(axis=2)).sum(1), 1)
@@ -165,8 +189,7 @@ def estimates(t: DealTotals, players: int, rounds: int) -> dict[str, Estimate]:
             out[name] = cs.spread(t.x[f"{base}_mean"], t.x[f"{base}_sq"], t.n[f"{base}_mean"])
         elif kind == "excess":
             s0 = cs.ratio(t.x["seat0_win_share"], t.n["seat0_win_share"], "share")
-            out[name] = Estimate(s0.value - 1 / players, s0.resid, s0.n, "share",
-                                 offset=1 / players)
+            out[name] = cs.shifted(s0, 1 / players)
         else:
             out[name] = cs.ratio(t.x[name], t.n[name], kind)
     return out

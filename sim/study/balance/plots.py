@@ -27,17 +27,22 @@ CAPTIONS = {
                 "overall rate).",
     "skill.png": "Skill: the strongest preset's win share against the weakest sensible ones, "
                  "and the reverse (95% CI; dashed: 1/n).",
-    "cards.png": "Each fortune-teller card's effects (95% CI, paired by deal), ranked by the "
-                 "change in VP.",
-    "witches.png": "Each herb witch: how often she is called and her worth to a seat (95% CI), "
-                   "ranked by win share.",
-    "books.png": "Each ingredient colour forbidden to one seat (95% CI), ranked by win share.",
+    "cards.png": "Each fortune-teller card's effects (95% CI, paired by deal) and its rank by "
+                 "the standardised score with the rank's 95% interval (bootstrap over deals); "
+                 "rank 1 at the top.",
+    "witches.png": "Each herb witch: how often she is called, her worth to a seat (95% CI) and "
+                   "her rank by win share with its 95% interval (bootstrap over deals).",
+    "books.png": "Each ingredient colour forbidden to one seat (95% CI) and its rank by the win "
+                 "share its loss costs, with the rank's 95% interval (bootstrap over deals).",
 }
 PLOT_FILES = tuple(CAPTIONS)
 # part: (file, the column that names a row, the effect the rows are ranked by)
-EFFECT_PLOTS = {"cards": ("cards.png", "name", "vp"),
-                "witches": ("witches.png", "witch", "win_share"),
-                "books": ("books.png", "colour", "win_share")}
+EFFECT_PLOTS = {"cards": ("cards.png", "name", "rank"),
+                "witches": ("witches.png", "witch", "rank"),
+                "books": ("books.png", "colour", "rank")}
+RANK_AXIS = {"cards": "rank by score (1: moves the game most)",
+             "witches": "rank by win share (1: most worth having)",
+             "books": "rank by the win share its loss costs (1: most worth buying)"}
 # part: (title: what each row's effects are, what one arm plays)
 EFFECT_TITLES = {
     "cards": ("each card forced into one round, minus the same deals without it", "card"),
@@ -159,10 +164,11 @@ def effects_title(part: str, df: pd.DataFrame, rank_by: str | None) -> str:
     from sim.study.balance.settings import TITLES
 
     what, unit = EFFECT_TITLES.get(part, ("each row's effect", "row"))
-    ranked = EFFECT_AXES.get(part, {}).get(rank_by, (str(rank_by).replace("_", " "),))[0]
+    ranked = (RANK_AXIS.get(part, "rank").removeprefix("rank by ") if rank_by == "rank" else
+              EFFECT_AXES.get(part, {}).get(rank_by, (str(rank_by).replace("_", " "),))[0])
     head = f"{TITLES.get(part, part)}: {what}"
     return "\n".join(x for x in (head, f"each point: the paired effect with its 95% interval; "
-                                        f"ranked by {ranked}",
+                                        f"ranked by {ranked}, with the rank's 95% interval",
                                   _counts(df, unit)) if x)
 
 
@@ -174,7 +180,8 @@ def plot_effects(df: pd.DataFrame, part: str) -> Figure:
     axes_text = EFFECT_AXES.get(part, {})
     cols = effect_columns(df)
     key = rank_by if rank_by in cols else (cols[0] if cols else None)
-    order = df.sort_values(key) if key else df
+    # the top of the plot holds the largest value, or rank 1
+    order = (df.sort_values(key, ascending=key != "rank", kind="stable") if key else df)
     names = order[label].astype(str).tolist() if label in order else [str(i) for i in order.index]
     fig = new_figure(3.6 * max(1, len(cols)) + 1.5, 0.28 * len(order) + 2.2)
     axes = np.atleast_1d(fig.subplots(1, max(1, len(cols)), sharey=True))
@@ -183,9 +190,14 @@ def plot_effects(df: pd.DataFrame, part: str) -> Figure:
         ax.errorbar(order[c].to_numpy(float), y,
                     xerr=error_bars(order[c], order[f"{c}_lo"], order[f"{c}_hi"]), fmt="o",
                     capsize=2, color=colour)
-        name, sign = axes_text.get(c, (c.replace("_", " "), "> 0: more"))
+        name, sign = ((RANK_AXIS.get(part, "rank") + "\n95% interval: bootstrap over deals",
+                       None) if c == "rank" else
+                      axes_text.get(c, (c.replace("_", " "), "> 0: more")))
         if sign is not None:  # a difference: 0 is no effect
             ax.axvline(0, color="grey", lw=0.8)
+        if c == "rank":  # rank 1 on the left, whole ranks only
+            ax.set_xlim(0.5, max(float(order["rank_hi"].max()), 1.0) + 0.5)
+            ax.xaxis.get_major_locator().set_params(integer=True)
         ax.set_xlabel(name + (f"\n{sign}" if sign else ""), fontsize=9)
         ax.grid(alpha=0.3)
     axes[0].set_yticks(y, names, fontsize=9)

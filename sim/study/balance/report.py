@@ -14,6 +14,7 @@ import pandas as pd
 
 from sim.stats.clusters import METHOD_DIFF, METHOD_MEAN, METHOD_SHARE
 from sim.study.balance.game import FAMILIES, PER_SEAT
+from sim.study.balance.ranks import METHOD_RANK
 from sim.study.balance.settings import PARTS, TITLES
 from sim.study.compare.stats import METHOD_SD
 from sim.study.reports.files import REPORT_MD, staging_folder
@@ -25,6 +26,7 @@ INTERVAL_METHODS = {
     "means (lead changes, lock round, winner's VP, margin, VP)": METHOD_MEAN,
     "standard deviations (winner's VP, margin, VP)": METHOD_SD,
     "skill gap": METHOD_DIFF + " (the two lineups' residuals per deal)",
+    "ranks of the cards, witches and books (rank_lo, rank_hi)": METHOD_RANK,
 }
 # the per-round families of the game figures: (name, label), as columns of the by-round table
 PER_ROUND = tuple((name, label.format(k="k")) for name, _, _, label, _ in FAMILIES
@@ -95,7 +97,11 @@ def effect_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     cols = [c for c in df.columns if not (c.endswith(("_lo", "_hi")) and c[:-3] in df.columns)]
     header, fmts = [], []
     for c in cols:
-        if f"{c}_lo" in df.columns and f"{c}_hi" in df.columns:
+        if c == "rank" and {"rank_lo", "rank_hi"} <= set(df.columns):
+            header.append("rank [95% CI]")
+            fmts.append(lambda r: f"{int(r['rank'])} [{int(r['rank_lo'])}, "
+                                  f"{int(r['rank_hi'])}]")
+        elif f"{c}_lo" in df.columns and f"{c}_hi" in df.columns:
             d = _digits(df[c])
             header.append(f"{c} [95% CI]")
             fmts.append(lambda r, c=c, d=d: ci_cell(r[c], r[f"{c}_lo"], r[f"{c}_hi"], d))
@@ -110,6 +116,39 @@ def effect_rows(df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
             header.append(c)
             fmts.append(lambda r, c=c: str(r[c]))
     return header, [[f(r) for f in fmts] for r in df.to_dict(orient="records")]
+
+
+# part: (the column naming a row, what rank 1 is, the plural of a row)
+RANKED = {"cards": ("name", "the card that moves the game most (largest score)", "cards"),
+          "witches": ("witch", "the witch most worth having (largest win_share)", "witches"),
+          "books": ("colour", "the colour most worth buying (its loss costs the most win "
+                              "share)", "colours")}
+
+
+def rank_note(part: str, df: pd.DataFrame) -> str:
+    """What the rank intervals of a ranked table allow one to say about rank 1: a row is named
+    first only when its rank interval is [1, 1]; otherwise the rows whose interval holds 1."""
+    from sim.study.balance.ranks import first_for_sure
+
+    if df is None or not len(df) or "rank_lo" not in df.columns:
+        return ""
+    label, what, rows = RANKED[part]
+    sure = df[first_for_sure(df["rank_lo"], df["rank_hi"])]
+    if len(sure) == 1:
+        return (f"Rank 1, {what}: {sure[label].iloc[0]} (rank interval [1, 1]; 95% intervals "
+                "of the ranks, bootstrap over deals).")
+    could = df[df["rank_lo"] == 1][label].astype(str).tolist()
+    return (f"Rank 1, {what}: not settled by this run; {len(could)} {rows} have 1 in their "
+            f"rank interval ({', '.join(could)}; 95% intervals of the ranks, bootstrap over "
+            "deals).")
+
+
+def decided_note(rounds: int) -> str:
+    """The figures of the game left out as decided by definition, in one line."""
+    from sim.study.balance.game import decided
+
+    return ("Left out, decided by definition: " + "; ".join(
+        f"{name} ({why})" for name, why in decided(rounds).items()) + ".")
 
 
 # --- report.md ---------------------------------------------------------------------------------
@@ -158,7 +197,8 @@ def sections_markdown(res, pngs: Sequence[str] = (), level: int = 2) -> list[str
     if T.get("game") is not None:
         out += [f"{h} The game", "", _md(*game_rows(T["game"])), "",
                 "By round (a tied last or leading place counts as one player picked at random; "
-                "a shared win 1/k):", "", _md(*round_rows(T["game"])), ""]
+                "a shared win 1/k):", "", _md(*round_rows(T["game"])), "",
+                decided_note(res.plan.rounds), ""]
         figure("game.png")
     if T.get("skill") is not None:
         out += [f"{h} Skill", "", f"`{s.strong}` in one seat against {', '.join(s.weak)} "
@@ -170,7 +210,8 @@ def sections_markdown(res, pngs: Sequence[str] = (), level: int = 2) -> list[str
         if df is None:
             continue
         out += [f"{h} {TITLES[part]}", ""]
-        out += [_md(*effect_rows(df)), ""] if len(df) else ["None in this ruleset.", ""]
+        out += ([_md(*effect_rows(df)), "", rank_note(part, df), ""] if len(df)
+                else ["None in this ruleset.", ""])
         figure(f"{part}.png")
     return out
 

@@ -25,7 +25,7 @@ import pandas as pd
 from sim.study.balance import game as game_figures
 from sim.study.balance import skill as skill_figures
 from sim.study.balance.settings import PARTS, BalanceSettings
-from sim.study.balance.targets import check_names, check_targets, load_targets
+from sim.study.balance.targets import check_decided, check_names, check_targets, load_targets
 from sim.study.compare.stats import DealTotals
 from sim.study.tournament.plan import Plan, TournamentConfig, resolve_plan
 
@@ -120,6 +120,7 @@ def plan_balance(s: BalanceSettings) -> BalancePlan:
     bands = {}
     if s.targets is not None:
         bands = load_targets(s.targets)
+        check_decided(bands, game_figures.decided(game.rounds), s.targets)
         known = [*game_figures.metric_names(game.players, game.rounds),
                  *skill_figures.METRIC_NAMES]
         check_names(bands, known, s.targets,

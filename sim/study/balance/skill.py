@@ -74,9 +74,9 @@ def skill_table(strong: DealTotals, weak: DealTotals, *, players: int, strong_sp
     w = cs.ratio(weak.x["win_share"], weak.n["win_share"], "share")
     est: dict[str, Estimate] = {
         "skill_strong_win_share": s,
-        "skill_strong_excess": Estimate(s.value - fair, s.resid, s.n, "share", offset=fair),
+        "skill_strong_excess": cs.shifted(s, fair),
         "skill_weak_win_share": w,
-        "skill_weak_excess": Estimate(w.value - fair, w.resid, w.n, "share", offset=fair),
+        "skill_weak_excess": cs.shifted(w, fair),
         "skill_gap": s.minus(w),
     }
     words = {"strong": strong_spec, "weak": ", ".join(dict.fromkeys(opponents(weak_specs,

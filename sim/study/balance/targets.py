@@ -82,6 +82,16 @@ def check_names(bands: Mapping[str, tuple[float, float]], known: Sequence[str], 
                                f"{', '.join(patterns or known)}")
 
 
+def check_decided(bands: Mapping[str, tuple[float, float]], decided: Mapping[str, str],
+                  where: str) -> None:
+    """TargetsError for the first band on a figure the rules decide by definition (``decided``:
+    metric -> why; such figures are not measured)."""
+    for key in bands:
+        if key in decided:
+            raise TargetsError(f"{where}: {key} is decided by definition, not measured "
+                               f"({decided[key]}); remove its band")
+
+
 def verdict(ci_lo: float, ci_hi: float, lo: float, hi: float) -> str:
     """``pass`` (the interval inside the band, edges included), ``fail`` (wholly outside) or
     ``undecided`` (it straddles an edge, or is not known)."""

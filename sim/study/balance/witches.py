@@ -15,6 +15,8 @@ each distinct spec of the field in an arm of its own, weighed by its seats).
   when it never calls her (it keeps her penny, ``game.penny_vp``, and calls the other groups'
   witches as usual), with a 95% t interval over deals.
 
+``rank``: 1 for the witch most worth having (the largest ``win_share``; ties share a rank), with
+its 95% interval ``rank_lo``/``rank_hi`` (a bootstrap over deals, ``sim.study.balance.ranks``).
 ``games``: games of her available arm; ``deals``: deals paired. Without the witches the table is
 empty (with these columns).
 """
@@ -31,11 +33,14 @@ from sim.rules.witches import WITCHES, witch_group
 from sim.stats.clusters import ClusterSums
 from sim.study.balance.arms import arm_plan, play_arm, seated_field
 from sim.study.balance.paired import diff_columns, interval_names
+from sim.study.balance.ranks import RANK_COLUMNS, rank_columns
 from sim.study.balance.restricted import restricted_effects, with_param
 from sim.study.reports.witch_use import called_bits
 
 METRICS = ("win_share", "vp")
-COLUMNS = ["witch", "group", *interval_names(("called", *METRICS)), "games", "deals"]
+RANK_BY = "win_share"  # rank 1: the witch worth most win share to the seat that may call her
+COLUMNS = ["witch", "group", *interval_names(("called", *METRICS)), *RANK_COLUMNS, "games",
+           "deals"]
 
 
 def fixed_with(fixed: list[str], witch: str) -> list[str]:
@@ -64,7 +69,7 @@ def witch_effects(rules: str, overrides: list[str], players: int, field: list[st
         return pd.DataFrame(columns=COLUMNS)
     seated = seated_field(field, players)
     fixed = list(rs.data["witches"]["fixed"])
-    rows = []
+    rows, worth = [], []
     for w in WITCHES:
         over = [*overrides, f"witches.fixed={json.dumps(fixed_with(fixed, w.id))}"]
         avail = play_arm(arm_plan(rules, over, seated, deals, seed), backend,
@@ -78,4 +83,6 @@ def witch_effects(rules: str, overrides: list[str], players: int, field: list[st
             row.update(diff_columns(m, -effect[m]))  # available minus not
         row.update(games=avail.games, deals=avail.deals)
         rows.append(row)
-    return pd.DataFrame(rows, columns=COLUMNS)
+        worth.append(-effect[RANK_BY])
+    ranks = rank_columns(np.column_stack(worth), lambda means: means, seed, "witches")
+    return pd.DataFrame(rows).assign(**ranks)[COLUMNS]

@@ -89,9 +89,10 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
         except RulesetError as e:
             raise RulesetError(f"ruleset {r.label}: {e}") from None
     longest = max(p.rounds for p in plans)  # (a shorter ruleset leaves the leader metric out)
-    if c.leader_round > longest:
-        raise CompareError(f"--leader-round {c.leader_round}: no ruleset here plays that many "
-                           f"rounds; expected 1 to {longest}")
+    if c.leader_round >= longest:  # the last round's leader is the winner by definition
+        raise CompareError(f"--leader-round {c.leader_round}: no ruleset here plays a round "
+                           f"after it (the leader after the last round is the winner by "
+                           f"definition); expected 1 to {longest - 1}")
     first = plans[0]
     for r, p in zip(c.rulesets[1:], plans[1:]):
         if (p.players, p.names, p.games_per_deal, p.deals) != \
@@ -176,8 +177,9 @@ class CompareResult:
         self.tables = self._tables()
         short = [lb for lb, e in zip(self.labels, self.estimates) if "leader_wins" not in e]
         if short:
-            self.notes.append(f"leader_wins left out for {', '.join(short)}: fewer than "
-                              f"{self.config.leader_round} rounds")
+            self.notes.append(f"leader_wins left out for {', '.join(short)}: "
+                              f"{self.config.leader_round} rounds or fewer (after the last "
+                              "round the leader is the winner by definition)")
 
     @property
     def labels(self) -> list[str]:

@@ -12,7 +12,9 @@ with D the number of deals. For a ratio mean m = sum X_d / sum N_d the residual 
 r_d = (X_d - m N_d) / sum N, which gives exactly the variance of ``sim.stats.clusters``; the VP
 spread (standard deviation over player-games) is linearised the same way (delta method).
 Means and spreads get a t interval with D - 1 degrees of freedom, rates and shares the Wilson
-interval at the cluster effective sample size (``share_interval``; inside [0, 1]).
+interval at the cluster effective sample size, never narrower than the exact interval on the
+count, and the exact interval alone for a rate with few events (``share_interval``, i.e.
+``sim.stats.intervals.rate_interval``; inside [0, 1]).
 
 Paired differences. Every ruleset plays the same deals (same seed, same deal indices), so the
 difference B - A of a statistic has residuals r_B,d - r_A,d: its variance is the paired one (with
@@ -120,7 +122,8 @@ def deal_totals(games: Mapping[str, np.ndarray], rounds: Mapping[str, np.ndarray
     seat, strategy, vp, win_share, explosions) and, optionally, their round rows (those of
     ``rounds.parquet``: game, round, seat, reward_space, score). Without round rows the metrics
     that need them (reward_space, game_length, leader_wins) are left out; ``leader_wins`` also
-    when the game has fewer than ``leader_round`` rounds."""
+    when the game has fewer than ``leader_round`` rounds, and when ``leader_round`` is its last
+    round (decided by definition: the leader after the last round is the winner, bar ties)."""
     n, R = players, rounds_per_game
     gids, deals, gdeal = game_index(games)
     vp = by_game(games, gids, n, "vp")
@@ -141,7 +144,7 @@ def deal_totals(games: Mapping[str, np.ndarray], rounds: Mapping[str, np.ndarray
         per_game["reward_space"] = (reward.sum(1), n * R)
         per_game["game_length"] = (reward.sum(1), n)
         at = rg == leader_round
-        if at.any():
+        if at.any() and leader_round < R:
             score = by_game({k: np.asarray(v)[at] for k, v in rounds.items()}, gids, n, "score")
             per_game["leader_wins"] = (leader_share(score, ws), 1)
     for k in range(n):
@@ -188,6 +191,7 @@ class Estimate:
     n: int
     kind: str
     offset: float = 0.0
+    event_deals: int | None = None  # a share: deals holding an event (or non-event), the rarer
 
     @property
     def deals(self) -> int:
@@ -202,7 +206,8 @@ class Estimate:
         """The 95% interval (see the module docstring)."""
         v, D = self.variance(), self.deals
         if self.kind == "share":
-            lo, hi = share_interval(self.value + self.offset, v, D)
+            lo, hi = share_interval(self.value + self.offset, v, D, n=self.n,
+                                    event_deals=self.event_deals)
             return float(lo[0]) - self.offset, float(hi[0]) - self.offset
         lo, hi = t_interval(self.value, v, D)
         return float(lo), float(hi)
@@ -219,7 +224,16 @@ def ratio(x: np.ndarray, n: np.ndarray, kind: str = "mean") -> Estimate:
     x, n = np.asarray(x, np.float64), np.asarray(n, np.float64)
     N = n.sum()
     m = x.sum() / N if N > 0 else float("nan")
-    return Estimate(float(m), (x - m * n) / N if N > 0 else np.zeros_like(x), int(round(N)), kind)
+    hit = int(min((x > 0).sum(), (x < n).sum())) if kind == "share" else None
+    return Estimate(float(m), (x - m * n) / N if N > 0 else np.zeros_like(x), int(round(N)), kind,
+                    event_deals=hit)
+
+
+def shifted(e: Estimate, offset: float) -> Estimate:
+    """A share less ``offset`` (seat 1's win share minus 1/n): the same residuals, counts and
+    interval, shifted."""
+    return Estimate(e.value - offset, e.resid, e.n, e.kind, offset=offset,
+                    event_deals=e.event_deals)
 
 
 def spread(x: np.ndarray, xx: np.ndarray, n: np.ndarray) -> Estimate:
@@ -247,8 +261,7 @@ def estimates(t: DealTotals, players: int) -> dict[str, Estimate]:
     for k in range(players):
         out[f"seat_{k}"] = ratio(t.x[f"seat_{k}"], t.n[f"seat_{k}"], "share")
     s0 = out["seat_0"]
-    out["first_seat_excess"] = Estimate(s0.value - 1 / players, s0.resid, s0.n, "share",
-                                        offset=1 / players)
+    out["first_seat_excess"] = shifted(s0, 1 / players)
     for key in t.x.columns:
         if key.startswith(("win_share[", "mean_vp[")):
             out[key] = ratio(t.x[key], t.n[key], "share" if key.startswith("win") else "mean")
