@@ -1,0 +1,94 @@
+"""``sim.styles``: how many ways to win? A quality-diversity map of a strategy's parameters
+against a field, its elites re-tested on fresh deals (``quacks styles``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from sim.questions.ask_exploit import variant_specs
+from sim.questions.ask_rules import as_list, load_strategy_files
+from sim.questions.ask_sensitivity import checked_out, split_items, study_report, warm_seated
+from sim.questions.report import Report
+from sim.questions.running import check_ints, open_backend, set_threads, strategy_specs
+from sim.study.exploit.defaults import (
+    DEFAULT_FIELD,
+    DEFAULT_PLAYERS,
+    STYLE_BATCH,
+    STYLE_BATCHES,
+    STYLE_CELLS,
+    STYLE_GAMES,
+    STYLE_MARGIN,
+    STYLE_RETEST_GAMES,
+)
+
+
+def styles(
+    *,
+    rules: Sequence[str] | str | None = None,
+    variant: Sequence[str] | str | None = None,
+    set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
+    strategies: Sequence[str] | str | None = None,
+    candidate: str | None = None,
+    param: Sequence[str] | str | None = None,
+    descriptors: Sequence[str] | str | None = None,
+    players: int = DEFAULT_PLAYERS,
+    games: int = STYLE_GAMES,
+    batch: int = STYLE_BATCH,
+    batches: int = STYLE_BATCHES,
+    retest_games: int = STYLE_RETEST_GAMES,
+    margin: float = STYLE_MARGIN,
+    cells: int = STYLE_CELLS,
+    seed: int = 1,
+    out: str | Path | None = None,
+    force: bool = False,
+    threads: int | None = None,
+    strategy_file: Sequence[str] | str | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
+    on_compile: Callable[[str], None] | None = None,
+    argv: Sequence[str] | None = None,
+) -> Report:
+    """Map the styles that win against a field (``quacks styles``): MAP-Elites (pyribs) over
+    the candidate's parameters, each candidate placed by two behaviour ``descriptors``
+    (comma-separated or a list; ``sim.study.styles.measures.DESCRIPTORS``; default
+    explosion_rate and droplet) and scored by its win share; every elite re-tested on fresh
+    deals, and the styles within ``margin`` of the best counted, per variant.
+
+    ``rules``, ``variant``, ``set``, ``strategies``, ``candidate`` and ``param`` as
+    ``sim.exploit``; ``games`` per candidate, ``batch`` candidates per step for ``batches``
+    steps, ``retest_games`` per elite, ``cells`` per descriptor. With ``out`` the report folder
+    is written there (``summary``, ``styles``, ``history`` as parquet and CSV, ``map.png``,
+    ``report.md``, ``run.json``, ``report.html``); without it, to a temporary folder when first
+    needed. The result's ``result`` is the study's ``StylesResult``. The same seed gives the
+    same numbers as the command. A bad argument raises a ValueError with the command's one
+    line."""
+    from sim.study.styles.report import plot_jobs, write_report
+    from sim.study.styles.run import StylesError, StylesSettings, plan_styles, run_styles
+
+    check_ints(StylesError, players=players, games=games, batch=batch, batches=batches,
+               retest_games=retest_games, cells=cells, seed=seed, workers=workers)
+    set_threads(threads, StylesError)
+    load_strategy_files(strategy_file)
+    settings = StylesSettings(
+        variants=variant_specs(rules, variant, set),
+        strategies=tuple(strategy_specs(strategies)) if strategies is not None else DEFAULT_FIELD,
+        candidate=candidate.strip() if candidate and candidate.strip() else None,
+        params=tuple(as_list(param)),
+        descriptors=(split_items(descriptors, "--descriptors", StylesError)
+                     if descriptors is not None else StylesSettings.descriptors),
+        players=players, games=games, batch=batch, batches=batches, retest_games=retest_games,
+        margin=float(margin), cells=cells, seed=seed,
+        backend=str(getattr(backend, "value", backend)))
+    plan = plan_styles(settings)
+    target = checked_out(out, force, StylesError)
+    warm_seated(plan.rulesets[0], [settings.searched, *plan.field], on_compile)
+    with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
+        if progress is not None:
+            progress(0, plan.games)
+        res = run_styles(plan, backend=be, progress=progress)
+    return study_report("styles", res, target, force=force, argv=argv, write=write_report,
+                        jobs=plot_jobs)

@@ -1,0 +1,69 @@
+"""What a style map measures of the candidate in each game: its win share and the behaviour
+descriptors, from the per-game results and the per-round records the games produce
+(``sim.kernel.records``: ``exploded``, ``white_total``, ``droplet``, ``bought_*``).
+
+Each descriptor is declared once here (:data:`DESCRIPTORS`): its name, what it measures and the
+range the map's grid spans; the values outside the range land in the edge cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Descriptor:
+    """A behaviour descriptor: ``name``, a ``label`` for plots and tables, the grid's range."""
+
+    name: str
+    label: str
+    lo: float
+    hi: float
+
+
+# column of :func:`game_measures`' output -> the descriptor (column 0 is the win share)
+DESCRIPTORS = (
+    Descriptor("explosion_rate", "pots exploded (share of its potions)", 0.0, 0.6),
+    Descriptor("white_at_stop", "white total of a potion it stopped", 5.0, 7.5),
+    Descriptor("droplet", "droplet position at the end", 0.0, 14.0),
+    Descriptor("chips_bought", "chips bought in the game", 8.0, 18.0),
+    Descriptor("cheap_share", "share of chips bought that are orange or green", 0.0, 0.6),
+)
+BY_NAME = {d.name: d for d in DESCRIPTORS}
+DEFAULT_DESCRIPTORS = ("explosion_rate", "droplet")
+MEASURES = ("win_share", *(d.name for d in DESCRIPTORS))  # the columns of game_measures
+
+
+def game_measures(res) -> np.ndarray:
+    """Per game of a ``BatchResult`` played with the round records (``detail``), the measures
+    of the lineup's first strategy (the candidate): a (games, len(MEASURES)) array in game
+    order. A module-level function, so a Dask backend can send it (``map_batches``)."""
+    from sim.api.columns import win_shares
+    from sim.kernel.records import O_BOUGHT, O_DROPLET, RD_EXPLODED, RD_WHITE
+    from sim.rules.chips import COLOUR_NAMES
+
+    who = res.seat_strategy() == 0  # (games, seats): the candidate's seat
+    seat = np.argmax(who, axis=1)
+    k = np.arange(len(seat))
+    out = res.out[k, seat]  # (games, O_WIDTH)
+    rd = res.rounds[k, :, seat]  # (games, rounds, RD_WIDTH)
+    exploded = rd[:, :, RD_EXPLODED] > 0
+    stopped = ~exploded
+    white = np.where(stopped, rd[:, :, RD_WHITE], 0).sum(axis=1)
+    n_stopped = stopped.sum(axis=1)
+    bought = out[:, O_BOUGHT:O_BOUGHT + len(COLOUR_NAMES)]
+    n_bought = bought.sum(axis=1)
+    cheap = bought[:, COLOUR_NAMES.index("orange")] + bought[:, COLOUR_NAMES.index("green")]
+    cols = {
+        "win_share": win_shares(res.out)[who],
+        "explosion_rate": exploded.mean(axis=1),
+        "white_at_stop": np.divide(white, n_stopped, out=np.full(len(k), np.nan),
+                                   where=n_stopped > 0),
+        "droplet": out[:, O_DROPLET].astype(np.float64),
+        "chips_bought": n_bought.astype(np.float64),
+        "cheap_share": np.divide(cheap, n_bought, out=np.full(len(k), np.nan),
+                                 where=n_bought > 0),
+    }
+    return np.stack([cols[m] for m in MEASURES], axis=1).astype(np.float64)
