@@ -33,6 +33,7 @@ FUNCTIONS = {
     "design": "ask_design",
     "experiment": "ask_experiment",
     "exploit": "ask_exploit",
+    "styles": "ask_styles",
 }
 
 __all__ = sorted(FUNCTIONS)
