@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 import typer
 from cli_helpers import invokers
+from scipy import stats
 
 from sim.cli.reports import register
 from sim.stats.intervals import t_quantile, wilson
@@ -94,7 +95,8 @@ def _direct(games: pd.DataFrame, deals_in_run: int) -> pd.DataFrame:
     """The head-to-head table from the game rows, with pandas: per deal and ordered pair, A's win
     share sum and seat-games over the games where B is at the table; the ratio of the sums, the
     CR1 variance over all the run's deals and the Wilson interval at n_eff = p(1-p)/var with the
-    t quantile (n_eff = deals where the variance is 0)."""
+    t quantile, never narrower than the exact interval on the count (alone below 10 events or
+    non-events, or with a variance of 0)."""
     g = games.assign(strategy=games["strategy"].astype(str))
     at = g[["game", "strategy"]].drop_duplicates().rename(columns={"strategy": "b"})
     x = g.merge(at, on="game")
@@ -108,9 +110,13 @@ def _direct(games: pd.DataFrame, deals_in_run: int) -> pd.DataFrame:
         p = d["X"].sum() / d["N"].sum()
         var = D / (D - 1) * ((d["X"] - p * d["N"]) ** 2).sum() / d["N"].sum() ** 2
         neff = p * (1 - p) / var if var > 0 else 0.0
-        if not neff > 0:
-            neff = D
-        lo, hi = wilson(p * neff, neff, tq)
+        n = d["N"].sum()  # the exact interval on the count, the floor of every rate interval
+        x = p * n
+        lo = stats.beta.ppf(0.025, x, n - x + 1) if x > 0 else 0.0
+        hi = stats.beta.ppf(0.975, x + 1, n - x) if x < n else 1.0
+        if neff > 0 and min(x, n - x) >= 10:  # enough events: the cluster Wilson too
+            c, e = wilson(p * neff, neff, tq)
+            lo, hi = min(lo, c), max(hi, e)
         rows.append({"a": a, "b": b, "games": d["games"].sum(), "deals": len(d),
                      "seat_games_a": d["N"].sum(), "win_share_a": p,
                      "win_share_a_ci_lo": min(lo, p), "win_share_a_ci_hi": max(hi, p)})
