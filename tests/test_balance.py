@@ -387,6 +387,22 @@ def test_experiment_balance_part_keys(tmp_path):
         load_experiment(p)
 
 
+def test_rank_intervals_in_the_csv_of_an_experiments_balance_part(tmp_path):
+    """The CSV tables (an experiment's balance part with csv = true) carry the rank and its
+    interval, as the parquet and JSON do (test_cli_json_and_report_folder)."""
+    p = tmp_path / "x.toml"
+    p.write_text('[experiment]\ntitle = "x"\nplayers = 2\ncsv = true\n[[part]]\n'
+                 'kind = "balance"\nname = "b"\nmeasure = ["books"]\n')
+    ok("experiment", "run", p, "--out", tmp_path / "out", "--games", 8)
+    csv = pd.read_csv(tmp_path / "out" / "b" / "books.csv")
+    back = pd.read_parquet(tmp_path / "out" / "b" / "books.parquet")
+    assert {"rank", "rank_lo", "rank_hi"} <= set(csv.columns)
+    assert csv["rank_hi"].tolist() == back["rank_hi"].tolist()
+    assert ((csv["rank_lo"] <= csv["rank"]) & (csv["rank"] <= csv["rank_hi"])).all()
+    md = (tmp_path / "out" / "report.md").read_text()
+    assert "rank [95% CI]" in md and "Rank 1, the colour most worth buying" in md
+
+
 @pytest.mark.slow
 def test_dask_gives_the_local_answer():
     pytest.importorskip("distributed")
