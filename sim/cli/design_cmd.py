@@ -25,7 +25,7 @@ from sim.cli.common import (
     ThreadsOpt,
     WorkersOpt,
 )
-from sim.cli.sensitivity_cmd import KNOB_HELP, table
+from sim.cli.sensitivity_cmd import KNOB_HELP, AdjustOpt, table
 
 SIDE_EFFECTS_SHOWN = 8  # the strongest side effects printed (report.md has them all)
 
@@ -40,6 +40,7 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
         final_arm,
         headline,
         side_effect_rows,
+        side_effect_text,
         target_rows,
         verdict_line,
     )
@@ -54,12 +55,11 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
     console.print(f"verdict: {verdict_line(res)}", markup=False, soft_wrap=True)
     arm = final_arm(res)
     header, rows = side_effect_rows(res, arm, most=SIDE_EFFECTS_SHOWN)
+    console.print(f"side effects: {side_effect_text(res, arm)}", markup=False, soft_wrap=True)
     if rows:
-        console.print(table(f"side effects: other figures moved ({arm} - start excludes 0)",
-                            header, rows))
+        console.print(table(f"side effects: other figures moved ({arm} - start)", header, rows))
     else:
-        console.print(f"side effects: no other figure's paired difference ({arm} - start) "
-                      "excludes 0", markup=False, soft_wrap=True)
+        console.print("side effects: none", markup=False, soft_wrap=True)
     console.print(strategies_note(res), markup=False, soft_wrap=True)
     pareto = res.tables["pareto"]
     if len(res.plan.bands) > 1 and len(pareto) and res.best["loss"] > 0:
@@ -113,6 +113,7 @@ def register(app: typer.Typer) -> None:
             "(repeatable; default: its first number parameter over its whole range).")] = None,
         retune_budget: Annotated[int, typer.Option(
             "--retune-budget", help="Games quacks tune may play for --retune.")] = RETUNE_BUDGET,
+        adjust: AdjustOpt = "holm",
         out: StudyOutOpt = None,
         force: StudyForceOpt = False,
         quiet: QuietOpt = False,
@@ -136,7 +137,7 @@ def register(app: typer.Typer) -> None:
             ask_design, targets=targets, target=target, knob=knob, budget=budget, seed=seed,
             rules=rules, set=set_, players=players, field=field, first_rung=first_rung,
             retest_games=retest_games, retune=retune, retune_param=retune_param,
-            retune_budget=retune_budget, out=out, force=force, threads=threads,
+            retune_budget=retune_budget, adjust=adjust, out=out, force=force, threads=threads,
             strategy_file=strategy_file, backend=backend, scheduler=scheduler, workers=workers,
             argv=sys.argv), quiet=quiet or json_)
         show_study(report.result, report.written, out, json_=json_,

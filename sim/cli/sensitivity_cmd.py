@@ -27,6 +27,11 @@ from sim.cli.common import (
     WorkersOpt,
 )
 
+AdjustOpt = Annotated[str, typer.Option(
+    "--adjust", metavar="holm|bh|none", help="How the flags (moves, no effect, figures moved, "
+    "side effects) are adjusted over their family of tests: holm (the chance of any wrong flag "
+    "in the family at most 5%), bh (Benjamini-Hochberg: the expected share of wrong flags at "
+    "most 5%) or none (each test on its own).")]
 KNOB_HELP = ("A ruleset key and its values: KEY=LO:HI (--steps values, whole numbers for a key "
              "that holds one), KEY=LO:HI:STEP, or alternatives KEY=A|B|... (TOML values; bare "
              "words in lists, e.g. cards.exclude=[]|\\[charity]). Repeatable.")
@@ -105,6 +110,7 @@ def register(app: typer.Typer) -> None:
         metrics: Annotated[str | None, typer.Option(
             "--metrics", help="The balance figures analysed, comma-separated (the names of "
             f"quacks balance --json); default {','.join(DEFAULT_METRICS)}.")] = None,
+        adjust: AdjustOpt = "holm",
         out: StudyOutOpt = None,
         force: StudyForceOpt = False,
         quiet: QuietOpt = False,
@@ -126,7 +132,8 @@ def register(app: typer.Typer) -> None:
 
         report = ask_study(partial(
             ask_sensitivity, knob=knob, steps=steps, rules=rules, set=set_, players=players,
-            field=field, games=games, seed=seed, pair=pair, metrics=metrics, out=out,
+            field=field, games=games, seed=seed, pair=pair, metrics=metrics, adjust=adjust,
+            out=out,
             force=force, threads=threads, strategy_file=strategy_file, backend=backend,
             scheduler=scheduler, workers=workers, argv=sys.argv), quiet=quiet or json_)
         show_study(report.result, report.written, out, json_=json_,

@@ -30,6 +30,7 @@ def design(
     retune: str | None = None,
     retune_param: Sequence[str] | str | None = None,
     retune_budget: int = RETUNE_BUDGET,
+    adjust: str = "holm",
     out: str | Path | None = None,
     force: bool = False,
     threads: int | None = None,
@@ -50,7 +51,9 @@ def design(
     ``targets`` is a targets file (``quacks balance``'s), ``target`` one ``METRIC=LO:HI`` band
     or a list of them, ``knob`` one knob or a list (as ``sim.sensitivity``), ``field``
     comma-separated or a list (None: ``quacks balance``'s field), ``retune_param`` one
-    ``KEY=LO:HI`` or a list. With ``out`` the report folder is written there (``targets``,
+    ``KEY=LO:HI`` or a list; ``adjust`` how the side effects' p-values are adjusted over the
+    arm's figures (``holm``, ``bh`` or ``none``, as ``sim.sensitivity``). With ``out`` the
+    report folder is written there (``targets``,
     ``differences``, ``pareto``, ``history`` and ``figures`` as parquet, ``progress.png``,
     ``targets.png``, ``report.md``, ``run.json``, ``report.html``); without it, to a temporary
     folder when first needed. The result's ``result`` is the study's ``DesignResult`` (best
@@ -59,6 +62,7 @@ def design(
     where the games run, ``on_compile(entry)`` before the game kernel is first used; ``argv``
     the command line as given, for the report's provenance. A bad argument raises a ValueError
     (``DesignError``, ``KnobError``, ...) with the command's one line."""
+    from sim.stats.multiplicity import check_adjust
     from sim.study.design.design import DesignError, parse_target, plan_design, run_design
     from sim.study.design.design_report import plot_jobs, write_report
 
@@ -71,8 +75,8 @@ def design(
         bands=tuple(parse_target(t) for t in as_list(target)), budget=budget, seed=seed,
         rules=rules, set=set, players=players, field=field, first_rung=first_rung,
         retest_games=retest_games, retune=retune, retune_params=tuple(as_list(retune_param)),
-        retune_budget=retune_budget, backend=backend, scheduler=scheduler, workers=workers,
-        threads=threads))
+        retune_budget=retune_budget, adjust=check_adjust(adjust), backend=backend,
+        scheduler=scheduler, workers=workers, threads=threads))
     out_path = checked_out(out, force, DesignError)
     warm_seated(plan.base, plan.seated, on_compile)
 

@@ -32,6 +32,7 @@ def sensitivity(
     seed: int = 1,
     pair: Sequence[str] | str | None = None,
     metrics: Sequence[str] | str | None = None,
+    adjust: str = "holm",
     out: str | Path | None = None,
     force: bool = False,
     threads: int | None = None,
@@ -50,7 +51,9 @@ def sensitivity(
 
     ``knob`` is one ``KEY=LO:HI`` / ``KEY=LO:HI:STEP`` / ``KEY=A|B|...`` or a list of them (the
     command's repeated ``--knob``); ``field`` and ``metrics`` comma-separated or lists (None:
-    the command's defaults); ``pair`` two knob keys (a list, or one string ``"A B"``). With
+    the command's defaults); ``pair`` two knob keys (a list, or one string ``"A B"``);
+    ``adjust`` the adjustment of the flags over their family: ``holm`` (family-wise error),
+    ``bh`` (Benjamini-Hochberg, false discovery rate) or ``none``. With
     ``out`` the report folder is written there (``ranking``, ``effects``, ``differences``,
     ``levels`` and ``pair`` as parquet, a response plot per knob, ``report.md``, ``run.json``,
     ``report.html``); without it, to a temporary folder when first needed. The result's
@@ -59,6 +62,7 @@ def sensitivity(
     where they run, ``on_compile(entry)`` before the game kernel is first used; ``argv`` is the
     command line as given, for the report's provenance. A bad argument raises a ValueError
     (``SensitivityError``, ``KnobError``, ...) with the command's one line."""
+    from sim.stats.multiplicity import check_adjust
     from sim.study.design.sensitivity import SensitivityError, plan_sensitivity, run_sensitivity
     from sim.study.design.sensitivity_report import plot_jobs, write_report
 
@@ -70,7 +74,8 @@ def sensitivity(
         "sensitivity", SensitivityError, knob=knob, steps=steps, rules=rules, set=set,
         players=players, field=field, games=games, seed=seed,
         pair=pair_keys(pair, SensitivityError) if pair is not None else None, metrics=metrics,
-        backend=backend, scheduler=scheduler, workers=workers, threads=threads))
+        adjust=check_adjust(adjust), backend=backend, scheduler=scheduler, workers=workers,
+        threads=threads))
     target = checked_out(out, force, SensitivityError)
     warm_seated(plan.base, plan.seated, on_compile)
     with open_backend(backend, scheduler, workers, threads, note=on_note) as be:

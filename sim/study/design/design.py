@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from sim.rules.ruleset import Ruleset, load_ruleset
+from sim.stats.multiplicity import ADJUST_TEXT, DEFAULT_ADJUST, check_adjust
 from sim.study.balance.settings import DEFAULT_FIELD, DEFAULT_PLAYERS
 from sim.study.design.defaults import DESIGN_BUDGET, RETUNE_BUDGET
 from sim.study.design.knobs import Knob, check_distinct, parse_knob, start_value
@@ -54,7 +55,8 @@ ARM_TEXT = {"start": "the ruleset as given", "best": "the best rules found",
 TARGET_COLUMNS = ("arm", "metric", "label", "band_lo", "band_hi", "value", "ci_lo", "ci_hi",
                   "verdict")
 DIFF_COLUMNS = ("arm", "metric", "label", "target", "diff", "ci_lo", "ci_hi", "excludes_zero",
-                "strength", "deals")
+                "strength", "p", "p_adj", "moved", "deals", "note")
+SIDE_EFFECT_FAMILY = "every game figure of the arm (its paired differences to the start)"
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 
@@ -84,6 +86,7 @@ class DesignSettings:
     retune: str | None = None
     retune_params: tuple[str, ...] = ()
     retune_budget: int = RETUNE_BUDGET
+    adjust: str = DEFAULT_ADJUST
     backend: str = "local"
     scheduler: str | None = None
     workers: int | None = None
@@ -124,6 +127,8 @@ class DesignSettings:
             for p in self.retune_params:
                 parts += ["--retune-param", p]
             parts += ["--retune-budget", str(self.retune_budget)]
+        if self.adjust != DEFAULT_ADJUST:
+            parts += ["--adjust", self.adjust]
         return shlex.join(parts)
 
 
@@ -219,6 +224,7 @@ def plan_design(s: DesignSettings) -> DesignPlan:
 
     if not s.knobs:
         raise DesignError("--knob: give at least one, e.g. --knob game.rats_from_round=1:9")
+    check_adjust(s.adjust)
     if not s.targets and not s.bands:
         raise DesignError("--targets: give a targets file (each figure = [low, high]) or "
                           "--target METRIC=LO:HI")
@@ -282,7 +288,8 @@ class DesignResult:
         seat, seed, knobs, targets, loss), ``best`` (values, overrides, loss, deals),
         ``retuned`` (false, or the re-tune: preset, spec, improvement), ``retest`` (deals,
         seed, per arm its targets rows, the paired differences of the targets to the start and
-        its side effects: the other figures whose difference to the start excludes 0), ``pareto``,
+        its side effects: the other figures the arm moves, by p-values adjusted over every figure
+        of the arm (``adjust``, ``side_effects_family``)), ``pareto``,
         ``evaluations``, ``stopped`` (why the search ended: budget, space or repeats) and
         ``stop`` (that in words), ``games`` per phase, ``seconds`` and ``settings``."""
         from sim.study.balance.run import records
@@ -297,7 +304,9 @@ class DesignResult:
             "strategies": p.seated, "seed": s.seed, "knobs": [k.to_json() for k in p.knobs],
             "targets": {m: list(b) for m, b in p.bands.items()}, "loss": LOSS_TEXT,
             "best": self.best, "retuned": self.retune or False,
-            "strategies_note": strategies_note(self),
+            "strategies_note": strategies_note(self), "adjust": s.adjust,
+            "side_effects_family": {"family": SIDE_EFFECT_FAMILY,
+                                    "method": ADJUST_TEXT[s.adjust]},
             "retest": {"deals": p.retest_deals, "games": p.retest_deals * p.players,
                        "seed": s.seed + RETEST_SEED_OFFSET,
                        "arms": {a: {"what": ARM_TEXT[a],
@@ -313,10 +322,11 @@ class DesignResult:
 
 
 def side_effects(differences: pd.DataFrame, arm: str) -> pd.DataFrame:
-    """The figures that are not targets whose paired difference to the start excludes 0 on
-    the re-test, strongest first: what else the rule change does."""
+    """The figures that are not targets the arm moves on the re-test (``moved``: the p-value
+    of the paired difference to the start, adjusted over every figure of the arm, below 0.05),
+    strongest first: what else the rule change does."""
     d = differences[(differences["arm"] == arm) & ~differences["target"]
-                    & differences["excludes_zero"]]
+                    & differences["moved"]]
     return d.sort_values("strength", ascending=False, kind="stable").reset_index(drop=True)
 
 
@@ -376,7 +386,8 @@ def run_design(settings: DesignSettings | DesignPlan, *, backend=None,
         say("re-test", i, len(arms))
         measured[arm] = measure(rs, seated, seed, 0, plan.retest_deals, backend)
         games["retest"] += plan.retest_deals * plan.players
-    tables = _retest_tables(plan, measured)
+    tables = _retest_tables(plan, measured, {a: (rs.hash, tuple(seated))
+                                             for a, (rs, seated) in arms.items()})
     tables["history"] = outcome.history
     tables["pareto"] = pareto_table(outcome.history, plan.bands)
     best = {"values": {k.key: k.cast(_row_value(k, best_row[k.key])) for k in plan.knobs},
@@ -432,14 +443,21 @@ def _retune(plan: DesignPlan, rules: Ruleset, backend) -> tuple[dict, list[str]]
     return summary, [res.best if x == s.retune else x for x in plan.seated]
 
 
-def _retest_tables(plan: DesignPlan, measured: Mapping[str, Measured]) -> dict:
+def _retest_tables(plan: DesignPlan, measured: Mapping[str, Measured],
+                   games: Mapping[str, tuple[str, tuple[str, ...]]] | None = None) -> dict:
     """``targets`` (each arm's targets table), ``differences`` (each arm minus the start on
     every game figure, paired by deal: ``target`` marks the targets, ``excludes_zero`` the
-    differences whose interval excludes 0, ``strength`` the difference in units of its
-    interval's half-width) and ``figures`` (every game figure of every arm)."""
-    from sim.study.design.effects import excludes_zero, strength
+    differences whose own 95% interval excludes 0, ``strength`` the difference in units of its
+    interval's half-width, ``p`` its paired t test, ``p_adj`` that adjusted over every figure
+    of the arm (``settings.adjust``), ``moved`` ``p_adj`` below 0.05, ``note`` a difference 0
+    on every deal: "identical on all n deals", or "the same ruleset" when the two arms are the
+    same game by ``games``: each arm's (ruleset hash, seated field)) and ``figures`` (every game
+    figure of every arm)."""
+    from sim.stats.multiplicity import ALPHA, adjust, frozen_gc
+    from sim.study.design.effects import excludes_zero, paired, single_quantile, strength
 
     est = {a: m.estimates() for a, m in measured.items()}
+    games = games or {}
     targets, diffs, figs = [], [], []
     for arm, m in measured.items():
         ai = metric_info(m.players, m.rounds)
@@ -447,17 +465,27 @@ def _retest_tables(plan: DesignPlan, measured: Mapping[str, Measured]) -> dict:
         figs += [{"arm": arm, **figure_row(n, est[arm][n], i)} for n, i in ai.items()]
         if arm == "start":
             continue
+        same = arm in games and games.get(arm) == games.get("start")
         names = [*plan.bands, *(n for n in ai if n not in plan.bands)]
+        rows = []
         for name in names:
             a, b = est["start"].get(name), est[arm].get(name)
             if a is None or b is None:
                 continue
-            d = b.minus(a)
-            lo, hi = d.interval()
-            diffs.append({"arm": arm, "metric": name, "label": ai.get(name, {}).get("label", name),
-                          "target": name in plan.bands, "diff": d.value, "ci_lo": lo,
-                          "ci_hi": hi, "excludes_zero": excludes_zero(lo, hi),
-                          "strength": strength(d.value, lo, hi), "deals": d.deals})
+            d = paired(a, b, same)
+            lo, hi = d.interval(single_quantile(d.deals))
+            rows.append({"arm": arm, "metric": name,
+                         "label": ai.get(name, {}).get("label", name),
+                         "target": name in plan.bands, "diff": d.value, "ci_lo": lo,
+                         "ci_hi": hi, "excludes_zero": excludes_zero(lo, hi),
+                         "strength": strength(d.value, lo, hi), "p": d.p(), "deals": d.deals,
+                         "note": d.note()})
+        with frozen_gc():
+            padj = adjust([r["p"] for r in rows], plan.settings.adjust)
+        for r, pa in zip(rows, padj):
+            r["p_adj"] = float(pa)
+            r["moved"] = bool(pa < ALPHA)
+        diffs += rows
     return {"targets": pd.DataFrame(targets, columns=list(TARGET_COLUMNS)),
             "differences": pd.DataFrame(diffs, columns=list(DIFF_COLUMNS)),
             "figures": pd.DataFrame(figs)}

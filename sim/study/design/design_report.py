@@ -16,7 +16,7 @@ from sim.study.balance.report import ci_cell, number
 from sim.study.design.design import ARM_TEXT, RETEST_SEED_OFFSET, strategies_note
 from sim.study.design.loss import LOSS_TEXT
 from sim.study.design.measure import digits_of, field_text
-from sim.study.design.text import md, strength_text
+from sim.study.design.text import md, p_text, strength_text
 
 TABLES = ("targets", "differences", "pareto", "history", "figures")
 PROGRESS_PNG, TARGETS_PNG = "progress.png", "targets.png"
@@ -83,15 +83,28 @@ def target_rows(res) -> tuple[list[str], list[list[str]]]:
 def side_effect_rows(res, arm: str = "best",
                      most: int | None = None) -> tuple[list[str], list[list[str]]]:
     """The other figures the rule change moves (``side_effects``): figure, metric, paired
-    difference to the start [95% CI], strength; the strongest ``most`` (None: all)."""
+    difference to the start [95% CI], strength, the adjusted p-value; the strongest ``most``
+    (None: all)."""
     from sim.study.design.design import side_effects
 
     d = side_effects(res.tables["differences"], arm)
     rows = [[r["label"], r["metric"], ci_cell(r["diff"], r["ci_lo"], r["ci_hi"],
                                               _digits(res, r["metric"]), sign=True),
-             strength_text(r["strength"])]
+             strength_text(r["strength"]), p_text(r["p_adj"])]
             for r in d.head(most if most is not None else len(d)).to_dict(orient="records")]
-    return ["figure", "metric", f"{arm} - start [95% CI]", "strength"], rows
+    return ["figure", "metric", f"{arm} - start [95% CI]", "strength", "p_adj"], rows
+
+
+def side_effect_text(res, arm: str) -> str:
+    """How a side effect is decided, in one sentence (no trailing period)."""
+    from sim.stats.multiplicity import ADJUST_TEXT
+
+    d = res.tables["differences"]
+    n = int((d["arm"] == arm).sum())
+    how = ADJUST_TEXT[res.settings.adjust]
+    return (f"a figure that is not a target is a side effect when the p-value of its paired "
+            f"difference ({arm} - start, the re-test deals) is below 0.05 after adjustment over "
+            f"the family of all {n} figures of the arm, by {how}")
 
 
 def candidate_rows(res, df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
@@ -148,8 +161,8 @@ def report_markdown(res, pngs: Sequence[str], prov) -> str:
     if TARGETS_PNG in pngs:
         out += [f"![the targets on the re-test]({TARGETS_PNG})", ""]
     side = side_effect_rows(res, final_arm(res))
-    out += ["## Side effects", "", f"The other game figures whose paired difference "
-            f"({final_arm(res)} - start, the re-test deals) excludes 0, strongest first:", "",
+    out += ["## Side effects", "", f"{side_effect_text(res, final_arm(res)).capitalize()}; "
+            "strongest first:", "",
             md(*side) if side[1] else "none.", "", "## Strategies", "",
             strategies_note(res) + ".", ""]
     pareto = res.tables["pareto"]

@@ -1,37 +1,66 @@
 """What a knob does to each figure: paired differences between its values, its effect, and the
-ranking of knobs by effect (``quacks sensitivity``).
+ranking of knobs by effect (``quacks sensitivity``), with the choices made in the same run
+accounted for (``sim.stats.multiplicity``).
 
 Every value of a knob plays the same deals, so the difference of a figure between two values is
 paired by deal: the difference of the two estimates, whose per-deal residuals are subtracted
-(``Estimate.minus``), with a 95% t interval over deals.
+(``Estimate.minus``). A **family** is one knob and one figure: every pair of the knob's values.
 
 - **differences**: every pair of values (i < j in the knob's order), ``diff`` = the figure at
-  value j minus at value i.
+  value j minus at value i, with its own 95% t interval over deals (``excludes_zero``), its
+  p-value ``p`` and ``p_adj``, adjusted over its family (Holm by default, Benjamini-Hochberg or
+  none on request). A difference that is 0 on every deal is ``[0, 0]`` only when the two values
+  resolve to the same ruleset; otherwise at most 3/n of the n deals may differ (rule of three),
+  each by at most the figure's largest change on one deal (1 for a share; else the span of the
+  figure's per-deal values over the two values' deals), and ``note`` says "identical on all n
+  deals".
 - **effect** of a knob on a figure: the pair with the largest ``|diff|`` (the two values the
-  response curve is furthest apart at), its difference with its own interval, and its
-  ``strength``, ``|diff|`` in units of the interval's half-width: above 1 exactly when the
-  interval excludes 0. ``moves`` is true when any pair's interval excludes 0.
-- **ranking**: the knobs by their largest strength over the figures; a knob that moves no
-  figure (every paired difference's interval contains 0) has **no effect** and ranks last.
-  The intervals are each 95% on their own (not adjusted for the number of pairs and figures).
+  response curve is furthest apart at). Because that pair was picked after seeing every pair,
+  its interval is **simultaneous** over the family: ``diff +- q se`` with ``q`` the 95% quantile
+  of the largest ``|t|`` over the family's pairs (multivariate t with the pairs' correlation
+  over deals), which holds every pair of the family at once, so the picked one too. Its
+  ``strength`` is ``|diff|`` in units of that interval's half-width (above 1 exactly when it
+  excludes 0). ``moves`` is true when some pair's adjusted p-value is below 0.05,
+  ``pairs_moving`` counts them; ``p_adj`` is the family's smallest adjusted p-value.
+- **ranking**: the knobs by their largest strength over the figures. The figures a knob moves
+  (``metrics_moved``) are decided over the knob's figures: each figure's family ``p_adj``,
+  adjusted again over the figures of the knob; a knob that moves no figure has **no effect**
+  and ranks last. ``rank_lo``/``rank_hi``: each rank's 95% interval, a percentile bootstrap
+  over deals (the deals resampled, every strength, flag and rank recomputed).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
+from sim.stats.multiplicity import (
+    ALPHA,
+    DEFAULT_ADJUST,
+    SAME_RULESET_NOTE,
+    adjust,
+    frozen_gc,
+    identical_note,
+    maxt_quantile,
+    t_pvalue,
+    zero_half_width,
+)
 from sim.study.compare.stats import Estimate
 
-DIFF_COLUMNS = ("knob", "metric", "from", "to", "diff", "ci_lo", "ci_hi", "excludes_zero",
-                "deals")
+DIFF_COLUMNS = ("knob", "metric", "from", "to", "diff", "ci_lo", "ci_hi", "excludes_zero", "p",
+                "p_adj", "deals", "note")
 EFFECT_COLUMNS = ("knob", "metric", "from", "to", "diff", "ci_lo", "ci_hi", "strength", "moves",
-                  "pairs_moving", "pairs")
-RANKING_COLUMNS = ("rank", "knob", "effect", "metric", "from", "to", "diff", "ci_lo", "ci_hi",
-                   "strength", "metrics_moved")
+                  "p_adj", "pairs_moving", "pairs", "note")
+RANKING_COLUMNS = ("rank", "rank_lo", "rank_hi", "knob", "effect", "p_adj", "metric", "from",
+                   "to", "diff", "ci_lo", "ci_hi", "strength", "metrics_moved")
 NO_EFFECT, EFFECT = "no effect", "moves"
+RANK_REPS = 300  # bootstrap replicates of the ranking
+RANK_STREAM = 50  # the ranking bootstrap's stream of the run seed
+SHARE_CHANGE = 1.0  # a share's largest change on one deal: from 0 to 1
 
 
 def strength(diff: float, lo: float, hi: float) -> float:
@@ -50,63 +79,275 @@ def excludes_zero(lo: float, hi: float) -> bool:
     return bool(lo > 0 or hi < 0)
 
 
-def pair_differences(knob: str, labels: Sequence[str], ests: Sequence[Mapping[str, Estimate]],
-                     metrics: Sequence[str]) -> list[dict]:
-    """Every pair of values' paired difference of every figure (rows of ``DIFF_COLUMNS``); a
-    figure one of the two values does not have is left out."""
-    rows = []
+def largest_change(a: Estimate, b: Estimate) -> float:
+    """A bound on how far one deal can move the figure between two arms: 1 for a share (a
+    deal's share lies in [0, 1]); else the span of the figure's per-deal values (pseudo-values
+    ``value + deals x residual``) over both arms' deals."""
+    if a.kind == "share" and b.kind == "share":
+        return SHARE_CHANGE
+    D = a.deals
+    vals = np.concatenate([a.value + D * np.asarray(a.resid), b.value + D * np.asarray(b.resid)])
+    vals = vals[np.isfinite(vals)]
+    return float(vals.max() - vals.min()) if len(vals) else math.nan
+
+
+@dataclass
+class Diff:
+    """One paired difference and what its interval needs: the value, its per-deal residuals,
+    whether both sides are the same game by construction (``same``) and the figure's largest
+    change on one deal."""
+
+    value: float
+    resid: np.ndarray
+    same: bool
+    change: float
+
+    @property
+    def deals(self) -> int:
+        return len(self.resid)
+
+    @property
+    def se(self) -> float:
+        D = self.deals
+        return float(math.sqrt(D / (D - 1) * float(np.sum(self.resid ** 2)))) if D > 1 \
+            else math.nan
+
+    def half_width(self, q: float) -> float:
+        """The half-width of ``value +- q se``; for a difference with no spread over deals 0
+        when both sides are the same game, else the rule of three's."""
+        se = self.se
+        if not math.isfinite(se):
+            return math.nan
+        if se > 0:
+            return q * se
+        return 0.0 if self.same else zero_half_width(self.deals, self.change)
+
+    def interval(self, q: float) -> tuple[float, float]:
+        h = self.half_width(q)
+        return self.value - h, self.value + h
+
+    def p(self) -> float:
+        """The two-sided p-value of the paired t test (1 for a difference 0 on every deal)."""
+        return t_pvalue(self.value, self.se, self.deals - 1)
+
+    def note(self) -> str:
+        if self.same:
+            return SAME_RULESET_NOTE
+        if self.se == 0 and self.value == 0:
+            return identical_note(self.deals)
+        return ""
+
+
+def paired(a: Estimate, b: Estimate, same: bool) -> Diff:
+    """The paired difference b - a over the same deals (``same``: the same game by
+    construction)."""
+    d = b.minus(a)
+    return Diff(d.value, np.asarray(d.resid, np.float64), bool(same), largest_change(a, b))
+
+
+@dataclass
+class Family:
+    """One knob and one figure: every pair (from, to) of its values and their differences."""
+
+    knob: str
+    metric: str
+    pairs: list[tuple[str, str]]
+    diffs: list[Diff]
+
+    @property
+    def deals(self) -> int:
+        return self.diffs[0].deals
+
+    def resid(self) -> np.ndarray:
+        """Deals x pairs: every pair's per-deal residuals."""
+        return np.column_stack([d.resid for d in self.diffs])
+
+    def values(self) -> np.ndarray:
+        return np.array([d.value for d in self.diffs], np.float64)
+
+
+def pair_families(knob: str, labels: Sequence[str], ests: Sequence[Mapping[str, Estimate]],
+                  metrics: Sequence[str], arms: Sequence[str] | None = None) -> list[Family]:
+    """Every figure's family of pairs of values (i < j); a figure one of the two values does
+    not have is left out of its family. ``arms``: each value's ruleset hash (values with the
+    same one are the same game)."""
+    arms = list(arms) if arms is not None else [str(i) for i in range(len(labels))]
+    out = []
     for m in metrics:
+        pairs, diffs = [], []
         for i in range(len(labels)):
             for j in range(i + 1, len(labels)):
                 a, b = ests[i].get(m), ests[j].get(m)
                 if a is None or b is None:
                     continue
-                d = b.minus(a)
-                lo, hi = d.interval()
-                rows.append({"knob": knob, "metric": m, "from": labels[i], "to": labels[j],
+                pairs.append((labels[i], labels[j]))
+                diffs.append(paired(a, b, arms[i] == arms[j]))
+        if diffs:
+            out.append(Family(knob, m, pairs, diffs))
+    return out
+
+
+def single_quantile(deals: int) -> float:
+    """The t quantile of one pair's own 95% interval."""
+    from sim.stats.intervals import t_quantile
+
+    return t_quantile(0.975, deals - 1) if deals > 1 else math.nan
+
+
+def difference_rows(families: Sequence[Family], method: str = DEFAULT_ADJUST) -> list[dict]:
+    """Every pair of every family (rows of ``DIFF_COLUMNS``): its own 95% interval, its p-value
+    and its p-value adjusted over the family."""
+    rows = []
+    with frozen_gc():
+        for f in families:
+            q = single_quantile(f.deals)
+            ps = [d.p() for d in f.diffs]
+            padj = adjust(ps, method)
+            for (a, b), d, p, pa in zip(f.pairs, f.diffs, ps, padj):
+                lo, hi = d.interval(q)
+                rows.append({"knob": f.knob, "metric": f.metric, "from": a, "to": b,
                              "diff": d.value, "ci_lo": lo, "ci_hi": hi,
-                             "excludes_zero": excludes_zero(lo, hi), "deals": d.deals})
+                             "excludes_zero": excludes_zero(lo, hi), "p": p, "p_adj": float(pa),
+                             "deals": d.deals, "note": d.note()})
     return rows
 
 
-def knob_effects(diffs: pd.DataFrame) -> pd.DataFrame:
-    """One row per knob and figure (``EFFECT_COLUMNS``) from the pair differences."""
+def _min(x) -> float:
+    x = np.asarray(x, np.float64)
+    return float(np.nanmin(x)) if np.any(~np.isnan(x)) else math.nan
+
+
+def effect_rows(families: Sequence[Family], method: str = DEFAULT_ADJUST) -> list[dict]:
+    """One row per family (``EFFECT_COLUMNS``): the pair furthest apart with its simultaneous
+    interval over the family, the flags from the adjusted p-values."""
     rows = []
-    for (knob, metric), g in diffs.groupby(["knob", "metric"], sort=False):
-        top = g.loc[g["diff"].abs().idxmax()]
-        rows.append({"knob": knob, "metric": metric, "from": top["from"], "to": top["to"],
-                     "diff": top["diff"], "ci_lo": top["ci_lo"], "ci_hi": top["ci_hi"],
-                     "strength": strength(top["diff"], top["ci_lo"], top["ci_hi"]),
-                     "moves": bool(g["excludes_zero"].any()),
-                     "pairs_moving": int(g["excludes_zero"].sum()), "pairs": len(g)})
-    return pd.DataFrame(rows, columns=list(EFFECT_COLUMNS))
+    with frozen_gc():
+        for f in families:
+            v = f.values()
+            top = int(np.argmax(np.abs(v)))
+            d = f.diffs[top]
+            q = maxt_quantile(f.resid())
+            lo, hi = d.interval(q)
+            padj = adjust([x.p() for x in f.diffs], method)
+            moving = int(np.sum(padj < ALPHA))
+            rows.append({"knob": f.knob, "metric": f.metric, "from": f.pairs[top][0],
+                         "to": f.pairs[top][1], "diff": d.value, "ci_lo": lo, "ci_hi": hi,
+                         "strength": strength(d.value, lo, hi), "moves": moving > 0,
+                         "p_adj": _min(padj), "pairs_moving": moving, "pairs": len(f.diffs),
+                         "note": d.note()})
+    return rows
 
 
-def rank_knobs(effects: pd.DataFrame, knobs: Sequence[str]) -> pd.DataFrame:
+def knob_effects(families: Sequence[Family], method: str = DEFAULT_ADJUST) -> pd.DataFrame:
+    """:func:`effect_rows` as a frame."""
+    return pd.DataFrame(effect_rows(families, method), columns=list(EFFECT_COLUMNS))
+
+
+def ranks_of(moving: Sequence[bool], strengths: Sequence[float]) -> np.ndarray:
+    """The ranks of knobs: the ones that move a figure by strength (largest first, ties in the
+    given order), then those that move none, sharing the last rank."""
+    moving = np.asarray(moving, bool)
+    s = np.nan_to_num(np.asarray(strengths, np.float64), nan=-1.0)
+    order = sorted(range(len(s)), key=lambda i: (not moving[i], -s[i]))
+    movers = int(moving.sum())
+    ranks = np.empty(len(s), np.int64)
+    for pos, i in enumerate(order):
+        ranks[i] = pos + 1 if pos < movers else movers + 1
+    return ranks
+
+
+def rank_knobs(effects: pd.DataFrame, knobs: Sequence[str], method: str = DEFAULT_ADJUST,
+               rank_ci: Mapping[str, tuple[int, int]] | None = None) -> pd.DataFrame:
     """One row per knob (``RANKING_COLUMNS``): its strongest effect over the figures, ``effect``
-    "moves" or "no effect", the figures it moves; ranked by strength (no effect last, sharing
-    the last rank)."""
+    "moves" or "no effect", ``p_adj`` (the smallest of its figures' family p-values adjusted
+    over its figures) and the figures it moves; ranked by :func:`ranks_of`; ``rank_ci`` each
+    knob's rank interval (NaN without)."""
     rows = []
-    for knob in knobs:
-        g = effects[effects["knob"] == knob]
-        if not len(g):
-            continue
-        s = g["strength"].fillna(-1.0)
-        top = g.loc[s.idxmax()]
-        moved = [str(m) for m in g.loc[g["moves"], "metric"]]
-        rows.append({"knob": knob, "effect": EFFECT if moved else NO_EFFECT,
-                     "metric": top["metric"], "from": top["from"], "to": top["to"],
-                     "diff": top["diff"], "ci_lo": top["ci_lo"], "ci_hi": top["ci_hi"],
-                     "strength": top["strength"], "metrics_moved": ",".join(moved)})
-    df = pd.DataFrame(rows)
-    if not len(df):
+    with frozen_gc():
+        for knob in knobs:
+            g = effects[effects["knob"] == knob]
+            if not len(g):
+                continue
+            s = g["strength"].fillna(-1.0)
+            top = g.loc[s.idxmax()]
+            fig_p = adjust(g["p_adj"].to_numpy(np.float64), method)
+            moved = [str(m) for m, p in zip(g["metric"], fig_p) if p < ALPHA]
+            lo, hi = (rank_ci or {}).get(knob, (math.nan, math.nan))
+            rows.append({"knob": knob, "effect": EFFECT if moved else NO_EFFECT,
+                         "p_adj": _min(fig_p), "metric": top["metric"], "from": top["from"],
+                         "to": top["to"], "diff": top["diff"], "ci_lo": top["ci_lo"],
+                         "ci_hi": top["ci_hi"], "strength": top["strength"],
+                         "metrics_moved": ",".join(moved), "rank_lo": lo, "rank_hi": hi})
+    if not rows:
         return pd.DataFrame(columns=list(RANKING_COLUMNS))
-    df["_none"] = df["effect"] == NO_EFFECT
+    df = pd.DataFrame(rows)
+    df["rank"] = ranks_of(df["effect"] == EFFECT, df["strength"])
     df["_s"] = df["strength"].fillna(-1.0)
-    df = df.sort_values(["_none", "_s"], ascending=[True, False], kind="stable")
-    movers = int((~df["_none"]).sum())
-    df["rank"] = [i + 1 if i < movers else movers + 1 for i in range(len(df))]
+    df = df.sort_values(["rank", "_s"], ascending=[True, False], kind="stable")
     return df[list(RANKING_COLUMNS)].reset_index(drop=True)
+
+
+def rank_intervals(families: Sequence[Family], knobs: Sequence[str],
+                   method: str = DEFAULT_ADJUST, seed: int = 1,
+                   reps: int = RANK_REPS) -> dict[str, tuple[int, int]]:
+    """Each knob's 95% rank interval: ``reps`` bootstrap resamples of the deals (the deal the
+    unit; seeded by ``seed``), in each every pair's difference and spread recomputed from the
+    per-deal residuals, the pick, strengths, adjusted flags and ranks made as for the run;
+    the 2.5% and 97.5% percentiles of each knob's ranks."""
+    from scipy.stats import t as student
+
+    fams = [f for f in families if f.knob in knobs]
+    if not fams:
+        return {}
+    D = fams[0].deals
+    rng = np.random.default_rng([int(seed), RANK_STREAM])
+    W = rng.multinomial(D, np.full(D, 1 / D), size=reps).astype(np.float64)
+    fig_p = {k: [] for k in knobs}
+    fig_s = {k: [] for k in knobs}
+    with frozen_gc():
+        for f in fams:
+            R = f.resid()
+            v = f.values()[None, :] + W @ R
+            s1 = W @ R
+            var = D / (D - 1) * np.clip(W @ (R * R) - s1 * s1 / D, 0, None)
+            se = np.sqrt(var)
+            spread = np.array([x.se > 0 for x in f.diffs])
+            zero_h = np.array([0.0 if x.same else zero_half_width(D, x.change)
+                               for x in f.diffs])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                p = np.where(se > 0, 2 * student.sf(np.abs(v) / se, D - 1),
+                             np.where(v == 0, 1.0, 0.0))
+            p = np.minimum(p, 1.0)
+            q = maxt_quantile(R)
+            pick = np.argmax(np.abs(v), axis=1)
+            rows = np.arange(reps)
+            half = np.where(spread[pick], q * se[rows, pick], zero_h[pick])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                st = np.where(half > 0, np.abs(v[rows, pick]) / half,
+                              np.where(v[rows, pick] == 0, 0.0, np.inf))
+            fig_p[f.knob].append([_min(adjust(p[b], method)) for b in range(reps)])
+            fig_s[f.knob].append(st)
+        present = [k for k in knobs if fig_p[k]]
+        ranks = np.empty((reps, len(present)), np.int64)
+        for b in range(reps):
+            moving = [bool(np.any(adjust([fp[b] for fp in fig_p[k]], method) < ALPHA))
+                      for k in present]
+            strongest = [float(np.max(np.nan_to_num([s[b] for s in fig_s[k]], nan=-1.0,
+                                                    posinf=np.inf))) for k in present]
+            ranks[b] = ranks_of(moving, strongest)
+    lo = np.percentile(ranks, 2.5, axis=0, method="lower")
+    hi = np.percentile(ranks, 97.5, axis=0, method="higher")
+    return {k: (int(a), int(c)) for k, a, c in zip(present, lo, hi)}
+
+
+def analyse(families: Sequence[Family], knobs: Sequence[str], method: str = DEFAULT_ADJUST,
+            seed: int = 1, reps: int = RANK_REPS) -> dict[str, pd.DataFrame]:
+    """The ``differences``, ``effects`` and ``ranking`` tables of a run's families."""
+    diffs = pd.DataFrame(difference_rows(families, method), columns=list(DIFF_COLUMNS))
+    effects = knob_effects(families, method)
+    ci = rank_intervals(families, knobs, method, seed, reps)
+    return {"differences": diffs, "effects": effects,
+            "ranking": rank_knobs(effects, knobs, method, ci)}
 
 
 def no_effect(ranking: pd.DataFrame) -> list[str]:

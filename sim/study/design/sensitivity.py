@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 import pandas as pd
 
 from sim.rules.ruleset import Ruleset, load_ruleset
+from sim.stats.multiplicity import DEFAULT_ADJUST, check_adjust
 from sim.study.balance.settings import DEFAULT_FIELD, DEFAULT_PLAYERS
 from sim.study.design import effects as fx
 from sim.study.design.defaults import DEFAULT_METRICS, DEFAULT_STEPS
@@ -59,6 +60,7 @@ class SensitivitySettings:
     seed: int = 1
     pair: tuple[str, str] | None = None
     metrics: tuple[str, ...] = DEFAULT_METRICS
+    adjust: str = DEFAULT_ADJUST
     backend: str = "local"
     scheduler: str | None = None
     workers: int | None = None
@@ -97,6 +99,8 @@ class SensitivitySettings:
             parts += ["--pair", *self.pair]
         if self.metrics != DEFAULT_METRICS:
             parts += ["--metrics", ",".join(self.metrics)]
+        if self.adjust != DEFAULT_ADJUST:
+            parts += ["--adjust", self.adjust]
         return shlex.join(parts)
 
 
@@ -147,6 +151,7 @@ def plan_sensitivity(s: SensitivitySettings) -> SensitivityPlan:
     if s.deals < 2:
         raise SensitivityError(f"--games {s.games}: expected at least {2 * s.players} (two deals "
                                f"of {s.players} seatings; intervals need two deals)")
+    check_adjust(s.adjust)
     if not s.metrics:
         raise SensitivityError("--metrics: give at least one figure, e.g. seat0_win_share")
     check_metric_names(s.metrics, s.players, int(base.game("rounds")), "--metrics")
@@ -209,13 +214,27 @@ class SensitivityResult:
                 "players": p.players, "strategies": p.seated,
                 "games": s.deals * p.players, "deals": s.deals, "seed": s.seed,
                 "knobs": [k.to_json() for k in p.knobs], "metrics": list(s.metrics),
-                "pair": list(s.pair) if s.pair else None, "settings": s.to_json(),
+                "pair": list(s.pair) if s.pair else None, "adjust": s.adjust,
+                "families": family_text(s.adjust), "settings": s.to_json(),
                 "ranking": records(self.tables["ranking"]), "no_effect": self.no_effect(),
                 "effects": records(self.tables["effects"]),
                 "differences": records(self.tables["differences"]),
                 "levels": records(self.tables["levels"]),
                 "pair_grid": records(self.tables.get("pair")),
                 "seconds": round(self.seconds, 3), "games_played": self.played}
+
+
+def family_text(method: str) -> dict[str, str]:
+    """What each flag of a sensitivity run is adjusted over, and how (``run.json``)."""
+    from sim.stats.multiplicity import ADJUST_TEXT, METHOD_SIMULTANEOUS
+
+    return {"method": ADJUST_TEXT[method],
+            "moves, pairs_moving, differences' p_adj": "all pairs of values of one knob for "
+            "one figure",
+            "ranking's figures moved, effect and p_adj": "the figures of one knob (each "
+            "figure's family p_adj, adjusted again over the knob's figures)",
+            "effects' interval": METHOD_SIMULTANEOUS,
+            "rank_lo, rank_hi": f"percentile bootstrap over deals ({fx.RANK_REPS} resamples)"}
 
 
 def _level_rows(knob: str, setting: str, x: float, m: Measured) -> list[dict]:
@@ -245,16 +264,15 @@ def run_sensitivity(settings: SensitivitySettings | SensitivityPlan, *, backend=
         played[h] = measure(rs, plan.seated, s.seed, 0, s.deals, backend)
         if progress:
             progress(len(played) * per, plan.games)
-    levels, diffs = [], []
+    levels, families = [], []
     for k, hashes in zip(plan.knobs, plan.values):
         arms = [played[h] for h in hashes]
         for v, m in zip(k.values, arms):
             levels += _level_rows(k.key, k.label(v), k.x(v), m)
-        diffs += fx.pair_differences(k.key, k.labels, [m.estimates() for m in arms], s.metrics)
+        families += fx.pair_families(k.key, k.labels, [m.estimates() for m in arms], s.metrics,
+                                     hashes)
     tables = {"levels": pd.DataFrame(levels, columns=list(LEVEL_COLUMNS)),
-              "differences": pd.DataFrame(diffs, columns=list(fx.DIFF_COLUMNS))}
-    tables["effects"] = fx.knob_effects(tables["differences"])
-    tables["ranking"] = fx.rank_knobs(tables["effects"], [k.key for k in plan.knobs])
+              **fx.analyse(families, [k.key for k in plan.knobs], s.adjust, s.seed)}
     if plan.cells:
         tables["pair"] = _pair_table(plan, played)
     return SensitivityResult(plan, tables, time.perf_counter() - t0, len(played) * per)

@@ -9,18 +9,23 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sim.stats.clusters import METHOD_DIFF
+from sim.stats.multiplicity import ADJUST_TEXT, METHOD_NO_DEAL, METHOD_SIMULTANEOUS
 from sim.study.balance.report import INTERVAL_METHODS as FIGURE_METHODS
 from sim.study.balance.report import ci_cell
 from sim.study.design.folder import write_drawn_report
 from sim.study.design.measure import digits_of, field_text
 from sim.study.design.plots import pair_figure, response_figure, response_name
-from sim.study.design.text import md, strength_text
+from sim.study.design.text import md, p_text, strength_text
 
 TABLES = ("ranking", "effects", "differences", "levels", "pair")
 PAIR_PNG = "pair.png"
 INTERVAL_METHODS = {**FIGURE_METHODS,
                     "differences between two values of a knob": METHOD_DIFF + " (the two "
-                    "values' residuals per deal)"}
+                    "values' residuals per deal)",
+                    "effects and ranking (the pair furthest apart)": METHOD_SIMULTANEOUS,
+                    "a difference 0 on every deal": METHOD_NO_DEAL,
+                    "rank interval": "percentile bootstrap over deals (the deals resampled, "
+                    "strengths, flags and ranks recomputed)"}
 
 
 def _digits(res, metric: str) -> int:
@@ -29,30 +34,56 @@ def _digits(res, metric: str) -> int:
 
 
 def ranking_rows(res) -> tuple[list[str], list[list[str]]]:
-    """Each knob: rank, knob, effect, its strongest figure, the two values, the paired
-    difference [95% CI], the strength, the figures it moves."""
+    """Each knob: rank [95% CI], knob, effect, its adjusted p-value, its strongest figure,
+    the two values, the paired difference [simultaneous 95% CI], the strength, the figures it
+    moves."""
     rows = []
     for r in res.tables["ranking"].to_dict(orient="records"):
         d = _digits(res, r["metric"])
-        rows.append([str(r["rank"]), r["knob"], r["effect"], r["metric"],
+        rows.append([rank_text(r), r["knob"], r["effect"], p_text(r["p_adj"]), r["metric"],
                      f"{r['from']} -> {r['to']}",
                      ci_cell(r["diff"], r["ci_lo"], r["ci_hi"], d, sign=True),
                      strength_text(r["strength"]), r["metrics_moved"] or "none"])
-    return ["rank", "knob", "effect", "strongest figure", "values", "difference [95% CI]",
-            "strength", "figures moved"], rows
+    return ["rank [95% CI]", "knob", "effect", "p_adj", "strongest figure", "values",
+            "difference [simultaneous 95% CI]", "strength", "figures moved"], rows
+
+
+def rank_text(r: dict) -> str:
+    """A rank and its interval: ``2 [1, 3]`` (the rank alone without an interval)."""
+    lo, hi = r.get("rank_lo"), r.get("rank_hi")
+    if lo is None or hi is None or lo != lo or hi != hi:
+        return str(r["rank"])
+    return f"{r['rank']} [{int(lo)}, {int(hi)}]"
 
 
 def effect_rows(res) -> tuple[list[str], list[list[str]]]:
-    """Each knob and figure: the pair of values furthest apart, their paired difference [95%
-    CI], its strength, and how many pairs' intervals exclude 0."""
+    """Each knob and figure: the pair of values furthest apart, their paired difference
+    [simultaneous 95% CI over the knob's pairs], its strength, the family's adjusted p-value,
+    how many pairs move it (adjusted p-value below 0.05) and the note."""
     rows = []
     for r in res.tables["effects"].to_dict(orient="records"):
         d = _digits(res, r["metric"])
         rows.append([r["knob"], r["metric"], f"{r['from']} -> {r['to']}",
                      ci_cell(r["diff"], r["ci_lo"], r["ci_hi"], d, sign=True),
-                     strength_text(r["strength"]), f"{r['pairs_moving']}/{r['pairs']}"])
-    return ["knob", "figure", "values", "largest difference [95% CI]", "strength",
-            "pairs excluding 0"], rows
+                     strength_text(r["strength"]), p_text(r["p_adj"]),
+                     f"{r['pairs_moving']}/{r['pairs']}", r["note"] or ""])
+    return ["knob", "figure", "values", "largest difference [simultaneous 95% CI]", "strength",
+            "p_adj", "pairs moving", "note"], rows
+
+
+def families_text(res) -> str:
+    """The families the flags are adjusted over, and how, in one paragraph."""
+    return (f"Flags are decided by p-values adjusted by {ADJUST_TEXT[res.settings.adjust]}. A "
+            "knob **moves** a figure when some pair of its values has an adjusted p-value below "
+            "0.05, the family being every pair of the knob's values for that figure (pairs "
+            "moving). The ranking's figures moved are adjusted again over the figures of the "
+            "knob (each figure's smallest adjusted p-value); a knob with none has **no "
+            "effect**. The largest difference's interval is simultaneous over the knob's pairs "
+            "for the figure (it holds every pair at once, so also the one picked), the other "
+            "differences' intervals are each 95% on their own. A difference 0 on every deal is "
+            "[0, 0] only for two values that are the same ruleset; otherwise it is +-3/n times "
+            "the figure's largest change on one deal (1 for a share), noted \"identical on all "
+            "n deals\". Each rank's interval is a percentile bootstrap over deals.")
 
 
 def level_rows(res, knob: str) -> tuple[list[str], list[list[str]]]:
@@ -107,8 +138,8 @@ def report_markdown(res, pngs: Sequence[str], prov) -> str:
            "paired by deal; every interval is 95% and treats the **deal** as the independent "
            "unit. A knob's effect on a figure is the largest paired difference between two of "
            "its values; its strength is that difference in units of its interval's half-width "
-           "(above 1: the interval excludes 0). A knob has no effect when every paired "
-           "difference's interval contains 0.", "", "## Ranking", "", md(*ranking_rows(res)),
+           "(above 1: the interval excludes 0).", "", families_text(res), "", "## Ranking", "",
+           md(*ranking_rows(res)),
            "", f"No effect: {', '.join(none)}." if none else "Every knob moves a figure.", "",
            "## Effects", "", md(*effect_rows(res)), ""]
     for k in p.knobs:
@@ -158,5 +189,6 @@ def no_effect_line(res) -> str:
     none = res.no_effect()
     if not none:
         return "every knob moves at least one figure"
-    return f"no effect: {', '.join(none)} (every paired difference's 95% interval contains 0)"
+    return (f"no effect: {', '.join(none)} (no figure moved: every adjusted p-value is 0.05 or "
+            "more)")
 

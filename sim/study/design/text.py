@@ -11,7 +11,7 @@ def md(header: list[str], rows: list[list[str]]) -> str:
     from sim.study.reports.markdown import md_table
 
     def numeric(cell: str) -> bool:
-        return bool(cell) and (cell[0].isdigit() or cell[0] in "+-" or cell.startswith("n/a"))
+        return bool(cell) and (cell[0].isdigit() or cell[0] in "+-<" or cell.startswith("n/a"))
 
     right = [bool(rows) and all(numeric(r[i]) for r in rows) for i in range(len(header))]
     return md_table(header, rows, right)
@@ -20,3 +20,10 @@ def md(header: list[str], rows: list[list[str]]) -> str:
 def strength_text(x: float) -> str:
     """A strength to one decimal (``inf`` for a difference the same on every deal)."""
     return "inf" if x == float("inf") else number(x, 1)
+
+
+def p_text(p: float) -> str:
+    """A p-value as printed: three significant digits, ``<0.0001`` below that."""
+    if p is None or p != p:
+        return "n/a"
+    return "<0.0001" if p < 1e-4 else f"{p:.3g}"

@@ -1,0 +1,176 @@
+"""Many intervals and flags read together: adjusted p-values over a family, a simultaneous
+interval for the pair picked from a family, and an interval for a difference no deal showed.
+
+- **Adjusted p-values** (:func:`adjust`): Holm (the family-wise error rate: the chance that any
+  flag of the family is wrong stays at most 5%), Benjamini-Hochberg (the false discovery rate:
+  the expected share of wrong flags among the flags raised) or none, computed by statsmodels'
+  ``multipletests``. A flag of the family is raised where its adjusted p-value is below
+  :data:`ALPHA`.
+- **Simultaneous interval** (:func:`maxt_quantile`): the pairs of a family are estimated on the
+  same deals, so their t statistics are correlated. The quantile ``q`` of the largest ``|t|``
+  over the family under the null is taken from the multivariate t distribution with the pairs'
+  correlation over deals (from the per-deal residuals) and deals - 1 degrees of freedom
+  (seeded Monte Carlo, :data:`MAXT_DRAWS` draws); ``value +- q se`` then holds every pair's true
+  difference at once with 95% probability, so also the one picked after seeing the data. ``q``
+  lies between the single pair's t quantile and the Bonferroni one (``t`` at 1 - 0.025/K),
+  which it falls back to when the correlation cannot be computed.
+- **No deal differed** (:func:`zero_half_width`): a paired difference that is 0 on every one of
+  n deals does not show a true difference of 0: by the rule of three at most 3/n of the deals
+  differ (95%), each by at most the figure's largest change on one deal, so the true difference
+  lies within +-3/n times that change.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+from collections.abc import Sequence
+from contextlib import contextmanager
+
+import numpy as np
+
+ALPHA = 0.05
+ADJUST_METHODS = ("holm", "bh", "none")
+DEFAULT_ADJUST = "holm"
+_STATSMODELS = {"holm": "holm", "bh": "fdr_bh"}
+ADJUST_TEXT = {
+    "holm": "Holm (the chance that any flag of the family is wrong is at most 5%)",
+    "bh": "Benjamini-Hochberg (the expected share of wrong flags among those raised is at "
+          "most 5%)",
+    "none": "none (each p-value on its own: with many tests some flags are wrong by chance)",
+}
+MAXT_DRAWS = 20_000
+MAXT_SEED = 20_260_050  # fixed: the same data give the same quantile
+RULE_OF_THREE = 3.0
+METHOD_SIMULTANEOUS = ("simultaneous over the knob's pairs for the figure: value +- q se, q "
+                       "the 95% quantile of the largest |t| of the pairs (multivariate t, the "
+                       "pairs' correlation over deals); Bonferroni when it cannot be computed")
+METHOD_NO_DEAL = ("0 on every deal of two different rulesets: +-3/n times the figure's largest "
+                  "change on one deal (rule of three: at most 3/n of the deals differ); [0, 0] "
+                  "only for the same ruleset")
+
+
+class AdjustError(ValueError):
+    """An unknown adjustment method; the message is one line naming the option."""
+
+
+def check_adjust(method: str, option: str = "--adjust") -> str:
+    """The method as given when it is one of :data:`ADJUST_METHODS`; AdjustError otherwise."""
+    m = str(getattr(method, "value", method))
+    if m not in ADJUST_METHODS:
+        raise AdjustError(f"{option} {m}: expected one of {', '.join(ADJUST_METHODS)}")
+    return m
+
+
+_FROZEN = [0]  # the depth of nested frozen_gc blocks
+
+
+@contextmanager
+def frozen_gc():
+    """A block in which the garbage collector leaves every object existing at its start
+    alone: statsmodels' Holm calls gc.collect() on every call, which walks the whole heap (a
+    quarter of a second in a process holding the simulator); frozen objects are not walked.
+    Nested blocks unfreeze once, at the outermost end."""
+    if _FROZEN[0] == 0:
+        gc.freeze()
+    _FROZEN[0] += 1
+    try:
+        yield
+    finally:
+        _FROZEN[0] -= 1
+        if _FROZEN[0] == 0:
+            gc.unfreeze()
+
+
+def adjust(p: Sequence[float], method: str = DEFAULT_ADJUST) -> np.ndarray:
+    """The adjusted p-values of one family (statsmodels ``multipletests``; ``none``: the
+    p-values as given). A NaN p-value (not tested) stays NaN and is left out of the family."""
+    p = np.asarray(p, np.float64)
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    if not ok.any():
+        return out
+    if check_adjust(method, "adjust") == "none":
+        out[ok] = p[ok]
+        return out
+    from statsmodels.stats.multitest import multipletests
+
+    with frozen_gc():
+        out[ok] = multipletests(p[ok], alpha=ALPHA, method=_STATSMODELS[method])[1]
+    return out
+
+
+def adjust_many(families: Sequence[Sequence[float]], method: str = DEFAULT_ADJUST
+                ) -> list[np.ndarray]:
+    """:func:`adjust` of each family (one heap freeze for them all)."""
+    with frozen_gc():
+        return [adjust(f, method) for f in families]
+
+
+def t_pvalue(value: float, se: float, df: float) -> float:
+    """The two-sided p-value of ``value / se`` against Student's t with ``df`` degrees of
+    freedom; a difference with no spread (``se`` 0) has p 1 when it is 0, else 0; NaN when
+    unknown."""
+    if not (math.isfinite(value) and math.isfinite(se)) or df < 1:
+        return math.nan
+    if se <= 0:
+        return 1.0 if value == 0 else 0.0
+    from scipy.stats import t
+
+    return float(min(1.0, 2 * t.sf(abs(value) / se, df)))
+
+
+def bonferroni_quantile(k: int, df: float, level: float = 0.95) -> float:
+    """The t quantile that holds each of ``k`` intervals at 1 - (1 - level) / k."""
+    from scipy.stats import t
+
+    return float(t.ppf(1 - (1 - level) / (2 * max(1, k)), df))
+
+
+def maxt_quantile(resid: np.ndarray, level: float = 0.95, draws: int = MAXT_DRAWS) -> float:
+    """The ``level`` quantile of max_k |T_k| for the pairs whose per-deal residuals are the
+    columns of ``resid`` (deals x pairs; a column of zeros, a pair with no spread, is left
+    out): T multivariate t with the columns' correlation and deals - 1 degrees of freedom.
+    Never below one pair's t quantile nor above Bonferroni's; NaN below two deals."""
+    from sim.stats.intervals import t_quantile
+
+    R = np.asarray(resid, np.float64)
+    R = R[:, np.any(R != 0, axis=0)] if R.ndim == 2 else R.reshape(-1, 1)
+    D, K = R.shape
+    if D < 2:
+        return math.nan
+    df = D - 1
+    single = t_quantile(1 - (1 - level) / 2, df)
+    if K <= 1:
+        return single
+    bonf = bonferroni_quantile(K, df, level)
+    S = R.T @ R
+    sd = np.sqrt(np.diag(S))
+    C = S / np.outer(sd, sd)
+    if not np.all(np.isfinite(C)):
+        return bonf
+    w, V = np.linalg.eigh(C)
+    L = V * np.sqrt(np.clip(w, 0, None))
+    rng = np.random.default_rng(MAXT_SEED + K)
+    Z = rng.standard_normal((draws, K)) @ L.T
+    scale = np.sqrt(rng.chisquare(df, draws) / df)
+    m = np.abs(Z).max(axis=1) / scale
+    q = float(np.quantile(m, level))
+    return min(max(q, single), bonf)
+
+
+def zero_half_width(deals: int, largest_change: float) -> float:
+    """The half-width of the interval of a difference that is 0 on every one of ``deals``
+    deals: at most 3/deals of the deals differ (the rule of three, 95%), each by at most
+    ``largest_change``."""
+    if deals < 1 or not math.isfinite(largest_change):
+        return math.nan
+    return RULE_OF_THREE / deals * abs(largest_change)
+
+
+def identical_note(deals: int) -> str:
+    """The table's note for a difference 0 on every deal."""
+    return f"identical on all {deals:,} deals"
+
+
+SAME_RULESET_NOTE = "the same ruleset"

@@ -1,0 +1,169 @@
+"""Issue 50: flags adjusted over their family, the picked pair's simultaneous interval, rank
+intervals and no certainty the sample cannot give (``sim.stats.multiplicity``,
+``sim.study.design.effects``), on synthetic per-deal data with known truth (numpy only, no
+games)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from statsmodels.stats.multitest import multipletests
+
+from sim.stats.multiplicity import (
+    AdjustError,
+    adjust,
+    check_adjust,
+    maxt_quantile,
+    zero_half_width,
+)
+from sim.study.compare.stats import ratio
+from sim.study.design import effects as fx
+
+# --- adjusted p-values -------------------------------------------------------------------------
+
+P = [0.01, 0.04, 0.03, 0.20]
+
+
+def test_holm_and_bh_by_hand():
+    # Holm: sorted 0.01, 0.03, 0.04, 0.20 times 4, 3, 2, 1 = 0.04, 0.09, 0.08, 0.20, then the
+    # running maximum: 0.04, 0.09, 0.09, 0.20
+    assert adjust(P, "holm") == pytest.approx([0.04, 0.09, 0.09, 0.20])
+    # BH: 4/1 x 0.01, 4/2 x 0.03, 4/3 x 0.04, 4/4 x 0.20 = 0.04, 0.06, 0.0533, 0.20, then the
+    # running minimum from the top: 0.04, 0.0533, 0.0533, 0.20
+    assert adjust(P, "bh") == pytest.approx([0.04, 4 / 3 * 0.04, 4 / 3 * 0.04, 0.20])
+    assert adjust(P, "none") == pytest.approx(P)
+
+
+@pytest.mark.parametrize(("ours", "theirs"), [("holm", "holm"), ("bh", "fdr_bh")])
+def test_adjusted_p_values_are_statsmodels(ours, theirs):
+    rng = np.random.default_rng(7)
+    for k in (1, 2, 5, 17):
+        p = rng.uniform(0, 0.2, k)
+        np.testing.assert_allclose(adjust(p, ours), multipletests(p, method=theirs)[1])
+
+
+def test_a_nan_p_value_is_left_out_of_the_family():
+    out = adjust([0.01, np.nan, 0.04], "holm")
+    assert math.isnan(out[1])
+    assert out[[0, 2]] == pytest.approx([0.02, 0.04])  # a family of two
+
+
+def test_an_unknown_method_is_one_line():
+    assert check_adjust("bh") == "bh"
+    with pytest.raises(AdjustError, match="--adjust foo: expected one of holm, bh, none"):
+        check_adjust("foo")
+
+
+# --- synthetic knobs ---------------------------------------------------------------------------
+
+def knob_estimates(mu, deals, rng, noise=1.0, shared=1.0):
+    """Each value's estimate of one figure: per deal the value's mean plus the deal's own luck
+    (shared by every value: the pairing) plus noise."""
+    luck = rng.normal(0, shared, deals)
+    return [{"m": ratio(m + luck + rng.normal(0, noise, deals), np.ones(deals))} for m in mu]
+
+
+def family(mu, deals, rng, **kw):
+    labels = [str(i) for i in range(len(mu))]
+    return fx.pair_families("k", labels, knob_estimates(mu, deals, rng, **kw), ["m"])[0]
+
+
+def test_the_simultaneous_interval_holds_the_picked_pairs_own():
+    f = family([0, 0.1, 0.2, 0.25, 0.3], 300, np.random.default_rng(1))
+    eff = fx.effect_rows([f])[0]
+    own = [r for r in fx.difference_rows([f])
+           if (r["from"], r["to"]) == (eff["from"], eff["to"])][0]
+    assert eff["ci_lo"] < own["ci_lo"] and own["ci_hi"] < eff["ci_hi"]
+    q = maxt_quantile(f.resid())
+    from sim.stats.multiplicity import bonferroni_quantile
+
+    assert fx.single_quantile(300) < q < bonferroni_quantile(10, 299)
+
+
+def test_the_picked_pair_is_covered():
+    """Five values with the same truth (every pair's true difference 0): the pair furthest
+    apart is the one the noise pushed furthest, its own interval misses often, the
+    simultaneous one at most about 5% of the time."""
+    rng = np.random.default_rng(2026)
+    runs, simultaneous, own = 300, 0, 0
+    mu = np.array([0.0, 0.0, 0.0, 0.0, 0.0])
+    for _ in range(runs):
+        f = family(mu, 60, rng)
+        eff = fx.effect_rows([f])[0]
+        true = mu[int(eff["to"])] - mu[int(eff["from"])]
+        simultaneous += eff["ci_lo"] <= true <= eff["ci_hi"]
+        top = int(np.argmax(np.abs(f.values())))
+        lo, hi = f.diffs[top].interval(fx.single_quantile(60))
+        own += lo <= true <= hi
+    assert simultaneous / runs >= 0.93
+    assert own / runs < 0.85  # the old interval: the choice ignored
+
+
+def test_a_knob_that_does_nothing_rarely_moves():
+    """Ten pairs of five values with the same truth: ``moves`` (Holm over the ten pairs)
+    fires in at most about 5% of the runs; each pair on its own fires far more often."""
+    rng = np.random.default_rng(50)
+    runs = 200
+    holm = none = 0
+    for _ in range(runs):
+        f = family(np.zeros(5), 40, rng)
+        holm += fx.effect_rows([f], "holm")[0]["moves"]
+        none += fx.effect_rows([f], "none")[0]["moves"]
+    assert holm / runs <= 0.08
+    assert none / runs > 0.10
+
+
+# --- a difference 0 on every deal ---------------------------------------------------------------
+
+def test_identical_on_every_deal_is_not_certain():
+    deals = 150
+    x = np.random.default_rng(3).integers(0, 2, deals).astype(float)
+    share = {"m": ratio(x, np.ones(deals), "share")}
+    # two different rulesets, the same games on every deal: +-3/n x 1 (a share moves at most 1)
+    f = fx.pair_families("k", ["a", "b"], [share, share], ["m"], arms=["h1", "h2"])[0]
+    row = fx.difference_rows([f])[0]
+    assert row["diff"] == 0
+    assert (row["ci_lo"], row["ci_hi"]) == pytest.approx((-3 / deals, 3 / deals))
+    assert row["note"] == f"identical on all {deals} deals" and row["p"] == 1
+    eff = fx.effect_rows([f])[0]
+    assert (eff["ci_lo"], eff["ci_hi"]) == pytest.approx((-3 / deals, 3 / deals))
+    assert not eff["moves"] and eff["note"] == row["note"]
+    # the same ruleset: the same game by construction, [0, 0]
+    same = fx.pair_families("k", ["a", "b"], [share, share], ["m"], arms=["h1", "h1"])[0]
+    row = fx.difference_rows([same])[0]
+    assert (row["ci_lo"], row["ci_hi"]) == (0, 0) and row["note"] == "the same ruleset"
+
+
+def test_identical_mean_takes_the_span_of_its_deals():
+    deals = 100
+    v = np.linspace(10, 40, deals)  # a mean figure: per-deal values from 10 to 40
+    mean = {"m": ratio(v, np.ones(deals), "mean")}
+    f = fx.pair_families("k", ["a", "b"], [mean, mean], ["m"], arms=["h1", "h2"])[0]
+    row = fx.difference_rows([f])[0]
+    assert row["ci_hi"] == pytest.approx(3 / deals * 30) and row["ci_lo"] == -row["ci_hi"]
+    assert zero_half_width(deals, 30) == pytest.approx(0.9)
+
+
+# --- rank intervals ----------------------------------------------------------------------------
+
+def test_rank_intervals():
+    """A knob far stronger than two close ones ranks first in every resample; the two close
+    ones share ranks 2 and 3; a knob that does nothing stays last."""
+    rng = np.random.default_rng(11)
+    deals = 200
+    fams = []
+    for key, mu in (("strong", [0, 3]), ("a", [0, 0.40]), ("b", [0, 0.42]), ("null", [0, 0])):
+        ests = knob_estimates(mu, deals, rng)
+        fams += fx.pair_families(key, ["0", "1"], ests, ["m"])
+    knobs = ["strong", "a", "b", "null"]
+    ci = fx.rank_intervals(fams, knobs, seed=1)
+    assert ci["strong"] == (1, 1)
+    assert ci["a"][0] == 2 and ci["a"][1] >= 3 and ci["b"][0] == 2 and ci["b"][1] >= 3
+    assert ci["null"][1] == 4
+    tables = fx.analyse(fams, knobs, seed=1)
+    r = tables["ranking"].set_index("knob")
+    for k in knobs:
+        assert r.loc[k, "rank_lo"] <= r.loc[k, "rank"] <= r.loc[k, "rank_hi"], k
+    assert fx.rank_intervals(fams, knobs, seed=1) == ci  # seeded
