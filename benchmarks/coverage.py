@@ -1,201 +1,558 @@
-"""Coverage of the 95% intervals, measured: many small tournaments against one large reference.
+"""Coverage of the 95% intervals and false-flag rates of the flags, measured: many small runs of
+every command that prints intervals or flags against one large reference (issue 50, item 5).
 
-For every format (rotate, round-robin, vs-field, sweep) this runs ``--reps`` small runs with
-independent seeds and one run ``--scale`` times larger with yet another seed, and reports per
-statistic the share of the small runs' 95% intervals that contain the large run's value (over
-every strategy, pair, seat or value the statistic has). A right interval lands near 0.95; the
-issue's target band is 0.92-0.98. The binomial interval of each coverage figure is shown too (the
-cells of one run are correlated, so read it as a rough guide).
+For each case (a command with fixed options; ``--cases``) this makes ``--runs`` small runs
+(seeds 1, 2, ...) and one reference ``--scale`` times larger (its own seed, 10000019), through
+the Python API (``sim.tournament``, ``sim.compare``, ``sim.balance``, ``sim.sensitivity``,
+``sim.design``: the same numbers as the commands), and prints per table and statistic:
 
-    python benchmarks/coverage.py                 # every format, 200 runs each (~15-30 min here)
-    python benchmarks/coverage.py --reps 50 --formats round-robin
-    python benchmarks/coverage.py --csv coverage.csv --md coverage.md
+- **intervals**: how many of the small runs' intervals were compared (those with a reference
+  value); **coverage**: the share that contain the reference's estimate, with its Wilson
+  interval (the intervals of one run are correlated, so read it as a rough guide); a right 95%
+  interval lands near 0.95 (a little lower, as the reference has its own noise: at a scale of
+  100 that costs about 0.003).
+- **both 0**: intervals left out because both runs are exactly 0 with an interval of width 0
+  (the two arms are the same game, or the figure cannot happen): they cover trivially.
+  **width 0**: the small runs' intervals of width 0 that were counted (a value the run saw on
+  every deal alike) and how many of those missed.
+- **effects** (``sensitivity``): the picked pair of each knob and figure (the two values
+  furthest apart in the small run), its interval against the reference's difference of that
+  same pair, so the picking is part of what is measured.
+- **flags**: where the reference says a figure is left alone (every interval of the family
+  contains 0 and is at most half as wide as the small runs' median), the share of small runs
+  that flag it anyway: ``moves`` (a knob and figure, over the knob's pairs), a pair's
+  ``excludes_zero``, the ranking's ``moves`` for a knob that moves nothing, ``compare``'s
+  ``significant``, and ``design``'s side effects (per figure, and family-wise: runs that flag
+  any figure left alone).
 
-Not a test: it takes minutes and its figures go in the closing notes and README.
+The sensitivity case is the issue's own: ``--knob game.rats_from_round=1:9 --knob
+rats.lap=49:97 --games 2000`` with the default field.
+
+    python benchmarks/coverage.py                          # every case, 100 runs, 100x reference
+    python benchmarks/coverage.py --small                  # a quick look (20 runs, 10x, 1/4 games)
+    python benchmarks/coverage.py --cases sensitivity --runs 30 --out coverage.md
+
+``--out FILE.md`` writes the tables as Markdown (docs/examples/coverage.md is the last full run,
+which the page "Reading the intervals" shows). Not a test: the default run takes a long time
+(the CPU seconds of each case are printed); tests/test_coverage_study.py runs a small version.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 import time
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# run as a script, this folder comes first on the path, and this file would stand in for the
+# coverage package Numba looks for: the folder goes, the checkout comes first
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
 
+import sim  # noqa: E402
 from sim.stats.intervals import wilson  # noqa: E402
-from sim.study.sweep.run import run_sweep  # noqa: E402
-from sim.study.tournament.plan import TournamentConfig, resolve_plan
-from sim.study.tournament.run import run_tournament  # noqa: E402
 
-FORMATS = {
-    # name: (strategies, players, games per small run)
-    "rotate": (("cautious", "balanced", "greedy", "pumpkin"), 4, 400),
-    "round-robin": (("cautious", "balanced", "greedy", "pumpkin", "blueyellow", "blackpurple",
-                     "greenruby", "expected-value"), 4, 5_600),
-    "vs-field": (("threshold:t=7", "balanced", "greedy"), 4, 400),
+REF_SEED = 10_000_019  # the reference's seed (the small runs take 1, 2, ...)
+NARROWER = 0.5  # "left alone": the reference's interval holds 0 and is at most this share as wide
+SENSITIVITY_KNOBS = ("game.rats_from_round=1:9", "rats.lap=49:97")  # the issue's case
+DESIGN_KNOB = "game.rats_from_round=1|9"
+DESIGN_TARGET = "winner_vp_mean=40:60.5"  # 9 is far the better value: the same best every run
+DESIGN_BUDGET = 4_000
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of a case's report: its name, the columns naming a row, the column that groups
+    the per-figure detail (None: pooled only), a filter of the rows, and the estimates whose
+    intervals are checked (None: every ``X`` with ``X_lo``/``X_hi``, ``X_ci_lo``/``X_ci_hi``, or
+    ``value``/``diff``/``mean`` with ``ci_lo``/``ci_hi``)."""
+
+    name: str
+    keys: tuple[str, ...]
+    group: str | None = None
+    rows: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+    stats: tuple[str, ...] | None = None
+
+
+@dataclass
+class Case:
+    """One command with fixed options: ``run(games, seed, threads)`` returns its report;
+    ``games`` the small runs' games."""
+
+    name: str
+    games: int
+    run: Callable[[int, int, int | None], object]
+    tables: tuple[Table, ...]
+    flags: Callable[[object, object], list[dict]] | None = None  # (ref, small) -> flag rows
+    note: str = ""
+
+
+# --- the cases ------------------------------------------------------------------------------
+
+def _tournament(games, seed, threads):
+    return sim.tournament(strategies="cautious,balanced,greedy,pumpkin", players=4, games=games,
+                          seed=seed, format="rotate", threads=threads, plots=False)
+
+
+def _compare(games, seed, threads):
+    return sim.compare(variant=["lap61=rats.lap=61", "limit8=game.explosion_limit=8"],
+                       games=games, seed=seed, threads=threads)
+
+
+def _balance(games, seed, threads):
+    return sim.balance(games=games, seed=seed, parts=["game", "skill", "cards", "books"],
+                       threads=threads)
+
+
+def _sensitivity(games, seed, threads):
+    return sim.sensitivity(knob=list(SENSITIVITY_KNOBS), games=games, seed=seed, threads=threads)
+
+
+def _design(games, seed, threads):
+    return sim.design(knob=[DESIGN_KNOB], target=[DESIGN_TARGET], budget=DESIGN_BUDGET,
+                      retest_games=games, seed=seed, threads=threads)
+
+
+def _seat_all(df):
+    return df[df["strategy"].astype(str) == "all"]
+
+
+def _bought(df):
+    return df[df["mean"] > 0.05]  # colours a strategy (almost) never buys say nothing
+
+
+def _not_target(df):
+    return df[~df["target"].astype(bool)]
+
+
+def _targets(df):
+    return df[df["target"].astype(bool)]
+
+
+def _sensitivity_flags(ref, small) -> list[dict]:
+    return moves_flags(ref.tables, small.tables)
+
+
+def _compare_flags(ref, small) -> list[dict]:
+    keys = ["ruleset", "metric", "strategy"]
+    r, s = ref.tables["differences"], small.tables["differences"]
+    return pair_flags(r, s, keys, "significant", "compare", "significant", group="metric")
+
+
+def _design_flags(ref, small) -> list[dict]:
+    return side_effect_flags(ref, small)
+
+
+CASES = {
+    "tournament": Case("tournament", 400, _tournament, (
+        Table("summary", ("strategy",),
+              stats=("win_share", "mean_vp", "mean_rank", "explosion_rate", "rating")),
+        Table("pairs", ("strategy_a", "strategy_b"), stats=("vp_diff", "win_share_diff")),
+        Table("seats", ("seat",), rows=_seat_all, stats=("win_share", "mean_vp")),
+        Table("bought", ("strategy", "colour"), rows=_bought),
+    ), note="rotate, cautious,balanced,greedy,pumpkin, 4 players"),
+    "compare": Case("compare", 2_000, _compare, (
+        Table("rulesets", ("ruleset", "metric"), group="metric"),
+        Table("strategies", ("ruleset", "strategy")),
+        Table("differences", ("ruleset", "metric", "strategy"), group="metric"),
+    ), flags=_compare_flags, note="base, lap61=rats.lap=61, limit8=game.explosion_limit=8"),
+    "balance": Case("balance", 2_000, _balance, (
+        Table("game", ("metric",), group="metric"),
+        Table("skill", ("metric",)),
+        Table("cards", ("card",)),
+        Table("books", ("colour",)),
+    ), note="base, parts game,skill,cards,books"),
+    "sensitivity": Case("sensitivity", 2_000, _sensitivity, (
+        Table("levels", ("knob", "setting", "metric"), group="metric"),
+        Table("differences", ("knob", "metric", "from", "to"), group="metric",
+              stats=("diff",)),
+        Table("ranking", ("knob",), stats=("rank",)),  # the rank's interval, where shown
+    ), flags=_sensitivity_flags, note="--knob " + " --knob ".join(SENSITIVITY_KNOBS)),
+    "design": Case("design", 2_000, _design, (
+        Table("figures", ("arm", "metric"), group="metric"),
+        Table("differences", ("arm", "metric"), group="metric", rows=_not_target,
+              stats=("diff",)),
+    ), flags=_design_flags,
+        note=f"--knob {DESIGN_KNOB} --target {DESIGN_TARGET} --budget {DESIGN_BUDGET}; the "
+             "re-test's games"),
 }
-SWEEP = {"strategy": "threshold", "param": "t=5:7:1", "vs": ("balanced", "greedy"), "players": 4,
-         "games": 400}
-REF_SEED = 10_000_019
-
-STRATEGY_STATS = ("win_share", "mean_vp", "mean_rank", "explosion_rate", "rating")
-PAIR_STATS = ("vp_diff", "win_share_diff", "vp_diff_unpaired", "win_share_diff_unpaired")
+DEFAULT_CASES = tuple(CASES)
 
 
-def _cover(ref: pd.DataFrame, small: pd.DataFrame, key: list[str], stat: str,
-           ci: str | None = None) -> tuple[int, int, float]:
-    """(covered, intervals, mean width) of ``stat`` over matching rows."""
-    ci = ci or stat + "_ci"
-    m = small.merge(ref[[*key, stat]], on=key, suffixes=("", "_ref"))
-    lo, hi, r = (m[ci + "_lo"].to_numpy(float), m[ci + "_hi"].to_numpy(float),
-                 m[stat + "_ref"].to_numpy(float))
-    ok = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(r)
-    return int(((lo <= r) & (r <= hi) & ok).sum()), int(ok.sum()), float(np.nanmean(hi - lo))
+# --- measuring ------------------------------------------------------------------------------
 
-
-def _tables(summary) -> dict[str, tuple[pd.DataFrame, list[str]]]:
-    st = summary.strategies.assign(strategy=lambda d: d["strategy"].astype(str))
-    pr = summary.pairs.assign(strategy_a=lambda d: d["strategy_a"].astype(str),
-                              strategy_b=lambda d: d["strategy_b"].astype(str))
-    for s in ("vp_diff", "win_share_diff"):
-        pr[s + "_unpaired"] = pr[s]
-    se = summary.seats.assign(strategy=lambda d: d["strategy"].astype(str))
-    se = se[se["strategy"] == "all"]
-    bo = summary.bought.assign(strategy=lambda d: d["strategy"].astype(str),
-                               colour=lambda d: d["colour"].astype(str))
-    return {"strategies": (st, ["strategy"]), "pairs": (pr, ["strategy_a", "strategy_b"]),
-            "seats": (se, ["seat"]), "bought": (bo, ["strategy", "colour"])}
-
-
-def _tournament_checks(ref_summary, small_summary) -> list[tuple[str, int, int, float]]:
-    ref, small = _tables(ref_summary), _tables(small_summary)
+def interval_columns(df: pd.DataFrame, stats: tuple[str, ...] | None) -> list[tuple[str, str,
+                                                                                    str]]:
+    """(estimate, lo, hi) column triples of ``df`` (see :class:`Table`)."""
+    cols = set(df.columns)
     out = []
-    for stat in STRATEGY_STATS:
-        out.append((stat,
-                    *_cover(ref["strategies"][0], small["strategies"][0], ["strategy"], stat)))
-    for stat in PAIR_STATS:
-        base = stat.replace("_unpaired", "")
-        ci = base + ("_ci_unpaired" if stat.endswith("_unpaired") else "_ci")
-        out.append((stat, *_cover(ref["pairs"][0], small["pairs"][0], ["strategy_a", "strategy_b"],
-                                  stat, ci)))
-    for stat in ("win_share", "mean_vp"):
-        out.append((f"seat {stat}", *_cover(ref["seats"][0], small["seats"][0], ["seat"], stat)))
-    b_ref, b_small = ref["bought"][0], small["bought"][0]
-    b_ref = b_ref[b_ref["mean"] > 0.05]  # colours a strategy (almost) never buys say nothing
-    out.append(("chips bought", *_cover(b_ref, b_small, ["strategy", "colour"], "mean", "ci")))
+    names = stats if stats is not None else list(df.columns)
+    for c in names:
+        for lo, hi in ((f"{c}_lo", f"{c}_hi"), (f"{c}_ci_lo", f"{c}_ci_hi")):
+            if lo in cols and hi in cols:
+                out.append((c, lo, hi))
+                break
+        else:
+            if c in ("value", "diff", "mean") and {"ci_lo", "ci_hi"} <= cols:
+                out.append((c, "ci_lo", "ci_hi"))
     return out
 
 
-FIRST_SEED = 1  # seeds of the small runs: FIRST_SEED, FIRST_SEED + 1, ... (--first-seed)
+def _keyed(df: pd.DataFrame, keys) -> pd.DataFrame:
+    df = df.copy()
+    for k in keys:
+        df[k] = df[k].astype(str)
+    return df
 
 
-def run_format(name: str, reps: int, scale: int) -> list[dict]:
-    specs, players, games = FORMATS[name]
-    fmt = name
-    cfg = TournamentConfig(strategies=specs, players=players, games=games * scale, seed=REF_SEED,
-                           format=fmt)
-    t0 = time.perf_counter()
-    ref = run_tournament(cfg, plots=False).summary
-    base = resolve_plan(replace(cfg, games=games, seed=1))
-    sums: dict[str, list] = {}
-    for r in range(reps):
-        plan = replace(base, config=replace(base.config, seed=FIRST_SEED + r))
-        small = run_tournament(plan, plots=False).summary
-        for stat, c, n, w in _tournament_checks(ref, small):
-            acc = sums.setdefault(stat, [0, 0, 0.0])
-            acc[0] += c
-            acc[1] += n
-            acc[2] += w
-    secs = time.perf_counter() - t0
-    deals = games // base.games_per_deal
-    return [_row(name, stat, c, n, w / reps, reps, deals, secs) for stat, (c, n, w) in sums.items()]
+@dataclass
+class Tally:
+    """Counts of one statistic (pooled, or of one figure)."""
+
+    intervals: int = 0
+    covered: int = 0
+    both_zero: int = 0
+    width0: int = 0
+    width0_missed: int = 0
+    width_sum: float = 0.0
+
+    def add(self, lo, hi, ref, small_value) -> None:
+        ok = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(ref)
+        lo, hi, ref, v = lo[ok], hi[ok], ref[ok], small_value[ok]
+        zero_width = hi - lo == 0
+        both = zero_width & (v == 0) & (ref == 0)
+        lo, hi, ref, zero_width = lo[~both], hi[~both], ref[~both], zero_width[~both]
+        cov = (lo <= ref) & (ref <= hi)
+        self.intervals += int(len(lo))
+        self.covered += int(cov.sum())
+        self.both_zero += int(both.sum())
+        self.width0 += int(zero_width.sum())
+        self.width0_missed += int((zero_width & ~cov).sum())
+        self.width_sum += float((hi - lo).sum())
 
 
-def run_sweep_format(reps: int, scale: int) -> list[dict]:
-    s = SWEEP
-    t0 = time.perf_counter()
+@dataclass
+class Flag:
+    """Counts of one flag over figures the reference says are left alone."""
 
-    def sweep(games: int, seed: int):
-        return run_sweep(s["strategy"], s["param"], list(s["vs"]), players=s["players"],
-                         games=games,
-                         seed=seed, plots=False).table
-
-    ref = sweep(s["games"] * scale, REF_SEED)
-    sums: dict[str, list] = {}
-    for r in range(reps):
-        small = sweep(s["games"], FIRST_SEED + r)
-        for stat in ("win_share", "mean_vp", "mean_rank", "explosion_rate", "win_share_diff",
-                     "vp_diff"):
-            sm = small[~small["baseline"]] if stat.endswith("_diff") else small
-            c, n, w = _cover(ref, sm, ["value"], stat)
-            acc = sums.setdefault(stat, [0, 0, 0.0])
-            acc[0] += c
-            acc[1] += n
-            acc[2] += w
-    secs = time.perf_counter() - t0
-    deals = s["games"] // s["players"]
-    return [_row("sweep", stat, c, n, w / reps, reps, deals, secs)
-            for stat, (c, n, w) in sums.items()]
+    tests: int = 0
+    fired: int = 0
+    families: int = 0  # runs (family-wise flags only)
+    families_fired: int = 0
 
 
-def _row(fmt, stat, covered, n, width, reps, deals, secs) -> dict:
-    lo, hi = wilson(covered, n)
-    return {"format": fmt, "statistic": stat, "intervals": n,
-            "coverage": covered / n if n else np.nan,
-            "coverage_ci_lo": lo, "coverage_ci_hi": hi, "mean_width": width, "runs": reps,
-            "deals_per_run": deals, "in_band": bool(0.92 <= covered / n <= 0.98) if n else False,
-            "seconds": round(secs, 1)}
+@dataclass
+class Study:
+    """Everything one case measured."""
+
+    case: Case
+    runs: int
+    scale: int
+    games: int
+    tallies: dict = field(default_factory=dict)  # (table, stat, group) -> Tally
+    flags: dict = field(default_factory=dict)  # (flag, group) -> Flag
+    skipped: int = 0  # small runs left out (design: a best other than the reference's)
+    seconds: float = 0.0
+    cpu: float = 0.0
+
+    def tally(self, table: str, stat: str, group: str) -> Tally:
+        return self.tallies.setdefault((table, stat, group), Tally())
+
+    def flag(self, name: str, group: str) -> Flag:
+        return self.flags.setdefault((name, group), Flag())
+
+
+def compare_table(study: Study, t: Table, ref: pd.DataFrame, small: pd.DataFrame,
+                  ref_key: pd.DataFrame | None = None) -> None:
+    """Tally the intervals of ``small`` against the estimates of ``ref`` (rows matched on
+    ``t.keys``)."""
+    if t.rows is not None:
+        ref, small = t.rows(ref), t.rows(small)
+    keys = list(t.keys)
+    ref, small = _keyed(ref, keys), _keyed(small, keys)
+    for stat, lo, hi in interval_columns(small, t.stats):
+        if stat not in ref.columns:
+            continue
+        m = small.merge(ref[[*keys, stat]].rename(columns={stat: "_ref"}), on=keys)
+        args = [m[c].to_numpy(float) for c in (lo, hi, "_ref", stat)]
+        study.tally(t.name, stat, "all").add(*args)
+        if t.group is not None:
+            for g, sub in m.groupby(t.group, sort=False):
+                study.tally(t.name, stat, str(g)).add(
+                    *[sub[c].to_numpy(float) for c in (lo, hi, "_ref", stat)])
+
+
+def effects_coverage(study: Study, ref: dict, small: dict) -> None:
+    """The effects' picked pairs: the small run's interval for its own pick against the
+    reference's difference of the same pair; ``ranking`` likewise."""
+    keys = ["knob", "metric", "from", "to"]
+    rd = _keyed(ref["differences"], keys)[[*keys, "diff"]].rename(columns={"diff": "_ref"})
+    for name in ("effects", "ranking"):
+        if name not in small:
+            continue
+        m = _keyed(small[name], keys).merge(rd, on=keys)
+        args = [m[c].to_numpy(float) for c in ("ci_lo", "ci_hi", "_ref", "diff")]
+        study.tally(name, "diff (picked pair)", "all").add(*args)
+        if name == "effects":
+            for g, sub in m.groupby("metric", sort=False):
+                study.tally(name, "diff (picked pair)", str(g)).add(
+                    *[sub[c].to_numpy(float) for c in ("ci_lo", "ci_hi", "_ref", "diff")])
+
+
+def alone(ref: pd.DataFrame, small_width: pd.Series) -> pd.Series:
+    """Rows of a reference's differences whose interval holds 0 and is at most ``NARROWER`` as
+    wide as ``small_width`` (the small runs' median width of the same row)."""
+    w = ref["ci_hi"] - ref["ci_lo"]
+    return (ref["ci_lo"] <= 0) & (ref["ci_hi"] >= 0) & (w <= NARROWER * small_width)
+
+
+def moves_flags(ref: dict, small: dict) -> list[dict]:
+    """Per small run: ``moves`` of each knob and figure, each pair's ``excludes_zero`` and the
+    ranking's ``moves``, with whether the reference says the figure (knob) is left alone. The
+    widths compared are this run's (a stand-in for the median: the runs are alike)."""
+    keys = ["knob", "metric", "from", "to"]
+    r = _keyed(ref["differences"], keys)[[*keys, "ci_lo", "ci_hi"]]
+    s = _keyed(small["differences"], keys)[[*keys, "ci_lo", "ci_hi", "excludes_zero"]]
+    m = r.merge(s.rename(columns={"excludes_zero": "fired_s"}), on=keys, suffixes=("", "_s"))
+    m["alone"] = alone(m, m["ci_hi_s"] - m["ci_lo_s"])
+    rows = [{"flag": "differences: excludes_zero (one pair)", "group": str(x.metric),
+             "alone": bool(x.alone), "fired": bool(x.fired_s)}
+            for x in m.itertuples()]
+    fam = m.groupby(["knob", "metric"], sort=False)["alone"].all().rename("alone").reset_index()
+    e = _keyed(small["effects"], ["knob", "metric"]).merge(fam, on=["knob", "metric"])
+    rows += [{"flag": "effects: moves (any of a knob's pairs)", "group": str(x.metric),
+              "alone": bool(x.alone), "fired": bool(x.moves)} for x in e.itertuples()]
+    knob_alone = fam.groupby("knob")["alone"].all()
+    rk = _keyed(small["ranking"], ["knob"])
+    rows += [{"flag": "ranking: moves (any figure)", "group": str(x.knob),
+              "alone": bool(knob_alone.get(x.knob, False)), "fired": x.effect == "moves"}
+             for x in rk.itertuples()]
+    return rows
+
+
+def pair_flags(ref: pd.DataFrame, small: pd.DataFrame, keys, column: str, case: str, name: str,
+               group: str) -> list[dict]:
+    """One flag per row: fired in the small run, and whether the reference leaves it alone."""
+    r, s = _keyed(ref, keys)[[*keys, "ci_lo", "ci_hi"]], _keyed(small, keys)
+    m = r.merge(s[[*keys, "ci_lo", "ci_hi", column]].rename(columns={column: "fired_s"}),
+                on=keys, suffixes=("", "_s"))
+    m["alone"] = alone(m, m["ci_hi_s"] - m["ci_lo_s"])
+    return [{"flag": f"{case}: {name}", "group": str(getattr(x, group)), "alone": bool(x.alone),
+             "fired": bool(x.fired_s)} for x in m.itertuples()]
+
+
+def side_effect_flags(ref, small) -> list[dict]:
+    """``design``'s side effects of the best arm (``sim.study.design.design.side_effects``:
+    what the report lists) on the figures the reference leaves alone; one family per run."""
+    from sim.study.design.design import side_effects
+
+    keys = ["arm", "metric"]
+    r = _keyed(_not_target(ref.tables["differences"]), keys)
+    s = _keyed(_not_target(small.tables["differences"]), keys)
+    fired = set(side_effects(small.tables["differences"], "best")["metric"].astype(str))
+    m = r.merge(s[[*keys, "ci_lo", "ci_hi"]], on=keys, suffixes=("", "_s"))
+    m = m[m["arm"] == "best"]
+    m["alone"] = alone(m, m["ci_hi_s"] - m["ci_lo_s"])
+    rows = [{"flag": "design: side effect", "group": str(x.metric), "alone": bool(x.alone),
+             "fired": x.metric in fired} for x in m.itertuples()]
+    fam = [x for x in rows if x["alone"]]
+    if fam:
+        rows.append({"flag": "design: any side effect (family-wise)", "group": "all",
+                     "alone": True, "fired": any(x["fired"] for x in fam), "family": True})
+    return rows
+
+
+def same_best(ref, small) -> bool:
+    """Whether a design run re-tested the same best values as the reference."""
+    return ref.result.best["values"] == small.result.best["values"]
+
+
+def run_case(case: Case, runs: int, scale: int, games: int | None, threads: int | None,
+             first_seed: int = 1, say: Callable[[str], None] = lambda s: None) -> Study:
+    """The reference and ``runs`` small runs of ``case``, tallied."""
+    g = games or case.games
+    st = Study(case, runs, scale, g)
+    t0, c0 = time.perf_counter(), time.process_time()
+    ref = case.run(g * scale, REF_SEED, threads)
+    say(f"{case.name}: reference of {g * scale:,} games done "
+        f"({time.perf_counter() - t0:.0f} s)")
+    for i in range(runs):
+        small = case.run(g, first_seed + i, threads)
+        if case.name == "design" and not same_best(ref, small):
+            st.skipped += 1
+            continue
+        for t in case.tables:
+            if t.name in ref.tables and t.name in small.tables:
+                compare_table(st, t, ref.tables[t.name], small.tables[t.name])
+        if case.name == "sensitivity":
+            effects_coverage(st, ref.tables, small.tables)
+        if case.flags is not None:
+            for row in case.flags(ref, small):
+                if not row["alone"]:
+                    continue
+                for grp in ("all", row["group"]) if row["group"] != "all" else ("all",):
+                    f = st.flag(row["flag"], grp)
+                    f.tests += 1
+                    f.fired += int(row["fired"])
+        if (i + 1) % 10 == 0:
+            say(f"{case.name}: {i + 1} of {runs} runs ({time.perf_counter() - t0:.0f} s)")
+    st.seconds, st.cpu = time.perf_counter() - t0, time.process_time() - c0
+    return st
+
+
+# --- reporting ------------------------------------------------------------------------------
+
+def _share(k: int, n: int) -> float:
+    return k / n if n else math.nan
+
+
+def coverage_rows(st: Study, detail: bool = False) -> list[dict]:
+    """Rows of the coverage table: pooled per statistic, or (``detail``) per figure."""
+    out = []
+    for (table, stat, group), t in st.tallies.items():
+        if (group == "all") == detail or not t.intervals and not t.both_zero:
+            continue
+        lo, hi = wilson(t.covered, t.intervals) if t.intervals else (math.nan, math.nan)
+        row = {"case": st.case.name, "table": table, "statistic": stat}
+        if detail:
+            row["figure"] = group
+        row.update({"intervals": t.intervals, "coverage": _share(t.covered, t.intervals),
+                    "coverage_lo": lo, "coverage_hi": hi,
+                    "mean_width": t.width_sum / t.intervals if t.intervals else math.nan,
+                    "both_0": t.both_zero, "width_0": t.width0,
+                    "width_0_missed": t.width0_missed})
+        out.append(row)
+    return out
+
+
+def flag_rows(st: Study, detail: bool = False) -> list[dict]:
+    """Rows of the false-flag table: pooled per flag, or (``detail``) per figure."""
+    out = []
+    for (name, group), f in st.flags.items():
+        if (group == "all") == detail:
+            continue
+        lo, hi = wilson(f.fired, f.tests) if f.tests else (math.nan, math.nan)
+        row = {"case": st.case.name, "flag": name}
+        if detail:
+            row["figure"] = group
+        row.update({"left_alone": f.tests, "fired": f.fired,
+                    "false_flag_rate": _share(f.fired, f.tests), "rate_lo": lo, "rate_hi": hi})
+        out.append(row)
+    return out
+
+
+def pooled(studies: list[Study], table: str, stat: str | None = None) -> tuple[int, int]:
+    """(covered, intervals) of a table (and statistic) over every case, pooled."""
+    c = n = 0
+    for st in studies:
+        for (tb, s, g), t in st.tallies.items():
+            if tb == table and g == "all" and (stat is None or s == stat):
+                c, n = c + t.covered, n + t.intervals
+    return c, n
+
+
+def _fmt(df: pd.DataFrame) -> pd.DataFrame:
+    df = df.copy()
+    for c in df.columns:
+        if df[c].dtype.kind == "f":
+            spec = ".4g" if c == "mean_width" else ".4f"
+            df[c] = df[c].map(lambda x, f=spec: format(x, f) if math.isfinite(x) else "")
+    return df
+
+
+def markdown(df: pd.DataFrame) -> str:
+    """A pipe table (no tabulate needed)."""
+    if not len(df):
+        return "(none)\n"
+    df = _fmt(df).astype(str)
+    lines = ["| " + " | ".join(df.columns) + " |", "|" + "---|" * len(df.columns)]
+    lines += ["| " + " | ".join(r) + " |" for r in df.itertuples(index=False)]
+    return "\n".join(lines) + "\n"
+
+
+def report(studies: list[Study]) -> str:
+    """The whole result as Markdown: the settings, coverage pooled and per figure, flags."""
+    parts = ["# Coverage of the intervals and false-flag rates\n",
+             f"`python benchmarks/coverage.py` (quacks-sim {sim.__version__}): per case, small "
+             f"runs with seeds 1, 2, ... against one reference run with seed {REF_SEED}.\n"]
+    cases = pd.DataFrame([{"case": st.case.name, "runs": st.runs - st.skipped,
+                           "games": st.games, "reference_games": st.games * st.scale,
+                           "cpu_s": round(st.cpu), "wall_s": round(st.seconds),
+                           "options": st.case.note} for st in studies])
+    parts += ["## Cases\n", markdown(cases)]
+    parts += ["## Coverage, pooled per statistic\n",
+              markdown(pd.DataFrame([r for st in studies for r in coverage_rows(st)]))]
+    fl = [r for st in studies for r in flag_rows(st)]
+    parts += ["## False flags, pooled\n", markdown(pd.DataFrame(fl))]
+    parts += ["## Coverage per figure\n",
+              markdown(pd.DataFrame([r for st in studies for r in coverage_rows(st, True)]))]
+    fd = [r for st in studies for r in flag_rows(st, True)]
+    parts += ["## False flags per figure\n", markdown(pd.DataFrame(fd))]
+    return "\n".join(parts)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary name in the same folder."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--reps", type=int, default=200, help="small runs per format (default 200)")
-    ap.add_argument("--scale", type=int, default=100, help="reference run size / small run size")
-    ap.add_argument("--formats", default="rotate,round-robin,vs-field,sweep")
+    ap.add_argument("--runs", type=int, default=None, help="small runs per case (default 100)")
+    ap.add_argument("--scale", type=int, default=None,
+                    help="reference games / small run games (default 100)")
+    ap.add_argument("--games", type=int, default=None,
+                    help="games of each small run (default: each case's own)")
+    ap.add_argument("--cases", default=",".join(DEFAULT_CASES),
+                    help=f"comma-separated, of {', '.join(CASES)} (default all)")
+    ap.add_argument("--small", action="store_true",
+                    help="a quick version: 20 runs, a 10x reference, a quarter of the games")
+    ap.add_argument("--threads", type=int, default=None, help="threads per run")
     ap.add_argument("--first-seed", type=int, default=1, help="seed of the first small run")
-    ap.add_argument("--csv", type=Path, help="write the table as CSV")
-    ap.add_argument("--md", type=Path, help="write the table as markdown")
+    ap.add_argument("--out", type=Path, help="write the result as Markdown to this file")
     a = ap.parse_args(argv)
-    global FIRST_SEED
-    FIRST_SEED = a.first_seed
-    rows = []
-    for f in [x.strip() for x in a.formats.split(",") if x.strip()]:
-        if f == "sweep":
-            new = run_sweep_format(a.reps, a.scale)
-        elif f in FORMATS:
-            new = run_format(f, a.reps, a.scale)
-        else:
-            ap.error(f"unknown format {f}")
-        rows += new
-        part = pd.DataFrame(new).drop(columns=["seconds"]).to_string(
-            index=False, float_format=lambda x: f"{x:.4f}")
-        print(f"{f}: done ({new[-1]['seconds']} s)\n{part}", file=sys.stderr, flush=True)
-    df = pd.DataFrame(rows)
-    with pd.option_context("display.width", 200, "display.max_rows", 200):
-        print(df.drop(columns=["seconds"]).to_string(index=False,
-                                                     float_format=lambda x: f"{x:.4f}"))
-    if a.csv:
-        df.to_csv(a.csv, index=False)
-    if a.md:
-        a.md.write_text(df.to_markdown(index=False, floatfmt=".4f") if _has_tabulate()
-                        else df.to_string())
-    bad = df[~df["in_band"]]
-    print(f"\n{len(df) - len(bad)} of {len(df)} statistics inside 0.92-0.98", file=sys.stderr)
+    runs = a.runs or (20 if a.small else 100)
+    scale = a.scale or (10 if a.small else 100)
+    names = [x.strip() for x in a.cases.split(",") if x.strip()]
+    bad = [x for x in names if x not in CASES]
+    if bad or not names or runs < 1 or scale < 1 or (a.games is not None and a.games < 8):
+        print(f"coverage: bad option ({', '.join(bad) or 'runs, scale or games'}); cases are "
+              f"{', '.join(CASES)}", file=sys.stderr)
+        return 2
+    if a.out is not None and not a.out.parent.is_dir():
+        print(f"coverage: --out {a.out}: no such folder", file=sys.stderr)
+        return 2
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    studies = []
+    for name in names:
+        case = CASES[name]
+        games = a.games or (max(40, case.games // 4) if a.small else case.games)
+        st = run_case(case, runs, scale, games, a.threads, a.first_seed, say)
+        studies.append(st)
+        say(f"{name}: done in {st.seconds:.0f} s ({st.cpu:.0f} CPU s)")
+        with pd.option_context("display.width", 200, "display.max_rows", 500):
+            say(_fmt(pd.DataFrame(coverage_rows(st))).to_string(index=False))
+            if st.flags:
+                say(_fmt(pd.DataFrame(flag_rows(st))).to_string(index=False))
+    text = report(studies)
+    print(text)
+    if a.out is not None:
+        write_atomic(a.out, text)
     return 0
-
-
-def _has_tabulate() -> bool:
-    try:
-        import tabulate  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 if __name__ == "__main__":
