@@ -16,7 +16,9 @@ formulas and ``INTERVAL_METHODS`` for which statistic uses which). :meth:`Accumu
 turns the sums into tables:
 
 - **strategies**: win share (a k-way shared win counts 1/k to each winner) and explosions per
-  potion (rates: Wilson intervals at the cluster effective sample size, inside [0, 1]), mean VP
+  potion (rates: ``sim.stats.intervals.rate_interval``, the Wilson interval at the cluster
+  effective sample size never narrower than the exact interval on the count, the exact interval
+  alone with fewer than ten events; inside [0, 1]), mean VP
   and mean rank (cluster-robust t intervals over deals), and a Plackett-Luce rating (sandwich
   covariance over clusters of deals, ``sim.study.tournament.rating``);
 - **pairs**: the paired per-deal difference between every two strategies (mean over deals of the
@@ -27,8 +29,8 @@ turns the sums into tables:
 - **head_to_head** (when the strategies sit at more than one table, i.e. a round-robin with more
   strategies than seats): for every ordered pair (A, B), A's win share in the games where A and B
   sat at the same table (per-deal sums of A's share units and seat-games in those games, a
-  ``ClusterSums`` cell per pair, so the same Wilson interval at the cluster effective sample size
-  as the per-strategy win share), with the games and deals behind it;
+  ``ClusterSums`` cell per pair, so the same rate interval as the per-strategy win share), with
+  the games and deals behind it;
 - **nash** (with the head-to-head table): ratings that see cycles in it, per strategy its weight
   in the maximum-entropy Nash equilibrium of the head-to-head game, its Nash-averaged rating and
   its AlphaRank mass, with cluster-bootstrap intervals over deals (``sim.study.tournament.cycles``);
