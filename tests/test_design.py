@@ -71,6 +71,55 @@ def test_design_finds_the_known_answer(toy):
     assert toy.to_json()["retuned"] is False
 
 
+def test_side_effects_are_decided_over_the_arms_figures(toy):
+    """Issue 50: every difference to the start has its p-value and its p-value adjusted over
+    every figure of the arm (Holm); a side effect is a figure that is not a target whose
+    adjusted p-value is below 0.05; a figure 0 on every deal of the two different rulesets is
+    not [0, 0] but noted (a mean the same on every deal of both, e.g. the lead changes of the
+    one-round toy, has no span to bound it by and stays [0, 0])."""
+    from statsmodels.stats.multitest import multipletests
+
+    from sim.study.design.design import side_effects
+
+    d = toy.tables["differences"]
+    best = d[d["arm"] == "best"]
+    ok_ = best["p"].notna()
+    np.testing.assert_allclose(best.loc[ok_, "p_adj"],
+                               multipletests(best.loc[ok_, "p"], method="holm")[1])
+    assert (best["moved"] == (best["p_adj"] < 0.05)).all()
+    side = side_effects(d, "best")
+    assert set(side["metric"]) == set(best.loc[best["moved"] & ~best["target"], "metric"])
+    same = best[best["note"].str.startswith("identical on all")]
+    assert len(same) and (same["diff"] == 0).all() and (same["ci_lo"] == -same["ci_hi"]).all()
+    assert not same["moved"].any()
+    # a share: +-3/n (it moves at most 1 on a deal); lock_round_1 is one in this one-round game
+    share = same.set_index("metric").loc["lock_round_1"]
+    assert share["ci_hi"] == pytest.approx(3 / toy.plan.retest_deals)
+    j = toy.to_json()
+    assert j["adjust"] == "holm" and "every game figure" in j["side_effects_family"]["family"]
+
+
+def test_same_rules_as_given_are_the_same_game():
+    """An arm that is the same game as the start (the same ruleset and field) differs by
+    exactly [0, 0]; the same games labelled as another ruleset get the rule of three."""
+    from sim.study.design.design import retest_tables
+
+    plan = plan_design(DesignSettings(**TOY))
+    from sim.study.design.measure import measure
+
+    m = measure(plan.base, plan.seated, 9, 0, 20)
+    key = (plan.base.hash, tuple(plan.seated))
+    t = retest_tables(plan, {"start": m, "best": m}, {"start": key, "best": key})
+    d = t["differences"]
+    assert (d[["diff", "ci_lo", "ci_hi"]].to_numpy() == 0).all()
+    assert (d["note"] == "the same ruleset").all() and not d["moved"].any()
+    other = retest_tables(plan, {"start": m, "best": m},
+                           {"start": key, "best": ("another", key[1])})["differences"]
+    assert (other["note"] == "identical on all 20 deals").all() and (other["ci_hi"] > 0).any()
+    rate = other.set_index("metric").loc["explosion_rate"]
+    assert (rate["ci_lo"], rate["ci_hi"]) == pytest.approx((-3 / 20, 3 / 20))
+
+
 def test_same_seed_same_result(toy):
     again = run_design(DesignSettings(**TOY))
     assert again.best == toy.best
@@ -193,6 +242,8 @@ def test_cli_json_and_report_folder(tmp_path):
      "only with --retune"),
     (["--targets", "{good}", "--knob", "game.explosion_limit=3:9", "--retune", "expert",
       "--retune-param", "t=4:8"], "expert has no such parameter"),
+    (["--targets", "{good}", "--knob", "game.explosion_limit=3:9", "--adjust", "foo"],
+     "--adjust foo: expected one of holm, bh, none"),
 ])
 def test_cli_errors_are_one_line(extra, fragment, tmp_path):
     files = {"bad": "seat0_winshare = [0.24, 0.26]\n", "skill": "skill_gap = [0, 0.1]\n",

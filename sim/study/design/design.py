@@ -386,7 +386,7 @@ def run_design(settings: DesignSettings | DesignPlan, *, backend=None,
         say("re-test", i, len(arms))
         measured[arm] = measure(rs, seated, seed, 0, plan.retest_deals, backend)
         games["retest"] += plan.retest_deals * plan.players
-    tables = _retest_tables(plan, measured, {a: (rs.hash, tuple(seated))
+    tables = retest_tables(plan, measured, {a: (rs.hash, tuple(seated))
                                              for a, (rs, seated) in arms.items()})
     tables["history"] = outcome.history
     tables["pareto"] = pareto_table(outcome.history, plan.bands)
@@ -443,7 +443,7 @@ def _retune(plan: DesignPlan, rules: Ruleset, backend) -> tuple[dict, list[str]]
     return summary, [res.best if x == s.retune else x for x in plan.seated]
 
 
-def _retest_tables(plan: DesignPlan, measured: Mapping[str, Measured],
+def retest_tables(plan: DesignPlan, measured: Mapping[str, Measured],
                    games: Mapping[str, tuple[str, tuple[str, ...]]] | None = None) -> dict:
     """``targets`` (each arm's targets table), ``differences`` (each arm minus the start on
     every game figure, paired by deal: ``target`` marks the targets, ``excludes_zero`` the
