@@ -61,6 +61,11 @@ SAMPLE_RUNS = {
     "design": ["design", "--target", "seat0_win_share=0.45:0.55", "--knob",
                "game.explosion_limit=7:8", "--players", "2", "--field", "balanced,greedy",
                "--budget", "200", "--retest-games", "40", "--seed", "1", "--quiet"],
+    "exploit": ["exploit", "--strategies", "balanced", "--players", "2", "--games", "200",
+                "--retest-games", "40", "--seed", "1", "--quiet"],
+    "styles": ["styles", "--strategies", "balanced", "--players", "2", "--games", "20",
+               "--batch", "4", "--batches", "2", "--retest-games", "20", "--seed", "1",
+               "--quiet"],
     "experiment-seats": ["experiment", "run", "seat-advantage", "--games", "60"],
     "experiment-catch-up": ["experiment", "run", "catch-up", "--games", "60"],
 }
