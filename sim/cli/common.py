@@ -204,10 +204,6 @@ def exit_on_interrupt():
     so a deep pure-Python enumeration or a big cache does not delay the exit). For work that
     keeps nothing on disk: the potion commands. Compiled code holds the interpreter, so the
     line comes when the running compiled call returns (``potion.sample`` keeps those short)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
     def handler(signum, frame):
         for undo in list(_CLEANUPS):
             try:
@@ -219,11 +215,22 @@ def exit_on_interrupt():
         sys.stderr.flush()
         os._exit(130)
 
-    old = signal.signal(signal.SIGINT, handler)
+    with signal_handler(signal.SIGINT, handler):
+        yield
+
+
+@contextmanager
+def signal_handler(signum: int, handler):
+    """While the block runs, ``handler(signum, frame)`` answers the signal, then the one before
+    is back; outside the main thread (where Python cannot set one) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signum, handler)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
+        signal.signal(signum, old)
 
 
 @contextmanager
@@ -345,16 +352,24 @@ SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", help="Override one ruleset value: section.key=value (repeatable).")]
 
 
+@contextmanager
+def usage_error(*errors: type[Exception]):
+    """In an option's callback: one of ``errors`` raised in the block is a usage error with its
+    line (exit status 2 as the options are read, before any work)."""
+    try:
+        yield
+    except errors as e:
+        raise _click_exc.UsageError(str(e)) from None
+
+
 def writable_out(value: Path | None) -> Path | None:
     """The callback of a report folder option: a folder that cannot be made or written (under
     a file, read-only) is one usage error as the options are read, before any work."""
     if value is not None:
         from sim.study.common.out_probe import OutDirError, probe_writable
 
-        try:
+        with usage_error(OutDirError):
             probe_writable(value)
-        except OutDirError as e:
-            raise _click_exc.UsageError(str(e)) from None
     return value
 
 
@@ -395,10 +410,8 @@ def scheduler_address(value: str | None) -> str | None:
         from sim.study.tournament.backend import check_scheduler_address
         from sim.study.tournament.local import BackendError
 
-        try:
+        with usage_error(BackendError):
             check_scheduler_address(value)
-        except BackendError as e:
-            raise _click_exc.UsageError(str(e)) from None
     return value
 
 

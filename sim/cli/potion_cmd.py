@@ -6,7 +6,6 @@ rules against the optimal stopper.
 """
 
 import json
-import time
 from typing import Annotated
 
 import typer
@@ -20,7 +19,6 @@ from sim.cli.common import (
     compile_notice,
     exit_on_interrupt,
     fail,
-    set_threads,
     work_progress,
 )
 
@@ -74,79 +72,28 @@ def potion(
     it.
     """
     # the simulation is imported when the command runs, so quacks --help starts at once
-    from sim.api import potion as pot
-    from sim.api import potion_draws as draws_api
-    from sim.api.exact import MAX_STATES, sub_bag_count
+    from sim.cli.hooks import when_work_starts
     from sim.cli.printing import print_forced, print_potion, print_regret
-    from sim.cli.user_input import USER_ERRORS, load_strategies
-    from sim.rules import chips
-    from sim.rules.ruleset import load_ruleset
+    from sim.cli.user_input import USER_ERRORS
+    from sim.questions.ask_potion import potion as ask_potion
 
+    label = "stop rules" if regret else "exact enumeration" if exact else "potions"
     try:
-        set_threads(threads)
-        if n <= 0:
-            fail(f"--n {n}: expected a positive number of potions")
-        if seed < 0:
-            fail(f"--seed {seed}: expected 0 or more")
-        load_strategies(strategy_file)
-        rs = load_ruleset(rules, set_ or [])
-        rs.check_implemented()
-        q = pot.make_query(bag, stop, flask, start, rs, card=card)
-        if (exact or regret) and not pot.exact_supported(q):
-            fail(f"{'--exact' if exact else '--regret'}: exact odds cover the Set 1 books without "
-                 f"a card, and bags that cannot reach the overflow bowl; drop --card / the books.* "
-                 f"overrides, or sample (leave out --exact)")
-        if regret:
-            if not (0 <= coin_value <= 10 and 0 <= ruby_value <= 10):
-                fail("--coin-value and --ruby-value: expected numbers from 0 to 10")
-            rules_ = [r.strip() for r in (compare or ";".join(pot.DEFAULT_COMPARE)).split(";")
-                      if r.strip()]
-            for r in rules_:
-                pot.make_query(bag, r, flask, start, rs)  # validates every rule
-            with exit_on_interrupt():
-                if sub_bag_count(chips.counts_of(q.bag)) > MAX_STATES:  # sampled: compile first
-                    compile_notice("sim/kernel/potions.potion_histograms")
-                    pot.sample(pot.make_query(bag, "optimal", flask, start, rs), 1, seed)
-                with work_progress("stop rules") as bar:
-                    t0 = time.perf_counter()
-                    res = pot.regret(q, rules_, coin_value=coin_value, ruby_value=ruby_value, n=n,
-                                     seed=seed, exact_if_possible=True, n_optimal=min(n, 100_000),
-                                     progress=bar)
-                    res["seconds"] = round(time.perf_counter() - t0, 3)
-            if json_:
-                typer.echo(json.dumps(res))
-            else:
-                print_regret(res)
-            return
-        if draws is not None:
-            draws_api.check_draws(q, draws)  # a bad --draws is refused before the compile notice
-            compile_notice("sim/kernel/potions.potion_forced")
-            res = draws_api.forced(q, draws)
-            if json_:
-                typer.echo(json.dumps(res))
-                return
-            print_forced(res)
-            return
-        with exit_on_interrupt():
-            if not exact:
-                compile_notice("sim/kernel/potions.potion_histograms", progress=not json_)
-                pot.sample(q, 1, seed)  # compile (or load) the kernel outside the clock
-            with work_progress("exact enumeration" if exact else "potions") as bar:
-                t0 = time.perf_counter()
-                if exact:
-                    hist = pot.exact(q)
-                elif pot.is_optimal(q):
-                    hist = pot.sample_optimal(q, n, seed, progress=bar, with_bowl=pot.has_bowl(q))
-                else:
-                    hist = pot.sample(q, n, seed, progress=bar, with_bowl=pot.has_bowl(q))
-                secs = time.perf_counter() - t0
-        res = pot.summarize(hist, q, is_exact=exact, seed=None if exact else seed)
-        res["seconds"] = round(secs, 3)
-    except typer.Exit:
-        raise
+        # Ctrl-C exits at once (nothing is kept on disk); the bar from the first potions
+        with exit_on_interrupt(), when_work_starts(lambda: work_progress(label)) as bar:
+            res = ask_potion(bag=bag, stop=stop, flask=flask, start=start, rules=rules,
+                             set=set_, n=n, seed=seed, exact=exact, draws=draws, regret=regret,
+                             compare=compare, coin_value=coin_value, ruby_value=ruby_value,
+                             card=card, threads=threads, strategy_file=strategy_file,
+                             progress=bar,
+                             on_compile=lambda entry: compile_notice(entry, progress=not json_))
     except USER_ERRORS as e:
         fail(str(e))
     if json_:
-        typer.echo(json.dumps(res))
-        return
-    print_potion(res, rs)
+        typer.echo(json.dumps(res.answer))
+    elif res.mode == "regret":
+        print_regret(res.answer)
+    elif res.mode == "draws":
+        print_forced(res.answer)
+    else:
+        print_potion(res.answer, res.ruleset)

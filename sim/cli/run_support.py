@@ -57,20 +57,14 @@ def default_out(prefix: str = "") -> Path:
 def sigterm_as_interrupt():
     """While a run goes, SIGTERM stops it like Ctrl-C (finished chunks kept, files closed)."""
     import signal
-    import threading
 
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    from sim.cli.common import signal_handler
 
     def handler(signum, frame):
         raise KeyboardInterrupt
 
-    old = signal.signal(signal.SIGTERM, handler)
-    try:
+    with signal_handler(signal.SIGTERM, handler):
         yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
 
 
 @contextmanager

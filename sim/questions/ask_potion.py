@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sim.questions.ask_rules import as_list, load_strategy_files
+from sim.questions.running import set_threads
 
 
 class PotionInputError(ValueError):
@@ -103,8 +104,7 @@ def potion(
 
     bag = ",".join(as_list(bag)) if not isinstance(bag, str) else bag
     draws = ",".join(as_list(draws)) if draws is not None and not isinstance(draws, str) else draws
-    if threads is not None:
-        _set_threads(threads)
+    set_threads(threads, PotionInputError)
     if n <= 0:
         raise PotionInputError(f"--n {n}: expected a positive number of potions")
     if seed < 0:
@@ -122,7 +122,7 @@ def potion(
     if regret:
         if not (0 <= coin_value <= 10 and 0 <= ruby_value <= 10):
             raise PotionInputError("--coin-value and --ruby-value: expected numbers from 0 to 10")
-        if compare is None:
+        if not compare:
             rules_ = list(pot.DEFAULT_COMPARE)
         elif isinstance(compare, str):
             rules_ = [r.strip() for r in compare.split(";") if r.strip()]
@@ -157,12 +157,3 @@ def potion(
     res = pot.summarize(hist, q, is_exact=exact, seed=None if exact else seed)
     res["seconds"] = round(secs, 3)
     return PotionResult("exact" if exact else "sample", res, rs, res["seconds"])
-
-
-def _set_threads(n: int) -> None:
-    """Numba's thread count (results never depend on it)."""
-    import numba
-
-    if not 1 <= n <= numba.config.NUMBA_NUM_THREADS:
-        raise PotionInputError(f"--threads {n}: expected 1 to {numba.config.NUMBA_NUM_THREADS}")
-    numba.set_num_threads(n)

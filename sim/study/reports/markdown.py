@@ -201,25 +201,15 @@ def summary_markdown(result) -> str:
     out += [md_table(h, rows), ""]
     per = s.seats[s.seats["strategy"] != "all"]
     if len(per):
-        seats = sorted(per["seat"].unique())
-        rows = []
-        for name, g in per.groupby("strategy", observed=True):
-            cells = {int(r["seat"]): f"{_fmt(r['win_share'], 3)} "
-                     f"{_ci(r['win_share_ci_lo'], r['win_share_ci_hi'], 3)}"
-                     for r in g.to_dict(orient="records")}
-            rows.append([str(name)] + [cells.get(int(x), "") for x in seats])
+        seats = sorted(int(x) for x in per["seat"].unique())
+        rows = _by_strategy(per, "seat", seats, "win_share", 3)
         out += ["Win share by strategy and seat [95% CI]:", "",
                 md_table(["strategy", *[seat_label(x) for x in seats]], rows), ""]
     b = s.bought
     if len(b):
         colours = [c for c in b["colour"].cat.categories
                    if b.loc[b["colour"] == c, "mean"].max() > 0]
-        rows = []
-        for name, g in b.groupby("strategy", observed=True):
-            cells = {r["colour"]: f"{_fmt(r['mean'], 2)} {_ci(r['ci_lo'], r['ci_hi'], 2)}"
-                     for r in g.to_dict(orient="records")}
-            rows.append([str(name), f"{int(g['games'].iloc[0]):,}",
-                         *[cells.get(c, "") for c in colours]])
+        rows = _by_strategy(b, "colour", colours, "mean", 2, count="games")
         out += ["## Chips bought per game (mean [95% CI])", "",
                 md_table(["strategy", "games", *colours], rows), ""]
     if s.rounds is not None:
@@ -228,19 +218,27 @@ def summary_markdown(result) -> str:
         for metric, title, digits in (("exploded", "Explosion rate", 3),
                                       ("reward_space", "Reward space", 2)):
             sub = r[r["metric"] == metric]
-            rounds = sorted(sub["round"].unique())
-            rows = []
-            for name, g in sub.groupby("strategy", observed=True):
-                cells = {int(x["round"]): f"{_fmt(x['mean'], digits)} "
-                         f"{_ci(x['ci_lo'], x['ci_hi'], digits)}"
-                         for x in g.to_dict(orient="records")}
-                rows.append([str(name), f"{int(g['n'].iloc[0]):,}",
-                             *[cells.get(int(k), "") for k in rounds]])
+            rounds = sorted(int(x) for x in sub["round"].unique())
+            rows = _by_strategy(sub, "round", rounds, "mean", digits, count="n")
             out += [f"{title} by round:", "",
                     md_table(["strategy", "games", *[f"round {int(k)}" for k in rounds]], rows), ""]
     if result.notes:
         out += ["## Notes", "", *[f"- {n}" for n in result.notes], ""]
     return "\n".join(out)
+
+
+def _by_strategy(df, key: str, keys: list, value: str, digits: int, count: str | None = None):
+    """A table's rows, one per strategy of ``df``: its name, its games (the column ``count``,
+    when given), and its ``value`` with the 95% interval (columns ``<value>_ci_lo/hi``, or
+    ``ci_lo/hi`` for ``mean``) at each of ``keys`` of the column ``key`` (blank where none)."""
+    lo, hi = ("ci_lo", "ci_hi") if value == "mean" else (f"{value}_ci_lo", f"{value}_ci_hi")
+    rows = []
+    for name, g in df.groupby("strategy", observed=True):
+        cells = {r[key]: f"{_fmt(r[value], digits)} {_ci(r[lo], r[hi], digits)}"
+                 for r in g.to_dict(orient="records")}
+        rows.append([str(name), *([f"{int(g[count].iloc[0]):,}"] if count else []),
+                     *[cells.get(k, "") for k in keys]])
+    return rows
 
 
 # --- reading a report back --------------------------------------------------------------------
