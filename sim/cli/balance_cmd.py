@@ -165,8 +165,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """A ruleset's balance: win share by seat, catch-up, lead changes, ties, the spread of
         the winner's VP and margin, explosions by round, how much skill pays, each card's,
-        witch's and book's effect, and target bands; every figure with its 95% interval
-        clustered by deal, every part on the same deals."""
+        witch's and book's effect and rank (with the rank's 95% interval, a bootstrap over
+        deals), and target bands; every figure with its 95% interval clustered by deal, every
+        part on the same deals; figures the rules decide (the last round's catch-up) are left
+        out."""
         from sim.cli.run_support import run_errors, show_study
         from sim.cli.user_input import USER_ERRORS
         from sim.questions.ask_balance import balance as ask_balance

@@ -36,9 +36,11 @@ def balance(
 ) -> Report:
     """A ruleset's balance (``quacks balance``): win share by seat, catch-up, lead changes,
     ties, the spread of the winner's VP and margin, explosions by round, how much skill pays,
-    each card's, witch's and book's effect, and ``targets`` bands (a TOML file) checked as pass
-    / fail / undecided; every figure with its 95% interval clustered by deal and its counts,
-    every part on the same deals.
+    each card's, witch's and book's effect and rank (``rank_lo``/``rank_hi``: the rank's 95%
+    interval, a bootstrap over deals), and ``targets`` bands (a TOML file) checked as pass /
+    fail / undecided; every figure with its 95% interval clustered by deal and its counts,
+    every part on the same deals; figures decided by definition (the last round's catch-up)
+    are left out.
 
     ``field`` (the strategies seated), ``weak`` and ``parts`` are comma-separated or lists
     (defaults: the command's). With ``out`` the report folder is written there (new or empty,
