@@ -1,6 +1,7 @@
 """What a style map measures of the candidate in each game: its win share and the behaviour
 descriptors, from the per-game results and the per-round records the games produce
-(``sim.kernel.records``: ``exploded``, ``white_total``, ``droplet``, ``bought_*``).
+(the fields of ``sim.api.game.result_fields`` and ``round_fields``: ``exploded``, ``white``,
+``droplet``, ``bought``).
 
 Each descriptor is declared once here (:data:`DESCRIPTORS`): its name, what it measures and the
 range the map's grid spans; the values outside the range land in the edge cells.
@@ -41,19 +42,22 @@ def game_measures(res) -> np.ndarray:
     of the lineup's first strategy (the candidate): a (games, len(MEASURES)) array in game
     order. A module-level function, so a Dask backend can send it (``map_batches``)."""
     from sim.api.columns import win_shares
-    from sim.kernel.records import O_BOUGHT, O_DROPLET, RD_EXPLODED, RD_WHITE
+    from sim.api.game import result_fields, round_fields
     from sim.rules.chips import COLOUR_NAMES
+
+    result = {name: offset for name, offset, _ in result_fields()}
+    record = {name: offset for name, offset, _ in round_fields()}
 
     who = res.seat_strategy() == 0  # (games, seats): the candidate's seat
     seat = np.argmax(who, axis=1)
     k = np.arange(len(seat))
     out = res.out[k, seat]  # (games, O_WIDTH)
     rd = res.rounds[k, :, seat]  # (games, rounds, RD_WIDTH)
-    exploded = rd[:, :, RD_EXPLODED] > 0
+    exploded = rd[:, :, record["exploded"]] > 0
     stopped = ~exploded
-    white = np.where(stopped, rd[:, :, RD_WHITE], 0).sum(axis=1)
+    white = np.where(stopped, rd[:, :, record["white"]], 0).sum(axis=1)
     n_stopped = stopped.sum(axis=1)
-    bought = out[:, O_BOUGHT:O_BOUGHT + len(COLOUR_NAMES)]
+    bought = out[:, result["bought"]:result["bought"] + len(COLOUR_NAMES)]
     n_bought = bought.sum(axis=1)
     cheap = bought[:, COLOUR_NAMES.index("orange")] + bought[:, COLOUR_NAMES.index("green")]
     cols = {
@@ -61,7 +65,7 @@ def game_measures(res) -> np.ndarray:
         "explosion_rate": exploded.mean(axis=1),
         "white_at_stop": np.divide(white, n_stopped, out=np.full(len(k), np.nan),
                                    where=n_stopped > 0),
-        "droplet": out[:, O_DROPLET].astype(np.float64),
+        "droplet": out[:, result["droplet"]].astype(np.float64),
         "chips_bought": n_bought.astype(np.float64),
         "cheap_share": np.divide(cheap, n_bought, out=np.full(len(k), np.nan),
                                  where=n_bought > 0),
