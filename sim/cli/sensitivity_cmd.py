@@ -53,6 +53,7 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
     """The header line, the ranking, the effects, each knob's values and the pair's grids."""
     from sim.study.design.sensitivity_report import (
         effect_rows,
+        flags_line,
         headline,
         level_rows,
         no_effect_line,
@@ -61,10 +62,11 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
     )
 
     console.print(f"{headline(res)}; {res.seconds:.1f} s", markup=False, soft_wrap=True)
-    console.print(table("knobs ranked by effect (strength: the difference in units of its 95% "
-                        "CI half-width; > 1 excludes 0)", *ranking_rows(res), left=5))
-    console.print(table("effects: the two values furthest apart, paired by deal (95% CI)",
-                        *effect_rows(res), left=3))
+    console.print(table("knobs ranked by effect (rank [95% CI]: bootstrap over deals; "
+                        "strength > 1: the CI excludes 0)", *ranking_rows(res), left=5))
+    console.print(table("effects: the two values furthest apart, paired by deal (95% CI "
+                        "simultaneous over the knob's pairs)", *effect_rows(res), left=3))
+    console.print(flags_line(res), markup=False, soft_wrap=True)
     for k in res.plan.knobs:
         console.print(table(f"{k.key} (95% CI, deals as the unit)", *level_rows(res, k.key),
                             left=1))

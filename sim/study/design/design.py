@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import math
 import shlex
 import time
 from collections.abc import Callable, Mapping
@@ -56,7 +57,8 @@ TARGET_COLUMNS = ("arm", "metric", "label", "band_lo", "band_hi", "value", "ci_l
                   "verdict")
 DIFF_COLUMNS = ("arm", "metric", "label", "target", "diff", "ci_lo", "ci_hi", "excludes_zero",
                 "strength", "p", "p_adj", "moved", "deals", "note")
-SIDE_EFFECT_FAMILY = "every game figure of the arm (its paired differences to the start)"
+SIDE_EFFECT_FAMILY = ("every game figure of the arm that is not a target (its paired differences "
+                      "to the start)")
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 
@@ -448,8 +450,9 @@ def retest_tables(plan: DesignPlan, measured: Mapping[str, Measured],
     """``targets`` (each arm's targets table), ``differences`` (each arm minus the start on
     every game figure, paired by deal: ``target`` marks the targets, ``excludes_zero`` the
     differences whose own 95% interval excludes 0, ``strength`` the difference in units of its
-    interval's half-width, ``p`` its paired t test, ``p_adj`` that adjusted over every figure
-    of the arm (``settings.adjust``), ``moved`` ``p_adj`` below 0.05, ``note`` a difference 0
+    interval's half-width, ``p`` its paired t test, ``p_adj`` that adjusted over the arm's
+    figures that are not targets (``settings.adjust``; NaN for a target, judged by its band),
+    ``moved`` ``p_adj`` below 0.05, ``note`` a difference 0
     on every deal: "identical on all n deals", or "the same ruleset" when the two arms are the
     same game by ``games``: each arm's (ruleset hash, seated field)) and ``figures`` (every game
     figure of every arm)."""
@@ -481,7 +484,8 @@ def retest_tables(plan: DesignPlan, measured: Mapping[str, Measured],
                          "strength": strength(d.value, lo, hi), "p": d.p(), "deals": d.deals,
                          "note": d.note()})
         with frozen_gc():
-            padj = adjust([r["p"] for r in rows], plan.settings.adjust)
+            padj = adjust([math.nan if r["target"] else r["p"] for r in rows],
+                          plan.settings.adjust)
         for r, pa in zip(rows, padj):
             r["p_adj"] = float(pa)
             r["moved"] = bool(pa < ALPHA)

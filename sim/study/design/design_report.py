@@ -100,11 +100,11 @@ def side_effect_text(res, arm: str) -> str:
     from sim.stats.multiplicity import ADJUST_TEXT
 
     d = res.tables["differences"]
-    n = int((d["arm"] == arm).sum())
+    n = int(((d["arm"] == arm) & ~d["target"]).sum())
     how = ADJUST_TEXT[res.settings.adjust]
     return (f"a figure that is not a target is a side effect when the p-value of its paired "
             f"difference ({arm} - start, the re-test deals) is below 0.05 after adjustment over "
-            f"the family of all {n} figures of the arm, by {how}")
+            f"the family of the arm's {n} figures that are not targets, by {how}")
 
 
 def candidate_rows(res, df: pd.DataFrame) -> tuple[list[str], list[list[str]]]:

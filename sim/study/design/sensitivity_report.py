@@ -184,6 +184,16 @@ def write_report(res, out: str | Path, *, force: bool = False,
                               interval_methods=INTERVAL_METHODS)
 
 
+def flags_line(res) -> str:
+    """The flags' families and adjustment, in one line for the terminal."""
+    from sim.stats.multiplicity import ADJUST_TEXT
+
+    return (f"flags: p-values adjusted by {ADJUST_TEXT[res.settings.adjust]}; moves: some pair "
+            "of the knob's values for the figure, adjusted over those pairs; figures moved: "
+            "adjusted again over the knob's figures; \"identical on all n deals\": 0 on every "
+            "deal of two different rulesets, +-3/n x the figure's largest change on one deal")
+
+
 def no_effect_line(res) -> str:
     """The sentence naming the knobs that move nothing."""
     none = res.no_effect()
