@@ -1,5 +1,6 @@
 """Coverage of the 95% intervals and false-flag rates of the flags, measured: many small runs of
 every command that prints intervals or flags against one large reference (issue 50, item 5).
+The other tournament formats (``round-robin``, ``sweep``) can be asked for with ``--cases``.
 
 For each case (a command with fixed options; ``--cases``) this makes ``--runs`` small runs
 (seeds 1, 2, ...) and one reference ``--scale`` times larger (its own seed, 10000019), through
@@ -31,6 +32,8 @@ rats.lap=49:97 --games 2000`` with the default field.
     python benchmarks/coverage.py                          # every case, 100 runs, 100x reference
     python benchmarks/coverage.py --small                  # a quick look (20 runs, 10x, 1/4 games)
     python benchmarks/coverage.py --cases sensitivity --runs 30 --out coverage.md
+    python benchmarks/coverage.py --cases balance --save b.json   # cases in separate processes,
+    python benchmarks/coverage.py --merge a.json b.json --out coverage.md  # reported together
 
 ``--out FILE.md`` writes the tables as Markdown (docs/examples/coverage.md is the last full run,
 which the page "Reading the intervals" shows). Not a test: the default run takes a long time
@@ -40,6 +43,7 @@ which the page "Reading the intervals" shows). Not a test: the default run takes
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -61,6 +65,7 @@ import sim  # noqa: E402
 from sim.stats.intervals import wilson  # noqa: E402
 
 REF_SEED = 10_000_019  # the reference's seed (the small runs take 1, 2, ...)
+MIN_DETAIL = 50  # a figure's own coverage is named in the summary from this many intervals
 NARROWER = 0.5  # "left alone": the reference's interval holds 0 and is at most this share as wide
 SENSITIVITY_KNOBS = ("game.rats_from_round=1:9", "rats.lap=49:97")  # the issue's case
 DESIGN_KNOB = "game.rats_from_round=1|9"
@@ -100,6 +105,17 @@ class Case:
 def _tournament(games, seed, threads):
     return sim.tournament(strategies="cautious,balanced,greedy,pumpkin", players=4, games=games,
                           seed=seed, format="rotate", threads=threads, plots=False)
+
+
+def _round_robin(games, seed, threads):
+    return sim.tournament(strategies="cautious,balanced,greedy,pumpkin,blueyellow,blackpurple,"
+                          "greenruby,expected-value", players=4, games=games, seed=seed,
+                          format="round-robin", threads=threads, plots=False)
+
+
+def _sweep(games, seed, threads):
+    return sim.sweep(strategy="threshold", param="t=5:7:1", vs=["balanced", "greedy"], players=4,
+                     games=games, seed=seed, threads=threads, plots=False)
 
 
 def _compare(games, seed, threads):
@@ -151,14 +167,16 @@ def _design_flags(ref, small) -> list[dict]:
     return side_effect_flags(ref, small)
 
 
+TOURNAMENT_TABLES = (
+    Table("summary", ("strategy",),
+          stats=("win_share", "mean_vp", "mean_rank", "explosion_rate", "rating")),
+    Table("pairs", ("strategy_a", "strategy_b"), stats=("vp_diff", "win_share_diff")),
+    Table("seats", ("seat",), rows=_seat_all, stats=("win_share", "mean_vp")),
+    Table("bought", ("strategy", "colour"), rows=_bought),
+)
 CASES = {
-    "tournament": Case("tournament", 400, _tournament, (
-        Table("summary", ("strategy",),
-              stats=("win_share", "mean_vp", "mean_rank", "explosion_rate", "rating")),
-        Table("pairs", ("strategy_a", "strategy_b"), stats=("vp_diff", "win_share_diff")),
-        Table("seats", ("seat",), rows=_seat_all, stats=("win_share", "mean_vp")),
-        Table("bought", ("strategy", "colour"), rows=_bought),
-    ), note="rotate, cautious,balanced,greedy,pumpkin, 4 players"),
+    "tournament": Case("tournament", 400, _tournament, TOURNAMENT_TABLES,
+                       note="rotate, cautious,balanced,greedy,pumpkin, 4 players"),
     "compare": Case("compare", 2_000, _compare, (
         Table("rulesets", ("ruleset", "metric"), group="metric"),
         Table("strategies", ("ruleset", "strategy")),
@@ -183,8 +201,15 @@ CASES = {
     ), flags=_design_flags,
         note=f"--knob {DESIGN_KNOB} --target {DESIGN_TARGET} --budget {DESIGN_BUDGET}; the "
              "re-test's games"),
+    # not in the default run: the other tournament formats
+    "round-robin": Case("round-robin", 5_600, _round_robin, TOURNAMENT_TABLES,
+                        note="8 presets, 4 players"),
+    "sweep": Case("sweep", 400, _sweep, (
+        Table("sweep", ("value",), stats=("win_share", "mean_vp", "mean_rank", "explosion_rate",
+                                          "win_share_diff", "vp_diff")),
+    ), note="threshold t=5:7:1 against balanced, greedy, 4 players"),
 }
-DEFAULT_CASES = tuple(CASES)
+DEFAULT_CASES = ("tournament", "compare", "balance", "sensitivity", "design")
 
 
 # --- measuring ------------------------------------------------------------------------------
@@ -478,6 +503,33 @@ def markdown(df: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def summary_rows(studies: list[Study]) -> tuple[list[dict], list[dict]]:
+    """The short tables: coverage per statistic with its lowest figure (of those with at least
+    ``MIN_DETAIL`` intervals), and the false-flag rates with their highest figure."""
+    cov, flags = [], []
+    for st in studies:
+        detail = coverage_rows(st, True)
+        for r in coverage_rows(st):
+            figs = [d for d in detail if (d["table"], d["statistic"]) == (r["table"],
+                                                                          r["statistic"])
+                    and d["intervals"] >= MIN_DETAIL]
+            low = min(figs, key=lambda d: d["coverage"], default=None)
+            cov.append({"case": r["case"], "table": r["table"], "statistic": r["statistic"],
+                        "intervals": r["intervals"], "coverage": f"{r['coverage']:.3f}",
+                        "lowest figure": "" if low is None else
+                        f"{low['figure']} {low['coverage']:.3f}",
+                        "width 0 missed": r["width_0_missed"]})
+        fd = flag_rows(st, True)
+        for r in flag_rows(st):
+            figs = [d for d in fd if d["flag"] == r["flag"] and d["left_alone"] >= MIN_DETAIL]
+            high = max(figs, key=lambda d: d["false_flag_rate"], default=None)
+            flags.append({"case": r["case"], "flag": r["flag"], "left alone": r["left_alone"],
+                          "fired": r["fired"], "rate": f"{r['false_flag_rate']:.3f}",
+                          "highest figure": "" if high is None else
+                          f"{high['figure']} {high['false_flag_rate']:.3f}"})
+    return cov, flags
+
+
 def report(studies: list[Study]) -> str:
     """The whole result as Markdown: the settings, coverage pooled and per figure, flags."""
     parts = ["# Coverage of the intervals and false-flag rates\n",
@@ -488,6 +540,12 @@ def report(studies: list[Study]) -> str:
                            "cpu_s": round(st.cpu), "wall_s": round(st.seconds),
                            "options": st.case.note} for st in studies])
     parts += ["## Cases\n", markdown(cases)]
+    short_cov, short_flags = summary_rows(studies)
+    parts += ["## Summary\n",
+              f"Coverage per statistic (lowest figure: of those with at least {MIN_DETAIL} "
+              "intervals):\n", markdown(pd.DataFrame(short_cov)),
+              "False flags where the reference leaves the figure alone:\n",
+              markdown(pd.DataFrame(short_flags))]
     parts += ["## Coverage, pooled per statistic\n",
               markdown(pd.DataFrame([r for st in studies for r in coverage_rows(st)]))]
     fl = [r for st in studies for r in flag_rows(st)]
@@ -497,6 +555,23 @@ def report(studies: list[Study]) -> str:
     fd = [r for st in studies for r in flag_rows(st, True)]
     parts += ["## False flags per figure\n", markdown(pd.DataFrame(fd))]
     return "\n".join(parts)
+
+
+def to_json(st: Study) -> dict:
+    """A study's counts, JSON-ready (``--save``)."""
+    return {"case": st.case.name, "runs": st.runs, "scale": st.scale, "games": st.games,
+            "skipped": st.skipped, "seconds": st.seconds, "cpu": st.cpu,
+            "tallies": [[*k, vars(t)] for k, t in st.tallies.items()],
+            "flags": [[*k, vars(f)] for k, f in st.flags.items()]}
+
+
+def from_json(d: dict) -> Study:
+    """A study back from :func:`to_json` (``--merge``)."""
+    st = Study(CASES[d["case"]], d["runs"], d["scale"], d["games"], skipped=d["skipped"],
+               seconds=d["seconds"], cpu=d["cpu"])
+    st.tallies = {(a, b, c): Tally(**t) for a, b, c, t in d["tallies"]}
+    st.flags = {(a, b): Flag(**f) for a, b, f in d["flags"]}
+    return st
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -515,12 +590,16 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=None,
                     help="games of each small run (default: each case's own)")
     ap.add_argument("--cases", default=",".join(DEFAULT_CASES),
-                    help=f"comma-separated, of {', '.join(CASES)} (default all)")
+                    help=f"comma-separated, of {', '.join(CASES)} (default "
+                    f"{','.join(DEFAULT_CASES)})")
     ap.add_argument("--small", action="store_true",
                     help="a quick version: 20 runs, a 10x reference, a quarter of the games")
     ap.add_argument("--threads", type=int, default=None, help="threads per run")
     ap.add_argument("--first-seed", type=int, default=1, help="seed of the first small run")
     ap.add_argument("--out", type=Path, help="write the result as Markdown to this file")
+    ap.add_argument("--save", type=Path, help="write the counts as JSON to this file")
+    ap.add_argument("--merge", type=Path, nargs="+", metavar="JSON",
+                    help="play nothing: report the studies of these --save files together")
     a = ap.parse_args(argv)
     runs = a.runs or (20 if a.small else 100)
     scale = a.scale or (10 if a.small else 100)
@@ -538,11 +617,21 @@ def main(argv=None) -> int:
         print(line, file=sys.stderr, flush=True)
 
     studies = []
+    if a.merge:
+        try:
+            studies = [from_json(d) for f in a.merge
+                       for d in json.loads(f.read_text(encoding="utf-8"))]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"coverage: --merge: {e}", file=sys.stderr)
+            return 2
+        names = []
     for name in names:
         case = CASES[name]
         games = a.games or (max(40, case.games // 4) if a.small else case.games)
         st = run_case(case, runs, scale, games, a.threads, a.first_seed, say)
         studies.append(st)
+        if a.save is not None:  # after every case: a long run interrupted keeps what it did
+            write_atomic(a.save, json.dumps([to_json(x) for x in studies], indent=1))
         say(f"{name}: done in {st.seconds:.0f} s ({st.cpu:.0f} CPU s)")
         with pd.option_context("display.width", 200, "display.max_rows", 500):
             say(_fmt(pd.DataFrame(coverage_rows(st))).to_string(index=False))
@@ -552,6 +641,8 @@ def main(argv=None) -> int:
     print(text)
     if a.out is not None:
         write_atomic(a.out, text)
+    if a.save is not None:
+        write_atomic(a.save, json.dumps([to_json(st) for st in studies], indent=1))
     return 0
 
 
