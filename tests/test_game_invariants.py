@@ -27,6 +27,7 @@ from sim.kernel.game import finish_game, play_game, setup_game
 from sim.kernel.records import O_ERR, O_RANK, O_SCORE, O_WIDTH, RD_SCORE, RD_WIDTH
 from sim.kernel.rng import stream_seed
 from sim.kernel.round import play_round
+from sim.kernel.witches import deal_witches, penny_points
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
@@ -96,8 +97,9 @@ def call_kernel(fn, **values):
     return fn(*args)
 
 
-def drive_game(seed: int, game: int, strategies, RS=RS):
-    """Play one game like ``play_game`` does, round by round, checking chip conservation.
+def drive_game(seed: int, game: int, strategies, RS=RS, box=BOX):
+    """Play one game like ``play_game`` does, round by round, checking chip conservation (any
+    ruleset and its ``box``: tests/test_herb_witches_games.py drives Herb Witches games).
 
     Returns (events as dicts, out, rd, bags after each round)."""
     n = len(strategies)
@@ -111,10 +113,11 @@ def drive_game(seed: int, game: int, strategies, RS=RS):
     DS = np.zeros(1, dtype=np.int64)
     rng = np.array([stream_seed(np.uint64(seed), game, s) for s in range(n + 1)], dtype=np.uint64)
     supply = RS.supply.copy()
-    E = np.zeros((20_000, L.EV_WIDTH), dtype=np.int64)
+    E = np.zeros((30_000, L.EV_WIDTH), dtype=np.int64)
     rd = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
     setup_game(P, G, R, supply, RS.starting_bag, n)
     deal_deck(G, R, rng, n)
+    deal_witches(P, G, R, rng, n, E)
     bags = []
     for r in range(1, 10):
         G[L.G_ROUND] = r
@@ -126,8 +129,9 @@ def drive_game(seed: int, game: int, strategies, RS=RS):
         total = supply_counter(supply)
         for s in range(n):
             total += bag_counter(P, s)
-        assert total == Counter(BOX), f"round {r}: bags + supply != box"
+        assert total == Counter(box), f"round {r}: bags + supply != box"
         bags.append([bag_counter(P, s) for s in range(n)])
+    penny_points(P, G, R, E)
     out = np.zeros((n, O_WIDTH), dtype=np.int64)
     finish_game(P, G, out, E)
     assert G[L.G_ERR] == 0

@@ -11,21 +11,12 @@ from collections import Counter, defaultdict
 import numpy as np
 import pytest
 
-from sim.api.events import count_events, event_dict
+from sim.api.events import event_dict
 from sim.api.game import play_batch, replay
-from sim.api.rules_array import rules_scalars
-from sim.kernel import layout as L
-from sim.kernel.cards import deal_deck
-from sim.kernel.decisions.slots import SC_WIDTH
-from sim.kernel.game import finish_game, play_game, setup_game
-from sim.kernel.records import O_ERR, O_SCORE, O_WIDTH, O_WITCHES, RD_SCORE, RD_WIDTH
-from sim.kernel.rng import stream_seed
-from sim.kernel.round import play_round
-from sim.kernel.witches import deal_witches, penny_points
-from sim.rules import chips
+from sim.kernel.records import O_ERR, O_SCORE, O_WITCHES, RD_SCORE
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
-from tests.test_game_invariants import call_kernel
+from tests.test_game_invariants import drive_game
 
 # section 5.1 plus section 5.2
 BOX = {"w1": 25, "w2": 10, "w3": 5, "o1": 32, "o6": 20, "g1": 25, "g2": 15, "g4": 18, "b1": 22,
@@ -52,58 +43,10 @@ GAMES = 40
 CASES = [(n, 1) for n in (2, 3, 4, 5)] + [(n, k) for n in (3, 5) for k in (5, 6)]
 
 
-def drive_game(seed: int, game: int, strategies, rs=RS):
-    """Play one game like ``play_game``, round by round, checking chip conservation."""
-    n = len(strategies)
-    SK = np.stack([s.kinds for s in strategies]).astype(np.int64)
-    SP = np.stack([s.params for s in strategies]).astype(np.float64)
-    R = rules_scalars(rs)
-    P = np.zeros((n, L.P_WIDTH), dtype=np.int64)
-    G = np.zeros(L.G_WIDTH, dtype=np.int64)
-    rng = np.array([stream_seed(np.uint64(seed), game, s) for s in range(n + 1)], dtype=np.uint64)
-    supply = rs.supply.copy()
-    E = np.zeros((30_000, L.EV_WIDTH), dtype=np.int64)
-    rd = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
-    setup_game(P, G, R, supply, rs.starting_bag, n)
-    deal_deck(G, R, rng, n)
-    deal_witches(P, G, R, rng, n, E)
-    bags = []
-    for r in range(1, 10):
-        G[L.G_ROUND] = r
-        call_kernel(play_round, P=P, G=G, R=R, coins=rs.coins, vp=rs.vp, ruby=rs.ruby,
-                    tails=rs.tails, die=rs.die, supply=supply, price=rs.price,
-                    book_round=rs.book_round, book_set=rs.book_set, SK=SK, SP=SP,
-                    SC=np.zeros((n, SC_WIDTH), dtype=np.int64), FD=np.zeros((n, 1), dtype=np.int64),
-                    DS=np.zeros(1, dtype=np.int64), rng=rng, E=E, rd=rd)
-        assert (supply >= 0).all(), f"round {r}: negative supply"
-        total = Counter({chips.chip_name(t): int(supply[t]) for t in range(chips.N_TYPES)
-                         if supply[t]})
-        for s in range(n):
-            total += Counter(chips.chip_name(int(t))
-                             for t in P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]])
-        assert total == Counter(BOX), f"round {r}: bags + supply != box"
-        bags.append([Counter(chips.chip_name(int(t))
-                             for t in P[s, L.CHIPS:L.CHIPS + P[s, L.F_NCHIPS]])
-                     for s in range(n)])
-    penny_points(P, G, R, E)
-    out = np.zeros((n, O_WIDTH), dtype=np.int64)
-    finish_game(P, G, out, E)
-    events = [event_dict(row) for row in E[: count_events(E)]]
-    out2 = np.zeros((n, O_WIDTH), dtype=np.int64)
-    rd2 = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
-    call_kernel(play_game, seed=np.uint64(seed), game=game, nplayers=n, R=R, coins=rs.coins,
-                vp=rs.vp, ruby=rs.ruby, tails=rs.tails, die=rs.die, supply0=rs.supply,
-                price=rs.price, book_round=rs.book_round, book_set=rs.book_set,
-                start_bag=rs.starting_bag, SK=SK, SP=SP, out=out2, rd=rd2,
-                E=np.zeros((0, L.EV_WIDTH), dtype=np.int64))
-    np.testing.assert_array_equal(out, out2)
-    np.testing.assert_array_equal(rd, rd2)
-    return events, out, rd, bags
-
-
 @pytest.fixture(scope="module")
 def played():
-    return {(n, k): [drive_game(500 + n + k, g, [parse_strategy(x) for x in LINEUP[:n]], SETS[k])
+    return {(n, k): [drive_game(500 + n + k, g, [parse_strategy(x) for x in LINEUP[:n]], SETS[k],
+                                  BOX)
                      for g in range(GAMES)] for n, k in CASES}
 
 

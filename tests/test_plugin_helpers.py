@@ -173,27 +173,14 @@ def test_buy_list_expectations():
 
 
 PREFER_FILE = '''
-from sim.kernel.layout import G_OUT, R_PRICE
-from sim.rules.chips import TYPE_COLOUR
 from strategies.builtin import Param
-from strategies.helpers_nb import can_buy, chip_at
+from strategies.helpers_nb import buy_list
 from strategies.registry import register
 
 
 def buy(P, s, G, R, SP, a, b, M):
     # the first affordable legal chips of the list, in order
-    coins, n, used, k = a, 0, 0, 0
-    while n < b and k < 12:
-        t = chip_at(SP, s, 0, k)
-        if t < 0:
-            break
-        if can_buy(G, R, t, coins, used):
-            G[G_OUT + n] = t
-            n += 1
-            coins -= R[R_PRICE + t]
-            used |= 1 << TYPE_COLOUR[t]
-        k += 1
-    return n
+    return buy_list(SP, s, G, R, 0, a, b)
 
 
 register("ut-prefer", "Buys from its own chip list.", fallback="balanced", buy=buy,
