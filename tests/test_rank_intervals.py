@@ -86,3 +86,20 @@ def test_the_report_names_a_first_row_only_when_its_interval_is_1_1():
     open_ = sure.assign(rank_lo=[1, 1], rank_hi=[2, 2])
     text = rank_note("cards", open_)
     assert "not settled" in text and "A, B" in text and "[1, 1]" not in text
+
+
+@pytest.mark.parametrize("part", ["cards", "witches", "books"])
+def test_the_effect_plot_draws_each_rank_interval_rank_1_on_top(part):
+    from sim.study.balance.plots import EFFECT_PLOTS, RANK_AXIS, plot_effects
+
+    _, label, _ = EFFECT_PLOTS[part]
+    df = pd.DataFrame({label: ["a", "b", "c"], "win_share": [0.1, 0.3, 0.2],
+                       "win_share_lo": [0.0, 0.2, 0.1], "win_share_hi": [0.2, 0.4, 0.3],
+                       "rank": [3, 1, 2], "rank_lo": [2, 1, 1], "rank_hi": [3, 2, 3],
+                       "games": [40] * 3, "deals": [10] * 3})
+    fig = plot_effects(df, part)
+    rank_ax = next(ax for ax in fig.axes if ax.get_xlabel().startswith(RANK_AXIS[part]))
+    assert "bootstrap over deals" in rank_ax.get_xlabel()
+    assert "rank's 95% interval" in fig.get_suptitle()
+    names = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert names[-1] == "b" and names[0] == "a"  # rank 1 at the top (the highest y)
