@@ -27,6 +27,9 @@ from sim.cli.exploit_cmd import RULES_HELP, SET_HELP, VARIANT_HELP
 from sim.study.exploit.defaults import (
     DEFAULT_FIELD,
     DEFAULT_PLAYERS,
+    MAX_BATCH,
+    MAX_BATCHES,
+    MAX_CELLS,
     STYLE_BATCH,
     STYLE_BATCHES,
     STYLE_CELLS,
@@ -82,15 +85,19 @@ def register(app: typer.Typer) -> None:
         players: Annotated[int, typer.Option(help="Seats per game.")] = DEFAULT_PLAYERS,
         games: Annotated[int, typer.Option(
             help="Games per candidate of the search, rounded up to whole deals.")] = STYLE_GAMES,
-        batch: Annotated[int, typer.Option(help="Candidates per step of the search.")]
+        batch: Annotated[int, typer.Option(
+            min=1, max=MAX_BATCH, metavar="<int>", help="Candidates per step of the search.")]
         = STYLE_BATCH,
-        batches: Annotated[int, typer.Option(help="Steps of the search.")] = STYLE_BATCHES,
+        batches: Annotated[int, typer.Option(
+            min=1, max=MAX_BATCHES, metavar="<int>", help="Steps of the search.")]
+        = STYLE_BATCHES,
         retest_games: Annotated[int, typer.Option(
             "--retest-games", help="Games each elite plays again on fresh deals.")]
         = STYLE_RETEST_GAMES,
         margin: Annotated[float, typer.Option(
             help="A style is viable within this much win share of the best.")] = STYLE_MARGIN,
-        cells: Annotated[int, typer.Option(help="Cells of the map per descriptor.")]
+        cells: Annotated[int, typer.Option(
+            min=2, max=MAX_CELLS, metavar="<int>", help="Cells of the map per descriptor.")]
         = STYLE_CELLS,
         seed: Annotated[int, typer.Option(
             help="Run seed: the search plays its deals, the re-test those of seed + 1000003.")]

@@ -31,6 +31,9 @@ from sim.study.compare.config import RulesetSpec
 from sim.study.exploit.defaults import (
     DEFAULT_FIELD,
     DEFAULT_PLAYERS,
+    MAX_BATCH,
+    MAX_BATCHES,
+    MAX_CELLS,
     STYLE_BATCH,
     STYLE_BATCHES,
     STYLE_CELLS,
@@ -43,7 +46,6 @@ from sim.study.exploit.space import search_space, start_value
 from sim.study.styles.measures import BY_NAME, DEFAULT_DESCRIPTORS, MEASURES, game_measures
 from sim.study.tune.run import RETEST_SEED_OFFSET, TuneError, TuneParam, share_with_ci, spec_with
 
-MAX_CELLS = 20  # cells per descriptor at most (a 20 x 20 map: 400 elites to re-test)
 SIGMA = 0.2  # the Gaussian emitter's step, in units of each parameter's searched range
 PIECE_GAMES = 2_000  # games per compiled call (per task on Dask)
 STYLE_COLUMNS = ("variant", "cell", "cell_x", "cell_y", "spec", "search_share", "win_share",
@@ -149,9 +151,10 @@ def plan_styles(settings: StylesSettings) -> StylesPlan:
         raise StylesError(f"--margin {s.margin:g}: expected a win share between 0 and 1")
     if not 2 <= s.cells <= MAX_CELLS:
         raise StylesError(f"--cells {s.cells}: expected 2 to {MAX_CELLS}")
-    for name, v in (("--batch", s.batch), ("--batches", s.batches)):
-        if v < 1:
-            raise StylesError(f"{name} {v}: expected at least 1")
+    for name, v, most in (("--batch", s.batch, MAX_BATCH), ("--batches", s.batches,
+                                                               MAX_BATCHES)):
+        if not 1 <= v <= most:
+            raise StylesError(f"{name} {v}: expected 1 to {most}")
     n = s.players
     field_specs = seated_field(s.strategies, s.searched, n, StylesError)
     if s.retest_games < 2 * n:
