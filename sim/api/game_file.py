@@ -10,6 +10,7 @@ import numpy as np
 
 from sim.api.round_file import (
     apply_script,
+    file_ruleset,
     load,
     play_checked_round,
 )
@@ -27,7 +28,6 @@ from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
 from sim.rules import chips
 from sim.rules.books import ROUND_FILE_KEYS, SCRIPTED
-from sim.rules.ruleset import RulesetError, load_ruleset
 
 SCRIPT_KEYS = {"draws", "flask_on", "choice", "buy", "spend", "card_choice", "card_draws", "tube",
                "witch", *(k for k, (kind, _) in ROUND_FILE_KEYS.items() if kind == SCRIPTED)}
@@ -53,18 +53,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
     from sim.kernel.records import O_NWIN, O_RANK, O_WIDTH, O_WIN
     from sim.kernel.witches import penny_points
 
-    for k in d:
-        if k not in GAME_KEYS:
-            raise RoundFileError(f"{label}: unknown key '{k}'; "
-                                 f"expected {', '.join(sorted(GAME_KEYS))}")
-    overrides = d.get("set", [])
-    if isinstance(overrides, str):
-        overrides = [overrides]
-    try:
-        rs = load_ruleset(d.get("rules", "base"), overrides)
-        rs.check_implemented()
-    except RulesetError as e:
-        raise RoundFileError(str(e)) from None
+    rs = file_ruleset(d, label, GAME_KEYS)
     n = cauldrons_of(d, rs, label)  # teams (game.teams): two cauldrons for the four players
     rounds = d.get("round")
     nr = int(rs.game("rounds"))

@@ -110,12 +110,14 @@ class PreparedRound:
     supply: np.ndarray
 
 
-def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
-    """Check already-parsed round-file data and build the round kernel's arrays."""
+def file_ruleset(d: dict, label: str, keys) -> Ruleset:
+    """The ruleset of a round or game file's data (``rules``: a name, or a path found beside the
+    file first; ``set``: one override or a list), after checking its top-level keys are among
+    ``keys``; RoundFileError naming the file for a bad one."""
     for k in d:
-        if k not in TOP_KEYS:
+        if k not in keys:
             raise RoundFileError(f"{label}: unknown key '{k}'; "
-                                 f"expected {', '.join(sorted(TOP_KEYS))}")
+                                 f"expected {', '.join(sorted(keys))}")
     overrides = d.get("set", [])
     if isinstance(overrides, str):
         overrides = [overrides]
@@ -129,6 +131,12 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
         rs.check_implemented()
     except RulesetError as e:
         raise RoundFileError(str(e)) from None
+    return rs
+
+
+def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
+    """Check already-parsed round-file data and build the round kernel's arrays."""
+    rs = file_ruleset(d, label, TOP_KEYS)
     n = cauldrons_of(d, rs, label)
     rnd = int_of(d, "round", label, lo=1, hi=rs.game("rounds"))
     sp = int_of(d, "start_player", label, default=0, lo=0, hi=n - 1)

@@ -382,6 +382,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object ins
 QuietOpt = Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")]
 ThreadsOpt = Annotated[int | None, typer.Option(
     "--threads", help="Numba threads (results never depend on it).")]
+FieldOpt = Annotated[str | None, typer.Option(
+    "--strategies", help="The field: strategy specs (name or name:key=value,...), "
+    "comma-separated. Default: the built-in presets.")]
 StrategyFileOpt = Annotated[list[str] | None, typer.Option(
     "--strategy-file", help="Load user strategies from a Python file (repeatable); see README.")]
 

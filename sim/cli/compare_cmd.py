@@ -10,7 +10,16 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from sim.cli.common import compile_notice, fail
+from sim.cli.common import (
+    FieldOpt,
+    JsonOpt,
+    QuietOpt,
+    StrategyFileOpt,
+    StudyForceOpt,
+    ThreadsOpt,
+    compile_notice,
+    fail,
+)
 from sim.cli.hooks import when_work_starts
 from sim.cli.printing import print_table, stdout_console
 from sim.study.tournament.defaults import DEFAULT_GAMES
@@ -64,9 +73,7 @@ def register(app: typer.Typer) -> None:
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value in every ruleset: section.key=value "
             "(repeatable).")] = None,
-        strategies: Annotated[str | None, typer.Option(
-            help="The field: strategy specs (name or name:key=value,...), comma-separated. "
-            "Default: the built-in presets.")] = None,
+        strategies: FieldOpt = None,
         players: Annotated[int | None, typer.Option(
             help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for "
             "a single spec and the presets).")] = None,
@@ -80,17 +87,11 @@ def register(app: typer.Typer) -> None:
             help="The round after which the leader is taken for 'leader wins'.")] = 6,
         out: Annotated[Path | None, typer.Option(
             help="Write a report folder: parquet tables, PNG plots, report.md, run.json.")] = None,
-        force: Annotated[bool, typer.Option(
-            "--force",
-            help="Write into a non-empty --out (replacing a previous report's files).")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")] = False,
-        json_: Annotated[bool, typer.Option(
-            "--json", help="Print one JSON object instead of tables.")] = False,
-        threads: Annotated[int | None, typer.Option(
-            "--threads", help="Numba threads (results never depend on it).")] = None,
-        strategy_file: Annotated[list[str] | None, typer.Option(
-            "--strategy-file",
-            help="Load user strategies from a Python file (repeatable).")] = None,
+        force: StudyForceOpt = False,
+        quiet: QuietOpt = False,
+        json_: JsonOpt = False,
+        threads: ThreadsOpt = None,
+        strategy_file: StrategyFileOpt = None,
     ) -> None:
         """Compare rulesets side by side: the same field on the same deals under each ruleset or
         variant; score level and spread, explosions, game length, seat advantage, the round-6

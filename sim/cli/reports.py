@@ -15,7 +15,12 @@ from rich.console import Console
 from sim.cli.common import (
     Backend,
     BackendOpt,
+    FieldOpt,
+    JsonOpt,
     SchedulerOpt,
+    SetOpt,
+    StrategyFileOpt,
+    ThreadsOpt,
     WorkersOpt,
     compile_notice,
     fail,
@@ -51,8 +56,14 @@ class Detail(str, Enum):
     rounds = "rounds"
 
 
-StrategyFileOpt = Annotated[list[str] | None, typer.Option(
-    "--strategy-file", help="Load user strategies from a Python file (repeatable).")]
+# options of tournament and sweep beside common.py's (None: the default, or with --resume the
+# interrupted run's setting)
+RunRulesOpt = Annotated[str | None, typer.Option(
+    "--rules", help="Built-in ruleset name or a TOML file (default base).")]
+RunForceOpt = Annotated[bool, typer.Option(
+    "--force", help="Overwrite the report in a non-empty --out.")]
+RunQuietOpt = Annotated[bool, typer.Option(
+    "--quiet", help="No progress bar and no notes on stderr.")]
 
 
 def _sweep_interrupted(target: Path) -> str:
@@ -172,9 +183,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def tournament(
-        strategies: Annotated[str | None, typer.Option(
-            help="Strategy specs (name or name:key=value,...), comma-separated. Default: the "
-            "built-in presets.")] = None,
+        strategies: FieldOpt = None,
         players: Annotated[int | None, typer.Option(
             help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for "
             "a single spec, the presets and vs-field).")] = None,
@@ -184,10 +193,8 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int | None, typer.Option(help="Run seed (default 1).")] = None,
         out: Annotated[Path | None, typer.Option(
             help="Report directory. Default: ./reports/<timestamp>/.")] = None,
-        rules: Annotated[str | None, typer.Option(
-            "--rules", help="Built-in ruleset name or a TOML file (default base).")] = None,
-        set_: Annotated[list[str] | None, typer.Option(
-            "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        rules: RunRulesOpt = None,
+        set_: SetOpt = None,
         format_: Annotated[Format | None, typer.Option(
             "--format", help="rotate: every deal in every seat rotation; round-robin: every "
             "combination of --players strategies from the pool; vs-field: the first strategy "
@@ -202,14 +209,10 @@ def register(app: typer.Typer) -> None:
         resume: Annotated[bool, typer.Option(
             "--resume", help="Continue the interrupted run in --out (options not given are taken "
             "from it).")] = False,
-        force: Annotated[bool, typer.Option(
-            "--force", help="Overwrite the report in a non-empty --out.")] = False,
-        quiet: Annotated[bool, typer.Option(
-            "--quiet", help="No progress bar and no notes on stderr.")] = False,
-        json_: Annotated[bool, typer.Option(
-            "--json", help="Print one JSON object instead of tables.")] = False,
-        threads: Annotated[int | None, typer.Option(
-            "--threads", help="Numba threads (results never depend on it).")] = None,
+        force: RunForceOpt = False,
+        quiet: RunQuietOpt = False,
+        json_: JsonOpt = False,
+        threads: ThreadsOpt = None,
         plots: Annotated[bool, typer.Option("--plots/--no-plots",
                                             help="Draw the PNG plots.")] = True,
         strategy_file: StrategyFileOpt = None,
@@ -267,10 +270,8 @@ def register(app: typer.Typer) -> None:
             help="Run seed (default 1); every value plays the same deals.")] = None,
         out: Annotated[Path | None, typer.Option(
             help="Report directory. Default: ./reports/sweep-<timestamp>/.")] = None,
-        rules: Annotated[str | None, typer.Option(
-            "--rules", help="Built-in ruleset name or a TOML file (default base).")] = None,
-        set_: Annotated[list[str] | None, typer.Option(
-            "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        rules: RunRulesOpt = None,
+        set_: SetOpt = None,
         until_ci: Annotated[float | None, typer.Option(
             "--until-ci",
             help="Per value: play until the win-share intervals are within +-W.")] = None,
@@ -278,14 +279,10 @@ def register(app: typer.Typer) -> None:
             help="games or rounds (per-value reports).")] = None,
         resume: Annotated[bool, typer.Option(
             "--resume", help="Continue an interrupted sweep in --out.")] = False,
-        force: Annotated[bool, typer.Option(
-            "--force", help="Overwrite the report in a non-empty --out.")] = False,
-        quiet: Annotated[bool, typer.Option(
-            "--quiet", help="No progress bar and no notes on stderr.")] = False,
-        json_: Annotated[bool, typer.Option(
-            "--json", help="Print one JSON object instead of a table.")] = False,
-        threads: Annotated[int | None, typer.Option(
-            "--threads", help="Numba threads (results never depend on it).")] = None,
+        force: RunForceOpt = False,
+        quiet: RunQuietOpt = False,
+        json_: JsonOpt = False,
+        threads: ThreadsOpt = None,
         plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Draw sweep.png.")] = True,
         strategy_file: StrategyFileOpt = None,
         backend: BackendOpt = Backend.local,

@@ -15,7 +15,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.cli.common import compile_notice, exit_on_interrupt, fail, work_progress
+from sim.cli.common import (
+    JsonOpt,
+    RulesOpt,
+    ThreadsOpt,
+    compile_notice,
+    exit_on_interrupt,
+    fail,
+    work_progress,
+)
 from sim.cli.hooks import when_work_starts
 
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
@@ -37,8 +45,7 @@ def register(app: typer.Typer) -> None:
         round_: Annotated[int, typer.Option(
             "--round", help="Game round (0: outside a game): picks the value of a coin (and of a "
             "ruby in the last round) unless --coin-value / --ruby-value are given.")] = 0,
-        rules: Annotated[str, typer.Option("--rules",
-                                           help="Built-in ruleset name or a TOML file.")] = "base",
+        rules: RulesOpt = "base",
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value: section.key=value (repeatable), e.g. "
             "books.blue=2.")] = None,
@@ -66,8 +73,7 @@ def register(app: typer.Typer) -> None:
         exact: Annotated[bool | None, typer.Option(
             "--exact/--sample", help="Enumerate exactly, or sample every rule (default: exact when "
             "the bag allows).")] = None,
-        json_: Annotated[bool, typer.Option(
-            "--json", help="Print one JSON object instead of tables.")] = False,
+        json_: JsonOpt = False,
         csv: Annotated[str | None, typer.Option(
             "--csv", help="Write the table as CSV to FILE.")] = None,
         png: Annotated[str | None, typer.Option(
@@ -79,8 +85,7 @@ def register(app: typer.Typer) -> None:
         force: Annotated[bool, typer.Option(
             "--force", help="Replace an existing --csv or --png file, or the files of a "
             "non-empty --out folder.")] = False,
-        threads: Annotated[int | None, typer.Option(
-            "--threads", help="Numba threads (results never depend on it).")] = None,
+        threads: ThreadsOpt = None,
     ) -> None:
         """At which white total (or explosion risk) should this bag stop? Every threshold's
         explosion chance, reward space, coins, VP, rubies and value, against the optimal stopper

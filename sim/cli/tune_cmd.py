@@ -17,7 +17,12 @@ from rich.console import Console
 from sim.cli.common import (
     Backend,
     BackendOpt,
+    RulesOpt,
     SchedulerOpt,
+    SetOpt,
+    StrategyFileOpt,
+    StudyForceOpt,
+    ThreadsOpt,
     WorkersOpt,
     exit_on_interrupt,
     fail,
@@ -49,19 +54,12 @@ def register(app: typer.Typer) -> None:
         out_dir: Annotated[str | None, typer.Option(
             "--out", help="Directory for history.parquet, progress.png, tune.json and "
                      "report.html.")] = None,
-        force: Annotated[bool, typer.Option(
-            "--force", help="Write into a non-empty --out (replacing a previous report's "
-            "files).")] = False,
-        rules: Annotated[str, typer.Option("--rules",
-                                           help="Built-in ruleset name or a TOML file.")] = "base",
-        set_: Annotated[list[str] | None, typer.Option(
-            "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
-        threads: Annotated[int | None, typer.Option(
-            "--threads", help="Numba threads (results never depend on it).")] = None,
+        force: StudyForceOpt = False,
+        rules: RulesOpt = "base",
+        set_: SetOpt = None,
+        threads: ThreadsOpt = None,
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-        strategy_file: Annotated[list[str] | None, typer.Option(
-            "--strategy-file",
-            help="Load user strategies from a Python file (repeatable).")] = None,
+        strategy_file: StrategyFileOpt = None,
         backend: BackendOpt = Backend.local,
         scheduler: SchedulerOpt = None,
         workers: WorkersOpt = None,
