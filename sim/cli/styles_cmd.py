@@ -37,6 +37,7 @@ from sim.study.exploit.defaults import (
     STYLE_MARGIN,
     STYLE_RETEST_GAMES,
 )
+from sim.study.styles.descriptors import DEFAULT_DESCRIPTORS, DESCRIPTORS
 
 
 def print_result(res, files: list[str], out: Path | None, console: Console) -> None:
@@ -80,8 +81,8 @@ def register(app: typer.Typer) -> None:
             "default as quacks exploit).")] = None,
         descriptors: Annotated[str | None, typer.Option(
             "--descriptors", help="The map's two behaviour descriptors, comma-separated: "
-            "explosion_rate, white_at_stop, droplet, chips_bought, cheap_share. Default "
-            "explosion_rate,droplet.")] = None,
+            f"{', '.join(d.name for d in DESCRIPTORS)}. Default "
+            f"{','.join(DEFAULT_DESCRIPTORS)}.")] = None,
         players: Annotated[int, typer.Option(help="Seats per game.")] = DEFAULT_PLAYERS,
         games: Annotated[int, typer.Option(
             help="Games per candidate of the search, rounded up to whole deals.")] = STYLE_GAMES,

@@ -3,37 +3,15 @@ descriptors, from the per-game results and the per-round records the games produ
 (the fields of ``sim.api.game.result_fields`` and ``round_fields``: ``exploded``, ``white``,
 ``droplet``, ``bought``).
 
-Each descriptor is declared once here (:data:`DESCRIPTORS`): its name, what it measures and the
-range the map's grid spans; the values outside the range land in the edge cells.
+The descriptors are declared in ``sim.study.styles.descriptors``; each is a column here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from sim.study.styles.descriptors import DESCRIPTORS
 
-@dataclass(frozen=True)
-class Descriptor:
-    """A behaviour descriptor: ``name``, a ``label`` for plots and tables, the grid's range."""
-
-    name: str
-    label: str
-    lo: float
-    hi: float
-
-
-# column of :func:`game_measures`' output -> the descriptor (column 0 is the win share)
-DESCRIPTORS = (
-    Descriptor("explosion_rate", "pots exploded (share of its potions)", 0.0, 0.6),
-    Descriptor("white_at_stop", "white total of a potion it stopped", 5.0, 7.5),
-    Descriptor("droplet", "droplet position at the end", 0.0, 14.0),
-    Descriptor("chips_bought", "chips bought in the game", 8.0, 18.0),
-    Descriptor("cheap_share", "share of chips bought that are orange or green", 0.0, 0.6),
-)
-BY_NAME = {d.name: d for d in DESCRIPTORS}
-DEFAULT_DESCRIPTORS = ("explosion_rate", "droplet")
 MEASURES = ("win_share", *(d.name for d in DESCRIPTORS))  # the columns of game_measures
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from sim.stats.clusters import METHOD_DIFF, METHOD_SHARE
 from sim.study.balance.report import ci_cell
 from sim.study.design.text import md
-from sim.study.styles.measures import BY_NAME
+from sim.study.styles.descriptors import BY_NAME
 
 TABLES = ("summary", "styles", "history")
 MAP_PNG = "map.png"

@@ -43,7 +43,8 @@ from sim.study.exploit.defaults import (
 )
 from sim.study.exploit.run import load_variants, seated_field, variant_args
 from sim.study.exploit.space import search_space, start_value
-from sim.study.styles.measures import BY_NAME, DEFAULT_DESCRIPTORS, MEASURES, game_measures
+from sim.study.styles.descriptors import BY_NAME, DEFAULT_DESCRIPTORS
+from sim.study.styles.measures import MEASURES, game_measures
 from sim.study.tune.run import RETEST_SEED_OFFSET, TuneError, TuneParam, share_with_ci, spec_with
 
 SIGMA = 0.2  # the Gaussian emitter's step, in units of each parameter's searched range
