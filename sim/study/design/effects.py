@@ -58,7 +58,7 @@ EFFECT_COLUMNS = ("knob", "metric", "from", "to", "diff", "ci_lo", "ci_hi", "str
 RANKING_COLUMNS = ("rank", "rank_lo", "rank_hi", "knob", "effect", "p_adj", "metric", "from",
                    "to", "diff", "ci_lo", "ci_hi", "strength", "metrics_moved")
 NO_EFFECT, EFFECT = "no effect", "moves"
-RANK_REPS = 300  # bootstrap replicates of the ranking
+RANK_REPS = 200  # bootstrap replicates of the ranking
 RANK_STREAM = 50  # the ranking bootstrap's stream of the run seed
 SHARE_CHANGE = 1.0  # a share's largest change on one deal: from 0 to 1
 
@@ -153,6 +153,7 @@ class Family:
     metric: str
     pairs: list[tuple[str, str]]
     diffs: list[Diff]
+    _q: float | None = None
 
     @property
     def deals(self) -> int:
@@ -164,6 +165,13 @@ class Family:
 
     def values(self) -> np.ndarray:
         return np.array([d.value for d in self.diffs], np.float64)
+
+    def quantile(self) -> float:
+        """The family's simultaneous quantile (``maxt_quantile`` of its residuals; computed
+        once)."""
+        if self._q is None:
+            self._q = maxt_quantile(self.resid())
+        return self._q
 
 
 def pair_families(knob: str, labels: Sequence[str], ests: Sequence[Mapping[str, Estimate]],
@@ -226,8 +234,7 @@ def effect_rows(families: Sequence[Family], method: str = DEFAULT_ADJUST) -> lis
             v = f.values()
             top = int(np.argmax(np.abs(v)))
             d = f.diffs[top]
-            q = maxt_quantile(f.resid())
-            lo, hi = d.interval(q)
+            lo, hi = d.interval(f.quantile())
             padj = adjust([x.p() for x in f.diffs], method)
             moving = int(np.sum(padj < ALPHA))
             rows.append({"knob": f.knob, "metric": f.metric, "from": f.pairs[top][0],
@@ -318,7 +325,7 @@ def rank_intervals(families: Sequence[Family], knobs: Sequence[str],
                 p = np.where(se > 0, 2 * student.sf(np.abs(v) / se, D - 1),
                              np.where(v == 0, 1.0, 0.0))
             p = np.minimum(p, 1.0)
-            q = maxt_quantile(R)
+            q = f.quantile()
             pick = np.argmax(np.abs(v), axis=1)
             rows = np.arange(reps)
             half = np.where(spread[pick], q * se[rows, pick], zero_h[pick])
