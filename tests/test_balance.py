@@ -342,10 +342,12 @@ def test_cli_json_and_report_folder(tmp_path):
 
 
 def test_cli_tables(tmp_path):
-    r = ok("balance", "--games", 40, "--players", 2, "--parts", "game,skill")
+    r = ok("balance", "--games", 40, "--players", 2, "--parts", "game,skill,books")
     assert "the game (95% CI, deals as the unit)" in r.stdout
     assert "seat0_win_share" in r.stdout and "skill_gap" in r.stdout
     assert "fortune-teller" not in r.stdout
+    assert "Left out, decided by definition: last_after_round_9_wins" in r.stdout
+    assert "rank [95% CI]" in r.stdout and "Rank 1, the colour most worth buying" in r.stdout
 
 
 @pytest.mark.parametrize("args, needle", [
