@@ -23,3 +23,13 @@ def optimal_kernel():
         if plugin._OPTIMAL is not None and plugin.table_functions(table)[0] is plugin._OPTIMAL:
             return table
     pytest.fail("slot_table() never put the optimal stopper into UF[0]")
+
+
+@pytest.fixture
+def restore_threads():
+    """Numba's thread count after the test as before it (for tests that set it)."""
+    import numba
+
+    before = numba.get_num_threads()
+    yield
+    numba.set_num_threads(before)

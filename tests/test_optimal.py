@@ -235,16 +235,23 @@ NONWHITE = ["o1", "g1", "g2", "b1", "b2", "b4", "r1", "r2", "r4", "y1", "y2", "p
 
 
 @hs.composite
-def small_potions(draw):
+def small_bags(draw, most_w1: int, nonwhite, fewest: int, most: int):
+    """Chip counts of a small bag (never empty): up to ``most_w1`` white 1s, 2 white 2s and a
+    white 3, and ``fewest`` to ``most`` chips of ``nonwhite`` (tests/test_optimal_dp.py too)."""
     counts = np.zeros(chips.N_TYPES, dtype=np.int64)
-    counts[chips.W1] = draw(hs.integers(0, 4))
+    counts[chips.W1] = draw(hs.integers(0, most_w1))
     counts[chips.W2] = draw(hs.integers(0, 2))
     counts[chips.W3] = draw(hs.integers(0, 1))
-    extra = draw(hs.lists(hs.sampled_from(NONWHITE), min_size=0, max_size=3))
-    for name in extra:
+    for name in draw(hs.lists(hs.sampled_from(nonwhite), min_size=fewest, max_size=most)):
         counts[chips.parse_chips(name)[0]] += 1
     if counts.sum() == 0:
         counts[chips.W1] = 1
+    return counts
+
+
+@hs.composite
+def small_potions(draw):
+    counts = draw(small_bags(4, NONWHITE, 0, 3))
     start = draw(hs.sampled_from([0, 0, 2, 5, 11, 30, 49]))
     flask = draw(hs.sampled_from([None, 1, 2, 3]))
     coin = draw(hs.sampled_from([0.0, 0.2, 0.3, 0.5, 1.0]))

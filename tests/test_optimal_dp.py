@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
-from test_optimal import EXACT_CASES
+from test_optimal import EXACT_CASES, small_bags
 
 import sim.kernel.decisions.optimal as dp
 from sim.api import potion as pot
@@ -102,12 +102,7 @@ NONWHITE = ["o1", "g1", "b1", "b2", "b4", "r1", "r2", "r4", "y1", "y2", "k1"]
 
 @hs.composite
 def mid_potions(draw):
-    counts = np.zeros(chips.N_TYPES, dtype=np.int64)
-    counts[chips.W1] = draw(hs.integers(0, 3))
-    counts[chips.W2] = draw(hs.integers(0, 2))
-    counts[chips.W3] = draw(hs.integers(0, 1))
-    for name in draw(hs.lists(hs.sampled_from(NONWHITE), min_size=1, max_size=4)):
-        counts[chips.parse_chips(name)[0]] += 1
+    counts = draw(small_bags(3, NONWHITE, 1, 4))
     white = draw(hs.integers(0, 7))
     anchor = draw(hs.sampled_from([0, 3, 8, 15, 26, 40, 50]))
     last = draw(hs.sampled_from(["w1", "w2", "g1", "o1", "r2"]))

@@ -33,13 +33,6 @@ def hist_range(q, seed, first, n, chunks=8):
     )[:54]  # (rows 54+: the overflow bowl, which the base game has not)
 
 
-@pytest.fixture
-def restore_threads():
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
 def test_same_seed_same_histogram():
     a = pot.sample(Q, 50_000, seed=7)
     b = pot.sample(Q, 50_000, seed=7)

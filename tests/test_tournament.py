@@ -37,13 +37,6 @@ def frames_equal(a, b):
         pd.testing.assert_frame_equal(x, y, check_exact=True, obj=attr)
 
 
-@pytest.fixture
-def restore_threads():
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
 # --- plans -------------------------------------------------------------------------------------
 
 def test_rotate_layout():
