@@ -9,13 +9,10 @@ from pathlib import Path
 from sim.questions.ask_rules import as_list
 from sim.questions.report import Report, report_folder
 from sim.questions.running import (
-    check_ints,
     check_out_free,
-    check_out_text,
     merge_settings,
-    nothing_to_resume,
     open_backend,
-    set_threads,
+    resume_checks,
     strategy_paths,
     strategy_specs,
     warm_games,
@@ -125,21 +122,11 @@ def _settings(*, strategy, param, baseline, vs, players, games, seed, out, rules
               workers) -> dict:
     """The checks of the arguments, in the command's order, and the sweep's settings (with
     ``resume``, those not given taken from the interrupted sweep)."""
-    from sim.study.reports.files import read_saved_settings
     from sim.study.sweep.run import plan_sweep
     from sim.study.tournament.plan import load_strategy_files
 
-    check_ints(SweepInputError, players=players, games=games, seed=seed, workers=workers)
-    check_out_text(out, SweepInputError)
-    set_threads(threads, SweepInputError)
-    if resume and force:
-        raise SweepInputError(
-            "--resume and --force: give one (--resume continues, --force starts over)")
-    if resume and out is None:
-        raise SweepInputError("--resume needs --out DIR, the directory of the interrupted sweep")
-    if resume and nothing_to_resume(out):
-        raise SweepInputError(f"nothing to resume in {out}")
-    saved = read_saved_settings(out) if resume else None
+    saved = resume_checks(SweepInputError, out=out, threads=threads, resume=resume, force=force,
+                          what="sweep", players=players, games=games, seed=seed, workers=workers)
     params, overrides = as_list(param), as_list(set)
     s = merge_settings({"strategy": strategy, "params": params or None, "baseline": baseline,
                         "vs": strategy_specs(vs) if vs is not None else None,

@@ -8,13 +8,10 @@ from pathlib import Path
 from sim.questions.ask_rules import as_list
 from sim.questions.report import Report, report_folder
 from sim.questions.running import (
-    check_ints,
     check_out_free,
-    check_out_text,
     merge_settings,
-    nothing_to_resume,
     open_backend,
-    set_threads,
+    resume_checks,
     strategy_paths,
     strategy_specs,
     warm_games,
@@ -93,18 +90,11 @@ def tournament(
 def _plan(*, strategies, players, games, seed, out, rules, set, format, until_ci,  # noqa: A002
           detail, resume, force, threads, strategy_file, workers):
     """The checks of the arguments, in the command's order, and the resolved plan."""
-    from sim.study.reports.files import read_saved_settings
     from sim.study.tournament.plan import TournamentConfig, resolve_plan
     from sim.study.tournament.run import check_two_deals
 
-    check_ints(TournamentInputError, players=players, games=games, seed=seed, workers=workers)
-    check_out_text(out, TournamentInputError)
-    set_threads(threads, TournamentInputError)
-    if resume and force:
-        raise TournamentInputError(
-            "--resume and --force: give one (--resume continues, --force starts over)")
-    if resume and out is None:
-        raise TournamentInputError("--resume needs --out DIR, the directory of the interrupted run")
+    saved = resume_checks(TournamentInputError, out=out, threads=threads, resume=resume,
+                          force=force, players=players, games=games, seed=seed, workers=workers)
     specs = None
     if strategies is not None:
         specs = tuple(strategy_specs(strategies))
@@ -117,9 +107,6 @@ def _plan(*, strategies, players, games, seed, out, rules, set, format, until_ci
              "format": getattr(format, "value", format), "until_ci": until_ci,
              "detail": getattr(detail, "value", detail),
              "strategy_files": strategy_paths(strategy_file)}
-    if resume and nothing_to_resume(out):
-        raise TournamentInputError(f"nothing to resume in {out}")
-    saved = read_saved_settings(out) if resume else None
     plan = resolve_plan(TournamentConfig.from_settings(merge_settings(given, saved)))
     check_two_deals(plan)
     if out is not None:  # a temporary folder is new and writable

@@ -95,6 +95,26 @@ def nothing_to_resume(out: str | Path) -> bool:
     return not any((Path(out) / n).is_file() for n in (STATE_FILE, SWEEP_STATE, RUN_FILE))
 
 
+def resume_checks(error: type[ValueError], *, out: str | Path | None, threads: int | None,
+                  resume: bool, force: bool, what: str = "run", **ints: int | None) -> dict | None:
+    """The first checks of a resumable run's arguments, in the commands' order: the integers
+    (``ints``), an empty ``out``, the thread count (then set), ``resume`` with ``force``, without
+    ``out`` or with nothing in it to resume; each an ``error`` with the command's line. Returns
+    the settings the interrupted ``what`` saved in ``out`` when resuming, else None."""
+    from sim.study.reports.files import read_saved_settings
+
+    check_ints(error, **ints)
+    check_out_text(out, error)
+    set_threads(threads, error)
+    if resume and force:
+        raise error("--resume and --force: give one (--resume continues, --force starts over)")
+    if resume and out is None:
+        raise error(f"--resume needs --out DIR, the directory of the interrupted {what}")
+    if resume and nothing_to_resume(out):
+        raise error(f"nothing to resume in {out}")
+    return read_saved_settings(out) if resume else None
+
+
 def merge_settings(given: dict, saved: dict | None) -> dict:
     """Arguments given over those saved by the interrupted run (None: not given)."""
     out = dict(saved or {})
