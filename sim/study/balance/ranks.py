@@ -53,8 +53,8 @@ def rank_intervals(per_deal: np.ndarray, score: Callable[[np.ndarray], np.ndarra
     for start in range(0, draws, batch):
         b = min(batch, draws - start)
         pick = rng.integers(0, D, size=(b, D)) + (np.arange(b) * D)[:, None]
-        counts = np.bincount(pick.ravel(), minlength=b * D).reshape(b, D)
-        out.append(rank_of(score(counts @ Y / D)))
+        counts = np.bincount(pick.ravel(), minlength=b * D).reshape(b, D).astype(np.float64)
+        out.append(rank_of(score(counts @ Y / D)))  # float counts: a BLAS product
     R = np.concatenate(out)
     a = (1 - LEVEL) / 2
     lo = np.quantile(R, a, axis=0, method="lower").astype(np.int64)
