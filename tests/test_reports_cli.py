@@ -163,19 +163,26 @@ def test_existing_dir_is_refused_unless_force_or_resume(tmp_path):
     assert json.loads(r.stdout)["games"] == 90
 
 
-def test_resume_takes_saved_settings(tmp_path, monkeypatch):
-    import sim.study.tournament.run as C  # what sim.tournament runs
-
-    real = C.run_tournament
+def interrupt_run(monkeypatch, module, call: int):
+    """The ``call``-th ``module.run_tournament`` stops after its first chunk, as at a Ctrl-C;
+    returns the real function."""
+    real = module.run_tournament
     calls = {"n": 0}
 
-    def interrupt_first(*a, **k):
+    def interrupted(*a, **k):
         calls["n"] += 1
-        if calls["n"] == 1:
+        if calls["n"] == call:
             k["stop_after_chunks"] = 1
         return real(*a, **k)
 
-    monkeypatch.setattr(C, "run_tournament", interrupt_first)
+    monkeypatch.setattr(module, "run_tournament", interrupted)
+    return real
+
+
+def test_resume_takes_saved_settings(tmp_path, monkeypatch):
+    import sim.study.tournament.run as C  # what sim.tournament runs
+
+    interrupt_run(monkeypatch, C, 1)
     out = tmp_path / "r"
     r = invoke("tournament", "--strategies", THREE, "--games", 6000, "--seed", 3, "--out", out,
                "--no-plots")
@@ -386,18 +393,9 @@ def test_plot_errors(tmp_path):
 def test_sweep_interrupted_and_resumed(tmp_path, monkeypatch):
     import sim.study.sweep.run as T
 
-    real = T.run_tournament
-    calls = {"n": 0}
-
-    def interrupt_second(*a, **k):
-        calls["n"] += 1
-        if calls["n"] == 2:
-            k["stop_after_chunks"] = 1
-        return real(*a, **k)
-
     args = ("sweep", "--strategy", "threshold", "--param", "t=5:7:1", "--vs", "threshold,random",
             "--players", 3, "--games", 3000, "--no-plots", "--json")
-    monkeypatch.setattr(T, "run_tournament", interrupt_second)
+    real = interrupt_run(monkeypatch, T, 2)
     r = invoke(*args, "--out", tmp_path / "a")
     assert r.exit_code == 130 and "--resume" in r.stderr
     monkeypatch.setattr(T, "run_tournament", real)
