@@ -122,3 +122,14 @@ def test_dask_gives_the_local_map():
     local = json.loads(ok(*args).stdout)["variants"]
     dask = json.loads(ok(*args, "--backend", "dask", "--workers", 1).stdout)["variants"]
     assert dask == local
+
+
+def test_the_recorded_command_reproduces_the_map(tiny, tmp_path):
+    import shlex
+
+    _, out = tiny
+    args = shlex.split(json.loads((out / "run.json").read_text())["provenance"]["command"])
+    assert args[:2] == ["quacks", "styles"]
+    ok(*args[1:], "--out", tmp_path / "again", "--quiet")
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "again" / "styles.parquet"),
+                                  pd.read_parquet(out / "styles.parquet"))
