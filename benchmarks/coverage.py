@@ -19,6 +19,8 @@ the Python API (``sim.tournament``, ``sim.compare``, ``sim.balance``, ``sim.sens
 - **effects** (``sensitivity``): the picked pair of each knob and figure (the two values
   furthest apart in the small run), its interval against the reference's difference of that
   same pair, so the picking is part of what is measured.
+- **left_out**: ``design`` runs whose search picked other best values than the reference's
+  (their re-test measures another rule change) are left out.
 - **flags**: where the reference says a figure is left alone (every interval of the family
   contains 0 and is at most half as wide as the small runs' median), the share of small runs
   that flag it anyway: ``moves`` (a knob and figure, over the knob's pairs), a pair's
@@ -65,7 +67,7 @@ import sim  # noqa: E402
 from sim.stats.intervals import wilson  # noqa: E402
 
 REF_SEED = 10_000_019  # the reference's seed (the small runs take 1, 2, ...)
-MIN_DETAIL = 50  # a figure's own coverage is named in the summary from this many intervals
+MIN_DETAIL = 30  # a figure's own coverage is named in the summary from this many intervals
 NARROWER = 0.5  # "left alone": the reference's interval holds 0 and is at most this share as wide
 SENSITIVITY_KNOBS = ("game.rats_from_round=1:9", "rats.lap=49:97")  # the issue's case
 DESIGN_KNOB = "game.rats_from_round=1|9"
@@ -499,7 +501,8 @@ def markdown(df: pd.DataFrame) -> str:
         return "(none)\n"
     df = _fmt(df).astype(str)
     lines = ["| " + " | ".join(df.columns) + " |", "|" + "---|" * len(df.columns)]
-    lines += ["| " + " | ".join(r) + " |" for r in df.itertuples(index=False)]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |"
+              for r in df.itertuples(index=False)]
     return "\n".join(lines) + "\n"
 
 
@@ -536,6 +539,7 @@ def report(studies: list[Study]) -> str:
              f"`python benchmarks/coverage.py` (quacks-sim {sim.__version__}): per case, small "
              f"runs with seeds 1, 2, ... against one reference run with seed {REF_SEED}.\n"]
     cases = pd.DataFrame([{"case": st.case.name, "runs": st.runs - st.skipped,
+                           "left_out": st.skipped,
                            "games": st.games, "reference_games": st.games * st.scale,
                            "cpu_s": round(st.cpu), "wall_s": round(st.seconds),
                            "options": st.case.note} for st in studies])
