@@ -37,9 +37,10 @@ rats.lap=49:97 --games 2000`` with the default field.
     python benchmarks/coverage.py --cases balance --save b.json   # cases in separate processes,
     python benchmarks/coverage.py --merge a.json b.json --out coverage.md  # reported together
 
-``--out FILE.md`` writes the tables as Markdown (docs/examples/coverage.md is the last full run,
-which the page "Reading the intervals" shows). Not a test: the default run takes a long time
-(the CPU seconds of each case are printed); tests/test_coverage_study.py runs a small version.
+``--out FILE`` writes the tables as Markdown; docs/examples/coverage.txt holds the last run,
+which the page "Reading the intervals" shows (not a .md: the docs' checks would read its tables
+as a page's prose). Not a test: the default run takes long (each case's CPU and wall seconds are
+printed); tests/test_coverage_study.py runs a small version.
 """
 
 from __future__ import annotations
