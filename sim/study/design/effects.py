@@ -22,7 +22,12 @@ paired by deal: the difference of the two estimates, whose per-deal residuals ar
   ``strength`` is ``|diff|`` in units of that interval's half-width (above 1 exactly when it
   excludes 0). ``moves`` is true when some pair's adjusted p-value is below 0.05,
   ``pairs_moving`` counts them; ``p_adj`` is the family's smallest adjusted p-value.
-- **ranking**: the knobs by their largest strength over the figures. The figures a knob moves
+- **ranking**: the knobs by their largest strength over the figures. Because the ranking picks
+  the figure too, its interval (``ci_lo``/``ci_hi``) and ``strength`` are simultaneous over the
+  knob's whole family, every pair of every figure (:func:`knob_quantile`: the max-|t| quantile
+  over all of them), so the picked figure's pair is held whichever figure was picked; the pair
+  of each figure stays the effect's, the figure is the one strongest under that interval. The
+  figures a knob moves
   (``metrics_moved``) are decided over the knob's figures: each figure's family ``p_adj``,
   adjusted again over the figures of the knob; a knob that moves no figure has **no effect**
   and ranks last. ``rank_lo``/``rank_hi``: each rank's 95% interval, a percentile bootstrap
@@ -231,8 +236,7 @@ def effect_rows(families: Sequence[Family], method: str = DEFAULT_ADJUST) -> lis
     rows = []
     with frozen_gc():
         for f in families:
-            v = f.values()
-            top = int(np.argmax(np.abs(v)))
+            top = picked_pair(f)
             d = f.diffs[top]
             lo, hi = d.interval(f.quantile())
             padj = adjust([x.p() for x in f.diffs], method)
@@ -250,6 +254,28 @@ def knob_effects(families: Sequence[Family], method: str = DEFAULT_ADJUST) -> pd
     return pd.DataFrame(effect_rows(families, method), columns=list(EFFECT_COLUMNS))
 
 
+def knob_quantile(families: Sequence[Family], knob: str) -> float:
+    """The simultaneous quantile over every pair of every figure of ``knob`` (the max-|t|
+    quantile of all their residuals; NaN when the knob has no family)."""
+    fams = [f for f in families if f.knob == knob]
+    if not fams:
+        return math.nan
+    if len(fams) == 1:
+        return fams[0].quantile()
+    return maxt_quantile(np.column_stack([f.resid() for f in fams]))
+
+
+def knob_quantiles(families: Sequence[Family], knobs: Sequence[str]) -> dict[str, float]:
+    """:func:`knob_quantile` of each knob (computed once, shared by the ranking and its
+    bootstrap)."""
+    return {k: knob_quantile(families, k) for k in knobs}
+
+
+def picked_pair(f: Family) -> int:
+    """The index of the family's pair furthest apart (the effect's pair)."""
+    return int(np.argmax(np.abs(f.values())))
+
+
 def ranks_of(moving: Sequence[bool], strengths: Sequence[float]) -> np.ndarray:
     """The ranks of knobs: the ones that move a figure by strength (largest first, ties in the
     given order), then those that move none, sharing the last rank."""
@@ -263,18 +289,42 @@ def ranks_of(moving: Sequence[bool], strengths: Sequence[float]) -> np.ndarray:
     return ranks
 
 
+def knob_interval(g: pd.DataFrame, families: Sequence[Family], q: float) -> pd.DataFrame:
+    """The effects rows ``g`` of one knob with ``ci_lo``, ``ci_hi`` and ``strength`` of each
+    figure's picked pair at the knob's simultaneous quantile ``q``."""
+    knobs = set(g["knob"])
+    by_metric = {f.metric: f for f in families if f.knob in knobs}
+    g = g.copy()
+    for i, m in zip(g.index, g["metric"]):
+        f = by_metric.get(m)
+        if f is None:
+            continue
+        d = f.diffs[picked_pair(f)]
+        lo, hi = d.interval(q)
+        g.loc[i, ["ci_lo", "ci_hi", "strength"]] = [lo, hi, strength(d.value, lo, hi)]
+    return g
+
+
 def rank_knobs(effects: pd.DataFrame, knobs: Sequence[str], method: str = DEFAULT_ADJUST,
-               rank_ci: Mapping[str, tuple[int, int]] | None = None) -> pd.DataFrame:
+               rank_ci: Mapping[str, tuple[int, int]] | None = None,
+               families: Sequence[Family] | None = None,
+               knob_q: Mapping[str, float] | None = None) -> pd.DataFrame:
     """One row per knob (``RANKING_COLUMNS``): its strongest effect over the figures, ``effect``
     "moves" or "no effect", ``p_adj`` (the smallest of its figures' family p-values adjusted
     over its figures) and the figures it moves; ranked by :func:`ranks_of`; ``rank_ci`` each
-    knob's rank interval (NaN without)."""
+    knob's rank interval (NaN without). With ``families`` the interval and strength of each
+    figure's pick are simultaneous over the knob's whole family (``knob_q``: the knobs'
+    :func:`knob_quantile`, computed when not given) and the strongest figure is picked by
+    them; without, the effects' own (one figure's family)."""
     rows = []
     with frozen_gc():
         for knob in knobs:
             g = effects[effects["knob"] == knob]
             if not len(g):
                 continue
+            if families is not None:
+                q = (knob_q or {}).get(knob)
+                g = knob_interval(g, families, knob_quantile(families, knob) if q is None else q)
             s = g["strength"].fillna(-1.0)
             top = g.loc[s.idxmax()]
             fig_p = adjust(g["p_adj"].to_numpy(np.float64), method)
@@ -296,16 +346,19 @@ def rank_knobs(effects: pd.DataFrame, knobs: Sequence[str], method: str = DEFAUL
 
 def rank_intervals(families: Sequence[Family], knobs: Sequence[str],
                    method: str = DEFAULT_ADJUST, seed: int = 1,
-                   reps: int = RANK_REPS) -> dict[str, tuple[int, int]]:
+                   reps: int = RANK_REPS, knob_q: Mapping[str, float] | None = None
+                   ) -> dict[str, tuple[int, int]]:
     """Each knob's 95% rank interval: ``reps`` bootstrap resamples of the deals (the deal the
     unit; seeded by ``seed``), in each every pair's difference and spread recomputed from the
-    per-deal residuals, the pick, strengths, adjusted flags and ranks made as for the run;
+    per-deal residuals, the pick, strengths (at the knob's simultaneous quantile: ``knob_q``,
+    computed when not given), adjusted flags and ranks made as for the run;
     the 2.5% and 97.5% percentiles of each knob's ranks."""
     from scipy.stats import t as student
 
     fams = [f for f in families if f.knob in knobs]
     if not fams:
         return {}
+    kq = dict(knob_q) if knob_q is not None else knob_quantiles(fams, knobs)
     D = fams[0].deals
     rng = np.random.default_rng([int(seed), RANK_STREAM])
     W = rng.multinomial(D, np.full(D, 1 / D), size=reps).astype(np.float64)
@@ -325,7 +378,7 @@ def rank_intervals(families: Sequence[Family], knobs: Sequence[str],
                 p = np.where(se > 0, 2 * student.sf(np.abs(v) / se, D - 1),
                              np.where(v == 0, 1.0, 0.0))
             p = np.minimum(p, 1.0)
-            q = f.quantile()
+            q = kq[f.knob]
             pick = np.argmax(np.abs(v), axis=1)
             rows = np.arange(reps)
             half = np.where(spread[pick], q * se[rows, pick], zero_h[pick])
@@ -352,9 +405,10 @@ def analyse(families: Sequence[Family], knobs: Sequence[str], method: str = DEFA
     """The ``differences``, ``effects`` and ``ranking`` tables of a run's families."""
     diffs = pd.DataFrame(difference_rows(families, method), columns=list(DIFF_COLUMNS))
     effects = knob_effects(families, method)
-    ci = rank_intervals(families, knobs, method, seed, reps)
+    kq = knob_quantiles(families, knobs)
+    ci = rank_intervals(families, knobs, method, seed, reps, kq)
     return {"differences": diffs, "effects": effects,
-            "ranking": rank_knobs(effects, knobs, method, ci)}
+            "ranking": rank_knobs(effects, knobs, method, ci, families, kq)}
 
 
 def no_effect(ranking: pd.DataFrame) -> list[str]:
