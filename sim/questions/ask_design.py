@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from sim.questions.ask_rules import as_list, load_strategy_files
-from sim.questions.ask_sensitivity import checked_out, study_report, study_settings, warm_seated
+from sim.questions.ask_rules import as_list
+from sim.questions.ask_sensitivity import play_study, study_settings, study_setup
 from sim.questions.report import Report
-from sim.questions.running import check_ints, open_backend, set_threads
 from sim.study.balance.settings import DEFAULT_PLAYERS
 from sim.study.design.defaults import DESIGN_BUDGET, RETUNE_BUDGET
 
@@ -66,10 +65,9 @@ def design(
     from sim.study.design.design import DesignError, parse_target, plan_design, run_design
     from sim.study.design.design_report import plot_jobs, write_report
 
-    check_ints(DesignError, budget=budget, seed=seed, players=players, first_rung=first_rung,
-               retest_games=retest_games, retune_budget=retune_budget, workers=workers)
-    set_threads(threads, DesignError)
-    load_strategy_files(strategy_file)
+    study_setup(DesignError, threads, strategy_file, budget=budget, seed=seed, players=players,
+                first_rung=first_rung, retest_games=retest_games, retune_budget=retune_budget,
+                workers=workers)
     plan = plan_design(study_settings(
         "design", DesignError, knob=knob, targets=str(targets) if targets is not None else None,
         bands=tuple(parse_target(t) for t in as_list(target)), budget=budget, seed=seed,
@@ -77,15 +75,13 @@ def design(
         retest_games=retest_games, retune=retune, retune_params=tuple(as_list(retune_param)),
         retune_budget=retune_budget, adjust=check_adjust(adjust), backend=backend,
         scheduler=scheduler, workers=workers, threads=threads))
-    out_path = checked_out(out, force, DesignError)
-    warm_seated(plan.base, plan.seated, on_compile)
 
-    def search_progress(phase: str, done: int, total: int) -> None:
-        if phase == "search" and progress is not None:
-            progress(done, total)
+    def play(plan, *, backend, progress):  # the search's progress only
+        return run_design(plan, backend=backend, progress=lambda phase, done, total: (
+            progress(done, total) if phase == "search" and progress is not None else None))
 
-    with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
-        search_progress("search", 0, budget)
-        res = run_design(plan, backend=be, progress=search_progress)
-    return study_report("design", res, out_path, force=force, argv=argv, write=write_report,
-                        jobs=plot_jobs)
+    return play_study(
+        "design", DesignError, plan, play, games=budget, warm=(plan.base, plan.seated),
+        out=out, force=force, report=(write_report, plot_jobs),
+        backend=backend, scheduler=scheduler, workers=workers, threads=threads,
+        progress=progress, on_note=on_note, on_compile=on_compile, argv=argv)

@@ -66,24 +66,19 @@ def sensitivity(
     from sim.study.design.sensitivity import SensitivityError, plan_sensitivity, run_sensitivity
     from sim.study.design.sensitivity_report import plot_jobs, write_report
 
-    check_ints(SensitivityError, steps=steps, players=players, games=games, seed=seed,
-               workers=workers)
-    set_threads(threads, SensitivityError)
-    load_strategy_files(strategy_file)
+    study_setup(SensitivityError, threads, strategy_file, steps=steps, players=players,
+                games=games, seed=seed, workers=workers)
     plan = plan_sensitivity(study_settings(
         "sensitivity", SensitivityError, knob=knob, steps=steps, rules=rules, set=set,
         players=players, field=field, games=games, seed=seed,
         pair=pair_keys(pair, SensitivityError) if pair is not None else None, metrics=metrics,
         adjust=check_adjust(adjust), backend=backend, scheduler=scheduler, workers=workers,
         threads=threads))
-    target = checked_out(out, force, SensitivityError)
-    warm_seated(plan.base, plan.seated, on_compile)
-    with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
-        if progress is not None:
-            progress(0, plan.games)
-        res = run_sensitivity(plan, backend=be, progress=progress)
-    return study_report("sensitivity", res, target, force=force, argv=argv,
-                        write=write_report, jobs=plot_jobs)
+    return play_study(
+        "sensitivity", SensitivityError, plan, run_sensitivity, games=plan.games,
+        warm=(plan.base, plan.seated), out=out, force=force, report=(write_report, plot_jobs),
+        backend=backend, scheduler=scheduler, workers=workers, threads=threads,
+        progress=progress, on_note=on_note, on_compile=on_compile, argv=argv)
 
 
 def split_items(text: Sequence[str] | str, option: str,
@@ -149,6 +144,34 @@ def warm_seated(ruleset, seated: Sequence[str], on_compile: Callable[[str], None
     from strategies.builtin import parse_strategy
 
     warm_games(ruleset, [parse_strategy(s) for s in seated], on_compile=on_compile)
+
+
+def study_setup(error: type[ValueError], threads: int | None,
+                strategy_file: Sequence[str] | str | None, **ints: int | None) -> None:
+    """A study's first steps, before its plan: the integer arguments checked (``error`` with
+    the command's line), the thread count set and the strategy files loaded."""
+    check_ints(error, **ints)
+    set_threads(threads, error)
+    load_strategy_files(strategy_file)
+
+
+def play_study(kind: str, error: type[ValueError], plan, play, *, games: int, warm: tuple,
+               out: str | Path | None, force: bool, report: tuple, backend: str,
+               scheduler: str | None, workers: int | None, threads: int | None,
+               progress: Callable | None, on_note: Callable[[str], None] | None,
+               on_compile: Callable[[str], None] | None, argv: Sequence[str] | None) -> Report:
+    """A planned study played and reported: ``out`` checked (:func:`checked_out`), the kernel
+    warmed on ``warm`` (a ruleset and the seated specs), then ``play(plan, backend, progress)``
+    on the backend, ``progress(0, games)`` first, and its result's :func:`study_report` with
+    ``report`` (the study's ``write`` and ``jobs``)."""
+    target = checked_out(out, force, error)
+    warm_seated(*warm, on_compile)
+    with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
+        if progress is not None:
+            progress(0, games)
+        res = play(plan, backend=be, progress=progress)
+    write, jobs = report
+    return study_report(kind, res, target, force=force, argv=argv, write=write, jobs=jobs)
 
 
 def study_report(kind: str, res, target: Path | None, *, force: bool, argv, write,

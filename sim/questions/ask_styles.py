@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sim.questions.ask_exploit import variant_specs
-from sim.questions.ask_rules import as_list, load_strategy_files
-from sim.questions.ask_sensitivity import checked_out, split_items, study_report, warm_seated
+from sim.questions.ask_rules import as_list
+from sim.questions.ask_sensitivity import play_study, split_items, study_setup
 from sim.questions.report import Report
-from sim.questions.running import check_ints, open_backend, set_threads, strategy_specs
+from sim.questions.running import strategy_specs
 from sim.study.exploit.defaults import (
     DEFAULT_FIELD,
     DEFAULT_PLAYERS,
@@ -69,10 +69,9 @@ def styles(
     from sim.study.styles.report import plot_jobs, write_report
     from sim.study.styles.run import StylesError, StylesSettings, plan_styles, run_styles
 
-    check_ints(StylesError, players=players, games=games, batch=batch, batches=batches,
-               retest_games=retest_games, cells=cells, seed=seed, workers=workers)
-    set_threads(threads, StylesError)
-    load_strategy_files(strategy_file)
+    study_setup(StylesError, threads, strategy_file, players=players, games=games, batch=batch,
+                batches=batches, retest_games=retest_games, cells=cells, seed=seed,
+                workers=workers)
     settings = StylesSettings(
         variants=variant_specs(rules, variant, set),
         strategies=tuple(strategy_specs(strategies)) if strategies is not None else DEFAULT_FIELD,
@@ -84,11 +83,9 @@ def styles(
         margin=float(margin), cells=cells, seed=seed,
         backend=str(getattr(backend, "value", backend)))
     plan = plan_styles(settings)
-    target = checked_out(out, force, StylesError)
-    warm_seated(plan.rulesets[0], [settings.searched, *plan.field], on_compile)
-    with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
-        if progress is not None:
-            progress(0, plan.games)
-        res = run_styles(plan, backend=be, progress=progress)
-    return study_report("styles", res, target, force=force, argv=argv, write=write_report,
-                        jobs=plot_jobs)
+    return play_study(
+        "styles", StylesError, plan, run_styles, games=plan.games, out=out, force=force,
+        warm=(plan.rulesets[0], [settings.searched, *plan.field]),
+        report=(write_report, plot_jobs),
+        backend=backend, scheduler=scheduler, workers=workers, threads=threads,
+        progress=progress, on_note=on_note, on_compile=on_compile, argv=argv)
