@@ -1,4 +1,4 @@
-"""The coverage study in small (benchmarks/coverage.py, issue 50 item 5): 20 tiny runs of a
+"""The coverage study in small (benchmarks/interval_coverage.py, issue 50 item 5): 20 tiny runs of a
 sensitivity study against a reference 20 times larger, and the bands the selection-adjusted
 statistics meet and the old ones did not.
 
@@ -25,7 +25,7 @@ def _study_module():
     name = "coverage_study_script"
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "coverage.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "interval_coverage.py")
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     spec.loader.exec_module(mod)

@@ -31,11 +31,11 @@ the Python API (``sim.tournament``, ``sim.compare``, ``sim.balance``, ``sim.sens
 The sensitivity case is the issue's own: ``--knob game.rats_from_round=1:9 --knob
 rats.lap=49:97 --games 2000`` with the default field.
 
-    python benchmarks/coverage.py                          # every case, 100 runs, 100x reference
-    python benchmarks/coverage.py --small                  # a quick look (20 runs, 10x, 1/4 games)
-    python benchmarks/coverage.py --cases sensitivity --runs 30 --out coverage.md
-    python benchmarks/coverage.py --cases balance --save b.json   # cases in separate processes,
-    python benchmarks/coverage.py --merge a.json b.json --out coverage.md  # reported together
+    python benchmarks/interval_coverage.py                          # every case, 100 runs, 100x reference
+    python benchmarks/interval_coverage.py --small                  # a quick look (20 runs, 10x, 1/4 games)
+    python benchmarks/interval_coverage.py --cases sensitivity --runs 30 --out coverage.md
+    python benchmarks/interval_coverage.py --cases balance --save b.json   # cases in separate processes,
+    python benchmarks/interval_coverage.py --merge a.json b.json --out coverage.md  # reported together
 
 ``--out FILE`` writes the tables as Markdown; docs/examples/coverage.txt holds the last run,
 which the page "Reading the intervals" shows (not a .md: the docs' checks would read its tables
@@ -537,7 +537,7 @@ def summary_rows(studies: list[Study]) -> tuple[list[dict], list[dict]]:
 def report(studies: list[Study]) -> str:
     """The whole result as Markdown: the settings, coverage pooled and per figure, flags."""
     parts = ["# Coverage of the intervals and false-flag rates\n",
-             f"`python benchmarks/coverage.py` (quacks-sim {sim.__version__}): per case, small "
+             f"`python benchmarks/interval_coverage.py` (quacks-sim {sim.__version__}): per case, small "
              f"runs with seeds 1, 2, ... against one reference run with seed {REF_SEED}.\n"]
     cases = pd.DataFrame([{"case": st.case.name, "runs": st.runs - st.skipped,
                            "left_out": st.skipped,
