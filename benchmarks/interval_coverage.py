@@ -31,11 +31,12 @@ the Python API (``sim.tournament``, ``sim.compare``, ``sim.balance``, ``sim.sens
 The sensitivity case is the issue's own: ``--knob game.rats_from_round=1:9 --knob
 rats.lap=49:97 --games 2000`` with the default field.
 
-    python benchmarks/interval_coverage.py                          # every case, 100 runs, 100x reference
-    python benchmarks/interval_coverage.py --small                  # a quick look (20 runs, 10x, 1/4 games)
+    python benchmarks/interval_coverage.py           # every case, 100 runs, 100x reference
+    python benchmarks/interval_coverage.py --small   # a quick look (20 runs, 10x, 1/4 games)
     python benchmarks/interval_coverage.py --cases sensitivity --runs 30 --out coverage.md
-    python benchmarks/interval_coverage.py --cases balance --save b.json   # cases in separate processes,
-    python benchmarks/interval_coverage.py --merge a.json b.json --out coverage.md  # reported together
+    # cases in separate processes, then reported together:
+    python benchmarks/interval_coverage.py --cases balance --save b.json
+    python benchmarks/interval_coverage.py --merge a.json b.json --out coverage.md
 
 ``--out FILE`` writes the tables as Markdown; docs/examples/coverage.txt holds the last run,
 which the page "Reading the intervals" shows (not a .md: the docs' checks would read its tables
@@ -537,8 +538,8 @@ def summary_rows(studies: list[Study]) -> tuple[list[dict], list[dict]]:
 def report(studies: list[Study]) -> str:
     """The whole result as Markdown: the settings, coverage pooled and per figure, flags."""
     parts = ["# Coverage of the intervals and false-flag rates\n",
-             f"`python benchmarks/interval_coverage.py` (quacks-sim {sim.__version__}): per case, small "
-             f"runs with seeds 1, 2, ... against one reference run with seed {REF_SEED}.\n"]
+             f"`python benchmarks/interval_coverage.py` (quacks-sim {sim.__version__}): per case, "
+             f"small runs with seeds 1, 2, ... against one reference run with seed {REF_SEED}.\n"]
     cases = pd.DataFrame([{"case": st.case.name, "runs": st.runs - st.skipped,
                            "left_out": st.skipped,
                            "games": st.games, "reference_games": st.games * st.scale,

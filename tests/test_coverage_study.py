@@ -25,7 +25,8 @@ def _study_module():
     name = "coverage_study_script"
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "interval_coverage.py")
+    path = ROOT / "benchmarks" / "interval_coverage.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
