@@ -37,7 +37,7 @@ from sim.kernel.records import (
 from sim.rules.ruleset import Ruleset
 from sim.rules.witches import N_WITCHES
 from sim.stats.clusters import ClusterSums
-from sim.stats.intervals import Z95, wilson
+from sim.stats.intervals import Z95, rate_interval
 from strategies.builtin import MODEL_NONE, Strategy
 from strategies.registry import slot_table
 from strategies.value_model_file import with_settings
@@ -199,10 +199,10 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray,
 
 
 def summarize(res: BatchResult, rounds: int) -> pd.DataFrame:
-    """Per-strategy summary with 95% intervals: win share (Wilson; every game is its own deal,
-    so games are independent), mean VP, mean rank, explosion rate (Wilson at the effective sample
-    size with games as the unit, since a game's nine potions are related). The same table as
-    :class:`PlayStats` gives for these games added in any pieces."""
+    """Per-strategy summary with 95% intervals: win share (``rate_interval``; every game is its
+    own deal, so games are independent), mean VP, mean rank, explosion rate (Wilson at the
+    effective sample size with games as the unit, since a game's nine potions are related).
+    The same table as :class:`PlayStats` gives for these games added in any pieces."""
     stats = PlayStats(res.lineup, rounds)
     stats.add(res)
     return stats.frame()
@@ -266,12 +266,13 @@ class PlayStats:
             vp, vp_ci = _mean_ci(self.vp[j], self.vp2[j], g)
             rank, rank_ci = _mean_ci(self.rank[j], self.rank2[j], g)
             potions = g * self.rounds
+            win = wins / g if g else float("nan")
             rows.append({
                 "seat_in_lineup": j,
                 "name": strat.spec,
                 "games": g,
-                "win_share": wins / g if g else float("nan"),
-                "win_share_ci": wilson(wins, g),
+                "win_share": win,
+                "win_share_ci": win_interval(win, g),
                 "mean_vp": vp,
                 "mean_vp_ci": vp_ci,
                 "mean_rank": rank,
@@ -284,6 +285,16 @@ class PlayStats:
                 m, ci = _mean_ci(self.calls[j], self.calls2[j], g)
                 rows[-1].update(witches_called=m, witches_called_ci=ci)
         return pd.DataFrame(rows)
+
+
+def win_interval(win: float, games: int) -> tuple[float, float]:
+    """A win share's 95% interval (``rate_interval``): every game its own deal, the variance
+    of a win or loss ``p (1 - p) / games`` (a shared win varies less), never narrower than the
+    exact interval on the count."""
+    if not games:
+        return (float("nan"), float("nan"))
+    lo, hi = rate_interval(win, games, win * (1 - win) / games, games)
+    return (float(lo[0]), float(hi[0]))
 
 
 def _mean_ci(s1, s2, n: int) -> tuple[float, tuple[float, float]]:

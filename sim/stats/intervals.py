@@ -7,6 +7,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from sim.stats.multiplicity import zero_half_width
+
 Z95 = 1.959963984540054
 
 
@@ -129,7 +131,10 @@ def t_ci(s1: float, s2: float, n: float) -> tuple[float, tuple[float, float]]:
 RARE_EVENTS = 10  # fewer events (or non-events) than this: no design effect is estimated
 METHOD_RATE = ("Wilson at the cluster effective sample size (deals as units), never narrower "
                f"than the exact Clopper-Pearson interval on the count; below {RARE_EVENTS} "
-               "events (or non-events), or events in fewer than 2 deals, the exact interval")
+               "events (or non-events), or events in fewer than 2 deals, the exact interval; "
+               "a share strictly between 0 and 1 that is the same on every one of n deals: at "
+               "most 3/n of the deals differ (rule of three), each by at most the share's "
+               "distance to 0 or 1")
 
 
 def exact_interval(events, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
@@ -165,7 +170,10 @@ def rate_interval(p, n=None, var=None, deals: int | None = None,
     ``RARE_EVENTS`` events and non-events, a positive variance over at least 2 deals, and (when
     known) events in at least 2 deals; and even then the interval is never narrower than the
     exact Clopper-Pearson interval on the count ``p n`` of ``n``. Otherwise the exact interval
-    (it covers at 0, 1 and 2 events). Without ``n`` (a caller that does not know its count) the
+    (it covers at 0, 1 and 2 events). A rate strictly between 0 and 1 whose variance over the
+    deals is 0 (the same share on every deal) has its interval from the count of deals (issue
+    50 item 4): at most 3/deals of the deals may differ, each by at most ``p`` down or
+    ``1 - p`` up. Without ``n`` (a caller that does not know its count) the
     clustered interval, or Wilson over the deals where it cannot be had. Always inside [0, 1]
     and holding ``p``; NaN where ``p`` is."""
     p = np.atleast_1d(np.asarray(p, np.float64))
@@ -185,7 +193,9 @@ def rate_interval(p, n=None, var=None, deals: int | None = None,
         vi = float(v[i])
         neff = pi * (1 - pi) / vi if (math.isfinite(vi) and vi > 0) else 0.0
         clustered = D >= 2 and neff > 0 and (ed is None or ed[i] >= 2)
-        if n is not None:
+        if vi == 0 and D >= 1 and 0 < pi < 1:  # the same share on every deal
+            a, b = pi - zero_half_width(D, pi), pi + zero_half_width(D, 1 - pi)
+        elif n is not None:
             events = pi * float(nn[i])
             clustered = clustered and min(events, float(nn[i]) - events) >= RARE_EVENTS
             a, b = float(xlo[i]), float(xhi[i])

@@ -110,12 +110,16 @@ class Evaluator:
         return share
 
 
-def share_with_ci(per_deal: np.ndarray) -> tuple[float, tuple[float, float]]:
-    """Mean win share over deals and its 95% interval (deals as units, inside [0, 1])."""
+def share_with_ci(per_deal: np.ndarray, games: int | None = None
+                  ) -> tuple[float, tuple[float, float]]:
+    """Mean win share over deals and its 95% interval (``sim.stats.intervals.rate_interval``:
+    deals as units, never narrower than the exact interval on the count of ``games`` the
+    share is over when given; a share the same on every deal from the count of deals; inside
+    [0, 1])."""
     d = len(per_deal)
     m = float(per_deal.mean())
     v = float(per_deal.var(ddof=1)) / d if d > 1 else float("nan")
-    lo, hi = share_interval(m, v, d)
+    lo, hi = share_interval(m, v, d, games)
     return m, (float(lo[0]), float(hi[0]))
 
 
@@ -250,8 +254,8 @@ def tune(strategy: str, params: Sequence[TuneParam], field: Sequence[str], rules
     fresh_deals = np.arange(n_re, dtype=np.int64)
     best_shares = fresh.deal_shares(best_spec, fresh_deals)
     start_shares = fresh.deal_shares(strategy.strip(), fresh_deals)
-    bw, bci = share_with_ci(best_shares)
-    sw, sci = share_with_ci(start_shares)
+    bw, bci = share_with_ci(best_shares, n_re * players)  # a game per rotation of each deal
+    sw, sci = share_with_ci(start_shares, n_re * players)
     imp, lo, hi, _ = paired_diff(best_shares, start_shares)
     return TuneResult(start=strategy.strip(), best=best_spec, best_values=best_values,
                       best_win_share=bw, best_win_share_ci=bci, start_win_share=sw,
