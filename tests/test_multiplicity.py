@@ -193,3 +193,65 @@ def test_the_rankings_pick_is_covered_over_the_knobs_figures():
         assert q > max(f.quantile() for f in fams)
     assert whole / runs >= 0.93
     assert one / runs < 0.93
+
+
+# --- a difference few deals show ---------------------------------------------------------------
+
+def test_a_difference_few_deals_show_has_the_count_floor():
+    """Two rulesets that differ on 3 of 500 deals, each time by +0.1 of a per-deal mean whose
+    values span 1: the t interval (about +0.0006 +- 0.0007) rests on three values; the
+    interval is at least the exact upper bound on 3 of 500 deals (0.0175) times the span."""
+    deals = 500
+    rng = np.random.default_rng(4)
+    base = rng.uniform(0, 1, deals)
+    base[[0, 1]] = (0.0, 1.0)  # the span of the per-deal values: 1 (then 1.1)
+    moved = base.copy()
+    moved[[10, 20, 30]] += 0.1
+    ests = [{"m": ratio(base, np.ones(deals), "mean")}, {"m": ratio(moved, np.ones(deals),
+                                                                      "mean")}]
+    f = fx.pair_families("k", ["a", "b"], ests, ["m"], arms=["h1", "h2"])[0]
+    d = f.diffs[0]
+    assert d.differing() == 3
+    row = fx.difference_rows([f])[0]
+    from sim.stats.intervals import exact_interval
+
+    floor = exact_interval(3, deals)[1][0] * d.change
+    assert d.change >= 1
+    assert row["ci_hi"] - row["diff"] == pytest.approx(floor)
+    assert row["diff"] - row["ci_lo"] == pytest.approx(floor)
+    q = fx.single_quantile(deals)
+    assert q * d.se < floor / 5  # the t interval alone: far narrower
+    assert not row["excludes_zero"]
+    # ten deals differing or more: the t interval as before
+    many = base.copy()
+    many[10:60] += 0.1
+    f = fx.pair_families("k", ["a", "b"], [ests[0], {"m": ratio(many, np.ones(deals), "mean")}],
+                         ["m"], arms=["h1", "h2"])[0]
+    assert f.diffs[0].half_width(q) == pytest.approx(q * f.diffs[0].se)
+
+
+def test_a_rare_difference_is_covered():
+    """Each of 400 deals differs with probability 0.005, by +1 of a share one time in ten and
+    by +0.05 otherwise (true difference 0.000725): most runs see two or three small changes
+    and no large one, so the t interval alone misses often; with the count floor the interval
+    holds the truth in at least 95% of 300 runs."""
+    rng = np.random.default_rng(77)
+    deals, runs, covered, t_only = 400, 300, 0, 0
+    true = 0.005 * (0.1 * 1 + 0.9 * 0.05)
+    for _ in range(runs):
+        a = rng.uniform(0, 0.9, deals)
+        b = a.copy()
+        hit = rng.random(deals) < 0.005
+        big = rng.random(deals) < 0.1
+        a[hit & big] = 0.0
+        b[hit] = a[hit] + np.where(big[hit], 1.0, 0.05)
+        ests = [{"m": ratio(a, np.ones(deals), "share")}, {"m": ratio(b, np.ones(deals),
+                                                                        "share")}]
+        f = fx.pair_families("k", ["a", "b"], ests, ["m"], arms=["h1", "h2"])[0]
+        row = fx.difference_rows([f])[0]
+        covered += row["ci_lo"] <= true <= row["ci_hi"]
+        d = f.diffs[0]
+        h = fx.single_quantile(deals) * d.se if d.se > 0 else d.half_width(1.0)
+        t_only += d.value - h <= true <= d.value + h
+    assert covered / runs >= 0.95
+    assert t_only / runs < 0.90  # the t interval alone (so the check can fail)

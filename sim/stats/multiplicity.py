@@ -18,6 +18,10 @@ interval for the pair picked from a family, and an interval for a difference no 
   n deals does not show a true difference of 0: by the rule of three at most 3/n of the deals
   differ (95%), each by at most the figure's largest change on one deal, so the true difference
   lies within +-3/n times that change.
+- **Few deals differed** (:func:`few_deals_half_width`): when fewer than :data:`FEW_DEALS` of
+  the n deals differ, the t interval rests on a handful of values and can be far too narrow;
+  its half-width is at least the exact (Clopper-Pearson) upper bound on the share of deals that
+  differ, from the k of n seen, times the figure's largest change on one deal.
 """
 
 from __future__ import annotations
@@ -42,12 +46,14 @@ ADJUST_TEXT = {
 MAXT_DRAWS = 20_000
 MAXT_SEED = 20_260_050  # fixed: the same data give the same quantile
 RULE_OF_THREE = 3.0
+FEW_DEALS = 10  # fewer deals than this differ: the count-based floor on a difference's interval
 METHOD_SIMULTANEOUS = ("simultaneous over the knob's pairs for the figure: value +- q se, q "
                        "the 95% quantile of the largest |t| of the pairs (multivariate t, the "
                        "pairs' correlation over deals); Bonferroni when it cannot be computed")
 METHOD_NO_DEAL = ("0 on every deal of two different rulesets: +-3/n times the figure's largest "
                   "change on one deal (rule of three: at most 3/n of the deals differ); [0, 0] "
-                  "only for the same ruleset")
+                  "only for the same ruleset; fewer than 10 deals differing: never narrower than "
+                  "the exact upper bound on the share of deals that differ times that change")
 
 
 class AdjustError(ValueError):
@@ -166,6 +172,17 @@ def zero_half_width(deals: int, largest_change: float) -> float:
     if deals < 1 or not math.isfinite(largest_change):
         return math.nan
     return RULE_OF_THREE / deals * abs(largest_change)
+
+
+def few_deals_half_width(differing: int, deals: int, largest_change: float) -> float:
+    """The least half-width of the interval of a difference that only ``differing`` of
+    ``deals`` deals show (0 from :data:`FEW_DEALS` on): the exact 95% upper bound on the share
+    of deals that differ times ``largest_change``."""
+    if differing >= FEW_DEALS or deals < 1 or not math.isfinite(largest_change):
+        return 0.0
+    from sim.stats.intervals import exact_interval
+
+    return float(exact_interval(differing, deals)[1][0]) * abs(largest_change)
 
 
 def identical_note(deals: int) -> str:

@@ -13,7 +13,8 @@ paired by deal: the difference of the two estimates, whose per-deal residuals ar
   resolve to the same ruleset; otherwise at most 3/n of the n deals may differ (rule of three),
   each by at most the figure's largest change on one deal (1 for a share; else the span of the
   figure's per-deal values over the two values' deals), and ``note`` says "identical on all n
-  deals".
+  deals". When fewer than 10 deals differ, the interval is never narrower than the exact upper
+  bound on the share of deals that differ (k of n) times that largest change.
 - **effect** of a knob on a figure: the pair with the largest ``|diff|`` (the two values the
   response curve is furthest apart at). Because that pair was picked after seeing every pair,
   its interval is **simultaneous** over the family: ``diff +- q se`` with ``q`` the 95% quantile
@@ -48,6 +49,7 @@ from sim.stats.multiplicity import (
     DEFAULT_ADJUST,
     SAME_RULESET_NOTE,
     adjust,
+    few_deals_half_width,
     frozen_gc,
     identical_note,
     maxt_quantile,
@@ -117,14 +119,21 @@ class Diff:
         return float(math.sqrt(D / (D - 1) * float(np.sum(self.resid ** 2)))) if D > 1 \
             else math.nan
 
+    def differing(self) -> int:
+        """How many deals the two sides differ on (per-deal difference not 0)."""
+        d = self.value + self.deals * self.resid
+        tol = 1e-12 * max(1.0, abs(self.change)) if math.isfinite(self.change) else 1e-12
+        return int(np.sum(np.abs(d) > tol))
+
     def half_width(self, q: float) -> float:
-        """The half-width of ``value +- q se``; for a difference with no spread over deals 0
-        when both sides are the same game, else the rule of three's."""
+        """The half-width of ``value +- q se``, never below the count-based floor when fewer
+        than ``FEW_DEALS`` deals differ; for a difference with no spread over deals 0 when
+        both sides are the same game, else the rule of three's."""
         se = self.se
         if not math.isfinite(se):
             return math.nan
         if se > 0:
-            return q * se
+            return max(q * se, few_deals_half_width(self.differing(), self.deals, self.change))
         return 0.0 if self.same else zero_half_width(self.deals, self.change)
 
     def interval(self, q: float) -> tuple[float, float]:
