@@ -126,7 +126,8 @@ def difference_rows(res) -> tuple[list[str], list[list[str]]]:
     for (metric, _strategy), sub in d.groupby(["metric", "strategy"], sort=False):
         digits = metric_digits(metric)
         cells = {r["ruleset"]: _cell(r["diff"], r["ci_lo"], r["ci_hi"], digits, True)
-                 + (" *" if r["significant"] else "") for r in sub.to_dict(orient="records")}
+                 + (" *" if r["significant"] else "") + (f" ({r['note']})" if r.get("note") else "")
+                 for r in sub.to_dict(orient="records")}
         rows.append([str(sub["label"].iloc[0]), *[cells.get(o, "") for o in others]])
     return ["metric", *[f"{o} - {res.labels[0]}" for o in others]], rows
 

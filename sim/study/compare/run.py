@@ -43,6 +43,7 @@ from sim.study.compare.stats import (
     metric_label,
     strategy_key,
 )
+from sim.study.design.effects import paired, single_quantile
 from sim.study.reports.files import REPORT_HTML, dumps, now_iso, package_versions
 from sim.study.reports.provenance import PROVENANCE_KEY
 from sim.study.tournament.plan import (
@@ -159,6 +160,22 @@ def _row(e: Estimate) -> dict:
     return {"value": e.value, "ci_lo": lo, "ci_hi": hi, "n": e.n, "deals": e.deals}
 
 
+def same_game(a: Plan, b: Plan) -> bool:
+    """True when two plans play the same games by construction: the same resolved ruleset
+    (its hash) and the same seated field (strategies and tables)."""
+    return (a.ruleset.hash == b.ruleset.hash and list(a.names) == list(b.names)
+            and list(a.tables) == list(b.tables))
+
+
+def difference_row(ref: Estimate, e: Estimate, same: bool) -> dict:
+    """The paired difference e - ref with its own 95% interval (``sim.study.design.effects``:
+    a difference 0 on every deal is [0, 0] only for the same game (``same``), else +-3/n times
+    the figure's largest change on one deal, noted "identical on all n deals")."""
+    d = paired(ref, e, same)
+    lo, hi = d.interval(single_quantile(d.deals))
+    return {"value": d.value, "ci_lo": lo, "ci_hi": hi, "deals": d.deals, "note": d.note()}
+
+
 @dataclass
 class CompareResult:
     """A finished comparison: config, the plans, per-deal totals and the tables (``tables``:
@@ -207,6 +224,7 @@ class CompareResult:
         ref_label, ref = self.labels[0], self.estimates[0]
         for label, plan, est in zip(self.labels, self.plans, self.estimates):
             per_strategy: dict[str, dict] = {}
+            same = same_game(plan, self.plans[0])
             for key, e in est.items():
                 metric, strategy = self._name(key)
                 if strategy == "all":
@@ -220,7 +238,7 @@ class CompareResult:
                     d.update({metric: r["value"], f"{metric}_ci_lo": r["ci_lo"],
                               f"{metric}_ci_hi": r["ci_hi"]})
                 if label != ref_label and key in ref:
-                    r = _row(e.minus(ref[key]))
+                    r = difference_row(ref[key], e, same)
                     diff_rows.append({"ruleset": label, "reference": ref_label, "metric": metric,
                                       "strategy": strategy,
                                       "label": metric_label(key, self.config.leader_round)
@@ -228,7 +246,8 @@ class CompareResult:
                                       else f"{strategy}: {_STRATEGY_METRICS[metric]}",
                                       "diff": r["value"], "ci_lo": r["ci_lo"], "ci_hi": r["ci_hi"],
                                       "deals": r["deals"],
-                                      "significant": bool(r["ci_lo"] > 0 or r["ci_hi"] < 0)})
+                                      "significant": bool(r["ci_lo"] > 0 or r["ci_hi"] < 0),
+                                      "note": r["note"]})
             st_rows += per_strategy.values()
         cat = pd.CategoricalDtype(self.labels, ordered=True)
         out = {"rulesets": pd.DataFrame(rs_rows), "strategies": pd.DataFrame(st_rows),
@@ -282,7 +301,7 @@ class CompareResult:
             entry = {"label": label, "reference": self.labels[0], "metrics": {}, "strategies": {}}
             for r in d.to_dict(orient="records"):
                 v = {"diff": r["diff"], "ci": [r["ci_lo"], r["ci_hi"]], "deals": r["deals"],
-                     "significant": r["significant"]}
+                     "significant": r["significant"], "note": r["note"]}
                 if r["strategy"] == "all":
                     entry["metrics"][r["metric"]] = v
                 else:

@@ -20,7 +20,10 @@ Paired differences. Every ruleset plays the same deals (same seed, same deal ind
 difference B - A of a statistic has residuals r_B,d - r_A,d: its variance is the paired one (with
 equal counts per deal, exactly the paired t test on per-deal differences), and its interval a t
 interval over deals. A ruleset compared with itself gives residuals that cancel exactly:
-difference 0, interval [0, 0].
+difference 0, interval [0, 0], noted "the same ruleset". Two different rulesets whose figure is
+the same on every one of the n deals do not get [0, 0] (the sample cannot show a true 0): their
+interval is +-3/n times the figure's largest change on one deal (1 for a share), noted "identical
+on all n deals" (``sim.study.design.effects.paired``, ``sim.stats.multiplicity``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from sim.stats.clusters import METHOD_DIFF, METHOD_MEAN, METHOD_SHARE, share_interval, t_interval
+from sim.stats.multiplicity import METHOD_NO_DEAL
 from sim.study.common.plot_style import seat_label
 
 # Ruleset-level metrics: key -> (label, kind, digits). kind "mean": t interval; "share": Wilson at
@@ -51,7 +55,7 @@ INTERVAL_METHODS = {
     "mean_vp, winner_vp, win_margin, reward_space, game_length, strategy mean VP": METHOD_MEAN,
     "vp_sd": METHOD_SD,
     "explosion_rate, leader_wins, seat win shares, strategy win share": METHOD_SHARE,
-    "differences": METHOD_DIFF + " (residuals of both rulesets per deal)",
+    "differences": METHOD_DIFF + " (residuals of both rulesets per deal); " + METHOD_NO_DEAL,
 }
 
 
