@@ -1,14 +1,17 @@
 """Full-game throughput: complete base games per second with the built-in strategies.
 
     python benchmarks/bench_games.py [--games 200000] [--threads 2] [--presets] [--variants]
+                                     [--herb-witches] [--aims] [--no-profile]
 
 Reports 4-, 3- and 2-player games per second (best of --repeat runs, after a warm-up that
 compiles the kernels) for a mixed lineup of the built-in strategies, in the base game with Set 1
-and no fortune-teller deck (the reference). --variants adds 4-player games with the deck on and
-each ingredient set, and the published variants (test-tube side, sequential brewing, teams),
-as a share of the reference (target: at least 80%). --herb-witches adds the Herb Witches
-(witches, overflow bowl, orange 6, the deck) at 4 players, as a share of the reference (target:
-at least 70%), and at 5 players.
+and no fortune-teller deck (the reference), then where a 4-player game's time goes: ``perf``
+samples of one batch on one thread (``profile_kernel.py``), each compiled function counted in
+its part of a game (brewing, the round's steps, buying, ...; ``PARTS``). --variants adds 4-player
+games with the deck on and each ingredient set, and the published variants (test-tube side,
+sequential brewing, teams), as a share of the reference (target: at least 80%). --herb-witches
+adds the Herb Witches (witches, overflow bowl, orange 6, the deck) at 4 and 5 players, as a share
+of the reference. --aims measures the speed aims of issue 45 (``AIMS``) and says which are met.
 """
 
 from __future__ import annotations
@@ -30,6 +33,33 @@ LINEUPS = {
     2: ["threshold", "random"],
 }
 
+# The parts of a game, by the compiled functions a profile names (the first part whose words
+# are in a function's name takes its samples; inlined code counts in the function it is in)
+PARTS = (
+    ("brewing: draws, placement, chip actions, stop decisions",
+     ("brew_round", "decide_all", "brew_until_stop", "place_drawn_call", "chip_actions",
+      "on_explosion", "bowl_step", "place_first", "before_draw", "place_held")),
+    ("buying (decide_buy, take_purchases)", ("decide_buy", "take_purchases", "buy_at_b")),
+    ("spending rubies (decide_spend)", ("decide_spend",)),
+    ("bag refill and rats (reset_potion, tails_between)",
+     ("reset_potion", "hold_aside", "tails_between")),
+    ("the round's other steps and records (play_rounds, inlined)", ("play_round",)),
+    ("fortune-teller cards, books, witches, other decisions (called)",
+     ("::cards::", "::books::", "::witches::", "::decisions::", "::droplet::")),
+    ("game set-up, results, the batch loop", ("play_game", "setup_game", "finish_game",
+                                              "deal_", "force_card", "parfor")),
+)
+OUTSIDE = "outside the kernel: memory (page faults, allocation), Python"
+
+# Issue 45's speed aims: (label, what is timed, aim, as a share of the reference or games/s)
+AIMS = (
+    ("4 players, base (the reference)", "reference", 100_000),
+    ("4 players, the deck on (quacks play's default)", "deck", None),
+    ("4 players, the Herb Witches, share of the reference", "herb-witches", 0.80),
+    ("4 x expert", "expert", 50_000),
+    ("1 master + 3 expert", "master", 2_000),
+)
+
 
 def bench(rs, specs, games: int, repeat: int) -> float:
     """Best games-per-second of ``repeat`` batches of ``games`` games (seats rotating)."""
@@ -46,6 +76,56 @@ def bench(rs, specs, games: int, repeat: int) -> float:
     return games / best
 
 
+def part_of(name: str) -> str:
+    """The part of a game (``PARTS``) a profiled function's time counts in."""
+    for label, words in PARTS:
+        if any(w in name for w in words):
+            return label
+    return OUTSIDE
+
+
+def print_profile(games: int) -> None:
+    """Where a 4-player reference game's time goes, by part (``PARTS``), from ``perf``."""
+    from profile_kernel import sample
+
+    try:
+        rows = sample(games)
+    except RuntimeError as e:
+        print(f"profile: none ({e})")
+        return
+    shares: dict[str, float] = {}
+    for pct, name in rows:
+        shares[part_of(name)] = shares.get(part_of(name), 0.0) + pct
+    print(f"where a 4-player reference game's time goes ({games:,} games on 1 thread, perf "
+          "samples; benchmarks/profile_kernel.py names the functions):")
+    for label, pct in sorted(shares.items(), key=lambda kv: -kv[1]):
+        print(f"  {pct:5.1f}%  {label}")
+
+
+def print_aims(rs, ref: float, games: int, repeat: int) -> None:
+    """Issue 45's speed aims (``AIMS``), measured, each with its aim and whether it is met: the
+    expert mirror in the reference's rules (as ``--presets``), the master seat in the base rules
+    with the deck (as ``bench_optimal.py``)."""
+    deck = load_ruleset("base")
+    herb = load_ruleset("herb-witches")
+    timed = {
+        "reference": lambda: ref,
+        "deck": lambda: bench(deck, LINEUPS[4], games, repeat),
+        "herb-witches": lambda: bench(herb, LINEUPS[4], games, repeat) / ref,
+        "expert": lambda: bench(rs, ["expert"] * 4, max(games // 4, 10_000), repeat),
+        "master": lambda: bench(deck, ["master", "expert", "expert", "expert"],
+                                max(games // 100, 2_000), 1),
+    }
+    print("issue 45's speed aims:")
+    for label, key, aim in AIMS:
+        got = timed[key]()
+        shown = f"{got:.0%}" if aim is not None and aim < 1 else f"{got:,.0f} games/s"
+        verdict = "" if aim is None else (
+            f"   aim {aim:.0%}" if aim < 1 else f"   aim {aim:,}") + (
+            ": met" if got >= aim else ": NOT met")
+        print(f"  {label:<52} {shown:>16}{verdict}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200_000)
@@ -57,6 +137,10 @@ def main() -> None:
                     help="also time the Herb Witches expansion (4 and 5 players, the deck on)")
     ap.add_argument("--presets", action="store_true",
                     help="also time each preset (4 copies) and a user-file twin of threshold")
+    ap.add_argument("--aims", action="store_true",
+                    help="also measure issue 45's aims (deck on, Herb Witches, expert, master)")
+    ap.add_argument("--no-profile", action="store_true",
+                    help="leave out where the time goes (a perf-sampled batch, about 10 s)")
     args = ap.parse_args()
     numba.set_num_threads(args.threads)
     rs = load_ruleset("base", ["cards.deck=false"])
@@ -66,6 +150,10 @@ def main() -> None:
     for n in (4, 3, 2):
         ref[n] = bench(rs, LINEUPS[n], args.games, args.repeat)
         print(f"{n} players: {ref[n]:12,.0f} games/s   lineup {', '.join(LINEUPS[n])}")
+    if not args.no_profile:
+        print_profile(min(args.games, 100_000))
+    if args.aims:
+        print_aims(rs, ref[4], args.games, args.repeat)
     if args.variants:
         print("4 players, with the fortune-teller deck:")
         for books in (1, 2, 3, 4):

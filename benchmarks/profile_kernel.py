@@ -107,6 +107,38 @@ def workload(a: argparse.Namespace) -> None:
           f"sampled); {n} JIT functions mapped", file=sys.stderr)
 
 
+def sample(games: int, players: int = 4, rules: str = "base", sets: list[str] | None = None,
+           keep: str | None = None) -> list[tuple[float, str]]:
+    """Sample one batch in a fresh process (see the module docstring) and return its functions
+    as (per cent of the samples, name), the largest first. ``keep``: a folder to keep
+    ``perf.data`` and the perf map in. Raises ``RuntimeError`` without ``perf``."""
+    if shutil.which("perf") is None:
+        raise RuntimeError("perf is not installed (Debian: apt-get install linux-perf)")
+    work = keep or tempfile.mkdtemp(prefix="quacks-perf-")
+    os.makedirs(work, exist_ok=True)
+    data = os.path.join(work, "perf.data")
+    inner = [sys.executable, __file__, "--inside", "--games", str(games), "--players",
+             str(players), "--rules", rules, "--data", data, *[f"--set={x}" for x in sets or []]]
+    proc = subprocess.Popen(inner)
+    if proc.wait() != 0:
+        raise RuntimeError(f"the sampled batch failed (exit status {proc.returncode})")
+    perf_map = Path(f"/tmp/perf-{proc.pid}.map")
+    report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children",
+                             "--sort", "symbol", "--percent-limit", "0"],
+                            check=True, capture_output=True, text=True).stdout
+    rows = []
+    for ln in report.splitlines():
+        parts = ln.split()  # "27.28%  [.] sim::kernel::brewing::brew_round"
+        if len(parts) >= 3 and not ln.startswith("#") and parts[0].endswith("%"):
+            rows.append((float(parts[0][:-1]), " ".join(parts[2:]).removesuffix(" - -")))
+    if keep:
+        shutil.copy(perf_map, work)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+        perf_map.unlink(missing_ok=True)
+    return sorted(rows, reverse=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100_000)
@@ -121,31 +153,14 @@ def main(argv: list[str] | None = None) -> int:
     if a.inside:
         workload(a)
         return 0
-    if shutil.which("perf") is None:
-        print("profile_kernel: perf is not installed (Debian: apt-get install linux-perf)",
-              file=sys.stderr)
+    try:
+        rows = sample(a.games, a.players, a.rules, a.set, a.keep)
+    except RuntimeError as e:
+        print(f"profile_kernel: {e}", file=sys.stderr)
         return 2
-    work = a.keep or tempfile.mkdtemp(prefix="quacks-perf-")
-    os.makedirs(work, exist_ok=True)
-    data = os.path.join(work, "perf.data")
-    inner = [sys.executable, __file__, "--inside", "--games", str(a.games), "--players",
-             str(a.players), "--rules", a.rules, "--data", data, *[f"--set={s}" for s in a.set]]
-    proc = subprocess.Popen(inner)
-    if proc.wait() != 0:
-        return proc.returncode
-    perf_map = Path(f"/tmp/perf-{proc.pid}.map")
-    report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children",
-                             "--sort", "symbol", "--percent-limit", "0.3"],
-                            check=True, capture_output=True, text=True).stdout
-    rows = [" ".join(ln.split()[:1] + ln.split()[2:]).removesuffix(" - -")
-            for ln in report.splitlines() if ln.strip() and not ln.startswith("#")]
-    print("\n".join(rows[: a.top]))
+    print("\n".join(f"{pct:5.2f}% {name}" for pct, name in rows[: a.top] if pct >= 0.3))
     if a.keep:
-        shutil.copy(perf_map, work)
-        print(f"kept in {work}", file=sys.stderr)
-    else:
-        shutil.rmtree(work, ignore_errors=True)
-        perf_map.unlink(missing_ok=True)
+        print(f"kept in {a.keep}", file=sys.stderr)
     return 0
 
 
