@@ -3,16 +3,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.questions.ask_rules import as_list
 from sim.questions.ask_sensitivity import play_study, study_settings, study_setup
 from sim.questions.report import Report
+from sim.questions.running import RunOptions, run_options
 from sim.study.balance.settings import DEFAULT_PLAYERS
 from sim.study.design.defaults import DESIGN_BUDGET, RETUNE_BUDGET
 
+if TYPE_CHECKING:
+    from typing import Unpack  # Python 3.11+
 
+
+@run_options
 def design(
     *,
     targets: str | Path | None = None,
@@ -32,15 +38,7 @@ def design(
     adjust: str = "holm",
     out: str | Path | None = None,
     force: bool = False,
-    threads: int | None = None,
-    strategy_file: Sequence[str] | str | None = None,
-    backend: str = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    on_note: Callable[[str], None] | None = None,
-    on_compile: Callable[[str], None] | None = None,
-    argv: Sequence[str] | None = None,
+    **run: Unpack[RunOptions],
 ) -> Report:
     """Find the rule values that put every target figure inside its band (``quacks design``):
     Optuna over the knobs, every candidate on the same deals, successive halving, then a
@@ -65,16 +63,14 @@ def design(
     from sim.study.design.design import DesignError, parse_target, plan_design, run_design
     from sim.study.design.design_report import plot_jobs, write_report
 
-    study_setup(DesignError, threads, strategy_file, budget=budget, seed=seed, players=players,
-                first_rung=first_rung, retest_games=retest_games, retune_budget=retune_budget,
-                workers=workers)
-    plan = plan_design(study_settings(
-        "design", DesignError, knob=knob, targets=str(targets) if targets is not None else None,
+    study_setup(DesignError, run, budget=budget, seed=seed, players=players,
+                first_rung=first_rung, retest_games=retest_games, retune_budget=retune_budget)
+    plan = plan_design(study_settings("design", DesignError, dict(
+        knob=knob, targets=str(targets) if targets is not None else None,
         bands=tuple(parse_target(t) for t in as_list(target)), budget=budget, seed=seed,
         rules=rules, set=set, players=players, field=field, first_rung=first_rung,
         retest_games=retest_games, retune=retune, retune_params=tuple(as_list(retune_param)),
-        retune_budget=retune_budget, adjust=check_adjust(adjust), backend=backend,
-        scheduler=scheduler, workers=workers, threads=threads))
+        retune_budget=retune_budget, adjust=check_adjust(adjust)), run))
 
     def play(plan, *, backend, progress):  # the search's progress only
         return run_design(plan, backend=backend, progress=lambda phase, done, total: (
@@ -82,6 +78,4 @@ def design(
 
     return play_study(
         "design", DesignError, plan, play, games=budget, warm=(plan.base, plan.seated),
-        out=out, force=force, report=(write_report, plot_jobs),
-        backend=backend, scheduler=scheduler, workers=workers, threads=threads,
-        progress=progress, on_note=on_note, on_compile=on_compile, argv=argv)
+        out=out, force=force, report=(write_report, plot_jobs), run=run)

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.questions.ask_rules import as_list, load_strategy_files
 from sim.questions.report import Report
 from sim.questions.running import (
+    RunOptions,
     check_ints,
     check_out_text,
-    open_backend,
+    open_run_backend,
+    run_options,
     set_threads,
     warm_games,
 )
@@ -19,7 +22,11 @@ from sim.study.balance.settings import DEFAULT_PLAYERS
 from sim.study.design.defaults import DEFAULT_STEPS
 from sim.study.design.defaults import SENSITIVITY_GAMES as DEFAULT_GAMES
 
+if TYPE_CHECKING:
+    from typing import Unpack  # Python 3.11+
 
+
+@run_options
 def sensitivity(
     *,
     knob: Sequence[str] | str | None = None,
@@ -35,15 +42,7 @@ def sensitivity(
     adjust: str = "holm",
     out: str | Path | None = None,
     force: bool = False,
-    threads: int | None = None,
-    strategy_file: Sequence[str] | str | None = None,
-    backend: str = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    on_note: Callable[[str], None] | None = None,
-    on_compile: Callable[[str], None] | None = None,
-    argv: Sequence[str] | None = None,
+    **run: Unpack[RunOptions],
 ) -> Report:
     """How each ruleset knob moves the balance figures (``quacks sensitivity``): every value of
     a knob on the same deals, each figure with its 95% interval clustered by deal, the knobs
@@ -66,19 +65,16 @@ def sensitivity(
     from sim.study.design.sensitivity import SensitivityError, plan_sensitivity, run_sensitivity
     from sim.study.design.sensitivity_report import plot_jobs, write_report
 
-    study_setup(SensitivityError, threads, strategy_file, steps=steps, players=players,
-                games=games, seed=seed, workers=workers)
-    plan = plan_sensitivity(study_settings(
-        "sensitivity", SensitivityError, knob=knob, steps=steps, rules=rules, set=set,
+    study_setup(SensitivityError, run, steps=steps, players=players, games=games, seed=seed)
+    plan = plan_sensitivity(study_settings("sensitivity", SensitivityError, dict(
+        knob=knob, steps=steps, rules=rules, set=set,
         players=players, field=field, games=games, seed=seed,
         pair=pair_keys(pair, SensitivityError) if pair is not None else None, metrics=metrics,
-        adjust=check_adjust(adjust), backend=backend, scheduler=scheduler, workers=workers,
-        threads=threads))
+        adjust=check_adjust(adjust)), run))
     return play_study(
         "sensitivity", SensitivityError, plan, run_sensitivity, games=plan.games,
         warm=(plan.base, plan.seated), out=out, force=force, report=(write_report, plot_jobs),
-        backend=backend, scheduler=scheduler, workers=workers, threads=threads,
-        progress=progress, on_note=on_note, on_compile=on_compile, argv=argv)
+        run=run)
 
 
 def split_items(text: Sequence[str] | str, option: str,
@@ -101,10 +97,11 @@ def pair_keys(pair: Sequence[str] | str, error: type[ValueError] = ValueError) -
     return keys[0], keys[1]
 
 
-def study_settings(kind: str, error: type[ValueError], **given):
+def study_settings(kind: str, error: type[ValueError], given: dict, run: RunOptions):
     """The ``SensitivitySettings`` or ``DesignSettings`` of a call: the command's options
-    (python names) as the study's fields, lists for the repeatable ones and the defaults of
-    ``quacks balance`` for a ``field`` or ``metrics`` not given."""
+    (python names) ``given`` and the backend and threads of ``run`` as the study's fields,
+    lists for the repeatable ones and the defaults of ``quacks balance`` for a ``field`` or
+    ``metrics`` not given."""
     from sim.study.balance.settings import DEFAULT_FIELD
     from sim.study.design.defaults import DEFAULT_METRICS
 
@@ -112,7 +109,8 @@ def study_settings(kind: str, error: type[ValueError], **given):
     given["field"] = split_items(field, "--field", error) if field is not None else DEFAULT_FIELD
     given["knobs"] = tuple(as_list(given.pop("knob")))
     given["overrides"] = tuple(as_list(given.pop("set")))
-    given["backend"] = str(getattr(given["backend"], "value", given["backend"]))
+    given.update({k: run[k] for k in ("scheduler", "workers", "threads")})
+    given["backend"] = str(getattr(run["backend"], "value", run["backend"]))
     if kind == "sensitivity":
         from sim.study.design.sensitivity import SensitivitySettings
 
@@ -146,32 +144,29 @@ def warm_seated(ruleset, seated: Sequence[str], on_compile: Callable[[str], None
     warm_games(ruleset, [parse_strategy(s) for s in seated], on_compile=on_compile)
 
 
-def study_setup(error: type[ValueError], threads: int | None,
-                strategy_file: Sequence[str] | str | None, **ints: int | None) -> None:
-    """A study's first steps, before its plan: the integer arguments checked (``error`` with
-    the command's line), the thread count set and the strategy files loaded."""
-    check_ints(error, **ints)
-    set_threads(threads, error)
-    load_strategy_files(strategy_file)
+def study_setup(error: type[ValueError], run: RunOptions, **ints: int | None) -> None:
+    """A study's first steps, before its plan: the integer arguments and ``workers`` checked
+    (``error`` with the command's line), the thread count set and the strategy files loaded."""
+    check_ints(error, **ints, workers=run["workers"])
+    set_threads(run["threads"], error)
+    load_strategy_files(run["strategy_file"])
 
 
 def play_study(kind: str, error: type[ValueError], plan, play, *, games: int, warm: tuple,
-               out: str | Path | None, force: bool, report: tuple, backend: str,
-               scheduler: str | None, workers: int | None, threads: int | None,
-               progress: Callable | None, on_note: Callable[[str], None] | None,
-               on_compile: Callable[[str], None] | None, argv: Sequence[str] | None) -> Report:
+               out: str | Path | None, force: bool, report: tuple, run: RunOptions) -> Report:
     """A planned study played and reported: ``out`` checked (:func:`checked_out`), the kernel
     warmed on ``warm`` (a ruleset and the seated specs), then ``play(plan, backend, progress)``
     on the backend, ``progress(0, games)`` first, and its result's :func:`study_report` with
-    ``report`` (the study's ``write`` and ``jobs``)."""
+    ``report`` (the study's ``write`` and ``jobs``); ``run`` the question's :class:`RunOptions`."""
     target = checked_out(out, force, error)
-    warm_seated(*warm, on_compile)
-    with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
+    warm_seated(*warm, run["on_compile"])
+    progress = run["progress"]
+    with open_run_backend(run) as be:
         if progress is not None:
             progress(0, games)
         res = play(plan, backend=be, progress=progress)
     write, jobs = report
-    return study_report(kind, res, target, force=force, argv=argv, write=write, jobs=jobs)
+    return study_report(kind, res, target, force=force, argv=run["argv"], write=write, jobs=jobs)
 
 
 def study_report(kind: str, res, target: Path | None, *, force: bool, argv, write,

@@ -3,14 +3,15 @@ against a field, its elites re-tested on fresh deals (``quacks styles``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.questions.ask_exploit import variant_specs
 from sim.questions.ask_rules import as_list
 from sim.questions.ask_sensitivity import play_study, split_items, study_setup
 from sim.questions.report import Report
-from sim.questions.running import strategy_specs
+from sim.questions.running import RunOptions, run_options, strategy_specs
 from sim.study.exploit.defaults import (
     DEFAULT_FIELD,
     DEFAULT_PLAYERS,
@@ -22,7 +23,11 @@ from sim.study.exploit.defaults import (
     STYLE_RETEST_GAMES,
 )
 
+if TYPE_CHECKING:
+    from typing import Unpack  # Python 3.11+
 
+
+@run_options
 def styles(
     *,
     rules: Sequence[str] | str | None = None,
@@ -42,15 +47,7 @@ def styles(
     seed: int = 1,
     out: str | Path | None = None,
     force: bool = False,
-    threads: int | None = None,
-    strategy_file: Sequence[str] | str | None = None,
-    backend: str = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    on_note: Callable[[str], None] | None = None,
-    on_compile: Callable[[str], None] | None = None,
-    argv: Sequence[str] | None = None,
+    **run: Unpack[RunOptions],
 ) -> Report:
     """Map the styles that win against a field (``quacks styles``): MAP-Elites (pyribs) over
     the candidate's parameters, each candidate placed by two behaviour ``descriptors``
@@ -69,9 +66,8 @@ def styles(
     from sim.study.styles.report import plot_jobs, write_report
     from sim.study.styles.run import StylesError, StylesSettings, plan_styles, run_styles
 
-    study_setup(StylesError, threads, strategy_file, players=players, games=games, batch=batch,
-                batches=batches, retest_games=retest_games, cells=cells, seed=seed,
-                workers=workers)
+    study_setup(StylesError, run, players=players, games=games, batch=batch,
+                batches=batches, retest_games=retest_games, cells=cells, seed=seed)
     settings = StylesSettings(
         variants=variant_specs(rules, variant, set),
         strategies=tuple(strategy_specs(strategies)) if strategies is not None else DEFAULT_FIELD,
@@ -81,11 +77,10 @@ def styles(
                      if descriptors is not None else StylesSettings.descriptors),
         players=players, games=games, batch=batch, batches=batches, retest_games=retest_games,
         margin=float(margin), cells=cells, seed=seed,
-        backend=str(getattr(backend, "value", backend)))
+        backend=str(getattr(run["backend"], "value", run["backend"])))
     plan = plan_styles(settings)
     return play_study(
         "styles", StylesError, plan, run_styles, games=plan.games, out=out, force=force,
         warm=(plan.rulesets[0], [settings.searched, *plan.field]),
         report=(write_report, plot_jobs),
-        backend=backend, scheduler=scheduler, workers=workers, threads=threads,
-        progress=progress, on_note=on_note, on_compile=on_compile, argv=argv)
+        run=run)

@@ -3,20 +3,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.questions.ask_rules import as_list
 from sim.questions.report import Report, report_folder
 from sim.questions.running import (
+    RunOptions,
     check_out_free,
     merge_settings,
-    open_backend,
+    open_run_backend,
     resume_checks,
+    run_options,
     strategy_paths,
     strategy_specs,
     warm_games,
 )
+
+if TYPE_CHECKING:
+    from typing import Unpack  # Python 3.11+
 
 KIND = "sweep"
 EXAMPLE = "quacks sweep --strategy threshold --param t=4:9:1 --vs threshold"
@@ -36,6 +42,7 @@ class SweepInterrupted(KeyboardInterrupt):
         self.out = out
 
 
+@run_options
 def sweep(
     *,
     strategy: str | None = None,
@@ -52,16 +59,8 @@ def sweep(
     detail: str | None = None,
     resume: bool = False,
     force: bool = False,
-    threads: int | None = None,
     plots: bool = True,
-    strategy_file: Sequence[str] | str | None = None,
-    backend: str = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    on_note: Callable[[str], None] | None = None,
-    on_compile: Callable[[str], None] | None = None,
-    argv: Sequence[str] | None = None,
+    **run: Unpack[RunOptions],
 ) -> Report:
     """Play ``strategy`` at each value of ``param`` against the field ``vs`` and tabulate its
     win share and VP against the parameter (``quacks sweep``).
@@ -82,58 +81,54 @@ def sweep(
     try:
         s = _settings(strategy=strategy, param=param, baseline=baseline, vs=vs, players=players,
                       games=games, seed=seed, out=out, rules=rules, set=set, until_ci=until_ci,
-                      detail=detail, resume=resume, force=force, threads=threads,
-                      strategy_file=strategy_file, workers=workers)
+                      detail=detail, resume=resume, force=force, run=run)
     except SweepInputError:
         raise
     except (ValueError, OSError) as e:
         raise SweepInputError(str(e)) from e
     with report_folder(KIND, out) as (target, tmp):
-        if getattr(backend, "value", backend) == "local":  # Dask workers compile their own
-            _warm(s, on_compile)
-        res = _run(s, target, resume=resume, force=force, plots=plots, backend=backend,
-                   scheduler=scheduler, workers=workers, threads=threads, progress=progress,
-                   on_note=on_note, argv=argv)
+        if getattr(run["backend"], "value", run["backend"]) == "local":  # Dask compiles its own
+            _warm(s, run["on_compile"])
+        res = _run(s, target, resume=resume, force=force, plots=plots, run=run)
     return Report(KIND, target, res, figures=lambda: plot_jobs(res.table, res.settings),
                   temporary=tmp, written=res.files)
 
 
-def _run(s: dict, target: Path, *, resume, force, plots, backend, scheduler, workers, threads,
-         progress, on_note, argv):
+def _run(s: dict, target: Path, *, resume, force, plots, run: RunOptions):
     """The sweep's games and its report in ``target`` (SweepInterrupted on Ctrl-C)."""
     from sim.study.sweep.run import run_sweep
 
     try:
-        with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
+        with open_run_backend(run) as be:
             return run_sweep(s["strategy"], s["params"], s["vs"], players=s.get("players"),
                              baseline=s.get("baseline"), games=s.get("games"),
                              seed=s["seed"] if s.get("seed") is not None else 1,
                              rules=s.get("rules") or "base", overrides=s.get("overrides") or (),
                              until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
                              strategy_files=s.get("strategy_files") or (), out=target,
-                             resume=resume, force=force, progress=progress, plots=plots,
-                             argv=argv, backend=be, note=on_note)
+                             resume=resume, force=force, progress=run["progress"],
+                             plots=plots, argv=run["argv"], backend=be, note=run["on_note"])
     except KeyboardInterrupt as e:  # in a value's games, or between or after the values
         raise SweepInterrupted(target) from e
 
 
 def _settings(*, strategy, param, baseline, vs, players, games, seed, out, rules,
-              set, until_ci, detail, resume, force, threads, strategy_file,  # noqa: A002
-              workers) -> dict:
+              set, until_ci, detail, resume, force, run) -> dict:  # noqa: A002
     """The checks of the arguments, in the command's order, and the sweep's settings (with
     ``resume``, those not given taken from the interrupted sweep)."""
     from sim.study.sweep.run import plan_sweep
     from sim.study.tournament.plan import load_strategy_files
 
-    saved = resume_checks(SweepInputError, out=out, threads=threads, resume=resume, force=force,
-                          what="sweep", players=players, games=games, seed=seed, workers=workers)
+    saved = resume_checks(SweepInputError, out=out, threads=run["threads"], resume=resume,
+                          force=force, what="sweep", players=players, games=games, seed=seed,
+                          workers=run["workers"])
     params, overrides = as_list(param), as_list(set)
     s = merge_settings({"strategy": strategy, "params": params or None, "baseline": baseline,
                         "vs": strategy_specs(vs) if vs is not None else None,
                         "players": players, "games": games, "seed": seed, "rules": rules,
                         "overrides": overrides or None, "until_ci": until_ci,
                         "detail": getattr(detail, "value", detail),
-                        "strategy_files": strategy_paths(strategy_file)}, saved)
+                        "strategy_files": strategy_paths(run["strategy_file"])}, saved)
     if not s.get("params") and s.get("param"):  # a sweep saved before grids existed
         s["params"] = [s["param"]]
     for key, opt in (("strategy", "strategy"), ("params", "param"), ("vs", "vs")):

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.questions.ask_rules import as_list
 from sim.questions.report import Report, report_folder
 from sim.questions.running import (
+    RunOptions,
     check_out_free,
     merge_settings,
-    open_backend,
+    open_run_backend,
     resume_checks,
+    run_options,
     strategy_paths,
     strategy_specs,
     warm_games,
 )
+
+if TYPE_CHECKING:
+    from typing import Unpack  # Python 3.11+
 
 KIND = "tournament"
 
@@ -25,6 +31,7 @@ class TournamentInputError(ValueError):
     it stands for, when another, is its ``__cause__``."""
 
 
+@run_options
 def tournament(
     *,
     strategies: Sequence[str] | str | None = None,
@@ -39,16 +46,8 @@ def tournament(
     detail: str | None = None,
     resume: bool = False,
     force: bool = False,
-    threads: int | None = None,
     plots: bool = True,
-    strategy_file: Sequence[str] | str | None = None,
-    backend: str = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    on_note: Callable[[str], None] | None = None,
-    on_compile: Callable[[str], None] | None = None,
-    argv: Sequence[str] | None = None,
+    **run: Unpack[RunOptions],
 ) -> Report:
     """Play a seat-balanced tournament and write its report (``quacks tournament``).
 
@@ -71,30 +70,31 @@ def tournament(
     try:
         plan = _plan(strategies=strategies, players=players, games=games, seed=seed, out=out,
                      rules=rules, set=set, format=format, until_ci=until_ci, detail=detail,
-                     resume=resume, force=force, threads=threads, strategy_file=strategy_file,
-                     workers=workers)
+                     resume=resume, force=force, run=run)
     except TournamentInputError:
         raise
     except (ValueError, OSError) as e:
         raise TournamentInputError(str(e)) from e
     with report_folder(KIND, out) as (target, tmp):
-        if getattr(backend, "value", backend) == "local":  # Dask workers compile their own
-            warm_games(plan.ruleset, plan.lineup(0), on_compile=on_compile)  # outside the clock
-        with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
-            res = run_tournament(plan, out=target, resume=resume, force=force, progress=progress,
-                                 plots=plots, argv=argv, backend=be, note=on_note)
+        if getattr(run["backend"], "value", run["backend"]) == "local":  # Dask compiles its own
+            warm_games(plan.ruleset, plan.lineup(0), on_compile=run["on_compile"])  # unclocked
+        with open_run_backend(run) as be:
+            res = run_tournament(plan, out=target, resume=resume, force=force,
+                                 progress=run["progress"], plots=plots, argv=run["argv"],
+                                 backend=be, note=run["on_note"])
     return Report(KIND, target, res, figures=lambda: plot_jobs(res.summary)[0], temporary=tmp,
                   written=res.files)
 
 
 def _plan(*, strategies, players, games, seed, out, rules, set, format, until_ci,  # noqa: A002
-          detail, resume, force, threads, strategy_file, workers):
+          detail, resume, force, run):
     """The checks of the arguments, in the command's order, and the resolved plan."""
     from sim.study.tournament.plan import TournamentConfig, resolve_plan
     from sim.study.tournament.run import check_two_deals
 
-    saved = resume_checks(TournamentInputError, out=out, threads=threads, resume=resume,
-                          force=force, players=players, games=games, seed=seed, workers=workers)
+    saved = resume_checks(TournamentInputError, out=out, threads=run["threads"], resume=resume,
+                          force=force, players=players, games=games, seed=seed,
+                          workers=run["workers"])
     specs = None
     if strategies is not None:
         specs = tuple(strategy_specs(strategies))
@@ -106,7 +106,7 @@ def _plan(*, strategies, players, games, seed, out, rules, set, format, until_ci
              "rules": rules, "overrides": tuple(overrides) if overrides else None,
              "format": getattr(format, "value", format), "until_ci": until_ci,
              "detail": getattr(detail, "value", detail),
-             "strategy_files": strategy_paths(strategy_file)}
+             "strategy_files": strategy_paths(run["strategy_file"])}
     plan = resolve_plan(TournamentConfig.from_settings(merge_settings(given, saved)))
     check_two_deals(plan)
     if out is not None:  # a temporary folder is new and writable

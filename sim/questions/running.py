@@ -8,12 +8,57 @@ that line as ``error: ...`` with exit status 2.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypedDict
 
 GAME_ENTRY = "sim/kernel/game.play_games"  # the game kernel's cache entry (compile notices)
+
+
+class RunOptions(TypedDict, total=False):
+    """The keywords every study question takes last, for how and where its games run: the
+    thread count, strategy files to load, the backend (``local`` or ``dask``, its
+    ``scheduler`` and ``workers``), the hooks ``progress(done, total)``, ``on_note(line)`` and
+    ``on_compile(entry)``, and ``argv`` (the command line, for the report's provenance)."""
+
+    threads: int | None
+    strategy_file: Sequence[str] | str | None
+    backend: str
+    scheduler: str | None
+    workers: int | None
+    progress: Callable[[int, int], None] | None
+    on_note: Callable[[str], None] | None
+    on_compile: Callable[[str], None] | None
+    argv: Sequence[str] | None
+
+
+RUN_DEFAULTS: dict = {name: None for name in RunOptions.__annotations__} | {"backend": "local"}
+
+
+def run_options(fn: Callable) -> Callable:
+    """``fn(..., **run: Unpack[RunOptions])`` called with its own keywords and the
+    :class:`RunOptions` (``run`` holds every one, its default when not given); its signature, as
+    ``help()``, ``inspect`` and the docs show it, lists each keyword with its default, and an
+    unknown keyword is a TypeError as for any function."""
+    own = inspect.signature(fn)
+    params = [p for p in own.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=RUN_DEFAULTS[name],
+                                 annotation=getattr(kind, "__forward_arg__", kind))
+               for name, kind in RunOptions.__annotations__.items()]
+    sig = own.replace(parameters=params)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        bound = sig.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return fn(*bound.args, **bound.kwargs)
+
+    call.__signature__ = sig
+    return call
 
 
 def check_ints(error: type[ValueError] = ValueError, **values: int | None) -> None:
@@ -76,6 +121,13 @@ def open_backend(backend: str, scheduler: str | None, workers: int | None, threa
         be.__exit__(*sys.exc_info())
         raise
     be.__exit__(None, None, None)
+
+
+def open_run_backend(run: RunOptions):
+    """:func:`open_backend` with a question's :class:`RunOptions` (backend, scheduler, workers,
+    threads; ``on_note`` hears where the games run)."""
+    return open_backend(run["backend"], run["scheduler"], run["workers"], run["threads"],
+                        note=run["on_note"])
 
 
 def strategy_specs(strategies: Sequence[str] | str) -> list[str]:
