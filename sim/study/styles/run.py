@@ -21,7 +21,8 @@ import shlex
 import time
 import warnings
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,6 @@ import pandas as pd
 from sim.stats.clusters import paired_diff
 from sim.study.compare.config import RulesetSpec
 from sim.study.exploit.defaults import (
-    DEFAULT_FIELD,
     DEFAULT_PLAYERS,
     MAX_BATCH,
     MAX_BATCHES,
@@ -41,8 +41,12 @@ from sim.study.exploit.defaults import (
     STYLE_MARGIN,
     STYLE_RETEST_GAMES,
 )
-from sim.study.exploit.run import load_variants, seated_field, variant_args
-from sim.study.exploit.space import search_space, start_value
+from sim.study.exploit.run import (
+    FieldSearch,
+    VariantsResult,
+    seated_field,
+)
+from sim.study.exploit.space import start_value
 from sim.study.styles.descriptors import BY_NAME, DEFAULT_DESCRIPTORS
 from sim.study.styles.measures import MEASURES, game_measures
 from sim.study.tune.run import RETEST_SEED_OFFSET, TuneError, TuneParam, share_with_ci, spec_with
@@ -62,17 +66,13 @@ class StylesError(TuneError):
 
 
 @dataclass(frozen=True)
-class StylesSettings:
-    """What one run plays: the variants, the field, the candidate (default the field's first)
-    over ``params`` (``KEY=LO:HI``; none: its default space), the two ``descriptors``, the
-    seats, the games per candidate, ``batch`` candidates per step for ``batches`` steps, the
-    re-test's games per elite, the viability ``margin``, the map's ``cells`` per descriptor,
-    the seed and where the games run."""
+class StylesSettings(FieldSearch):
+    """What one run plays: a :class:`~sim.study.exploit.run.FieldSearch` (variants, field,
+    candidate, params), the two ``descriptors``, the seats, the games per candidate, ``batch``
+    candidates per step for ``batches`` steps, the re-test's games per elite, the viability
+    ``margin``, the map's ``cells`` per descriptor, the seed and where the games run."""
 
-    variants: tuple[RulesetSpec, ...]
-    strategies: tuple[str, ...] = DEFAULT_FIELD
-    candidate: str | None = None
-    params: tuple[str, ...] = ()
+    TUPLES: ClassVar[tuple[str, ...]] = ("variants", "strategies", "params", "descriptors")
     descriptors: tuple[str, ...] = DEFAULT_DESCRIPTORS
     players: int = DEFAULT_PLAYERS
     games: int = STYLE_GAMES
@@ -84,34 +84,13 @@ class StylesSettings:
     seed: int = 1
     backend: str = "local"
 
-    def __post_init__(self):
-        for name in ("variants", "strategies", "params", "descriptors"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
-
-    @property
-    def reference(self) -> str:
-        return self.strategies[0]
-
-    @property
-    def searched(self) -> str:
-        """The candidate searched: ``candidate``, or the field's first strategy."""
-        return self.candidate or self.reference
-
     def deals(self, games: int) -> int:
         """``games`` rounded up to whole deals of ``players`` seatings."""
         return -(-int(games) // self.players)
 
-    def to_json(self) -> dict:
-        d = asdict(self)
-        d["variants"] = [asdict(v) | {"overrides": list(v.overrides)} for v in self.variants]
-        return d
-
     def command(self) -> str:
         """The ``quacks styles`` command line that reproduces the run."""
-        parts = ["quacks", "styles", *variant_args(self.variants)]
-        parts += ["--strategies", ",".join(self.strategies), "--candidate", self.searched]
-        for p in self.params:
-            parts += ["--param", p]
+        parts = self.search_args("styles")
         parts += ["--descriptors", ",".join(self.descriptors), "--players", str(self.players),
                   "--games", str(self.games), "--batch", str(self.batch), "--batches",
                   str(self.batches), "--retest-games", str(self.retest_games), "--margin",
@@ -160,12 +139,7 @@ def plan_styles(settings: StylesSettings) -> StylesPlan:
     field_specs = seated_field(s.strategies, s.searched, n, StylesError)
     if s.retest_games < 2 * n:
         raise StylesError(f"--retest-games {s.retest_games}: give at least {2 * n} (two deals)")
-    try:
-        params = search_space(s.searched, s.params)
-    except TuneError as e:
-        raise StylesError(str(e)) from None
-    return StylesPlan(s, load_variants(s.variants, [s.searched, *field_specs]), field_specs,
-                      params)
+    return StylesPlan(s, *s.planned(field_specs, StylesError))
 
 
 def deal_measures(ruleset, specs: list[str], seed: int, deals: np.ndarray, backend=None
@@ -188,23 +162,12 @@ def deal_measures(ruleset, specs: list[str], seed: int, deals: np.ndarray, backe
 
 
 @dataclass
-class StylesResult:
-    """The answer: ``tables['summary']`` a row per variant (the count of viable styles),
-    ``tables['styles']`` every re-tested elite, ``tables['history']`` every candidate."""
+class StylesResult(VariantsResult):
+    """The answer (``plan`` a StylesPlan): ``tables['summary']`` a row per variant (the count
+    of viable styles), ``tables['styles']`` every re-tested elite, ``tables['history']`` every
+    candidate."""
 
-    plan: StylesPlan
-    tables: dict[str, pd.DataFrame] = field(repr=False)
-    seconds: float = 0.0
-
-    @property
-    def settings(self) -> StylesSettings:
-        return self.plan.settings
-
-    def to_json(self) -> dict:
-        """What ``--json`` prints (less ``out`` and ``files``)."""
-        return {"settings": self.settings.to_json(),
-                "variants": self.tables["summary"].to_dict(orient="records"),
-                "seconds": self.seconds}
+    ROWS: ClassVar[str] = "summary"
 
 
 def run_styles(plan: StylesPlan, *, backend=None,
