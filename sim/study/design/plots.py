@@ -18,6 +18,7 @@ from sim.study.common.plot_style import (
     error_bars,
     new_figure,
 )
+from sim.study.tune.plots import SEARCH_STATES, scatter_states, search_figure
 
 BAND = {"color": LINE_COLOURS[3], "alpha": 0.22}
 LINE = {"color": LINE_COLOURS[3], "marker": "o"}
@@ -126,24 +127,16 @@ def pair_figure(pair: pd.DataFrame, metrics: list[str], digits: dict[str, int],
     return fig
 
 
-_STATES = (("complete", "o", LINE_COLOURS[0]), ("pruned", "x", LINE_COLOURS[1]),
-           ("budget", "^", LINE_COLOURS[2]))
 
 
 def progress_figure(history: pd.DataFrame, knobs: list[dict], best: dict, title: str) -> Figure:
     """Top: every candidate's loss against the games the search had played (the best
     full-length one so far as a line). Below it one panel per knob: the value each candidate
     tried, the best candidate's as a line."""
-    h = history[history["state"].isin([s for s, _, _ in _STATES])]
-    fig = Figure(figsize=(7.5, 3.4 + 1.5 * len(knobs)), layout="constrained")
-    axes = fig.subplots(1 + len(knobs), 1, sharex=True, squeeze=False,
-                        gridspec_kw={"height_ratios": [2.2] + [1] * len(knobs)})[:, 0]
+    h = history[history["state"].isin([s for s, _, _ in SEARCH_STATES])]
+    fig, axes = search_figure(len(knobs), 3.4, 1.5)
     ax = axes[0]
-    for state, marker, colour in _STATES:
-        part = h[h["state"] == state]
-        if len(part):
-            ax.scatter(part["games_so_far"], part["loss"], marker=marker, s=20, color=colour,
-                       label=f"candidate: {state}")
+    scatter_states(ax, h, "loss", 20, label=True)
     if len(h):
         full = h["deals"] == h["deals"].max()
         run = h["loss"].where(full).cummin().ffill()
@@ -155,10 +148,7 @@ def progress_figure(history: pd.DataFrame, knobs: list[dict], best: dict, title:
     ax.legend(fontsize=MIN_TEXT_PT, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
     for ax, k in zip(axes[1:], knobs):
         col = f"x:{k['key']}"
-        for state, marker, colour in _STATES:
-            part = h[h["state"] == state]
-            if len(part):
-                ax.scatter(part["games_so_far"], part[col], marker=marker, s=16, color=colour)
+        scatter_states(ax, h, col, 16)
         if k["key"] in best:
             ax.axhline(best[k["key"]], color="#c0392b", lw=1.2, label="best")
         if k["kind"] == "choice":

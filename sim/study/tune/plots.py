@@ -7,8 +7,27 @@ from matplotlib.figure import Figure
 
 from sim.study.common.plot_style import LINE_COLOURS, MIN_TEXT_PT, integer_ticks
 
-_STATES = (("complete", "o", LINE_COLOURS[0]), ("pruned", "x", LINE_COLOURS[1]),
-           ("budget", "^", LINE_COLOURS[2]))
+SEARCH_STATES = (("complete", "o", LINE_COLOURS[0]), ("pruned", "x", LINE_COLOURS[1]),
+                 ("budget", "^", LINE_COLOURS[2]))  # a candidate's state: marker and colour
+
+
+def search_figure(panels: int, height: float, per_panel: float) -> tuple[Figure, list]:
+    """A search's progress figure (``quacks tune``'s and ``quacks design``'s): a tall top axis
+    and ``panels`` axes below it, one per searched value, sharing the games axis."""
+    fig = Figure(figsize=(7.5, height + per_panel * panels), layout="constrained")
+    axes = fig.subplots(1 + panels, 1, sharex=True, squeeze=False,
+                        gridspec_kw={"height_ratios": [2.2] + [1] * panels})[:, 0]
+    return fig, axes
+
+
+def scatter_states(ax, history, column: str, size: int, *, label: bool = False) -> None:
+    """Every candidate of a search's ``history`` at (games played so far, ``column``), marked
+    by its state (:data:`SEARCH_STATES`), labelled ``candidate: STATE`` with ``label``."""
+    for state, marker, colour in SEARCH_STATES:
+        part = history[history["state"] == state]
+        if len(part):
+            ax.scatter(part["games_so_far"], part[column], marker=marker, s=size, color=colour,
+                       **({"label": f"candidate: {state}"} if label else {}))
 
 
 def progress_figure(res) -> Figure:
@@ -19,15 +38,9 @@ def progress_figure(res) -> Figure:
     where the search looked and where it settled."""
     h = res.history
     keys = [k for k in res.best_values if k in h.columns]
-    fig = Figure(figsize=(7.5, 3.6 + 1.6 * len(keys)), layout="constrained")
-    axes = fig.subplots(1 + len(keys), 1, sharex=True, squeeze=False,
-                        gridspec_kw={"height_ratios": [2.2] + [1] * len(keys)})[:, 0]
+    fig, axes = search_figure(len(keys), 3.6, 1.6)
     ax = axes[0]
-    for state, marker, colour in _STATES:
-        part = h[h["state"] == state]
-        if len(part):
-            ax.scatter(part["games_so_far"], part["win_share"], marker=marker, s=20, color=colour,
-                       label=f"candidate: {state}")
+    scatter_states(ax, h, "win_share", 20, label=True)
     full = h["deals"] == h["deals"].max()
     best = h["win_share"].where(full).cummax().ffill()
     ax.step(h["games_so_far"], best, where="post", color="black", lw=1,
@@ -43,10 +56,7 @@ def progress_figure(res) -> Figure:
     ax.legend(fontsize=MIN_TEXT_PT, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
     start = h.iloc[0] if len(h) else None  # the starting spec is the first candidate
     for ax, key in zip(axes[1:], keys):
-        for state, marker, colour in _STATES:
-            part = h[h["state"] == state]
-            if len(part):
-                ax.scatter(part["games_so_far"], part[key], marker=marker, s=16, color=colour)
+        scatter_states(ax, h, key, 16)
         ax.axhline(res.best_values[key], color="#c0392b", lw=1.2,
                    label=f"winner {res.best_values[key]:.4g}")
         if start is not None:
