@@ -109,21 +109,6 @@ def test_bad_input_is_one_line(args, fragment):
     assert_user_error(invoke("styles", *args), fragment)
 
 
-def test_an_existing_report_folder_is_refused_without_force(tmp_path):
-    (tmp_path / "old.txt").write_text("x")
-    assert_user_error(invoke("styles", *TINY_ARGS, "--out", tmp_path), "--force")
-
-
-@pytest.mark.slow
-def test_dask_gives_the_local_map():
-    pytest.importorskip("distributed", reason="no dist extra")
-    args = ["styles", "--strategies", "balanced", "--players", 2, "--games", 20, "--batch", 4,
-            "--batches", 2, "--retest-games", 20, "--seed", 1, "--json"]
-    local = json.loads(ok(*args).stdout)["variants"]
-    dask = json.loads(ok(*args, "--backend", "dask", "--workers", 1).stdout)["variants"]
-    assert dask == local
-
-
 def test_the_recorded_command_reproduces_the_map(tiny, tmp_path):
     import shlex
 
