@@ -165,13 +165,12 @@ def run_balance(settings: BalanceSettings | BalancePlan, *, backend=None,
     games go (``done`` and ``total`` None for a part that does not report its games). Ctrl-C
     raises KeyboardInterrupt; nothing is written."""
     from sim.stats.clusters import warm
-    from sim.study.tournament.backend import make_backend
+    from sim.study.balance.settings import settings_backend
 
     plan = settings if isinstance(settings, BalancePlan) else plan_balance(settings)
     s = plan.settings
     if backend is None:
-        with make_backend(s.backend, scheduler=s.scheduler, workers=s.workers,
-                          threads=s.threads) as be:
+        with settings_backend(s) as be:
             return run_balance(plan, backend=be, progress=progress)
     say = progress or (lambda part, done, total: None)
     warm()

@@ -92,3 +92,11 @@ class BalanceSettings:
         if self.targets:
             parts += ["--targets", self.targets]
         return shlex.join(parts)
+
+
+def settings_backend(s):
+    """The backend a study's settings name (``backend``, ``scheduler``, ``workers``,
+    ``threads``: balance's, sensitivity's and design's), to enter for the run."""
+    from sim.study.tournament.backend import make_backend
+
+    return make_backend(s.backend, scheduler=s.scheduler, workers=s.workers, threads=s.threads)

@@ -358,13 +358,12 @@ def run_design(settings: DesignSettings | DesignPlan, *, backend=None,
     """Search, re-tune (if asked) and re-test (see the module). ``backend``: an entered backend
     (default: the one the settings name, entered here); ``progress(phase, done, total)``."""
     from sim.stats.clusters import warm
-    from sim.study.tournament.backend import make_backend
+    from sim.study.balance.settings import settings_backend
 
     plan = settings if isinstance(settings, DesignPlan) else plan_design(settings)
     s = plan.settings
     if backend is None:
-        with make_backend(s.backend, scheduler=s.scheduler, workers=s.workers,
-                          threads=s.threads) as be:
+        with settings_backend(s) as be:
             return run_design(plan, backend=be, progress=progress)
     warm()
     say = progress or (lambda phase, done, total: None)

@@ -248,13 +248,12 @@ def run_sensitivity(settings: SensitivitySettings | SensitivityPlan, *, backend=
     """Play every arm and return the result. ``backend``: an entered backend (default: the one
     the settings name, entered here); ``progress(games done, games in all)``."""
     from sim.stats.clusters import warm
-    from sim.study.tournament.backend import make_backend
+    from sim.study.balance.settings import settings_backend
 
     plan = settings if isinstance(settings, SensitivityPlan) else plan_sensitivity(settings)
     s = plan.settings
     if backend is None:
-        with make_backend(s.backend, scheduler=s.scheduler, workers=s.workers,
-                          threads=s.threads) as be:
+        with settings_backend(s) as be:
             return run_sensitivity(plan, backend=be, progress=progress)
     warm()
     t0 = time.perf_counter()
