@@ -7,9 +7,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from sim.stats.multiplicity import zero_half_width
-
 Z95 = 1.959963984540054
+RULE_OF_THREE = 3.0  # 0 events in n: at most 3/n (one-sided 95%)
+
+
+def zero_half_width(deals: int, largest_change: float) -> float:
+    """The half-width of the interval of a difference that is 0 on every one of ``deals``
+    deals: at most 3/deals of the deals differ (the rule of three, 95%), each by at most
+    ``largest_change``."""
+    if deals < 1 or not math.isfinite(largest_change):
+        return math.nan
+    return RULE_OF_THREE / deals * abs(largest_change)
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:

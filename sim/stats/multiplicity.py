@@ -33,6 +33,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from sim.stats.intervals import RULE_OF_THREE, zero_half_width  # noqa: F401 (re-exported)
+
 ALPHA = 0.05
 ADJUST_METHODS = ("holm", "bh", "none")
 DEFAULT_ADJUST = "holm"
@@ -45,7 +47,6 @@ ADJUST_TEXT = {
 }
 MAXT_DRAWS = 20_000
 MAXT_SEED = 20_260_050  # fixed: the same data give the same quantile
-RULE_OF_THREE = 3.0
 FEW_DEALS = 10  # fewer deals than this differ: the count-based floor on a difference's interval
 METHOD_SIMULTANEOUS = ("simultaneous over the knob's pairs for the figure: value +- q se, q "
                        "the 95% quantile of the largest |t| of the pairs (multivariate t, the "
@@ -163,15 +164,6 @@ def maxt_quantile(resid: np.ndarray, level: float = 0.95, draws: int = MAXT_DRAW
     m = np.abs(Z).max(axis=1) / scale
     q = float(np.quantile(m, level))
     return min(max(q, single), bonf)
-
-
-def zero_half_width(deals: int, largest_change: float) -> float:
-    """The half-width of the interval of a difference that is 0 on every one of ``deals``
-    deals: at most 3/deals of the deals differ (the rule of three, 95%), each by at most
-    ``largest_change``."""
-    if deals < 1 or not math.isfinite(largest_change):
-        return math.nan
-    return RULE_OF_THREE / deals * abs(largest_change)
 
 
 def few_deals_half_width(differing: int, deals: int, largest_change: float) -> float:
