@@ -118,3 +118,19 @@ def test_the_recorded_command_reproduces_the_map(tiny, tmp_path):
     ok(*args[1:], "--out", tmp_path / "again", "--quiet")
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "again" / "styles.parquet"),
                                   pd.read_parquet(out / "styles.parquet"))
+
+
+def test_win_shares_are_never_narrower_than_the_exact_interval_on_the_retest_games(tiny):
+    """An elite's win share interval comes from the games behind it (never narrower than the
+    exact interval on the count); only a share the same on every deal (the field's own
+    strategy: 1/players of every deal) takes the rule of three on the deals instead."""
+    from sim.stats.intervals import exact_interval
+
+    res, out = tiny
+    styles = pd.read_parquet(out / "styles.parquet")
+    games = res["variants"][0]["retest_games"] // len(styles)
+    varied = styles[~np.isclose(styles["win_share"], 0.25)]
+    assert len(varied) > 0
+    for _, r in varied.iterrows():
+        lo, hi = exact_interval(r["win_share"] * games, games)
+        assert r["win_lo"] <= float(lo[0]) + 1e-9 and r["win_hi"] >= float(hi[0]) - 1e-9

@@ -262,7 +262,7 @@ def map_variant(plan: StylesPlan, variant: RulesetSpec, rs, *, backend=None,
     best = int(np.argmax([x.mean() for x in shares]))
     out = []
     for r, sh, m in zip(erows, shares, measured):
-        w, (wlo, whi) = share_with_ci(sh)
+        w, (wlo, whi) = share_with_ci(sh, len(fresh) * s.players)  # a game per seating
         if sh is shares[best]:
             d, dlo, dhi = 0.0, 0.0, 0.0
         else:
