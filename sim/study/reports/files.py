@@ -241,6 +241,8 @@ def canonical_command(settings: dict) -> str:
     parts += ["--format", settings["format"]]
     if settings.get("until_ci") is not None:
         parts += ["--until-ci", repr(settings["until_ci"])]
+    if settings.get("sequential"):
+        parts += ["--sequential"]
     parts += ["--detail", settings["detail"]]
     return shlex.join(parts)
 
