@@ -113,6 +113,7 @@ def run_tournament(
     note: Callable[[str], None] | None = None,
     keep_deals: tuple[int, ...] = (),
     backend=None,
+    stop_when: Callable[[Accumulator], bool] | None = None,
 ) -> TournamentResult:
     """Run (or resume) a tournament; with ``out`` write the report directory.
 
@@ -125,7 +126,8 @@ def run_tournament(
     remarks (e.g. that a partial file was unreadable). ``keep_deals`` lists strategy ids whose
     per-deal totals the result keeps (``deal_totals``), for paired comparisons across runs.
     ``backend`` (entered; default local, see ``sim.study.tournament.backend``) plays the chunks; the
-    result is the same whatever it is.
+    result is the same whatever it is. ``stop_when(acc)``, asked after every chunk (and on
+    resuming), stops the run early when true (``stopped`` "decided"; ``sweep --sequential``).
     """
     plan = config if isinstance(config, Plan) else resolve_plan(config)
     notes: list[str] = []
@@ -170,7 +172,11 @@ def run_tournament(
         if progress:
             progress(kept, plan.max_games)
         k = chunks_done
+        decided = False
         while k < len(plan.chunk_bounds) - 1 and not stop_reached(acc, plan):
+            if stop_when is not None and acc.games and stop_when(acc):
+                decided = True
+                break
             with DeferInterrupt():
                 rows = source.rows(k, on_rounds=on_rounds)
                 if writer is not None:  # the games rows commit the chunk
@@ -189,7 +195,9 @@ def run_tournament(
                     and k < len(plan.chunk_bounds) - 1:
                 raise KeyboardInterrupt
         halfwidth = float(np.max(halfwidths(acc, plan)))
-        if plan.config.until_ci is None:
+        if decided:
+            stopped = "decided"
+        elif plan.config.until_ci is None:
             stopped = "games"
         else:
             stopped = "until-ci" if halfwidth <= plan.config.until_ci else "cap"
