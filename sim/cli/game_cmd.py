@@ -8,17 +8,8 @@ from typing import Annotated
 
 import typer
 
-from sim.cli.common import (
-    JsonOpt,
-    RulesOpt,
-    SetOpt,
-    StrategyFileOpt,
-    ThreadsOpt,
-    compile_notice,
-    exit_on_interrupt,
-    fail,
-    work_progress,
-)
+from sim.cli.common import compile_notice, exit_on_interrupt, fail, work_progress
+from sim.cli.options import JsonOpt, RulesOpt, SetOpt, StrategyFileOpt, ThreadsOpt
 from sim.cli.printing import out
 
 
