@@ -89,3 +89,18 @@ def test_keyword_group_adds_the_fields_and_gathers_what_is_given():
     assert list(inspect.signature(tail).parameters) == ["c", "a"]
     assert inspect.signature(tail).parameters["a"].default == 1
     assert tail(c=2, a=7) == (_Pair(7, "x"), 2)
+
+
+def test_the_search_field_gives_the_settings_exploit_and_styles_share():
+    from sim.questions.ask_exploit import SearchField
+    from sim.study.exploit.defaults import DEFAULT_FIELD
+
+    got = SearchField(rules=["base"], variant="v8=game.explosion_limit=8", set="game.rounds=9",
+                      strategies="expert,greedy", candidate="  ", param="t=1:5").settings()
+    assert [(v.label, v.overrides) for v in got["variants"]] == [
+        ("base", ("game.rounds=9",)), ("v8", ("game.rounds=9", "game.explosion_limit=8"))]
+    assert got["strategies"] == ("expert", "greedy")
+    assert got["candidate"] is None and got["params"] == ("t=1:5",)
+    default = SearchField().settings()
+    assert default["strategies"] == DEFAULT_FIELD and [v.label for v in default["variants"]] == [
+        "base"]
