@@ -162,9 +162,13 @@ out["clover-none"] = play("", *clover)
 out["courage"] = play("bottled-courage", {**QUIET, "rubies": 2},
                       {**QUIET, "rubies": 2, "card_choice": False},
                       {"bag": "w3x3", "draws": "w3,w3,w3", "rubies": 3}, {**QUIET, "rubies": 1})
-market = ({"bag": "o1", "draws": "o1", "buy": "o1x2"}, {"bag": "o1", "draws": "o1", "buy": "o1"})
+market = ({"bag": "o1", "draws": "o1", "buy": "o1"}, {"bag": "o1", "draws": "o1", "buy": "g1"})
 out["market"] = play("market-day", *market)
-out["market-none"] = play("", *market)
+try:
+    play("", *market)
+    out["market-none"] = ""
+except Exception as e:
+    out["market-none"] = str(e)
 
 def games(sets, card_from=0, card_to=0):
     rs = load_ruleset("base", ["cards.deck=false", *sets])
@@ -220,12 +224,12 @@ def test_bottled_courage_pays_a_ruby_for_two_vp(compiled):
 
 
 def test_market_day_gives_two_coins_more_to_spend(compiled):
-    # o1 -> space 1, reward space 2: 2 coins, + 2 = 4: one o1 (3), not two (6); without the
-    # card 2 coins buy nothing at 3.
+    # o1 -> space 1, reward space 2: 2 coins, + 2 = 4: an o1 (3) and a g1 (4) are bought; the
+    # same round without the card is refused (2 coins do not pay for an o1).
     got, none = compiled["market"], compiled["market-none"]
-    assert got["players"][0]["coins"] == 2
-    assert [p["bought"] for p in got["players"]] == [["o1"], ["o1"]]
-    assert [p["bought"] for p in none["players"]] == [[], []]
+    assert [p["coins"] for p in got["players"]] == [2, 2]
+    assert [p["bought"] for p in got["players"]] == [["o1"], ["g1"]]
+    assert "seat 0" in none and "o1" in none
 
 
 @pytest.mark.parametrize("card", ["magic-potion", "well-stirred"])
