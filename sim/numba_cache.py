@@ -44,19 +44,42 @@ NUMBA_LOCATORS = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCac
                   "IPythonCacheLocator", "ZipCacheLocator")
 
 
+# the code hashes of the user's rules files loaded in this process (``--rules-file``): their cards
+# are compiled into the hook table, so every kernel compiled with them is cached apart
+RULES_FILES: dict[str, str] = {}
+
+
+def add_rules_file(path: str) -> None:
+    """A user's rules file is loaded: from now on :func:`cache_base` is a folder of its own,
+    keyed by the code of every rules file loaded (in load order)."""
+    raw = Path(path).read_bytes()
+    try:
+        code = code_text(raw).encode()
+    except (SyntaxError, ValueError):
+        code = raw
+    RULES_FILES[str(Path(path).resolve())] = hashlib.sha256(code).hexdigest()[:32]
+
+
 def cache_base() -> str:
     """The folder of the on-disk cache: ``$NUMBA_CACHE_DIR/quacks-sim`` when that is set,
     otherwise ``~/.cache/quacks-sim`` (``$XDG_CACHE_HOME`` honoured); ``quacks-sim-patches-off``
     in place of ``quacks-sim`` when ``QUACKS_NUMBA_PATCHES`` turns the Numba patches off (their
-    code is far slower: :mod:`sim.kernel.patch_switch`)."""
+    code is far slower: :mod:`sim.kernel.patch_switch`); with a user's rules file loaded, a
+    folder ``rules-<hash of their code>`` inside it."""
     from sim.kernel.patch_switch import switched_off
 
     name = "quacks-sim" if switched_off() is None else "quacks-sim-patches-off"
     env = os.environ.get("NUMBA_CACHE_DIR")
     if env:
-        return os.path.join(env, name)
-    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(home, name)
+        base = os.path.join(env, name)
+    else:
+        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                                ".cache")
+        base = os.path.join(home, name)
+    if RULES_FILES:
+        key = hashlib.sha256("\n".join(RULES_FILES.values()).encode()).hexdigest()[:16]
+        base = os.path.join(base, f"rules-{key}")
+    return base
 
 
 def configure() -> str:
@@ -111,12 +134,22 @@ def _names(text: str) -> list[str]:
     return out
 
 
+# a module that imports modules by a computed name (the generated hook table of the cards) names
+# them in a comment line: "# numba-cache-depends: sim/kernel/cards/*.py" (a glob from the root)
+_DEPENDS = re.compile(r"^# numba-cache-depends: (?P<glob>\S+)[ \t]*$", re.M)
+
+
 @functools.cache
 def imports_of(rel: str) -> tuple[str, ...]:
-    """The project source files that ``rel`` imports, module-level or inside functions."""
+    """The project source files that ``rel`` imports, module-level or inside functions, and those
+    its ``# numba-cache-depends:`` lines name."""
     package = rel.rsplit("/", 1)[0].replace("/", ".")
     found: set[str] = set()
-    for m in _IMPORT.finditer((ROOT / rel).read_text(encoding="utf-8")):
+    text = (ROOT / rel).read_text(encoding="utf-8")
+    for m in _DEPENDS.finditer(text):
+        found.update(p.relative_to(ROOT).as_posix() for p in sorted(ROOT.glob(m.group("glob")))
+                     if p.is_file() and p.as_posix() != (ROOT / rel).as_posix())
+    for m in _IMPORT.finditer(text):
         if m.group("plain") is not None:
             names = _names(m.group("plain"))
         else:

@@ -16,6 +16,7 @@ from sim.cli.common import (
     BackendOpt,
     JsonOpt,
     QuietOpt,
+    RulesFileOpt,
     RulesOpt,
     SchedulerOpt,
     SetOpt,
@@ -130,6 +131,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def balance(
         rules: RulesOpt = "base",
+        rules_file: RulesFileOpt = None,
         set_: SetOpt = None,
         players: Annotated[int, typer.Option(
             help="Seats per game (2-4; 2-5 with herb-witches).")] = DEFAULT_PLAYERS,

@@ -108,8 +108,8 @@ def guard_int_option(p) -> None:
 # takes a built-in name, a --strategy-file repeats), with what to give instead of nothing.
 PATH_PARAMS = {"out": "a path", "out_dir": "a folder", "csv": "a file name", "png": "a file name",
                "rules": "a built-in ruleset name or a TOML file", "targets": "a TOML file",
-               "strategy_file": "a Python file", "file": "a file", "report": "a report folder",
-               "directory": "a folder"}
+               "strategy_file": "a Python file", "rules_file": "a Python file", "file": "a file",
+               "report": "a report folder", "directory": "a folder"}
 
 
 def _param_label(p) -> str:
@@ -387,6 +387,25 @@ FieldOpt = Annotated[str | None, typer.Option(
     "comma-separated. Default: the built-in presets.")]
 StrategyFileOpt = Annotated[list[str] | None, typer.Option(
     "--strategy-file", help="Load user strategies from a Python file (repeatable); see README.")]
+
+
+def load_rules_files(value: list[str] | None) -> list[str] | None:
+    """The callback of ``--rules-file``: load each file's card as the options are read, before
+    any kernel is imported (the hook table is generated with it); a bad file is one usage
+    error."""
+    from sim.cli.user_input import load_rules_files as load
+
+    try:
+        load(value)
+    except ValueError as e:
+        raise _click_exc.UsageError(str(e)) from None
+    return value
+
+
+RulesFileOpt = Annotated[list[str] | None, typer.Option(
+    "--rules-file", help="Load a fortune-teller card from a Python file (repeatable; add it to "
+    "the deck with --set cards.extra=[ID]); see docs/how-to/add-a-rule.md.",
+    callback=load_rules_files)]
 
 
 # ---------------------------------------------------------------------------------------------

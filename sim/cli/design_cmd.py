@@ -17,6 +17,7 @@ from sim.cli.common import (
     BackendOpt,
     JsonOpt,
     QuietOpt,
+    RulesFileOpt,
     RulesOpt,
     SchedulerOpt,
     StrategyFileOpt,
@@ -92,6 +93,7 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option(help="Run seed; every candidate plays the same "
                                                "deals.")] = 1,
         rules: RulesOpt = "base",
+        rules_file: RulesFileOpt = None,
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value for every candidate: section.key=value "
             "(repeatable).")] = None,

@@ -10,6 +10,7 @@ import typer
 
 from sim.cli.common import (
     JsonOpt,
+    RulesFileOpt,
     RulesOpt,
     SetOpt,
     StrategyFileOpt,
@@ -40,6 +41,7 @@ def play(
         help="Games to play; game k seats the lineup rotated by k.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
     rules: RulesOpt = "base",
+    rules_file: RulesFileOpt = None,
     set_: SetOpt = None,
     json_: JsonOpt = False,
     threads: ThreadsOpt = None,
@@ -110,6 +112,7 @@ def replay(
     rules: Annotated[str | None, typer.Option(
         "--rules",
         help="Without REPORT: built-in ruleset name or a TOML file (default base).")] = None,
+    rules_file: RulesFileOpt = None,
     set_: SetOpt = None,
     json_: JsonOpt = False,
     strategy_file: StrategyFileOpt = None,

@@ -12,6 +12,7 @@ import typer
 
 from sim.cli.common import (
     JsonOpt,
+    RulesFileOpt,
     RulesOpt,
     SetOpt,
     StrategyFileOpt,
@@ -40,6 +41,7 @@ def potion(
     start: Annotated[int, typer.Option(
         help="Space (droplet or rat) the first chip counts from.")] = 0,
     rules: RulesOpt = "base",
+    rules_file: RulesFileOpt = None,
     set_: SetOpt = None,
     n: Annotated[int, typer.Option("--n", help="Potions to sample.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Run seed: potion i uses stream (seed, i).")] = 1,

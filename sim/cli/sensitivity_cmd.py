@@ -18,6 +18,7 @@ from sim.cli.common import (
     BackendOpt,
     JsonOpt,
     QuietOpt,
+    RulesFileOpt,
     RulesOpt,
     SchedulerOpt,
     StrategyFileOpt,
@@ -94,6 +95,7 @@ def register(app: typer.Typer) -> None:
             "--steps", help="Values of each KEY=LO:HI range, evenly spaced, both ends "
             "included.")] = DEFAULT_STEPS,
         rules: RulesOpt = "base",
+        rules_file: RulesFileOpt = None,
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value for every arm: section.key=value "
             "(repeatable).")] = None,

@@ -16,6 +16,7 @@ from sim.cli.common import (
     BackendOpt,
     JsonOpt,
     QuietOpt,
+    RulesFileOpt,
     SchedulerOpt,
     StrategyFileOpt,
     StudyForceOpt,
@@ -67,6 +68,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def styles(
         rules: Annotated[list[str] | None, typer.Option("--rules", help=RULES_HELP)] = None,
+        rules_file: RulesFileOpt = None,
         variant: Annotated[list[str] | None, typer.Option("--variant", help=VARIANT_HELP)]
         = None,
         set_: Annotated[list[str] | None, typer.Option("--set", help=SET_HELP)] = None,

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from sim.cli.common import (
     JsonOpt,
+    RulesFileOpt,
     RulesOpt,
     ThreadsOpt,
     compile_notice,
@@ -46,6 +47,7 @@ def register(app: typer.Typer) -> None:
             "--round", help="Game round (0: outside a game): picks the value of a coin (and of a "
             "ruby in the last round) unless --coin-value / --ruby-value are given.")] = 0,
         rules: RulesOpt = "base",
+        rules_file: RulesFileOpt = None,
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value: section.key=value (repeatable), e.g. "
             "books.blue=2.")] = None,

@@ -17,6 +17,7 @@ from rich.console import Console
 from sim.cli.common import (
     Backend,
     BackendOpt,
+    RulesFileOpt,
     RulesOpt,
     SchedulerOpt,
     SetOpt,
@@ -56,6 +57,7 @@ def register(app: typer.Typer) -> None:
                      "report.html.")] = None,
         force: StudyForceOpt = False,
         rules: RulesOpt = "base",
+        rules_file: RulesFileOpt = None,
         set_: SetOpt = None,
         threads: ThreadsOpt = None,
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,

@@ -16,7 +16,7 @@ from sim.kernel.books.hooks import (
     purple_at_b,
 )
 from sim.kernel.bowl import bowl_vp
-from sim.kernel.cards.hooks import after_ruby_space, die_rolls, ruby_space_rubies
+from sim.kernel.cards.hooks import after_ruby_space, buy_coins, die_rolls, ruby_space_rubies
 from sim.kernel.costs import droplet_cost, flask_cost
 from sim.kernel.decisions.decide import decide_buy, decide_explosion, decide_spend
 from sim.kernel.decisions.slots import SC_NPBUY, SC_PBUY, SCRIPTED, SLOT_BUY
@@ -215,6 +215,7 @@ def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
     for t in range(nt):
         shop[t] = supply[t]
     cn = witch_hooks.step_e_before_buying(P, s, cn, G, R, supply, shop, SK, SP, SC, rng, E, UF)
+    cn = buy_coins(P, s, cn, G, R, supply, SK, SP, SC, rng, E, UF)  # a card's coins
     nb = decide_buy(P, s, cn, R[R_MAX_BUYS], supply, price, avail, out, G, R, SK, SP, SC, rng, UF)
     ok = take_purchases(P, s, nb, cn, G, R, supply, price, avail, E)
     witch_hooks.step_e_after_buying(P, s, ok, G, R, supply, SK, SP, SC, rng, E, UF)

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.rules import chips
+from sim.rules.card_numbers import RulesFileError, add_card_file
 from sim.rules.input_files import load_toml, not_a_file
 from sim.rules.schema import (
     BOOK_COLOURS,
@@ -129,6 +130,15 @@ def _read(name_or_path: str, seen: tuple[str, ...] = ()) -> tuple[dict, str]:
         raise RulesetError(f"{label}: not a text file (not UTF-8)") from None
     except OSError as e:
         raise RulesetError(f"{label}: cannot read: {e.strerror}") from None
+    plugins = raw.pop("plugins", None)
+    if plugins is not None:  # a user's rules files, relative to this file, loaded before the check
+        if not isinstance(plugins, list) or not all(isinstance(p, str) for p in plugins):
+            raise RulesetError(f"{label}: key 'plugins': expected a list of Python files")
+        for p in plugins:
+            try:
+                add_card_file(p if Path(p).is_absolute() else path.parent / p)
+            except RulesFileError as e:
+                raise RulesetError(f"{label}: plugins: {e}") from None
     parent = raw.pop("extends", None)
     if parent is not None:
         if not isinstance(parent, str):
@@ -203,7 +213,8 @@ def _check_unknown(raw: dict, label: str) -> None:
 # ruleset files still load.
 OPTIONAL_KEYS = (("game", "teams"), ("pot", "side"), ("pot", "test_tube"),
                  ("game", "overflow_bowl"), ("game", "penny_vp"), ("witches", "enabled"),
-                 ("witches", "fixed"), ("cards", "force"), ("cards", "force_round"))
+                 ("witches", "fixed"), ("cards", "force"), ("cards", "force_round"),
+                 ("cards", "extra"))
 
 
 def _fill_optional(d: dict) -> None:

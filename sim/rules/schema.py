@@ -150,6 +150,7 @@ SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
     "cards": {
         "deck": ("true or false", lambda v: isinstance(v, bool)),
         "exclude": _card_list(),
+        "extra": _card_list(),
         "order": _card_list(),
         "force": _card_id(),
         "force_round": _int_range(0, MAX_ROUNDS),
@@ -157,5 +158,5 @@ SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
     "book_round": {c: _int_range(1, 20) for c in BOOK_COLOURS},
     "supply": {k: _int_range(0, 200) for k in CHIP_KEYS},
 }
-TOP_KEYS = {"name": str, "description": str, "extends": str}
+TOP_KEYS = {"name": str, "description": str, "extends": str, "plugins": list}
 PRICE_SETS = [f"set{i}" for i in range(1, 7)]
