@@ -30,6 +30,9 @@ EXAMPLES = ROOT / "experiments" / "rules"
 DATA = ROOT / "tests" / "data" / "rules"
 FILES = [EXAMPLES / "lucky_clover.py", EXAMPLES / "bottled_courage.py",
          EXAMPLES / "market_day.py", DATA / "magic_potion_copy.py", DATA / "well_stirred_copy.py"]
+BOOK_FILES = [EXAMPLES / "green_sprouts.py", DATA / "blue_4_copy.py"]
+# every rules file the compiled tests load, in one order: one set of kernels compiled for them
+ALL_FILES = FILES + BOOK_FILES
 QUIET = {"bag": "w1", "draws": "w1"}  # places w1 (reward 2 from the start)
 
 
@@ -144,9 +147,9 @@ from sim.rules.card_numbers import card_number
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
 
-def play(card, *players):
+def play(card, *players, sets=()):
     d = {"players": len(players), "round": 1, "die": ["vp1"] * 4,
-         "player": [dict(p) for p in players]}
+         "player": [dict(p) for p in players], "set": list(sets)}
     if card:
         d["card"] = card
     res = play_round_data(d, "test round")
@@ -170,6 +173,10 @@ try:
 except Exception as e:
     out["market-none"] = str(e)
 
+sprouts = ({"bag": "g1,g2,w1", "draws": "g1,w1,g2"}, QUIET)
+out["sprouts"] = play("", *sprouts, sets=["books.green=7"])
+out["sprouts-none"] = play("", *sprouts, sets=["books.green=1"])
+
 def games(sets, card_from=0, card_to=0):
     rs = load_ruleset("base", ["cards.deck=false", *sets])
     lineup = [parse_strategy(x) for x in ("balanced", "greedy", "reckless")]
@@ -185,6 +192,9 @@ for built_in, copy in (("magic-potion", "magic-potion-copy"),
     a = games([f"cards.force={built_in}"], card_number(built_in), card_number(copy))
     b = games([f"cards.force={copy}"])
     out[built_in] = [a == b, sum(a) != 0, card_number(copy)]
+a = games(["books.blue=4"])
+b = games(["books.blue=7"])
+out["blue-4"] = [a == b, sum(a) != 0]
 mask = [int(rules_scalars(load_ruleset("base", s))[L.R_CARD_MASK])
         for s in ([], ['cards.extra=["lucky-clover"]'])]
 out["mask"] = [(m >> 28) & 1 for m in mask] + [bin(mask[0]).count("1"), bin(mask[1]).count("1")]
@@ -198,7 +208,7 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def compiled():
-    got = subprocess.run([sys.executable, "-c", SCRIPT, *map(str, FILES)], capture_output=True,
+    got = subprocess.run([sys.executable, "-c", SCRIPT, *map(str, ALL_FILES)], capture_output=True,
                          text=True, env=_env(), cwd=ROOT, timeout=3600)
     assert got.returncode == 0, got.stderr[-3000:]
     return json.loads(got.stdout.strip().splitlines()[-1])
@@ -241,3 +251,37 @@ def test_a_shipped_card_rewritten_as_a_rules_file_plays_the_same_games(compiled,
 def test_a_users_card_joins_the_deck_only_with_cards_extra(compiled):
     assert compiled["mask"] == [0, 1, 24, 25]
     assert compiled["deck"] == 1
+
+
+def test_green_sprouts_scores_each_green_chip_placed(compiled):
+    # Green Set 7 (experiments/rules/green_sprouts.py). Seat 0: g1 -> space 1 (+1 VP at once),
+    # w1 -> 2, g2 -> 4 (+2 VP at once): 3 VP more than the same round with green Set 1 (whose
+    # effect is at B, for a green chip last or next-to-last: a ruby, not VP). Seat 1 alike.
+    got, none = compiled["sprouts"], compiled["sprouts-none"]
+    assert [p["chip"] for p in got["players"][0]["placements"]] == ["g1", "w1", "g2"]
+    assert got["players"][0]["score"] == none["players"][0]["score"] + 3
+    assert got["players"][1]["score"] == none["players"][1]["score"]
+
+
+def test_a_shipped_book_rewritten_as_a_rules_file_plays_the_same_games(compiled):
+    # blue Set 4 as tests/data/rules/blue_4_copy.py (blue Set 7 with Set 4's prices)
+    same, played = compiled["blue-4"]
+    assert played and same
+
+
+def test_a_report_records_its_rules_files_and_replays_from_them(compiled, tmp_path):
+    # the same files in the same order as the compiled fixture: its kernels, cached
+    out = tmp_path / "rep"
+    files = [a for f in ALL_FILES for a in ("--rules-file", str(f))]
+    got = _quacks("tournament", *files, "--set", 'cards.extra=["lucky-clover"]', "--strategies",
+                  "balanced,greedy", "--players", "2", "--games", "8", "--out", str(out),
+                  "--no-plots", "--quiet")
+    assert got.returncode == 0, got.stderr[-2000:]
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert [Path(f["path"]) for f in run["rules_files"]] == ALL_FILES
+    assert run["rules_files"][0]["rules"] == ["lucky-clover"] and run["rules_files"][0]["code"]
+    assert "--rules-file" in run["command"]
+    got = _quacks("replay", str(out), "--row", "0", "--json")
+    assert got.returncode == 0, got.stderr[-2000:]
+    rep = json.loads(got.stdout)
+    assert rep["matches"] and rep["notes"] == []  # the report's VP and ranks, replayed

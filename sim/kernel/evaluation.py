@@ -14,6 +14,7 @@ from sim.kernel.books.hooks import (
     grants_at_b,
     green_at_b,
     purple_at_b,
+    user_books_at_b,
 )
 from sim.kernel.bowl import bowl_vp
 from sim.kernel.cards.hooks import after_ruby_space, buy_coins, die_rolls, ruby_space_rubies
@@ -145,6 +146,7 @@ def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
         if coins > 0:
             buy_at_b(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF)
         black_at_b(P, s, black, R, G, E)
+        user_books_at_b(P, s, G, R, supply, die, DS, SK, SP, SC, rng, E, UF)
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 

@@ -18,11 +18,18 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.rules.declare import CARD_HOOKS, CARD_SPECIAL_FUNCTIONS, CardDeclaration
+from sim.rules.declare import (
+    BOOK_HOOKS,
+    CARD_HOOKS,
+    CARD_SPECIAL_FUNCTIONS,
+    BookDeclaration,
+    CardDeclaration,
+)
 
 # the shipped cards' modules (kernel layer: read as text here, never imported)
 SHIPPED_FOLDER = Path(__file__).resolve().parent.parent / "kernel" / "cards"
 DECLARATION = "CARD"  # the module-level name of a card's declaration
+BOOK_DECLARATION = "BOOK"  # of a user's book's
 
 
 class RulesFileError(ValueError):
@@ -44,30 +51,40 @@ class CardSource:
         return any(CARD_HOOKS[h].draw_time for h in self.hooks)
 
 
+@dataclass(frozen=True)
+class BookSource:
+    """A user's book's declaration, its file and the hook points it uses (``BOOK_HOOK_POINTS``)."""
+
+    decl: BookDeclaration
+    path: Path
+    hooks: tuple[str, ...]
+
+
 def _functions(tree: ast.Module) -> list[ast.FunctionDef]:
     return [n for n in tree.body if isinstance(n, ast.FunctionDef)]
 
 
-def read_card(path: Path | str, module: str = "") -> CardSource | None:
-    """The card a module declares (None if it declares none); RulesFileError for a file that
-    does not parse, a declaration that does not evaluate, or a public function that is not a
-    hook point (or asks for an argument its hook point does not give)."""
-    path = Path(path)
+def _parse(path: Path) -> ast.Module:
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     except OSError as e:
         raise RulesFileError(f"{path}: cannot read: {e.strerror}") from None
     except UnicodeDecodeError:
         raise RulesFileError(f"{path}: not a text file (not UTF-8)") from None
     except SyntaxError as e:
         raise RulesFileError(f"{path}: syntax error on line {e.lineno}: {e.msg}") from None
+
+
+def _declared(path: Path, tree: ast.Module, name: str, kind: type, what: str):
+    """The value of the module's ``<name> = ...`` statement (evaluated with its ``sim.rules``
+    imports only), or None without one; RulesFileError if it fails or is not a ``kind``."""
     decl_node = None
     imports = []
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sim.rules"):
             imports.append(node)
         elif (isinstance(node, ast.Assign) and len(node.targets) == 1
-              and isinstance(node.targets[0], ast.Name) and node.targets[0].id == DECLARATION):
+              and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name):
             decl_node = node
     if decl_node is None:
         return None
@@ -77,31 +94,63 @@ def read_card(path: Path | str, module: str = "") -> CardSource | None:
              ns)
     except Exception as e:  # the declaration's own error (ValueError from card(...)) or a name
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise RulesFileError(f"{path}: {DECLARATION} = card(...) on line {decl_node.lineno}: "
+        raise RulesFileError(f"{path}: {name} = {what}(...) on line {decl_node.lineno}: "
                              f"{msg} (a declaration may use only names imported from "
                              "sim.rules)") from None
-    decl = ns[DECLARATION]
-    if not isinstance(decl, CardDeclaration):
-        raise RulesFileError(f"{path}: {DECLARATION} must be sim.rules.declare.card(...)")
+    if not isinstance(ns[name], kind):
+        raise RulesFileError(f"{path}: {name} must be sim.rules.declare.{what}(...)")
+    return ns[name]
+
+
+def hook_functions(path: Path, tree: ast.Module, label: str, points: dict,
+                   special: tuple[str, ...] = CARD_SPECIAL_FUNCTIONS) -> tuple[str, ...]:
+    """The hook points (of ``points``) a module's public functions use, in their order there;
+    RulesFileError naming the rule (``label``) and the function for a public function that is
+    no hook point, or asks for an argument its hook point does not give."""
     hooks = []
     for fn in _functions(tree):
-        if fn.name.startswith("_") or fn.name in CARD_SPECIAL_FUNCTIONS:
+        if fn.name.startswith("_") or fn.name in special:
             continue
-        point = CARD_HOOKS.get(fn.name)
+        point = points.get(fn.name)
         if point is None:
             raise RulesFileError(
-                f"{path}: card '{decl.id}', function {fn.name}: no such hook point (known: "
-                f"{', '.join(CARD_HOOKS)}; name a helper with a leading '_')")
+                f"{path}: {label}, function {fn.name}: no such hook point (known: "
+                f"{', '.join(points)}; name a helper with a leading '_')")
         args = [a.arg for a in fn.args.args]
         extra = [a for a in args if a not in point.params]
         if extra or fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
             raise RulesFileError(
-                f"{path}: card '{decl.id}', function {fn.name}: argument "
+                f"{path}: {label}, function {fn.name}: argument "
                 f"{(extra or ['*'])[0]!r} is not one the hook point gives "
                 f"({', '.join(point.params)})")
         hooks.append(fn.name)
-    order = list(CARD_HOOKS)
-    return CardSource(decl, path, module, tuple(sorted(hooks, key=order.index)))
+    order = list(points)
+    return tuple(sorted(hooks, key=order.index))
+
+
+def read_card(path: Path | str, module: str = "") -> CardSource | None:
+    """The card a module declares (None if it declares none); RulesFileError for a file that
+    does not parse, a declaration that does not evaluate, or a public function that is not a
+    hook point (or asks for an argument its hook point does not give)."""
+    path = Path(path)
+    tree = _parse(path)
+    decl = _declared(path, tree, DECLARATION, CardDeclaration, "card")
+    if decl is None:
+        return None
+    hooks = hook_functions(path, tree, f"card '{decl.id}'", CARD_HOOKS)
+    return CardSource(decl, path, module, hooks)
+
+
+def read_book(path: Path | str) -> BookSource | None:
+    """The book a user's module declares (``BOOK = book(...)``; None if it declares none), as
+    :func:`read_card` reads a card."""
+    path = Path(path)
+    tree = _parse(path)
+    decl = _declared(path, tree, BOOK_DECLARATION, BookDeclaration, "book")
+    if decl is None:
+        return None
+    hooks = hook_functions(path, tree, f"book '{decl.id}'", BOOK_HOOKS, ())
+    return BookSource(decl, path, hooks)
 
 
 @functools.cache

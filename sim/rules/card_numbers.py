@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.numba_cache import add_rules_file
-from sim.rules.card_files import CardSource, RulesFileError, read_card, shipped_cards
+from sim.numba_cache import RULES_FILES, add_rules_file
+from sim.rules.book_files import add_book
+from sim.rules.card_files import CardSource, RulesFileError, read_book, read_card, shipped_cards
 from sim.rules.declare import (
     BLUE,
     HERB_WITCHES,
@@ -33,7 +34,8 @@ from sim.rules.input_files import not_a_file
 
 __all__ = ["BLUE", "CARD_DECK", "CARD_GAINS", "CARD_IDS", "CARD_LISTENERS", "CARD_SOURCES",
            "HERB_WITCHES", "N_CARDS", "NO_CARD", "PURPLE", "PURPLE_CARDS", "TAKE_OTHER", "TIMINGS",
-           "add_card_file", "card_number", "gain_number", "user_cards"]
+           "add_card_file", "card_number", "gain_number", "loaded_rules_files", "rules_files_used",
+           "user_cards"]
 
 # the most cards the kernel has room for (``R_CARD_MASK`` bits and the ``per_card`` rows of
 # ``sim.kernel.layout`` are wider; a deck holds at most 28)
@@ -65,9 +67,10 @@ def user_cards() -> list[CardSource]:
 
 
 def add_card_file(path: str | Path) -> list[str]:
-    """Add the card a user's rules file declares (numbered after every card known); return its
-    id ([] if the file was added before). RulesFileError (one line naming the file and the card)
-    for a file that is not a card's module, an id already taken, or a number given."""
+    """Add the card a user's rules file declares (numbered after every card known), or the book
+    (``sim.rules.book_files``); return its id ([] if the file was added before). RulesFileError
+    (one line naming the file and the rule) for a file that declares neither, an id already
+    taken, or a number given."""
     why = not_a_file(path)
     p = Path(path)
     if why is None and p.suffix != ".py":
@@ -79,8 +82,14 @@ def add_card_file(path: str | Path) -> list[str]:
         return []
     src = read_card(p)
     if src is None:
-        raise RulesFileError(f"{path}: declares no card (CARD = card(...), see "
-                             "docs/how-to/add-a-rule.md)")
+        book = read_book(p)
+        if book is None:
+            raise RulesFileError(f"{path}: declares no card (CARD = card(...)) and no book (BOOK "
+                                 "= book(...)); see docs/how-to/add-a-rule.md")
+        added = add_book(book)
+        add_rules_file(str(p))  # the kernels that depend on it are cached apart
+        _USER_FILES[key] = [added]
+        return [added]
     d = src.decl
     if d.id in CARD_IDS:
         raise RulesFileError(f"{path}: card '{d.id}': the id is taken (card {card_number(d.id)})")
@@ -103,6 +112,23 @@ def add_card_file(path: str | Path) -> list[str]:
     for listener in CARD_LISTENERS:
         listener(src)
     return [d.id]
+
+
+def loaded_rules_files() -> list[dict]:
+    """Every rules file loaded in this process, in load order: its resolved ``path``, ``code``
+    (the hash of its code, comments and texts left out: what the kernel compiles) and the
+    ``rules`` it added (a card's id, a book's ``colour-set``). What a report's ``run.json``
+    records, and a replay loads again."""
+    return [{"path": p, "code": RULES_FILES.get(p, ""), "rules": list(ids)}
+            for p, ids in _USER_FILES.items()]
+
+
+def rules_files_used(rule_ids) -> list[tuple[str, str]]:
+    """(rule id, code hash of its rules file) for each user rule among ``rule_ids`` (card ids,
+    books' ``colour-set``), sorted: what a ruleset's hash adds for the user's rules it plays
+    (nothing for shipped ones)."""
+    code = {i: RULES_FILES.get(p, "") for p, ids in _USER_FILES.items() for i in ids}
+    return sorted((i, code[i]) for i in set(rule_ids) if i in code)
 
 
 # EV_CARD_GAIN kinds, numbered in this order (0..); their texts are sim.rules.cards.GAIN_TEXTS. A

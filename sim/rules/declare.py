@@ -135,3 +135,57 @@ CARD_HOOK_POINTS: tuple[HookPoint, ...] = (
 CARD_HOOKS: dict[str, HookPoint] = {h.name: h for h in CARD_HOOK_POINTS}
 # a card module's other public names: its choice's built-in answer
 CARD_SPECIAL_FUNCTIONS = ("default",)
+
+
+# --- ingredient books: a colour's effect for a new set number ------------------------------------
+
+BOOK_TIMINGS = ("draw", "B")  # when its effect acts: a chip of its colour placed / evaluation B
+BOOK_COLOUR_NAMES = ("orange", "green", "blue", "red", "yellow", "purple", "black", "locoweed")
+FIRST_USER_SET = 7  # the shipped books are Sets 1-6: a user's book is Set 7 or later
+
+
+@dataclass(frozen=True)
+class BookDeclaration:
+    """What a user's book module declares of it: its colour, its set number (7 or more: chosen
+    by ``books.<colour> = set``), its timing, name and text, and the set whose prices its chips
+    cost (``[prices.set<prices>]`` of the ruleset)."""
+
+    colour: str
+    set: int
+    timing: str
+    name: str
+    doc: str
+    prices: int = 1
+
+    @property
+    def id(self) -> str:
+        """``<colour>-<set>``: how a rules file's book is named in messages and run.json."""
+        return f"{self.colour}-{self.set}"
+
+
+def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A002
+         prices: int = 1) -> BookDeclaration:
+    """A book's declaration (see ``BOOK_HOOK_POINTS``); ValueError (one line) for a value that
+    cannot be right."""
+    if colour not in BOOK_COLOUR_NAMES:
+        raise ValueError(f"book colour {colour!r}, expected one of {', '.join(BOOK_COLOUR_NAMES)}")
+    if not isinstance(set, int) or set < FIRST_USER_SET:
+        raise ValueError(f"book {colour} set {set!r}: a user's book is Set {FIRST_USER_SET} or "
+                         "later (Sets 1-6 are the shipped books)")
+    if timing not in BOOK_TIMINGS:
+        raise ValueError(f"book '{colour}-{set}': timing {timing!r}, expected one of "
+                         f"{', '.join(BOOK_TIMINGS)}")
+    if not isinstance(prices, int) or not 1 <= prices <= 6:
+        raise ValueError(f"book '{colour}-{set}': prices {prices!r}, expected a set 1-6")
+    return BookDeclaration(colour, set, timing, str(name), str(doc), prices)
+
+
+# A book's functions, named after these (called when the ruleset chose the book for its colour)
+BOOK_HOOK_POINTS: tuple[HookPoint, ...] = (
+    HookPoint("placed", _p("P s t G R SK SP SC FD rng E UF"), draw_time=True, per_chip=True,
+              doc="a chip t of the book's colour was just placed, the pot intact: its action"),
+    HookPoint("at_b", _p("P s G R supply die DS SK SP SC rng E UF"), doc="evaluation step B "
+              "for seat s, in start-player order (after the shipped books' green, purple and "
+              "black)"),
+)
+BOOK_HOOKS: dict[str, HookPoint] = {h.name: h for h in BOOK_HOOK_POINTS}

@@ -21,8 +21,8 @@ it, in number order, the same chain of compares a hand-written table makes. Purp
 before the round) is the card's declared timing.
 
 The Numba cache stamps this module with every card module of the folder (the marker line below,
-read by ``sim.numba_cache``); with a rules file loaded the whole cache is another folder, keyed
-by the rules files' code (``sim.numba_cache.cache_base``).
+read by ``sim.numba_cache``); with a rules file loaded, every kernel that depends on this table
+is cached in another folder, keyed by the rules files' code (``sim.numba_cache.cache_folder``).
 """
 
 # numba-cache-depends: sim/kernel/cards/*.py
