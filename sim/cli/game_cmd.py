@@ -122,6 +122,13 @@ def replay(
     Either a game of a run (--seed, --game, --strategies, --rotation, as quacks play plays them)
     or a game of a saved report (REPORT with --row, or --game and --seat).
     """
+    if report is not None:  # the run's rules files, loaded before the kernel is imported
+        from sim.study.reports.replay import ReplayError, preload_rules_files
+
+        try:
+            preload_rules_files(report)
+        except ReplayError as e:
+            fail(str(e))
     from sim.api.events import event_dict, event_seat_names, event_text
     from sim.api.game import check_players, check_round_values
     from sim.api.game import replay as replay_game

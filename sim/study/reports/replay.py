@@ -110,6 +110,19 @@ def _read_run(p: Path) -> dict:
     return run
 
 
+def preload_rules_files(path: str | Path) -> None:
+    """Load the rules files a report's run loaded, before anything imports the kernel (``quacks
+    replay`` calls it first: the kernel's hook tables are generated with them); a report that
+    cannot be read is left to :func:`load_report_game` to refuse."""
+    p = Path(path)
+    try:  # run.json (sim.study.reports.files.RUN_FILE, whose module imports the kernel)
+        run = json.loads((p / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(run, dict):
+        load_run_rules_files(run, p, [])
+
+
 def load_run_rules_files(run: dict, p: Path, notes: list[str]) -> None:
     """Load the user's rules files the run loaded (``run.json["rules_files"]``), before its
     ruleset names their cards; a file gone or no longer loading is a ReplayError, a file whose
