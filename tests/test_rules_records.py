@@ -193,3 +193,16 @@ def placed(P, s):
     assert line.startswith(f"{p}: book 'red-7', function placed (line 14): Numba cannot "
                            "compile it: "), line
     assert said in line and "\n" not in line
+
+
+def test_a_second_book_of_the_same_colour_and_set_is_refused(tmp_path):
+    a = _write(tmp_path, "first.py", BOOK_HEADER)
+    b = _write(tmp_path, "second.py", BOOK_HEADER)
+    got = subprocess.run([sys.executable, "-m", "sim.cli.main", "rules", "--json",
+                          "--rules-file", str(a), "--rules-file", str(b)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert got.returncode == 2
+    err = got.stderr.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert f"{b}: book 'red-7': the set is taken (red Set 7 is already loaded)" in err
