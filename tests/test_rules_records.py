@@ -206,3 +206,25 @@ def test_a_second_book_of_the_same_colour_and_set_is_refused(tmp_path):
     err = got.stderr.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     assert f"{b}: book 'red-7': the set is taken (red Set 7 is already loaded)" in err
+
+
+@pytest.mark.slow
+def test_a_book_numba_cannot_compile_is_one_line_exit_2_from_the_cli(tmp_path):
+    # End to end: the game kernel is compiled with the book inside (minutes the first time); the
+    # typing error of its hook is one line naming the file, the book and the function.
+    p = _write(tmp_path, "bad_types.py", BOOK_HEADER + """
+
+from sim.kernel.layout import F_SCORE
+
+
+def placed(P, s):
+    P[s, F_SCORE] += len(s)
+""")
+    got = subprocess.run([sys.executable, "-m", "sim.cli.main", "play", "--rules-file", str(p),
+                          "--set", "books.red=7", "--games", "4", "--json"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=3600,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert got.returncode == 2, got.stderr[-2000:]
+    err = [ln for ln in got.stderr.strip().splitlines() if not ln.startswith("compiling")]
+    assert len(err) == 1 and "Traceback" not in got.stderr, got.stderr[-2000:]
+    assert f"{p}: book 'red-7', function placed (line 10): Numba cannot compile it: " in err[0]
