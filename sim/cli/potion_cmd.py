@@ -10,17 +10,14 @@ from typing import Annotated
 
 import typer
 
-from sim.cli.common import (
+from sim.cli.common import compile_notice, exit_on_interrupt, fail, work_progress
+from sim.cli.options import (
     JsonOpt,
     RulesFileOpt,
     RulesOpt,
     SetOpt,
     StrategyFileOpt,
     ThreadsOpt,
-    compile_notice,
-    exit_on_interrupt,
-    fail,
-    work_progress,
 )
 
 

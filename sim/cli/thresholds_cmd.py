@@ -15,17 +15,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.cli.common import (
-    JsonOpt,
-    RulesFileOpt,
-    RulesOpt,
-    ThreadsOpt,
-    compile_notice,
-    exit_on_interrupt,
-    fail,
-    work_progress,
-)
+from sim.cli.common import compile_notice, exit_on_interrupt, fail, work_progress
 from sim.cli.hooks import when_work_starts
+from sim.cli.options import JsonOpt, RulesFileOpt, RulesOpt, ThreadsOpt
 
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 

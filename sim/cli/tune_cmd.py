@@ -14,7 +14,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from sim.cli.common import (
+from sim.cli.common import exit_on_interrupt, fail, work_progress
+from sim.cli.hooks import note_line, when_work_starts
+from sim.cli.options import (
     Backend,
     BackendOpt,
     RulesFileOpt,
@@ -25,11 +27,7 @@ from sim.cli.common import (
     StudyForceOpt,
     ThreadsOpt,
     WorkersOpt,
-    exit_on_interrupt,
-    fail,
-    work_progress,
 )
-from sim.cli.hooks import note_line, when_work_starts
 
 out = Console(soft_wrap=True)
 
