@@ -13,7 +13,7 @@ from rich.console import Console
 
 from sim.cli.common import compile_notice, fail
 from sim.cli.hooks import note_line, when_work_starts
-from sim.cli.options import RulesOpt, SetOpt, StudyRun, study_options
+from sim.cli.options import RulesFileOpt, RulesOpt, SetOpt, StudyRun, study_options
 from sim.cli.printing import print_table, stdout_console
 from sim.study.balance.settings import (
     DEFAULT_FIELD,
@@ -118,6 +118,7 @@ def register(app: typer.Typer) -> None:
     @study_options(strategy_file=False)
     def balance(
         rules: RulesOpt = "base",
+        rules_file: RulesFileOpt = None,
         set_: SetOpt = None,
         players: Annotated[int, typer.Option(
             help="Seats per game (2-4; 2-5 with herb-witches).")] = DEFAULT_PLAYERS,

@@ -24,6 +24,7 @@ from sim.cli.options import (  # noqa: F401 - re-exported: declared in sim.cli.o
     FieldOpt,
     JsonOpt,
     QuietOpt,
+    RulesFileOpt,
     RulesOpt,
     SchedulerOpt,
     SetOpt,
@@ -125,8 +126,8 @@ def guard_int_option(p) -> None:
 # takes a built-in name, a --strategy-file repeats), with what to give instead of nothing.
 PATH_PARAMS = {"out": "a path", "out_dir": "a folder", "csv": "a file name", "png": "a file name",
                "rules": "a built-in ruleset name or a TOML file", "targets": "a TOML file",
-               "strategy_file": "a Python file", "file": "a file", "report": "a report folder",
-               "directory": "a folder"}
+               "strategy_file": "a Python file", "rules_file": "a Python file", "file": "a file",
+               "report": "a report folder", "directory": "a folder"}
 
 
 def _param_label(p) -> str:

@@ -79,6 +79,7 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option(help="Run seed; every candidate plays the same "
                                                "deals.")] = 1,
         rules: opt.RulesOpt = "base",
+        rules_file: opt.RulesFileOpt = None,
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value for every candidate: section.key=value "
             "(repeatable).")] = None,

@@ -99,6 +99,24 @@ StrategyFileOpt = Annotated[list[str] | None, typer.Option(
     "--strategy-file", help="Load user strategies from a Python file (repeatable); see README.")]
 
 
+def load_rules_files(value: list[str] | None) -> list[str] | None:
+    """The callback of ``--rules-file``: load each file's card or book as the options are read,
+    before any kernel is imported (the hook tables are generated with them); a bad file is one
+    usage error."""
+    from sim.cli.user_input import load_rules_files as load
+
+    with usage_error(ValueError):
+        load(value)
+    return value
+
+
+RulesFileOpt = Annotated[list[str] | None, typer.Option(
+    "--rules-file", help="Load a fortune-teller card or an ingredient book from a Python file "
+    "(repeatable; add a card to the deck with --set cards.extra=[ID], choose a book with --set "
+    "books.COLOUR=SET); see docs/how-to/add-a-rule.md.",
+    callback=load_rules_files)]
+
+
 # ---------------------------------------------------------------------------------------------
 # Where the games run: --backend local|dask, --scheduler, --workers
 

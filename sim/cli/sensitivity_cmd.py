@@ -71,6 +71,7 @@ def register(app: typer.Typer) -> None:
             "--steps", help="Values of each KEY=LO:HI range, evenly spaced, both ends "
             "included.")] = DEFAULT_STEPS,
         rules: opt.RulesOpt = "base",
+        rules_file: opt.RulesFileOpt = None,
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value for every arm: section.key=value "
             "(repeatable).")] = None,

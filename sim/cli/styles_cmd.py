@@ -40,6 +40,7 @@ def register(app: typer.Typer) -> None:
     @opt.study_options()
     @opt.search_options
     def styles(
+        rules_file: opt.RulesFileOpt = None,
         descriptors: Annotated[str | None, typer.Option(
             "--descriptors", help="The map's two behaviour descriptors, comma-separated: "
             f"{', '.join(d.name for d in DESCRIPTORS)}. Default "

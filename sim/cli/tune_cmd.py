@@ -19,6 +19,7 @@ from sim.cli.hooks import note_line, when_work_starts
 from sim.cli.options import (
     Backend,
     BackendOpt,
+    RulesFileOpt,
     RulesOpt,
     SchedulerOpt,
     SetOpt,
@@ -54,6 +55,7 @@ def register(app: typer.Typer) -> None:
                      "report.html.")] = None,
         force: StudyForceOpt = False,
         rules: RulesOpt = "base",
+        rules_file: RulesFileOpt = None,
         set_: SetOpt = None,
         threads: ThreadsOpt = None,
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
