@@ -142,7 +142,8 @@ def test_tournament_sequential_stops_on_confidence_sequences():
     assert np.allclose(a["win_share"], b["win_share"])  # the same games
     assert ((a["win_share_ci_hi"] - a["win_share_ci_lo"])
             > (b["win_share_ci_hi"] - b["win_share_ci_lo"])).all()  # the sequences, wider
-    assert seq.to_json()["sequential"] is True and "confidence sequence" in seq.notes[-1]
+    assert seq.to_json()["sequential"] is True and "sequential" not in fixed.to_json()
+    assert "confidence sequence" in seq.notes[-1]
     assert seq.summary.info["interval_methods"]["win_share"].startswith("95% anytime-valid")
 
 
