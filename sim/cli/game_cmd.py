@@ -8,15 +8,8 @@ from typing import Annotated
 
 import typer
 
+from sim.cli import options as opt
 from sim.cli.common import compile_notice, exit_on_interrupt, fail, work_progress
-from sim.cli.options import (
-    JsonOpt,
-    RulesFileOpt,
-    RulesOpt,
-    SetOpt,
-    StrategyFileOpt,
-    ThreadsOpt,
-)
 from sim.cli.printing import out
 
 
@@ -37,12 +30,12 @@ def play(
     games: Annotated[int, typer.Option(
         help="Games to play; game k seats the lineup rotated by k.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
-    rules: RulesOpt = "base",
-    rules_file: RulesFileOpt = None,
-    set_: SetOpt = None,
-    json_: JsonOpt = False,
-    threads: ThreadsOpt = None,
-    strategy_file: StrategyFileOpt = None,
+    rules: opt.RulesOpt = "base",
+    rules_file: opt.RulesFileOpt = None,
+    set_: opt.SetOpt = None,
+    json_: opt.JsonOpt = False,
+    threads: opt.ThreadsOpt = None,
+    strategy_file: opt.StrategyFileOpt = None,
 ) -> None:
     """Play many complete games and print each strategy's win share, VP and explosion rate."""
     # the simulation is imported when the command runs, so quacks --help starts at once
@@ -109,10 +102,10 @@ def replay(
     rules: Annotated[str | None, typer.Option(
         "--rules",
         help="Without REPORT: built-in ruleset name or a TOML file (default base).")] = None,
-    rules_file: RulesFileOpt = None,
-    set_: SetOpt = None,
-    json_: JsonOpt = False,
-    strategy_file: StrategyFileOpt = None,
+    rules_file: opt.RulesFileOpt = None,
+    set_: opt.SetOpt = None,
+    json_: opt.JsonOpt = False,
+    strategy_file: opt.StrategyFileOpt = None,
 ) -> None:
     """Print one game round by round: rats, every draw and placement, effects, die, buys, scores.
 
@@ -214,7 +207,7 @@ def replay(
 def round_(
     file: Annotated[str, typer.Argument(
         help="Round file (TOML) with the state and every forced event.")],
-    json_: JsonOpt = False,
+    json_: opt.JsonOpt = False,
 ) -> None:
     """Play one scripted round from a file and print the state after it."""
     from sim.api.round_file import play_prepared, prepare_round_file

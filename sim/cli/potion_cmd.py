@@ -10,15 +10,8 @@ from typing import Annotated
 
 import typer
 
+from sim.cli import options as opt
 from sim.cli.common import compile_notice, exit_on_interrupt, fail, work_progress
-from sim.cli.options import (
-    JsonOpt,
-    RulesFileOpt,
-    RulesOpt,
-    SetOpt,
-    StrategyFileOpt,
-    ThreadsOpt,
-)
 
 
 def register(app: typer.Typer) -> None:
@@ -37,9 +30,9 @@ def potion(
         help="Use the full flask on the first white of value >= V that does not explode.")] = None,
     start: Annotated[int, typer.Option(
         help="Space (droplet or rat) the first chip counts from.")] = 0,
-    rules: RulesOpt = "base",
-    rules_file: RulesFileOpt = None,
-    set_: SetOpt = None,
+    rules: opt.RulesOpt = "base",
+    rules_file: opt.RulesFileOpt = None,
+    set_: opt.SetOpt = None,
     n: Annotated[int, typer.Option("--n", help="Potions to sample.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Run seed: potion i uses stream (seed, i).")] = 1,
     exact: Annotated[bool, typer.Option(
@@ -60,9 +53,9 @@ def potion(
     card: Annotated[str | None, typer.Option(
         help="A fortune-teller card whose rule acts while the potion is brewed, e.g. "
         "well-stirred (any other card is refused, naming the cards that do).")] = None,
-    json_: JsonOpt = False,
-    threads: ThreadsOpt = None,
-    strategy_file: StrategyFileOpt = None,
+    json_: opt.JsonOpt = False,
+    threads: opt.ThreadsOpt = None,
+    strategy_file: opt.StrategyFileOpt = None,
 ) -> None:
     """How often does this bag explode, and where does the potion end?
 

@@ -14,20 +14,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from sim.cli import options as opt
 from sim.cli.common import exit_on_interrupt, fail, work_progress
 from sim.cli.hooks import note_line, when_work_starts
-from sim.cli.options import (
-    Backend,
-    BackendOpt,
-    RulesFileOpt,
-    RulesOpt,
-    SchedulerOpt,
-    SetOpt,
-    StrategyFileOpt,
-    StudyForceOpt,
-    ThreadsOpt,
-    WorkersOpt,
-)
 
 out = Console(soft_wrap=True)
 
@@ -53,16 +42,16 @@ def register(app: typer.Typer) -> None:
         out_dir: Annotated[str | None, typer.Option(
             "--out", help="Directory for history.parquet, progress.png, tune.json and "
                      "report.html.")] = None,
-        force: StudyForceOpt = False,
-        rules: RulesOpt = "base",
-        rules_file: RulesFileOpt = None,
-        set_: SetOpt = None,
-        threads: ThreadsOpt = None,
+        force: opt.StudyForceOpt = False,
+        rules: opt.RulesOpt = "base",
+        rules_file: opt.RulesFileOpt = None,
+        set_: opt.SetOpt = None,
+        threads: opt.ThreadsOpt = None,
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-        strategy_file: StrategyFileOpt = None,
-        backend: BackendOpt = Backend.local,
-        scheduler: SchedulerOpt = None,
-        workers: WorkersOpt = None,
+        strategy_file: opt.StrategyFileOpt = None,
+        backend: opt.BackendOpt = opt.Backend.local,
+        scheduler: opt.SchedulerOpt = None,
+        workers: opt.WorkersOpt = None,
     ) -> None:
         """Find the parameter values of a strategy that win most against a field (Optuna TPE,
         successive halving on shared deals, then a re-test against the start on fresh deals)."""
