@@ -126,6 +126,7 @@ P_MG_BLACK = 26  # BUY_MARGINAL: VP of a drawn black chip when the neighbours ho
 P_EXPLORE = 27  # master's buyer: chance of buying a random legal set instead (training games)
 P_MG_HORIZON = 28  # BUY_MARGINAL: a chip's worth grows as (rounds left) ** this (1: linearly)
 P_MG_SIZE = 29  # BUY_MARGINAL: a chip of value v moves the pot v ** this spaces in the model (1)
+P_BUY_NET = 30  # master's buyer: 1 to buy by the model file's value net (``value_net``), if any
 
 # ruby kinds
 RUBY_DEFAULT = 0  # p0 = refill an empty flask first (1/0), p1 = last round to buy droplet moves
