@@ -115,6 +115,7 @@ def plot_ladder(rows: list[dict], path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(6, 3.2))
     for r in rows:
@@ -123,6 +124,7 @@ def plot_ladder(rows: list[dict], path: Path) -> None:
         ax.errorbar([r["cycle"]], [h["share"] - h["p0"]],
                     yerr=[[h["share"] - h["lo"]], [h["hi"] - h["share"]]], fmt="o", color=c)
     ax.axhline(0.0, color="black", lw=0.8)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("cycle (green: promoted)")
     ax.set_ylabel("candidate's share - even share")
     ax.set_title("quacks train --value net: each candidate against the current model",

@@ -39,9 +39,28 @@ def net_inputs(data: Positions) -> np.ndarray:
     return np.hstack([x, data.round[:, None].astype(np.float64), nb[:, None]])
 
 
+def td_targets(data: Positions, net: ValueNet, players: int, lam: float = 0.0) -> np.ndarray:
+    """Targets with less noise than the VP still to come: the VP (own minus the others' mean)
+    of the next round plus ``net``'s value of the position after it, TD(lambda) mixed with the
+    plain target by ``lam`` (1: the plain target). The rows are in the order ``positions``
+    makes them (game, round, seat), so a seat's next round is ``players`` rows on; the last
+    round before the end keeps the plain target (nothing comes after it)."""
+    y = data.togo.astype(np.float64).copy()
+    nxt = np.arange(len(y)) + players
+    ok = nxt < len(y)
+    ok[ok] &= (data.round[nxt[ok]] == data.round[ok] + 1) & (data.game[nxt[ok]] == data.game[ok])
+    last = int(data.round.max())
+    ok &= data.round + 1 < last  # the position after the last round is worth nothing more
+    i = np.flatnonzero(ok)
+    boot = (y[i] - data.togo[nxt[i]]) + net.predict(net_inputs(data)[nxt[i]])
+    y[i] = lam * y[i] + (1.0 - lam) * boot
+    return y
+
+
 def fit_net(data: Positions, last_round: int, seed: int, hidden: int = HIDDEN,
-            epochs: int = EPOCHS) -> ValueNet:
-    """A value net fitted to the positions before ``last_round``."""
+            epochs: int = EPOCHS, target: np.ndarray | None = None) -> ValueNet:
+    """A value net fitted to the positions before ``last_round`` (``target``: in place of
+    ``data.togo``, e.g. ``td_targets``)."""
     import warnings
 
     from sklearn.exceptions import ConvergenceWarning
@@ -52,7 +71,7 @@ def fit_net(data: Positions, last_round: int, seed: int, hidden: int = HIDDEN,
         raise ValueError("the positions carry no VP still to come (togo)")
     keep = data.round < last_round
     x = net_inputs(data)[keep]
-    y = data.togo[keep].astype(np.float64)
+    y = (data.togo if target is None else target)[keep].astype(np.float64)
     mu = x.mean(axis=0)
     sd = x.std(axis=0)
     sd[sd == 0] = 1.0
