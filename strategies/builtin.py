@@ -239,7 +239,7 @@ def _master_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
     if v["buy_by"] in ("model", "net"):
         kinds[S.SLOT_BUY] = S.USER_BASE + S.UF_MASTER_BUY
         params[S.SLOT_BUY, S.P_EXPLORE] = v["explore"]
-        params[S.SLOT_BUY, S.P_BUY_NET] = 1.0 if v["buy_by"] == "net" else 0.0
+        params[S.SLOT_BUY, S.P_BUY_NET] = v["net_mix"] if v["buy_by"] == "net" else 0.0
     return kinds, params
 
 
@@ -282,6 +282,9 @@ REGISTRY["master"] = StrategyDef(
            "(marginal), the legal set that adds most to a linear model's margin (model), or the "
            "legal set after which the model file's value net (quacks train --value net) values "
            "the whole bag most, every legal set compared (net)", choices=BUY_BY),
+     Param("net_mix", "float", 1.0, 0.01, 1, "buy_by=net: a set's worth is this share of "
+           "the VP the net says it adds plus the rest of the marginal buyer's worth of it (1: "
+           "the net alone)"),
      Param("explore", "float", 0.0, 0, 1, "chance of buying a random legal set instead "
            "(quacks train's self-play games, buy_by=model or net)"),
      Param("max_subbags", "int", 500, 0, 10_000_000, "solve exactly once the bag left has at "

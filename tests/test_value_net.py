@@ -116,9 +116,10 @@ def test_the_net_buyer_takes_the_legal_set_the_net_values_most(coins, seed):
              and chips.TYPE_COLOUR[t] != chips.TYPE_COLOUR[u]]
     worth = [net.predict(_inputs(P, G, s)[None, :])[0] for s in sets]
     want = sets[int(np.argmax(worth))]
-    t1, t2 = net_best_set(P, 0, G, _sp(net), cost, coins, 2)
+    base = np.zeros(chips.N_TYPES)
+    t1, t2 = net_best_set(P, 0, G, _sp(net), cost, coins, 2, base, 1.0)
     assert tuple(t for t in (t1, t2) if t >= 0) == want
-    one = net_best_set(P, 0, G, _sp(net), cost, coins, 1)
+    one = net_best_set(P, 0, G, _sp(net), cost, coins, 1, base, 1.0)
     singles = [s for s in sets if len(s) < 2]
     best1 = singles[int(np.argmax([net.predict(_inputs(P, G, s)[None, :])[0]
                                    for s in singles]))]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.kernel.decisions.buy_marginal import marginal_context, marginal_worth
 from sim.kernel.decisions.leaf_marginal import marginal_explosion_takes_coins
 from sim.kernel.decisions.slots import (
     LEAF_MARGINAL,
@@ -47,9 +48,9 @@ from sim.rules.chips import N_TYPES, TYPE_COLOUR, WHITE
 
 def master_buy(P, s, G, R, SP, a, b, M):
     """Slot function (buy): the legal set of at most b chips within a coins that adds most to the
-    model's margin, or with ``P_BUY_NET`` and a value net the set after which the net values the
-    bag most (``value_net``); in training games, with chance ``P_EXPLORE``, a random legal set
-    instead."""
+    model's margin, or with ``P_BUY_NET`` (the net's share, ``net_mix``) and a value net the set
+    the net values most, mixed with the marginal buyer's worths (``value_net``); in training
+    games, with chance ``P_EXPLORE``, a random legal set instead."""
     gain = np.zeros(N_TYPES, dtype=np.float64)
     cost = np.full(N_TYPES, -1, dtype=np.int64)
     net = SP[s, SLOT_BUY, P_BUY_NET] > 0 and has_net(SP, s)
@@ -71,7 +72,14 @@ def master_buy(P, s, G, R, SP, a, b, M):
         else:
             gain[t] = 1.0 + cost[t]
     if net and not random_set:
-        t1, t2 = net_best_set(P, s, G, SP, cost, a, b)
+        mix = min(SP[s, SLOT_BUY, P_BUY_NET], 1.0)
+        base = np.zeros(N_TYPES, dtype=np.float64)
+        if mix < 1.0:
+            mctx = marginal_context(P, s, G, R, SP)
+            for t in range(N_TYPES):
+                if cost[t] >= 0:
+                    base[t] = marginal_worth(SP, s, t, mctx)
+        t1, t2 = net_best_set(P, s, G, SP, cost, a, b, base, mix)
     else:
         _, t1, t2 = best_set(gain, cost, a, b)
     n = 0

@@ -99,22 +99,26 @@ def net_vp_to_come(P, s, G, SP):
 
 
 @kernel(nrt=True)
-def net_best_set(P, s, G, SP, cost, coins, max_buys):
+def net_best_set(P, s, G, SP, cost, coins, max_buys, base, mix):
     """The legal set of at most ``max_buys`` (1 or 2; more is taken as 2) chips of different
-    colours within ``coins`` (types with ``cost >= 0``) after which the net values seat s's bag
-    most, buying nothing if nothing is worth more than the bag as it is: (first type, second
-    type), -1 for none."""
+    colours within ``coins`` (types with ``cost >= 0``) of the greatest worth, buying nothing if
+    no set is worth more than nothing: a set's worth is ``mix`` times the VP the net says it
+    adds to seat s's bag plus ``1 - mix`` times its chips' ``base`` worths (the marginal
+    buyer's; ``mix`` 1: the net alone). (first type, second type), -1 for none."""
     nh = np.int64(SP[s, NET_BASE, N_HIDDEN])
     h0, d = net_preactivations(P, s, G, SP)
     zero = np.zeros(nh, dtype=np.float64)
-    best = net_output(SP, s, nh, h0, zero, zero)
+    k = mix * SP[s, NET_BASE, N_OUT_SCALE]
+    rest = 1.0 - mix
+    none = net_output(SP, s, nh, h0, zero, zero)
+    best = 0.0
     t1, t2 = -1, -1
     if max_buys <= 0:
         return t1, t2
     for t in range(N_TYPES):
         if cost[t] < 0 or cost[t] > coins:
             continue
-        v = net_output(SP, s, nh, h0, d[t], zero)
+        v = k * (net_output(SP, s, nh, h0, d[t], zero) - none) + rest * base[t]
         if v > best:
             best, t1, t2 = v, t, -1
         if max_buys < 2:
@@ -122,7 +126,8 @@ def net_best_set(P, s, G, SP, cost, coins, max_buys):
         for u in range(t + 1, N_TYPES):
             if cost[u] < 0 or TYPE_COLOUR[u] == TYPE_COLOUR[t] or cost[t] + cost[u] > coins:
                 continue
-            v = net_output(SP, s, nh, h0, d[t], d[u])
+            v = (k * (net_output(SP, s, nh, h0, d[t], d[u]) - none)
+                 + rest * (base[t] + base[u]))
             if v > best:
                 best, t1, t2 = v, t, u
     return t1, t2
