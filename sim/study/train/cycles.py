@@ -61,15 +61,15 @@ def seat_spec(settings, model: Path | None, buy_by: str, explore: float = 0.0) -
     return f"master:{own}model={model},buy_by={buy_by}{ex}"
 
 
-def head_to_head(settings, cand: Path, best: Path | None, cycle: int, backend=None,
-                 ) -> dict:
+def head_to_head(settings, cand: Path, best: Path | None, cycle: int, stride: int,
+                 backend=None) -> dict:
     """The candidate against the current model (``best``; None: today's master with the
-    candidate's logistic), alternating seats, deal by deal until the test decides."""
+    candidate's logistic), alternating seats, deal by deal until the test decides (cycle i's
+    deal k is game ``i * stride + H2H_OFFSET + k``)."""
     from sim.api.game import result_fields
     from sim.rules.ruleset import load_ruleset
     from sim.stats.clusters import share_interval
     from sim.study.tournament.local import LOCAL
-    from sim.study.train.run import GAME_STRIDE
     from strategies.builtin import parse_strategy
 
     n = settings.players
@@ -88,7 +88,7 @@ def head_to_head(settings, cand: Path, best: Path | None, cycle: int, backend=No
     done = 0
     while not verdict and done < H2H_GAMES:
         idx = np.arange(done, done + H2H_PIECE, dtype=np.int64)
-        piece = (cycle * GAME_STRIDE + H2H_OFFSET + idx, idx % n)
+        piece = (cycle * stride + H2H_OFFSET + idx, idx % n)
         out = next(iter((backend or LOCAL).map_batches(rs, specs, settings.seed, [piece],
                                                        _batch_out, detail=False)))
         rot = idx % n
@@ -136,11 +136,13 @@ def plot_ladder(rows: list[dict], path: Path) -> None:
     tmp.replace(path)
 
 
-def train_net(settings, out: Path, family: str, folder: Path,
+def train_net(settings, out: Path, family: str, folder: Path, run: dict,
               progress: Callable[[int, int, int], None] | None = None,
               say: Callable[[str], None] | None = None, backend=None) -> ValueModel:
-    """Run (or resume) the cycles of a ``--value net`` run; writes ``out``."""
-    from sim.study.train.run import lineup_specs, play_positions
+    """Run (or resume) the cycles of a ``--value net`` run; writes ``out``. ``run`` hands over
+    ``sim.study.train.run``'s ``lineup_specs``, ``play_positions`` and ``GAME_STRIDE`` (that
+    module calls this one)."""
+    lineup_specs, play_positions = run["lineup_specs"], run["play_positions"]
 
     log = folder / LOG_FILE
     rows = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
@@ -187,7 +189,7 @@ def train_net(settings, out: Path, family: str, folder: Path,
                         training={**settings.as_json(), "iteration": it, "lineup": shown,
                                   "positions": int(len(alldata.round)), "value": "net"})
         model.save(path)
-        h = head_to_head(settings, path, best, it, backend)
+        h = head_to_head(settings, path, best, it, run["GAME_STRIDE"], backend)
         row = {"cycle": it, "games": settings.games, "positions": int(len(alldata.round)),
                "r2": round(r2, 4), "h2h": h, "seconds": round(time.perf_counter() - t0, 1)}
         model.training["head_to_head"] = h

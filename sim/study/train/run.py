@@ -226,7 +226,9 @@ def train(settings: TrainSettings, out: Path, *, resume: bool = False, force: bo
     if settings.value == "net":
         from sim.study.train.cycles import train_net
 
-        return train_net(settings, out, family, folder, progress, say, backend)
+        return train_net(settings, out, family, folder,
+                         {"lineup_specs": lineup_specs, "play_positions": play_positions,
+                          "GAME_STRIDE": GAME_STRIDE}, progress, say, backend)
     previous: Path | None = None
     model: ValueModel | None = None
     for it in range(settings.iterations):
