@@ -51,7 +51,7 @@ def fit_logistic(m: np.ndarray, win: np.ndarray, steps: int = 50) -> tuple[float
     return float(a), float(b)
 
 
-VALUE_KINDS = ("gap", "linear")
+VALUE_KINDS = ("gap", "linear", "net")
 # the least slope of a round's logistic (per VP of margin): one VP more never lowers the chance of
 # winning. Where the data say less (an early round, where the VP taken instead of an explosion's
 # coins says little about the end), the round's leaves are ranked by VP alone, as an expected-VP
@@ -91,7 +91,7 @@ def fit_model(data: Positions, rules: str, players: int, training: dict | None =
     w = np.zeros((rounds, N_FEATURES))
     for r in range(1, rounds + 1):
         sel = data.round == r
-        if kind == "gap":
+        if kind != "linear":  # gap, and net's logistic (its net: sim.study.train.cycles)
             w[r - 1, X_GAP_BEST] = 1.0
         else:
             w0[r - 1], w[r - 1] = fit_margin(data.x[sel], data.margin[sel])
