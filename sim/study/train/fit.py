@@ -4,6 +4,10 @@ margin (Newton's method).
 
 Every feature and margin is a whole number, so the normal equations are exact sums whatever the
 order they are added in, and a fit depends only on its data: the same games give the same model.
+The logistic's sums and exponentials are not exact: their last bits depend on the order numpy adds
+in and on its build (SIMD and BLAS), so the fitted numbers are kept to ``SIGNIFICANT`` digits, far
+below their sampling error and far above that rounding: the same games write the same file, byte
+for byte, on any machine (``python -m sim.study.train.shipped`` retrains the shipped models).
 """
 
 from __future__ import annotations
@@ -57,6 +61,13 @@ VALUE_KINDS = ("gap", "linear", "net")
 # coins says little about the end), the round's leaves are ranked by VP alone, as an expected-VP
 # player would rank them, instead of by a chance that falls with the VP.
 MIN_SLOPE = 0.005
+SIGNIFICANT = 8  # significant digits a fitted number keeps (the model file's and the seat's)
+
+
+def kept(v: np.ndarray) -> np.ndarray:
+    """``v`` rounded to ``SIGNIFICANT`` significant digits (decimal, as the model file shows it)."""
+    v = np.asarray(v, dtype=np.float64)
+    return np.array([float(f"{x:.{SIGNIFICANT}g}") for x in v.ravel()]).reshape(v.shape)
 
 
 def fit_intercept(m: np.ndarray, win: np.ndarray, b: float, steps: int = 50) -> float:
@@ -100,4 +111,5 @@ def fit_model(data: Positions, rules: str, players: int, training: dict | None =
         if b[r - 1] < MIN_SLOPE:
             b[r - 1] = MIN_SLOPE
             a[r - 1] = fit_intercept(pred, data.win[sel], MIN_SLOPE)
-    return ValueModel(rules, players, a, b, w0, w, {**(training or {}), "value": kind})
+    return ValueModel(rules, players, kept(a), kept(b), kept(w0), kept(w),
+                      {**(training or {}), "value": kind})
