@@ -208,7 +208,7 @@ _define("expert",
                "w_colours": 4.43, "w_bag": 17.3, "w_rubies": 6.02, "w_cheap": 2.70})
 
 MASTER_REQUESTED = False  # set once a strategy uses master's slot functions (compiled on demand)
-BUY_BY = ("model", "marginal")
+BUY_BY = ("model", "marginal", "net")
 FLASK_BY = ("solve", "rule")
 CHOICES_BY = ("value", "rule")
 LEAVES = ("model", "marginal")
@@ -236,9 +236,10 @@ def _master_build(v: dict) -> tuple[np.ndarray, np.ndarray]:
         kinds[S.SLOT_BOOK] = S.USER_BASE + S.UF_MASTER_BOOK
         if v["tube"] == "value":  # tube=pot and tube=tube stay as asked
             kinds[S.SLOT_TUBE] = S.USER_BASE + S.UF_MASTER_TUBE
-    if v["buy_by"] == "model":
+    if v["buy_by"] in ("model", "net"):
         kinds[S.SLOT_BUY] = S.USER_BASE + S.UF_MASTER_BUY
         params[S.SLOT_BUY, S.P_EXPLORE] = v["explore"]
+        params[S.SLOT_BUY, S.P_BUY_NET] = v["net_mix"] if v["buy_by"] == "net" else 0.0
     return kinds, params
 
 
@@ -278,10 +279,14 @@ REGISTRY["master"] = StrategyDef(
      Param("last_sd0", "float", 2.3, 0.1, 10, "last=seen: spread of every other player's "
            "final score around its estimate (the bonus die and the chips' actions)"),
      Param("buy_by", "choice", "marginal", help="how to buy: expert's marginal buyer "
-           "(marginal), or the legal set that adds most to a linear model's margin (model)",
-           choices=BUY_BY),
+           "(marginal), the legal set that adds most to a linear model's margin (model), or the "
+           "legal set after which the model file's value net (quacks train --value net) values "
+           "the whole bag most, every legal set compared (net)", choices=BUY_BY),
+     Param("net_mix", "float", 1.0, 0.01, 1, "buy_by=net: a set's worth is this share of "
+           "the VP the net says it adds plus the rest of the marginal buyer's worth of it (1: "
+           "the net alone)"),
      Param("explore", "float", 0.0, 0, 1, "chance of buying a random legal set instead "
-           "(quacks train's self-play games, buy_by=model)"),
+           "(quacks train's self-play games, buy_by=model or net)"),
      Param("max_subbags", "int", 500, 0, 10_000_000, "solve exactly once the bag left has at "
            "most this many sub-bags (until then it decides by the one-step expected value with "
            "coin, ruby, die and press, as expert)"),

@@ -20,6 +20,20 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.kernel.decisions.net_layout import (
+    MAX_HIDDEN,
+    N_B2,
+    N_HIDDEN,
+    N_NET_IN,
+    N_OUT_MEAN,
+    N_OUT_SCALE,
+    NET_B1,
+    NET_BASE,
+    NET_INPUTS,
+    NET_ROWS,
+    NET_W1,
+    NET_W2,
+)
 from sim.kernel.decisions.slots import PARAM_WIDTH
 from sim.kernel.decisions.value_layout import (
     FEATURE_NAMES,
@@ -58,6 +72,7 @@ class ValueModel:
     # master's parameters for the game this model is for (``k=v,k=v``; quacks train --master):
     # a master seat playing with the model takes them unless its spec gives them itself
     settings: str = ""
+    net: ValueNet | None = None  # the learned value of the whole bag (quacks train --value net)
 
     @property
     def rounds(self) -> int:
@@ -76,7 +91,9 @@ class ValueModel:
             block[r, M_B] = self.b[r - 1]
             block[r, M_W0] = self.w0[r - 1]
             block[r, M_W:M_W + N_FEATURES] = self.weights[r - 1]
-        return block
+        if self.net is None:
+            return block
+        return np.vstack([block, self.net.rows()])
 
     def margin(self, r: int, x: np.ndarray) -> np.ndarray:
         """Predicted final margin of positions ``x`` (n x N_FEATURES) after round r."""
@@ -98,11 +115,73 @@ class ValueModel:
                        for r in range(self.rounds)],
             "training": self.training,
             "settings": self.settings,
+            **({"net": self.net.as_json()} if self.net is not None else {}),
         }
 
     def save(self, path: str | Path) -> None:
         """Write the model file (to a temporary name first, then renamed: never half-written)."""
         write_atomic(Path(path), json.dumps(self.as_json(), indent=1) + "\n")
+
+
+@dataclass
+class ValueNet:
+    """The value net (``net_layout``): VP still to come from a position, one hidden layer of
+    rectified units over the raw inputs ``NET_INPUTS`` (their standardisation folded in)."""
+
+    w1: np.ndarray  # (N_NET_IN, hidden)
+    b1: np.ndarray  # (hidden,)
+    w2: np.ndarray  # (hidden,)
+    b2: float
+    out_mean: float
+    out_scale: float
+
+    @property
+    def hidden(self) -> int:
+        return len(self.b1)
+
+    def rows(self) -> np.ndarray:
+        """The net as the ``NET_ROWS`` x ``PARAM_WIDTH`` block after the model's rows."""
+        block = np.zeros((NET_ROWS, PARAM_WIDTH), dtype=np.float64)
+        h = self.hidden
+        block[0, N_HIDDEN] = h
+        block[0, N_OUT_MEAN] = self.out_mean
+        block[0, N_OUT_SCALE] = self.out_scale
+        block[0, N_B2] = self.b2
+        block[NET_W1 - NET_BASE:NET_W1 - NET_BASE + N_NET_IN, :h] = self.w1
+        block[NET_B1 - NET_BASE, :h] = self.b1
+        block[NET_W2 - NET_BASE, :h] = self.w2
+        return block
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """VP still to come of positions ``x`` (n x N_NET_IN), as the kernel computes it."""
+        z = np.maximum(np.asarray(x, dtype=np.float64) @ self.w1 + self.b1, 0.0)
+        return self.out_mean + self.out_scale * (z @ self.w2 + self.b2)
+
+    def as_json(self) -> dict:
+        return {"inputs": list(NET_INPUTS), "hidden": self.hidden,
+                "w1": {n: [float(v) for v in row] for n, row in zip(NET_INPUTS, self.w1)},
+                "b1": [float(v) for v in self.b1], "w2": [float(v) for v in self.w2],
+                "b2": float(self.b2), "out_mean": float(self.out_mean),
+                "out_scale": float(self.out_scale)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> ValueNet:
+        h = int(d["hidden"])
+        if not 1 <= h <= MAX_HIDDEN:
+            raise ValueError(f"net: hidden units {h}: expected 1 to {MAX_HIDDEN}")
+        unknown = set(d["w1"]) - set(NET_INPUTS)
+        if unknown:
+            raise ValueError(f"net: unknown inputs {', '.join(sorted(unknown))}")
+        w1 = np.array([[float(v) for v in d["w1"].get(n, [0.0] * h)] for n in NET_INPUTS])
+        b1 = np.array([float(v) for v in d["b1"]])
+        w2 = np.array([float(v) for v in d["w2"]])
+        if w1.shape != (N_NET_IN, h) or b1.shape != (h,) or w2.shape != (h,):
+            raise ValueError(f"net: every weight list must have {h} entries")
+        net = cls(w1, b1, w2, float(d["b2"]), float(d["out_mean"]), float(d["out_scale"]))
+        if not (net.out_scale > 0 and all(np.all(np.isfinite(a)) for a in (w1, b1, w2))
+                and np.isfinite([net.b2, net.out_mean, net.out_scale]).all()):
+            raise ValueError("net: a weight is not a finite number (or out_scale <= 0)")
+        return net
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -135,7 +214,8 @@ def load_model(path: str | Path) -> ValueModel:
         return _LOADED[key]
     model = _read_model(p, path)
     if key is not None:
-        for a in (model.a, model.b, model.w0, model.weights):
+        for a in (model.a, model.b, model.w0, model.weights,
+                  *((model.net.w1, model.net.b1, model.net.w2) if model.net else ())):
             a.flags.writeable = False  # shared by every later load of the file
         _LOADED[key] = model
     return model
@@ -166,7 +246,8 @@ def _read_model(p: Path, path: str | Path) -> ValueModel:
                            np.array([float(row["a"]) for row in rows]),
                            np.array([float(row["b"]) for row in rows]),
                            np.array([float(row["w0"]) for row in rows]), weights,
-                           dict(d.get("training", {})), str(d.get("settings", "")))
+                           dict(d.get("training", {})), str(d.get("settings", "")),
+                           ValueNet.from_json(d["net"]) if "net" in d else None)
     except (KeyError, TypeError, ValueError) as e:
         raise ModelFileError(f"model file {path}: {e}") from None
     wrong = settings_error(model.settings)

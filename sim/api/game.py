@@ -118,12 +118,12 @@ def lineup_arrays(strategies: list[Strategy], ruleset: Ruleset | None = None
     if not any(m is not None for m in models):
         return SK, SP
     blocks = [None if m is None else m.rows() for m in models]
-    width = next(b for b in blocks if b is not None).shape[0]
+    width = max(b.shape[0] for b in blocks if b is not None)  # a model with a net has more rows
     SPm = np.zeros((SP.shape[0], SP.shape[1] + width, SP.shape[2]), dtype=np.float64)
     SPm[:, : SP.shape[1]] = SP
     for i, b in enumerate(blocks):
         if b is not None:
-            SPm[i, SP.shape[1]:] = b
+            SPm[i, SP.shape[1]:SP.shape[1] + b.shape[0]] = b
     return SK, SPm
 
 
@@ -149,6 +149,9 @@ def seat_model(st: Strategy, ruleset: Ruleset, players: int):
         model, note = resolve(str(st.values.get("model", "auto")), ruleset, players)
     except ModelFileError as e:
         raise GameInputError(f"strategy '{st.spec}': {e}") from None
+    if st.values.get("buy_by") == "net" and model.net is None:
+        raise GameInputError(f"strategy '{st.spec}': buy_by=net needs a model with a value net "
+                             "(quacks train --value net); this one has none")
     if note and note not in _NOTES_SHOWN:
         _NOTES_SHOWN.add(note)
         print(note, file=sys.stderr)

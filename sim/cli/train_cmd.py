@@ -53,8 +53,11 @@ def register(app: typer.Typer) -> None:
                                                            "(and of iteration 0).")] = "expert",
         value: Annotated[str, typer.Option(
             "--value", help="What is fitted: gap (the chance of winning from the VP gap to the "
-                            "best other, per round; master:leaf=marginal values the bag) or "
-                            "linear (the final margin from every feature, master:leaf=model)."
+                            "best other, per round; master:leaf=marginal values the bag), "
+                            "linear (the final margin from every feature, master:leaf=model) or "
+                            "net (gap and a value net of the whole bag for master:buy_by=net, "
+                            "each cycle's candidate kept only if it beats the current model "
+                            "head to head: docs/how-to/train-master.md)."
                             )] = "gap",
         master: Annotated[str, typer.Option(
             "--master", help="master's parameters, k=v,k=v: played in the training games and "

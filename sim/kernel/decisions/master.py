@@ -11,8 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.kernel.decisions.buy_marginal import marginal_context, marginal_worth
 from sim.kernel.decisions.leaf_marginal import marginal_explosion_takes_coins
-from sim.kernel.decisions.slots import LEAF_MARGINAL, P_EXPLORE, P_LEAF_MODEL, SLOT_BUY, SLOT_STOP
+from sim.kernel.decisions.slots import (
+    LEAF_MARGINAL,
+    P_BUY_NET,
+    P_EXPLORE,
+    P_LEAF_MODEL,
+    SLOT_BUY,
+    SLOT_STOP,
+)
 from sim.kernel.decisions.value_model import (
     best_set,
     chip_gain,
@@ -24,6 +32,7 @@ from sim.kernel.decisions.value_model import (
     shop_gains,
     vp_weight,
 )
+from sim.kernel.decisions.value_net import has_net, net_best_set
 from sim.kernel.layout import (
     G_AVAIL,
     G_OUT,
@@ -39,10 +48,13 @@ from sim.rules.chips import N_TYPES, TYPE_COLOUR, WHITE
 
 def master_buy(P, s, G, R, SP, a, b, M):
     """Slot function (buy): the legal set of at most b chips within a coins that adds most to the
-    model's margin; in training games, with chance ``P_EXPLORE``, a random legal set instead."""
+    model's margin, or with ``P_BUY_NET`` (the net's share, ``net_mix``) and a value net the set
+    the net values most, mixed with the marginal buyer's worths (``value_net``); in training
+    games, with chance ``P_EXPLORE``, a random legal set instead."""
     gain = np.zeros(N_TYPES, dtype=np.float64)
     cost = np.full(N_TYPES, -1, dtype=np.int64)
-    model = has_model(SP, s)
+    net = SP[s, SLOT_BUY, P_BUY_NET] > 0 and has_net(SP, s)
+    model = has_model(SP, s) and not net
     row = model_row(SP, s, G[G_ROUND]) if model else 0
     explore = SP[s, SLOT_BUY, P_EXPLORE]
     h = position_hash(P, s, G, a)
@@ -59,7 +71,17 @@ def master_buy(P, s, G, R, SP, a, b, M):
             gain[t] = chip_gain(SP, s, row, t)
         else:
             gain[t] = 1.0 + cost[t]
-    _, t1, t2 = best_set(gain, cost, a, b)
+    if net and not random_set:
+        mix = min(SP[s, SLOT_BUY, P_BUY_NET], 1.0)
+        base = np.zeros(N_TYPES, dtype=np.float64)
+        if mix < 1.0:
+            mctx = marginal_context(P, s, G, R, SP)
+            for t in range(N_TYPES):
+                if cost[t] >= 0:
+                    base[t] = marginal_worth(SP, s, t, mctx)
+        t1, t2 = net_best_set(P, s, G, SP, cost, a, b, base, mix)
+    else:
+        _, t1, t2 = best_set(gain, cost, a, b)
     n = 0
     if t1 >= 0:
         G[G_OUT] = t1

@@ -126,6 +126,9 @@ P_MG_BLACK = 26  # BUY_MARGINAL: VP of a drawn black chip when the neighbours ho
 P_EXPLORE = 27  # master's buyer: chance of buying a random legal set instead (training games)
 P_MG_HORIZON = 28  # BUY_MARGINAL: a chip's worth grows as (rounds left) ** this (1: linearly)
 P_MG_SIZE = 29  # BUY_MARGINAL: a chip of value v moves the pot v ** this spaces in the model (1)
+# master's buyer: > 0 to buy by the model file's value net (``value_net``), its share of a set's
+# worth beside the marginal buyer's (1: the net alone)
+P_BUY_NET = 30
 
 # ruby kinds
 RUBY_DEFAULT = 0  # p0 = refill an empty flask first (1/0), p1 = last round to buy droplet moves

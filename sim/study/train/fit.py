@@ -4,6 +4,10 @@ margin (Newton's method).
 
 Every feature and margin is a whole number, so the normal equations are exact sums whatever the
 order they are added in, and a fit depends only on its data: the same games give the same model.
+The logistic's sums and exponentials are not exact: their last bits depend on the order numpy adds
+in and on its build (SIMD and BLAS), so the fitted numbers are kept to ``SIGNIFICANT`` digits, far
+below their sampling error and far above that rounding: the same games write the same file, byte
+for byte, on any machine (``python -m sim.study.train.shipped`` retrains the shipped models).
 """
 
 from __future__ import annotations
@@ -51,12 +55,19 @@ def fit_logistic(m: np.ndarray, win: np.ndarray, steps: int = 50) -> tuple[float
     return float(a), float(b)
 
 
-VALUE_KINDS = ("gap", "linear")
+VALUE_KINDS = ("gap", "linear", "net")
 # the least slope of a round's logistic (per VP of margin): one VP more never lowers the chance of
 # winning. Where the data say less (an early round, where the VP taken instead of an explosion's
 # coins says little about the end), the round's leaves are ranked by VP alone, as an expected-VP
 # player would rank them, instead of by a chance that falls with the VP.
 MIN_SLOPE = 0.005
+SIGNIFICANT = 8  # significant digits a fitted number keeps (the model file's and the seat's)
+
+
+def kept(v: np.ndarray) -> np.ndarray:
+    """``v`` rounded to ``SIGNIFICANT`` significant digits (decimal, as the model file shows it)."""
+    v = np.asarray(v, dtype=np.float64)
+    return np.array([float(f"{x:.{SIGNIFICANT}g}") for x in v.ravel()]).reshape(v.shape)
 
 
 def fit_intercept(m: np.ndarray, win: np.ndarray, b: float, steps: int = 50) -> float:
@@ -91,7 +102,7 @@ def fit_model(data: Positions, rules: str, players: int, training: dict | None =
     w = np.zeros((rounds, N_FEATURES))
     for r in range(1, rounds + 1):
         sel = data.round == r
-        if kind == "gap":
+        if kind != "linear":  # gap, and net's logistic (its net: sim.study.train.cycles)
             w[r - 1, X_GAP_BEST] = 1.0
         else:
             w0[r - 1], w[r - 1] = fit_margin(data.x[sel], data.margin[sel])
@@ -100,4 +111,5 @@ def fit_model(data: Positions, rules: str, players: int, training: dict | None =
         if b[r - 1] < MIN_SLOPE:
             b[r - 1] = MIN_SLOPE
             a[r - 1] = fit_intercept(pred, data.win[sel], MIN_SLOPE)
-    return ValueModel(rules, players, a, b, w0, w, {**(training or {}), "value": kind})
+    return ValueModel(rules, players, kept(a), kept(b), kept(w0), kept(w),
+                      {**(training or {}), "value": kind})

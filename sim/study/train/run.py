@@ -31,7 +31,8 @@ from strategies.value_model_file import ValueModel, load_model, model_rules, wri
 GAME_STRIDE = 10_000_000  # iteration i plays games i * GAME_STRIDE + k
 PIECE = 2_000  # games per batch (progress, memory)
 SETTINGS_FILE = "settings.json"  # in the run's folder: the settings a resume must match
-KEPT = re.compile(r"\.?(iter-\d+\.json|settings\.json)(\..+)?")  # a run's files (and temps)
+# a run's files (and temps)
+KEPT = re.compile(r"\.?(iter-\d+\.json|settings\.json|log\.jsonl|ladder\.png)(\..+)?")
 
 
 class TrainError(ValueError):
@@ -105,7 +106,7 @@ def play_positions(settings: TrainSettings, specs: list[str], iteration: int,
         if progress is not None:
             progress(len(games))
     return Positions(*(np.concatenate([getattr(p, f) for p in parts])
-                       for f in ("x", "round", "margin", "win", "game")))
+                       for f in ("x", "round", "margin", "win", "game", "togo", "gaps_after")))
 
 
 def batch_positions(res) -> tuple[Positions, int]:
@@ -222,6 +223,12 @@ def train(settings: TrainSettings, out: Path, *, resume: bool = False, force: bo
     write_atomic(saved, json.dumps(settings.as_json(), indent=1) + "\n")
     rs = load_ruleset(settings.rules, list(settings.overrides))
     family = model_rules(rs)
+    if settings.value == "net":
+        from sim.study.train.cycles import train_net
+
+        return train_net(settings, out, family, folder,
+                         {"lineup_specs": lineup_specs, "play_positions": play_positions,
+                          "GAME_STRIDE": GAME_STRIDE}, progress, say, backend)
     previous: Path | None = None
     model: ValueModel | None = None
     for it in range(settings.iterations):
