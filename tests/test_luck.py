@@ -152,10 +152,26 @@ def test_the_command_writes_its_report_and_compares_variants(tmp_path):
         "base", "hw"]
 
 
+def test_repeated_rules_play_the_variants_side_by_side():
+    """``--rules base --rules herb-witches`` (as quacks exploit and styles take them) is
+    ``--variant herb-witches=herb-witches``: the same games, tables and answer line; the
+    command line that reproduces the run names both rulesets."""
+    import sim
+
+    kw = dict(players=2, strategies="expert,greedy", games=900, seed=6)
+    a = sim.luck(rules=["base", "herb-witches"], **kw).result
+    b = sim.luck(variant="herb-witches=herb-witches", **kw).result
+    assert [v.label for v in a.settings.variants] == ["base", "herb-witches"]
+    for name in ("summary", "shares", "matches", "differences"):
+        assert a.tables[name].equals(b.tables[name]), name
+    assert "quacks luck --rules base --rules herb-witches --players 2" in a.settings.command()
+
+
 @pytest.mark.parametrize("args, words", [
     (["--variant", "nolabel"], "--variant 'nolabel'"),
     (["--variant", "a=base;herb-witches"], "--variant"),
     (["--variant", "base=herb-witches"], "repeat"),
+    (["--rules", "base", "--rules", "base"], "--rules: the labels base, base repeat"),
     (["--games", "50"], "--games 50"),
     (["--players", "1"], "--players"),
 ])
@@ -184,3 +200,26 @@ def test_the_api_keywords_are_the_cli_options_with_the_same_defaults():
     assert not set(cli) - set(api)
     for k, default in cli.items():
         assert api[k] == getattr(default, "value", default) or api[k] == default, k
+
+
+@pytest.mark.slow
+def test_dask_gives_the_local_answer(monkeypatch):
+    """Two variants on a local cluster of two worker processes, the design cut into several
+    pieces: every table equal to the local run's, to the last digit."""
+    pytest.importorskip("distributed")
+    import pandas as pd
+
+    import sim.study.luck.run as luck_run
+    from sim.study.luck.design import LuckSettings, Variant, pieces
+    from sim.study.tournament.backend import make_backend
+
+    monkeypatch.setattr(luck_run, "pieces", lambda design: pieces(design, piece_games=330))
+    settings = LuckSettings(variants=(Variant("base", "base"), Variant("hw", "herb-witches")),
+                            players=2, strategies=("expert", "greedy"), games=1_100, seed=4)
+    plan = luck_run.plan_luck(settings)
+    local = luck_run.run_luck(plan)
+    with make_backend("dask", workers=2, threads=1) as be:
+        far = luck_run.run_luck(plan, backend=be)
+    assert set(far.tables) == {"summary", "shares", "matches", "differences"}
+    for name, df in local.tables.items():
+        pd.testing.assert_frame_equal(df, far.tables[name], check_exact=True, obj=name)

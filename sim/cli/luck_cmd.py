@@ -15,7 +15,6 @@ from sim.cli.common import (
     BackendOpt,
     JsonOpt,
     QuietOpt,
-    RulesOpt,
     SchedulerOpt,
     StrategyFileOpt,
     StudyForceOpt,
@@ -64,7 +63,10 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def luck(
-        rules: RulesOpt = "base",
+        rules: Annotated[list[str] | None, typer.Option(
+            "--rules", help="Built-in ruleset name or a TOML file (repeatable: each is one "
+            "variant, played on the same games; the first is the reference, the one --variant "
+            "changes). Default base.")] = None,
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value in every variant: section.key=value "
             "(repeatable).")] = None,

@@ -38,7 +38,7 @@ def parse_variant(text: str, rules: str, common: Sequence[str]):
 
 def luck(
     *,
-    rules: str = "base",
+    rules: Sequence[str] | str | None = None,
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
     variant: Sequence[str] | str | None = None,
     players: int = DEFAULT_PLAYERS,
@@ -64,9 +64,11 @@ def luck(
     pick-freeze design of ``games`` games per variant; every pair of strategies in the lineup
     gets the best-of-N the stronger needs to win with 95% probability.
 
-    ``rules`` and ``set`` (one override or a list) give the reference; each ``variant``
-    (``LABEL=RULES``, ``LABEL=section.key=value;...`` or both, ``;``-separated) is played on the
-    same rows beside it, with the differences of its indices. ``strategies``: specs,
+    ``rules`` (one ruleset or a list; default base; the first is the reference, labelled by its
+    name) and ``set`` (one override or a list, applied to every variant); each further ruleset
+    and each ``variant`` (``LABEL=RULES``, ``LABEL=section.key=value;...`` or both,
+    ``;``-separated, based on the first ruleset) is played on the same rows beside the
+    reference, with the differences of its indices. ``strategies``: specs,
     comma-separated or a list, cycled to ``players`` seats (default: a strong and a weak one).
     With ``out`` the report folder is written there; without it, to a temporary folder when
     first needed. Hooks as in :func:`sim.sensitivity`. A bad argument raises a ValueError
@@ -83,16 +85,19 @@ def luck(
     load_strategy_files(strategy_file)
     common = tuple(as_list(set))
     texts = tuple(as_list(variant))
-    variants = [Variant(default_label(rules), rules, common)]
-    variants += [parse_variant(t, rules, common) for t in texts]
+    names = as_list(rules) or ["base"]
+    variants = [Variant(default_label(r), r, common) for r in names]
+    variants += [parse_variant(t, names[0], common) for t in texts]
     labels = [v.label for v in variants]
     if len(dict.fromkeys(labels)) < len(labels):
-        raise LuckError(f"--variant: the labels {', '.join(labels)} repeat; give each its own")
+        opt = "--variant" if texts else "--rules"
+        raise LuckError(f"{opt}: the labels {', '.join(labels)} repeat; give each its own")
     specs = tuple(strategy_specs(strategies)) if strategies is not None else DEFAULT_STRATEGIES
     settings = LuckSettings(
         variants=tuple(variants), players=players, strategies=specs, games=games, seed=seed,
         backend=str(getattr(backend, "value", backend)), scheduler=scheduler, workers=workers,
-        threads=threads, variant_texts=texts, rules=rules, overrides=common)
+        threads=threads, variant_texts=texts, rules=names[0], overrides=common,
+        more_rules=tuple(names[1:]))
     plan = plan_luck(settings)
     target = checked_out(out, force, LuckError)
     for rs in plan.rulesets:

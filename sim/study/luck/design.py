@@ -100,12 +100,13 @@ class LuckSettings:
     variant_texts: tuple[str, ...] = ()  # the --variant texts as given (for the command)
     rules: str = "base"
     overrides: tuple[str, ...] = ()
+    more_rules: tuple[str, ...] = ()  # the --rules after the first, as given (for the command)
 
     def to_json(self) -> dict:
         """JSON-ready settings."""
         d = asdict(self)
         d["variants"] = [asdict(v) for v in self.variants]
-        for k in ("strategies", "variant_texts", "overrides"):
+        for k in ("strategies", "variant_texts", "overrides", "more_rules"):
             d[k] = list(d[k])
         for v in d["variants"]:
             v["overrides"] = list(v["overrides"])
@@ -113,7 +114,9 @@ class LuckSettings:
 
     def command(self) -> str:
         """The ``quacks luck`` command line that reproduces the run."""
-        parts = ["quacks", "luck", "--rules", self.rules]
+        parts = ["quacks", "luck"]
+        for r in (self.rules, *self.more_rules):
+            parts += ["--rules", r]
         for o in self.overrides:
             parts += ["--set", o]
         for v in self.variant_texts:
