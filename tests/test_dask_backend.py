@@ -118,14 +118,19 @@ def test_user_strategy_file_reaches_the_workers(cluster, tmp_path):
     assert without_timings(dist) == without_timings(local)
 
 
-def test_until_ci_stops_at_the_same_chunk(dask):
-    cfg = TournamentConfig(strategies=THREE, games=60_000, until_ci=0.015, **SMALL)
+@pytest.mark.parametrize("sequential", [False, True])
+def test_until_ci_stops_at_the_same_chunk(dask, sequential):
+    """Also with --sequential (the stop by confidence sequences): the same chunk, the same
+    intervals."""
+    cfg = TournamentConfig(strategies=THREE, games=60_000, until_ci=0.015, sequential=sequential,
+                           **SMALL)
     local = run_tournament(cfg)
     assert local.stopped == "until-ci"
     assert resolve_plan(cfg).games_after(2) < local.games < 60_000  # chunks remained at the stop
     dist = run_tournament(cfg, backend=dask)
     assert dist.games == local.games
     assert_same_summary(local, dist)
+    assert dist.to_json()["sequential"] is sequential
 
 
 def test_tune_same_as_local(dask):

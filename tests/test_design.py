@@ -79,7 +79,7 @@ def test_side_effects_are_decided_over_the_arms_figures(toy):
     changes of the one-round toy, has no span to bound it by and stays [0, 0])."""
     from statsmodels.stats.multitest import multipletests
 
-    from sim.study.design.design import side_effects
+    from sim.study.design.retest import side_effects
 
     d = toy.tables["differences"]
     best = d[d["arm"] == "best"]
@@ -103,7 +103,7 @@ def test_side_effects_are_decided_over_the_arms_figures(toy):
 def test_same_rules_as_given_are_the_same_game():
     """An arm that is the same game as the start (the same ruleset and field) differs by
     exactly [0, 0]; the same games labelled as another ruleset get the rule of three."""
-    from sim.study.design.design import retest_tables
+    from sim.study.design.retest import retest_tables
 
     plan = plan_design(DesignSettings(**TOY))
     from sim.study.design.measure import measure

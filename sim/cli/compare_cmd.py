@@ -49,6 +49,13 @@ def print_result(res, console: Console) -> None:
     _table(console, "per ruleset (95% CI, deals as the unit)", *metric_rows(res))
     _table(console, f"paired differences to {res.labels[0]} (95% CI over deals; * excludes 0)",
            *difference_rows(res), counted=False)
+    if res.sequential is not None:
+        from sim.study.compare.report import sequential_rows
+
+        st = res.sequential
+        _table(console, f"sequential stop: {st.games:,} of {st.budget_games:,} games per ruleset "
+               f"({'every question decided' if st.run.decided else 'budget spent'}; "
+               f"{st.games_saved:,} games saved)", *sequential_rows(res), counted=False)
     _table(console, "win share by strategy (95% CI)", *strategy_rows(res))
     console.print(f"game length: the total of a player's reward spaces over the game; round-"
                   f"{res.config.leader_round} leader: tied leaders count as one picked at random; "
@@ -85,6 +92,14 @@ def register(app: typer.Typer) -> None:
         leader_round: Annotated[int, typer.Option(
             "--leader-round",
             help="The round after which the leader is taken for 'leader wins'.")] = 6,
+        sequential: Annotated[bool, typer.Option(
+            "--sequential", help="Play the deals in batches and stop once every question (each "
+            "ruleset's difference to the first in mean VP, explosions per potion and each "
+            "strategy's win share) is decided by a 95% anytime-valid confidence sequence; "
+            "--games is the budget.")] = False,
+        width: Annotated[float | None, typer.Option(
+            "--width", help="With --sequential: a question is also decided once its interval "
+            "is within +-W (in the figure's own units: VP for mean VP).")] = None,
         out: Annotated[Path | None, typer.Option(
             help="Write a report folder: parquet tables, PNG plots, report.md, run.json.")] = None,
         force: StudyForceOpt = False,
@@ -104,7 +119,8 @@ def register(app: typer.Typer) -> None:
             with when_work_starts(lambda: progress_bar(quiet, "compare")) as bar:
                 report = ask_compare(
                     rules=rules, variant=variant, set=set_, strategies=strategies,
-                    players=players, games=games, seed=seed, leader_round=leader_round, out=out,
+                    players=players, games=games, seed=seed, leader_round=leader_round,
+                    sequential=sequential, width=width, out=out,
                     force=force, threads=threads, strategy_file=strategy_file, progress=bar,
                     on_compile=lambda entry: compile_notice(entry, quiet=quiet,
                                                             progress=not json_))

@@ -95,11 +95,13 @@ def _print_result(res, console: Console) -> None:
     s = res.plan.settings()
     cap = ""
     if s["until_ci"] is not None:
+        kind = "confidence sequence" if s.get("sequential") else "interval"
         if res.stopped == "until-ci":
-            cap = f"; every win-share interval within +-{s['until_ci']:g} after {res.games:,} games"
+            cap = (f"; every win-share {kind} within +-{s['until_ci']:g} after {res.games:,} "
+                   f"games")
         else:
-            cap = (f"; reached the cap of {res.games:,} games (widest win-share half-width "
-                   f"{res.max_halfwidth:.4f} > {s['until_ci']:g})")
+            cap = (f"; reached the cap of {res.games:,} games (widest win-share {kind} "
+                   f"half-width {res.max_halfwidth:.4f} > {s['until_ci']:g})")
     gps = f" ({res.games_per_second:,.0f} games/s)" if res.seconds_total > 0 else ""
     play = res.seconds_total - res.report_seconds
     rep = f", report {res.report_seconds:.1f} s" if res.report_seconds > 0 else ""
@@ -175,6 +177,13 @@ def _print_sweep(res, console: Console) -> None:
                 justify=["left" if h == "strategy" else "right" for h in header])
     if any(res.table["baseline"]):
         console.print("* the baseline")
+    if res.sequential_alpha is not None:
+        t = res.table
+        console.print(f"sequential: every value stopped once its differences were decided "
+                      f"(confidence sequences, level {res.sequential_alpha:.3g} each); "
+                      f"{int(t['games_saved'].sum()):,} of {len(t) * st['games']:,} games saved; "
+                      f"undecided: {int((t['decided'] == False).sum())}",  # noqa: E712
+                      markup=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -203,6 +212,10 @@ def register(app: typer.Typer) -> None:
         until_ci: Annotated[float | None, typer.Option(
             "--until-ci", help="Add chunks of games until every strategy's 95% win-share interval "
             "is within +-W (capped by --games).")] = None,
+        sequential: Annotated[bool, typer.Option(
+            "--sequential", help="With --until-ci: stop by 95% anytime-valid confidence "
+            "sequences, valid however often the run looks (the fixed intervals are not); the "
+            "win-share intervals reported are the sequences'.")] = False,
         detail: Annotated[Detail | None, typer.Option(
             help="games: games.parquet; rounds: also rounds.parquet and the per-round "
             "plots.")] = None,
@@ -233,7 +246,8 @@ def register(app: typer.Typer) -> None:
                 report = ask_tournament(
                     strategies=strategies, players=players, games=games, seed=seed,
                     out=out if out is not None or resume else default_out(), rules=rules,
-                    set=set_, format=format_, until_ci=until_ci, detail=detail, resume=resume,
+                    set=set_, format=format_, until_ci=until_ci,
+                    sequential=sequential or None, detail=detail, resume=resume,
                     force=force, threads=threads, plots=plots, strategy_file=strategy_file,
                     backend=backend, scheduler=scheduler, workers=workers, progress=bar,
                     on_note=note_line(quiet), on_compile=_compile_hook(quiet, json_),
@@ -275,6 +289,13 @@ def register(app: typer.Typer) -> None:
         until_ci: Annotated[float | None, typer.Option(
             "--until-ci",
             help="Per value: play until the win-share intervals are within +-W.")] = None,
+        sequential: Annotated[bool, typer.Option(
+            "--sequential", help="Play the baseline's --games, then stop every other value once "
+            "its win-share and VP differences to the baseline are decided by 95% anytime-valid "
+            "confidence sequences (they exclude 0).")] = False,
+        width: Annotated[float | None, typer.Option(
+            "--width", help="With --sequential: a difference is also decided once its interval "
+            "is within +-W (in its own units: VP for the VP difference).")] = None,
         detail: Annotated[Detail | None, typer.Option(
             help="games or rounds (per-value reports).")] = None,
         resume: Annotated[bool, typer.Option(
@@ -302,7 +323,8 @@ def register(app: typer.Typer) -> None:
                 report = ask_sweep(
                     strategy=strategy, param=param, baseline=baseline, vs=vs, players=players,
                     games=games, seed=seed, out=target, rules=rules, set=set_,
-                    until_ci=until_ci, detail=detail, resume=resume, force=force,
+                    until_ci=until_ci, sequential=sequential or None, width=width,
+                    detail=detail, resume=resume, force=force,
                     threads=threads, plots=plots, strategy_file=strategy_file, backend=backend,
                     scheduler=scheduler, workers=workers, progress=bar,
                     on_note=note_line(quiet), on_compile=_compile_hook(quiet, json_),

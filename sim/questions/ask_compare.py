@@ -22,6 +22,8 @@ def compare(
     games: int | None = None,
     seed: int = 1,
     leader_round: int = 6,
+    sequential: bool = False,
+    width: float | None = None,
     out: str | Path | None = None,
     force: bool = False,
     threads: int | None = None,
@@ -37,15 +39,19 @@ def compare(
     differences to the first ruleset, each with its 95% interval and its counts.
 
     ``strategies`` is the field (comma-separated or a list; default the built-in presets);
-    ``games`` per ruleset (default the tournament's). With ``out`` the report folder is written
-    there (new or empty, or any with ``force``); without it, to a temporary folder when first
-    needed. The result's ``result`` is the study's ``CompareResult`` (``to_json()`` is what
-    ``--json`` prints, less ``out`` and ``files``); ``tables`` holds ``rulesets``,
-    ``strategies``, ``differences`` and ``deals``. The same seed gives the same numbers as the
-    command. ``progress(games, total)`` is called from 0 as the games go; ``on_compile(entry)``
-    before the game kernel is first used. Raises a ValueError with the command's one line on a
-    bad argument (an OSError naming ``out`` when the report cannot be written); Ctrl-C
-    (KeyboardInterrupt) writes nothing."""
+    ``games`` per ruleset (default the tournament's; with ``sequential=True`` the budget: deals
+    are played in batches until every question, each ruleset's difference to the first in mean
+    VP, explosions per potion and each strategy's win share, is decided by a 95% anytime-valid
+    confidence sequence (its interval excludes 0 or, with ``width``, is within +-width);
+    ``result.sequential`` and the table ``sequential`` say how it stopped). With ``out`` the
+    report folder is written there (new or empty, or any with ``force``); without it, to a
+    temporary folder when first needed. The result's ``result`` is the study's ``CompareResult``
+    (``to_json()`` is what ``--json`` prints, less ``out`` and ``files``); ``tables`` holds
+    ``rulesets``, ``strategies``, ``differences`` and ``deals``. The same seed gives the same
+    numbers as the command. ``progress(games, total)`` is called from 0 as the games go;
+    ``on_compile(entry)`` before the game kernel is first used. Raises a ValueError with the
+    command's one line on a bad argument (an OSError naming ``out`` when the report cannot be
+    written); Ctrl-C (KeyboardInterrupt) writes nothing."""
     from sim.study.compare.config import CompareError
     from sim.study.compare.plots import plot_jobs
     from sim.study.compare.run import check_out, plan_compare, run_compare
@@ -56,6 +62,10 @@ def compare(
         raise CompareError("--out '': empty; give a path")
     config = compare_config(rules, variant, set, strategies, players, games, seed, leader_round,
                             threads, strategy_file)
+    if sequential or width is not None:
+        import dataclasses
+
+        config = dataclasses.replace(config, sequential=bool(sequential), width=width)
     plans = plan_compare(config)
     if out is not None:
         check_out(out, force)

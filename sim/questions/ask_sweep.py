@@ -56,6 +56,8 @@ def sweep(
     rules: str | None = None,
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
     until_ci: float | None = None,
+    sequential: bool | None = None,
+    width: float | None = None,
     detail: str | None = None,
     resume: bool = False,
     force: bool = False,
@@ -67,7 +69,10 @@ def sweep(
 
     ``param`` is ``KEY=START:STOP:STEP`` (STOP included) or a list of two for a grid;
     ``baseline`` the value (``V1,V2`` for a grid) every other is compared with on the same
-    deals; ``vs`` the field (comma-separated or a list). ``strategy``, ``param`` and ``vs`` are
+    deals; ``vs`` the field (comma-separated or a list). ``sequential=True`` plays the baseline's
+    ``games`` and stops every other value once its win-share and VP differences to the baseline
+    are decided by 95% anytime-valid confidence sequences (excluding 0, or within +-``width``);
+    the table's difference intervals are then the sequences'. ``strategy``, ``param`` and ``vs`` are
     required unless ``resume`` takes them from the interrupted sweep in ``out``. The report goes
     to ``out`` or, without it, to a temporary folder that lives as long as the result: ``tables``
     (``sweep``, and each value's report as ``<KEY>=<value>/summary`` and so on), ``figures``
@@ -81,7 +86,8 @@ def sweep(
     try:
         s = _settings(strategy=strategy, param=param, baseline=baseline, vs=vs, players=players,
                       games=games, seed=seed, out=out, rules=rules, set=set, until_ci=until_ci,
-                      detail=detail, resume=resume, force=force, run=run)
+                      sequential=sequential, width=width, detail=detail, resume=resume,
+                      force=force, run=run)
     except SweepInputError:
         raise
     except (ValueError, OSError) as e:
@@ -107,13 +113,15 @@ def _run(s: dict, target: Path, *, resume, force, plots, run: RunOptions):
                              until_ci=s.get("until_ci"), detail=s.get("detail") or "games",
                              strategy_files=s.get("strategy_files") or (), out=target,
                              resume=resume, force=force, progress=run["progress"],
-                             plots=plots, argv=run["argv"], backend=be, note=run["on_note"])
+                             plots=plots, argv=run["argv"], backend=be, note=run["on_note"],
+                             sequential=bool(s.get("sequential")), width=s.get("width"))
     except KeyboardInterrupt as e:  # in a value's games, or between or after the values
         raise SweepInterrupted(target) from e
 
 
 def _settings(*, strategy, param, baseline, vs, players, games, seed, out, rules,
-              set, until_ci, detail, resume, force, run) -> dict:  # noqa: A002
+              set, until_ci, sequential, width, detail, resume, force,  # noqa: A002
+              run) -> dict:
     """The checks of the arguments, in the command's order, and the sweep's settings (with
     ``resume``, those not given taken from the interrupted sweep)."""
     from sim.study.sweep.run import plan_sweep
@@ -127,6 +135,7 @@ def _settings(*, strategy, param, baseline, vs, players, games, seed, out, rules
                         "vs": strategy_specs(vs) if vs is not None else None,
                         "players": players, "games": games, "seed": seed, "rules": rules,
                         "overrides": overrides or None, "until_ci": until_ci,
+                        "sequential": sequential or None, "width": width,
                         "detail": getattr(detail, "value", detail),
                         "strategy_files": strategy_paths(run["strategy_file"])}, saved)
     if not s.get("params") and s.get("param"):  # a sweep saved before grids existed

@@ -43,6 +43,7 @@ def tournament(
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
     format: str | None = None,  # noqa: A002 - named as the CLI's --format
     until_ci: float | None = None,
+    sequential: bool | None = None,
     detail: str | None = None,
     resume: bool = False,
     force: bool = False,
@@ -58,19 +59,22 @@ def tournament(
     (``summary``, ``pairs``, ``seats``, ``games``, ...), ``figures`` (``win_share``, ...),
     ``result`` (the study's ``TournamentResult``: ``to_json()`` is ``--json``), ``written``
     (the files, as the command lists them). The same seed gives the same numbers as the
-    command. ``progress(games, max_games)`` is called from the start of the games,
-    ``on_note(line)`` hears remarks and where the games run, ``on_compile(entry)`` comes before
-    the game kernel is first used; ``argv`` is the command line the report records (default
-    ``sys.argv``). A bad argument raises :class:`TournamentInputError` (a ValueError) with the
-    command's line; an interrupted run raises ``RunInterrupted`` (a KeyboardInterrupt) after
-    keeping every finished chunk for ``resume``."""
+    command. With ``until_ci`` W, ``sequential=True`` stops by 95% anytime-valid confidence
+    sequences (every strategy's win-share half-width <= W at whatever chunk it looks), and the
+    win-share intervals reported are the sequences'. ``progress(games, max_games)`` is called
+    from the start of the games, ``on_note(line)`` hears remarks and where the games run,
+    ``on_compile(entry)`` comes before the game kernel is first used; ``argv`` is the command
+    line the report records (default ``sys.argv``). A bad argument raises
+    :class:`TournamentInputError` (a ValueError) with the command's line; an interrupted run
+    raises ``RunInterrupted`` (a KeyboardInterrupt) after keeping every finished chunk for
+    ``resume``."""
     from sim.study.reports.plots import plot_jobs
     from sim.study.tournament.run import run_tournament
 
     try:
         plan = _plan(strategies=strategies, players=players, games=games, seed=seed, out=out,
-                     rules=rules, set=set, format=format, until_ci=until_ci, detail=detail,
-                     resume=resume, force=force, run=run)
+                     rules=rules, set=set, format=format, until_ci=until_ci,
+                     sequential=sequential, detail=detail, resume=resume, force=force, run=run)
     except TournamentInputError:
         raise
     except (ValueError, OSError) as e:
@@ -87,7 +91,7 @@ def tournament(
 
 
 def _plan(*, strategies, players, games, seed, out, rules, set, format, until_ci,  # noqa: A002
-          detail, resume, force, run):
+          sequential, detail, resume, force, run):
     """The checks of the arguments, in the command's order, and the resolved plan."""
     from sim.study.tournament.plan import TournamentConfig, resolve_plan
     from sim.study.tournament.run import check_two_deals
@@ -105,6 +109,7 @@ def _plan(*, strategies, players, games, seed, out, rules, set, format, until_ci
     given = {"strategies": specs, "players": players, "games": games, "seed": seed,
              "rules": rules, "overrides": tuple(overrides) if overrides else None,
              "format": getattr(format, "value", format), "until_ci": until_ci,
+             "sequential": sequential or None,
              "detail": getattr(detail, "value", detail),
              "strategy_files": strategy_paths(run["strategy_file"])}
     plan = resolve_plan(TournamentConfig.from_settings(merge_settings(given, saved)))

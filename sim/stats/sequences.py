@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 ALPHA = 0.05
+METHOD_SEQUENCE = ("95% anytime-valid confidence sequence over deals (normal mixture, running "
+                   "variance; Waudby-Smith et al. 2024): valid at whatever look the run stopped")
 
 
 def mixture_rho(t_opt: float, alpha: float = ALPHA) -> float:
@@ -92,16 +94,62 @@ class Sequence:
     why: str
 
 
+NO_VARIATION = "no variation yet"
+
+
 def sequence(r: Running, *, null: float = 0.0, width: float | None = None,
              alpha: float = ALPHA, t_opt: float = 1000.0) -> Sequence:
-    """The confidence sequence of ``r`` and whether it decides its question."""
+    """The confidence sequence of ``r`` and whether it decides its question. Values the same
+    on every deal so far (standard deviation 0) decide nothing: a radius of 0 is no evidence
+    (why: ``NO_VARIATION``)."""
     rad = float(cs_radius(r.n, r.sd if r.n >= 2 else float("inf"), alpha, t_opt))
     lo, hi = r.mean - rad, r.mean + rad
+    if r.n >= 2 and rad == 0.0:
+        return Sequence(r.mean, lo, hi, r.n, False, NO_VARIATION)
     if math.isfinite(rad) and (lo > null or hi < null):
         return Sequence(r.mean, lo, hi, r.n, True, f"excludes {null:g}")
     if width is not None and math.isfinite(rad) and rad <= width:
         return Sequence(r.mean, lo, hi, r.n, True, f"half-width <= {width:g}")
     return Sequence(r.mean, lo, hi, r.n, False, "undecided")
+
+
+def intersect(before: Sequence | None, now: Sequence, *, null: float = 0.0,
+              width: float | None = None) -> Sequence:
+    """The running intersection of a question's sequences (valid too: the sequence holds at
+    every size at once), so a question once decided stays decided; ``now``'s mean and deals."""
+    if before is None or not math.isfinite(before.hi - before.lo) or now.why == NO_VARIATION:
+        return now
+    lo, hi = max(before.lo, now.lo), min(before.hi, now.hi)
+    if lo > null or hi < null:
+        why = before.why if before.decided else f"excludes {null:g}"
+        return Sequence(now.mean, lo, hi, now.deals, True, why)
+    if width is not None and (hi - lo) / 2 <= width:
+        why = before.why if before.decided else f"half-width <= {width:g}"
+        return Sequence(now.mean, lo, hi, now.deals, True, why)
+    return Sequence(now.mean, lo, hi, now.deals, False, now.why)
+
+
+def ratio_radius(sx, sn, sxx, sxn, snn, deals: int, scale: float = 1.0, *,
+                 alpha: float = ALPHA, t_opt: float = 1000.0):
+    """Per cell, the ratio mean sum X / sum N / ``scale`` of per-deal totals (from their sums,
+    as ``sim.stats.clusters.ClusterSums`` keeps them) and its confidence-sequence half-width:
+    the deal's value is its residual X_d - m N_d over the mean count per deal (with the same
+    count on every deal, exactly the deal's own mean)."""
+    sx, sn, sxx, sxn, snn = (np.asarray(a, np.float64) for a in (sx, sn, sxx, sxn, snn))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m = sx / sn
+        ss = np.maximum(sxx - 2 * m * sxn + m * m * snn, 0.0)
+        sd = np.sqrt(ss / max(deals - 1, 1)) / (sn / max(deals, 1)) / scale
+    rad = cs_radius(deals, np.where(np.isfinite(sd), sd, np.inf), alpha, t_opt)
+    return m / scale, np.where(np.isfinite(rad), rad, np.inf)
+
+
+def batch_bounds(deals: int, looks: int = 25, least: int = 10) -> list[int]:
+    """Deal boundaries of a sequential run of at most ``deals`` deals: about ``looks`` equal
+    batches of at least ``least`` deals, fixed by the budget alone (never by threads, chunking
+    or the backend), so the same settings stop at the same deal."""
+    size = max(least, -(-deals // looks))
+    return [*range(0, deals, size), deals]
 
 
 @dataclass
@@ -132,8 +180,10 @@ def run_sequential(play: Callable[[int, int], dict[str, np.ndarray]], *, budget:
 
     ``play(d0, d1)`` plays deals d0..d1-1 and returns, per question, one value per deal. After
     each batch every question's confidence sequence is updated; the run stops once each is
-    decided (see :func:`sequence`; no decision before ``min_deals`` deals). ``t_opt`` (default
-    a quarter of the budget) is where the sequences are narrowest."""
+    decided (see :func:`sequence`; no decision before ``min_deals`` deals; a question's interval
+    is the running intersection of its sequences, :func:`intersect`; no question at all is
+    decided at once). ``t_opt`` (default a quarter of the budget) is where the sequences are
+    narrowest."""
     if budget < 1 or batch < 1:
         raise ValueError("budget and batch must be at least 1")
     t_opt = float(t_opt if t_opt is not None else max(budget / 4, min_deals))
@@ -149,9 +199,10 @@ def run_sequential(play: Callable[[int, int], dict[str, np.ndarray]], *, budget:
         done = d1
         for q, v in values.items():
             runs.setdefault(q, Running()).add(v)
-        seqs = {q: sequence(r, null=null, width=width, alpha=alpha, t_opt=t_opt)
+        seqs = {q: intersect(seqs.get(q), sequence(r, null=null, width=width, alpha=alpha,
+                                                   t_opt=t_opt), null=null, width=width)
                 for q, r in runs.items()}
         history.append(seqs)
-        if done >= min_deals and seqs and all(s.decided for s in seqs.values()):
+        if done >= min_deals and all(s.decided for s in seqs.values()):
             break
     return SequentialRun(seqs, done, budget, batches, history)

@@ -99,7 +99,10 @@ def unique_labels(specs: Sequence[RulesetSpec]) -> list[RulesetSpec]:
 class CompareConfig:
     """What to compare. ``rulesets``: RulesetSpec or (label, rules, overrides) tuples, the first
     the reference; ``strategies``: the field (default: the tournament's default field);
-    ``games``: per ruleset, rounded up to whole deals."""
+    ``games``: per ruleset, rounded up to whole deals (with ``sequential``, the budget: deals
+    are played in batches until every question is decided, see
+    ``sim.study.compare.sequential``; ``width`` decides a question whose interval is within
+    +-width)."""
 
     rulesets: tuple = ()
     strategies: tuple[str, ...] = ()
@@ -109,6 +112,8 @@ class CompareConfig:
     threads: int | None = None
     leader_round: int = 6
     strategy_files: tuple[str, ...] = ()
+    sequential: bool = False  # play batches until every question is decided (games: the budget)
+    width: float | None = None  # --sequential: a question is also decided within +-width
 
     def __post_init__(self):
         object.__setattr__(self, "rulesets",
@@ -120,5 +125,7 @@ class CompareConfig:
         """JSON-ready settings."""
         d = asdict(self)
         d["rulesets"] = [asdict(r) | {"overrides": list(r.overrides)} for r in self.rulesets]
+        if not self.sequential:  # the settings of a fixed-size run as before --sequential
+            del d["sequential"], d["width"]
         return d
 

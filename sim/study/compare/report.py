@@ -39,6 +39,8 @@ def command_line(config) -> str | None:
     if c.players is not None:
         parts += ["--players", str(c.players)]
     parts += ["--games", str(c.games), "--seed", str(c.seed)]
+    if c.sequential:
+        parts += ["--sequential"] + (["--width", repr(c.width)] if c.width is not None else [])
     for f in c.strategy_files:
         parts += ["--strategy-file", f]
     return shlex.join(parts)
@@ -80,6 +82,18 @@ def report_markdown(res, pngs: Sequence[str], prov) -> str:
     if drows:
         out += [f"## Paired differences to `{ref}` (ruleset - reference [95% CI]; * the interval "
                 "excludes 0)", "", md_table(dh, drows), ""]
+    if res.sequential is not None:
+        st = res.sequential
+        qh, qrows = sequential_rows(res)
+        out += ["## Sequential stop", "",
+                f"Played {st.games:,} of a budget of {st.budget_games:,} games per ruleset "
+                f"({st.run.deals:,} of {st.run.budget:,} deals, {st.run.batches} batches): "
+                f"{'every question decided' if st.run.decided else 'the budget spent'}; "
+                f"{st.games_saved:,} games saved over the {st.arms} rulesets. Each question's "
+                "interval is a 95% anytime-valid confidence sequence (level split over the "
+                f"{len(st.questions)} questions: {st.alpha:.4g} each); it is decided when it "
+                "excludes 0" + (f" or is within +-{st.width:g}" if st.width is not None else "")
+                + ".", "", md_table(qh, qrows), ""]
     out += ["## Win share by strategy (value [95% CI])", "", md_table(sh, srows), ""]
     for name in pngs:
         out += [f"![{CAPTIONS.get(name, name)}]({name})", "", f"*{CAPTIONS.get(name, name)}*", ""]
@@ -130,6 +144,23 @@ def difference_rows(res) -> tuple[list[str], list[list[str]]]:
                  for r in sub.to_dict(orient="records")}
         rows.append([str(sub["label"].iloc[0]), *[cells.get(o, "") for o in others]])
     return ["metric", *[f"{o} - {res.labels[0]}" for o in others]], rows
+
+
+def sequential_rows(res) -> tuple[list[str], list[list[str]]]:
+    """The sequential stop's questions: ruleset, figure, difference [confidence sequence],
+    whether decided (why), the deals when first decided."""
+    q = res.tables["sequential"]
+    rows = []
+    for r in q.to_dict(orient="records"):
+        digits = metric_digits(r["metric"])
+        at = r["decided_at_deals"]
+        rows.append([f"{r['ruleset']} - {r['reference']}", str(r["label"]),
+                     _cell(r["diff"], r["ci_lo"], r["ci_hi"], digits, True),
+                     r["why"] if r["decided"] or r["why"] == "undecided"
+                     else f"undecided ({r['why']})",
+                     "" if at is None or at != at else f"{int(at):,}"])
+    return ["difference", "figure", "diff [95% confidence sequence]", "decided",
+            "decided at deals"], rows
 
 
 def strategy_rows(res) -> tuple[list[str], list[list[str]]]:

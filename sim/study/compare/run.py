@@ -25,7 +25,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -71,6 +71,10 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
         raise CompareError(f"ruleset labels {', '.join(labels)}: each must be different")
     if c.games is None or c.games < 2:
         raise CompareError(f"--games {c.games}: expected at least 2 ({TWO_DEALS})")
+    if c.width is not None and not c.sequential:
+        raise CompareError(f"--width {c.width:g}: only with --sequential")
+    if c.width is not None and not 0 < c.width:
+        raise CompareError(f"--width {c.width:g}: expected a half-width above 0, e.g. 0.01")
     if c.leader_round < 1:
         raise CompareError(f"--leader-round {c.leader_round}: expected a round number from 1")
 
@@ -105,15 +109,17 @@ def plan_compare(config: CompareConfig) -> list[Plan]:
 
 
 def play_ruleset(plan: Plan, leader_round: int,
-                 progress: Callable[[int], None] | None = None) -> DealTotals:
-    """Play every deal of one ruleset's plan in blocks and reduce them to per-deal totals;
-    ``progress(games)`` after each block."""
+                 progress: Callable[[int], None] | None = None, start: int = 0,
+                 stop: int | None = None) -> DealTotals:
+    """Play deals ``start`` to ``stop`` (default: every deal) of one ruleset's plan in blocks
+    and reduce them to per-deal totals; ``progress(games)`` after each block."""
     from sim.study.tournament.chunks import play_chunk
 
     step = max(1, BLOCK_GAMES // plan.games_per_deal)
+    end = plan.deals if stop is None else stop
     parts = []
-    for d0 in range(0, plan.deals, step):
-        d1 = min(plan.deals, d0 + step)
+    for d0 in range(start, end, step):
+        d1 = min(end, d0 + step)
         rows = play_chunk(plan, d0, d1)
         parts.append(deal_totals(rows.games, rows.rounds, players=plan.players,
                                  rounds_per_game=plan.rounds, strategies=len(plan.names),
@@ -149,8 +155,18 @@ def run_compare(config: CompareConfig,
 
     step(0)
     t0 = time.perf_counter()
-    totals = [play_ruleset(p, config.leader_round, step) for p in plans]
-    return CompareResult(config, plans, totals, time.perf_counter() - t0)
+    if not config.sequential:
+        totals = [play_ruleset(p, config.leader_round, step) for p in plans]
+        return CompareResult(config, plans, totals, time.perf_counter() - t0)
+    from sim.study.compare.sequential import play_sequential
+
+    parts, stop = play_sequential(
+        list(zip([r.label for r in config.rulesets], plans)),
+        lambda p, d0, d1: play_ruleset(p, config.leader_round, step, d0, d1),
+        [same_game(p, plans[0]) for p in plans], len(plans[0].names), config.width)
+    played = [replace(p, deals=stop.run.deals) for p in plans]
+    return CompareResult(config, played, [DealTotals.concat(x) for x in parts],
+                         time.perf_counter() - t0, sequential=stop)
 
 
 # --- the result ----------------------------------------------------------------------------------
@@ -187,11 +203,24 @@ class CompareResult:
     totals: list[DealTotals]
     seconds: float
     notes: list[str] = field(default_factory=list)
+    sequential: object = None  # sim.study.compare.sequential.SequentialStop (--sequential)
     tables: dict[str, pd.DataFrame] = field(init=False)
 
     def __post_init__(self):
         self.estimates = [estimates(t, self.players) for t in self.totals]
+        self._fixed: dict[tuple[str, str], tuple[float, float]] = {}
         self.tables = self._tables()
+        if self.sequential is not None:
+            from sim.study.compare.sequential import stop_table
+
+            self.tables["sequential"] = stop_table(self)
+            st = self.sequential
+            self.notes.append(
+                f"--sequential: {st.games:,} of {st.budget_games:,} games per ruleset played "
+                f"({'every question decided' if st.run.decided else 'the budget spent'}); "
+                f"{st.games_saved:,} games saved. The questions' intervals are anytime-valid "
+                "confidence sequences; the other intervals are fixed-size ones at the deals "
+                "played")
         short = [lb for lb, e in zip(self.labels, self.estimates) if "leader_wins" not in e]
         if short:
             self.notes.append(f"leader_wins left out for {', '.join(short)}: "
@@ -239,6 +268,8 @@ class CompareResult:
                               f"{metric}_ci_hi": r["ci_hi"]})
                 if label != ref_label and key in ref:
                     r = difference_row(ref[key], e, same)
+                    self._fixed[(label, key)] = (r["ci_lo"], r["ci_hi"])
+                    r = self._sequence_row(label, key, r)
                     diff_rows.append({"ruleset": label, "reference": ref_label, "metric": metric,
                                       "strategy": strategy,
                                       "label": metric_label(key, self.config.leader_round)
@@ -258,6 +289,21 @@ class CompareResult:
         for df in out.values():
             df["ruleset"] = df["ruleset"].astype(cat)
         return out
+
+    def fixed_interval(self, label: str, key: str) -> tuple[float, float]:
+        """The fixed-size 95% interval of a paired difference (as without --sequential)."""
+        return self._fixed[(label, key)]
+
+    def _sequence_row(self, label: str, key: str, r: dict) -> dict:
+        """A difference row with a sequential question's confidence sequence in place of the
+        fixed-size interval (one with no variation keeps the fixed one and its note)."""
+        from sim.stats.sequences import NO_VARIATION
+
+        s = self.sequential.sequence(label, key) if self.sequential is not None else None
+        if s is None or s.why == NO_VARIATION:
+            return r
+        return {**r, "ci_lo": s.lo, "ci_hi": s.hi,
+                "note": f"confidence sequence, {s.why if s.decided else 'undecided'}"}
 
     @property
     def summary(self) -> dict:
@@ -280,7 +326,12 @@ class CompareResult:
         win_share_ci, mean_vp, mean_vp_ci, games, deals}}), ``differences`` (per ruleset after
         the first: ``label``, ``reference``, ``metrics`` {metric: {diff, ci, deals,
         significant}}, ``strategies`` {name: {win_share: {...}, mean_vp: {...}}}),
-        ``metric_labels``, ``interval_methods``, ``summary``, ``seconds``, ``notes``."""
+        ``metric_labels``, ``interval_methods``, ``summary``, ``seconds``, ``notes``; with
+        --sequential, ``sequential`` (the stop: ``decided``, ``deals``, ``budget_deals``,
+        ``games`` and ``budget_games`` per ruleset, ``games_saved`` over all, ``batches``,
+        ``alpha_per_question``, ``width``, ``method``, and ``questions``: per question
+        ``ruleset``, ``metric``, ``strategy``, ``diff``, ``ci``, ``decided``, ``why``,
+        ``decided_at_deals``); ``games`` and ``deals`` are then those played."""
         T = self.tables
         rulesets, diffs = [], []
         for label, spec, plan in zip(self.labels, self.config.rulesets, self.plans):
@@ -307,7 +358,7 @@ class CompareResult:
                 else:
                     entry["strategies"].setdefault(r["strategy"], {})[r["metric"]] = v
             diffs.append(entry)
-        return {"kind": "compare", "reference": self.labels[0], "players": self.players,
+        out = {"kind": "compare", "reference": self.labels[0], "players": self.players,
                 "games": self.games, "deals": self.deals,
                 "games_per_deal": self.plans[0].games_per_deal, "seed": self.config.seed,
                 "strategies": list(self.plans[0].names), "leader_round": self.config.leader_round,
@@ -315,6 +366,17 @@ class CompareResult:
                 "metric_labels": dict(zip(T["rulesets"]["metric"], T["rulesets"]["label"])),
                 "interval_methods": INTERVAL_METHODS, "summary": self.summary,
                 "seconds": round(self.seconds, 3), "notes": list(self.notes)}
+        if self.sequential is not None:
+            out["interval_methods"] = {**INTERVAL_METHODS, "sequential questions":
+                                       _sequential_method()}
+            q = T["sequential"]
+            out["sequential"] = {**self.sequential.facts(), "questions": [
+                {"ruleset": r["ruleset"], "metric": r["metric"], "strategy": r["strategy"],
+                 "diff": r["diff"], "ci": [r["ci_lo"], r["ci_hi"]], "decided": r["decided"],
+                 "why": r["why"], "decided_at_deals": (None if pd.isna(r["decided_at_deals"])
+                                                       else int(r["decided_at_deals"]))}
+                for r in q.to_dict(orient="records")]}
+        return out
 
     def write(self, out: str | Path, *, force: bool = False,
               argv: Sequence[str] | None = None) -> list[str]:
@@ -343,7 +405,7 @@ class CompareResult:
         from sim.study.reports.html import write_html
 
         files = []
-        for name in TABLES:
+        for name in self.tables:
             self.tables[name].to_parquet(stage / f"{name}.parquet", index=False)
             files.append(f"{name}.parquet")
         pngs, notes = render(self, stage)
@@ -363,6 +425,12 @@ class CompareResult:
         _clear(p, keep=manifest["files"])
         write_html(p)  # the page of the report, from its files
         return manifest["files"]
+
+
+def _sequential_method() -> str:
+    from sim.study.compare.sequential import SEQUENTIAL_METHOD
+
+    return SEQUENTIAL_METHOD
 
 
 _STRATEGY_METRICS = {"win_share": "win share", "mean_vp": "mean VP"}
@@ -389,6 +457,7 @@ def _clear(path: Path, keep: Sequence[str]) -> None:
     (known names only)."""
     from sim.study.compare.plots import PLOT_FILES
 
-    for name in [*(f"{t}.parquet" for t in TABLES), *PLOT_FILES, "report.md", "run.json"]:
+    tables = (*TABLES, "sequential")
+    for name in [*(f"{t}.parquet" for t in tables), *PLOT_FILES, "report.md", "run.json"]:
         if name not in keep:
             (path / name).unlink(missing_ok=True)

@@ -23,13 +23,11 @@
 
 from __future__ import annotations
 
-import math
 import shlex
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from sim.rules.ruleset import Ruleset, load_ruleset
@@ -37,15 +35,13 @@ from sim.stats.multiplicity import ADJUST_TEXT, DEFAULT_ADJUST, check_adjust
 from sim.study.balance.settings import DEFAULT_FIELD, DEFAULT_PLAYERS
 from sim.study.design.defaults import DESIGN_BUDGET, RETUNE_BUDGET
 from sim.study.design.knobs import Knob, check_distinct, parse_knob, start_value
-from sim.study.design.loss import pareto_mask
 from sim.study.design.measure import (
     Measured,
     check_metric_names,
     field_text,
-    figure_row,
     measure,
-    metric_info,
 )
+from sim.study.design.retest import pareto_table, retest_tables, side_effects
 from sim.study.design.search import SearchOutcome, halving_search, plan_rungs
 from sim.study.design.sensitivity import check_variant
 from sim.study.tune.run import RETEST_SEED_OFFSET
@@ -53,10 +49,6 @@ from sim.study.tune.run import RETEST_SEED_OFFSET
 ARMS = ("start", "best", "retuned")
 ARM_TEXT = {"start": "the ruleset as given", "best": "the best rules found",
             "retuned": "the best rules, the field re-tuned"}
-TARGET_COLUMNS = ("arm", "metric", "label", "band_lo", "band_hi", "value", "ci_lo", "ci_hi",
-                  "verdict")
-DIFF_COLUMNS = ("arm", "metric", "label", "target", "diff", "ci_lo", "ci_hi", "excludes_zero",
-                "strength", "p", "p_adj", "moved", "deals", "note")
 SIDE_EFFECT_FAMILY = ("every game figure of the arm that is not a target (its paired differences "
                       "to the start)")
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -323,15 +315,6 @@ class DesignResult:
             "seconds": round(self.seconds, 3), "settings": s.to_json()}
 
 
-def side_effects(differences: pd.DataFrame, arm: str) -> pd.DataFrame:
-    """The figures that are not targets the arm moves on the re-test (``moved``: the p-value
-    of the paired difference to the start, adjusted over every figure of the arm, below 0.05),
-    strongest first: what else the rule change does."""
-    d = differences[(differences["arm"] == arm) & ~differences["target"]
-                    & differences["moved"]]
-    return d.sort_values("strength", ascending=False, kind="stable").reset_index(drop=True)
-
-
 def strategies_note(res: DesignResult) -> str:
     """What the field did about the rule changes, in one sentence."""
     if res.retune is None:
@@ -342,15 +325,6 @@ def strategies_note(res: DesignResult) -> str:
     return (f"{r['preset']} re-tuned to the best rules by quacks tune ({r['games']:,} games): "
             f"{r['spec']}, win share {r['improvement']:+.4f} [{r['improvement_ci'][0]:+.4f}, "
             f"{r['improvement_ci'][1]:+.4f}] against the preset (paired, tune's re-test)")
-
-
-def _target_rows(arm: str, est, bands, info) -> list[dict]:
-    from sim.study.balance.targets import check_targets
-
-    figs = pd.DataFrame([figure_row(m, est.get(m), info.get(m)) for m in bands])
-    t = check_targets(bands, figs)
-    t.insert(0, "arm", arm)
-    return t.to_dict(orient="records")
 
 
 def run_design(settings: DesignSettings | DesignPlan, *, backend=None,
@@ -442,66 +416,3 @@ def _retune(plan: DesignPlan, rules: Ruleset, backend) -> tuple[dict, list[str]]
                "evaluations": res.evaluations, "games": res.games,
                "params": [f"{p.key}={p.lo:g}:{p.hi:g}" for p in plan.retune_params]}
     return summary, [res.best if x == s.retune else x for x in plan.seated]
-
-
-def retest_tables(plan: DesignPlan, measured: Mapping[str, Measured],
-                   games: Mapping[str, tuple[str, tuple[str, ...]]] | None = None) -> dict:
-    """``targets`` (each arm's targets table), ``differences`` (each arm minus the start on
-    every game figure, paired by deal: ``target`` marks the targets, ``excludes_zero`` the
-    differences whose own 95% interval excludes 0, ``strength`` the difference in units of its
-    interval's half-width, ``p`` its paired t test, ``p_adj`` that adjusted over the arm's
-    figures that are not targets (``settings.adjust``; NaN for a target, judged by its band),
-    ``moved`` ``p_adj`` below 0.05, ``note`` a difference 0
-    on every deal: "identical on all n deals", or "the same ruleset" when the two arms are the
-    same game by ``games``: each arm's (ruleset hash, seated field)) and ``figures`` (every game
-    figure of every arm)."""
-    from sim.stats.multiplicity import ALPHA, adjust, frozen_gc
-    from sim.study.design.effects import excludes_zero, paired, single_quantile, strength
-
-    est = {a: m.estimates() for a, m in measured.items()}
-    games = games or {}
-    targets, diffs, figs = [], [], []
-    for arm, m in measured.items():
-        ai = metric_info(m.players, m.rounds)
-        targets += _target_rows(arm, est[arm], plan.bands, ai)
-        figs += [{"arm": arm, **figure_row(n, est[arm][n], i)} for n, i in ai.items()]
-        if arm == "start":
-            continue
-        same = arm in games and games.get(arm) == games.get("start")
-        names = [*plan.bands, *(n for n in ai if n not in plan.bands)]
-        rows = []
-        for name in names:
-            a, b = est["start"].get(name), est[arm].get(name)
-            if a is None or b is None:
-                continue
-            d = paired(a, b, same)
-            lo, hi = d.interval(single_quantile(d.deals))
-            rows.append({"arm": arm, "metric": name,
-                         "label": ai.get(name, {}).get("label", name),
-                         "target": name in plan.bands, "diff": d.value, "ci_lo": lo,
-                         "ci_hi": hi, "excludes_zero": excludes_zero(lo, hi),
-                         "strength": strength(d.value, lo, hi), "p": d.p(), "deals": d.deals,
-                         "note": d.note()})
-        with frozen_gc():
-            padj = adjust([math.nan if r["target"] else r["p"] for r in rows],
-                          plan.settings.adjust)
-        for r, pa in zip(rows, padj):
-            r["p_adj"] = float(pa)
-            r["moved"] = bool(pa < ALPHA)
-        diffs += rows
-    return {"targets": pd.DataFrame(targets, columns=list(TARGET_COLUMNS)),
-            "differences": pd.DataFrame(diffs, columns=list(DIFF_COLUMNS)),
-            "figures": pd.DataFrame(figs)}
-
-
-def pareto_table(history: pd.DataFrame, bands: Mapping[str, tuple[float, float]]) -> pd.DataFrame:
-    """The candidates of the history on the Pareto front of the band distances (every
-    candidate played, at the deals it played; repeats and invalid rulesets left out), by
-    loss."""
-    h = history[history["state"].isin(("complete", "pruned", "budget"))]
-    cols = [f"d:{m}" for m in bands]
-    if not len(h) or not all(c in h.columns for c in cols):
-        return pd.DataFrame()
-    keep = pareto_mask(h[cols].to_numpy(np.float64))
-    front = h[keep].sort_values(["loss", "objective"], kind="stable")
-    return front.drop_duplicates(subset=cols + ["overrides"]).reset_index(drop=True)

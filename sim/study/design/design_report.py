@@ -85,7 +85,7 @@ def side_effect_rows(res, arm: str = "best",
     """The other figures the rule change moves (``side_effects``): figure, metric, paired
     difference to the start [95% CI], strength, the adjusted p-value; the strongest ``most``
     (None: all)."""
-    from sim.study.design.design import side_effects
+    from sim.study.design.retest import side_effects
 
     d = side_effects(res.tables["differences"], arm)
     rows = [[r["label"], r["metric"], ci_cell(r["diff"], r["ci_lo"], r["ci_hi"],

@@ -241,6 +241,8 @@ def canonical_command(settings: dict) -> str:
     parts += ["--format", settings["format"]]
     if settings.get("until_ci") is not None:
         parts += ["--until-ci", repr(settings["until_ci"])]
+    if settings.get("sequential"):
+        parts += ["--sequential"]
     parts += ["--detail", settings["detail"]]
     return shlex.join(parts)
 
@@ -261,6 +263,9 @@ def sweep_command(settings: dict) -> str:
         parts += ["--strategy-file", f]
     if settings.get("until_ci") is not None:
         parts += ["--until-ci", repr(settings["until_ci"])]
+    if settings.get("sequential"):
+        parts += ["--sequential"] + (["--width", repr(settings["width"])]
+                                     if settings.get("width") is not None else [])
     parts += ["--detail", settings["detail"]]
     return shlex.join(parts)
 

@@ -86,7 +86,12 @@ class SweepWriter:
         stage.mkdir()
         res.table.to_csv(stage / "sweep.csv", index=False)
         files = ["sweep.csv", "sweep.md"]
-        (stage / "sweep.md").write_text(sweep_markdown(res), encoding="utf-8")
+        md = sweep_markdown(res)
+        if res.sequential_alpha is not None:
+            from sim.study.sweep.sequential import sequential_markdown
+
+            md += "\n" + sequential_markdown(res)
+        (stage / "sweep.md").write_text(md, encoding="utf-8")
         if plots:
             files += render_sweep(res.table, res.settings, stage)
         st = res.settings

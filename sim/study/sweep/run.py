@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from sim.stats.clusters import paired_diff
+from sim.stats.sequences import ALPHA
 from sim.study.tournament.plan import (
     TournamentConfig,
     TournamentError,
@@ -208,6 +209,7 @@ class SweepResult:
     files: list[str] = field(default_factory=list)
     baseline: dict = field(default_factory=dict)
     dirs: list[str] = field(default_factory=list)
+    sequential_alpha: float | None = None  # --sequential: the level of each question
 
     def to_json(self) -> dict:
         """One JSON-ready object: settings, the baseline, and one entry per cell (the focus
@@ -217,10 +219,19 @@ class SweepResult:
         pairs = ("win_share_ci", "mean_vp_ci", "mean_rank_ci", "explosion_rate_ci", "rating_ci",
                  "win_share_diff_ci", "vp_diff_ci")
         rows = [{"name": r.pop("strategy"), **r} for r in frame_records(self.table, pairs)]
-        return {"kind": "sweep", **self.settings, "values": self.values,
-                "games_total": sum(r.games for r in self.results),
-                "seconds": round(self.seconds, 3), "out": str(self.out) if self.out else None,
-                "baseline": self.baseline, "strategies": rows}
+        out = {"kind": "sweep", **self.settings, "values": self.values,
+               "games_total": sum(r.games for r in self.results),
+               "seconds": round(self.seconds, 3), "out": str(self.out) if self.out else None,
+               "baseline": self.baseline, "strategies": rows}
+        if self.sequential_alpha is not None:
+            from sim.study.sweep.sequential import SEQUENTIAL_METHOD
+
+            out["sequential_stop"] = {
+                "games_saved": int(self.table["games_saved"].sum()),
+                "budget_games": int(self.settings["games"]),
+                "alpha_per_question": self.sequential_alpha, "method": SEQUENTIAL_METHOD,
+                "decided": bool(self.table["decided"].dropna().astype(bool).all())}
+        return out
 
 
 def focus_deal_means(result: TournamentResult) -> pd.DataFrame:
@@ -263,7 +274,8 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
               out: str | Path | None = None, resume: bool = False, force: bool = False,
               progress: Callable[[int, int], None] | None = None, plots: bool = True,
               argv: Sequence[str] | None = None,
-              note: Callable[[str], None] | None = None, backend=None) -> SweepResult:
+              note: Callable[[str], None] | None = None, backend=None,
+              sequential: bool = False, width: float | None = None) -> SweepResult:
     """Play ``strategy`` at each value of ``param`` (one ``KEY=START:STOP:STEP``, or a list of
     two for a grid) against ``field_specs`` (vs-field format, duplicate rotations, the same deals
     for every value) and tabulate the focus strategy with its paired difference to the baseline.
@@ -272,12 +284,22 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
     ``out/<KEY1>=<v1>,<KEY2>=<v2>/``, an extra baseline run to ``out/baseline/``) and the sweep's
     ``sweep.csv``, ``sweep.md``, ``sweep.png`` and ``run.json`` to ``out``. ``backend``
     (entered; default local, see ``sim.study.tournament.backend``) plays the games of every value.
+    With ``sequential`` the baseline plays ``games`` and every other value stops once its
+    differences to it are decided (``sim.study.sweep.sequential``; ``width`` decides one within
+    +-width too).
     """
     from sim.study.sweep.report import SweepWriter
     from strategies.builtin import REGISTRY
 
     load_strategy_files(tuple(strategy_files))
     sp = plan_sweep(strategy, param, baseline)
+    if sequential and until_ci is not None:
+        raise SweepError("--sequential: a value stops when its differences to the baseline are "
+                         "decided; give --width W instead of --until-ci")
+    if width is not None and not sequential:
+        raise SweepError(f"--width {width:g}: only with --sequential")
+    if width is not None and not width > 0:
+        raise SweepError(f"--width {width:g}: expected a half-width above 0, e.g. 0.01")
     fld = [s.strip() for s in field_specs if s.strip()]
     if not fld:
         raise SweepError("--vs: give the field, e.g. --vs threshold or --vs threshold,random")
@@ -298,27 +320,41 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
                 "games": p0.config.games, "seed": seed, "rules": p0.ruleset.name,
                 "overrides": list(overrides), "rules_hash": p0.ruleset.hash, "until_ci": until_ci,
                 "detail": detail, "strategy_files": list(strategy_files), "specs": sp.specs}
+    if sequential:  # (absent otherwise: sweeps saved before --sequential resume as before)
+        settings.update({"sequential": True, "width": width})
     t0 = time.perf_counter()
     sweeper = None
     if out is not None:
         sweeper = SweepWriter(Path(out), settings, sp.run_dirs, resume=resume, force=force,
                                       argv=argv)
     total = sum(p.max_games for p in plans)
-    results: list[TournamentResult] = []
+    done: dict[int, TournamentResult] = {}
+    stops: dict = {}
+    alpha = ALPHA / max(2 * (len(plans) - 1), 1) if sequential else None
+    order = sorted(range(len(plans)), key=lambda i: i != sp.baseline_index) if sequential \
+        else range(len(plans))
     offset = 0
-    for plan, sub_name in zip(plans, sp.run_dirs):
-        def prog(done, _mx, _o=offset):
+    base_deals = None
+    for i in order:
+        def prog(d, _mx, _o=offset):
             if progress:
-                progress(_o + done, total)
+                progress(_o + d, total)
 
-        sub = sweeper.path / sub_name if sweeper else None
-        r = run_tournament(plan, out=sub, resume=resume and sub is not None, force=force,
-                           progress=prog, plots=False, argv=argv, note=note, keep_deals=(0,),
-                           backend=backend)
-        results.append(r)
+        plan, sub = plans[i], (sweeper.path / sp.run_dirs[i] if sweeper else None)
+        stop_when = None
+        if sequential and i != sp.baseline_index:
+            from sim.study.sweep.sequential import ValueStop
+
+            stops[i] = ValueStop(base_deals, alpha=alpha, width=width, t_opt=p0.deals / 4)
+            stop_when = stops[i].stop
+        done[i] = run_tournament(plan, out=sub, resume=resume and sub is not None, force=force,
+                                 progress=prog, plots=False, argv=argv, note=note,
+                                 keep_deals=(0,), backend=backend, stop_when=stop_when)
+        if i == sp.baseline_index:
+            base_deals = focus_deal_means(done[i])
         offset += plan.max_games
+    results = [done[i] for i in range(len(plans))]
     base_res = results[sp.baseline_index]
-    base_deals = focus_deal_means(base_res)
     rows = []
     for i, (cell, s, r) in enumerate(zip(sp.cells, sp.specs, results)):
         row = r.summary.strategies.iloc[0].to_dict()
@@ -326,6 +362,11 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
         if len(cell) > 1:
             row["value2"] = cell[1]
         row.update(paired_diff_columns(focus_deal_means(r), base_deals))
+        if sequential:
+            from sim.study.sweep.sequential import sequential_columns
+
+            row.update(sequential_columns(stops.get(i), focus_deal_means(r), r.deals, p0.deals,
+                                          p0.games_per_deal))
         row["baseline"] = i == sp.baseline_index
         rows.append(row)
     table = pd.DataFrame(rows)
@@ -341,7 +382,7 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
                  "mean_vp_ci": [float(brow["mean_vp_ci_lo"]), float(brow["mean_vp_ci_hi"])]}
     res = SweepResult(sp.base, sp.keys[0], [c[0] for c in sp.cells], results, table, settings,
                       Path(out) if out else None, time.perf_counter() - t0, baseline=base_info,
-                      dirs=sp.run_dirs)
+                      dirs=sp.run_dirs, sequential_alpha=alpha)
     if sweeper is not None:
         res.files = sweeper.finish(res, plots=plots)
     return res

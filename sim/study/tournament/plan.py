@@ -58,6 +58,7 @@ class TournamentConfig:
     rules: str = "base"
     overrides: tuple[str, ...] = ()
     until_ci: float | None = None
+    sequential: bool = False  # until_ci's stop from confidence sequences (anytime-valid)
     detail: str = "games"
     duplicate: bool = True
     strategy_files: tuple[str, ...] = ()
@@ -113,6 +114,8 @@ class Plan:
         for k in ("strategies", "overrides", "strategy_files"):
             d[k] = list(d[k])
         d["rules_hash"] = self.ruleset.hash
+        if not d["sequential"]:  # runs saved before --sequential existed resume as before
+            del d["sequential"]
         return d
 
     def lineup(self, table: int) -> list:
@@ -171,6 +174,9 @@ def resolve_plan(config: TournamentConfig) -> Plan:
     if c.until_ci is not None and not (0 < c.until_ci < 0.5):
         raise TournamentError(f"--until-ci {c.until_ci}: expected a half-width between 0 and 0.5, "
                               "e.g. 0.01")
+    if c.sequential and c.until_ci is None:
+        raise TournamentError("--sequential: give --until-ci W, the win-share half-width to stop "
+                              "at, e.g. --until-ci 0.01 --sequential")
     if c.players is not None and c.players < 1:
         raise TournamentError(f"--players {c.players}: expected a player count such as 2, 3 or 4")
     if c.first_chunk_games <= 0 or c.max_chunk_games <= 0:

@@ -61,6 +61,7 @@ class TournamentResult:
             "games": self.games, "deals": self.deals, "games_per_deal": self.plan.games_per_deal,
             "games_requested": s["games"], "seed": s["seed"], "rules": self.plan.ruleset.name,
             "overrides": s["overrides"], "rules_hash": s["rules_hash"], "until_ci": s["until_ci"],
+            "sequential": bool(s.get("sequential", False)),
             "stopped": self.stopped, "max_win_share_halfwidth": _num(self.max_halfwidth),
             "detail": s["detail"], "duplicate": s["duplicate"],
             "out": str(self.out) if self.out is not None else None,

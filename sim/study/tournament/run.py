@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.stats.clusters import warm as warm_statistics
+from sim.stats.sequences import METHOD_SEQUENCE
 from sim.study.common.interrupts import DeferInterrupt
 from sim.study.reports.writer import ReportWriter
 from sim.study.tournament.local import LOCAL
@@ -49,12 +50,53 @@ class RunInterrupted(KeyboardInterrupt):
         self.out = out
 
 
-def stop_reached(acc: Accumulator, until_ci: float | None) -> bool:
-    """True once every strategy's 95% win-share interval (deals as the unit, the interval the
-    report shows) is within +-until_ci."""
+NOMINAL_DEAL_SD = 0.25  # a win share's nominal sd over deals, for where a sequence is narrowest
+
+
+def sequence_t_opt(plan: Plan) -> float:
+    """The deals at which ``--sequential``'s confidence sequences are narrowest: where a fixed
+    95% interval of a win share with the nominal per-deal sd ``NOMINAL_DEAL_SD`` reaches
+    +-until_ci (at most the cap's deals, at least 20); fixed by the settings alone."""
+    w = plan.config.until_ci or 0.01
+    return float(min(plan.deals, max(20.0, (1.96 * NOMINAL_DEAL_SD / w) ** 2)))
+
+
+def halfwidths(acc: Accumulator, plan: Plan) -> np.ndarray:
+    """Per strategy, the larger side of the win-share interval the run reports (inf if not
+    defined): the fixed-size 95% interval, or with ``sequential`` the confidence sequence's."""
+    if acc.deals == 0:
+        return np.full(len(plan.names), np.inf)
+    if plan.config.sequential:
+        m, lo, hi = acc.win_share_sequence(sequence_t_opt(plan))
+        h = np.maximum(m - lo, hi - m)
+        return np.where(np.isfinite(h), h, np.inf)
+    return acc.win_share_halfwidth()
+
+
+def stop_reached(acc: Accumulator, plan: Plan) -> bool:
+    """True once every strategy's win-share interval (deals as the unit, the interval the report
+    shows: with ``sequential`` the anytime-valid confidence sequence) is within +-until_ci."""
+    until_ci = plan.config.until_ci
     if until_ci is None or acc.games == 0:
         return False
-    return bool(np.all(acc.win_share_halfwidth() <= until_ci))
+    return bool(np.all(halfwidths(acc, plan) <= until_ci))
+
+
+def sequential_intervals(acc: Accumulator, plan: Plan, summary, notes: list[str]) -> None:
+    """With ``sequential``: the strategies' win-share intervals in ``summary`` replaced by
+    their confidence sequences (the interval the stop used) and a note saying so."""
+    if not plan.config.sequential:
+        return
+    m, lo, hi = acc.win_share_sequence(sequence_t_opt(plan))
+    st = summary.strategies
+    st["win_share_ci_lo"] = lo[: len(st)]
+    st["win_share_ci_hi"] = hi[: len(st)]
+    methods = dict(summary.info.get("interval_methods", {}))
+    methods["win_share"] = METHOD_SEQUENCE
+    summary.info["interval_methods"] = methods
+    notes.append("--sequential: the win-share intervals are 95% anytime-valid confidence "
+                 "sequences over deals (normal mixture, narrowest near "
+                 f"{sequence_t_opt(plan):,.0f} deals), valid at whatever chunk the run stopped")
 
 
 def run_tournament(
@@ -71,6 +113,7 @@ def run_tournament(
     note: Callable[[str], None] | None = None,
     keep_deals: tuple[int, ...] = (),
     backend=None,
+    stop_when: Callable[[Accumulator], bool] | None = None,
 ) -> TournamentResult:
     """Run (or resume) a tournament; with ``out`` write the report directory.
 
@@ -83,7 +126,8 @@ def run_tournament(
     remarks (e.g. that a partial file was unreadable). ``keep_deals`` lists strategy ids whose
     per-deal totals the result keeps (``deal_totals``), for paired comparisons across runs.
     ``backend`` (entered; default local, see ``sim.study.tournament.backend``) plays the chunks; the
-    result is the same whatever it is.
+    result is the same whatever it is. ``stop_when(acc)``, asked after every chunk (and on
+    resuming), stops the run early when true (``stopped`` "decided"; ``sweep --sequential``).
     """
     plan = config if isinstance(config, Plan) else resolve_plan(config)
     notes: list[str] = []
@@ -128,7 +172,11 @@ def run_tournament(
         if progress:
             progress(kept, plan.max_games)
         k = chunks_done
-        while k < len(plan.chunk_bounds) - 1 and not stop_reached(acc, plan.config.until_ci):
+        decided = False
+        while k < len(plan.chunk_bounds) - 1 and not stop_reached(acc, plan):
+            if stop_when is not None and acc.games and stop_when(acc):
+                decided = True
+                break
             with DeferInterrupt():
                 rows = source.rows(k, on_rounds=on_rounds)
                 if writer is not None:  # the games rows commit the chunk
@@ -142,17 +190,20 @@ def run_tournament(
                 progress(kept, plan.max_games)
             if on_chunk:
                 on_chunk(ChunkInfo(k, kept, plan.max_games, time.perf_counter() - t0,
-                                   float(np.max(acc.win_share_halfwidth()))))
+                                   float(np.max(halfwidths(acc, plan)))))
             if stop_after_chunks is not None and new_chunks >= stop_after_chunks \
                     and k < len(plan.chunk_bounds) - 1:
                 raise KeyboardInterrupt
-        halfwidth = float(np.max(acc.win_share_halfwidth()))
-        if plan.config.until_ci is None:
+        halfwidth = float(np.max(halfwidths(acc, plan)))
+        if decided:
+            stopped = "decided"
+        elif plan.config.until_ci is None:
             stopped = "games"
         else:
             stopped = "until-ci" if halfwidth <= plan.config.until_ci else "cap"
         seconds = time.perf_counter() - t0
         summary = acc.summary()
+        sequential_intervals(acc, plan, summary, notes)
         result = TournamentResult(plan, summary, acc.games, acc.deals, stopped, halfwidth,
                                   seconds, seconds + seconds_before, Path(out) if out else None,
                                   notes,

@@ -279,6 +279,17 @@ class Accumulator:
         h = np.maximum(m - lo, hi - m)
         return np.where(np.isfinite(h), h, np.inf)
 
+    def win_share_sequence(self, t_opt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per strategy: win share and its 95% anytime-valid interval (the normal-mixture
+        confidence sequence over deals, ``sim.stats.sequences``, narrowest near ``t_opt``
+        deals; clipped to [0, 1]): valid at whatever chunk a run stops (``--sequential``)."""
+        from sim.stats.sequences import ratio_radius
+
+        c = self.c_share
+        m, rad = ratio_radius(c.sx, c.sn, c.sxx, c.sxn, c.snn, self.deals, SHARE_UNIT,
+                              t_opt=t_opt)
+        return m, np.clip(m - rad, 0.0, 1.0), np.clip(m + rad, 0.0, 1.0)
+
     def deal_totals(self, strategy: int) -> pd.DataFrame:
         """Per deal, a kept strategy's seat-games, VP sum and win-share units (see keep_deals)."""
         if strategy not in self.keep_deals:
