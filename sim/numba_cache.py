@@ -44,11 +44,35 @@ NUMBA_LOCATORS = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCac
                   "IPythonCacheLocator", "ZipCacheLocator")
 
 
+# the code hashes of the user's rules files loaded in this process (``--rules-file``): their cards
+# are compiled into the hook table, so every kernel compiled with them is cached apart
+RULES_FILES: dict[str, str] = {}
+
+
+# the generated hook tables that compile a user's rules file in: a function whose module depends
+# on one of them (``closure``) is cached apart while a rules file is loaded (:func:`cache_folder`)
+RULES_TABLES = ("sim/kernel/cards/hooks.py", "sim/kernel/books/user_hooks.py")
+
+
+def add_rules_file(path: str) -> None:
+    """A user's rules file is loaded: from now on the functions that depend on a generated hook
+    table (``RULES_TABLES``) are cached in a folder of their own (:func:`rules_key`), keyed by
+    the code of every rules file loaded (in load order); the others keep the shared cache."""
+    raw = Path(path).read_bytes()
+    try:
+        code = code_text(raw).encode()
+    except (SyntaxError, ValueError):
+        code = raw
+    RULES_FILES[str(Path(path).resolve())] = hashlib.sha256(code).hexdigest()[:32]
+
+
 def cache_base() -> str:
     """The folder of the on-disk cache: ``$NUMBA_CACHE_DIR/quacks-sim`` when that is set,
     otherwise ``~/.cache/quacks-sim`` (``$XDG_CACHE_HOME`` honoured); ``quacks-sim-patches-off``
     in place of ``quacks-sim`` when ``QUACKS_NUMBA_PATCHES`` turns the Numba patches off (their
-    code is far slower: :mod:`sim.kernel.patch_switch`)."""
+    code is far slower: :mod:`sim.kernel.patch_switch`). With a user's rules file loaded, the
+    functions that depend on it are cached in a folder ``rules-<hash>`` inside it
+    (:func:`cache_folder`)."""
     from sim.kernel.patch_switch import switched_off
 
     name = "quacks-sim" if switched_off() is None else "quacks-sim-patches-off"
@@ -57,6 +81,13 @@ def cache_base() -> str:
         return os.path.join(env, name)
     home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(home, name)
+
+
+def rules_key() -> str:
+    """``rules-<hash of the code of every rules file loaded>``, "" with none loaded."""
+    if not RULES_FILES:
+        return ""
+    return "rules-" + hashlib.sha256("\n".join(RULES_FILES.values()).encode()).hexdigest()[:16]
 
 
 def configure() -> str:
@@ -111,12 +142,22 @@ def _names(text: str) -> list[str]:
     return out
 
 
+# a module that imports modules by a computed name (the generated hook table of the cards) names
+# them in a comment line: "# numba-cache-depends: sim/kernel/cards/*.py" (a glob from the root)
+_DEPENDS = re.compile(r"^# numba-cache-depends: (?P<glob>\S+)[ \t]*$", re.M)
+
+
 @functools.cache
 def imports_of(rel: str) -> tuple[str, ...]:
-    """The project source files that ``rel`` imports, module-level or inside functions."""
+    """The project source files that ``rel`` imports, module-level or inside functions, and those
+    its ``# numba-cache-depends:`` lines name."""
     package = rel.rsplit("/", 1)[0].replace("/", ".")
     found: set[str] = set()
-    for m in _IMPORT.finditer((ROOT / rel).read_text(encoding="utf-8")):
+    text = (ROOT / rel).read_text(encoding="utf-8")
+    for m in _DEPENDS.finditer(text):
+        found.update(p.relative_to(ROOT).as_posix() for p in sorted(ROOT.glob(m.group("glob")))
+                     if p.is_file() and p.as_posix() != (ROOT / rel).as_posix())
+    for m in _IMPORT.finditer(text):
         if m.group("plain") is not None:
             names = _names(m.group("plain"))
         else:
@@ -239,8 +280,14 @@ def module_stamp(rel: str) -> str:
 
 
 def cache_folder(rel: str) -> str:
-    """The cache folder of the functions defined in ``rel`` (one per source folder)."""
-    return os.path.join(cache_base(), rel.rsplit("/", 1)[0].replace("/", "."))
+    """The cache folder of the functions defined in ``rel`` (one per source folder); with a
+    rules file loaded, inside :func:`rules_key`'s folder for a module that depends on a
+    generated hook table (its code holds the user's rules), so only those are compiled again."""
+    folder = rel.rsplit("/", 1)[0].replace("/", ".")
+    key = rules_key()
+    if key and any(t in closure(rel) for t in RULES_TABLES):
+        return os.path.join(cache_base(), key, folder)
+    return os.path.join(cache_base(), folder)
 
 
 def kernel_source_hash() -> str:

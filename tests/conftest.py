@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# The tests' console widths are the piped defaults, whatever the terminal and however pytest runs.
+# Importing GNU readline (pytest's capture does, before any conftest) puts COLUMNS=80 and LINES=24
+# into the C environment of a process whose terminal it cannot measure: os.environ does not show
+# them, but every child inherits them, so pytest-xdist's workers and the commands tests start
+# print 80-column tables where a plain run prints 200 (sim.cli.printing.stdout_console honours
+# $COLUMNS through a pipe). Removed here, before any test module imports the CLI; a test that
+# wants a width sets it itself (CliRunner's env, monkeypatch.setenv).
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
+    os.unsetenv(_name)  # the C environment's copy, which os.environ may not know of
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # --- 1. potion / thresholds --card: only a card that acts while the potion is brewed ----------
 
 def _hook_cards(*hooks: str) -> set[str]:
-    """The card ids whose modules the named hooks of sim/kernel/cards/hooks.py call."""
-    tree = ast.parse((ROOT / "sim/kernel/cards/hooks.py").read_text())
+    """The card ids whose modules the named hooks of the generated hook table call."""
+    from sim.kernel.cards.hooks import SOURCE
+
+    tree = ast.parse(SOURCE)
     found = set()
     for fn in tree.body:
         if isinstance(fn, ast.FunctionDef) and fn.name in hooks:

@@ -171,20 +171,41 @@ def test_card_numbers_are_unique_and_agree_with_the_kernel():
 
 
 def test_every_card_is_a_unit():
-    """Each card has its module in sim.kernel.cards (named after the id) holding its declared
-    number, the hook table uses the module, and no round, brewing or evaluation module names a
-    card."""
-    hooks_src = Path(hooks.__file__).read_text(encoding="utf-8")
-    for c in CARDS:
+    """Each card is one module in sim.kernel.cards (named after the id) that declares it (CARD =
+    card(...), its number the module's constant), the generated hook table calls it at every hook
+    point it names, and no round, brewing or evaluation module names a card."""
+    from sim.rules.card_files import shipped_cards
+
+    assert [s.decl.id for s in shipped_cards()] == [c.id for c in CARDS]
+    for src in shipped_cards():
+        c = src.decl
         name = c.id.replace("-", "_")
         mod = importlib.import_module(f"sim.kernel.cards.{name}")
+        assert mod.CARD == c, name
         numbers = {v for k, v in vars(mod).items() if k.isupper() and type(v) is int}
-        assert c.number in numbers, f"{name}.py: no constant card_number({c.id!r})"
-        assert f"{name}." in hooks_src, f"sim/kernel/cards/hooks.py does not use {name}"
+        assert c.number in numbers, f"{name}.py: no constant CARD.number"
+        assert src.hooks, f"{name}.py uses no hook point"
+        for point in src.hooks:
+            assert f"        {name}.{point}(" in hooks.SOURCE \
+                or f"        return {name}.{point}(" in hooks.SOURCE, (name, point)
     kernel = Path(hooks.__file__).resolve().parent.parent
     for path in [*kernel.glob("*.py"), *kernel.glob("books/*.py")]:
         src = path.read_text(encoding="utf-8")
         assert "card_number(" not in src and "from sim.kernel.cards import" not in src, path
+    for path in kernel.glob("cards/*.py"):  # the cards take their numbers from their declaration
+        assert "card_number(" not in path.read_text(encoding="utf-8"), path
+
+
+def test_the_generated_hook_table_is_todays_switch():
+    """Each hook point compares the round's card with each card that uses it, in number order,
+    and calls the card's function with the arguments it names."""
+    src = hooks.SOURCE
+    assert ("    if card == 24:\n        return a_second_chance.after_chip(P, s, G, R, SK, SP, "
+            "SC, rng, E, UF)\n    return False") in src
+    assert ("    if card == 1:\n        roll_the_die.purple_seat(P, s, G, die, DS, supply, rng, E)"
+            "\n    elif card == 2:\n        the_pot_is_filling_up.purple_seat(P, s, G, E)") in src
+    assert "if card == 4:\n        return rat_infestation.rat_tails(tails_n)" in src
+    assert hooks.PURPLE_CARDS == sum(1 << c.number for c in CARDS if c.timing == "purple")
 
 
 def test_every_book_is_a_unit():
@@ -199,7 +220,8 @@ def test_every_book_is_a_unit():
         importlib.import_module(f"sim.kernel.books.{name}")
         assert f"{name}." in hooks_src, f"sim/kernel/books/hooks.py does not use {name}"
     package = Path(book_hooks.__file__).resolve().parent
-    found = {p.stem for p in package.glob("*.py")} - {"__init__", "common", "hooks"}
+    # user_hooks: the generated table of a user's books (rules files)
+    found = {p.stem for p in package.glob("*.py")} - {"__init__", "common", "hooks", "user_hooks"}
     assert found == modules, f"modules without a declared book: {sorted(found - modules)}"
     root = package.parent.parent.parent
     book_test = re.compile(r"R_BOOK \+ \w+\]\s*[!=]=")

@@ -251,3 +251,16 @@ def test_cli_adjust_bh_and_the_adjusted_columns(tmp_path):
     md = (out / "report.md").read_text()
     assert "Benjamini-Hochberg" in md and "simultaneous" in md
     assert json.loads((out / "run.json").read_text())["command"].endswith("--adjust bh")
+
+
+def test_the_families_say_the_rankings_interval_is_knob_wide():
+    """Issue 50: the ranking's interval is simultaneous over every pair of every figure of the
+    knob, and under Holm its flags are adjusted over that same family: run.json says so."""
+    from sim.study.design.sensitivity import family_text
+
+    holm = family_text("holm")
+    assert "knob-wide" in holm["ranking's interval"]
+    assert "every pair of every figure" in holm["ranking's figures moved, effect and p_adj"]
+    assert "max-|t|" in holm["method"]
+    assert "again over the knob's figures" in family_text("bh")[
+        "ranking's figures moved, effect and p_adj"]

@@ -45,8 +45,10 @@ def rules_scalars(ruleset: Ruleset) -> np.ndarray:
     cards = ruleset.data["cards"]
     R[L.R_DECK] = 1 if cards["deck"] else 0
     out = {card_number(c) for c in cards["exclude"]}
+    extra = {card_number(c) for c in cards["extra"]}  # a user's card is in a deck only so
     witches = ruleset.data["witches"]["enabled"]  # a witch-hat card needs the witches
-    R[L.R_CARD_MASK] = sum(1 << c.number for c in CARDS if in_deck(c, witches)
+    R[L.R_CARD_MASK] = sum(1 << c.number for c in CARDS
+                           if ((in_deck(c, witches) and not c.source) or c.number in extra)
                            and c.number not in out)
     order = [card_number(c) for c in cards["order"] if card_number(c) not in out]
     R[L.R_CARD_ORDER_N] = len(order)

@@ -11,22 +11,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from sim.cli.common import (
-    Backend,
-    BackendOpt,
-    JsonOpt,
-    QuietOpt,
-    RulesOpt,
-    SchedulerOpt,
-    SetOpt,
-    StudyForceOpt,
-    StudyOutOpt,
-    ThreadsOpt,
-    WorkersOpt,
-    compile_notice,
-    fail,
-)
+from sim.cli.common import compile_notice, fail
 from sim.cli.hooks import note_line, when_work_starts
+from sim.cli.options import RulesFileOpt, RulesOpt, SetOpt, StudyRun, study_options
 from sim.cli.printing import print_table, stdout_console
 from sim.study.balance.settings import (
     DEFAULT_FIELD,
@@ -128,8 +115,10 @@ def register(app: typer.Typer) -> None:
     out_console = stdout_console()
 
     @app.command()
+    @study_options(strategy_file=False)
     def balance(
         rules: RulesOpt = "base",
+        rules_file: RulesFileOpt = None,
         set_: SetOpt = None,
         players: Annotated[int, typer.Option(
             help="Seats per game (2-4; 2-5 with herb-witches).")] = DEFAULT_PLAYERS,
@@ -154,14 +143,8 @@ def register(app: typer.Typer) -> None:
         targets: Annotated[Path | None, typer.Option(
             "--targets", help="A TOML file of target bands (each metric = a list of two "
             "numbers, low and high), checked as pass / fail / undecided.")] = None,
-        out: StudyOutOpt = None,
-        force: StudyForceOpt = False,
-        quiet: QuietOpt = False,
-        json_: JsonOpt = False,
-        threads: ThreadsOpt = None,
-        backend: BackendOpt = Backend.local,
-        scheduler: SchedulerOpt = None,
-        workers: WorkersOpt = None,
+        *,
+        run: StudyRun,
     ) -> None:
         """A ruleset's balance: win share by seat, catch-up, lead changes, ties, the spread of
         the winner's VP and margin, explosions by round, how much skill pays, each card's,
@@ -173,13 +156,14 @@ def register(app: typer.Typer) -> None:
         from sim.cli.user_input import USER_ERRORS
         from sim.questions.ask_balance import balance as ask_balance
 
-        hush = quiet or json_
+        hush = run.hush
         try:
             with when_work_starts(lambda: phase_progress(hush)) as bar:
                 report = ask_balance(
                     rules=rules, set=set_, players=players, field=field, games=games, seed=seed,
-                    strong=strong, weak=weak, parts=parts, targets=targets, out=out, force=force,
-                    threads=threads, backend=backend, scheduler=scheduler, workers=workers,
+                    strong=strong, weak=weak, parts=parts, targets=targets, out=run.out,
+                    force=run.force, threads=run.threads, backend=run.backend,
+                    scheduler=run.scheduler, workers=run.workers,
                     progress=bar, on_note=note_line(hush),
                     on_compile=lambda entry: compile_notice(entry, quiet=hush))
         except typer.Exit:
@@ -193,5 +177,5 @@ def register(app: typer.Typer) -> None:
             if bar.started and not isinstance(e, run_errors()):
                 raise
             fail(str(e))
-        show_study(report.result, report.written, out, json_=json_,
-                   show=lambda res, files: print_result(res, files, out, out_console))
+        show_study(report.result, report.written, run.out, json_=run.json_,
+                   show=lambda res, files: print_result(res, files, run.out, out_console))

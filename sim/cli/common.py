@@ -9,9 +9,7 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
-from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
@@ -19,6 +17,26 @@ from typer.core import TyperGroup
 from sim.api.limits import int_range
 from sim.cli.compiling import OPTIMAL_ENTRY
 from sim.cli.help_text import tidy_command
+from sim.cli.options import (  # noqa: F401 - re-exported: declared in sim.cli.options,
+    # named here too for the commands that import them from this module
+    Backend,
+    BackendOpt,
+    FieldOpt,
+    JsonOpt,
+    QuietOpt,
+    RulesFileOpt,
+    RulesOpt,
+    SchedulerOpt,
+    SetOpt,
+    StrategyFileOpt,
+    StudyForceOpt,
+    StudyOutOpt,
+    ThreadsOpt,
+    WorkersOpt,
+    scheduler_address,
+    usage_error,
+    writable_out,
+)
 
 try:  # Typer >= 0.26 carries its own copy of click
     from typer._click import exceptions as _click_exc
@@ -108,8 +126,8 @@ def guard_int_option(p) -> None:
 # takes a built-in name, a --strategy-file repeats), with what to give instead of nothing.
 PATH_PARAMS = {"out": "a path", "out_dir": "a folder", "csv": "a file name", "png": "a file name",
                "rules": "a built-in ruleset name or a TOML file", "targets": "a TOML file",
-               "strategy_file": "a Python file", "file": "a file", "report": "a report folder",
-               "directory": "a folder"}
+               "strategy_file": "a Python file", "rules_file": "a Python file", "file": "a file",
+               "report": "a report folder", "directory": "a folder"}
 
 
 def _param_label(p) -> str:
@@ -342,88 +360,6 @@ def warm_game_kernel(ruleset, lineup, *, quiet: bool = False, progress: bool = T
     compile_notice("sim/kernel/game.play_games", quiet=quiet, progress=progress)
     idx = np.zeros(1, dtype=np.int64)
     play_batch(ruleset, list(lineup), games=idx, rotations=idx, seed=0)
-
-
-# ---------------------------------------------------------------------------------------------
-# Options several commands share
-
-RulesOpt = Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")]
-SetOpt = Annotated[list[str] | None, typer.Option(
-    "--set", help="Override one ruleset value: section.key=value (repeatable).")]
-
-
-@contextmanager
-def usage_error(*errors: type[Exception]):
-    """In an option's callback: one of ``errors`` raised in the block is a usage error with its
-    line (exit status 2 as the options are read, before any work)."""
-    try:
-        yield
-    except errors as e:
-        raise _click_exc.UsageError(str(e)) from None
-
-
-def writable_out(value: Path | None) -> Path | None:
-    """The callback of a report folder option: a folder that cannot be made or written (under
-    a file, read-only) is one usage error as the options are read, before any work."""
-    if value is not None:
-        from sim.study.common.out_probe import OutDirError, probe_writable
-
-        with usage_error(OutDirError):
-            probe_writable(value)
-    return value
-
-
-StudyOutOpt = Annotated[Path | None, typer.Option(
-    "--out", help="Write a report folder: parquet tables, PNG plots, report.md, run.json, "
-    "report.html.", callback=writable_out)]
-StudyForceOpt = Annotated[bool, typer.Option(
-    "--force", help="Write into a non-empty --out (replacing a previous report's files).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", help="No progress bar on stderr.")]
-ThreadsOpt = Annotated[int | None, typer.Option(
-    "--threads", help="Numba threads (results never depend on it).")]
-FieldOpt = Annotated[str | None, typer.Option(
-    "--strategies", help="The field: strategy specs (name or name:key=value,...), "
-    "comma-separated. Default: the built-in presets.")]
-StrategyFileOpt = Annotated[list[str] | None, typer.Option(
-    "--strategy-file", help="Load user strategies from a Python file (repeatable); see README.")]
-
-
-# ---------------------------------------------------------------------------------------------
-# Where the games run: --backend local|dask, --scheduler, --workers (tournament, sweep, tune)
-
-
-class Backend(str, Enum):
-    """Where the games are played."""
-
-    local = "local"
-    dask = "dask"
-
-
-BackendOpt = Annotated[Backend, typer.Option(
-    "--backend", help="local: this process; dask: chunks of games as Dask tasks on the cluster at "
-                      "--scheduler, or on --workers local worker processes (needs the 'dist' "
-                      "extra). The results are the same to the last digit.")]
-
-
-def scheduler_address(value: str | None) -> str | None:
-    """The callback of --scheduler: an address not of the form Dask connects to is one usage
-    error as the options are read (no connection is tried)."""
-    if value is not None:
-        from sim.study.tournament.backend import check_scheduler_address
-        from sim.study.tournament.local import BackendError
-
-        with usage_error(BackendError):
-            check_scheduler_address(value)
-    return value
-
-
-SchedulerOpt = Annotated[str | None, typer.Option(
-    "--scheduler", help="With --backend dask: the address of a running Dask scheduler, e.g. "
-                        "tcp://10.0.0.5:8786.", callback=scheduler_address)]
-WorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", help="With --backend dask: start a local cluster of K worker processes for the "
-                      "run (default: one per core).")]
 
 
 @contextmanager

@@ -14,6 +14,7 @@ from sim.cli.common import (
     FieldOpt,
     JsonOpt,
     QuietOpt,
+    RulesFileOpt,
     StrategyFileOpt,
     StudyForceOpt,
     ThreadsOpt,
@@ -73,6 +74,7 @@ def register(app: typer.Typer) -> None:
         rules: Annotated[list[str] | None, typer.Option(
             "--rules", help="Built-in ruleset name or a TOML file (repeatable: each is one "
             "ruleset; the first is the reference). Default base.")] = None,
+        rules_file: RulesFileOpt = None,
         variant: Annotated[list[str] | None, typer.Option(
             "--variant", help="LABEL=section.key=value;section.key=value: the first --rules with "
             "these overrides (repeatable; a label has no dot; without LABEL= the overrides name "

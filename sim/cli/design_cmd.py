@@ -12,25 +12,13 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from sim.cli.common import (
-    Backend,
-    BackendOpt,
-    JsonOpt,
-    QuietOpt,
-    RulesOpt,
-    SchedulerOpt,
-    StrategyFileOpt,
-    StudyForceOpt,
-    StudyOutOpt,
-    ThreadsOpt,
-    WorkersOpt,
-)
-from sim.cli.sensitivity_cmd import KNOB_HELP, AdjustOpt, table
+from sim.cli import options as opt
+from sim.cli.sensitivity_cmd import table
 
 SIDE_EFFECTS_SHOWN = 8  # the strongest side effects printed (report.md has them all)
 
 
-def print_result(res, files: list[str], out: Path | None, console: Console) -> None:
+def print_result(res, console: Console) -> None:
     """The header, the loss, the best rules, the re-test's targets table, the strategies and
     (when the bands are not all met) the Pareto front."""
     from sim.study.design.design import strategies_note
@@ -66,8 +54,6 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
         console.print(table("Pareto front (the bands are not all met together: no candidate "
                             "beats these on every band)", *candidate_rows(res, pareto),
                             left=len(res.plan.knobs)))
-    if out is not None:
-        console.print(f"report: {out}/ ({', '.join(files)})", markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -78,6 +64,7 @@ def register(app: typer.Typer) -> None:
     out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
     @app.command()
+    @opt.study_options()
     def design(
         targets: Annotated[Path | None, typer.Option(
             "--targets", help="A TOML file of target bands (quacks balance's: each figure = "
@@ -85,20 +72,19 @@ def register(app: typer.Typer) -> None:
         target: Annotated[list[str] | None, typer.Option(
             "--target", help="A band on the command line instead of a file: METRIC=LO:HI, e.g. "
             "seat0_win_share=0.24:0.26 (repeatable).")] = None,
-        knob: Annotated[list[str] | None, typer.Option("--knob", help=KNOB_HELP)] = None,
+        knob: opt.KnobOpt = None,
         budget: Annotated[int, typer.Option(
             "--budget", help="Games the search may play (the re-tune and the re-test come on "
             "top).")] = DESIGN_BUDGET,
         seed: Annotated[int, typer.Option(help="Run seed; every candidate plays the same "
                                                "deals.")] = 1,
-        rules: RulesOpt = "base",
+        rules: opt.RulesOpt = "base",
+        rules_file: opt.RulesFileOpt = None,
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value for every candidate: section.key=value "
             "(repeatable).")] = None,
-        players: Annotated[int, typer.Option(help="Seats per game.")] = DEFAULT_PLAYERS,
-        field: Annotated[str | None, typer.Option(
-            "--field", help="The strategies seated, comma-separated (cycled to fill the seats); "
-            "default quacks balance's field.")] = None,
+        players: opt.PlayersOpt = DEFAULT_PLAYERS,
+        field: opt.SeatedFieldOpt = None,
         first_rung: Annotated[int | None, typer.Option(
             "--first-rung", help="Deals of the first successive-halving rung (default: the "
             "budget's deals / 200, at least 2).")] = None,
@@ -113,16 +99,9 @@ def register(app: typer.Typer) -> None:
             "(repeatable; default: its first number parameter over its whole range).")] = None,
         retune_budget: Annotated[int, typer.Option(
             "--retune-budget", help="Games quacks tune may play for --retune.")] = RETUNE_BUDGET,
-        adjust: AdjustOpt = "holm",
-        out: StudyOutOpt = None,
-        force: StudyForceOpt = False,
-        quiet: QuietOpt = False,
-        json_: JsonOpt = False,
-        threads: ThreadsOpt = None,
-        strategy_file: StrategyFileOpt = None,
-        backend: BackendOpt = Backend.local,
-        scheduler: SchedulerOpt = None,
-        workers: WorkersOpt = None,
+        adjust: opt.AdjustOpt = "holm",
+        *,
+        run: opt.StudyRun,
     ) -> None:
         """Find the rule values that put every target figure inside its band: Optuna over the
         knobs, every candidate on the same deals, successive halving as quacks tune, then a
@@ -130,15 +109,12 @@ def register(app: typer.Typer) -> None:
         Pareto front when the bands conflict."""
         from functools import partial
 
-        from sim.cli.run_support import ask_study, show_study
+        from sim.cli.run_support import answer_study
         from sim.questions.ask_design import design as ask_design
 
-        report = ask_study(partial(
+        answer_study(partial(
             ask_design, targets=targets, target=target, knob=knob, budget=budget, seed=seed,
             rules=rules, set=set_, players=players, field=field, first_rung=first_rung,
             retest_games=retest_games, retune=retune, retune_param=retune_param,
-            retune_budget=retune_budget, adjust=adjust, out=out, force=force, threads=threads,
-            strategy_file=strategy_file, backend=backend, scheduler=scheduler, workers=workers,
-            argv=sys.argv), quiet=quiet or json_)
-        show_study(report.result, report.written, out, json_=json_,
-                   show=lambda res, files: print_result(res, files, out, out_console))
+            retune_budget=retune_budget, adjust=adjust), run,
+            print_result, out_console)

@@ -8,16 +8,14 @@ from typing import Annotated
 
 import typer
 
-from sim.cli.common import (
+from sim.cli.common import compile_notice, exit_on_interrupt, fail, work_progress
+from sim.cli.options import (
     JsonOpt,
+    RulesFileOpt,
     RulesOpt,
     SetOpt,
     StrategyFileOpt,
     ThreadsOpt,
-    compile_notice,
-    exit_on_interrupt,
-    fail,
-    work_progress,
 )
 from sim.cli.printing import out
 
@@ -40,6 +38,7 @@ def play(
         help="Games to play; game k seats the lineup rotated by k.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
     rules: RulesOpt = "base",
+    rules_file: RulesFileOpt = None,
     set_: SetOpt = None,
     json_: JsonOpt = False,
     threads: ThreadsOpt = None,
@@ -110,6 +109,7 @@ def replay(
     rules: Annotated[str | None, typer.Option(
         "--rules",
         help="Without REPORT: built-in ruleset name or a TOML file (default base).")] = None,
+    rules_file: RulesFileOpt = None,
     set_: SetOpt = None,
     json_: JsonOpt = False,
     strategy_file: StrategyFileOpt = None,
@@ -119,6 +119,13 @@ def replay(
     Either a game of a run (--seed, --game, --strategies, --rotation, as quacks play plays them)
     or a game of a saved report (REPORT with --row, or --game and --seat).
     """
+    if report is not None:  # the run's rules files, loaded before the kernel is imported
+        from sim.study.reports.replay import ReplayError, preload_rules_files
+
+        try:
+            preload_rules_files(report)
+        except ReplayError as e:
+            fail(str(e))
     from sim.api.events import event_dict, event_seat_names, event_text
     from sim.api.game import check_players, check_round_values
     from sim.api.game import replay as replay_game

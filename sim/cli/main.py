@@ -43,6 +43,14 @@ def main() -> None:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    except Exception as e:  # Numba cannot compile a user's rules file: one line, exit 2
+        from sim.cli.user_input import rules_file_compile_error
+
+        line = rules_file_compile_error(e)
+        if line is None:
+            raise
+        print(f"error: {line}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -10,16 +10,14 @@ from typing import Annotated
 
 import typer
 
-from sim.cli.common import (
+from sim.cli.common import compile_notice, exit_on_interrupt, fail, work_progress
+from sim.cli.options import (
     JsonOpt,
+    RulesFileOpt,
     RulesOpt,
     SetOpt,
     StrategyFileOpt,
     ThreadsOpt,
-    compile_notice,
-    exit_on_interrupt,
-    fail,
-    work_progress,
 )
 
 
@@ -40,6 +38,7 @@ def potion(
     start: Annotated[int, typer.Option(
         help="Space (droplet or rat) the first chip counts from.")] = 0,
     rules: RulesOpt = "base",
+    rules_file: RulesFileOpt = None,
     set_: SetOpt = None,
     n: Annotated[int, typer.Option("--n", help="Potions to sample.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Run seed: potion i uses stream (seed, i).")] = 1,

@@ -17,6 +17,7 @@ from sim.cli.common import (
     BackendOpt,
     FieldOpt,
     JsonOpt,
+    RulesFileOpt,
     SchedulerOpt,
     SetOpt,
     StrategyFileOpt,
@@ -203,6 +204,7 @@ def register(app: typer.Typer) -> None:
         out: Annotated[Path | None, typer.Option(
             help="Report directory. Default: ./reports/<timestamp>/.")] = None,
         rules: RunRulesOpt = None,
+        rules_file: RulesFileOpt = None,
         set_: SetOpt = None,
         format_: Annotated[Format | None, typer.Option(
             "--format", help="rotate: every deal in every seat rotation; round-robin: every "
@@ -285,6 +287,7 @@ def register(app: typer.Typer) -> None:
         out: Annotated[Path | None, typer.Option(
             help="Report directory. Default: ./reports/sweep-<timestamp>/.")] = None,
         rules: RunRulesOpt = None,
+        rules_file: RulesFileOpt = None,
         set_: SetOpt = None,
         until_ci: Annotated[float | None, typer.Option(
             "--until-ci",

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sim.cli.common import QuacksGroup, fail
+from sim.cli.common import QuacksGroup, RulesFileOpt, fail
 
 # The rules (and NumPy with them) are imported inside the functions below, not at module level,
 # so quacks --help starts at once.
@@ -199,7 +199,8 @@ def register(app: typer.Typer) -> None:
         return Console(highlight=False, width=None if sys.stdout.isatty() else WIDTH)
 
     @rules_app.callback()
-    def rules(ctx: typer.Context, json_: JsonOpt = False) -> None:
+    def rules(ctx: typer.Context, json_: JsonOpt = False,
+              rules_file: RulesFileOpt = None) -> None:
         """List the rulesets, ingredient books, fortune-teller cards, herb witches and variants (or:
         show NAME)."""
         if ctx.invoked_subcommand is not None:
@@ -220,6 +221,7 @@ def register(app: typer.Typer) -> None:
         name: Annotated[str, typer.Argument(help="Built-in ruleset name or a TOML file.")],
         set_: SetOpt = None,
         json_: JsonOpt = False,
+        rules_file: RulesFileOpt = None,
     ) -> None:
         """Print one resolved ruleset (after `extends` and every --set) as TOML."""
         from sim.rules.ruleset import RulesetError, load_ruleset

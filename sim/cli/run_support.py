@@ -1,8 +1,9 @@
 """What the long report-writing runs (``quacks tournament``, ``sweep``, ``compare``) share on the
 command line: which errors are the user's, the default report folder, SIGTERM as Ctrl-C, the
 progress bar, and the call and answer of a study question (``sensitivity``, ``design``:
-:func:`ask_study`, :func:`show_study`). The checks of ``--out`` and the settings a resumed run
-takes from the interrupted one are the Python API's (``sim.questions.running``)."""
+:func:`ask_study`, :func:`show_study`, both :func:`answer_study`). The checks of ``--out`` and
+the settings a resumed run takes from the interrupted one are the Python API's
+(``sim.questions.running``)."""
 
 import sys
 from contextlib import contextmanager
@@ -144,6 +145,23 @@ def ask_study(ask, *, quiet: bool):
         raise typer.Exit(130) from None
     except (*USER_ERRORS, *run_errors()) as e:
         fail(str(e))
+
+
+def answer_study(ask, run, show, console: Console) -> None:
+    """A study command's work and answer: its question ``ask`` (``sim.exploit`` ..., its own
+    options already given) called through :func:`ask_study` with the run options ``run`` (a
+    :class:`~sim.cli.options.StudyRun`) and the command line, then :func:`show_study`: the
+    tables by ``show(result, console)`` and the line naming the report folder and its files."""
+    from functools import partial
+
+    def tables(res, files: list[str]) -> None:
+        show(res, console)
+        if run.out is not None:
+            console.print(f"report: {run.out}/ ({', '.join(files)})", markup=False,
+                          soft_wrap=True)
+
+    report = ask_study(partial(ask, **run.question_options(), argv=sys.argv), quiet=run.hush)
+    show_study(report.result, report.written, run.out, json_=run.json_, show=tables)
 
 
 def show_study(res, files: list[str], out: Path | None, *, json_: bool, show) -> None:

@@ -6,35 +6,13 @@ error is one line ``error: ...`` with exit status 2 and writes nothing; Ctrl-C e
 writes nothing."""
 
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.cli.common import (
-    Backend,
-    BackendOpt,
-    JsonOpt,
-    QuietOpt,
-    RulesOpt,
-    SchedulerOpt,
-    StrategyFileOpt,
-    StudyForceOpt,
-    StudyOutOpt,
-    ThreadsOpt,
-    WorkersOpt,
-)
-
-AdjustOpt = Annotated[str, typer.Option(
-    "--adjust", metavar="holm|bh|none", help="How the flags (moves, no effect, figures moved, "
-    "side effects) are adjusted over their family of tests: holm (the chance of any wrong flag "
-    "in the family at most 5%), bh (Benjamini-Hochberg: the expected share of wrong flags at "
-    "most 5%) or none (each test on its own).")]
-KNOB_HELP = ("A ruleset key and its values: KEY=LO:HI (--steps values, whole numbers for a key "
-             "that holds one), KEY=LO:HI:STEP, or alternatives KEY=A|B|... (TOML values; bare "
-             "words in lists, e.g. cards.exclude=[]|\\[charity]). Repeatable.")
+from sim.cli import options as opt
 
 
 def table(title: str, header: list[str], rows: list[list[str]], left: int = 2) -> Table:
@@ -49,7 +27,7 @@ def table(title: str, header: list[str], rows: list[list[str]], left: int = 2) -
     return t
 
 
-def print_result(res, files: list[str], out: Path | None, console: Console) -> None:
+def print_result(res, console: Console) -> None:
     """The header line, the ranking, the effects, each knob's values and the pair's grids."""
     from sim.study.design.sensitivity_report import (
         effect_rows,
@@ -75,8 +53,6 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
             console.print(table(f"{m} over {' x '.join(res.settings.pair)} (95% CI)",
                                 *pair_rows(res, m), left=1))
     console.print(no_effect_line(res), markup=False, soft_wrap=True)
-    if out is not None:
-        console.print(f"report: {out}/ ({', '.join(files)})", markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -88,19 +64,19 @@ def register(app: typer.Typer) -> None:
     out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
     @app.command()
+    @opt.study_options()
     def sensitivity(
-        knob: Annotated[list[str] | None, typer.Option("--knob", help=KNOB_HELP)] = None,
+        knob: opt.KnobOpt = None,
         steps: Annotated[int, typer.Option(
             "--steps", help="Values of each KEY=LO:HI range, evenly spaced, both ends "
             "included.")] = DEFAULT_STEPS,
-        rules: RulesOpt = "base",
+        rules: opt.RulesOpt = "base",
+        rules_file: opt.RulesFileOpt = None,
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value for every arm: section.key=value "
             "(repeatable).")] = None,
-        players: Annotated[int, typer.Option(help="Seats per game.")] = DEFAULT_PLAYERS,
-        field: Annotated[str | None, typer.Option(
-            "--field", help="The strategies seated, comma-separated (cycled to fill the seats); "
-            "default quacks balance's field.")] = None,
+        players: opt.PlayersOpt = DEFAULT_PLAYERS,
+        field: opt.SeatedFieldOpt = None,
         games: Annotated[int, typer.Option(
             help="Games per value (and per cell of --pair), rounded up to whole deals (every "
             "seating of a deal).")] = DEFAULT_GAMES,
@@ -112,16 +88,9 @@ def register(app: typer.Typer) -> None:
         metrics: Annotated[str | None, typer.Option(
             "--metrics", help="The balance figures analysed, comma-separated (the names of "
             f"quacks balance --json); default {','.join(DEFAULT_METRICS)}.")] = None,
-        adjust: AdjustOpt = "holm",
-        out: StudyOutOpt = None,
-        force: StudyForceOpt = False,
-        quiet: QuietOpt = False,
-        json_: JsonOpt = False,
-        threads: ThreadsOpt = None,
-        strategy_file: StrategyFileOpt = None,
-        backend: BackendOpt = Backend.local,
-        scheduler: SchedulerOpt = None,
-        workers: WorkersOpt = None,
+        adjust: opt.AdjustOpt = "holm",
+        *,
+        run: opt.StudyRun,
     ) -> None:
         """How each ruleset knob moves the balance figures: every value of a knob on the same
         deals, each figure with its 95% interval clustered by deal, the response curves, the
@@ -129,14 +98,10 @@ def register(app: typer.Typer) -> None:
         with --pair, a two-knob heat map."""
         from functools import partial
 
-        from sim.cli.run_support import ask_study, show_study
+        from sim.cli.run_support import answer_study
         from sim.questions.ask_sensitivity import sensitivity as ask_sensitivity
 
-        report = ask_study(partial(
+        answer_study(partial(
             ask_sensitivity, knob=knob, steps=steps, rules=rules, set=set_, players=players,
-            field=field, games=games, seed=seed, pair=pair, metrics=metrics, adjust=adjust,
-            out=out,
-            force=force, threads=threads, strategy_file=strategy_file, backend=backend,
-            scheduler=scheduler, workers=workers, argv=sys.argv), quiet=quiet or json_)
-        show_study(report.result, report.written, out, json_=json_,
-                   show=lambda res, files: print_result(res, files, out, out_console))
+            field=field, games=games, seed=seed, pair=pair, metrics=metrics, adjust=adjust), run,
+            print_result, out_console)

@@ -4,43 +4,17 @@ and the compile notice. The tables (or one JSON object with ``--json``) go to st
 to stderr; a user error is one line ``error: ...`` with exit status 2 and writes nothing;
 Ctrl-C exits 130 and writes nothing."""
 
-import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from sim.cli.common import (
-    Backend,
-    BackendOpt,
-    JsonOpt,
-    QuietOpt,
-    SchedulerOpt,
-    StrategyFileOpt,
-    StudyForceOpt,
-    StudyOutOpt,
-    ThreadsOpt,
-    WorkersOpt,
-)
-from sim.cli.exploit_cmd import RULES_HELP, SET_HELP, VARIANT_HELP
-from sim.study.exploit.defaults import (
-    DEFAULT_FIELD,
-    DEFAULT_PLAYERS,
-    MAX_BATCH,
-    MAX_BATCHES,
-    MAX_CELLS,
-    STYLE_BATCH,
-    STYLE_BATCHES,
-    STYLE_CELLS,
-    STYLE_GAMES,
-    STYLE_MARGIN,
-    STYLE_RETEST_GAMES,
-)
+from sim.cli import options as opt
+from sim.study.exploit import defaults
 from sim.study.styles.descriptors import DEFAULT_DESCRIPTORS, DESCRIPTORS
 
 
-def print_result(res, files: list[str], out: Path | None, console: Console) -> None:
+def print_result(res, console: Console) -> None:
     """The header line, the counts by variant and each variant's styles."""
     from sim.cli.printing import print_table
     from sim.study.styles.report import headline, style_rows, summary_rows
@@ -54,8 +28,6 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
                     justify=["right"] * (len(header) - 2) + ["left"])
         best = rows[0][-1] if rows else "none"
         console.print(f"{v}: best style {best}", markup=False, soft_wrap=True)
-    if out is not None:
-        console.print(f"report: {out}/ ({', '.join(files)})", markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -65,53 +37,37 @@ def register(app: typer.Typer) -> None:
     out_console = stdout_console()
 
     @app.command()
+    @opt.study_options()
+    @opt.search_options
     def styles(
-        rules: Annotated[list[str] | None, typer.Option("--rules", help=RULES_HELP)] = None,
-        variant: Annotated[list[str] | None, typer.Option("--variant", help=VARIANT_HELP)]
-        = None,
-        set_: Annotated[list[str] | None, typer.Option("--set", help=SET_HELP)] = None,
-        strategies: Annotated[str | None, typer.Option(
-            "--strategies", help="The field: one spec for every other seat, or one per seat, "
-            f"comma-separated. Default {','.join(DEFAULT_FIELD)}.")] = None,
-        candidate: Annotated[str | None, typer.Option(
-            "--candidate", help="The strategy whose parameters are mapped (its values are the "
-            "start). Default: the field's first.")] = None,
-        param: Annotated[list[str] | None, typer.Option(
-            "--param", help="A parameter of the candidate and its range, KEY=LO:HI (repeatable; "
-            "default as quacks exploit).")] = None,
+        rules_file: opt.RulesFileOpt = None,
         descriptors: Annotated[str | None, typer.Option(
             "--descriptors", help="The map's two behaviour descriptors, comma-separated: "
             f"{', '.join(d.name for d in DESCRIPTORS)}. Default "
             f"{','.join(DEFAULT_DESCRIPTORS)}.")] = None,
-        players: Annotated[int, typer.Option(help="Seats per game.")] = DEFAULT_PLAYERS,
+        players: opt.PlayersOpt = defaults.DEFAULT_PLAYERS,
         games: Annotated[int, typer.Option(
-            help="Games per candidate of the search, rounded up to whole deals.")] = STYLE_GAMES,
+            help="Games per candidate of the search, rounded up to whole deals.")]
+        = defaults.STYLE_GAMES,
         batch: Annotated[int, typer.Option(
-            min=1, max=MAX_BATCH, metavar="<int>", help="Candidates per step of the search.")]
-        = STYLE_BATCH,
+            min=1, max=defaults.MAX_BATCH, metavar="<int>",
+            help="Candidates per step of the search.")] = defaults.STYLE_BATCH,
         batches: Annotated[int, typer.Option(
-            min=1, max=MAX_BATCHES, metavar="<int>", help="Steps of the search.")]
-        = STYLE_BATCHES,
+            min=1, max=defaults.MAX_BATCHES, metavar="<int>", help="Steps of the search.")]
+        = defaults.STYLE_BATCHES,
         retest_games: Annotated[int, typer.Option(
             "--retest-games", help="Games each elite plays again on fresh deals.")]
-        = STYLE_RETEST_GAMES,
+        = defaults.STYLE_RETEST_GAMES,
         margin: Annotated[float, typer.Option(
-            help="A style is viable within this much win share of the best.")] = STYLE_MARGIN,
+            help="A style is viable within this much win share of the best.")]
+        = defaults.STYLE_MARGIN,
         cells: Annotated[int, typer.Option(
-            min=2, max=MAX_CELLS, metavar="<int>", help="Cells of the map per descriptor.")]
-        = STYLE_CELLS,
-        seed: Annotated[int, typer.Option(
-            help="Run seed: the search plays its deals, the re-test those of seed + 1000003.")]
-        = 1,
-        out: StudyOutOpt = None,
-        force: StudyForceOpt = False,
-        quiet: QuietOpt = False,
-        json_: JsonOpt = False,
-        threads: ThreadsOpt = None,
-        strategy_file: StrategyFileOpt = None,
-        backend: BackendOpt = Backend.local,
-        scheduler: SchedulerOpt = None,
-        workers: WorkersOpt = None,
+            min=2, max=defaults.MAX_CELLS, metavar="<int>",
+            help="Cells of the map per descriptor.")] = defaults.STYLE_CELLS,
+        seed: opt.SearchSeedOpt = 1,
+        *,
+        search: opt.SearchOptions,
+        run: opt.StudyRun,
     ) -> None:
         """How many ways to win? A quality-diversity map (MAP-Elites, pyribs) of the
         candidate's parameters against the field: each candidate placed by what it does in its
@@ -120,15 +76,11 @@ def register(app: typer.Typer) -> None:
         counted, with intervals, per variant."""
         from functools import partial
 
-        from sim.cli.run_support import ask_study, show_study
+        from sim.cli.run_support import answer_study
         from sim.questions.ask_styles import styles as ask_styles
 
-        report = ask_study(partial(
-            ask_styles, rules=rules, variant=variant, set=set_, strategies=strategies,
-            candidate=candidate, param=param, descriptors=descriptors, players=players,
+        answer_study(partial(
+            ask_styles, **search.question_options(), descriptors=descriptors, players=players,
             games=games, batch=batch, batches=batches, retest_games=retest_games,
-            margin=margin, cells=cells, seed=seed, out=out, force=force, threads=threads,
-            strategy_file=strategy_file, backend=backend, scheduler=scheduler, workers=workers,
-            argv=sys.argv), quiet=quiet or json_)
-        show_study(report.result, report.written, out, json_=json_,
-                   show=lambda res, files: print_result(res, files, out, out_console))
+            margin=margin, cells=cells, seed=seed), run,
+            print_result, out_console)

@@ -15,16 +15,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.cli.common import (
-    JsonOpt,
-    RulesOpt,
-    ThreadsOpt,
-    compile_notice,
-    exit_on_interrupt,
-    fail,
-    work_progress,
-)
+from sim.cli.common import compile_notice, exit_on_interrupt, fail, work_progress
 from sim.cli.hooks import when_work_starts
+from sim.cli.options import JsonOpt, RulesFileOpt, RulesOpt, ThreadsOpt
 
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
@@ -46,6 +39,7 @@ def register(app: typer.Typer) -> None:
             "--round", help="Game round (0: outside a game): picks the value of a coin (and of a "
             "ruby in the last round) unless --coin-value / --ruby-value are given.")] = 0,
         rules: RulesOpt = "base",
+        rules_file: RulesFileOpt = None,
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value: section.key=value (repeatable), e.g. "
             "books.blue=2.")] = None,

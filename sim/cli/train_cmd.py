@@ -12,6 +12,7 @@ import typer
 from sim.cli.common import (
     Backend,
     BackendOpt,
+    RulesFileOpt,
     SchedulerOpt,
     WorkersOpt,
     fail,
@@ -32,6 +33,7 @@ def register(app: typer.Typer) -> None:
                           "OUT.train beside it.")],
         rules: Annotated[str, typer.Option("--rules",
                                            help="Built-in ruleset name or a TOML file.")] = "base",
+        rules_file: RulesFileOpt = None,
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
         players: Annotated[int, typer.Option("--players", help="Players per game.")] = 4,

@@ -14,9 +14,12 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from sim.cli.common import (
+from sim.cli.common import exit_on_interrupt, fail, work_progress
+from sim.cli.hooks import note_line, when_work_starts
+from sim.cli.options import (
     Backend,
     BackendOpt,
+    RulesFileOpt,
     RulesOpt,
     SchedulerOpt,
     SetOpt,
@@ -24,11 +27,7 @@ from sim.cli.common import (
     StudyForceOpt,
     ThreadsOpt,
     WorkersOpt,
-    exit_on_interrupt,
-    fail,
-    work_progress,
 )
-from sim.cli.hooks import note_line, when_work_starts
 
 out = Console(soft_wrap=True)
 
@@ -56,6 +55,7 @@ def register(app: typer.Typer) -> None:
                      "report.html.")] = None,
         force: StudyForceOpt = False,
         rules: RulesOpt = "base",
+        rules_file: RulesFileOpt = None,
         set_: SetOpt = None,
         threads: ThreadsOpt = None,
         json_: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,

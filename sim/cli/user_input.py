@@ -34,3 +34,55 @@ def load_strategies(files: list[str] | None) -> None:
     load_plugins_dir()
     for f in files or []:
         load_strategy_file(f)
+
+
+def load_rules_files(files: list[str] | None) -> list[str]:
+    """Load every ``--rules-file`` (its card numbered after the shipped ones); return the ids
+    added. RulesFileError (a ValueError: one line naming the file, the card and the function)
+    on a bad file."""
+    from sim.rules.card_numbers import add_card_file
+
+    added: list[str] = []
+    for f in files or []:
+        added += add_card_file(f)
+    return added
+
+
+def rules_file_compile_error(exc: BaseException) -> str | None:
+    """One line for Numba's error compiling a user's rules file (its file, card and function,
+    and the first line of Numba's message), or for a rules file that fails once the kernel
+    imports it (``RulesFileError``); None if the error is not about a rules file."""
+    import ast
+    import re
+    from pathlib import Path
+
+    from sim.rules.book_files import USER_BOOKS
+    from sim.rules.card_files import RulesFileError
+    from sim.rules.card_numbers import user_cards
+
+    if isinstance(exc, RulesFileError):
+        return str(exc).splitlines()[0]
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
+    places = re.findall(r'File "([^"]+)", line (\d+)', text)
+    places += re.findall(r"typing of [\w ]+ at (\S+) \((\d+)\)", text)
+    missing = re.search(r"NameError: name '(\w+)' is not defined", text)
+    rules = [(c.path, f"card '{c.decl.id}'") for c in user_cards()]
+    rules += [(b.path, f"book '{b.decl.id}'") for b in USER_BOOKS]
+    for src_path, label in rules:
+        path = src_path.resolve()
+        lines = [int(n) for f, n in places if Path(f).resolve() == path]
+        functions = [n for n in ast.parse(src_path.read_text(encoding="utf-8")).body
+                     if isinstance(n, ast.FunctionDef)]
+        if not lines and missing:  # Numba names no place for an unknown name: the function
+            lines = [n.lineno for fn in functions for n in ast.walk(fn)  # that uses it
+                     if isinstance(n, ast.Name) and n.id == missing.group(1)][:1]
+        if not lines:
+            continue
+        func = next((fn.name for fn in functions if fn.lineno <= lines[0] <= fn.end_lineno), "?")
+        why = next((ln.strip() for ln in text.splitlines()
+                    if ln.strip() and not ln.startswith(("Failed in", "During:", "File ", " "))
+                    and "source elided" not in ln), type(exc).__name__)
+        return (f"{src_path}: {label}, function {func} (line {lines[0]}): Numba cannot "
+                f"compile it: {why}")
+    return None

@@ -14,9 +14,10 @@ from sim.kernel.books.hooks import (
     grants_at_b,
     green_at_b,
     purple_at_b,
+    user_books_at_b,
 )
 from sim.kernel.bowl import bowl_vp
-from sim.kernel.cards.hooks import after_ruby_space, die_rolls, ruby_space_rubies
+from sim.kernel.cards.hooks import after_ruby_space, buy_coins, die_rolls, ruby_space_rubies
 from sim.kernel.costs import droplet_cost, flask_cost
 from sim.kernel.decisions.decide import decide_buy, decide_explosion, decide_spend
 from sim.kernel.decisions.slots import SC_NPBUY, SC_PBUY, SCRIPTED, SLOT_BUY
@@ -145,6 +146,7 @@ def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
         if coins > 0:
             buy_at_b(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF)
         black_at_b(P, s, black, R, G, E)
+        user_books_at_b(P, s, G, R, supply, die, DS, SK, SP, SC, rng, E, UF)
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
@@ -215,6 +217,7 @@ def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
     for t in range(nt):
         shop[t] = supply[t]
     cn = witch_hooks.step_e_before_buying(P, s, cn, G, R, supply, shop, SK, SP, SC, rng, E, UF)
+    cn = buy_coins(P, s, cn, G, R, supply, SK, SP, SC, rng, E, UF)  # a card's coins
     nb = decide_buy(P, s, cn, R[R_MAX_BUYS], supply, price, avail, out, G, R, SK, SP, SC, rng, UF)
     ok = take_purchases(P, s, nb, cn, G, R, supply, price, avail, E)
     witch_hooks.step_e_after_buying(P, s, ok, G, R, supply, SK, SP, SC, rng, E, UF)

@@ -7,43 +7,29 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.questions.ask_exploit import variant_specs
-from sim.questions.ask_rules import as_list
-from sim.questions.ask_sensitivity import play_study, split_items, study_setup
+from sim.questions.ask_exploit import SearchField, play_search, search_options
+from sim.questions.ask_sensitivity import split_items, study_setup
 from sim.questions.report import Report
-from sim.questions.running import RunOptions, run_options, strategy_specs
-from sim.study.exploit.defaults import (
-    DEFAULT_FIELD,
-    DEFAULT_PLAYERS,
-    STYLE_BATCH,
-    STYLE_BATCHES,
-    STYLE_CELLS,
-    STYLE_GAMES,
-    STYLE_MARGIN,
-    STYLE_RETEST_GAMES,
-)
+from sim.questions.running import RunOptions, run_options
+from sim.study.exploit import defaults
 
 if TYPE_CHECKING:
     from typing import Unpack  # Python 3.11+
 
 
 @run_options
+@search_options
 def styles(
     *,
-    rules: Sequence[str] | str | None = None,
-    variant: Sequence[str] | str | None = None,
-    set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
-    strategies: Sequence[str] | str | None = None,
-    candidate: str | None = None,
-    param: Sequence[str] | str | None = None,
+    search: SearchField,
     descriptors: Sequence[str] | str | None = None,
-    players: int = DEFAULT_PLAYERS,
-    games: int = STYLE_GAMES,
-    batch: int = STYLE_BATCH,
-    batches: int = STYLE_BATCHES,
-    retest_games: int = STYLE_RETEST_GAMES,
-    margin: float = STYLE_MARGIN,
-    cells: int = STYLE_CELLS,
+    players: int = defaults.DEFAULT_PLAYERS,
+    games: int = defaults.STYLE_GAMES,
+    batch: int = defaults.STYLE_BATCH,
+    batches: int = defaults.STYLE_BATCHES,
+    retest_games: int = defaults.STYLE_RETEST_GAMES,
+    margin: float = defaults.STYLE_MARGIN,
+    cells: int = defaults.STYLE_CELLS,
     seed: int = 1,
     out: str | Path | None = None,
     force: bool = False,
@@ -69,18 +55,11 @@ def styles(
     study_setup(StylesError, run, players=players, games=games, batch=batch,
                 batches=batches, retest_games=retest_games, cells=cells, seed=seed)
     settings = StylesSettings(
-        variants=variant_specs(rules, variant, set),
-        strategies=tuple(strategy_specs(strategies)) if strategies is not None else DEFAULT_FIELD,
-        candidate=candidate.strip() if candidate and candidate.strip() else None,
-        params=tuple(as_list(param)),
+        **search.settings(),
         descriptors=(split_items(descriptors, "--descriptors", StylesError)
                      if descriptors is not None else StylesSettings.descriptors),
         players=players, games=games, batch=batch, batches=batches, retest_games=retest_games,
         margin=float(margin), cells=cells, seed=seed,
         backend=str(getattr(run["backend"], "value", run["backend"])))
-    plan = plan_styles(settings)
-    return play_study(
-        "styles", StylesError, plan, run_styles, games=plan.games, out=out, force=force,
-        warm=(plan.rulesets[0], [settings.searched, *plan.field]),
-        report=(write_report, plot_jobs),
-        run=run)
+    return play_search("styles", StylesError, settings, plan_styles, run_styles,
+                       (write_report, plot_jobs), out=out, force=force, run=run)

@@ -1,6 +1,8 @@
 """What the game-playing questions (``sim.play``, ``sim.tournament``, ``sim.sweep``) share: the
 thread count, the game kernel compiled (or loaded) outside the clock, the backend that plays a
-run's chunks, and a resumable run's ``out`` and settings.
+run's chunks, and a resumable run's ``out`` and settings; and the keywords several questions (or
+commands) take, declared once: :class:`RunOptions` (:func:`run_options`) and any named tuple of
+keywords (:func:`keyword_group`).
 
 Each raises a ``ValueError`` with the command's one line on a bad argument; the commands print
 that line as ``error: ...`` with exit status 2.
@@ -59,6 +61,35 @@ def run_options(fn: Callable) -> Callable:
 
     call.__signature__ = sig
     return call
+
+
+def keyword_group(group: type, name: str, *, first: bool = False, leave_out: tuple = ()):
+    """Decorate ``fn(..., <name>: group, ...)`` with a group of keywords several questions (or
+    commands) share, declared once as the fields of the named tuple ``group``: ``fn``'s
+    signature, as ``help()``, ``inspect``, the docs and Typer read it, gains those fields as
+    keywords with their defaults and annotations (before its own with ``first``, else after
+    them; ``**kwargs`` stays last; none of ``leave_out``), and ``fn`` is called with its own
+    keywords and the fields given gathered in one ``group`` as keyword ``name``."""
+    kw = inspect.Parameter.KEYWORD_ONLY
+    fields = [p.replace(kind=kw, annotation=getattr(p.annotation, "__forward_arg__", p.annotation))
+              for p in inspect.signature(group).parameters.values() if p.name not in leave_out]
+
+    def decorate(fn: Callable) -> Callable:
+        own = inspect.signature(fn)
+        rest = [p for p in own.parameters.values() if p.name != name]
+        var = [p for p in rest if p.kind is inspect.Parameter.VAR_KEYWORD]
+        plain = [p.replace(kind=kw) for p in rest if p not in var]
+
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            given = group(**{p.name: kwargs.pop(p.name) for p in fields if p.name in kwargs})
+            return fn(*args, **kwargs, **{name: given})
+
+        call.__signature__ = own.replace(
+            parameters=(fields + plain if first else plain + fields) + var)
+        return call
+
+    return decorate
 
 
 def check_ints(error: type[ValueError] = ValueError, **values: int | None) -> None:

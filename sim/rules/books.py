@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sim.rules import chips
+from sim.rules.book_files import USER_BOOKS
 from sim.rules.book_numbers import QUESTION_IDS, QUESTIONS
 
 if sys.version_info >= (3, 11):
@@ -211,6 +212,8 @@ def implemented_sets() -> dict[str, set[int]]:
     out["orange"] = set(ORANGE_SETS)
     out["black"] = {1, *_BLACK_HW}
     out["locoweed"] = set(_LOCOWEED)
+    for b in USER_BOOKS:  # a user's book (a rules file), once loaded
+        out.setdefault(b.decl.colour, set()).add(b.decl.set)
     return out
 
 
@@ -278,12 +281,25 @@ def _prices(price_tables: dict, colour: str, set_: int) -> tuple[tuple[str, int]
                  if k[0] == letter and k in table)
 
 
-@lru_cache(maxsize=1)
 def books() -> tuple[Book, ...]:
     """Every book: the five coloured books in Sets 1-6, then orange (the base book and the Herb
-    Witches one), the two black sides, black Sets 5 and 6 and the locoweed books.
+    Witches one), the two black sides, black Sets 5 and 6 and the locoweed books, then a user's
+    books (rules files: ``sim.rules.book_files``), in load order.
     Orange and black cost the same in Sets 1-4; their prices come from ``[prices.set1]``."""
-    tables = tomllib.loads(BASE_RULESET.read_text(encoding="utf-8"))["prices"]
+    tables = _price_tables()
+    return _shipped_books() + tuple(
+        Book(b.decl.colour, b.decl.set, None, INGREDIENT[b.decl.colour], b.decl.timing,
+             _prices(tables, b.decl.colour, b.decl.prices), b.decl.doc) for b in USER_BOOKS)
+
+
+@lru_cache(maxsize=1)
+def _price_tables() -> dict:
+    return tomllib.loads(BASE_RULESET.read_text(encoding="utf-8"))["prices"]
+
+
+@lru_cache(maxsize=1)
+def _shipped_books() -> tuple[Book, ...]:
+    tables = _price_tables()
     out = [Book(c, s, None, INGREDIENT[c], timing, _prices(tables, c, s), text, choices)
            for c in COLOURED for s in SETS for timing, text, choices in [_EFFECTS[(c, s)]]]
     timing, text, choices = _ORANGE

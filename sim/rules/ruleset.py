@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from sim.rules import chips
+from sim.rules.book_files import price_set
+from sim.rules.card_numbers import RulesFileError, add_card_file, rules_files_used
 from sim.rules.input_files import load_toml, not_a_file
 from sim.rules.schema import (
     BOOK_COLOURS,
@@ -76,8 +78,16 @@ class Ruleset:
 
     @property
     def hash(self) -> str:
-        """SHA-256 of the resolved ruleset (canonical JSON), for run manifests."""
+        """SHA-256 of the resolved ruleset (canonical JSON), for run manifests; with a user's
+        card in its deck (``cards.extra``, ``order`` or ``force``) or a user's book chosen, of
+        that rules file's code too, so an edited rule is another ruleset."""
         blob = json.dumps(self.data, sort_keys=True, separators=(",", ":")).encode()
+        cards = self.data.get("cards", {})
+        books = [f"{c}-{n}" for c, n in self.data.get("books", {}).items()]
+        used = rules_files_used([*cards.get("extra", ()), *cards.get("order", ()),
+                                 *([cards["force"]] if cards.get("force") else []), *books])
+        if used:
+            blob += b"\0" + json.dumps(used).encode()
         return hashlib.sha256(blob).hexdigest()
 
     def check_implemented(self) -> None:
@@ -129,6 +139,15 @@ def _read(name_or_path: str, seen: tuple[str, ...] = ()) -> tuple[dict, str]:
         raise RulesetError(f"{label}: not a text file (not UTF-8)") from None
     except OSError as e:
         raise RulesetError(f"{label}: cannot read: {e.strerror}") from None
+    plugins = raw.pop("plugins", None)
+    if plugins is not None:  # a user's rules files, relative to this file, loaded before the check
+        if not isinstance(plugins, list) or not all(isinstance(p, str) for p in plugins):
+            raise RulesetError(f"{label}: key 'plugins': expected a list of Python files")
+        for p in plugins:
+            try:
+                add_card_file(p if Path(p).is_absolute() else path.parent / p)
+            except RulesFileError as e:
+                raise RulesetError(f"{label}: plugins: {e}") from None
     parent = raw.pop("extends", None)
     if parent is not None:
         if not isinstance(parent, str):
@@ -203,7 +222,8 @@ def _check_unknown(raw: dict, label: str) -> None:
 # ruleset files still load.
 OPTIONAL_KEYS = (("game", "teams"), ("pot", "side"), ("pot", "test_tube"),
                  ("game", "overflow_bowl"), ("game", "penny_vp"), ("witches", "enabled"),
-                 ("witches", "fixed"), ("cards", "force"), ("cards", "force_round"))
+                 ("witches", "fixed"), ("cards", "force"), ("cards", "force_round"),
+                 ("cards", "extra"))
 
 
 def _fill_optional(d: dict) -> None:
@@ -260,11 +280,12 @@ def _validate(d: dict, label: str) -> None:
         s = d["books"][c]
         if s == 0:
             continue
-        table = prices.get(f"set{s}")
+        ps = price_set(c, s)  # a user's book names the set whose prices it takes
+        table = prices.get(f"set{ps}")
         letter = chips.COLOUR_LETTERS[chips.COLOUR_NAMES.index(c)]
         if table is None or not any(k.startswith(letter) for k in table):
             raise RulesetError(
-                f"{label}: key 'books.{c}' = {s}: no prices for {c} in [prices.set{s}]"
+                f"{label}: key 'books.{c}' = {s}: no prices for {c} in [prices.set{ps}]"
             )
 
 
@@ -357,7 +378,8 @@ def _build(d: dict, label: str, overrides: tuple[str, ...] = ()) -> Ruleset:
         s = book_set[col]
         if col == chips.WHITE or s == 0:
             continue
-        p = d.get("prices", {}).get(f"set{s}", {}).get(CHIP_KEYS[ti])
+        p = d.get("prices", {}).get(f"set{price_set(chips.COLOUR_NAMES[col], s)}", {}).get(
+            CHIP_KEYS[ti])
         if p is not None:
             price[ti] = p
     die = np.array([DIE_FACES.index(f) for f in d["die"]["faces"]], dtype=np.int64)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.rules import chips
+from sim.rules.book_files import BOOK_LISTENERS, USER_BOOKS
 from sim.rules.books import implemented_sets
 
 BUILTIN_DIR = Path(__file__).parent / "rulesets"
@@ -21,6 +22,10 @@ BOOK_COLOURS = ("orange", "green", "blue", "red", "yellow", "purple", "black", "
 SET_COLOURS = ("green", "blue", "red", "yellow", "purple")  # the colours with a book per set
 # Sets whose effects the kernel implements, per colour: every book declared in sim.rules.books.
 IMPLEMENTED_SETS = {c: implemented_sets().get(c, set()) for c in BOOK_COLOURS}
+# a user's book (a rules file, sim.rules.book_files) adds its set once loaded
+BOOK_LISTENERS.append(lambda src: IMPLEMENTED_SETS[src.decl.colour].add(src.decl.set))
+for _src in USER_BOOKS:  # loaded before this module
+    IMPLEMENTED_SETS[_src.decl.colour].add(_src.decl.set)
 HW_SET_COLOURS = (*SET_COLOURS, "black", "locoweed")  # the colours with a Set 5 and a Set 6 book
 
 
@@ -32,6 +37,13 @@ def is_int(x: Any) -> bool:
 # Schema: section -> key -> (description of what is expected, check(value) -> bool).
 def _int_range(lo: int, hi: int):
     return (f"an integer from {lo} to {hi}", lambda v: is_int(v) and lo <= v <= hi)
+
+
+def _book_set(colour: str):
+    """books.<colour>: Sets 1-6 (locoweed 0-6), or a user's book of that colour once loaded."""
+    lo = 0 if colour == "locoweed" else 1
+    return (f"an integer from {lo} to 6 (or a set a rules file's book declares)",
+            lambda v: is_int(v) and (lo <= v <= 6 or v in IMPLEMENTED_SETS[colour]))
 
 
 def _choice(options):
@@ -146,10 +158,11 @@ SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
             lambda v: isinstance(v, list) and 1 <= len(v) <= 12 and all(f in DIE_FACES for f in v),
         ),
     },
-    "books": {c: _int_range(0 if c == "locoweed" else 1, 6) for c in BOOK_COLOURS},
+    "books": {c: _book_set(c) for c in BOOK_COLOURS},
     "cards": {
         "deck": ("true or false", lambda v: isinstance(v, bool)),
         "exclude": _card_list(),
+        "extra": _card_list(),
         "order": _card_list(),
         "force": _card_id(),
         "force_round": _int_range(0, MAX_ROUNDS),
@@ -157,5 +170,5 @@ SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
     "book_round": {c: _int_range(1, 20) for c in BOOK_COLOURS},
     "supply": {k: _int_range(0, 200) for k in CHIP_KEYS},
 }
-TOP_KEYS = {"name": str, "description": str, "extends": str}
+TOP_KEYS = {"name": str, "description": str, "extends": str, "plugins": list}
 PRICE_SETS = [f"set{i}" for i in range(1, 7)]

@@ -60,6 +60,7 @@ class Running:
     n: int = 0
     s: float = 0.0
     s2: float = 0.0
+    nonzero: int = 0  # values other than 0 (deals where a paired difference shows)
 
     def add(self, values: Iterable[float]) -> None:
         v = np.asarray(list(values) if not isinstance(values, np.ndarray) else values,
@@ -67,6 +68,7 @@ class Running:
         self.n += int(v.size)
         self.s += float(v.sum())
         self.s2 += float((v * v).sum())
+        self.nonzero += int(np.count_nonzero(v))
 
     @property
     def mean(self) -> float:
@@ -95,17 +97,24 @@ class Sequence:
 
 
 NO_VARIATION = "no variation yet"
+TOO_FEW = "too few deals yet"
+MIN_DEALS = 30  # no decision on fewer deals: the sequence's normal limit needs some
+MIN_NONZERO = 10  # nor before this many deals show a value other than 0 (a sparse difference)
 
 
 def sequence(r: Running, *, null: float = 0.0, width: float | None = None,
              alpha: float = ALPHA, t_opt: float = 1000.0) -> Sequence:
     """The confidence sequence of ``r`` and whether it decides its question. Values the same
     on every deal so far (standard deviation 0) decide nothing: a radius of 0 is no evidence
-    (why: ``NO_VARIATION``)."""
+    (why: ``NO_VARIATION``); neither do fewer than ``MIN_DEALS`` deals or fewer than
+    ``MIN_NONZERO`` deals with a value other than ``null`` (why: ``TOO_FEW``), where the
+    sequence's normal approximation is not yet to be trusted."""
     rad = float(cs_radius(r.n, r.sd if r.n >= 2 else float("inf"), alpha, t_opt))
     lo, hi = r.mean - rad, r.mean + rad
     if r.n >= 2 and rad == 0.0:
         return Sequence(r.mean, lo, hi, r.n, False, NO_VARIATION)
+    if r.n < MIN_DEALS or (null == 0.0 and r.nonzero < MIN_NONZERO):
+        return Sequence(r.mean, lo, hi, r.n, False, TOO_FEW)
     if math.isfinite(rad) and (lo > null or hi < null):
         return Sequence(r.mean, lo, hi, r.n, True, f"excludes {null:g}")
     if width is not None and math.isfinite(rad) and rad <= width:
@@ -117,7 +126,10 @@ def intersect(before: Sequence | None, now: Sequence, *, null: float = 0.0,
               width: float | None = None) -> Sequence:
     """The running intersection of a question's sequences (valid too: the sequence holds at
     every size at once), so a question once decided stays decided; ``now``'s mean and deals."""
-    if before is None or not math.isfinite(before.hi - before.lo) or now.why == NO_VARIATION:
+    if now.why in (NO_VARIATION, TOO_FEW):
+        return now
+    if before is None or before.why in (NO_VARIATION, TOO_FEW) \
+            or not math.isfinite(before.hi - before.lo):
         return now
     lo, hi = max(before.lo, now.lo), min(before.hi, now.hi)
     if lo > null or hi < null:

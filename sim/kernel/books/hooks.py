@@ -65,6 +65,7 @@ from sim.kernel.books import (
     yellow_6,
 )
 from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE, count_colour, offer_red
+from sim.kernel.books.user_hooks import user_at_b, user_has_action, user_placed
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_DRAWS, F_NPOT, F_YELLOW_PTR, LOOK_NO, LOOK_T, POT_P, R_BOOK
 from sim.rules.chips import (
@@ -159,15 +160,22 @@ def has_action(act, R):
     """Whether a chip acting as ``act`` does something once placed (``chip_action``): every
     yellow and blue chip (their books act, or count them), a red one with red Set 6."""
     c = TYPE_COLOUR[act]
-    return c == YELLOW or c == BLUE or (c == RED and R[R_BOOK + RED] == 6)
+    return (c == YELLOW or c == BLUE or (c == RED and R[R_BOOK + RED] == 6)
+            or user_has_action(c, R))
 
 
 @kernel(inline=True)
 def chip_action(P, s, act, G, R, SK, SP, SC, FD, rng, E, UF):
     """The action of the chip just placed, acting as ``act``: (next chip, its draw number), next
     chip ``ACTION_NONE`` when nothing is placed next and ``ACTION_ABORT`` when a scripted draw
-    failed (the potion is finished). Called only when ``has_action``."""
+    failed (the potion is finished). Called only when ``has_action``. A user's book of the
+    chip's colour (a rules file: ``user_hooks``) acts instead of the shipped ones."""
     c = TYPE_COLOUR[act]
+    if user_has_action(c, R):
+        user_placed(P, s, act, G, R, SK, SP, SC, FD, rng, E, UF)
+        if c == YELLOW:
+            P[s, F_YELLOW_PTR] += 1
+        return ACTION_NONE, 0
     if c == YELLOW:
         book = R[R_BOOK + YELLOW]
         if book == 1:
@@ -290,6 +298,12 @@ def black_at_b(P, s, black, R, G, E):
         black_6.at_b(P, s, G, E)
     else:
         black_1.at_b(P, s, black, G, E)
+
+
+@kernel(inline=True)
+def user_books_at_b(P, s, G, R, supply, die, DS, SK, SP, SC, rng, E, UF):
+    """A user's book at B for seat s (a rules file; nothing without one)."""
+    user_at_b(P, s, G, R, supply, die, DS, SK, SP, SC, rng, E, UF)
 
 
 # --- buying ---------------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 """The fortune-teller deck, one module per card.
 
-Each card is a unit: its number and timing in ``sim.rules.card_numbers`` (number = order), its
-name, text and what the api layer needs in ``sim.rules.cards``, its own numbers (VP, rubies,
-spaces), its effect and the built-in answer to its choice (``default``, taken where
-``card_answer`` has no scripted or strategy answer) in ``sim.kernel.cards.<id with - as _>``, and
-its line in the hook table
-``sim.kernel.cards.hooks``, which the round, brewing, evaluation and single-potion code call.
+Each card is one module, ``sim.kernel.cards.<id with - as _>``: its declaration (``CARD =
+card(number, id, timing, name=..., doc=text, ...)``, ``sim.rules.declare``: its number, timing,
+name, text and what the api layer needs), its own numbers (VP, rubies, spaces), its effect in
+functions named after the hook points they serve, and the built-in answer to its choice
+(``default``, taken where ``card_answer`` has no scripted or strategy answer). The hook table
+``sim.kernel.cards.hooks``, which the round, brewing, evaluation and single-potion code call, is
+generated from the declarations.
 ``deck`` deals the deck and turns up a round's card; ``common`` holds what cards share (gains,
 granted chips, chips looked at, the ``EV_CARD_GAIN`` kinds).
 
@@ -42,7 +43,7 @@ from sim.kernel.cards.common import (
     GAIN_VP,
     TAKE_RUBIES,
 )
-from sim.kernel.cards.deck import N_CARDS, deal_deck, round_card
+from sim.kernel.cards.deck import deal_deck, round_card
 from sim.kernel.cards.hooks import free_draws, is_purple
 from sim.kernel.cards.its_shining_extra_bright import SHINING
 from sim.kernel.cards.just_in_time import JUST_IN_TIME
@@ -63,6 +64,7 @@ from sim.kernel.cards.visit_from_a_witch import VISIT_WITCH
 from sim.kernel.cards.well_stirred import WELL_STIRRED
 from sim.kernel.cards.wheel_and_deal import WHEEL_AND_DEAL
 from sim.kernel.cards.you_only_get_to_choose_one import CHOOSE_ONE
+from sim.rules.card_numbers import N_CARDS
 
 # the base deck's purple cards are 1..LAST_PURPLE (hooks.is_purple reads timings)
 LAST_PURPLE = LESS_IS_MORE

@@ -10,9 +10,12 @@ from sim.kernel.bag import show_supply
 from sim.kernel.cards.common import GAIN_RUBY, gain
 from sim.kernel.decisions.choices import card_answer
 from sim.kernel.jit import kernel
-from sim.rules.card_numbers import card_number
+from sim.rules.declare import PURPLE, card
 
-GOOD_START = card_number("a-good-start")
+CARD = card(9, "a-good-start", PURPLE, name="A Good Start", doc=(
+    "Each player chooses: use this round's rat tails as usual, or give up 1 to 3 of them for as "
+    "many rubies."))
+GOOD_START = CARD.number
 GOOD_START_MAX = 3  # at most this many rat tails, for as many rubies
 
 
@@ -24,7 +27,7 @@ def default(P, s, arg, G, R):
 
 
 @kernel
-def rats(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF):
+def rat_tails(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF):
     """Once seat s's rat tails are known: the tails given up become rubies; return the rest."""
     show_supply(G, supply)
     ok, a = card_answer(P, s, GOOD_START, tails_n, G, R, SK, SP, SC, rng, UF)

@@ -12,9 +12,12 @@ from sim.kernel.decisions.choices import card_answer
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_CARD_GAIN, F_PENNY, G_NP, G_START_PLAYER
-from sim.rules.card_numbers import card_number
+from sim.rules.declare import BLUE, HERB_WITCHES, card
 
-JOYFUL_REUNION = card_number("a-joyful-reunion")
+CARD = card(27, "a-joyful-reunion", BLUE, name="A Joyful Reunion", needs=HERB_WITCHES, doc=(
+    "At the end of the round each player takes back one witch penny they spent (their choice); "
+    "that group's witch may be called again."))
+JOYFUL_REUNION = CARD.number
 
 
 @kernel

@@ -13,10 +13,13 @@ from sim.kernel.decisions.choices import card_answer, dearest
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_CARD_GAIN, F_PENNY, G_ROUND
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import N_TYPES
+from sim.rules.declare import HERB_WITCHES, PURPLE, card
 
-QUICK_EXCHANGE = card_number("a-quick-exchange")
+CARD = card(25, "a-quick-exchange", PURPLE, name="A Quick Exchange", needs=HERB_WITCHES, doc=(
+    "Each player may give up one of their witch pennies for a chip of their choice whose book "
+    "is out, into the bag at once."))
+QUICK_EXCHANGE = CARD.number
 
 
 @kernel
@@ -33,7 +36,7 @@ def default(P, s, arg, G, R):
 
 
 @kernel
-def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+def purple_seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Seat s (if it holds a penny) may give one up for the chip it names."""
     if P[s, F_PENNY] == 0:
         return

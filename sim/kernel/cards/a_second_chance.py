@@ -32,9 +32,14 @@ from sim.kernel.layout import (
     F_START,
     F_WHITE,
 )
-from sim.rules.card_numbers import card_number
+from sim.rules.declare import BLUE, card
 
-SECOND_CHANCE = card_number("a-second-chance")
+CARD = card(24, "a-second-chance", BLUE, name="A Second Chance", puts_back="any", doc=(
+    "Each player's first 5 chips are the card's draws: they never explode the pot. Once they "
+    "are placed, the player may go on (a pot over the limit may still stop intact, and explodes "
+    "on the next ordinary draw) or put everything back (chips set aside or held included) and "
+    "brew the potion again from the start, with ordinary draws."))
+SECOND_CHANCE = CARD.number
 
 
 @kernel
@@ -45,14 +50,14 @@ def default(P, s, arg, G, R):
 
 
 @kernel(inline=True)
-def free(P, s):
+def free_draws(P, s):
     """True while a chip placed now is one of the first five: the card's draws, which carry no
     risk (the explosion check skips them)."""
     return P[s, F_CARD_USED] == 0 and P[s, F_NPOT] + P[s, F_BOWL_N] < 5
 
 
 @kernel
-def second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
+def _second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Once the first 5 chips are placed (drawn without risk): the strategy may put everything
     back and brew again from the start; return True if it did. Everything of the abandoned potion
     goes back to the bag: the pot, the bowl, red Set 2 chips set beside the pot during it (those
@@ -80,11 +85,11 @@ def after_chip(P, s, G, R, SK, SP, SC, rng, E, UF):
     """After a chip (pot or bowl): once the first 5 are placed, the question; True if the potion
     starts again."""
     return P[s, F_CARD_USED] == 0 and P[s, F_NPOT] + P[s, F_BOWL_N] >= 5 \
-        and second_chance(P, s, G, R, SK, SP, SC, rng, E, UF)
+        and _second_chance(P, s, G, R, SK, SP, SC, rng, E, UF)
 
 
 @kernel(inline=True)
 def exploded(P, s, G, R, SK, SP, SC, rng, E, UF):
     """The pot exploded before the question (an action placed a sixth chip with the fifth): ask
     now; True if the potion starts again."""
-    return P[s, F_CARD_USED] == 0 and second_chance(P, s, G, R, SK, SP, SC, rng, E, UF)
+    return P[s, F_CARD_USED] == 0 and _second_chance(P, s, G, R, SK, SP, SC, rng, E, UF)

@@ -14,10 +14,13 @@ from sim.kernel.decisions.choices import card_answer, next_value_type
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CARD_LOOK, EV_CARD_GAIN, F_START, G_SUPPLY, R_LIMIT, R_PRICE
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import G1, TYPE_COLOUR, WHITE
+from sim.rules.declare import PURPLE, card
 
-OPPORTUNISTIC = card_number("an-opportunistic-moment")
+CARD = card(12, "an-opportunistic-moment", PURPLE, name="An Opportunistic Moment", doc=(
+    "Each player draws 4 chips and may swap one (never orange) for the next-higher chip of its "
+    "colour, or takes a green 1-chip if no swap is possible. The drawn chips go back."))
+OPPORTUNISTIC = CARD.number
 
 
 @kernel
@@ -37,7 +40,7 @@ def default(P, s, arg, G, R):
 
 
 @kernel
-def seat(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF):
+def purple_seat(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF):
     """Seat s draws 4; exchanges one for the next-higher value of its colour (to the bag), or
     takes a green 1 if none can be exchanged; the drawn chips go back."""
     reset_potion(P, s, P[s, F_START], R[R_LIMIT])

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 from sim.kernel.cards.common import fewest, grant_chip
 from sim.kernel.jit import kernel
-from sim.kernel.layout import F_SCORE
-from sim.rules.card_numbers import card_number
+from sim.kernel.layout import F_SCORE, G_NP
 from sim.rules.chips import G1
+from sim.rules.declare import PURPLE, card
 
-BEGINNERS_BONUS = card_number("beginners-bonus")
+CARD = card(5, "beginners-bonus", PURPLE, name="Beginner's Bonus", doc=(
+    "The player or players with the fewest victory points take a green 1-chip, straight into "
+    "the bag."))
+BEGINNERS_BONUS = CARD.number
 
 
 @kernel
-def first(P, n):
+def purple_first(P, G):
     """Before any seat: the fewest VP (the seats that have it take the chip)."""
+    n = G[G_NP]
     return fewest(P, n, F_SCORE)
 
 
 @kernel
-def seat(P, s, least, G, R, supply, E):
+def purple_seat(P, s, first, G, R, supply, E):
     """Seat s takes a green 1-chip into the bag if it had the fewest VP before the card."""
-    if P[s, F_SCORE] == least:
+    if P[s, F_SCORE] == first:
         grant_chip(P, s, G1, G, R, supply, E)

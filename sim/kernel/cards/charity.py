@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from sim.kernel.cards.common import GAIN_RUBY, fewest, gain
 from sim.kernel.jit import kernel
-from sim.kernel.layout import F_RUBIES
-from sim.rules.card_numbers import card_number
+from sim.kernel.layout import F_RUBIES, G_NP
+from sim.rules.declare import PURPLE, card
 
-CHARITY = card_number("charity")
+CARD = card(3, "charity", PURPLE, name="Charity", doc=(
+    "The player or players with the fewest rubies take 1 ruby each."))
+CHARITY = CARD.number
 
 
 @kernel
-def first(P, n):
+def purple_first(P, G):
     """Before any seat: the fewest rubies (the seats that have it take one)."""
+    n = G[G_NP]
     return fewest(P, n, F_RUBIES)
 
 
 @kernel
-def seat(P, s, least, G, E):
+def purple_seat(P, s, first, G, E):
     """Seat s takes a ruby if it had the fewest before the card."""
-    if P[s, F_RUBIES] == least:
+    if P[s, F_RUBIES] == first:
         gain(P, s, G, E, GAIN_RUBY, 1)

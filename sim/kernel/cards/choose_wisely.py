@@ -11,10 +11,14 @@ from sim.kernel.cards.common import GAIN_DROPLET, gain, grant_chip
 from sim.kernel.decisions.choices import card_answer
 from sim.kernel.jit import kernel
 from sim.kernel.layout import G_ROUND, R_ROUNDS
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import P1
+from sim.rules.declare import PURPLE, card
 
-CHOOSE_WISELY = card_number("choose-wisely")
+CARD = card(10, "choose-wisely", PURPLE, name="Choose Wisely",
+            words=(("droplet", 0), ("purple", P1)), doc=(
+    "Each player chooses: move the droplet 2 spaces, or take a purple chip into the bag (only "
+    "once the purple book is out)."))
+CHOOSE_WISELY = CARD.number
 CHOOSE_WISELY_SPACES = 2  # the droplet's spaces (the other option: a purple chip)
 
 
@@ -26,7 +30,7 @@ def default(P, s, arg, G, R):
 
 
 @kernel
-def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+def purple_seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Seat s takes the purple chip or moves its droplet 2 spaces."""
     show_supply(G, supply)
     ok, a = card_answer(P, s, CHOOSE_WISELY, 0, G, R, SK, SP, SC, rng, UF)

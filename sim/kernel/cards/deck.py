@@ -1,6 +1,7 @@
 """The game's deck: dealt at set-up (``deal_deck``), a card forced into one round if the ruleset
 says so (``force_card``), one card turned up a round (``round_card``). Card numbers follow
-``sim.rules.card_numbers.CARD_DECK`` (1..; 0 = no card)."""
+``sim.rules.card_numbers.CARD_DECK`` (1..; 0 = no card); the kernel reads which cards there are
+from the ruleset's mask only (``R_CARD_MASK``), so a user's card needs nothing here."""
 
 from __future__ import annotations
 
@@ -23,7 +24,6 @@ from sim.kernel.layout import (
     R_ROUNDS,
 )
 from sim.kernel.rng import DECK_STREAM, randint, stream_seed
-from sim.rules.card_numbers import N_CARDS
 
 # The stream a forced card's round is drawn from (cards.force_round = 0), seeded with the game
 # index of the deck's stream (``sim.kernel.rng.DECK_STREAM``). No other draw of a game uses it,
@@ -45,10 +45,14 @@ def deal_deck(G, R, rng):
         G[G_DECK_N] = R[R_CARD_ORDER_N]
         return
     k = 0
-    for c in range(1, N_CARDS + 1):
-        if (R[R_CARD_MASK] >> c) & 1:
+    c = 1
+    mask = R[R_CARD_MASK] >> 1
+    while mask != 0:  # every card in the mask, shipped or a user's (bit c: card c)
+        if mask & 1:
             G[G_DECK + k] = c
             k += 1
+        mask >>= 1
+        c += 1
     for i in range(k - 1, 0, -1):  # Fisher-Yates
         j = randint(rng, DECK_STREAM, i + 1)
         c = G[G_DECK + i]

@@ -4,9 +4,11 @@ ruby."""
 from __future__ import annotations
 
 from sim.kernel.jit import kernel
-from sim.rules.card_numbers import card_number
+from sim.rules.declare import BLUE, card
 
-SHINING = card_number("its-shining-extra-bright")
+CARD = card(17, "its-shining-extra-bright", BLUE, name="It's Shining Extra Bright", doc=(
+    "A player whose scoring space shows a ruby takes 1 extra ruby."))
+SHINING = CARD.number
 
 
 @kernel(inline=True)

@@ -12,10 +12,13 @@ from sim.kernel.decisions.choices import card_answer
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CHIPS, EV_CARD_GAIN, F_NCHIPS, G_ROUND
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import W1
+from sim.rules.declare import PURPLE, card
 
-JUST_IN_TIME = card_number("just-in-time")
+CARD = card(6, "just-in-time", PURPLE, name="Just in Time", doc=(
+    "Each player chooses: 4 VP, or take one white 1-chip out of their bag for the rest of the "
+    "game."))
+JUST_IN_TIME = CARD.number
 JUST_IN_TIME_VP = 4  # the VP of the first option (the other: a white 1-chip out of the bag)
 
 
@@ -27,7 +30,7 @@ def default(P, s, arg, G, R):
 
 
 @kernel
-def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+def purple_seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Seat s removes a white 1-chip (back to the supply) or takes 4 VP."""
     nw1 = 0
     for i in range(P[s, F_NCHIPS]):

@@ -8,14 +8,17 @@ from sim.kernel.books.red_2 import hold_aside
 from sim.kernel.cards.common import GAIN_RUBY, gain, grant_chip, look, put_back
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CARD_LOOK, F_CARD_ARG, F_START, G_NP, G_START_PLAYER, R_LIMIT
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import B2, TYPE_VALUE
+from sim.rules.declare import PURPLE, card
 
-LESS_IS_MORE = card_number("less-is-more")
+CARD = card(13, "less-is-more", PURPLE, name="Less is More", doc=(
+    "Every player draws 5 chips: the lowest total (all tied players) takes a blue 2-chip, "
+    "everyone else 1 ruby. The drawn chips go back."))
+LESS_IS_MORE = CARD.number
 
 
 @kernel
-def seat(P, s, G, R, FD, rng, E):
+def purple_seat(P, s, G, R, FD, rng, E):
     """Seat s draws 5 chips and puts them back; their total is kept in F_CARD_ARG."""
     reset_potion(P, s, P[s, F_START], R[R_LIMIT])
     hold_aside(P, s)
@@ -28,7 +31,7 @@ def seat(P, s, G, R, FD, rng, E):
 
 
 @kernel
-def last(P, G, R, supply, E):
+def purple_last(P, G, R, supply, E):
     """Once every seat has drawn, in start-player order: the lowest totals take a blue 2-chip,
     the others a ruby."""
     n = G[G_NP]

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from sim.kernel.books.common import raise_limit
 from sim.kernel.jit import kernel
-from sim.rules.card_numbers import card_number
+from sim.rules.declare import BLUE, card
 
-LUXURY = card_number("living-in-luxury")
+CARD = card(20, "living-in-luxury", BLUE, name="Living in Luxury", doc=(
+    "The explosion limit is 9 this round instead of 7. With yellow Set 3 the larger raise "
+    "counts; the two never add up."))
+LUXURY = CARD.number
 
 
 @kernel(inline=True)

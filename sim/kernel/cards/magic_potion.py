@@ -6,9 +6,11 @@ from sim.kernel.cards.common import GAIN_FLASK
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_CARD_GAIN, F_FLASK, G_CARD, G_NP
-from sim.rules.card_numbers import card_number
+from sim.rules.declare import BLUE, card
 
-MAGIC_POTION = card_number("magic-potion")
+CARD = card(18, "magic-potion", BLUE, name="Magic Potion", doc=(
+    "At the end of the round every player's flask is refilled for free."))
+MAGIC_POTION = CARD.number
 
 
 @kernel

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from sim.kernel.jit import kernel
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import ORANGE
+from sim.rules.declare import BLUE, card
 
-PUMPKIN_PARTY = card_number("pumpkin-patch-party")
+CARD = card(15, "pumpkin-patch-party", BLUE, name="Pumpkin Patch Party", doc=(
+    "Every orange chip placed this round moves 1 extra space."))
+PUMPKIN_PARTY = CARD.number
 
 
 @kernel(inline=True)
-def move(c):
+def placed_move(c):
     """Extra spaces of a chip of colour c placed now (per chip: keep it one compare)."""
     return 1 if c == ORANGE else 0

@@ -11,10 +11,14 @@ from sim.kernel.bag import show_supply
 from sim.kernel.cards.common import GAIN_VP, TAKE_RUBIES, gain, grant_chip
 from sim.kernel.decisions.choices import card_answer, dearest
 from sim.kernel.jit import kernel
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import N_TYPES, TYPE_VALUE
+from sim.rules.declare import PURPLE, TAKE_OTHER, card
 
-RATS_FRIENDS = card_number("rats-are-your-friends")
+CARD = card(8, "rats-are-your-friends", PURPLE, name="Rats Are Your Friends",
+            words=(("vp", TAKE_OTHER),), doc=(
+    "Each player chooses: any 4-chip whose book is out (into the bag at once), or 1 VP for "
+    "every rat tail they get this round."))
+RATS_FRIENDS = CARD.number
 
 
 @kernel
@@ -26,7 +30,7 @@ def default(P, s, arg, G, R):
 
 
 @kernel
-def rats(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF):
+def rat_tails(P, s, tails_n, G, R, supply, SK, SP, SC, rng, E, UF):
     """Once seat s's rat tails are known (before its bag is refilled, so a granted chip can be
     drawn): the chip or the VP; return the tails the seat keeps (all of them)."""
     show_supply(G, supply)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from sim.kernel.die import roll_die
 from sim.kernel.jit import kernel
-from sim.rules.card_numbers import card_number
+from sim.rules.declare import PURPLE, card
 
-ROLL_THE_DIE = card_number("roll-the-die")
+CARD = card(1, "roll-the-die", PURPLE, name="Roll the Die", doc=(
+    "Every player rolls the bonus die once and takes what it shows; a pumpkin goes into the bag "
+    "at once."))
+ROLL_THE_DIE = CARD.number
 
 
 @kernel
-def seat(P, s, G, die, DS, supply, rng, E):
+def purple_seat(P, s, G, die, DS, supply, rng, E):
     """Seat s rolls the bonus die (a pumpkin goes into the bag at once)."""
     roll_die(P, s, G, die, DS, supply, rng, E)

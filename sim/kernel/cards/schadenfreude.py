@@ -12,10 +12,13 @@ from sim.kernel.cards.common import grant_chip
 from sim.kernel.decisions.choices import card_answer, dearest
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_EXPLODED, G_NP, G_START_PLAYER
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import N_TYPES, TYPE_VALUE
+from sim.rules.declare import BLUE, card
 
-SCHADENFREUDE = card_number("schadenfreude")
+CARD = card(23, "schadenfreude", BLUE, name="Schadenfreude", doc=(
+    "When a player's pot explodes, the player to their left takes any 2-chip whose book is out, "
+    "into their bag."))
+SCHADENFREUDE = CARD.number
 
 
 @kernel

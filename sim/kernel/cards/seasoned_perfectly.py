@@ -6,9 +6,12 @@ from __future__ import annotations
 from sim.kernel.cards.common import GAIN_DROPLET, gain
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_EXPLODED, F_WHITE, G_NP, G_START_PLAYER, R_LIMIT
-from sim.rules.card_numbers import card_number
+from sim.rules.declare import BLUE, card
 
-SEASONED = card_number("seasoned-perfectly")
+CARD = card(19, "seasoned-perfectly", BLUE, name="Seasoned Perfectly", doc=(
+    "A player whose white chips total exactly the explosion limit (7, before any raise) when "
+    "drawing ends moves their droplet 1 space."))
+SEASONED = CARD.number
 
 
 @kernel

@@ -24,10 +24,14 @@ from sim.kernel.layout import (
     G_START_PLAYER,
     R_LAST,
 )
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE
+from sim.rules.declare import BLUE, card
 
-STRONG_INGREDIENT = card_number("strong-ingredient")
+CARD = card(22, "strong-ingredient", BLUE, name="Strong Ingredient", draws_after=True, doc=(
+    "In start-player order, each player who stopped without exploding draws up to 5 chips and "
+    "may place one; the rest go back. These draws never explode the pot, and the placed chip "
+    "has no action (past the last space it goes into the overflow bowl)."))
+STRONG_INGREDIENT = CARD.number
 
 
 @kernel
@@ -44,7 +48,7 @@ def default(P, s, arg, G, R):
 
 
 @kernel
-def strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
+def _strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
     """Seat s draws up to 5 chips, places one after the last chip (no action, never explodes;
     into the overflow bowl past the last space), the rest go back."""
     if P[s, F_FORCED_N] > 0:  # scripted: the card's draws follow the potion's in the list
@@ -75,4 +79,4 @@ def after_brewing(P, G, R, FD, SK, SP, SC, rng, E, UF):
     for k in range(n):
         s = (G[G_START_PLAYER] + k) % n
         if P[s, F_EXPLODED] == 0:
-            strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF)
+            _strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from sim.kernel.cards.common import GAIN_DROPLET, gain
 from sim.kernel.jit import kernel
-from sim.rules.card_numbers import card_number
+from sim.rules.declare import PURPLE, card
 
-POT_FILLING_UP = card_number("the-pot-is-filling-up")
+CARD = card(2, "the-pot-is-filling-up", PURPLE, name="The Pot is Filling Up", doc=(
+    "Every player moves their droplet 1 space forward."))
+POT_FILLING_UP = CARD.number
 
 
 @kernel
-def seat(P, s, G, E):
+def purple_seat(P, s, G, E):
     """Seat s's droplet moves 1 space."""
     gain(P, s, G, E, GAIN_DROPLET, 1)

@@ -4,9 +4,11 @@ both results (step A, and green Set 6's rolls)."""
 from __future__ import annotations
 
 from sim.kernel.jit import kernel
-from sim.rules.card_numbers import card_number
+from sim.rules.declare import BLUE, card
 
-POT_IS_FULL = card_number("the-pot-is-full")
+CARD = card(14, "the-pot-is-full", BLUE, name="The Pot is Full", doc=(
+    "Anyone who rolls the bonus die this round rolls it twice and takes both results."))
+POT_IS_FULL = CARD.number
 
 
 @kernel(inline=True)

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from sim.kernel.jit import kernel
 from sim.kernel.witches import visiting_witch
-from sim.rules.card_numbers import card_number
+from sim.rules.declare import BLUE, HERB_WITCHES, card
 
-VISIT_WITCH = card_number("visit-from-a-witch")
+CARD = card(26, "visit-from-a-witch", BLUE, name="Visit from a Witch", needs=HERB_WITCHES, doc=(
+    "A random herb witch not in play visits: this round every player may call her once, free "
+    "(no penny)."))
+VISIT_WITCH = CARD.number
 
 
 @kernel

@@ -12,10 +12,12 @@ from sim.kernel.decisions.choices import card_answer
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_CARD_GAIN, F_CARD_USED, F_NPOT, F_WHITE, POT_T
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
+from sim.rules.declare import BLUE, card
 
-WELL_STIRRED = card_number("well-stirred")
+CARD = card(21, "well-stirred", BLUE, name="Well Stirred", puts_back="white", doc=(
+    "Each player may put the first white chip they draw back into the bag, without the flask."))
+WELL_STIRRED = CARD.number
 
 
 @kernel
@@ -26,7 +28,7 @@ def default(P, s, arg, G, R):
 
 
 @kernel
-def stir(P, s, G, R, SK, SP, SC, rng, E, UF):
+def _stir(P, s, G, R, SK, SP, SC, rng, E, UF):
     """The first white chip drawn (just placed) may go back into the bag."""
     P[s, F_CARD_USED] = 1
     k = P[s, F_NPOT]
@@ -40,7 +42,7 @@ def stir(P, s, G, R, SK, SP, SC, rng, E, UF):
 
 
 @kernel(inline=True)
-def placed(P, s, t, G, R, SK, SP, SC, rng, E, UF):
+def after_placed(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     """Drawn chip t was just placed, the pot intact (per chip: a compare or two)."""
     if P[s, F_CARD_USED] == 0 and TYPE_COLOUR[t] == WHITE:
-        stir(P, s, G, R, SK, SP, SC, rng, E, UF)
+        _stir(P, s, G, R, SK, SP, SC, rng, E, UF)

@@ -12,10 +12,13 @@ from sim.kernel.cards.common import GAIN_RUBY, gain, grant_chip
 from sim.kernel.decisions.choices import card_answer, grantable
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_RUBIES, G_ROUND, R_PRICE, R_ROUNDS
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import B1, G1, K1, O1, P1, R1, TYPE_VALUE, W1, Y1
+from sim.rules.declare import PURPLE, card
 
-WHEEL_AND_DEAL = card_number("wheel-and-deal")
+CARD = card(11, "wheel-and-deal", PURPLE, name="Wheel and Deal", doc=(
+    "Each player may pay 1 ruby for one 1-chip of any colour but purple and black whose book is "
+    "out; it goes into the bag at once."))
+WHEEL_AND_DEAL = CARD.number
 
 
 @kernel
@@ -32,7 +35,7 @@ def default(P, s, arg, G, R):
 
 
 @kernel
-def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+def purple_seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Seat s may buy the 1-chip it names for a ruby."""
     show_supply(G, supply)
     ok, a = card_answer(P, s, WHEEL_AND_DEAL, P[s, F_RUBIES], G, R, SK, SP, SC, rng, UF)

@@ -11,10 +11,14 @@ from sim.kernel.cards.common import GAIN_RUBY, TAKE_RUBIES, gain, grant_chip
 from sim.kernel.decisions.choices import card_answer, dearest, grantable
 from sim.kernel.jit import kernel
 from sim.kernel.layout import R_PRICE
-from sim.rules.card_numbers import card_number
 from sim.rules.chips import K1, N_TYPES, TYPE_VALUE
+from sim.rules.declare import PURPLE, TAKE_OTHER, card
 
-CHOOSE_ONE = card_number("you-only-get-to-choose-one")
+CARD = card(7, "you-only-get-to-choose-one", PURPLE, name="You Only Get to Choose One",
+            words=(("rubies", TAKE_OTHER),), doc=(
+    "Each player takes one of: a black 1-chip, any 2-chip whose book is out, or 3 rubies. A "
+    "chip goes into the bag at once."))
+CHOOSE_ONE = CARD.number
 CHOOSE_ONE_RUBIES = 3  # the rubies of the other option (instead of a chip)
 
 
@@ -29,7 +33,7 @@ def default(P, s, arg, G, R):
 
 
 @kernel
-def seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+def purple_seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Seat s takes the chip it names, or 3 rubies."""
     show_supply(G, supply)
     ok, a = card_answer(P, s, CHOOSE_ONE, 0, G, R, SK, SP, SC, rng, UF)

@@ -46,7 +46,7 @@ def question_keys(strategies: int) -> list[str]:
 
 def deal_values(t: DealTotals, key: str) -> np.ndarray:
     """Per deal, the figure ``key`` (total over count)."""
-    return t.x[key].to_numpy(np.float64) / t.n[key].to_numpy(np.float64)
+    return np.asarray(t.x[key], np.float64) / np.asarray(t.n[key], np.float64)
 
 
 @dataclass

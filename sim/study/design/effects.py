@@ -52,6 +52,8 @@ from sim.stats.multiplicity import (
     few_deals_half_width,
     frozen_gc,
     identical_note,
+    maxt_family,
+    maxt_holm,
     maxt_quantile,
     t_pvalue,
     zero_half_width,
@@ -125,24 +127,48 @@ class Diff:
         tol = 1e-12 * max(1.0, abs(self.change)) if math.isfinite(self.change) else 1e-12
         return int(np.sum(np.abs(d) > tol))
 
-    def half_width(self, q: float) -> float:
-        """The half-width of ``value +- q se``, never below the count-based floor when fewer
-        than ``FEW_DEALS`` deals differ; for a difference with no spread over deals 0 when
-        both sides are the same game, else the rule of three's."""
-        se = self.se
+    def unit(self) -> float:
+        """The pair's standard error as its own interval reads it: the half-width of its own
+        95% interval over that interval's t quantile. It is ``se``, but never below the
+        count-based floor (fewer than ``FEW_DEALS`` deals differ) over the quantile; for a
+        difference with no spread over deals 0 when both sides are the same game, else the
+        rule of three's half-width over the quantile."""
+        se, q1 = self.se, single_quantile(self.deals)
         if not math.isfinite(se):
             return math.nan
         if se > 0:
-            return max(q * se, few_deals_half_width(self.differing(), self.deals, self.change))
-        return 0.0 if self.same else zero_half_width(self.deals, self.change)
+            return max(se, self.floor())
+        return 0.0 if self.same else zero_half_width(self.deals, self.change) / q1
+
+    def floor(self) -> float:
+        """The count-based floor on :meth:`unit` (0 from ``FEW_DEALS`` differing deals on)."""
+        h = few_deals_half_width(self.differing(), self.deals, self.change)
+        return h / single_quantile(self.deals) if h > 0 else 0.0
+
+    def half_width(self, q: float) -> float:
+        """The half-width of ``value +- q unit``: at the single t quantile the pair's own 95%
+        interval, at a simultaneous quantile that interval widened in proportion (the floors
+        too), so that it excludes 0 exactly when ``|t| > q``."""
+        return q * self.unit()
 
     def interval(self, q: float) -> tuple[float, float]:
         h = self.half_width(q)
         return self.value - h, self.value + h
 
+    def t(self) -> float:
+        """``value / unit``: 0 for a difference 0 on every deal, infinite for one the same and
+        not 0 on every deal."""
+        u = self.unit()
+        if not math.isfinite(u):
+            return math.nan
+        if u <= 0:
+            return 0.0 if self.value == 0 else math.inf
+        return self.value / u
+
     def p(self) -> float:
-        """The two-sided p-value of the paired t test (1 for a difference 0 on every deal)."""
-        return t_pvalue(self.value, self.se, self.deals - 1)
+        """The two-sided p-value of ``t`` (the paired t test, its floors included), below 0.05
+        exactly when the pair's own interval excludes 0."""
+        return t_pvalue(self.value, self.unit(), self.deals - 1)
 
     def note(self) -> str:
         if self.same:
@@ -168,6 +194,7 @@ class Family:
     pairs: list[tuple[str, str]]
     diffs: list[Diff]
     _q: float | None = None
+    _p: np.ndarray | None = None
 
     @property
     def deals(self) -> int:
@@ -186,6 +213,19 @@ class Family:
         if self._q is None:
             self._q = maxt_quantile(self.resid())
         return self._q
+
+    def t(self) -> np.ndarray:
+        return np.array([d.t() for d in self.diffs], np.float64)
+
+    def p_adj(self, method: str = DEFAULT_ADJUST) -> np.ndarray:
+        """Every pair's p-value adjusted over the family: ``holm`` by Holm's step-down with the
+        max-|t| bound of the effect's simultaneous interval (``maxt_holm``), ``bh`` and ``none``
+        as :func:`sim.stats.multiplicity.adjust`."""
+        if method != "holm":
+            return adjust([d.p() for d in self.diffs], method)
+        if self._p is None:  # the quantile and the adjusted p-values from the same draws
+            self._q, self._p = maxt_family(self.resid(), self.t())
+        return self._p.copy()
 
 
 def pair_families(knob: str, labels: Sequence[str], ests: Sequence[Mapping[str, Estimate]],
@@ -224,7 +264,7 @@ def difference_rows(families: Sequence[Family], method: str = DEFAULT_ADJUST) ->
         for f in families:
             q = single_quantile(f.deals)
             ps = [d.p() for d in f.diffs]
-            padj = adjust(ps, method)
+            padj = f.p_adj(method)
             for (a, b), d, p, pa in zip(f.pairs, f.diffs, ps, padj):
                 lo, hi = d.interval(q)
                 rows.append({"knob": f.knob, "metric": f.metric, "from": a, "to": b,
@@ -245,10 +285,10 @@ def effect_rows(families: Sequence[Family], method: str = DEFAULT_ADJUST) -> lis
     rows = []
     with frozen_gc():
         for f in families:
+            padj = f.p_adj(method)  # first: under holm it draws the quantile too
             top = picked_pair(f)
             d = f.diffs[top]
             lo, hi = d.interval(f.quantile())
-            padj = adjust([x.p() for x in f.diffs], method)
             moving = int(np.sum(padj < ALPHA))
             rows.append({"knob": f.knob, "metric": f.metric, "from": f.pairs[top][0],
                          "to": f.pairs[top][1], "diff": d.value, "ci_lo": lo, "ci_hi": hi,
@@ -278,6 +318,22 @@ def knob_quantiles(families: Sequence[Family], knobs: Sequence[str]) -> dict[str
     """:func:`knob_quantile` of each knob (computed once, shared by the ranking and its
     bootstrap)."""
     return {k: knob_quantile(families, k) for k in knobs}
+
+
+def knob_figure_p(families: Sequence[Family], knob: str) -> dict[str, float]:
+    """Each figure's smallest p-value over the pairs of ``knob``'s whole family (every pair of
+    every figure), adjusted by ``maxt_holm``: below 0.05 when some pair of the figure
+    excludes 0 at the knob's simultaneous quantile (the ranking's interval)."""
+    fams = [f for f in families if f.knob == knob]
+    if not fams:
+        return {}
+    p = maxt_holm(np.column_stack([f.resid() for f in fams]),
+                      np.concatenate([f.t() for f in fams]))
+    out, at = {}, 0
+    for f in fams:
+        out[f.metric] = _min(p[at:at + len(f.diffs)])
+        at += len(f.diffs)
+    return out
 
 
 def picked_pair(f: Family) -> int:
@@ -319,12 +375,13 @@ def rank_knobs(effects: pd.DataFrame, knobs: Sequence[str], method: str = DEFAUL
                families: Sequence[Family] | None = None,
                knob_q: Mapping[str, float] | None = None) -> pd.DataFrame:
     """One row per knob (``RANKING_COLUMNS``): its strongest effect over the figures, ``effect``
-    "moves" or "no effect", ``p_adj`` (the smallest of its figures' family p-values adjusted
-    over its figures) and the figures it moves; ranked by :func:`ranks_of`; ``rank_ci`` each
-    knob's rank interval (NaN without). With ``families`` the interval and strength of each
-    figure's pick are simultaneous over the knob's whole family (``knob_q``: the knobs'
-    :func:`knob_quantile`, computed when not given) and the strongest figure is picked by
-    them; without, the effects' own (one figure's family)."""
+    "moves" or "no effect", ``p_adj`` and the figures it moves (``holm`` with ``families``:
+    :func:`knob_figure_p`, so a figure whose interval at the knob's quantile excludes 0 is
+    moved; otherwise each figure's family p-value adjusted again over the knob's figures);
+    ranked by :func:`ranks_of`; ``rank_ci`` each knob's rank interval (NaN without). With
+    ``families`` the interval and strength of each figure's pick are simultaneous over the
+    knob's whole family (``knob_q``: the knobs' :func:`knob_quantile`, computed when not given)
+    and the strongest figure is picked by them; without, the effects' own (one figure's family)."""
     rows = []
     with frozen_gc():
         for knob in knobs:
@@ -336,7 +393,11 @@ def rank_knobs(effects: pd.DataFrame, knobs: Sequence[str], method: str = DEFAUL
                 g = knob_interval(g, families, knob_quantile(families, knob) if q is None else q)
             s = g["strength"].fillna(-1.0)
             top = g.loc[s.idxmax()]
-            fig_p = adjust(g["p_adj"].to_numpy(np.float64), method)
+            if families is not None and method == "holm":
+                kp = knob_figure_p(families, knob)
+                fig_p = np.array([kp.get(m, math.nan) for m in g["metric"]], np.float64)
+            else:
+                fig_p = adjust(g["p_adj"].to_numpy(np.float64), method)
             moved = [str(m) for m, p in zip(g["metric"], fig_p) if p < ALPHA]
             lo, hi = (rank_ci or {}).get(knob, (math.nan, math.nan))
             rows.append({"knob": knob, "effect": EFFECT if moved else NO_EFFECT,
@@ -371,7 +432,7 @@ def rank_intervals(families: Sequence[Family], knobs: Sequence[str],
     D = fams[0].deals
     rng = np.random.default_rng([int(seed), RANK_STREAM])
     W = rng.multinomial(D, np.full(D, 1 / D), size=reps).astype(np.float64)
-    fig_p = {k: [] for k in knobs}
+    fig_p: dict[str, list] = {k: [] for k in knobs}
     fig_s = {k: [] for k in knobs}
     with frozen_gc():
         for f in fams:
@@ -380,26 +441,31 @@ def rank_intervals(families: Sequence[Family], knobs: Sequence[str],
             s1 = W @ R
             var = D / (D - 1) * np.clip(W @ (R * R) - s1 * s1 / D, 0, None)
             se = np.sqrt(var)
-            spread = np.array([x.se > 0 for x in f.diffs])
-            zero_h = np.array([0.0 if x.same else zero_half_width(D, x.change)
-                               for x in f.diffs])
-            with np.errstate(divide="ignore", invalid="ignore"):
-                p = np.where(se > 0, 2 * student.sf(np.abs(v) / se, D - 1),
-                             np.where(v == 0, 1.0, 0.0))
-            p = np.minimum(p, 1.0)
+            unit = np.array([x.unit() for x in f.diffs])
+            floor = np.array([x.floor() for x in f.diffs])
+            u = np.where(se > 0, np.maximum(se, floor[None, :]), unit[None, :])
             q = kq[f.knob]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                tb = np.where(u > 0, np.abs(v) / u, np.where(v == 0, 0.0, np.inf))
+            if method == "holm":  # moves: some pair beyond the knob's quantile
+                fig_p.setdefault(f.knob, []).append(np.where(tb.max(axis=1) > q, 0.0, 1.0))
+            else:
+                p = np.minimum(2 * student.sf(tb, D - 1), 1.0)
+                fig_p.setdefault(f.knob, []).append(
+                    [_min(adjust(p[b], method)) for b in range(reps)])
             pick = np.argmax(np.abs(v), axis=1)
             rows = np.arange(reps)
-            half = np.where(spread[pick], q * se[rows, pick], zero_h[pick])
+            half = q * u[rows, pick]
             with np.errstate(divide="ignore", invalid="ignore"):
                 st = np.where(half > 0, np.abs(v[rows, pick]) / half,
                               np.where(v[rows, pick] == 0, 0.0, np.inf))
-            fig_p[f.knob].append([_min(adjust(p[b], method)) for b in range(reps)])
             fig_s[f.knob].append(st)
         present = [k for k in knobs if fig_p[k]]
         ranks = np.empty((reps, len(present)), np.int64)
         for b in range(reps):
-            moving = [bool(np.any(adjust([fp[b] for fp in fig_p[k]], method) < ALPHA))
+            moving = [bool(np.any(np.asarray([fp[b] for fp in fig_p[k]]) == 0.0))
+                      if method == "holm" else
+                      bool(np.any(adjust([fp[b] for fp in fig_p[k]], method) < ALPHA))
                       for k in present]
             strongest = [float(np.max(np.nan_to_num([s[b] for s in fig_s[k]], nan=-1.0,
                                                     posinf=np.inf))) for k in present]

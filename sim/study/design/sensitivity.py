@@ -225,15 +225,24 @@ class SensitivityResult:
 
 
 def family_text(method: str) -> dict[str, str]:
-    """What each flag of a sensitivity run is adjusted over, and how (``run.json``)."""
-    from sim.stats.multiplicity import ADJUST_TEXT, METHOD_SIMULTANEOUS
+    """What each flag and interval of a sensitivity run is adjusted over, and how
+    (``run.json``)."""
+    from sim.stats.multiplicity import ADJUST_TEXT, METHOD_KNOB_WIDE, METHOD_SIMULTANEOUS
 
-    return {"method": ADJUST_TEXT[method],
+    holm = method == "holm"
+    how = (ADJUST_TEXT[method] + (": Holm's step-down with the max-|t| bound of the "
+                                  "simultaneous intervals in place of Bonferroni's, so a flag "
+                                  "never contradicts its interval" if holm else ""))
+    return {"method": how,
             "moves, pairs_moving, differences' p_adj": "all pairs of values of one knob for "
             "one figure",
-            "ranking's figures moved, effect and p_adj": "the figures of one knob (each "
-            "figure's family p_adj, adjusted again over the knob's figures)",
+            "ranking's figures moved, effect and p_adj": (
+                "every pair of every figure of one knob, the family of the ranking's interval "
+                "(each figure's smallest adjusted p-value)" if holm else
+                "the figures of one knob (each figure's family p_adj, adjusted again over the "
+                "knob's figures)"),
             "effects' interval": METHOD_SIMULTANEOUS,
+            "ranking's interval": METHOD_KNOB_WIDE,
             "rank_lo, rank_hi": f"percentile bootstrap over deals ({fx.RANK_REPS} resamples)"}
 
 

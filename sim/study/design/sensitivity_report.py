@@ -35,8 +35,8 @@ def _digits(res, metric: str) -> int:
 
 def ranking_rows(res) -> tuple[list[str], list[list[str]]]:
     """Each knob: rank [95% CI], knob, effect, its adjusted p-value, its strongest figure,
-    the two values, the paired difference [simultaneous 95% CI], the strength, the figures it
-    moves."""
+    the two values, the paired difference [95% CI simultaneous over every pair of every figure
+    of the knob: knob-wide], the strength, the figures it moves."""
     rows = []
     for r in res.tables["ranking"].to_dict(orient="records"):
         d = _digits(res, r["metric"])
@@ -45,7 +45,7 @@ def ranking_rows(res) -> tuple[list[str], list[list[str]]]:
                      ci_cell(r["diff"], r["ci_lo"], r["ci_hi"], d, sign=True),
                      strength_text(r["strength"]), r["metrics_moved"] or "none"])
     return ["rank [95% CI]", "knob", "effect", "p_adj", "strongest figure", "values",
-            "difference [simultaneous 95% CI]", "strength", "figures moved"], rows
+            "difference [knob-wide simultaneous 95% CI]", "strength", "figures moved"], rows
 
 
 def rank_text(r: dict) -> str:
@@ -73,13 +73,22 @@ def effect_rows(res) -> tuple[list[str], list[list[str]]]:
 
 def families_text(res) -> str:
     """The families the flags are adjusted over, and how, in one paragraph."""
-    return (f"Flags are decided by p-values adjusted by {ADJUST_TEXT[res.settings.adjust]}. A "
-            "knob **moves** a figure when some pair of its values has an adjusted p-value below "
-            "0.05, the family being every pair of the knob's values for that figure (pairs "
-            "moving). The ranking's figures moved are adjusted again over the figures of the "
-            "knob (each figure's smallest adjusted p-value); a knob with none has **no "
-            "effect**. The largest difference's interval is simultaneous over the knob's pairs "
-            "for the figure (it holds every pair at once, so also the one picked), the other "
+    holm = res.settings.adjust == "holm"
+    how = ("Holm's step-down with the max-|t| bound of the simultaneous intervals in place of "
+           "Bonferroni's, so that a flag never contradicts its interval" if holm else
+           ADJUST_TEXT[res.settings.adjust])
+    ranking = ("The ranking's figures moved are adjusted over every pair of every figure of "
+               "the knob, the family of its knob-wide interval (a figure whose ranked interval "
+               "excludes 0 is moved)" if holm else
+               "The ranking's figures moved are adjusted again over the figures of the knob "
+               "(each figure's smallest adjusted p-value)")
+    return (f"Flags are decided by p-values adjusted by {how}. A knob **moves** a figure when "
+            "some pair of its values has an adjusted p-value below 0.05, the family being every "
+            f"pair of the knob's values for that figure (pairs moving). {ranking}; a knob with "
+            "none has **no effect**. The effects' largest difference has an interval "
+            "simultaneous over the knob's pairs for the figure (it holds every pair at once, so "
+            "also the one picked); the ranking's is simultaneous over the whole knob, every "
+            "pair of every figure (knob-wide: it holds whichever figure is picked); the other "
             "differences' intervals are each 95% on their own. A difference 0 on every deal is "
             "[0, 0] only for two values that are the same ruleset; otherwise it is +-3/n times "
             "the figure's largest change on one deal (1 for a share), noted \"identical on all "
@@ -188,10 +197,15 @@ def flags_line(res) -> str:
     """The flags' families and adjustment, in one line for the terminal."""
     from sim.stats.multiplicity import ADJUST_TEXT
 
-    return (f"flags: p-values adjusted by {ADJUST_TEXT[res.settings.adjust]}; moves: some pair "
-            "of the knob's values for the figure, adjusted over those pairs; figures moved: "
-            "adjusted again over the knob's figures; \"identical on all n deals\": 0 on every "
-            "deal of two different rulesets, +-3/n x the figure's largest change on one deal")
+    holm = res.settings.adjust == "holm"
+    how = ("Holm's step-down with the max-|t| bound of the simultaneous intervals" if holm
+           else ADJUST_TEXT[res.settings.adjust])
+    moved = ("over every pair of every figure of the knob (the ranking's knob-wide interval)"
+             if holm else "adjusted again over the knob's figures")
+    return (f"flags: p-values adjusted by {how}; moves: some pair of the knob's values for the "
+            f"figure, adjusted over those pairs; figures moved: {moved}; the ranking's "
+            "interval is knob-wide simultaneous; \"identical on all n deals\": 0 on every deal "
+            "of two different rulesets, +-3/n x the figure's largest change on one deal")
 
 
 def no_effect_line(res) -> str:

@@ -238,6 +238,8 @@ def canonical_command(settings: dict) -> str:
         parts += ["--set", o]
     for f in settings.get("strategy_files", []):
         parts += ["--strategy-file", f]
+    for f in settings.get("rules_files", []):
+        parts += ["--rules-file", f]
     parts += ["--format", settings["format"]]
     if settings.get("until_ci") is not None:
         parts += ["--until-ci", repr(settings["until_ci"])]

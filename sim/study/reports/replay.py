@@ -10,7 +10,9 @@ with the run's seed it fixes every bag draw and die roll. The replay takes the r
 ``run.json`` saved (its resolved tables, so overrides and rules files are included even if the
 file has changed or gone since), the strategy specs and ``--strategy-file`` files it names, and
 plays that deal at that table in that rotation through the same kernel, then checks every
-seat's final VP and rank against the report's rows.
+seat's final VP and rank against the report's rows. A user's card plays from its rules file
+(``run.json["rules_files"]``: path and code hash), loaded again before the ruleset: a file gone
+is refused, a file whose code changed is noted.
 """
 
 from __future__ import annotations
@@ -108,6 +110,40 @@ def _read_run(p: Path) -> dict:
     return run
 
 
+def preload_rules_files(path: str | Path) -> None:
+    """Load the rules files a report's run loaded, before anything imports the kernel (``quacks
+    replay`` calls it first: the kernel's hook tables are generated with them); a report that
+    cannot be read is left to :func:`load_report_game` to refuse."""
+    p = Path(path)
+    try:  # run.json (sim.study.reports.files.RUN_FILE, whose module imports the kernel)
+        run = json.loads((p / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(run, dict):
+        load_run_rules_files(run, p, [])
+
+
+def load_run_rules_files(run: dict, p: Path, notes: list[str]) -> None:
+    """Load the user's rules files the run loaded (``run.json["rules_files"]``), before its
+    ruleset names their cards; a file gone or no longer loading is a ReplayError, a file whose
+    code changed a note."""
+    from sim.rules.card_files import RulesFileError
+    from sim.rules.card_numbers import add_card_file, loaded_rules_files
+
+    for entry in run.get("rules_files") or []:
+        f = entry.get("path", "") if isinstance(entry, dict) else ""
+        if not Path(f).is_file():
+            raise ReplayError(f"--rules-file {f}: the run loaded it, but it is gone; restore it "
+                              "to replay this report")
+        try:
+            add_card_file(f)
+        except RulesFileError as e:
+            raise ReplayError(f"{p / 'run.json'}: rules file: {e}") from None
+        now = {x["path"]: x["code"] for x in loaded_rules_files()}
+        if entry.get("code") and now.get(str(Path(f).resolve())) != entry["code"]:
+            notes.append(f"{f} has changed since the run; the replay may differ")
+
+
 def _ruleset(run: dict, p: Path) -> Ruleset:
     from sim.rules.ruleset import RulesetError, ruleset_from_data
 
@@ -192,6 +228,7 @@ def load_report_game(path: str | Path, *, game: int | None = None, seat: int | N
         raise ReplayError(f"{gf}: the rows of game {game} disagree on deal, table, rotation or "
                           "seed")
     notes: list[str] = []
+    load_run_rules_files(run, p, notes)
     rs = _ruleset(run, p)
     saved_hash = run["ruleset"].get("hash")
     if saved_hash and saved_hash != rs.hash:

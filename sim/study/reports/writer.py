@@ -50,6 +50,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.rules.card_numbers import loaded_rules_files
 from sim.study.reports.files import (
     COMPRESSION,
     GAMES_FILE,
@@ -325,6 +326,7 @@ class ReportWriter:
                                      " // rotations, rotation g % rotations"},
             "strategy_files": [{"path": f, "sha256": sha256_of(f)}
                                for f in plan.config.strategy_files],
+            "rules_files": loaded_rules_files(),
             "versions": package_versions(),
             "started": self.started, "finished": now_iso(),
             "wall_seconds": round(result.seconds, 3),

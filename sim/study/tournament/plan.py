@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from sim.api.game import check_players, check_round_values
+from sim.rules.card_numbers import loaded_rules_files
 from sim.rules.ruleset import Ruleset, load_ruleset
 from sim.study.tournament.defaults import (  # the defaults live apart: the CLI's help quotes them
     DEFAULT_CI_CAP,
@@ -116,6 +117,9 @@ class Plan:
         d["rules_hash"] = self.ruleset.hash
         if not d["sequential"]:  # runs saved before --sequential existed resume as before
             del d["sequential"]
+        files = [f["path"] for f in loaded_rules_files()]
+        if files:  # the user's rules files loaded (--rules-file, plugins): the command names them
+            d["rules_files"] = files
         return d
 
     def lineup(self, table: int) -> list:

@@ -61,7 +61,6 @@ class TournamentResult:
             "games": self.games, "deals": self.deals, "games_per_deal": self.plan.games_per_deal,
             "games_requested": s["games"], "seed": s["seed"], "rules": self.plan.ruleset.name,
             "overrides": s["overrides"], "rules_hash": s["rules_hash"], "until_ci": s["until_ci"],
-            "sequential": bool(s.get("sequential", False)),
             "stopped": self.stopped, "max_win_share_halfwidth": _num(self.max_halfwidth),
             "detail": s["detail"], "duplicate": s["duplicate"],
             "out": str(self.out) if self.out is not None else None,
@@ -78,6 +77,7 @@ class TournamentResult:
             "rating_note": self.summary.info.get("rating_note", ""),
             "interval_methods": self.summary.info.get("interval_methods", {}),
             "notes": list(self.notes),
+            **({"sequential": True} if s.get("sequential") else {}),  # --sequential only
         }
 
 
