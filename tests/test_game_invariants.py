@@ -25,7 +25,7 @@ from sim.kernel.cards import deal_deck
 from sim.kernel.decisions.slots import SC_WIDTH
 from sim.kernel.game import finish_game, play_game, setup_game
 from sim.kernel.records import O_ERR, O_RANK, O_SCORE, O_WIDTH, RD_SCORE, RD_WIDTH
-from sim.kernel.rng import stream_seed
+from sim.kernel.rng import N_STREAMS, game_streams
 from sim.kernel.round import play_round
 from sim.kernel.witches import deal_witches, penny_points
 from sim.rules import chips
@@ -111,13 +111,14 @@ def drive_game(seed: int, game: int, strategies, RS=RS, box=BOX):
     SC = np.zeros((n, SC_WIDTH), dtype=np.int64)
     FD = np.zeros((n, 1), dtype=np.int64)
     DS = np.zeros(1, dtype=np.int64)
-    rng = np.array([stream_seed(np.uint64(seed), game, s) for s in range(n + 1)], dtype=np.uint64)
+    rng = np.empty(N_STREAMS, dtype=np.uint64)
+    game_streams(np.uint64(seed), np.full(N_STREAMS, game, dtype=np.int64), rng)
     supply = RS.supply.copy()
     E = np.zeros((30_000, L.EV_WIDTH), dtype=np.int64)
     rd = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
     setup_game(P, G, R, supply, RS.starting_bag, n)
-    deal_deck(G, R, rng, n)
-    deal_witches(P, G, R, rng, n, E)
+    deal_deck(G, R, rng)
+    deal_witches(P, G, R, rng, E)
     bags = []
     for r in range(1, 10):
         G[L.G_ROUND] = r
@@ -140,7 +141,8 @@ def drive_game(seed: int, game: int, strategies, RS=RS, box=BOX):
     out2 = np.zeros((n, O_WIDTH), dtype=np.int64)
     rd2 = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
     E2 = np.zeros((0, L.EV_WIDTH), dtype=np.int64)
-    call_kernel(play_game, seed=np.uint64(seed), game=game, nplayers=n, R=R, coins=RS.coins,
+    deal = np.full(N_STREAMS, game, dtype=np.int64)
+    call_kernel(play_game, seed=np.uint64(seed), deal=deal, nplayers=n, R=R, coins=RS.coins,
                 vp=RS.vp, ruby=RS.ruby, tails=RS.tails, die=RS.die, supply0=RS.supply,
                 price=RS.price, book_round=RS.book_round, book_set=RS.book_set,
                 start_bag=RS.starting_bag, SK=SK, SP=SP, out=out2, rd=rd2, E=E2)

@@ -26,6 +26,7 @@ from sim.kernel.decisions.buy_marginal import (
     marginal_worth,
 )
 from sim.kernel.decisions.decide import decide_buy
+from sim.kernel.rng import N_STREAMS
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
@@ -158,7 +159,7 @@ def buys(spec: str, coins: int, round_: int, bag: str = START) -> list[str]:
     n = decide_buy(P, 0, coins, 2, RS.supply.copy(), RS.price, (RS.price >= 0).astype(np.int64),
                    out,
                    G, rules_scalars(RS), st.kinds[None].copy(), st.params[None].copy(),
-                   np.zeros((1, S.SC_WIDTH), dtype=np.int64), np.zeros(2, dtype=np.uint64),
+                   np.zeros((1, S.SC_WIDTH), dtype=np.int64), np.zeros(N_STREAMS, dtype=np.uint64),
                    slot_table())
     return sorted(chips.chip_name(int(t)) for t in out[:n])
 

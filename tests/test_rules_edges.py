@@ -259,6 +259,7 @@ def test_the_red_slot_answers_every_extra_distance():
     from sim.kernel import layout as L
     from sim.kernel.decisions import slots as S
     from sim.kernel.decisions.decide import decide_extra
+    from sim.kernel.rng import N_STREAMS
     from sim.rules import chips
     from strategies.registry import slot_table
 
@@ -268,7 +269,7 @@ def test_the_red_slot_answers_every_extra_distance():
     SK = np.zeros((1, S.N_SLOTS), dtype=np.int64)
     SP = np.zeros((1, S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
     SC = np.zeros((1, S.SC_WIDTH), dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
+    rng = np.zeros(N_STREAMS, dtype=np.uint64)
     y1 = chips.parse_chips("y1")[0]
 
     def ask(kind, ptr=0):

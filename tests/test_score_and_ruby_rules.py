@@ -9,6 +9,7 @@ from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
 from sim.kernel.decisions.decide import decide_spend
 from sim.kernel.decisions.potion_value import one_step_ev_draws, press_shift
+from sim.kernel.rng import N_STREAMS
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
 from strategies.plugin import function_table
@@ -87,7 +88,7 @@ def _spend(spec: str, round_no: int, rubies: int, flask_full: int, i: int = 0) -
     SK = st.kinds[None, :].copy()
     SP = st.params[None, :, :].copy()
     SC = np.zeros((1, S.SC_WIDTH), dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
+    rng = np.zeros(N_STREAMS, dtype=np.uint64)
     return decide_spend(P, 0, i, G, R, SK, SP, SC, rng, function_table())
 
 

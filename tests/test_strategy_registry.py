@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from sim.api.rules_array import rules_scalars
 from sim.cli.main import app
 from sim.kernel.decisions import slots as S
+from sim.kernel.rng import N_STREAMS
 from sim.rules import chips
 from strategies.builtin import (
     PRESETS,
@@ -474,7 +475,7 @@ def _buys(spec: str, coins: int) -> list[str]:
     n = decide_buy(P, 0, coins, 2, supply, rs.price, avail, out, G, rules_scalars(rs),
                    st.kinds[None].copy(),
                    st.params[None].copy(), np.zeros((1, S.SC_WIDTH), dtype=np.int64),
-                   np.zeros(2, dtype=np.uint64), slot_table())
+                   np.zeros(N_STREAMS, dtype=np.uint64), slot_table())
     return sorted(chips.chip_name(int(t)) for t in out[:n])
 
 

@@ -34,6 +34,7 @@ from sim.kernel.records import (
     RESULT,
     ROUND,
 )
+from sim.kernel.rng import N_STREAMS
 from sim.rules.ruleset import Ruleset
 from sim.rules.witches import N_WITCHES
 from sim.stats.clusters import ClusterSums
@@ -179,25 +180,40 @@ class BatchResult:
         return (np.arange(n)[None, :] + self.rotations[:, None]) % n
 
 
+def no_deals() -> np.ndarray:
+    """``play_games``' ``deals`` when every stream of a game starts from its own game index."""
+    return np.zeros((0, N_STREAMS), dtype=np.int64)
+
+
 def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray,
                rotations: np.ndarray,
                seed: int, detail: bool = False, chunks: int = DEFAULT_CHUNKS) -> BatchResult:
-    """Play every (games[k], rotations[k]) with the lineup; results independent of chunking."""
+    """Play every (games[k], rotations[k]) with the lineup; results independent of chunking.
+
+    ``games`` may also be an items x ``N_STREAMS`` array: item k's random stream i (its source,
+    ``sim.kernel.rng``) then starts from game games[k, i] (pick-freeze designs that share some
+    sources between games and redraw the others: ``sim.study.luck``)."""
     ruleset.check_implemented()
     n = len(lineup)
     check_players(ruleset, n)
     check_round_values(ruleset, lineup)
     SK, SP = lineup_arrays(lineup, ruleset)
+    games = np.asarray(games, dtype=np.int64)
     m = len(games)
     out = np.zeros((m, n, O_WIDTH), dtype=np.int64)
     rounds = int(ruleset.game("rounds"))
     rd = np.zeros((m if detail else 0, rounds, n, RD_WIDTH), dtype=np.int64)
     tables, uf = _kernel_tables(ruleset), slot_table()
-    play_games(np.uint64(seed), np.asarray(games, dtype=np.int64),
+    deals = no_deals()
+    if games.ndim == 2:
+        if games.shape[1] != N_STREAMS:
+            raise ValueError(f"games: expected {N_STREAMS} streams a game, got {games.shape[1]}")
+        deals, games = np.ascontiguousarray(games), np.ascontiguousarray(games[:, 0])
+    play_games(np.uint64(seed), games,
                np.asarray(rotations, dtype=np.int64),
                n, *tables, SK, SP, out, rd, max(1, min(chunks, m)), *uf,
-               game_pointer(tables, SK, SP, uf))
-    return BatchResult(np.asarray(games), np.asarray(rotations), out, rd if detail else None,
+               game_pointer(tables, SK, SP, uf), deals)
+    return BatchResult(games, np.asarray(rotations), out, rd if detail else None,
                        lineup)
 
 
@@ -382,6 +398,7 @@ def replay(ruleset: Ruleset, lineup: list[Strategy], *, seed: int, game: int, ro
     rd = np.zeros((int(ruleset.game("rounds")), n, RD_WIDTH), dtype=np.int64)
     tables, uf = _kernel_tables(ruleset), slot_table()
     # the very compiled game play_games calls, so a replay is the scored game (and compiles nothing)
-    game_pointer(tables, SK, SP, uf)[0](np.uint64(seed), game, n, *tables, SK, SP, out, rd, E, uf)
+    deal = np.full(N_STREAMS, game, dtype=np.int64)
+    game_pointer(tables, SK, SP, uf)[0](np.uint64(seed), deal, n, *tables, SK, SP, out, rd, E, uf)
     nev = count_events(E)
     return E[:nev], out

@@ -26,6 +26,7 @@ from sim.api.round_script import (
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
+from sim.kernel.rng import N_STREAMS
 from sim.rules import chips
 from sim.rules.books import ROUND_FILE_KEYS, SCRIPTED
 
@@ -73,7 +74,7 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
     SK = np.full((n, S.N_SLOTS), S.SCRIPTED, dtype=np.int64)
     SP = np.zeros((n, S.N_SLOTS, S.PARAM_WIDTH), dtype=np.float64)
     E = np.zeros((5000, L.EV_WIDTH), dtype=np.int64)
-    rng = np.zeros(n + 1, dtype=np.uint64)
+    rng = np.zeros(N_STREAMS, dtype=np.uint64)
     results = []
     for r, rnd in enumerate(rounds, start=1):
         where = f"{label}: round {r}"

@@ -42,6 +42,7 @@ from sim.kernel.records import (
     RD_WIDTH,
     W_WIDTH,
 )
+from sim.kernel.rng import N_STREAMS
 from sim.kernel.round import play_round
 from sim.rules import chips
 from sim.rules.books import ROUND_FILE_KEYS
@@ -229,7 +230,7 @@ def play_prepared(pr: PreparedRound) -> dict:
     d, label, rs, n, P, G, R = pr.d, pr.label, pr.rs, pr.n, pr.P, pr.G, pr.R
     SK, SP, SC, FD, DS, supply = pr.SK, pr.SP, pr.SC, pr.FD, pr.DS, pr.supply
     E = np.zeros((5000, L.EV_WIDTH), dtype=np.int64)
-    rng = np.zeros(n + 1, dtype=np.uint64)
+    rng = np.zeros(N_STREAMS, dtype=np.uint64)
     res = play_checked_round(P, G, R, rs, n, supply, SK, SP, SC, FD, DS, rng, E, label)
     res.update(rules=rs.name, overrides=list(rs.overrides), rules_given="rules" in d or "set" in d,
                ruby_costs={"droplet": int(rs.game("ruby_cost_droplet")),

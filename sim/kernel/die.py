@@ -8,7 +8,7 @@ from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_DIE, F_RUBIES, F_SCORE, G_DIE_N, G_DIE_PTR
 from sim.kernel.records import GERR_DIE_SHORT, game_error
-from sim.kernel.rng import randint
+from sim.kernel.rng import DIE_STREAM, randint
 from sim.rules.chips import O1
 
 FACE_VP1, FACE_VP2, FACE_RUBY, FACE_DROPLET, FACE_PUMPKIN = 0, 1, 2, 3, 4
@@ -24,7 +24,7 @@ def roll_die(P, s, G, die, DS, supply, rng, E):
         face = DS[G[G_DIE_PTR]]
         G[G_DIE_PTR] += 1
     else:
-        face = die[randint(rng, s, die.shape[0])]
+        face = die[randint(rng, DIE_STREAM + s, die.shape[0])]
     record(E, G, s, EV_DIE, face, 0, 0)
     if face == FACE_VP1:
         P[s, F_SCORE] += 1

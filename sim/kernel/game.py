@@ -47,7 +47,7 @@ from sim.kernel.records import (
     O_WITCHES,
     W_WIDTH,
 )
-from sim.kernel.rng import stream_seed
+from sim.kernel.rng import DECK_STREAM, N_STREAMS, game_streams
 from sim.kernel.round import play_rounds
 from sim.kernel.witches import deal_witches, penny_points
 
@@ -104,12 +104,16 @@ def finish_game(P, G, out, E):
 
 
 @kernel(nrt=True)
-def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, price, book_round,
+def play_game(seed, deal, nplayers, R, coins, vp, ruby, tails, die, supply0, price, book_round,
               book_set, start_bag, SK, SP, out, rd, E, UF):
     """Play one complete game; fill ``out`` (seats x O_WIDTH), ``rd`` and events ``E``.
 
-    The randomness of seat s comes from stream (seed, game, s) only, so the same seat meets the
-    same luck whatever strategy sits there and whatever else runs in the batch.
+    Every source of randomness has its own streams (``sim.kernel.rng``): seat s's bag draws, its
+    bonus-die rolls and its strategy's random choices, the deck, the witches. Stream i starts
+    from game ``deal[i]`` of the run (``game_streams``): a game of the run gives every stream its
+    game index; a game sharing some sources with another gives those streams the other's index.
+    So the same seat meets the same luck whatever strategy sits there and whatever else runs in
+    the batch.
 
     Teams (``R_TEAMS``): players t and t + n/2 share cauldron t (the kernel's seat t), and take
     turns deciding for it, player t in odd rounds and player t + n/2 in even ones; both get the
@@ -128,14 +132,13 @@ def play_game(seed, game, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     if teams:
         SKr = np.empty((nc, SK.shape[1]), dtype=np.int64)
         SPr = np.empty((nc, SP.shape[1], SP.shape[2]), dtype=np.float64)
-    rng = np.empty(nplayers + 1, dtype=np.uint64)
-    for s in range(nplayers + 1):
-        rng[s] = stream_seed(seed, game, s)
+    rng = np.empty(N_STREAMS, dtype=np.uint64)
+    game_streams(seed, deal, rng)
     supply = supply0.copy()
     setup_game(P, G, R, supply, start_bag, nc)
-    deal_deck(G, R, rng, nplayers)
-    force_card(G, R, seed, game)
-    deal_witches(P, G, R, rng, nplayers, E)
+    deal_deck(G, R, rng)
+    force_card(G, R, seed, deal[DECK_STREAM])
+    deal_witches(P, G, R, rng, E)
     play_rounds(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
                 SK, SP, SKr, SPr, SC, FD, DS, rng, E, rd, W, UF)
     penny_points(P, G, R, E)
@@ -159,7 +162,8 @@ def game_pointer(tables, SK, SP, UF) -> tuple:
     from numba import njit, typeof, types
 
     rows = types.Array(types.int64, 2, "C")
-    argtypes = (types.uint64, types.int64, types.int64, *(typeof(t) for t in tables), typeof(SK),
+    deal = types.Array(types.int64, 1, "C")
+    argtypes = (types.uint64, deal, types.int64, *(typeof(t) for t in tables), typeof(SK),
                 typeof(SP), rows, types.Array(types.int64, 3, "C"), rows, typeof(UF))
     fn = _GAME_FOR.get(argtypes)
     if fn is None:
@@ -172,12 +176,15 @@ def game_pointer(tables, SK, SP, UF) -> tuple:
 @kernel(parallel=True, nrt=True)
 def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die, supply0, price,
                book_round, book_set, start_bag, lineup_SK, lineup_SP, out, rd, n_chunks, UF_funcs,
-               UF_memory, game):
+               UF_memory, game, deals):
     """Play games[k] with the lineup rotated by rotations[k] for every k, in parallel chunks;
     ``game`` is :func:`game_pointer`'s ``play_game``.
 
-    Seat s of item k gets lineup entry (s + rotations[k]) % nplayers. Every item depends only on
-    (seed, games[k], rotations[k]), never on the chunking or the thread that runs it.
+    Seat s of item k gets lineup entry (s + rotations[k]) % nplayers. Every stream of item k
+    starts from game games[k], or with ``deals`` of a row per item (pick-freeze designs,
+    ``quacks luck``) stream i from game deals[k, i]; none: ``deals`` has no rows. Every item
+    depends only on (seed, its game indices, rotations[k]), never on the chunking or the thread
+    that runs it.
     """
     m = games.shape[0]
     E = np.zeros((0, 6), dtype=np.int64)
@@ -193,8 +200,13 @@ def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die,
         hi = (c + 1) * m // n_chunks
         rd_empty = np.zeros((0, nplayers, rd.shape[-1] if rd.ndim == 4 else 1), dtype=np.int64)
         UFc = (UF_funcs, np.zeros_like(UF_memory))  # each chunk its own strategy memory
+        deal = np.empty(N_STREAMS, dtype=np.int64)
         for k in range(lo, hi):
             r = rotations[k] % nplayers
             rdk = rd[k] if rd.shape[0] > 0 else rd_empty
-            game[0](seed, games[k], nplayers, R, coins, vp, ruby, tails, die, supply0, price,
+            if deals.shape[0] > 0:
+                deal[:] = deals[k]
+            else:
+                deal[:] = games[k]
+            game[0](seed, deal, nplayers, R, coins, vp, ruby, tails, die, supply0, price,
                     book_round, book_set, start_bag, SKr[r], SPr[r], out[k], rdk, E, UFc)

@@ -35,7 +35,7 @@ from sim.kernel.layout import (
     P_WIDTH,
     R_POTION_CARD,
 )
-from sim.kernel.rng import stream_seed
+from sim.kernel.rng import CHOICE_STREAM, N_STREAMS, stream_seed
 
 BOWL_ROWS = 32  # histogram rows for the overflow bowl's VP (the last one: that many or more)
 
@@ -88,7 +88,7 @@ def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chu
         SC = np.zeros((1, SC_WIDTH), dtype=np.int64)
         FD = np.zeros((1, 1), dtype=np.int64)
         E = np.zeros((0, 6), dtype=np.int64)
-        rng = np.empty(1, dtype=np.uint64)
+        rng = np.zeros(N_STREAMS, dtype=np.uint64)
         counts = np.zeros(20, dtype=np.int64)
         UFc = (UF_funcs, np.zeros_like(UF_memory))  # each chunk its own strategy memory
         for t in bag:
@@ -105,6 +105,7 @@ def run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start,
     function without reference counting, with the brewing inlined."""
     for i in range(lo, hi):
         rng[0] = stream_seed(seed, i, 0)
+        rng[CHOICE_STREAM] = stream_seed(seed, i, CHOICE_STREAM)  # a random strategy's choices
         brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UF)
         outcome = P[0, F_EXPLODED] + P[0, F_PROTECTED]
         hist[P[0, F_REWARD], outcome] += 1
@@ -120,7 +121,7 @@ def potion_forced(bag, draws, start, limit, flask, R, SK, SP, E, UF):
     SC = np.zeros((1, SC_WIDTH), dtype=np.int64)
     FD = np.zeros((1, max(1, draws.shape[0])), dtype=np.int64)
     FD[0, : draws.shape[0]] = draws
-    rng = np.zeros(1, dtype=np.uint64)
+    rng = np.zeros(N_STREAMS, dtype=np.uint64)
     P[0, :] = 0
     for t in bag:
         add_chip(P, 0, t)

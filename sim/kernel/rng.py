@@ -55,3 +55,24 @@ def randint(state, k, n):
 def uniform(state, k):
     """A uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(state, k) >> uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+# The streams of one game, one per source of its randomness (``quacks luck`` splits the outcome's
+# variance by source). Stream ``i`` of a game starts at ``stream_seed(seed, deal[i], i)``: a normal
+# game gives every stream its own game index; a pick-freeze pair gives two games the same index
+# for the streams of the source they share. Seats own a block of SEAT_STREAMS streams each kind.
+SEAT_STREAMS = 8  # room for every seat (the rules allow at most 5 players)
+BAG_STREAM = 0  # + seat: the chips drawn from the seat's bag
+DIE_STREAM = BAG_STREAM + SEAT_STREAMS  # + seat: the seat's bonus-die rolls
+CHOICE_STREAM = DIE_STREAM + SEAT_STREAMS  # + seat: its strategy's own random choices
+DECK_STREAM = CHOICE_STREAM + SEAT_STREAMS  # the fortune-teller deck's shuffle and forced round
+WITCH_STREAM = DECK_STREAM + 1  # the herb witches' deal and the visiting witch
+N_STREAMS = WITCH_STREAM + 1
+
+
+@kernel
+def game_streams(seed, deal, rng):
+    """Set every stream of ``rng`` (N_STREAMS states) to its start: stream i from game
+    ``deal[i]`` of the run seeded with ``seed``."""
+    for i in range(N_STREAMS):
+        rng[i] = stream_seed(seed, deal[i], i)

@@ -34,6 +34,7 @@ FUNCTIONS = {
     "experiment": "ask_experiment",
     "exploit": "ask_exploit",
     "styles": "ask_styles",
+    "luck": "ask_luck",
 }
 
 __all__ = sorted(FUNCTIONS)

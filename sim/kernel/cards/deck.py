@@ -23,19 +23,19 @@ from sim.kernel.layout import (
     R_DECK,
     R_ROUNDS,
 )
-from sim.kernel.rng import randint, stream_seed
+from sim.kernel.rng import DECK_STREAM, randint, stream_seed
 
-# The stream a forced card's round is drawn from (cards.force_round = 0). No other draw of a game
-# uses it (its seats draw from streams 0..players-1, the shared draws from stream ``players``),
+# The stream a forced card's round is drawn from (cards.force_round = 0), seeded with the game
+# index of the deck's stream (``sim.kernel.rng.DECK_STREAM``). No other draw of a game uses it,
 # so forcing a card changes no other random draw, and every game of a deal (the same seed and
 # game index, whatever the seating) draws the same round.
 FORCE_STREAM = 0xF0C0
 
 
 @kernel
-def deal_deck(G, R, rng, stream):
+def deal_deck(G, R, rng):
     """The game's deck: the fixed order if the ruleset gives one, else every card left in,
-    shuffled from the shared random stream. No deck when ``cards.deck`` is off."""
+    shuffled from the deck's own stream (``DECK_STREAM``). No deck when ``cards.deck`` is off."""
     G[G_DECK_N] = 0
     if R[R_DECK] == 0:
         return
@@ -54,7 +54,7 @@ def deal_deck(G, R, rng, stream):
         mask >>= 1
         c += 1
     for i in range(k - 1, 0, -1):  # Fisher-Yates
-        j = randint(rng, stream, i + 1)
+        j = randint(rng, DECK_STREAM, i + 1)
         c = G[G_DECK + i]
         G[G_DECK + i] = G[G_DECK + j]
         G[G_DECK + j] = c

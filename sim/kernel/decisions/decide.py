@@ -91,7 +91,7 @@ from sim.kernel.layout import (
     SPEND_DROPLET,
     SPEND_FLASK,
 )
-from sim.kernel.rng import randint, uniform
+from sim.kernel.rng import CHOICE_STREAM, randint, uniform
 from sim.rules.chips import (
     TYPE_COLOUR,
     TYPE_VALUE,
@@ -109,7 +109,7 @@ def decide_draw(P, s, G, R, SK, SP, SC, rng, UF):
     if k == STOP_NEVER:
         return True
     if k == STOP_RANDOM:
-        return uniform(rng, s) >= SP[s, SLOT_STOP, 0]
+        return uniform(rng, CHOICE_STREAM + s) >= SP[s, SLOT_STOP, 0]
     if k == STOP_EV:
         return one_step_ev_draws(P, s, G, R, SP)
     if k == SCRIPTED:
@@ -126,7 +126,7 @@ def decide_flask(P, s, t, G, R, SK, SP, SC, rng, UF):
     if k == FLASK_MIN:
         return TYPE_VALUE[t] >= SP[s, SLOT_FLASK, 0] and P[s, F_WHITE] >= SP[s, SLOT_FLASK, 1]
     if k == FLASK_RANDOM:
-        return uniform(rng, s) < SP[s, SLOT_FLASK, 0]
+        return uniform(rng, CHOICE_STREAM + s) < SP[s, SLOT_FLASK, 0]
     if k == SCRIPTED:
         return SC[s, SC_FLASK_ON] == P[s, F_PLACED_NO]
     if k >= USER_BASE:
@@ -149,7 +149,7 @@ def decide_blue(P, s, looked, nlooked, G, R, SK, SP, SC, rng, UF):
                 bestkey = key
         return best
     if k == BLUE_RANDOM:
-        return randint(rng, s, nlooked + 1) - 1
+        return randint(rng, CHOICE_STREAM + s, nlooked + 1) - 1
     if k == SCRIPTED:
         want = scripted_blue(SC, s, P[s, F_BLUE_PTR])
         if want < 0:
@@ -173,7 +173,7 @@ def decide_yellow(P, s, white_type, G, R, SK, SP, SC, rng, UF):
     if k == YELLOW_NEVER:
         return False
     if k == YELLOW_RANDOM:
-        return uniform(rng, s) < 0.5
+        return uniform(rng, CHOICE_STREAM + s) < 0.5
     if k >= USER_BASE:
         return call_slot(UF, k - USER_BASE, P, s, G, R, SP, white_type, 0) != 0
     return True
@@ -212,7 +212,7 @@ def decide_explosion(P, s, vp, coins, G, R, SK, SP, SC, rng, UF):
     if k == SCRIPTED:
         return SC[s, SC_CHOICE]
     if k == EXPLODE_RANDOM:
-        return randint(rng, s, 2)
+        return randint(rng, CHOICE_STREAM + s, 2)
     if k >= USER_BASE:
         return 1 if call_slot(UF, k - USER_BASE, P, s, G, R, SP, vp, coins) != 0 else 0
     if G[G_ROUND] >= R[R_ROUNDS]:
@@ -332,7 +332,7 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
                     m += 1
             if m == 0:
                 break
-            j = randint(rng, s, m + 1)  # m means: buy nothing more
+            j = randint(rng, CHOICE_STREAM + s, m + 1)  # m means: buy nothing more
             if j == m:
                 break
             for t in range(nt):
@@ -378,7 +378,7 @@ def decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF):
             return 0
         return SPEND_FLASK if flask > droplet else SPEND_DROPLET
     if k == RUBY_RANDOM:
-        j = randint(rng, s, 3)
+        j = randint(rng, CHOICE_STREAM + s, 3)
         if j == 1 and rubies >= droplet_cost(P, s, R):
             return SPEND_DROPLET
         if j == 2 and P[s, F_FLASK] == 0 and rubies >= flask_cost(P, s, R):

@@ -27,7 +27,7 @@ from sim.kernel.decisions.slots import (
 )
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_DRAWS, F_PENNY, G_ROUND, G_VISIT, R_PENNY_VP, R_ROUNDS
-from sim.kernel.rng import uniform
+from sim.kernel.rng import CHOICE_STREAM, uniform
 from sim.rules.witch_numbers import N_GROUPS
 
 # witch_answer's first value: how the seat answered (her module turns it into her answer)
@@ -62,7 +62,7 @@ def witch_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
     if k == WITCH_RANDOM:
         if q > N_WITCHES:
             return ASK_RANDOM, 0
-        if uniform(rng, s) >= SP[s, SLOT_WITCH, 0]:
+        if uniform(rng, CHOICE_STREAM + s) >= SP[s, SLOT_WITCH, 0]:
             return ASK_DECLINE, 0
         return ASK_RANDOM, 1
     if q <= N_WITCHES and SP[s, SLOT_WITCH, q] >= WITCH_OFF:

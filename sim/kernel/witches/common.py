@@ -23,7 +23,7 @@ from sim.kernel.layout import (
     R_WITCH_FIXED,
     R_WITCHES,
 )
-from sim.kernel.rng import randint
+from sim.kernel.rng import WITCH_STREAM, randint
 from sim.rules.witch_numbers import N_GROUPS, N_WITCHES, PER_GROUP
 
 ALL_PENNIES = (1 << N_GROUPS) - 1  # F_PENNY: bit g, the penny of group g
@@ -54,14 +54,14 @@ def call_witch(P, s, G, E, w, b, c):
 
 
 @kernel
-def deal_witches(P, G, R, rng, stream, E):
-    """Set-up: one witch per group (fixed by the ruleset, else drawn from the game's shared
-    stream ``stream``) and one penny per group for every seat."""
+def deal_witches(P, G, R, rng, E):
+    """Set-up: one witch per group (fixed by the ruleset, else drawn from the game's witch
+    stream ``WITCH_STREAM``) and one penny per group for every seat."""
     if R[R_WITCHES] == 0:
         return
     for g in range(N_GROUPS):
         f = R[R_WITCH_FIXED + g]
-        G[G_WITCH + g] = f if f > 0 else PER_GROUP * g + 1 + randint(rng, stream, PER_GROUP)
+        G[G_WITCH + g] = f if f > 0 else PER_GROUP * g + 1 + randint(rng, WITCH_STREAM, PER_GROUP)
     for s in range(G[G_NP]):
         P[s, F_PENNY] = ALL_PENNIES
     record(E, G, -1, EV_WITCHES, G[G_WITCH], G[G_WITCH + 1], G[G_WITCH + 2])
@@ -82,9 +82,9 @@ def penny_points(P, G, R, E):
 @kernel
 def visiting_witch(P, G, R, rng, E):
     """Visit from a Witch: unless already set (a round file names her), one of the witches not
-    in play, drawn from the game's shared stream, visits this round."""
+    in play, drawn from the game's witch stream, visits this round."""
     if G[G_VISIT] == 0:
-        k = randint(rng, rng.shape[0] - 1, N_WITCHES - N_GROUPS)
+        k = randint(rng, WITCH_STREAM, N_WITCHES - N_GROUPS)
         for w in range(1, N_WITCHES + 1):
             in_play = False
             for g in range(N_GROUPS):

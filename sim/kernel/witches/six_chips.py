@@ -39,7 +39,7 @@ from sim.kernel.layout import (
     WITCH_LOOK,
     WITCH_LOOK_NO,
 )
-from sim.kernel.rng import randint
+from sim.kernel.rng import CHOICE_STREAM, randint
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import BLUE, GREEN, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.witch_numbers import witch_number
@@ -119,7 +119,7 @@ def ask_next(P, s, held, G, R, SK, SP, SC, rng, UF):
     if how == ASK_SCRIPT:
         return next_scripted(P, s, held, SC)
     if how == ASK_RANDOM:
-        j = randint(rng, s, held + 1)
+        j = randint(rng, CHOICE_STREAM + s, held + 1)
         return j if j < held else -1
     if how == ASK_DECLINE:
         return -1

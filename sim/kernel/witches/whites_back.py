@@ -19,7 +19,7 @@ from sim.kernel.decisions.witch import (
 )
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_ANCHOR, F_NPOT, F_START, F_WHITE, POT_P, POT_T, R_FLASK_REUSE
-from sim.kernel.rng import randint
+from sim.kernel.rng import CHOICE_STREAM, randint
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.witch_numbers import param_offset, witch_number
@@ -43,7 +43,7 @@ def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     if how == ASK_SCRIPT:
         return scripted_when(P, s, a, arg)
     if how == ASK_RANDOM:
-        return 1 + randint(rng, s, 2)
+        return 1 + randint(rng, CHOICE_STREAM + s, 2)
     return a
 
 
