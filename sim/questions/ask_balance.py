@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from sim.questions.ask_rules import as_list
+from sim.questions.ask_rules import as_list, load_rules_files
 from sim.questions.report import Report
 from sim.questions.running import check_ints, open_backend, set_threads, strategy_specs, warm_games
 from sim.study.balance.settings import DEFAULT_GAMES, DEFAULT_PLAYERS, STRONG
@@ -16,6 +16,7 @@ def balance(
     *,
     rules: str = "base",
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
+    rules_file: Sequence[str] | str | None = None,
     players: int = DEFAULT_PLAYERS,
     field: Sequence[str] | str | None = None,
     games: int = DEFAULT_GAMES,
@@ -52,7 +53,9 @@ def balance(
     goes (``done``/``total`` None for a part that does not count its games); ``on_note(line)``
     hears where the games run; ``on_compile(entry)`` is called before the game kernel is first
     used. Raises a ValueError with the command's one line on a bad argument; Ctrl-C
-    (KeyboardInterrupt) writes nothing."""
+    (KeyboardInterrupt) writes nothing.
+    ``rules_file``: rules files loaded first (the CLI's ``--rules-file``; ValueError if bad)."""
+    load_rules_files(rules_file)
     from sim.study.balance.plots import plot_jobs
     from sim.study.balance.report import check_out, write_report
     from sim.study.balance.run import BalanceError, plan_balance, run_balance

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from sim.questions.ask_rules import as_list
+from sim.questions.ask_rules import as_list, load_rules_files
 from sim.questions.report import Report
 from sim.questions.running import check_ints, set_threads, strategy_specs, warm_games
 
@@ -17,6 +17,7 @@ def compare(
     rules: Sequence[str] | str | None = None,
     variant: Sequence[str] | str | None = None,
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
+    rules_file: Sequence[str] | str | None = None,
     strategies: Sequence[str] | str | None = None,
     players: int | None = None,
     games: int | None = None,
@@ -51,7 +52,9 @@ def compare(
     numbers as the command. ``progress(games, total)`` is called from 0 as the games go;
     ``on_compile(entry)`` before the game kernel is first used. Raises a ValueError with the
     command's one line on a bad argument (an OSError naming ``out`` when the report cannot be
-    written); Ctrl-C (KeyboardInterrupt) writes nothing."""
+    written); Ctrl-C (KeyboardInterrupt) writes nothing.
+    ``rules_file``: rules files loaded first (the CLI's ``--rules-file``; ValueError if bad)."""
+    load_rules_files(rules_file)
     from sim.study.compare.config import CompareError
     from sim.study.compare.plots import plot_jobs
     from sim.study.compare.run import check_out, plan_compare, run_compare

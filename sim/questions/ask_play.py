@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from sim.questions.ask_rules import as_list, load_strategy_files
+from sim.questions.ask_rules import as_list, load_rules_files, load_strategy_files
 from sim.questions.running import check_ints, set_threads, strategy_specs, warm_games
 
 
@@ -85,6 +85,7 @@ def play(
     seed: int = 1,
     rules: str = "base",
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
+    rules_file: Sequence[str] | str | None = None,
     threads: int | None = None,
     strategy_file: Sequence[str] | str | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -94,7 +95,9 @@ def play(
     rate (``quacks play``). Game ``k`` seats the lineup rotated by ``k`` and is fixed by the seed
     and ``k``, so the same arguments give the same numbers as the command. ``strategies`` is one
     spec per seat (or one for all), comma-separated or a list; ``progress(done, games)`` is called
-    as the games go (from 0); ``on_compile(entry)`` before the game kernel is first used."""
+    as the games go (from 0); ``on_compile(entry)`` before the game kernel is first used.
+    ``rules_file``: rules files loaded first (the CLI's ``--rules-file``; ValueError if bad)."""
+    load_rules_files(rules_file)
     from sim.api.game import check_players, check_round_values, play_summary
     from sim.rules.ruleset import load_ruleset
 

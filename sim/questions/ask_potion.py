@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from sim.questions.ask_rules import as_list, load_strategy_files
+from sim.questions.ask_rules import as_list, load_rules_files, load_strategy_files
 from sim.questions.running import set_threads
 
 
@@ -72,6 +72,7 @@ def potion(
     start: int = 0,
     rules: str = "base",
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
+    rules_file: Sequence[str] | str | None = None,
     n: int = 1_000_000,
     seed: int = 1,
     exact: bool = False,
@@ -95,7 +96,9 @@ def potion(
     against the optimal stopper. Potion ``i`` uses the random stream ``(seed, i)``, so the same
     arguments give the same numbers as the command. ``progress(done, total)`` is called as the
     potions go; ``on_compile(entry)`` before a kernel is first used (it may compile).
+    ``rules_file``: rules files loaded first (the CLI's ``--rules-file``; ValueError if bad).
     """
+    load_rules_files(rules_file)
     from sim.api import potion as pot
     from sim.api import potion_draws as draws_api
     from sim.api.exact import MAX_STATES, sub_bag_count

@@ -43,3 +43,16 @@ def load_strategy_files(files: Sequence[str] | str | None) -> None:
     load_plugins_dir()
     for f in as_list(files):
         load_strategy_file(f)
+
+
+def load_rules_files(files: Sequence[str] | str | None) -> list[str]:
+    """Load each user rules file (``--rules-file``: a card or a book, numbered after the shipped
+    ones) and return the rule ids added; what a question does first. Raises
+    ``sim.rules.card_files.RulesFileError`` (a ValueError: one line naming the file) on a bad
+    file, or on one loaded after the process's first game."""
+    from sim.rules.card_numbers import add_card_file
+
+    added: list[str] = []
+    for f in as_list(files):
+        added += add_card_file(f)
+    return added

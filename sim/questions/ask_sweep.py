@@ -56,7 +56,7 @@ def sweep(
     rules: str | None = None,
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
     until_ci: float | None = None,
-    sequential: bool | None = None,
+    sequential: bool = False,
     width: float | None = None,
     detail: str | None = None,
     resume: bool = False,

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from sim.questions.ask_rules import as_list
+from sim.questions.ask_rules import as_list, load_rules_files
 from sim.questions.report import Report
 from sim.questions.running import check_ints, set_threads
 
@@ -21,6 +21,7 @@ def thresholds(
     round: int = 0,  # noqa: A002 - named as the CLI's --round
     rules: str = "base",
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
+    rules_file: Sequence[str] | str | None = None,
     card: str | None = None,
     coin_value: float | None = None,
     ruby_value: float | None = None,
@@ -54,7 +55,9 @@ def thresholds(
     prints); ``tables["thresholds"]`` and ``tables["policy"]`` are its tables. The same seed
     gives the same numbers as the command. ``progress(done, total)`` counts the stop rules
     (from 0); ``on_compile(entry)`` is called before the potion kernel is first used. Raises
-    ``ThresholdsError`` (a ValueError) with the command's one line on a bad argument."""
+    ``ThresholdsError`` (a ValueError) with the command's one line on a bad argument.
+    ``rules_file``: rules files loaded first (the CLI's ``--rules-file``; ValueError if bad)."""
+    load_rules_files(rules_file)
     from sim.api import potion as pot
     from sim.rules.ruleset import load_ruleset
     from sim.study.thresholds import compute as th

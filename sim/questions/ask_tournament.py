@@ -43,7 +43,7 @@ def tournament(
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
     format: str | None = None,  # noqa: A002 - named as the CLI's --format
     until_ci: float | None = None,
-    sequential: bool | None = None,
+    sequential: bool = False,
     detail: str | None = None,
     resume: bool = False,
     force: bool = False,

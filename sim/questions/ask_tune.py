@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from sim.questions.ask_rules import as_list, load_strategy_files
+from sim.questions.ask_rules import as_list, load_rules_files, load_strategy_files
 from sim.questions.report import Report
 from sim.questions.running import check_ints, open_backend, set_threads, strategy_specs
 
@@ -23,6 +23,7 @@ def tune(
     force: bool = False,
     rules: str = "base",
     set: Sequence[str] | str | None = None,  # noqa: A002 - named as the CLI's --set
+    rules_file: Sequence[str] | str | None = None,
     threads: int | None = None,
     strategy_file: Sequence[str] | str | None = None,
     backend: str = "local",
@@ -43,7 +44,9 @@ def tune(
     ``history``); ``tables["history"]`` every candidate. The same seed gives the same numbers
     as the command. ``progress(games, budget)`` is called from 0 as the search goes;
     ``on_note(line)`` hears where the games run. Raises ``TuneError`` (a ValueError) with the
-    command's one line on a bad argument."""
+    command's one line on a bad argument.
+    ``rules_file``: rules files loaded first (the CLI's ``--rules-file``; ValueError if bad)."""
+    load_rules_files(rules_file)
     from sim.rules.ruleset import load_ruleset
     from sim.study.common.out_probe import probe_writable
     from sim.study.tune.report import plot_jobs, write_tune_report

@@ -23,12 +23,14 @@ GAME_ENTRY = "sim/kernel/game.play_games"  # the game kernel's cache entry (comp
 
 class RunOptions(TypedDict, total=False):
     """The keywords every study question takes last, for how and where its games run: the
-    thread count, strategy files to load, the backend (``local`` or ``dask``, its
+    thread count, strategy files to load, rules files to load first (``rules_file``, the CLI's
+    ``--rules-file``), the backend (``local`` or ``dask``, its
     ``scheduler`` and ``workers``), the hooks ``progress(done, total)``, ``on_note(line)`` and
     ``on_compile(entry)``, and ``argv`` (the command line, for the report's provenance)."""
 
     threads: int | None
     strategy_file: Sequence[str] | str | None
+    rules_file: Sequence[str] | str | None
     backend: str
     scheduler: str | None
     workers: int | None
@@ -43,7 +45,8 @@ RUN_DEFAULTS: dict = {name: None for name in RunOptions.__annotations__} | {"bac
 
 def run_options(fn: Callable) -> Callable:
     """``fn(..., **run: Unpack[RunOptions])`` called with its own keywords and the
-    :class:`RunOptions` (``run`` holds every one, its default when not given); its signature, as
+    :class:`RunOptions` (``run`` holds every one, its default when not given), its rules files
+    loaded before anything else it does; its signature, as
     ``help()``, ``inspect`` and the docs show it, lists each keyword with its default, and an
     unknown keyword is a TypeError as for any function."""
     own = inspect.signature(fn)
@@ -57,6 +60,9 @@ def run_options(fn: Callable) -> Callable:
     def call(*args, **kwargs):
         bound = sig.bind(*args, **kwargs)
         bound.apply_defaults()
+        from sim.questions.ask_rules import load_rules_files
+
+        load_rules_files(bound.arguments["rules_file"])
         return fn(*bound.args, **bound.kwargs)
 
     call.__signature__ = sig
