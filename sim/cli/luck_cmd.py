@@ -57,7 +57,7 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
 
 def register(app: typer.Typer) -> None:
     """Add the ``luck`` command to a Typer app."""
-    from sim.study.luck.design import DEFAULT_GAMES, DEFAULT_PLAYERS, DEFAULT_STRATEGIES
+    from sim.study.luck.defaults import DEFAULT_GAMES, DEFAULT_PLAYERS, DEFAULT_STRATEGIES
 
     out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 

@@ -103,6 +103,8 @@ def load_rules_files(value: list[str] | None) -> list[str] | None:
     """The callback of ``--rules-file``: load each file's card or book as the options are read,
     before any kernel is imported (the hook tables are generated with them); a bad file is one
     usage error."""
+    if not value:  # no file: nothing to import (the help and start-up stay free of numpy)
+        return value
     from sim.cli.user_input import load_rules_files as load
 
     with usage_error(ValueError):

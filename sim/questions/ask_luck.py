@@ -8,7 +8,7 @@ from pathlib import Path
 from sim.questions.ask_rules import as_list, load_strategy_files
 from sim.questions.report import Report
 from sim.questions.running import check_ints, open_backend, set_threads
-from sim.study.luck.design import DEFAULT_GAMES, DEFAULT_PLAYERS, DEFAULT_STRATEGIES
+from sim.study.luck.defaults import DEFAULT_GAMES, DEFAULT_PLAYERS, DEFAULT_STRATEGIES
 
 VARIANT_FORM = ("LABEL=RULES or LABEL=section.key=value;... or LABEL=RULES;section.key=value;... "
                 "(a label has no dot)")

@@ -28,10 +28,8 @@ from sim.api.streams import (
     N_STREAMS,
     WITCH_STREAM,
 )
+from sim.study.luck.defaults import DEFAULT_GAMES, DEFAULT_PLAYERS, DEFAULT_STRATEGIES
 
-DEFAULT_GAMES = 100_000
-DEFAULT_PLAYERS = 4
-DEFAULT_STRATEGIES = ("expert", "greedy")  # a strong and a weak one, cycled to the seats
 OUTCOMES = ("win", "vp", "rank")  # seat 0's win share, VP and rank
 OUTCOME_TEXT = {"win": "seat 0's win share", "vp": "seat 0's VP", "rank": "seat 0's rank"}
 SEATING = "seating"  # the skill input: which strategy sits where
