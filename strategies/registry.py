@@ -185,11 +185,11 @@ def load_strategy_file(path: str | Path) -> list[str]:
         raise StrategyFileError(f"{path}: syntax error on line {e.lineno}: {e.msg}") from None
     except Exception as e:
         raise StrategyFileError(f"{path}: {type(e).__name__}: {e}") from None
-    LOADED_FILES[key] = mod_name
     added = sorted(set(REGISTRY) - before) or [n for n in _REGISTERED[count_before:]]
-    if not added:
+    if not added:  # refused, so not among the loaded files (a Dask run ships those)
         raise StrategyFileError(f"{path}: registers no strategy; call "
                                 "strategies.registry.register(...)")
+    LOADED_FILES[key] = mod_name
     return added
 
 

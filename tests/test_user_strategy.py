@@ -468,6 +468,10 @@ def test_file_registers_nothing(tmp_path):
     """)
     r = invoke("play", "--strategy-file", p, "--strategies", "threshold,balanced", "--games", 5)
     assert_user_error(r, "registers no strategy", "register")
+    # a refused file is not among the loaded ones, which a Dask run ships to its workers
+    from strategies.registry import LOADED_FILES
+
+    assert str(p.resolve()) not in LOADED_FILES
 
 
 def test_syntax_error(tmp_path):
