@@ -87,7 +87,7 @@ def test_a_difference_stops_early_and_reports_every_question(tmp_path):
     import sim
 
     rep = sim.compare(variant="limit8=game.explosion_limit=8", strategies=FIELD, players=2,
-                      games=2000, seed=1, sequential=True, width=0.05, out=tmp_path / "c")
+                      games=2000, seed=1, sequential=True, width=0.08, out=tmp_path / "c")
     res = rep.result
     st = res.sequential
     assert st.run.decided and st.games < 2000
@@ -105,8 +105,8 @@ def test_a_difference_stops_early_and_reports_every_question(tmp_path):
     run = json.loads((tmp_path / "c" / "run.json").read_text())
     assert run["sequential"]["games_saved"] == st.games_saved
     assert len(run["sequential"]["questions"]) == 4
-    assert run["settings"]["sequential"] is True and run["settings"]["width"] == 0.05
-    assert "--sequential --width 0.05" in run["command"]
+    assert run["settings"]["sequential"] is True and run["settings"]["width"] == 0.08
+    assert "--sequential --width 0.08" in run["command"]
     assert "## Sequential stop" in (tmp_path / "c" / "report.md").read_text()
     assert (tmp_path / "c" / "sequential.parquet").exists()
     # the batches are fixed by the budget: another thread count stops at the same deal
