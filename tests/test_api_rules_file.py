@@ -14,6 +14,7 @@ MISSING = "/nonexistent/h_card.py"
     lambda: sim.play(rules_file=MISSING, games=0),  # loaded before the arguments are checked
     lambda: sim.tournament(rules_file=[MISSING], games=0),  # through RunOptions (run_options)
     lambda: sim.exploit(rules_file=[MISSING], workers=0),
+    lambda: sim.luck(rules_file=[MISSING], games=0),
 ])
 def test_a_missing_rules_file_is_a_value_error_naming_it(call):
     with pytest.raises(ValueError, match=f"--rules-file {MISSING}"):

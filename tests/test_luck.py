@@ -174,12 +174,37 @@ def test_repeated_rules_play_the_variants_side_by_side():
     (["--rules", "base", "--rules", "base"], "--rules: the labels base, base repeat"),
     (["--games", "50"], "--games 50"),
     (["--players", "1"], "--players"),
+    (["--rules-file", "/nonexistent/h_card.py"], "--rules-file /nonexistent/h_card.py"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words):
     r = runner.invoke(app, ["luck", "--quiet", *args])
     assert r.exit_code == 2, r.output
     lines = [x for x in r.output.splitlines() if x.strip()]
     assert len(lines) == 1 and words in lines[0], r.output
+
+
+def test_a_rules_file_puts_its_card_in_the_luck_runs_deck():
+    """``--rules-file``: the luck run's rulesets are loaded with the file's card (``--set
+    cards.extra`` names it; without the file that is an unknown card). In a fresh process (a
+    card loaded here would stay in the test process), stopped by a --games too small for the
+    design, which is checked once the rulesets are loaded and before any kernel compiles."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    card = root / "experiments" / "rules" / "lucky_clover.py"
+    args = ["--set", 'cards.extra=["lucky-clover"]', "--games", "50", "--quiet"]
+
+    def luck(*more: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "sim.cli.main", "luck", *more, *args],
+                              capture_output=True, text=True, cwd=root, timeout=600)
+
+    without, loaded = luck(), luck("--rules-file", str(card))
+    assert without.returncode == 2 and "got ['lucky-clover']" in without.stderr, without.stderr
+    assert loaded.returncode == 2, loaded.stderr
+    assert loaded.stderr.strip() == "error: --games 50: expected at least 110 (ten rows of the " \
+        "design, 11 games each)", loaded.stderr
 
 
 def test_the_api_keywords_are_the_cli_options_with_the_same_defaults():

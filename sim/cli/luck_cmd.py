@@ -4,27 +4,15 @@ adds the command to a Typer app; the work is ``sim.luck`` (:mod:`sim.questions.a
 ``error: ...`` with exit status 2 and writes nothing; Ctrl-C exits 130 and writes nothing."""
 
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from sim.cli.common import (
-    Backend,
-    BackendOpt,
-    JsonOpt,
-    QuietOpt,
-    SchedulerOpt,
-    StrategyFileOpt,
-    StudyForceOpt,
-    StudyOutOpt,
-    ThreadsOpt,
-    WorkersOpt,
-)
+from sim.cli import options as opt
 
 
-def print_result(res, files: list[str], out: Path | None, console: Console) -> None:
+def print_result(res, console: Console) -> None:
     """The answer, the summary, the shares of seat 0's win (and of the other outcomes), the
     best-of-N table and, with variants, the differences of seat 0's win."""
     from sim.cli.sensitivity_cmd import table
@@ -51,8 +39,6 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
     if "differences" in res.tables:
         console.print(table(f"differences of the total indices of {OUTCOME_TEXT['win']} "
                             "(paired by row)", *difference_rows(res, "win"), left=2))
-    if out is not None:
-        console.print(f"report: {out}/ ({', '.join(files)})", markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -62,11 +48,13 @@ def register(app: typer.Typer) -> None:
     out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
     @app.command()
+    @opt.study_options()
     def luck(
         rules: Annotated[list[str] | None, typer.Option(
             "--rules", help="Built-in ruleset name or a TOML file (repeatable: each is one "
             "variant, played on the same games; the first is the reference, the one --variant "
             "changes). Default base.")] = None,
+        rules_file: opt.RulesFileOpt = None,
         set_: Annotated[list[str] | None, typer.Option(
             "--set", help="Override one ruleset value in every variant: section.key=value "
             "(repeatable).")] = None,
@@ -74,7 +62,7 @@ def register(app: typer.Typer) -> None:
             "--variant", help="LABEL=RULES, LABEL=section.key=value;... or LABEL=RULES;"
             "section.key=value;...: another variant played on the same games beside --rules "
             "(repeatable; a label has no dot).")] = None,
-        players: Annotated[int, typer.Option(help="Seats per game.")] = DEFAULT_PLAYERS,
+        players: opt.PlayersOpt = DEFAULT_PLAYERS,
         strategies: Annotated[str | None, typer.Option(
             help="The lineup: strategy specs, comma-separated, cycled to fill the seats; "
             f"default {','.join(DEFAULT_STRATEGIES)} (a strong and a weak one).")] = None,
@@ -83,15 +71,8 @@ def register(app: typer.Typer) -> None:
             "one game per input and two more).")] = DEFAULT_GAMES,
         seed: Annotated[int, typer.Option(help="Run seed; every variant plays the same "
                                                "games.")] = 1,
-        out: StudyOutOpt = None,
-        force: StudyForceOpt = False,
-        quiet: QuietOpt = False,
-        json_: JsonOpt = False,
-        threads: ThreadsOpt = None,
-        strategy_file: StrategyFileOpt = None,
-        backend: BackendOpt = Backend.local,
-        scheduler: SchedulerOpt = None,
-        workers: WorkersOpt = None,
+        *,
+        run: opt.StudyRun,
     ) -> None:
         """How much of a game is luck, and from where: each source of randomness (each seat's
         bag, the bonus die, the deck, the herb witches, the strategies' own draws) gets the
@@ -100,13 +81,9 @@ def register(app: typer.Typer) -> None:
         the best-of-N the stronger of two strategies needs to win with 95% probability."""
         from functools import partial
 
-        from sim.cli.run_support import ask_study, show_study
+        from sim.cli.run_support import answer_study
         from sim.questions.ask_luck import luck as ask_luck
 
-        report = ask_study(partial(
+        answer_study(partial(
             ask_luck, rules=rules, set=set_, variant=variant, players=players,
-            strategies=strategies, games=games, seed=seed, out=out, force=force,
-            threads=threads, strategy_file=strategy_file, backend=backend, scheduler=scheduler,
-            workers=workers, argv=sys.argv), quiet=quiet or json_)
-        show_study(report.result, report.written, out, json_=json_,
-                   show=lambda res, files: print_result(res, files, out, out_console))
+            strategies=strategies, games=games, seed=seed), run, print_result, out_console)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sim.questions.ask_rules import as_list, load_strategy_files
+from sim.questions.ask_rules import as_list
 from sim.questions.report import Report
-from sim.questions.running import check_ints, open_backend, set_threads
+from sim.questions.running import RunOptions, open_run_backend, run_options, run_settings
 from sim.study.luck.defaults import DEFAULT_GAMES, DEFAULT_PLAYERS, DEFAULT_STRATEGIES
+
+if TYPE_CHECKING:
+    from typing import Unpack  # Python 3.11+
 
 VARIANT_FORM = ("LABEL=RULES or LABEL=section.key=value;... or LABEL=RULES;section.key=value;... "
                 "(a label has no dot)")
@@ -36,6 +40,7 @@ def parse_variant(text: str, rules: str, common: Sequence[str]):
     return Variant(label, named[0] if named else rules, (*common, *ovs))
 
 
+@run_options
 def luck(
     *,
     rules: Sequence[str] | str | None = None,
@@ -47,15 +52,7 @@ def luck(
     seed: int = 1,
     out: str | Path | None = None,
     force: bool = False,
-    threads: int | None = None,
-    strategy_file: Sequence[str] | str | None = None,
-    backend: str = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    on_note: Callable[[str], None] | None = None,
-    on_compile: Callable[[str], None] | None = None,
-    argv: Sequence[str] | None = None,
+    **run: Unpack[RunOptions],
 ) -> Report:
     """How much of seat 0's outcome (win share, VP, rank) is luck and from which source
     (``quacks luck``): each source of randomness (each seat's bag, the bonus die, the deck,
@@ -71,18 +68,17 @@ def luck(
     reference, with the differences of its indices. ``strategies``: specs,
     comma-separated or a list, cycled to ``players`` seats (default: a strong and a weak one).
     With ``out`` the report folder is written there; without it, to a temporary folder when
-    first needed. Hooks as in :func:`sim.sensitivity`. A bad argument raises a ValueError
-    (``LuckError`` or the ruleset's, strategy parser's own) with the command's one line."""
-    from sim.questions.ask_sensitivity import checked_out, study_report, warm_seated
+    first needed. The run options (``threads``, ``rules_file``, ``backend`` ..., the hooks) as in
+    :func:`sim.sensitivity`. A bad argument raises a ValueError (``LuckError`` or the ruleset's,
+    strategy parser's own) with the command's one line."""
+    from sim.questions.ask_sensitivity import checked_out, study_report, study_setup, warm_seated
     from sim.questions.running import strategy_specs
     from sim.study.compare.config import default_label
     from sim.study.luck.design import LuckError, LuckSettings, Variant
     from sim.study.luck.report import plot_jobs, write_report
     from sim.study.luck.run import plan_luck, run_luck
 
-    check_ints(LuckError, players=players, games=games, seed=seed, workers=workers)
-    set_threads(threads, LuckError)
-    load_strategy_files(strategy_file)
+    study_setup(LuckError, run, players=players, games=games, seed=seed)
     common = tuple(as_list(set))
     texts = tuple(as_list(variant))
     names = as_list(rules) or ["base"]
@@ -95,17 +91,17 @@ def luck(
     specs = tuple(strategy_specs(strategies)) if strategies is not None else DEFAULT_STRATEGIES
     settings = LuckSettings(
         variants=tuple(variants), players=players, strategies=specs, games=games, seed=seed,
-        backend=str(getattr(backend, "value", backend)), scheduler=scheduler, workers=workers,
-        threads=threads, variant_texts=texts, rules=names[0], overrides=common,
-        more_rules=tuple(names[1:]))
+        variant_texts=texts, rules=names[0], overrides=common, more_rules=tuple(names[1:]),
+        **run_settings(run))
     plan = plan_luck(settings)
     target = checked_out(out, force, LuckError)
     for rs in plan.rulesets:
-        warm_seated(rs, plan.seated, on_compile)
-    with open_backend(backend, scheduler, workers, threads, note=on_note) as be:
+        warm_seated(rs, plan.seated, run["on_compile"])
+    progress = run["progress"]
+    with open_run_backend(run) as be:
         if progress is not None:
             progress(0, plan.games)
         res = run_luck(plan, backend=be, progress=progress)
-    return study_report("luck", res, target, force=force, argv=argv, write=write_report,
+    return study_report("luck", res, target, force=force, argv=run["argv"], write=write_report,
                         jobs=plot_jobs)
 

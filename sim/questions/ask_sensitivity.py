@@ -15,6 +15,7 @@ from sim.questions.running import (
     check_out_text,
     open_run_backend,
     run_options,
+    run_settings,
     set_threads,
     warm_games,
 )
@@ -109,8 +110,7 @@ def study_settings(kind: str, error: type[ValueError], given: dict, run: RunOpti
     given["field"] = split_items(field, "--field", error) if field is not None else DEFAULT_FIELD
     given["knobs"] = tuple(as_list(given.pop("knob")))
     given["overrides"] = tuple(as_list(given.pop("set")))
-    given.update({k: run[k] for k in ("scheduler", "workers", "threads")})
-    given["backend"] = str(getattr(run["backend"], "value", run["backend"]))
+    given.update(run_settings(run))
     if kind == "sensitivity":
         from sim.study.design.sensitivity import SensitivitySettings
 

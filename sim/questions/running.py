@@ -69,6 +69,13 @@ def run_options(fn: Callable) -> Callable:
     return call
 
 
+def run_settings(run: RunOptions) -> dict:
+    """What a study's settings keep of its :class:`RunOptions` (its report records them):
+    ``backend`` by name, ``scheduler``, ``workers`` and ``threads``."""
+    return {"backend": str(getattr(run["backend"], "value", run["backend"])),
+            "scheduler": run["scheduler"], "workers": run["workers"], "threads": run["threads"]}
+
+
 def keyword_group(group: type, name: str, *, first: bool = False, leave_out: tuple = ()):
     """Decorate ``fn(..., <name>: group, ...)`` with a group of keywords several questions (or
     commands) share, declared once as the fields of the named tuple ``group``: ``fn``'s
