@@ -209,3 +209,20 @@ def test_the_note_is_one_line_on_stderr_and_the_game_plays(base_2p, tmp_path):
            "--games", "20")
     notes = [ln for ln in r.stderr.splitlines() if "was trained for" in ln]
     assert notes == [f"master: model {copy} was trained for base; playing herb-witches"]
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. progress: one counter for the plain and the net runs (play_positions counts the games)
+
+
+@pytest.mark.parametrize("value", ["gap", "net"])
+def test_progress_counts_each_iterations_games_piece_by_piece(monkeypatch, tmp_path, value):
+    """``progress(iteration, games done, games)`` after every piece of games, from
+    ``play_positions`` itself (the plain run and the net cycles hand the run's hook on; the
+    net's head-to-head games are not counted)."""
+    monkeypatch.setattr(R, "PIECE", 25)
+    calls = []
+    R.train(R.TrainSettings(players=2, games=60, iterations=2, value=value), tmp_path / "m.json",
+            progress=lambda it, done, total: calls.append((it, done, total)))
+    assert calls == [(0, 25, 60), (0, 50, 60), (0, 60, 60), (1, 25, 60), (1, 50, 60),
+                     (1, 60, 60)]

@@ -159,16 +159,8 @@ def train_net(settings, out: Path, family: str, folder: Path, run: dict,
             specs = [seat_spec(settings, policy, "net", settings.explore) if s % 2 == 0
                      else settings.field for s in range(settings.players)]
         t0 = time.perf_counter()
-        done = 0
-
-        def step(k: int, it=it) -> None:
-            nonlocal done
-            done += k
-            if progress is not None:
-                progress(it, done, settings.games)
-
         # a resumed run plays its kept cycles' games again for their positions (the same games)
-        data = play_positions(settings, specs, it, step, backend)
+        data = play_positions(settings, specs, it, progress, backend)
         parts.append(data)
         if path.exists() and it < len(rows):
             model = load_model(path)

@@ -79,9 +79,11 @@ def lineup_specs(settings: TrainSettings, iteration: int, previous: Path | None)
 
 
 def play_positions(settings: TrainSettings, specs: list[str], iteration: int,
-                   progress: Callable[[int], None] | None = None, backend=None) -> Positions:
+                   progress: Callable[[int, int, int], None] | None = None,
+                   backend=None) -> Positions:
     """Play an iteration's games (on ``backend``, local by default; pieces of ``PIECE`` games)
-    and return every seat's positions."""
+    and return every seat's positions; ``progress(iteration, games done, games)`` after each
+    piece, as a run's progress is called."""
     from sim.rules.ruleset import load_ruleset
     from sim.study.tournament.local import LOCAL
     from strategies.builtin import parse_strategy
@@ -96,15 +98,16 @@ def play_positions(settings: TrainSettings, specs: list[str], iteration: int,
     for lo in range(0, settings.games, PIECE):
         idx = np.arange(lo, min(lo + PIECE, settings.games), dtype=np.int64)
         pieces.append((iteration * GAME_STRIDE + idx, idx % n))
-    parts = []
+    parts, done = [], 0
     for (games, _), (data, bad) in zip(pieces, (backend or LOCAL).map_batches(
             rs, specs, settings.seed, pieces, batch_positions)):
         if bad:
             raise TrainError(f"iteration {iteration}: {bad} illegal decisions in games "
                              f"{games[0]}..{games[-1]}")
         parts.append(data)
+        done += len(games)
         if progress is not None:
-            progress(len(games))
+            progress(iteration, done, settings.games)
     return Positions(*(np.concatenate([getattr(p, f) for p in parts])
                        for f in ("x", "round", "margin", "win", "game", "togo", "gaps_after")))
 
@@ -241,15 +244,7 @@ def train(settings: TrainSettings, out: Path, *, resume: bool = False, force: bo
             continue
         specs = lineup_specs(settings, it, previous)
         t0 = time.perf_counter()
-        done = 0
-
-        def step(k: int, it=it) -> None:
-            nonlocal done
-            done += k
-            if progress is not None:
-                progress(it, done, settings.games)
-
-        data = play_positions(settings, specs, it, step, backend)
+        data = play_positions(settings, specs, it, progress, backend)
         shown = [x.replace(str(previous), f"iter-{it - 1}.json") if previous else x for x in specs]
         meta = {**settings.as_json(), "iteration": it, "lineup": shown,
                 "positions": int(len(data.round))}
