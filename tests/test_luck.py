@@ -17,14 +17,7 @@ from typer.testing import CliRunner
 
 from sim.api.game import play_batch
 from sim.cli.main import app
-from sim.kernel.rng import (
-    BAG_STREAM,
-    CHOICE_STREAM,
-    DECK_STREAM,
-    DIE_STREAM,
-    N_STREAMS,
-    WITCH_STREAM,
-)
+from sim.kernel import rng
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
 
@@ -44,32 +37,33 @@ def test_every_stream_from_the_games_own_index_is_the_ordinary_game():
     games = np.arange(40, dtype=np.int64)
     rot = games % 3
     a = play_batch(rs, LINEUP, games=games, rotations=rot, seed=5, detail=True)
-    b = play_batch(rs, LINEUP, games=np.repeat(games[:, None], N_STREAMS, axis=1),
+    b = play_batch(rs, LINEUP, games=np.repeat(games[:, None], rng.N_STREAMS, axis=1),
                    rotations=rot, seed=5, detail=True)
     np.testing.assert_array_equal(a.out, b.out)
     np.testing.assert_array_equal(a.rounds, b.rounds)
 
 
 @pytest.mark.parametrize("rules, overrides, streams", [
-    ("base", ("cards.deck=false",), (DECK_STREAM,)),
-    ("base", (ONE_FACE,), tuple(DIE_STREAM + s for s in range(3))),
-    ("base", (), (WITCH_STREAM,)),
-    ("base", (), tuple(CHOICE_STREAM + s for s in range(3))),  # no random strategy seated
+    ("base", ("cards.deck=false",), (rng.DECK_STREAM,)),
+    ("base", (ONE_FACE,), tuple(rng.DIE_STREAM + s for s in range(3))),
+    ("base", (), (rng.WITCH_STREAM,)),
+    ("base", (), tuple(rng.CHOICE_STREAM + s for s in range(3))),  # no random strategy seated
 ], ids=["no-deck", "one-faced-die", "no-witches", "no-random-choices"])
 def test_a_source_the_game_does_not_use_changes_nothing_when_redrawn(rules, overrides, streams):
     rs = load_ruleset(rules, list(overrides))
-    g = np.repeat(np.arange(30, dtype=np.int64)[:, None], N_STREAMS, axis=1)
+    g = np.repeat(np.arange(30, dtype=np.int64)[:, None], rng.N_STREAMS, axis=1)
     h = g.copy()
     h[:, list(streams)] += 1000
     np.testing.assert_array_equal(play(rs, g), play(rs, h))
 
 
-@pytest.mark.parametrize("streams", [(BAG_STREAM + 1,), (DECK_STREAM,),
-                                     tuple(DIE_STREAM + s for s in range(3)), (WITCH_STREAM,)],
+@pytest.mark.parametrize("streams", [(rng.BAG_STREAM + 1,), (rng.DECK_STREAM,),
+                                     tuple(rng.DIE_STREAM + s for s in range(3)),
+                                     (rng.WITCH_STREAM,)],
                          ids=["bag-1", "deck", "die", "witches"])
 def test_a_source_in_use_changes_games_when_redrawn(streams):
     rs = load_ruleset("herb-witches")
-    g = np.repeat(np.arange(60, dtype=np.int64)[:, None], N_STREAMS, axis=1)
+    g = np.repeat(np.arange(60, dtype=np.int64)[:, None], rng.N_STREAMS, axis=1)
     h = g.copy()
     h[:, list(streams)] += 1000
     a, b = play(rs, g), play(rs, h)
@@ -81,9 +75,9 @@ def test_the_witches_follow_their_own_stream_only():
     from sim.kernel.records import O_WITCHES
 
     rs = load_ruleset("herb-witches")
-    g = np.repeat(np.arange(20, dtype=np.int64)[:, None], N_STREAMS, axis=1)
+    g = np.repeat(np.arange(20, dtype=np.int64)[:, None], rng.N_STREAMS, axis=1)
     h = g + 500
-    h[:, WITCH_STREAM] = g[:, WITCH_STREAM]
+    h[:, rng.WITCH_STREAM] = g[:, rng.WITCH_STREAM]
     a, b = play(rs, g), play(rs, h)
     in_play = ~((1 << 16) - 1)  # bit 16 + w: witch w in play
     np.testing.assert_array_equal(a[:, :, O_WITCHES] & in_play, b[:, :, O_WITCHES] & in_play)

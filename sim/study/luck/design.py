@@ -20,14 +20,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from sim.api.streams import (
-    BAG_STREAM,
-    CHOICE_STREAM,
-    DECK_STREAM,
-    DIE_STREAM,
-    N_STREAMS,
-    WITCH_STREAM,
-)
+from sim.api import streams
 from sim.study.luck.defaults import DEFAULT_GAMES, DEFAULT_PLAYERS, DEFAULT_STRATEGIES
 
 OUTCOMES = ("win", "vp", "rank")  # seat 0's win share, VP and rank
@@ -55,15 +48,16 @@ def sources(cauldrons: int) -> list[Source]:
     """The inputs of a game with ``cauldrons`` cauldrons (seats; teams share one): the luck
     sources, then the seating."""
     seats = range(cauldrons)
-    out = [Source(f"bag {s}", "luck", (BAG_STREAM + s,), f"the chips drawn from seat {s}'s bag")
-           for s in seats]
+    out = [Source(f"bag {s}", "luck", (streams.BAG_STREAM + s,),
+                  f"the chips drawn from seat {s}'s bag") for s in seats]
     out += [
-        Source("die", "luck", tuple(DIE_STREAM + s for s in seats), "the bonus-die rolls"),
-        Source("deck", "luck", (DECK_STREAM,), "the fortune-teller deck (its order, a forced "
-               "card's round)"),
-        Source("witches", "luck", (WITCH_STREAM,), "the herb witches dealt and the visiting "
-               "witch"),
-        Source("choices", "luck", tuple(CHOICE_STREAM + s for s in seats),
+        Source("die", "luck", tuple(streams.DIE_STREAM + s for s in seats),
+               "the bonus-die rolls"),
+        Source("deck", "luck", (streams.DECK_STREAM,),
+               "the fortune-teller deck (its order, a forced card's round)"),
+        Source("witches", "luck", (streams.WITCH_STREAM,),
+               "the herb witches dealt and the visiting witch"),
+        Source("choices", "luck", tuple(streams.CHOICE_STREAM + s for s in seats),
                "the strategies' own random choices"),
         Source(SEATING, "skill", (), "which strategy sits where (the lineup's rotation; seat 0 "
                "starts)"),
@@ -159,7 +153,7 @@ def make_design(rows: int, inputs: list[Source], players: int, seed: int) -> Des
     rot_b = rng.integers(0, players, size=rows)
     a_id = 2 * np.arange(rows, dtype=np.int64)
     b_id = a_id + 1
-    g = np.empty((rows, per, N_STREAMS), dtype=np.int64)
+    g = np.empty((rows, per, streams.N_STREAMS), dtype=np.int64)
     rot = np.empty((rows, per), dtype=np.int64)
     g[:, 0, :] = a_id[:, None]
     rot[:, 0] = rot_a
@@ -170,7 +164,8 @@ def make_design(rows: int, inputs: list[Source], players: int, seed: int) -> Des
         for st in src.streams:
             g[:, 2 + j, st] = b_id
         rot[:, 2 + j] = rot_b if src.name == SEATING else rot_a
-    return Design(rows, list(inputs), g.reshape(rows * per, N_STREAMS), rot.reshape(rows * per))
+    return Design(rows, list(inputs), g.reshape(rows * per, streams.N_STREAMS),
+                  rot.reshape(rows * per))
 
 
 def pieces(design: Design, piece_games: int = PIECE_GAMES):
