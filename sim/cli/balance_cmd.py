@@ -11,8 +11,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from sim.cli.common import compile_notice, fail
-from sim.cli.hooks import note_line, when_work_starts
+from sim.cli.common import compile_notice
+from sim.cli.hooks import note_line
 from sim.cli.options import RulesFileOpt, RulesOpt, SetOpt, StudyRun, study_options
 from sim.cli.printing import print_table, stdout_console
 from sim.study.balance.settings import (
@@ -152,30 +152,19 @@ def register(app: typer.Typer) -> None:
         deals), and target bands; every figure with its 95% interval clustered by deal, every
         part on the same deals; figures the rules decide (the last round's catch-up) are left
         out."""
-        from sim.cli.run_support import run_errors, show_study
+        from sim.cli.run_support import ask_guarded, run_errors, show_study
         from sim.cli.user_input import USER_ERRORS
         from sim.questions.ask_balance import balance as ask_balance
 
         hush = run.hush
-        try:
-            with when_work_starts(lambda: phase_progress(hush)) as bar:
-                report = ask_balance(
-                    rules=rules, set=set_, players=players, field=field, games=games, seed=seed,
-                    strong=strong, weak=weak, parts=parts, targets=targets, out=run.out,
-                    force=run.force, threads=run.threads, backend=run.backend,
-                    scheduler=run.scheduler, workers=run.workers,
-                    progress=bar, on_note=note_line(hush),
-                    on_compile=lambda entry: compile_notice(entry, quiet=hush))
-        except typer.Exit:
-            raise
-        except KeyboardInterrupt:
-            if not bar.started:  # before the games: the command group's line
-                raise
-            typer.echo("interrupted: nothing written", err=True)
-            raise typer.Exit(130) from None
-        except (*USER_ERRORS, OSError) as e:  # the settings; once the games run, run_errors
-            if bar.started and not isinstance(e, run_errors()):
-                raise
-            fail(str(e))
+        report = ask_guarded(  # the settings' errors; once the games run, only run_errors
+            lambda bar: ask_balance(
+                rules=rules, set=set_, players=players, field=field, games=games, seed=seed,
+                strong=strong, weak=weak, parts=parts, targets=targets, out=run.out,
+                force=run.force, threads=run.threads, backend=run.backend,
+                scheduler=run.scheduler, workers=run.workers,
+                progress=bar, on_note=note_line(hush),
+                on_compile=lambda entry: compile_notice(entry, quiet=hush)),
+            lambda: phase_progress(hush), errors=(*USER_ERRORS, OSError), later=run_errors())
         show_study(report.result, report.written, run.out, json_=run.json_,
                    show=lambda res, files: print_result(res, files, run.out, out_console))

@@ -19,9 +19,7 @@ from sim.cli.common import (
     StudyForceOpt,
     ThreadsOpt,
     compile_notice,
-    fail,
 )
-from sim.cli.hooks import when_work_starts
 from sim.cli.printing import print_table, stdout_console
 from sim.study.tournament.defaults import DEFAULT_GAMES
 
@@ -37,8 +35,9 @@ def _table(console: Console, title: str, header: list[str], rows: list[list[str]
     print_table(console, title, header, rows, keys=(0, -1) if counted else (0,))
 
 
-def print_result(res, console: Console) -> None:
-    """The header line and the three tables: metrics, differences, strategies' win share."""
+def print_result(res, files: list[str], out: Path | None, console: Console) -> None:
+    """The header line, the tables (metrics, differences, strategies' win share), the notes
+    and the line naming the report folder and its ``files`` (with ``out``)."""
     from sim.study.compare.report import difference_rows, metric_rows, strategy_rows
 
     p = res.plans[0]
@@ -63,6 +62,8 @@ def print_result(res, console: Console) -> None:
                   "seat 1 starts round 1", markup=False)
     for n in res.notes:
         console.print(f"note: {n}", markup=False)
+    if out is not None:
+        console.print(f"report: {out}/ ({', '.join(files)})", markup=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -113,34 +114,17 @@ def register(app: typer.Typer) -> None:
         """Compare rulesets side by side: the same field on the same deals under each ruleset or
         variant; score level and spread, explosions, game length, seat advantage, the round-6
         leader, each strategy's win share, and the paired differences to the first ruleset."""
-        from sim.cli.run_support import progress_bar
+        from sim.cli.run_support import ask_guarded, progress_bar, show_study
         from sim.questions.ask_compare import compare as ask_compare
-        from sim.study.reports.files import dumps
 
-        try:
-            with when_work_starts(lambda: progress_bar(quiet, "compare")) as bar:
-                report = ask_compare(
-                    rules=rules, variant=variant, set=set_, strategies=strategies,
-                    players=players, games=games, seed=seed, leader_round=leader_round,
-                    sequential=sequential, width=width, out=out,
-                    force=force, threads=threads, strategy_file=strategy_file, progress=bar,
-                    on_compile=lambda entry: compile_notice(entry, quiet=quiet,
-                                                            progress=not json_))
-        except typer.Exit:
-            raise
-        except KeyboardInterrupt:
-            if not bar.started:  # before the games: the command group's line
-                raise
-            typer.echo("interrupted: nothing written", err=True)
-            raise typer.Exit(130) from None
-        except USER_ERRORS as e:  # the settings; once the games run, only writing --out
-            if bar.started and not isinstance(e, OSError):
-                raise
-            fail(str(e))
-        res, files = report.result, report.written
-        if json_:
-            typer.echo(dumps({**res.to_json(), "out": str(out) if out else None, "files": files}))
-            return
-        print_result(res, out_console)
-        if out is not None:
-            out_console.print(f"report: {out}/ ({', '.join(files)})", markup=False)
+        report = ask_guarded(  # the settings' errors; once the games run, only writing --out
+            lambda bar: ask_compare(
+                rules=rules, variant=variant, set=set_, strategies=strategies,
+                players=players, games=games, seed=seed, leader_round=leader_round,
+                sequential=sequential, width=width, out=out,
+                force=force, threads=threads, strategy_file=strategy_file, progress=bar,
+                on_compile=lambda entry: compile_notice(entry, quiet=quiet,
+                                                        progress=not json_)),
+            lambda: progress_bar(quiet, "compare"), errors=USER_ERRORS, later=(OSError,))
+        show_study(report.result, report.written, out, json_=json_,
+                   show=lambda res, files: print_result(res, files, out, out_console))

@@ -123,6 +123,33 @@ def run_and_report(run, write, out: Path | None, *, force: bool, json_: bool, er
     show_study(res, files, out, json_=json_, show=show)
 
 
+def ask_guarded(ask, progress, *, errors: tuple, later: tuple):
+    """Call a command's question ``ask(bar)`` with the progress hook ``bar`` that opens
+    ``progress()`` (a bar factory) when the games start (:func:`~sim.cli.hooks.when_work_starts`);
+    its answer. Before the games, an error of ``errors`` is the user's (one line, exit status 2)
+    and Ctrl-C is the command group's; once they run, only an error of ``later`` is the user's
+    (any other keeps its traceback), and Ctrl-C writes nothing (exit 130)."""
+    import typer
+
+    from sim.cli.common import fail
+    from sim.cli.hooks import when_work_starts
+
+    try:
+        with when_work_starts(progress) as bar:
+            return ask(bar)
+    except typer.Exit:
+        raise
+    except KeyboardInterrupt:
+        if not bar.started:  # before the games: the command group's line
+            raise
+        typer.echo("interrupted: nothing written", err=True)
+        raise typer.Exit(130) from None
+    except errors as e:
+        if bar.started and not isinstance(e, later):
+            raise
+        fail(str(e))
+
+
 def ask_study(ask, *, quiet: bool):
     """Call a study's question (``sim.sensitivity``, ``sim.design``: ``ask(progress=,
     on_note=, on_compile=)``) with the command's hooks: the progress bar from the first games
