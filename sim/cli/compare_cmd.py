@@ -20,6 +20,7 @@ from sim.cli.common import (
     ThreadsOpt,
     compile_notice,
 )
+from sim.cli.options import seats_option, set_option
 from sim.cli.printing import print_table, stdout_console
 from sim.study.tournament.defaults import DEFAULT_GAMES
 
@@ -80,13 +81,9 @@ def register(app: typer.Typer) -> None:
             "--variant", help="LABEL=section.key=value;section.key=value: the first --rules with "
             "these overrides (repeatable; a label has no dot; without LABEL= the overrides name "
             "it).")] = None,
-        set_: Annotated[list[str] | None, typer.Option(
-            "--set", help="Override one ruleset value in every ruleset: section.key=value "
-            "(repeatable).")] = None,
+        set_: set_option("in every ruleset") = None,
         strategies: FieldOpt = None,
-        players: Annotated[int | None, typer.Option(
-            help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for "
-            "a single spec and the presets).")] = None,
+        players: seats_option(" and the presets") = None,
         games: Annotated[int | None, typer.Option(
             help="Games per ruleset, rounded up to whole deals (every seating of a deal). Default "
             f"{DEFAULT_GAMES:,}.")] = None,

@@ -80,9 +80,7 @@ def register(app: typer.Typer) -> None:
                                                "deals.")] = 1,
         rules: opt.RulesOpt = "base",
         rules_file: opt.RulesFileOpt = None,
-        set_: Annotated[list[str] | None, typer.Option(
-            "--set", help="Override one ruleset value for every candidate: section.key=value "
-            "(repeatable).")] = None,
+        set_: opt.set_option("for every candidate") = None,
         players: opt.PlayersOpt = DEFAULT_PLAYERS,
         field: opt.SeatedFieldOpt = None,
         first_rung: Annotated[int | None, typer.Option(

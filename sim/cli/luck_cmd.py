@@ -55,9 +55,7 @@ def register(app: typer.Typer) -> None:
             "variant, played on the same games; the first is the reference, the one --variant "
             "changes). Default base.")] = None,
         rules_file: opt.RulesFileOpt = None,
-        set_: Annotated[list[str] | None, typer.Option(
-            "--set", help="Override one ruleset value in every variant: section.key=value "
-            "(repeatable).")] = None,
+        set_: opt.set_option("in every variant") = None,
         variant: Annotated[list[str] | None, typer.Option(
             "--variant", help="LABEL=RULES, LABEL=section.key=value;... or LABEL=RULES;"
             "section.key=value;...: another variant played on the same games beside --rules "

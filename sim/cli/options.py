@@ -60,9 +60,27 @@ def scheduler_address(value: str | None) -> str | None:
 # The ruleset, the seats and the seed
 
 RulesOpt = Annotated[str, typer.Option("--rules", help="Built-in ruleset name or a TOML file.")]
-SetOpt = Annotated[list[str] | None, typer.Option(
-    "--set", help="Override one ruleset value: section.key=value (repeatable).")]
+
+
+def set_option(where: str = ""):
+    """The type of a ``--set`` option; ``where`` (``"in every variant"``, ``"for every arm"``)
+    names the rulesets of the command an override applies to."""
+    return Annotated[list[str] | None, typer.Option(
+        "--set", help=f"Override one ruleset value{' ' + where if where else ''}: "
+        "section.key=value (repeatable).")]
+
+
+SetOpt = set_option()
 PlayersOpt = Annotated[int, typer.Option(help="Seats per game.")]
+
+
+def seats_option(field: str):
+    """The type of the ``--players`` option of a command whose players default to one per
+    strategy of its field; ``field`` names what else takes the default 4 (``" and the
+    presets"``)."""
+    return Annotated[int | None, typer.Option(
+        help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for a "
+        f"single spec{field}).")]
 SearchSeedOpt = Annotated[int, typer.Option(  # exploit and styles
     help="Run seed: the search plays its deals, the re-test those of seed + 1000003.")]
 
@@ -158,9 +176,7 @@ class SearchOptions(NamedTuple):
     variant: Annotated[list[str] | None, typer.Option(
         "--variant", help="LABEL=section.key=value;section.key=value: the first --rules with "
         "these overrides, one more variant (repeatable; as quacks compare --variant).")] = None
-    set_: Annotated[list[str] | None, typer.Option(
-        "--set", help="Override one ruleset value in every variant: section.key=value "
-        "(repeatable).")] = None
+    set_: set_option("in every variant") = None
     strategies: Annotated[str | None, typer.Option(
         "--strategies", help="The field: one spec for every other seat, or one per seat, "
         f"comma-separated. Default {','.join(DEFAULT_FIELD)}.")] = None

@@ -27,6 +27,7 @@ from sim.cli.common import (
     fail,
 )
 from sim.cli.hooks import note_line, when_work_starts
+from sim.cli.options import seats_option
 from sim.cli.printing import print_table, stdout_console
 from sim.cli.run_support import (
     default_out,
@@ -65,6 +66,14 @@ RunForceOpt = Annotated[bool, typer.Option(
     "--force", help="Overwrite the report in a non-empty --out.")]
 RunQuietOpt = Annotated[bool, typer.Option(
     "--quiet", help="No progress bar and no notes on stderr.")]
+SWEEP_PREFIX = "sweep-"  # a sweep's default report folder: ./reports/sweep-<timestamp>/
+
+
+def run_out_option(prefix: str = ""):
+    """The type of the ``--out`` option of a run that writes to ``default_out(prefix)`` when it
+    is not given."""
+    return Annotated[Path | None, typer.Option(
+        help=f"Report directory. Default: ./reports/{prefix}<timestamp>/.")]
 
 
 def _sweep_interrupted(target: Path) -> str:
@@ -73,6 +82,16 @@ def _sweep_interrupted(target: Path) -> str:
         return f"interrupted before the sweep kept anything in {target}; run it again to start"
     return (f"interrupted: finished chunks kept in {target}; continue with: "
             f"quacks sweep --out {target} --resume")
+
+
+def _answer(res, json_: bool, show) -> None:
+    """A run's answer on stdout: its result's JSON (``--json``) or ``show(res)``."""
+    if json_:
+        from sim.study.reports.files import dumps
+
+        typer.echo(dumps(res.to_json()))
+        return
+    show(res)
 
 
 def _compile_hook(quiet: bool, json_: bool):
@@ -194,15 +213,12 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def tournament(
         strategies: FieldOpt = None,
-        players: Annotated[int | None, typer.Option(
-            help="Seats per game (2-4; 2-5 with herb-witches). Default: one per strategy (4 for "
-            "a single spec, the presets and vs-field).")] = None,
+        players: seats_option(", the presets and vs-field") = None,
         games: Annotated[int | None, typer.Option(
             help="Games to play, rounded up to whole deals (every seating of a deal). Default "
             f"{DEFAULT_GAMES:,}; with --until-ci the cap (default {DEFAULT_CI_CAP:,}).")] = None,
         seed: Annotated[int | None, typer.Option(help="Run seed (default 1).")] = None,
-        out: Annotated[Path | None, typer.Option(
-            help="Report directory. Default: ./reports/<timestamp>/.")] = None,
+        out: run_out_option() = None,
         rules: RunRulesOpt = None,
         rules_file: RulesFileOpt = None,
         set_: SetOpt = None,
@@ -239,7 +255,6 @@ def register(app: typer.Typer) -> None:
         run.json)."""
         from sim.questions.ask_tournament import TournamentInputError
         from sim.questions.ask_tournament import tournament as ask_tournament
-        from sim.study.reports.files import dumps
         from sim.study.tournament.run import RunInterrupted
 
         try:
@@ -260,11 +275,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(130) from None
         except (TournamentInputError, *run_errors()) as e:
             fail(str(e))
-        res = report.result
-        if json_:
-            typer.echo(dumps(res.to_json()))
-            return
-        _print_result(res, out_console)
+        _answer(report.result, json_, lambda res: _print_result(res, out_console))
 
     @app.command()
     def sweep(
@@ -284,8 +295,7 @@ def register(app: typer.Typer) -> None:
             help=f"Games per value (default {DEFAULT_GAMES:,}; with --until-ci the cap).")] = None,
         seed: Annotated[int | None, typer.Option(
             help="Run seed (default 1); every value plays the same deals.")] = None,
-        out: Annotated[Path | None, typer.Option(
-            help="Report directory. Default: ./reports/sweep-<timestamp>/.")] = None,
+        out: run_out_option(SWEEP_PREFIX) = None,
         rules: RunRulesOpt = None,
         rules_file: RulesFileOpt = None,
         set_: SetOpt = None,
@@ -317,9 +327,8 @@ def register(app: typer.Typer) -> None:
         share and mean VP against the parameter (parameters never recompile the kernels)."""
         from sim.questions.ask_sweep import SweepInputError, SweepInterrupted
         from sim.questions.ask_sweep import sweep as ask_sweep
-        from sim.study.reports.files import dumps
 
-        target = out if out is not None or resume else default_out("sweep-")
+        target = out if out is not None or resume else default_out(SWEEP_PREFIX)
         try:
             with sigterm_as_interrupt(), \
                     when_work_starts(lambda: progress_bar(quiet, "sweep")) as bar:
@@ -339,13 +348,13 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(130) from None
         except run_errors() as e:
             fail(str(e))
-        res = report.result
-        if json_:
-            typer.echo(dumps(res.to_json()))
-            return
-        _print_sweep(res, out_console)
-        if res.out is not None:
-            out_console.print(f"report: {res.out}/ ({', '.join(res.files)}; one report per value)")
+        def show(res) -> None:
+            _print_sweep(res, out_console)
+            if res.out is not None:
+                out_console.print(f"report: {res.out}/ ({', '.join(res.files)}; one report per "
+                                  "value)")
+
+        _answer(report.result, json_, show)
 
     @app.command()
     def plot(

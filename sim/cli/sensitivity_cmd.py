@@ -72,9 +72,7 @@ def register(app: typer.Typer) -> None:
             "included.")] = DEFAULT_STEPS,
         rules: opt.RulesOpt = "base",
         rules_file: opt.RulesFileOpt = None,
-        set_: Annotated[list[str] | None, typer.Option(
-            "--set", help="Override one ruleset value for every arm: section.key=value "
-            "(repeatable).")] = None,
+        set_: opt.set_option("for every arm") = None,
         players: opt.PlayersOpt = DEFAULT_PLAYERS,
         field: opt.SeatedFieldOpt = None,
         games: Annotated[int, typer.Option(
