@@ -1,8 +1,7 @@
 """Experiment files: every shipped file is valid, and a malformed file names the key at fault."""
 
-from pathlib import Path
-
 import pytest
+from experiment_texts import seats_experiment, write_experiment
 
 from sim.study.experiments.file import (
     ExperimentFileError,
@@ -13,24 +12,7 @@ from sim.study.experiments.file import (
 
 SHIPPED = {"stop-thresholds", "ingredient-value", "set-balance", "catch-up", "seat-advantage"}
 
-GOOD = """
-[experiment]
-title = "t"
-seed = 3
-games = 100
-
-[[part]]
-kind = "seats"
-name = "mirror"
-strategy = "balanced"
-player_counts = [2, 3]
-"""
-
-
-def _write(tmp_path: Path, text: str) -> Path:
-    p = tmp_path / "x.toml"
-    p.write_text(text)
-    return p
+GOOD = seats_experiment(title="t", seed=3, games=100, strategy="balanced")
 
 
 def test_the_shipped_experiments_are_all_there_and_valid():
@@ -43,12 +25,12 @@ def test_the_shipped_experiments_are_all_there_and_valid():
 
 def test_find_by_name_or_path(tmp_path):
     assert find_experiment("catch-up").name == "catch-up.toml"
-    p = _write(tmp_path, GOOD)
+    p = write_experiment(tmp_path, GOOD)
     assert find_experiment(str(p)) == p
 
 
 def test_a_good_file_fills_defaults(tmp_path):
-    e = load_experiment(_write(tmp_path, GOOD))
+    e = load_experiment(write_experiment(tmp_path, GOOD))
     assert (e.seed, e.games, e.rules, e.players) == (3, 100, "base", 4)
     part = e.parts[0]
     assert part["kind"] == "seats" and part["player_counts"] == [2, 3]
@@ -72,13 +54,13 @@ def test_a_good_file_fills_defaults(tmp_path):
 def test_a_malformed_file_names_the_key(tmp_path, edit, needle):
     text = edit(GOOD)
     with pytest.raises(ExperimentFileError, match=needle.replace("[", r"\[").replace("]", r"\]")):
-        load_experiment(_write(tmp_path, text))
+        load_experiment(write_experiment(tmp_path, text))
 
 
 def test_part_names_are_unique(tmp_path):
     text = GOOD + "\n[[part]]" + GOOD.split("[[part]]")[1]
     with pytest.raises(ExperimentFileError, match="two parts are named 'mirror'"):
-        load_experiment(_write(tmp_path, text))
+        load_experiment(write_experiment(tmp_path, text))
 
 
 def test_compare_needs_two_variants(tmp_path):
@@ -86,10 +68,10 @@ def test_compare_needs_two_variants(tmp_path):
         'strategy = "balanced"\nplayer_counts = [2, 3]',
         'strategies = ["balanced"]\nvariants = [{ label = "a" }]')
     with pytest.raises(ExperimentFileError, match="at least two rulesets"):
-        load_experiment(_write(tmp_path, text))
+        load_experiment(write_experiment(tmp_path, text))
     bad = text.replace('{ label = "a" }', '{ label = "a" }, { lable = "b" }')
     with pytest.raises(ExperimentFileError, match=r"variants\[1\]: unknown key 'lable'"):
-        load_experiment(_write(tmp_path, bad))
+        load_experiment(write_experiment(tmp_path, bad))
 
 
 def test_missing_file():

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from cli_helpers import assert_user_error, invokers
+from experiment_texts import seats_experiment, write_experiment
 
 from sim.cli.main import app
 
@@ -30,23 +31,7 @@ name = "field"
 strategies = ["threshold", "random"]
 """
 
-SEATS = """
-[experiment]
-title = "s"
-games = 40
-
-[[part]]
-kind = "seats"
-name = "mirror"
-strategy = "random"
-player_counts = [2, 3]
-"""
-
-
-def _file(tmp_path: Path, text: str, name: str = "x.toml") -> Path:
-    p = tmp_path / name
-    p.write_text(text)
-    return p
+SEATS = seats_experiment(title="s", games=40, strategy="random")
 
 
 def _hidden(folder: Path) -> list[str]:
@@ -59,7 +44,7 @@ def tournament_part(tmp_path_factory):
     """The tournament part of an experiment (with --csv) and the same tournament played
     alone."""
     root = tmp_path_factory.mktemp("exp")
-    f = _file(root, TOURNAMENT)
+    f = write_experiment(root, TOURNAMENT)
     ok("experiment", "run", f, "--out", root / "exp", "--csv")
     ok("tournament", "--strategies", "threshold,random", "--players", 2, "--games", 60,
        "--seed", 3, "--out", root / "alone", "--no-plots")
@@ -83,7 +68,7 @@ def test_the_tournament_part_keeps_the_standalone_tables(tournament_part):
 
 
 def test_csv_only_when_asked_for(tmp_path):
-    f = _file(tmp_path, SEATS)
+    f = write_experiment(tmp_path, SEATS)
     r = ok("experiment", "run", f, "--out", tmp_path / "plain")
     assert "seats.csv" not in r.stdout
     assert not list((tmp_path / "plain").rglob("*.csv"))
@@ -93,7 +78,7 @@ def test_csv_only_when_asked_for(tmp_path):
     want = pd.read_parquet(tmp_path / "csv" / "mirror" / "seats.parquet")
     pd.testing.assert_frame_equal(got, want, check_dtype=False)
     # the file can ask for it too
-    g = _file(tmp_path, SEATS.replace('games = 40', 'games = 40\ncsv = true'), "y.toml")
+    g = write_experiment(tmp_path, SEATS.replace('games = 40', 'games = 40\ncsv = true'), "y.toml")
     d = json.loads(ok("experiment", "run", g, "--out", tmp_path / "file", "--json").stdout)
     assert d["parts"][0]["tables"] == ["mirror/seats.parquet", "mirror/seats.csv"]
     assert (tmp_path / "file" / "mirror" / "seats.csv").is_file()
@@ -107,7 +92,7 @@ def test_csv_only_when_asked_for(tmp_path):
     ("player_counts", "player_counts = [2, 3, 2]"),
 ])
 def test_a_value_given_twice_is_refused(tmp_path, key, text):
-    f = _file(tmp_path, SEATS.replace("player_counts = [2, 3]", text))
+    f = write_experiment(tmp_path, SEATS.replace("player_counts = [2, 3]", text))
     line = assert_user_error(invoke("experiment", "run", f, "--out", tmp_path / "o"),
                              f"x.toml: part 'mirror' (seats): {text}: 2 is given twice")
     assert str(f) in line and key in line
@@ -115,7 +100,7 @@ def test_a_value_given_twice_is_refused(tmp_path, key, text):
 
 
 def test_after_rounds_given_twice_is_refused(tmp_path):
-    f = _file(tmp_path, SEATS.replace('kind = "seats"', 'kind = "catchup"').replace(
+    f = write_experiment(tmp_path, SEATS.replace('kind = "seats"', 'kind = "catchup"').replace(
         'strategy = "random"\nplayer_counts = [2, 3]',
         'strategies = ["balanced", "greedy"]\nafter_rounds = [3, 6, 3]\nplayers = 2'))
     assert_user_error(invoke("experiment", "run", f, "--out", tmp_path / "o"),
