@@ -188,3 +188,36 @@ def test_sweep_sequential_refuses_until_ci():
     r = invoke("sweep", "--strategy", "threshold", "--param", "t=5:7:1", "--vs", "balanced",
                "--sequential", "--until-ci", "0.01")
     assert r.exit_code == 2 and "give --width W instead of --until-ci" in r.stderr
+
+
+def test_sweep_sequential_resumed_stops_where_an_uninterrupted_one_does(tmp_path, monkeypatch):
+    """A sequential sweep interrupted in a value's second look and resumed plays the same games,
+    stops each value at the same look and reports the same sequences as one never stopped."""
+    import pandas as pd
+
+    import sim
+    import sim.study.sweep.run as S
+    from sim.questions.ask_sweep import SweepInterrupted
+
+    kw = dict(strategy="threshold", param="t=5:7:1", vs="balanced", players=3, games=6000, seed=2,
+              sequential=True, plots=False)
+    real = S.run_tournament
+    calls = {"n": 0}
+
+    def interrupted(*a, **k):
+        calls["n"] += 1
+        if calls["n"] == 3:  # baseline t=6, then t=5, then t=7: stop t=7 after one look
+            k["stop_after_chunks"] = 1
+        return real(*a, **k)
+
+    monkeypatch.setattr(S, "run_tournament", interrupted)
+    with pytest.raises(SweepInterrupted):
+        sim.sweep(**kw, out=tmp_path / "s")
+    monkeypatch.setattr(S, "run_tournament", real)
+    resumed = sim.sweep(**kw, out=tmp_path / "s", resume=True).result.table
+    straight = sim.sweep(**kw).result.table
+    cols = ["value", "games", "games_saved", "decided", "why", "win_share_diff_ci_lo",
+            "win_share_diff_ci_hi", "vp_diff_ci_lo", "vp_diff_ci_hi"]
+    assert straight.set_index("value").loc[7, "games"] > 6000 // 3  # t=7 needed more looks
+    pd.testing.assert_frame_equal(resumed[cols].reset_index(drop=True),
+                                  straight[cols].reset_index(drop=True))
