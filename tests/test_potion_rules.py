@@ -347,11 +347,31 @@ def test_placements_are_the_pot_at_the_end():
 # blue (Set 1): looks at `value` chips and places the highest-value non-white one
 
 
-def test_blue_places_red_that_gets_pumpkin_bonus():
+@pytest.mark.parametrize(("bag", "draws", "placed", "white_total", "reward"), [
     # o1 on 1, b1 on 2, looks at r1 and places it: one pumpkin in the pot -> 1+1: on 4; reward 5.
-    res = brew("o1,b1,r1", "o1,b1,r1")
-    assert places(res) == [("o1", 1), ("b1", 2), ("r1", 4)]
-    assert res["reward_space"] == 5
+    pytest.param("o1,b1,r1", "o1,b1,r1", [("o1", 1), ("b1", 2), ("r1", 4)], 0, 5,
+                 id="red-gets-the-pumpkin-bonus"),
+    # b4 on 4 looks at w3, o1, g2, r1: places g2 (value 2; the w3 is never chosen) on 6; reward 7.
+    pytest.param("b4,w3,o1,g2,r1", "b4,w3,o1,g2,r1", [("b4", 4), ("g2", 6)], 0, 7,
+                 id="highest-value-never-white"),
+    # b2 on 2 looks at o1 and r1 (both value 1): the documented tie rule takes the later colour
+    # (red). The looked-at o1 went back, so no pumpkin is in the pot: r1 moves 1 -> 3.
+    # Then the o1 (back in the bag) is drawn: 4; reward 5.
+    pytest.param("b2,o1,r1", "b2,o1,r1,o1", [("b2", 2), ("r1", 3), ("o1", 4)], 0, 5,
+                 id="tie-later-colour-looked-pumpkin-not-in-pot"),
+    # b1 on 1 looks at b1, places it on 2; that blue looks at o1, places it on 3; reward 4.
+    pytest.param("b1x2,o1", "b1,b1,o1", [("b1", 1), ("b1", 2), ("o1", 3)], 0, 4,
+                 id="blue-placing-blue-chains"),
+    # b4 on 4 with only o1 left in the bag: looks at that one, places it on 5; reward 6.
+    pytest.param("b4,o1", "b4,o1", [("b4", 4), ("o1", 5)], 0, 6, id="fewer-when-bag-small"),
+    # w1 1, b1 2 places y1 on 3; the chip right before the yellow is the blue -> no return; total 1.
+    pytest.param("w1,b1,y1", "w1,b1,y1", [("w1", 1), ("b1", 2), ("y1", 3)], 1, 4,
+                 id="placed-yellow-after-blue-returns-nothing"),
+])
+def test_blue_places_the_chip_it_picks(bag, draws, placed, white_total, reward):
+    res = brew(bag, draws)
+    assert places(res) == placed
+    assert res["white_total"] == white_total and res["reward_space"] == reward
 
 
 def test_blue_with_only_whites_places_nothing_and_returns_them():
@@ -363,43 +383,6 @@ def test_blue_with_only_whites_places_nothing_and_returns_them():
     # the looked-at whites are back in the bag: w1 drawn next lands on 3; reward 4
     res = brew("b2,w1,w2", "b2,w1,w2,w1")
     assert places(res) == [("b2", 2), ("w1", 3)]
-    assert res["white_total"] == 1 and res["reward_space"] == 4
-
-
-def test_blue_picks_highest_value_never_white():
-    # b4 on 4 looks at w3, o1, g2, r1: places g2 (value 2; the w3 is never chosen) on 6; reward 7.
-    res = brew("b4,w3,o1,g2,r1", "b4,w3,o1,g2,r1")
-    assert places(res) == [("b4", 4), ("g2", 6)]
-    assert res["white_total"] == 0 and res["reward_space"] == 7
-
-
-def test_blue_tie_later_colour_and_looked_pumpkin_not_in_pot():
-    # b2 on 2 looks at o1 and r1 (both value 1): the documented tie rule takes the later colour
-    # (red). The looked-at o1 went back, so no pumpkin is in the pot: r1 moves 1 -> 3.
-    # Then the o1 (back in the bag) is drawn: 4; reward 5.
-    res = brew("b2,o1,r1", "b2,o1,r1,o1")
-    assert places(res) == [("b2", 2), ("r1", 3), ("o1", 4)]
-    assert res["reward_space"] == 5
-
-
-def test_blue_placing_blue_chains():
-    # b1 on 1 looks at b1, places it on 2; that blue looks at o1, places it on 3; reward 4.
-    res = brew("b1x2,o1", "b1,b1,o1")
-    assert places(res) == [("b1", 1), ("b1", 2), ("o1", 3)]
-    assert res["reward_space"] == 4
-
-
-def test_blue_looks_at_fewer_when_bag_small():
-    # b4 on 4 with only o1 left in the bag: looks at that one, places it on 5; reward 6.
-    res = brew("b4,o1", "b4,o1")
-    assert places(res) == [("b4", 4), ("o1", 5)]
-    assert res["reward_space"] == 6
-
-
-def test_blue_placed_yellow_after_blue_returns_nothing():
-    # w1 1, b1 2 places y1 on 3; the chip right before the yellow is the blue -> no return; total 1.
-    res = brew("w1,b1,y1", "w1,b1,y1")
-    assert places(res) == [("w1", 1), ("b1", 2), ("y1", 3)]
     assert res["white_total"] == 1 and res["reward_space"] == 4
 
 
