@@ -202,6 +202,22 @@ def remove_known(path: Path, extra_dirs: Sequence[str] = ()) -> None:
             (path / name).unlink()
 
 
+def open_out(path: Path, *, resume: bool, force: bool, state_file: str, what: str = "run",
+             extra_dirs: Sequence[str] = ()) -> bool:
+    """The first step of writing a resumable ``what``'s report into ``path``: refused unless it
+    is free (:func:`check_out_free`); with ``force``, a previous report's files (and
+    ``extra_dirs``) removed once the folder is known writable. True when ``resume`` finds
+    something there to continue (what it holds is the caller's to check)."""
+    check_out_free(path, resume=resume, force=force, state_file=state_file, what=what)
+    if not dir_entries(path):
+        return False
+    if force:
+        check_writable(path)
+        remove_known(path, extra_dirs)
+        return False
+    return resume
+
+
 def settings_diff(saved: dict, new: dict) -> str | None:
     for k in sorted(set(saved) | set(new)):
         if json.loads(dumps(saved.get(k))) != json.loads(dumps(new.get(k))):

@@ -63,15 +63,13 @@ from sim.study.reports.files import (
     TABLE_FILES,
     atomic_write_text,
     canonical_command,
-    check_out_free,
     check_writable,
-    dir_entries,
     dumps,
     now_iso,
+    open_out,
     package_versions,
     partial,
     read_json,
-    remove_known,
     resume_name,
     settings_diff,
     sha256_of,
@@ -116,29 +114,23 @@ class ReportWriter:
 
     def _prepare(self, resume: bool, force: bool) -> str:
         p = self.path
-        check_out_free(p, resume=resume, force=force, state_file=STATE_FILE)
-        entries = dir_entries(p)
         mode = "fresh"
-        if entries:
-            if force:
-                check_writable(p)
-                remove_known(p)
-            elif resume:
-                state = p / STATE_FILE
-                if (p / RUN_FILE).is_file():
-                    saved = read_json(p / RUN_FILE)
-                    self._check_same(saved.get("settings", {}))
-                    state.unlink(missing_ok=True)  # stopped after run.json was in place
-                    mode = "complete"
-                elif state.is_file():
-                    saved = read_json(state)
-                    self._check_same(saved.get("settings", {}))
-                    self.seconds_before = float(saved.get("seconds_before", 0.0))
-                    self.started = saved.get("started", self.started)
-                    mode = "resume"
-                else:
-                    raise ReportError(
-                        f"--resume: {p} holds no interrupted quacks tournament to resume")
+        if open_out(p, resume=resume, force=force, state_file=STATE_FILE):
+            state = p / STATE_FILE
+            if (p / RUN_FILE).is_file():
+                saved = read_json(p / RUN_FILE)
+                self._check_same(saved.get("settings", {}))
+                state.unlink(missing_ok=True)  # stopped after run.json was in place
+                mode = "complete"
+            elif state.is_file():
+                saved = read_json(state)
+                self._check_same(saved.get("settings", {}))
+                self.seconds_before = float(saved.get("seconds_before", 0.0))
+                self.started = saved.get("started", self.started)
+                mode = "resume"
+            else:
+                raise ReportError(
+                    f"--resume: {p} holds no interrupted quacks tournament to resume")
         check_writable(p)
         if mode == "complete":
             self.complete_result = load_result(p, self.plan)

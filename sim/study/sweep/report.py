@@ -17,14 +17,12 @@ from sim.study.reports.files import (
     STAGING,
     SWEEP_STATE,
     atomic_write_text,
-    check_out_free,
     check_writable,
-    dir_entries,
     dumps,
     now_iso,
+    open_out,
     package_versions,
     read_saved_settings,
-    remove_known,
     settings_diff,
     sweep_command,
 )
@@ -46,21 +44,16 @@ class SweepWriter:
         self.argv = list(argv) if argv is not None else list(sys.argv)
         self.started = now_iso()
         p = self.path
-        check_out_free(p, resume=resume, force=force, state_file=SWEEP_STATE, what="sweep")
-        entries = dir_entries(p)
-        if entries:
-            if force:
-                check_writable(p)
-                remove_known(p, self._previous_subdirs())
-            elif resume:
-                saved = read_saved_settings(p)
-                if saved is None:
-                    raise ReportError(f"--resume: {p} holds no quacks sweep to resume")
-                d = settings_diff(saved, settings)
-                if d:
-                    raise ReportError(f"--resume: {p} holds a sweep with other settings ({d}); "
-                                      "repeat its command with --resume, or use --force to start "
-                                      "over")
+        if open_out(p, resume=resume, force=force, state_file=SWEEP_STATE, what="sweep",
+                    extra_dirs=self._previous_subdirs()):
+            saved = read_saved_settings(p)
+            if saved is None:
+                raise ReportError(f"--resume: {p} holds no quacks sweep to resume")
+            d = settings_diff(saved, settings)
+            if d:
+                raise ReportError(f"--resume: {p} holds a sweep with other settings ({d}); "
+                                  "repeat its command with --resume, or use --force to start "
+                                  "over")
         check_writable(p)
         atomic_write_text(p / SWEEP_STATE, dumps({"settings": settings, "argv": self.argv,
                                                   "started": self.started,
