@@ -8,10 +8,12 @@ the Python API (``sim.tournament``, ``sim.compare``, ``sim.balance``, ``sim.sens
 ``sim.design``: the same numbers as the commands), and prints per table and statistic:
 
 - **intervals**: how many of the small runs' intervals were compared (those with a reference
-  value); **coverage**: the share that contain the reference's estimate, with its Wilson
-  interval (the intervals of one run are correlated, so read it as a rough guide); a right 95%
+  value); **coverage**: the share that contain the reference's estimate, with its 95%
+  interval over runs (``ci_unit`` ``run``: the intervals of one run share its deals and are
+  correlated, so the run is the unit, as the deal is in the project's own rates; ``interval``:
+  Wilson as if independent, for a study saved before the per-run sums were kept); a right 95%
   interval lands near 0.95 (a little lower, as the reference has its own noise: at a scale of
-  100 that costs about 0.003).
+  100 that costs about 0.003). The false-flag rates' intervals likewise.
 - **both 0**: intervals left out because both runs are exactly 0 with an interval of width 0
   (the two arms are the same game, or the figure cannot happen): they cover trivially.
   **width 0**: the small runs' intervals of width 0 that were counted (a value the run saw on
@@ -66,7 +68,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
 import sim  # noqa: E402
-from sim.stats.intervals import wilson  # noqa: E402
+from sim.stats.intervals import rate_interval, wilson  # noqa: E402
 
 REF_SEED = 10_000_019  # the reference's seed (the small runs take 1, 2, ...)
 MIN_DETAIL = 30  # a figure's own coverage is named in the summary from this many intervals
@@ -243,8 +245,45 @@ def _keyed(df: pd.DataFrame, keys) -> pd.DataFrame:
 
 
 @dataclass
+class RunSums:
+    """Sums over runs of one count ``k_r`` out of ``n_r`` (covered of intervals, fired of
+    tests): the clusters, and the sums of ``k_r^2``, ``n_r^2`` and ``k_r n_r``, so that the share
+    ``sum k / sum n`` gets an interval with the run as the unit (one run's intervals share its
+    deals, and are correlated). Each :meth:`add_run` is one run."""
+
+    runs: int = 0
+    kk: float = 0.0
+    nn: float = 0.0
+    kn: float = 0.0
+
+    def add_run(self, k: int, n: int) -> None:
+        if n > 0:
+            self.runs += 1
+            self.kk, self.nn, self.kn = self.kk + k * k, self.nn + n * n, self.kn + k * n
+
+
+def share_ci(k: int, n: int, sums: RunSums | None) -> tuple[float, float]:
+    """The 95% interval of the share ``k / n``: over runs (the project's rate interval,
+    ``sim.stats.intervals.rate_interval``: Wilson at the effective sample size of the
+    cluster-robust variance over runs, never narrower than the exact interval on the count,
+    exact for few events) where per-run sums were kept for every one of the ``n``; else
+    Wilson over the ``n`` as if independent (a study saved before the sums were kept)."""
+    if n <= 0:
+        return math.nan, math.nan
+    if sums is None or sums.runs < 2:
+        return wilson(k, n)
+    p, R = k / n, sums.runs
+    var = R / (R - 1) * max(sums.kk - 2 * p * sums.kn + p * p * sums.nn, 0.0) / (n * n)
+    # a variance of exactly 0 (every run the same share) has no design effect to read: the
+    # exact interval on the count (rate_interval's rule of three is for deals, not runs)
+    lo, hi = rate_interval(p, n, var if var > 0 else None, R)
+    return float(lo[0]), float(hi[0])
+
+
+@dataclass
 class Tally:
-    """Counts of one statistic (pooled, or of one figure)."""
+    """Counts of one statistic (pooled, or of one figure); ``by_run`` their sums over runs
+    (None in a study saved before they were kept). Each :meth:`add` is one run's intervals."""
 
     intervals: int = 0
     covered: int = 0
@@ -252,6 +291,7 @@ class Tally:
     width0: int = 0
     width0_missed: int = 0
     width_sum: float = 0.0
+    by_run: RunSums | None = field(default_factory=RunSums)
 
     def add(self, lo, hi, ref, small_value) -> None:
         ok = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(ref)
@@ -262,20 +302,45 @@ class Tally:
         cov = (lo <= ref) & (ref <= hi)
         self.intervals += int(len(lo))
         self.covered += int(cov.sum())
+        if self.by_run is not None:
+            self.by_run.add_run(int(cov.sum()), int(len(lo)))
         self.both_zero += int(both.sum())
         self.width0 += int(zero_width.sum())
         self.width0_missed += int((zero_width & ~cov).sum())
         self.width_sum += float((hi - lo).sum())
 
+    def ci(self) -> tuple[float, float]:
+        """The coverage's 95% interval (:func:`share_ci`)."""
+        return share_ci(self.covered, self.intervals, self.by_run)
+
 
 @dataclass
 class Flag:
-    """Counts of one flag over figures the reference says are left alone."""
+    """Counts of one flag over figures the reference says are left alone; ``by_run`` their
+    sums over runs (:meth:`end_run` closes a run's; None in a study saved before)."""
 
     tests: int = 0
     fired: int = 0
     families: int = 0  # runs (family-wise flags only)
     families_fired: int = 0
+    by_run: RunSums | None = field(default_factory=RunSums)
+    run_tests: int = 0  # this run's, until end_run
+    run_fired: int = 0
+
+    def add(self, fired: bool) -> None:
+        self.tests += 1
+        self.fired += int(fired)
+        self.run_tests += 1
+        self.run_fired += int(fired)
+
+    def end_run(self) -> None:
+        if self.by_run is not None:
+            self.by_run.add_run(self.run_fired, self.run_tests)
+        self.run_tests = self.run_fired = 0
+
+    def ci(self) -> tuple[float, float]:
+        """The false-flag rate's 95% interval (:func:`share_ci`)."""
+        return share_ci(self.fired, self.tests, self.by_run)
 
 
 @dataclass
@@ -428,9 +493,9 @@ def run_case(case: Case, runs: int, scale: int, games: int | None, threads: int 
                 if not row["alone"]:
                     continue
                 for grp in ("all", row["group"]) if row["group"] != "all" else ("all",):
-                    f = st.flag(row["flag"], grp)
-                    f.tests += 1
-                    f.fired += int(row["fired"])
+                    st.flag(row["flag"], grp).add(row["fired"])
+            for f in st.flags.values():
+                f.end_run()
         if (i + 1) % 10 == 0:
             say(f"{case.name}: {i + 1} of {runs} runs ({time.perf_counter() - t0:.0f} s)")
     st.seconds, st.cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -443,18 +508,22 @@ def _share(k: int, n: int) -> float:
     return k / n if n else math.nan
 
 
+def _unit(x: Tally | Flag) -> str:
+    return "run" if x.by_run is not None and x.by_run.runs >= 2 else "interval"
+
+
 def coverage_rows(st: Study, detail: bool = False) -> list[dict]:
     """Rows of the coverage table: pooled per statistic, or (``detail``) per figure."""
     out = []
     for (table, stat, group), t in st.tallies.items():
         if (group == "all") == detail or not t.intervals and not t.both_zero:
             continue
-        lo, hi = wilson(t.covered, t.intervals) if t.intervals else (math.nan, math.nan)
+        lo, hi = t.ci()
         row = {"case": st.case.name, "table": table, "statistic": stat}
         if detail:
             row["figure"] = group
         row.update({"intervals": t.intervals, "coverage": _share(t.covered, t.intervals),
-                    "coverage_lo": lo, "coverage_hi": hi,
+                    "coverage_lo": lo, "coverage_hi": hi, "ci_unit": _unit(t),
                     "mean_width": t.width_sum / t.intervals if t.intervals else math.nan,
                     "both_0": t.both_zero, "width_0": t.width0,
                     "width_0_missed": t.width0_missed})
@@ -468,12 +537,13 @@ def flag_rows(st: Study, detail: bool = False) -> list[dict]:
     for (name, group), f in st.flags.items():
         if (group == "all") == detail:
             continue
-        lo, hi = wilson(f.fired, f.tests) if f.tests else (math.nan, math.nan)
+        lo, hi = f.ci()
         row = {"case": st.case.name, "flag": name}
         if detail:
             row["figure"] = group
         row.update({"left_alone": f.tests, "fired": f.fired,
-                    "false_flag_rate": _share(f.fired, f.tests), "rate_lo": lo, "rate_hi": hi})
+                    "false_flag_rate": _share(f.fired, f.tests), "rate_lo": lo, "rate_hi": hi,
+                    "ci_unit": _unit(f)})
         out.append(row)
     return out
 
@@ -563,20 +633,33 @@ def report(studies: list[Study]) -> str:
     return "\n".join(parts)
 
 
+def _counts(x: Tally | Flag) -> dict:
+    """A tally's or flag's counts, JSON-ready (its sums over runs as a dict, or None)."""
+    d = {k: v for k, v in vars(x).items() if k not in ("run_tests", "run_fired")}
+    d["by_run"] = None if x.by_run is None else vars(x.by_run)
+    return d
+
+
+def _from_counts(kind: type, d: dict) -> Tally | Flag:
+    d = dict(d)
+    sums = d.pop("by_run", None)  # absent in a study saved before the sums were kept
+    return kind(**d, by_run=None if sums is None else RunSums(**sums))
+
+
 def to_json(st: Study) -> dict:
     """A study's counts, JSON-ready (``--save``)."""
     return {"case": st.case.name, "runs": st.runs, "scale": st.scale, "games": st.games,
             "skipped": st.skipped, "seconds": st.seconds, "cpu": st.cpu,
-            "tallies": [[*k, vars(t)] for k, t in st.tallies.items()],
-            "flags": [[*k, vars(f)] for k, f in st.flags.items()]}
+            "tallies": [[*k, _counts(t)] for k, t in st.tallies.items()],
+            "flags": [[*k, _counts(f)] for k, f in st.flags.items()]}
 
 
 def from_json(d: dict) -> Study:
     """A study back from :func:`to_json` (``--merge``)."""
     st = Study(CASES[d["case"]], d["runs"], d["scale"], d["games"], skipped=d["skipped"],
                seconds=d["seconds"], cpu=d["cpu"])
-    st.tallies = {(a, b, c): Tally(**t) for a, b, c, t in d["tallies"]}
-    st.flags = {(a, b): Flag(**f) for a, b, f in d["flags"]}
+    st.tallies = {(a, b, c): _from_counts(Tally, t) for a, b, c, t in d["tallies"]}
+    st.flags = {(a, b): _from_counts(Flag, f) for a, b, f in d["flags"]}
     return st
 
 

@@ -11,6 +11,7 @@ missed, and ``moves`` fired for a figure the knob leaves alone in 0.18 of the ru
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -135,3 +136,73 @@ def test_a_flag_counts_only_where_the_reference_leaves_the_figure_alone():
                           "significant", "metric")
     assert [(r["group"], r["alone"], r["fired"]) for r in rows] == [("x", True, True),
                                                                      ("y", False, True)]
+
+
+def _one_run_each(t, runs):
+    """``runs``: per run (covered, intervals); the run's intervals all alike."""
+    for k, n in runs:
+        lo = np.zeros(n)
+        ref = np.where(np.arange(n) < k, 0.0, 2.0)
+        t.add(lo, lo + 1.0, ref, lo + 0.5)
+
+
+def _fake_case(bad_run):
+    """A case whose run ``seed`` returns 100 intervals [seed, seed + 1] of one table, and ten
+    flags of figures left alone, fired only by ``bad_run(seed)``; the reference says 0.5 (the
+    small runs cover it), or 3 for the bad runs' seeds (every interval of theirs misses)."""
+    from types import SimpleNamespace
+
+    def run(games, seed, threads):
+        off = 5.0 if bad_run(seed) else 0.0  # the bad runs' intervals all miss
+        x = np.full(100, 0.5)
+        return SimpleNamespace(seed=seed, tables={"t": pd.DataFrame(
+            {"k": np.arange(100), "x": x + off, "x_lo": x + off - 0.5, "x_hi": x + off + 0.5})})
+
+    def flags(ref, small):
+        return [{"flag": "f", "group": "all", "alone": True, "fired": bad_run(small.seed)}
+                for _ in range(10)]
+
+    return cov.Case("fake", 8, run, (cov.Table("t", ("k",), stats=("x",)),), flags=flags)
+
+
+def test_coverage_interval_has_the_run_as_its_unit():
+    """The intervals of one run are correlated (they share its deals): 9 runs whose 100
+    intervals all cover and one whose 100 all miss say as much as 10 intervals, not 1,000. The
+    Wilson interval over the 1,000 ([0.881, 0.917]) would call 0.9 clearly below 0.94; likewise
+    a flag that one run in ten fires on all its ten figures (Wilson over the 200: [0.066,
+    0.149])."""
+    st = cov.run_case(_fake_case(lambda seed: seed % 10 == 0), 10, 100, None, None)
+    r = _row(cov.coverage_rows(st), table="t")
+    assert r["coverage"] == 0.9
+    assert r["coverage_lo"] < 0.8 and r["coverage_hi"] > 0.97, r
+    assert r["ci_unit"] == "run"
+    st = cov.run_case(_fake_case(lambda seed: seed % 10 == 0), 20, 100, None, None)
+    f = _row(cov.flag_rows(st), flag="f")
+    assert f["false_flag_rate"] == 0.1
+    assert f["rate_hi"] > 0.25, f
+    assert f["ci_unit"] == "run"
+
+
+def test_runs_alike_give_about_the_interval_over_intervals():
+    """No run effect (94 or 96 of 100 in every run, or 95 in each): about Wilson's interval
+    over the 1,000."""
+    lo, hi = cov.wilson(950, 1000)
+    for runs in ([(94, 100), (96, 100)] * 5, [(95, 100)] * 10):
+        st = cov.Study(cov.CASES["tournament"], 10, 100, 400)
+        _one_run_each(st.tally("summary", "mean_vp", "all"), runs)
+        r = _row(cov.coverage_rows(st), table="summary")
+        assert abs(r["coverage_lo"] - lo) < 0.01 and abs(r["coverage_hi"] - hi) < 0.01, r
+
+
+def test_saved_study_keeps_the_run_sums_and_old_saves_still_merge(tmp_path):
+    st = cov.Study(cov.CASES["tournament"], 10, 100, 400)
+    _one_run_each(st.tally("summary", "mean_vp", "all"), [(100, 100)] * 9 + [(0, 100)])
+    st.flag("compare: significant", "all").add(True)
+    back = cov.from_json(json.loads(json.dumps(cov.to_json(st))))
+    assert cov.coverage_rows(back) == cov.coverage_rows(st)
+    old = cov.to_json(st)  # as saved before the per-run sums: Wilson over the intervals
+    for _, _, _, t in old["tallies"]:
+        del t["by_run"]
+    r = _row(cov.coverage_rows(cov.from_json(old)), table="summary")
+    assert r["ci_unit"] == "interval"
+    assert (r["coverage_lo"], r["coverage_hi"]) == pytest.approx(cov.wilson(900, 1000))
