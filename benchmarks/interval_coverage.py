@@ -81,14 +81,15 @@ DESIGN_BUDGET = 4_000
 
 @dataclass(frozen=True)
 class Table:
-    """A table of a case's report: its name, the columns naming a row, the column that groups
-    the per-figure detail (None: pooled only), a filter of the rows, and the estimates whose
+    """A table of a case's report: its name, the columns naming a row, the column (or columns,
+    joined by a space) that group the per-figure detail (None: pooled only), a filter of the
+    rows, and the estimates whose
     intervals are checked (None: every ``X`` with ``X_lo``/``X_hi``, ``X_ci_lo``/``X_ci_hi``, or
     ``value``/``diff``/``mean`` with ``ci_lo``/``ci_hi``)."""
 
     name: str
     keys: tuple[str, ...]
-    group: str | None = None
+    group: str | tuple[str, ...] | None = None
     rows: Callable[[pd.DataFrame], pd.DataFrame] | None = None
     stats: tuple[str, ...] | None = None
 
@@ -166,7 +167,8 @@ def _sensitivity_flags(ref, small) -> list[dict]:
 def _compare_flags(ref, small) -> list[dict]:
     keys = ["ruleset", "metric", "strategy"]
     r, s = ref.tables["differences"], small.tables["differences"]
-    return pair_flags(r, s, keys, "significant", "compare", "significant", group="metric")
+    return pair_flags(r, s, keys, "significant", "compare", "significant",
+                      group=("ruleset", "metric"))
 
 
 def _design_flags(ref, small) -> list[dict]:
@@ -185,8 +187,9 @@ CASES = {
                        note="rotate, cautious,balanced,greedy,pumpkin, 4 players"),
     "compare": Case("compare", 2_000, _compare, (
         Table("rulesets", ("ruleset", "metric"), group="metric"),
-        Table("strategies", ("ruleset", "strategy")),
-        Table("differences", ("ruleset", "metric", "strategy"), group="metric"),
+        # per ruleset: lap61 is nearly the base game (few deals differ: the count-based floor)
+        Table("strategies", ("ruleset", "strategy"), group="ruleset"),
+        Table("differences", ("ruleset", "metric", "strategy"), group=("ruleset", "metric")),
     ), flags=_compare_flags, note="base, lap61=rats.lap=61, limit8=game.explosion_limit=8"),
     "balance": Case("balance", 2_000, _balance, (
         Table("game", ("metric",), group="metric"),
@@ -379,8 +382,10 @@ def compare_table(study: Study, t: Table, ref: pd.DataFrame, small: pd.DataFrame
         args = [m[c].to_numpy(float) for c in (lo, hi, "_ref", stat)]
         study.tally(t.name, stat, "all").add(*args)
         if t.group is not None:
-            for g, sub in m.groupby(t.group, sort=False):
-                study.tally(t.name, stat, str(g)).add(
+            cols = [t.group] if isinstance(t.group, str) else list(t.group)
+            for g, sub in m.groupby(cols, sort=False):
+                label = " ".join(str(x) for x in (g if isinstance(g, tuple) else (g,)))
+                study.tally(t.name, stat, label).add(
                     *[sub[c].to_numpy(float) for c in (lo, hi, "_ref", stat)])
 
 
@@ -433,14 +438,16 @@ def moves_flags(ref: dict, small: dict) -> list[dict]:
 
 
 def pair_flags(ref: pd.DataFrame, small: pd.DataFrame, keys, column: str, case: str, name: str,
-               group: str) -> list[dict]:
-    """One flag per row: fired in the small run, and whether the reference leaves it alone."""
+               group: str | tuple[str, ...]) -> list[dict]:
+    """One flag per row: fired in the small run, and whether the reference leaves it alone;
+    grouped by the ``group`` column (or columns, joined by a space)."""
+    cols = (group,) if isinstance(group, str) else tuple(group)
     r, s = _keyed(ref, keys)[[*keys, "ci_lo", "ci_hi"]], _keyed(small, keys)
     m = r.merge(s[[*keys, "ci_lo", "ci_hi", column]].rename(columns={column: "fired_s"}),
                 on=keys, suffixes=("", "_s"))
     m["alone"] = alone(m, m["ci_hi_s"] - m["ci_lo_s"])
-    return [{"flag": f"{case}: {name}", "group": str(getattr(x, group)), "alone": bool(x.alone),
-             "fired": bool(x.fired_s)} for x in m.itertuples()]
+    return [{"flag": f"{case}: {name}", "group": " ".join(str(getattr(x, c)) for c in cols),
+             "alone": bool(x.alone), "fired": bool(x.fired_s)} for x in m.itertuples()]
 
 
 def side_effect_flags(ref, small) -> list[dict]:

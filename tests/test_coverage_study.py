@@ -206,3 +206,20 @@ def test_saved_study_keeps_the_run_sums_and_old_saves_still_merge(tmp_path):
     r = _row(cov.coverage_rows(cov.from_json(old)), table="summary")
     assert r["ci_unit"] == "interval"
     assert (r["coverage_lo"], r["coverage_hi"]) == pytest.approx(cov.wilson(900, 1000))
+
+
+def test_detail_grouped_by_two_columns():
+    """compare's differences are detailed per ruleset and figure (a variant that is nearly the
+    base game has other intervals than one far from it)."""
+    st = cov.Study(cov.CASES["compare"], 1, 100, 2000)
+    t = cov.Table("differences", ("ruleset", "metric", "strategy"), group=("ruleset", "metric"))
+    ref = pd.DataFrame({"ruleset": ["a", "a", "b"], "metric": ["x", "y", "x"],
+                        "strategy": ["all"] * 3, "diff": [0.0, 0.0, 0.0]})
+    small = ref.assign(ci_lo=[-1.0, 1.0, -1.0], ci_hi=[1.0, 2.0, 1.0])
+    cov.compare_table(st, t, ref, small)
+    got = {g: (x.intervals, x.covered) for (_, _, g), x in st.tallies.items()}
+    assert got == {"all": (3, 2), "a x": (1, 1), "a y": (1, 0), "b x": (1, 1)}
+    rows = cov.pair_flags(ref.assign(ci_lo=-0.01, ci_hi=0.01), small.assign(significant=True),
+                          ["ruleset", "metric", "strategy"], "significant", "c", "s",
+                          ("ruleset", "metric"))
+    assert [r["group"] for r in rows] == ["a x", "a y", "b x"]
