@@ -56,7 +56,8 @@ def register(app: typer.Typer) -> None:
             min=1, max=defaults.MAX_BATCHES, metavar="<int>", help="Steps of the search.")]
         = defaults.STYLE_BATCHES,
         retest_games: Annotated[int, typer.Option(
-            "--retest-games", help="Games each elite plays again on fresh deals.")]
+            "--retest-games", help="Games each elite plays again on fresh deals: the first "
+            "half picks the best style, the other half measures every style.")]
         = defaults.STYLE_RETEST_GAMES,
         margin: Annotated[float, typer.Option(
             help="A style is viable within this much win share of the best.")]

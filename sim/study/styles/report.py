@@ -12,12 +12,15 @@ from sim.stats.clusters import METHOD_DIFF, METHOD_SHARE
 from sim.study.balance.report import ci_cell
 from sim.study.design.text import md
 from sim.study.styles.descriptors import BY_NAME
+from sim.study.styles.viability import pick_deals
 
 TABLES = ("summary", "styles", "history")
 MAP_PNG = "map.png"
 INTERVAL_METHODS = {
-    "win share of a style (re-tested)": METHOD_SHARE + "; every seating of a deal",
-    "difference to the best style": METHOD_DIFF + " on the fresh deals of the re-test",
+    "win share of a style (re-tested)": METHOD_SHARE + "; every seating of a deal; on the "
+    "half of the re-test's deals that did not pick the best",
+    "difference to the best style": METHOD_DIFF + " on the fresh deals of the re-test that "
+    "did not pick the best",
 }
 
 
@@ -26,12 +29,15 @@ def headline(res) -> str:
     from sim.api.events import plural
 
     s, p = res.settings, res.plan
+    pick = pick_deals(s.deals(s.retest_games))
     return (f"{plural(len(p.rulesets), 'variant')}, {s.players} players, field "
             f"{','.join(p.field)}, candidate {s.searched} over "
             f"{', '.join(q.key for q in p.params)}; map {s.cells} x {s.cells} of "
             f"{' x '.join(s.descriptors)}; {s.batches} x {s.batch} candidates of "
             f"{s.deals(s.games) * s.players:,} games each (seed {s.seed}), every elite re-tested "
-            f"on {s.deals(s.retest_games) * s.players:,} fresh games (seed {s.seed} + offset)")
+            f"on {s.deals(s.retest_games) * s.players:,} fresh games (seed {s.seed} + offset): "
+            f"the best picked on the first {pick * s.players:,}, every share measured on the "
+            f"other {(s.deals(s.retest_games) - pick) * s.players:,}")
 
 
 def count_text(r: dict) -> str:
@@ -77,7 +83,9 @@ def report_markdown(res, pngs: Sequence[str], prov) -> str:
     out = [f"# Styles: the ways {s.searched} can win against {','.join(res.plan.field)}", "",
            f"{headline(res)}. Descriptors: "
            + "; ".join(f"{d.name}, {d.label} ({d.lo:g} to {d.hi:g})" for d in descs)
-           + f". A style is a cell of the map; it is viable when its re-tested win share is "
+           + f". A style is a cell of the map, where its re-tested descriptors place it (two "
+           f"elites re-tested into one cell are one style); it is viable when its re-tested win "
+           f"share is "
            f"within {s.margin:g} of the best style's (surely: the 95% interval of the paired "
            f"difference lies above -{s.margin:g}; plausibly: it reaches above it).", "",
            md(*summary_rows(res)), ""]
