@@ -1,11 +1,11 @@
-"""sim.questions.running.resume_checks: the first checks of a resumable run (tournament,
+"""sim.questions.resumable.resume_checks: the first checks of a resumable run (tournament,
 sweep), one line each with the option named, and the settings an interrupted run saved."""
 
 import json
 
 import pytest
 
-from sim.questions.running import resume_checks
+from sim.questions.resumable import resume_checks
 
 
 class Bad(ValueError):

@@ -36,7 +36,7 @@ from sim.cli.run_support import (
     sigterm_as_interrupt,
     user_errors,
 )
-from sim.questions.running import nothing_to_resume
+from sim.questions.resumable import nothing_to_resume
 from sim.study.tournament.defaults import DEFAULT_CI_CAP, DEFAULT_GAMES
 
 # The study layer (pandas, pyarrow, matplotlib, the kernels) is imported inside the commands and

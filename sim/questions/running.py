@@ -1,8 +1,8 @@
 """What the game-playing questions (``sim.play``, ``sim.tournament``, ``sim.sweep``) share: the
 thread count, the game kernel compiled (or loaded) outside the clock, the backend that plays a
-run's chunks, and a resumable run's ``out`` and settings; and the keywords several questions (or
-commands) take, declared once: :class:`RunOptions` (:func:`run_options`) and any named tuple of
-keywords (:func:`keyword_group`).
+run's chunks, the checks of ``out`` (a resumable run's own are :mod:`sim.questions.resumable`);
+and the keywords several questions (or commands) take, declared once: :class:`RunOptions`
+(:func:`run_options`) and any named tuple of keywords (:func:`keyword_group`).
 
 Each raises a ``ValueError`` with the command's one line on a bad argument; the commands print
 that line as ``error: ...`` with exit status 2.
@@ -184,62 +184,8 @@ def strategy_specs(strategies: Sequence[str] | str) -> list[str]:
     return [str(s).strip() for s in strategies if str(s).strip()]
 
 
-def nothing_to_resume(out: str | Path) -> bool:
-    """True when ``out`` holds no run (interrupted or finished) that ``resume`` could continue."""
-    from sim.study.reports.files import RUN_FILE, STATE_FILE, SWEEP_STATE
-
-    return not any((Path(out) / n).is_file() for n in (STATE_FILE, SWEEP_STATE, RUN_FILE))
-
-
-def resume_checks(error: type[ValueError], *, out: str | Path | None, threads: int | None,
-                  resume: bool, force: bool, what: str = "run", **ints: int | None) -> dict | None:
-    """The first checks of a resumable run's arguments, in the commands' order: the integers
-    (``ints``), an empty ``out``, the thread count (then set), ``resume`` with ``force``, without
-    ``out`` or with nothing in it to resume; each an ``error`` with the command's line. Returns
-    the settings the interrupted ``what`` saved in ``out`` when resuming, else None."""
-    from sim.study.reports.files import read_saved_settings
-
-    check_ints(error, **ints)
-    check_out_text(out, error)
-    set_threads(threads, error)
-    if resume and force:
-        raise error("--resume and --force: give one (--resume continues, --force starts over)")
-    if resume and out is None:
-        raise error(f"--resume needs --out DIR, the directory of the interrupted {what}")
-    if resume and nothing_to_resume(out):
-        raise error(f"nothing to resume in {out}")
-    return read_saved_settings(out) if resume else None
-
-
-def merge_settings(given: dict, saved: dict | None) -> dict:
-    """Arguments given over those saved by the interrupted run (None: not given)."""
-    out = dict(saved or {})
-    out.update({k: v for k, v in given.items() if v is not None})
-    return out
-
-
-def strategy_paths(files: Sequence[str] | str | None) -> tuple[str, ...] | None:
-    """Strategy files as absolute paths (a resumed run finds them from anywhere)."""
-    from sim.questions.ask_rules import as_list
-
-    paths = as_list(files)
-    return tuple(str(Path(f).resolve()) for f in paths) if paths else None
-
-
 def check_out_text(out: str | Path | None, error: type[ValueError] = ValueError) -> None:
     """An empty ``out`` (which would be the current folder) refused as the command refuses an
     empty ``--out``."""
     if out is not None and not str(out).strip():
         raise error("--out '': empty; give a path")
-
-
-def check_out_free(out: str | Path, *, resume: bool, force: bool, what: str = "run") -> None:
-    """A tournament's ("run") or a sweep's ``out`` checked before the kernels compile: free (or
-    ``force``, or a run to ``resume``), and writable (not under a file, not read-only)."""
-    from sim.study.common.out_probe import probe_writable
-    from sim.study.reports.files import STATE_FILE, SWEEP_STATE
-    from sim.study.reports.files import check_out_free as check
-
-    check(out, resume=resume, force=force, what=what,
-          state_file=SWEEP_STATE if what == "sweep" else STATE_FILE)
-    probe_writable(out)
