@@ -83,3 +83,12 @@ def test_join_lines():
     assert join_lines("Items:\n- a\n- b\n  continued") == "Items:\n- a\n- b continued"
     assert join_lines("\bkeep\nthis") == "\bkeep\nthis"
     assert join_lines(None) is None
+
+
+@pytest.mark.parametrize("path, cmd", [(p, c) for p, c in COMMANDS
+                                       if any("--rules" in o.opts for o in c.params)],
+                         ids=lambda x: " ".join(x) if isinstance(x, list) else "")
+def test_every_command_with_rules_takes_a_rules_file(path, cmd):
+    """Issue 46: every command that takes ``--rules`` takes ``--rules-file`` (quacks luck did
+    not)."""
+    assert any("--rules-file" in o.opts for o in cmd.params), " ".join(path)
