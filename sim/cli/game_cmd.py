@@ -24,9 +24,7 @@ def play(
     strategies: Annotated[str | None, typer.Option(
         help="One strategy spec per seat (name or name:key=value,...), comma-separated. Default: "
         "the first --players of threshold,threshold:t=5,threshold:t=7,random.")] = None,
-    players: Annotated[int | None, typer.Option(
-        help="Players (2-4; 2-5 with herb-witches); default: one per strategy (4 for a single "
-        "spec).")] = None,
+    players: opt.lineup_players_option() = None,
     games: Annotated[int, typer.Option(
         help="Games to play; game k seats the lineup rotated by k.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 1,
@@ -93,9 +91,7 @@ def replay(
     strategies: Annotated[str | None, typer.Option(
         help="Without REPORT: one strategy spec per seat, as in the run (default: quacks play's "
         "default lineup).")] = None,
-    players: Annotated[int | None, typer.Option(
-        help="Without REPORT: players (2-4; 2-5 with herb-witches); default: one per "
-        "strategy (4 for a single spec).")] = None,
+    players: opt.lineup_players_option("Without REPORT: players") = None,
     rotation: Annotated[int | None, typer.Option(
         help="Without REPORT: seat rotation of the game, 0 to players - 1 (quacks play uses game % "
         "players). Default 0.")] = None,

@@ -74,6 +74,14 @@ SetOpt = set_option()
 PlayersOpt = Annotated[int, typer.Option(help="Seats per game.")]
 
 
+def lineup_players_option(start: str = "Players"):
+    """The type of the ``--players`` option of the commands that seat one strategy spec per
+    seat as ``quacks play`` does (``play``, ``replay``); ``start`` begins its help."""
+    return Annotated[int | None, typer.Option(
+        help=f"{start} (2-4; 2-5 with herb-witches); default: one per strategy (4 for a single "
+        "spec).")]
+
+
 def seats_option(field: str):
     """The type of the ``--players`` option of a command whose players default to one per
     strategy of its field; ``field`` names what else takes the default 4 (``" and the
