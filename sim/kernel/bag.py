@@ -55,7 +55,7 @@ from sim.kernel.layout import (
     R_FLASK_REUSE,
 )
 from sim.kernel.rng import randint
-from sim.rules.chips import N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
+from sim.rules.chips import N_COLOURS, N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
 
 # Script errors (F_SCRIPT_ERR)
 ERR_DRAW_NOT_IN_BAG = 1
@@ -269,3 +269,17 @@ def show_supply(G, supply):
     """Copy the supply into the game row, where a strategy reads it (``G_SUPPLY``)."""
     for t in range(supply.shape[0]):
         G[G_SUPPLY + t] = supply[t]
+
+
+@kernel(inline=True)
+def colour_totals(P, s, out, at_count, at_value):
+    """Per colour c, how many chips seat s owns (in the bag or not) into ``out[at_count + c]`` and
+    their values added up into ``out[at_value + c]`` (a value model's features, a round's
+    record)."""
+    for c in range(N_COLOURS):
+        out[at_count + c] = 0
+        out[at_value + c] = 0
+    for i in range(P[s, F_NCHIPS]):
+        t = P[s, CHIPS + i]
+        out[at_count + TYPE_COLOUR[t]] += 1
+        out[at_value + TYPE_COLOUR[t]] += TYPE_VALUE[t]

@@ -96,6 +96,19 @@ def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
 
 
 @kernel(inline=True)
+def place_acting(P, s, t, t_no, G, R, SK, SP, SC, rng, E, UF):
+    """Place drawn chip t (draw number t_no) as the chip it acts as (``acting_type``) and return
+    that chip, or ``RESOLVE_ASIDE`` when t is not placed (a red Set 2 chip beside the pot until
+    the potion ends, a red Set 6 draw held)."""
+    if not_placed(P, s, t, G, R, E):
+        return RESOLVE_ASIDE
+    act = acting_type(P, s, t, G, R, E)
+    P[s, F_PLACED_NO] = t_no
+    place_chip(P, s, t, act, True, G, R, SK, SP, SC, rng, E, UF)
+    return act
+
+
+@kernel(inline=True)
 def use_flask(P, s, G, R, SK, SP, SC, rng, E, UF):
     """The flask: only for the last chip placed, if it is white and the pot is intact."""
     k = P[s, F_NPOT]
@@ -114,11 +127,9 @@ def resolve_chip(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF):
     yellow, blue and red Set 6 chips act). Returns the last chip placed, ``RESOLVE_ASIDE`` (a red
     Set 2 chip set beside the pot, or a red Set 6 draw held) or ``RESOLVE_ABORT`` (a scripted
     draw failed; the potion is finished)."""
-    if not_placed(P, s, t, G, R, E):  # red Set 2: beside the pot until the potion ends
+    act = place_acting(P, s, t, t_no, G, R, SK, SP, SC, rng, E, UF)
+    if act == RESOLVE_ASIDE:
         return RESOLVE_ASIDE
-    act = acting_type(P, s, t, G, R, E)
-    P[s, F_PLACED_NO] = t_no
-    place_chip(P, s, t, act, True, G, R, SK, SP, SC, rng, E, UF)
     if P[s, F_EXPLODED] != 0 or not has_action(act, R):
         return t
     return chip_actions(P, s, t, act, G, R, SK, SP, SC, FD, rng, E, UF)
@@ -135,11 +146,9 @@ def chip_actions(P, s, t, act, G, R, SK, SP, SC, FD, rng, E, UF):
         if nxt < 0:
             return t
         t = nxt
-        if not_placed(P, s, t, G, R, E):
+        act = place_acting(P, s, t, nxt_no, G, R, SK, SP, SC, rng, E, UF)
+        if act == RESOLVE_ASIDE:
             return RESOLVE_ASIDE
-        act = acting_type(P, s, t, G, R, E)
-        P[s, F_PLACED_NO] = nxt_no
-        place_chip(P, s, t, act, True, G, R, SK, SP, SC, rng, E, UF)
         if P[s, F_EXPLODED] != 0 or not has_action(act, R):
             return t
 

@@ -4,7 +4,7 @@ called by ``sim.kernel.round.play_round`` in that order."""
 
 from __future__ import annotations
 
-from sim.kernel.bag import add_chip, show_supply
+from sim.kernel.bag import add_chip, colour_totals, show_supply
 from sim.kernel.books.common import count_black
 from sim.kernel.books.hooks import (
     black_at_b,
@@ -27,7 +27,6 @@ from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     BOUGHT,
-    CHIPS,
     EV_BOWL_VP,
     EV_BUY,
     EV_CHOICE,
@@ -97,7 +96,7 @@ from sim.kernel.records import (
     game_error,
 )
 from sim.kernel.witches import hooks as witch_hooks
-from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE
+from sim.rules.chips import TYPE_COLOUR
 
 
 @kernel(inline=True)
@@ -359,12 +358,6 @@ def round_end(P, G, coins, E, rd):
             row[RD_NPOT] = P[s, F_NPOT]
             row[RD_CARD] = G[G_CARD]
             row[RD_FLASK] = P[s, F_FLASK]
-            for c in range(9):
-                row[RD_BAG + c] = 0
-                row[RD_BAGVALUE + c] = 0
-            for i in range(P[s, F_NCHIPS]):
-                t = P[s, CHIPS + i]
-                row[RD_BAG + TYPE_COLOUR[t]] += 1
-                row[RD_BAGVALUE + TYPE_COLOUR[t]] += TYPE_VALUE[t]
+            colour_totals(P, s, row, RD_BAG, RD_BAGVALUE)
 
 

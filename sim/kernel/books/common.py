@@ -6,6 +6,7 @@ the pot, chips granted from the supply or taken out of the pot, the explosion li
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip, discard_chip, remove_pot_entry
+from sim.kernel.decisions.choices import book_answer
 from sim.kernel.decisions.decide import decide_extra, decide_red
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
@@ -16,6 +17,7 @@ from sim.kernel.layout import (
     EV_RED,
     F_BASE_LIMIT,
     F_EXTRA_PTR,
+    F_GREEN_PTR,
     F_LIMIT,
     F_NPOT,
     F_NRED,
@@ -23,7 +25,7 @@ from sim.kernel.layout import (
     F_RUBIES,
     POT_T,
 )
-from sim.rules.chips import BLACK, GREEN, TYPE_COLOUR
+from sim.rules.chips import BLACK, GREEN, TYPE_COLOUR, TYPE_VALUE
 
 ACTION_NONE = -1  # hooks.chip_action: no chip to place next
 ACTION_ABORT = -2  # hooks.chip_action: a scripted draw failed; the potion is finished
@@ -80,6 +82,22 @@ def last_two_green(P, s):
         if TYPE_COLOUR[P[s, POT_T + i]] == GREEN:
             g += 1
     return g
+
+
+@kernel(inline=True)
+def green_question(P, s, k, q, G, R, SK, SP, SC, rng, UF):
+    """Book question q (``Q_*``) about the k-th (0, 1) of the last two chips in seat s's pot,
+    asked if that chip is green (a scripted answer is the round file's next green one, so the
+    question is counted in ``F_GREEN_PTR``): (its value, answered, answer); value 0 when there is
+    no such chip or it is not green. Not answered: the answer is the decline flag and the book's
+    ``default`` applies (``book_answer``)."""
+    i = P[s, F_NPOT] - 2 + k
+    if i < 0 or TYPE_COLOUR[P[s, POT_T + i]] != GREEN:
+        return 0, False, 0
+    value = TYPE_VALUE[P[s, POT_T + i]]
+    ok, a = book_answer(P, s, q, value, G, R, SK, SP, SC, rng, UF)
+    P[s, F_GREEN_PTR] += 1
+    return value, ok, a
 
 
 @kernel(inline=True)

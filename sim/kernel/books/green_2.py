@@ -8,12 +8,13 @@ dearer chip (declining: none). Round-file key ``green``."""
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip
-from sim.kernel.decisions.choices import book_answer, grantable
+from sim.kernel.books.common import green_question
+from sim.kernel.decisions.choices import grantable
 from sim.kernel.decisions.slots import Q_GREEN_CHIP
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_GREEN_CHIP, F_GREEN_PTR, F_NPOT, POT_T, R_PRICE
-from sim.rules.chips import B1, GREEN, O1, P1, R1, TYPE_COLOUR, TYPE_VALUE, Y1
+from sim.kernel.layout import EV_GREEN_CHIP, R_PRICE
+from sim.rules.chips import B1, O1, P1, R1, Y1
 
 
 @kernel
@@ -50,16 +51,12 @@ def grant_ok(value, t):
 @kernel(inline=True)
 def at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step B for seat s."""
-    npot = P[s, F_NPOT]
-    for i in range(max(0, npot - 2), npot):
-        gt = P[s, POT_T + i]
-        if TYPE_COLOUR[gt] != GREEN:
+    for k in range(2):
+        value, ok, t = green_question(P, s, k, Q_GREEN_CHIP, G, R, SK, SP, SC, rng, UF)
+        if value == 0:
             continue
-        ok, t = book_answer(P, s, Q_GREEN_CHIP, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
-        if not ok:
-            t = default(P, s, TYPE_VALUE[gt], G, R, t != 0)
-        P[s, F_GREEN_PTR] += 1
-        if 0 <= t < supply.shape[0] and grant_ok(TYPE_VALUE[gt], t) and grantable(G, R, t):
+        t = t if ok else default(P, s, value, G, R, t != 0)
+        if 0 <= t < supply.shape[0] and grant_ok(value, t) and grantable(G, R, t):
             if add_chip(P, s, t):
                 supply[t] -= 1
                 record(E, G, s, EV_GREEN_CHIP, t, 0, 0)

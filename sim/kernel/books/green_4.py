@@ -6,21 +6,17 @@ key ``green``."""
 
 from __future__ import annotations
 
-from sim.kernel.decisions.choices import book_answer
+from sim.kernel.books.common import green_question
 from sim.kernel.decisions.slots import Q_GREEN_RUBY
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     EV_GREEN_DROPLET,
-    F_GREEN_PTR,
-    F_NPOT,
     F_RUBIES,
     G_ROUND,
-    POT_T,
     R_ROUNDS,
 )
-from sim.rules.chips import GREEN, TYPE_COLOUR, TYPE_VALUE
 
 
 @kernel
@@ -33,16 +29,12 @@ def default(P, s, arg, G, R, decline):
 @kernel(inline=True)
 def at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step B for seat s."""
-    npot = P[s, F_NPOT]
     moves = 0
-    for i in range(max(0, npot - 2), npot):
-        gt = P[s, POT_T + i]
-        if TYPE_COLOUR[gt] != GREEN:
+    for k in range(2):
+        value, ok, pay = green_question(P, s, k, Q_GREEN_RUBY, G, R, SK, SP, SC, rng, UF)
+        if value == 0:
             continue
-        ok, pay = book_answer(P, s, Q_GREEN_RUBY, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
-        if not ok:
-            pay = default(P, s, TYPE_VALUE[gt], G, R, pay != 0)
-        P[s, F_GREEN_PTR] += 1
+        pay = pay if ok else default(P, s, value, G, R, pay != 0)
         if pay != 0 and P[s, F_RUBIES] >= 1:
             P[s, F_RUBIES] -= 1
             move_droplet(P, s, 1)

@@ -8,12 +8,12 @@ picked last round)."""
 
 from __future__ import annotations
 
-from sim.kernel.decisions.choices import book_answer
+from sim.kernel.books.common import green_question
 from sim.kernel.decisions.slots import Q_GREEN_FIRST
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_GREEN_FIRST, F_GREEN_PTR, F_NFIRST, F_NPOT, FIRST_T, POT_T, R_PRICE
-from sim.rules.chips import GREEN, N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
+from sim.kernel.layout import EV_GREEN_FIRST, F_NFIRST, F_NPOT, FIRST_T, POT_T, R_PRICE
+from sim.rules.chips import N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
 
 
 @kernel
@@ -50,16 +50,12 @@ def first_left(P, s, t):
 @kernel(inline=True)
 def at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step B for seat s."""
-    npot = P[s, F_NPOT]
-    for i in range(max(0, npot - 2), npot):
-        gt = P[s, POT_T + i]
-        if TYPE_COLOUR[gt] != GREEN:
+    for k in range(2):
+        value, ok, t = green_question(P, s, k, Q_GREEN_FIRST, G, R, SK, SP, SC, rng, UF)
+        if value == 0:
             continue
-        ok, t = book_answer(P, s, Q_GREEN_FIRST, TYPE_VALUE[gt], G, R, SK, SP, SC, rng, UF)
-        if not ok:
-            t = default(P, s, TYPE_VALUE[gt], G, R, t != 0)
-        P[s, F_GREEN_PTR] += 1
-        if 0 <= t < N_TYPES and TYPE_VALUE[t] <= TYPE_VALUE[gt] and first_left(P, s, t) > 0:
+        t = t if ok else default(P, s, value, G, R, t != 0)
+        if 0 <= t < N_TYPES and TYPE_VALUE[t] <= value and first_left(P, s, t) > 0:
             P[s, FIRST_T + P[s, F_NFIRST]] = t
             P[s, F_NFIRST] += 1
             record(E, G, s, EV_GREEN_FIRST, t, 0, 0)

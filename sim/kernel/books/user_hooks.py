@@ -16,13 +16,10 @@ rules file loaded, every kernel that depends on this module is cached apart
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
-from sim.kernel.jit import kernel
-from sim.kernel.layout import R_BOOK  # noqa: F401 (the generated source's names)
+from sim.kernel.jit import kernel  # noqa: F401 (the generated source's names)
+from sim.kernel.layout import R_BOOK  # noqa: F401
+from sim.kernel.rules_modules import compile_hooks, hook_params, import_rules_module
 from sim.rules.book_files import BOOKS_BUILT, USER_BOOKS, BookSource
-from sim.rules.card_files import RulesFileError
 from sim.rules.chips import COLOUR_NAMES, TYPE_COLOUR  # noqa: F401
 from sim.rules.declare import BOOK_HOOK_POINTS
 
@@ -34,23 +31,9 @@ def _variable(src: BookSource) -> str:
 def _import(src: BookSource):
     """The book's module (imported under a private name); RulesFileError (one line) if it
     fails."""
-    name = f"quacks_rules_{_variable(src)}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, src.path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as e:
-        del sys.modules[name]
-        msg = str(e).splitlines()[0] if str(e) else ""
-        raise RulesFileError(f"{src.path}: book '{src.decl.id}': {type(e).__name__}: {msg}"
-                             ) from None
-    for point in BOOK_HOOK_POINTS:  # a plain function becomes a kernel function
-        fn = getattr(module, point.name, None)
-        if point.name in src.hooks and not hasattr(fn, "py_func"):
-            setattr(module, point.name, kernel(fn, inline=point.per_chip))
+    module = import_rules_module(f"quacks_rules_{_variable(src)}", src.path,
+                                 f"book '{src.decl.id}'")
+    compile_hooks(module, {p.name: p.per_chip for p in BOOK_HOOK_POINTS if p.name in src.hooks})
     return module
 
 
@@ -87,10 +70,7 @@ def generate(sources: list[BookSource]) -> str:
 
 
 def _args(src: BookSource, point: str) -> list[str]:
-    import inspect
-
-    fn = getattr(_MODULES[_variable(src)], point)
-    return list(inspect.signature(getattr(fn, "py_func", fn)).parameters)
+    return hook_params(getattr(_MODULES[_variable(src)], point))
 
 
 _MODULES = {_variable(src): _import(src) for src in USER_BOOKS}

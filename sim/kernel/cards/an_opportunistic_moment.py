@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sim.kernel.bag import add_chip, remove_any_chip, reset_potion, show_supply
 from sim.kernel.books.red_2 import hold_aside
-from sim.kernel.cards.common import GAIN_CHIP, grant_chip, look, put_back
+from sim.kernel.cards.common import GAIN_CHIP, grant_chip, look, looked_at, put_back
 from sim.kernel.decisions.choices import card_answer, next_value_type
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -59,10 +59,7 @@ def purple_seat(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF):
     ok, want = card_answer(P, s, OPPORTUNISTIC, m, G, R, SK, SP, SC, rng, UF)
     if not ok:
         want = default(P, s, m, G, R)
-    pick = -1
-    for i in range(m):
-        if P[s, CARD_LOOK + i] == want:
-            pick = i
+    pick = looked_at(P, s, m, want)
     put_back(P, s, m)
     if pick < 0:
         return

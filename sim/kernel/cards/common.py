@@ -78,6 +78,17 @@ def look(P, s, m, FD, rng, E, G):
     return k
 
 
+@kernel(inline=True)
+def looked_at(P, s, m, t):
+    """Where chip type t lies among the m chips a card looked at (``CARD_LOOK``; the last of
+    them if more than one), -1 if it is not among them."""
+    pick = -1
+    for i in range(m):
+        if P[s, CARD_LOOK + i] == t:
+            pick = i
+    return pick
+
+
 @kernel
 def put_back(P, s, k):
     """Return the chips a card looked at to the bag."""

@@ -30,15 +30,13 @@ is cached in another folder, keyed by the rules files' code (``sim.numba_cache.c
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import inspect
-import sys
 
 # the generated source's names (it runs in this module's namespace)
 from sim.kernel.droplet import settle_all  # noqa: F401
-from sim.kernel.jit import kernel
+from sim.kernel.jit import kernel  # noqa: F401
 from sim.kernel.layout import F_CARD_ARG, G_CARD, G_NP, G_START_PLAYER  # noqa: F401
-from sim.rules.card_files import CardSource, RulesFileError
+from sim.kernel.rules_modules import compile_hooks, hook_params, import_rules_module
+from sim.rules.card_files import CardSource
 from sim.rules.card_numbers import CARD_SOURCES, HOOKS_BUILT, PURPLE
 from sim.rules.declare import CARD_HOOK_POINTS
 
@@ -84,30 +82,13 @@ def _import(src: CardSource):
     """The card's module (a user's rules file is imported under a private name)."""
     if src.module:
         return importlib.import_module(f"{__package__}.{src.module}")
-    name = f"quacks_rules_{src.decl.id.replace('-', '_')}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, src.path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as e:
-        del sys.modules[name]
-        msg = str(e).splitlines()[0] if str(e) else ""
-        raise RulesFileError(f"{src.path}: card '{src.decl.id}': {type(e).__name__}: {msg}"
-                             ) from None
-    return module
+    return import_rules_module(f"quacks_rules_{src.decl.id.replace('-', '_')}", src.path,
+                               f"card '{src.decl.id}'")
 
 
 def card_modules() -> dict[str, object]:
     """Every card's module by its name in the generated source, in number order."""
     return {_variable(src): _import(src) for src in CARD_SOURCES}
-
-
-def _params(fn) -> list[str]:
-    py = getattr(fn, "py_func", fn)
-    return list(inspect.signature(py).parameters)
 
 
 def generate(sources: list[CardSource], modules: dict[str, object]) -> str:
@@ -121,7 +102,7 @@ def generate(sources: list[CardSource], modules: dict[str, object]) -> str:
             lines.append("    card = G[G_CARD]")
         for i, src in enumerate(users):
             var = _variable(src)
-            args = ", ".join(_params(getattr(modules[var], point.name)))
+            args = ", ".join(hook_params(getattr(modules[var], point.name)))
             call = f"{var}.{point.name}({args})"
             if point.default is None:
                 lines.append(f"    {'if' if i == 0 else 'elif'} card == {src.decl.number}:")
@@ -142,16 +123,11 @@ def generate(sources: list[CardSource], modules: dict[str, object]) -> str:
 def _compile_hooks(modules: dict[str, object]) -> None:
     """A user's hook that is a plain function becomes a kernel function (inlined on the
     per-chip path), as the shipped cards declare theirs."""
+    per_chip = {p.name: p.per_chip for p in CARD_HOOK_POINTS}
     for src in CARD_SOURCES:
-        if src.module:
-            continue
-        mod = modules[_variable(src)]
-        for name in (*src.hooks, "default"):
-            fn = getattr(mod, name, None)
-            if fn is not None and not hasattr(fn, "py_func"):
-                per_chip = name in src.hooks and next(
-                    p for p in CARD_HOOK_POINTS if p.name == name).per_chip
-                setattr(mod, name, kernel(fn, inline=per_chip))
+        if not src.module:
+            compile_hooks(modules[_variable(src)],
+                          {**{name: per_chip[name] for name in src.hooks}, "default": False})
 
 
 _modules = card_modules()

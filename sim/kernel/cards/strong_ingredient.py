@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sim.kernel.bag import return_chip
 from sim.kernel.bowl import place_after
-from sim.kernel.cards.common import look
+from sim.kernel.cards.common import look, looked_at
 from sim.kernel.decisions.choices import card_answer
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -57,10 +57,7 @@ def _strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
     ok, want = card_answer(P, s, STRONG_INGREDIENT, m, G, R, SK, SP, SC, rng, UF)
     if not ok:
         want = default(P, s, m, G, R)
-    pick = -1
-    for i in range(m):
-        if P[s, CARD_LOOK + i] == want:
-            pick = i
+    pick = looked_at(P, s, m, want)
     for i in range(m):
         if i != pick:
             return_chip(P, s, P[s, CARD_LOOK + i])

@@ -236,6 +236,14 @@ def _buyable(t, coins, supply, price, avail, used_colours):
     )
 
 
+@kernel(inline=True)
+def _on_list(out, n, t, left, used_colours, price):
+    """Chip t put on the buy list at ``out[n]``: the list's new length, the coins left and the
+    colours used (bit mask)."""
+    out[n] = t
+    return n + 1, left - price[t], used_colours | (1 << TYPE_COLOUR[t])
+
+
 @kernel
 def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, SC, rng, UF):
     """Fill out[:n] with the chip types to buy and return n (the kernel checks legality).
@@ -262,10 +270,7 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
             if t < 0 or n >= max_buys:
                 break
             if _buyable(t, left, supply, price, avail, used):
-                out[n] = t
-                n += 1
-                left -= price[t]
-                used |= 1 << TYPE_COLOUR[t]
+                n, left, used = _on_list(out, n, t, left, used, price)
         return n
     if k == BUY_EXPENSIVE or k == BUY_PER_COIN:
         while n < max_buys:
@@ -282,10 +287,7 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
                         bestkey = key
             if best < 0:
                 break
-            out[n] = best
-            n += 1
-            left -= price[best]
-            used |= 1 << TYPE_COLOUR[best]
+            n, left, used = _on_list(out, n, best, left, used, price)
         return n
     if k == BUY_VALUE or k == BUY_MARGINAL:
         # The legal set of at most two chips (different colours) of the greatest total value.
@@ -338,10 +340,7 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
             for t in range(nt):
                 if _buyable(t, left, supply, price, avail, used):
                     if j == 0:
-                        out[n] = t
-                        n += 1
-                        left -= price[t]
-                        used |= 1 << TYPE_COLOUR[t]
+                        n, left, used = _on_list(out, n, t, left, used, price)
                         break
                     j -= 1
         return n

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import uint64
 
+from sim.kernel.bag import colour_totals
 from sim.kernel.decisions.value_layout import (
     H_ROUNDS,
     M_A,
@@ -87,13 +88,7 @@ def position_features(P, s, G, x):
     x[X_RUBIES] = P[s, F_RUBIES]
     x[X_DROPLET] = P[s, F_DROPLET]
     x[X_FLASK] = 1.0 if P[s, F_FLASK] != 0 else 0.0
-    for c in range(9):
-        x[X_COUNT + c] = 0.0
-        x[X_VALUE + c] = 0.0
-    for i in range(P[s, F_NCHIPS]):
-        t = P[s, CHIPS + i]
-        x[X_COUNT + TYPE_COLOUR[t]] += 1.0
-        x[X_VALUE + TYPE_COLOUR[t]] += TYPE_VALUE[t]
+    colour_totals(P, s, x, X_COUNT, X_VALUE)
 
 
 @kernel(inline=True)
