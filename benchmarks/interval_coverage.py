@@ -68,6 +68,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
 import sim  # noqa: E402
+from sim.stats.clusters import ratio_mean_var  # noqa: E402
 from sim.stats.intervals import rate_interval, wilson  # noqa: E402
 
 REF_SEED = 10_000_019  # the reference's seed (the small runs take 1, 2, ...)
@@ -275,11 +276,11 @@ def share_ci(k: int, n: int, sums: RunSums | None) -> tuple[float, float]:
         return math.nan, math.nan
     if sums is None or sums.runs < 2:
         return wilson(k, n)
-    p, R = k / n, sums.runs
-    var = R / (R - 1) * max(sums.kk - 2 * p * sums.kn + p * p * sums.nn, 0.0) / (n * n)
+    p, var = ratio_mean_var(k, n, sums.kk, sums.kn, sums.nn, sums.runs)
+    p, var = float(p), float(var)
     # a variance of exactly 0 (every run the same share) has no design effect to read: the
     # exact interval on the count (rate_interval's rule of three is for deals, not runs)
-    lo, hi = rate_interval(p, n, var if var > 0 else None, R)
+    lo, hi = rate_interval(p, n, var if var > 0 else None, sums.runs)
     return float(lo[0]), float(hi[0])
 
 
