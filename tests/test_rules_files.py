@@ -3,10 +3,11 @@ Python file, the way every shipped card is (``sim.rules.declare``), joins the ga
 
 The example cards of ``experiments/rules/`` are played in scripted rounds worked by hand (pot
 track as in tests/test_cards.py: index i gives i coins, VP 1 from space 6; set 1 prices: o1 3, g1
-4, b1 5, r1 6), and two shipped cards rewritten as rules files (``tests/data/rules/``) give the
-built-in cards' games. A kernel compiled with a rules file is cached apart (a folder keyed by the
-files' code), so those games run in one subprocess that loads every file first: it compiles the
-round and game kernels once for this set of files (minutes the first time, then cached).
+4, b1 5, r1 6), and two shipped cards copied word for word as rules files (only their number and
+id changed: ``rules_file_copy``) give the built-in cards' games. A kernel compiled with a rules
+file is cached apart (a folder keyed by the files' code), so those games run in one subprocess
+that loads every file first: it compiles the round and game kernels once for this set of files
+(minutes the first time, then cached).
 
 Bad files: one line naming the file, the card and the function, exit status 2.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -28,12 +30,38 @@ from sim.rules.card_numbers import add_card_file
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "experiments" / "rules"
 DATA = ROOT / "tests" / "data" / "rules"
-FILES = [EXAMPLES / "lucky_clover.py", EXAMPLES / "bottled_courage.py",
-         EXAMPLES / "market_day.py", DATA / "magic_potion_copy.py", DATA / "well_stirred_copy.py"]
+SHIPPED = ROOT / "sim" / "kernel" / "cards"
+FILES = [EXAMPLES / "lucky_clover.py", EXAMPLES / "bottled_courage.py", EXAMPLES / "market_day.py"]
+COPIED = ("magic-potion", "well-stirred")  # shipped cards played again from a rules file
 BOOK_FILES = [EXAMPLES / "green_sprouts.py", DATA / "blue_4_copy.py"]
-# every rules file the compiled tests load, in one order: one set of kernels compiled for them
-ALL_FILES = FILES + BOOK_FILES
 QUIET = {"bag": "w1", "draws": "w1"}  # places w1 (reward 2 from the start)
+
+
+def rules_file_copy(folder: Path, card_id: str) -> Path:
+    """The shipped card's module, word for word, as a user's rules file ``<module>_copy.py``:
+    only its declaration's number (0: numbered when loaded) and id (``<id>-copy``: the shipped
+    id is taken) changed."""
+    src = SHIPPED / f"{card_id.replace('-', '_')}.py"
+    text, n = re.subn(rf'^CARD = card\(\d+, "{card_id}"', f'CARD = card(0, "{card_id}-copy"',
+                      src.read_text(encoding="utf-8"), flags=re.M)
+    assert n == 1, src
+    path = folder / f"{src.stem}_copy.py"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def card_files(tmp_path_factory) -> list[Path]:
+    """The example cards, then the shipped cards copied as rules files."""
+    folder = tmp_path_factory.mktemp("rules")
+    return FILES + [rules_file_copy(folder, c) for c in COPIED]
+
+
+@pytest.fixture(scope="module")
+def all_files(card_files) -> list[Path]:
+    """Every rules file the compiled tests load, in one order: one set of kernels compiled for
+    them (cached by the files' code, wherever the copies are written)."""
+    return card_files + BOOK_FILES
 
 
 def _env() -> dict:
@@ -47,14 +75,16 @@ def _quacks(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
 
 # --- the declaration, read without importing the kernel -----------------------------------------
 
-def test_the_examples_declare_their_cards_and_hook_points():
-    got = {p.stem: read_card(p) for p in FILES}
+def test_the_examples_declare_their_cards_and_hook_points(card_files):
+    got = {p.stem: read_card(p) for p in card_files}
     assert got["lucky_clover"].decl.id == "lucky-clover"
     assert got["lucky_clover"].hooks == ("after_placed",) and got["lucky_clover"].draw_time
     assert got["bottled_courage"].hooks == ("after_brewing",)
     assert got["bottled_courage"].decl.words == (("pay", 1),)
     assert got["market_day"].hooks == ("buy_coins",) and not got["market_day"].draw_time
     assert all(g.decl.number == 0 for g in got.values())  # numbered when loaded
+    assert got["well_stirred_copy"].decl.id == "well-stirred-copy"
+    assert got["well_stirred_copy"].hooks == read_card(SHIPPED / "well_stirred.py").hooks
 
 
 def _write(tmp_path: Path, name: str, body: str) -> Path:
@@ -207,8 +237,8 @@ print(json.dumps(out))
 
 
 @pytest.fixture(scope="module")
-def compiled():
-    got = subprocess.run([sys.executable, "-c", SCRIPT, *map(str, ALL_FILES)], capture_output=True,
+def compiled(all_files):
+    got = subprocess.run([sys.executable, "-c", SCRIPT, *map(str, all_files)], capture_output=True,
                          text=True, env=_env(), cwd=ROOT, timeout=3600)
     assert got.returncode == 0, got.stderr[-3000:]
     return json.loads(got.stdout.strip().splitlines()[-1])
@@ -269,16 +299,16 @@ def test_a_shipped_book_rewritten_as_a_rules_file_plays_the_same_games(compiled)
     assert played and same
 
 
-def test_a_report_records_its_rules_files_and_replays_from_them(compiled, tmp_path):
+def test_a_report_records_its_rules_files_and_replays_from_them(compiled, all_files, tmp_path):
     # the same files in the same order as the compiled fixture: its kernels, cached
     out = tmp_path / "rep"
-    files = [a for f in ALL_FILES for a in ("--rules-file", str(f))]
+    files = [a for f in all_files for a in ("--rules-file", str(f))]
     got = _quacks("tournament", *files, "--set", 'cards.extra=["lucky-clover"]', "--strategies",
                   "balanced,greedy", "--players", "2", "--games", "8", "--out", str(out),
                   "--no-plots", "--quiet")
     assert got.returncode == 0, got.stderr[-2000:]
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
-    assert [Path(f["path"]) for f in run["rules_files"]] == ALL_FILES
+    assert [Path(f["path"]) for f in run["rules_files"]] == all_files
     assert run["rules_files"][0]["rules"] == ["lucky-clover"] and run["rules_files"][0]["code"]
     assert "--rules-file" in run["command"]
     got = _quacks("replay", str(out), "--row", "0", "--json")

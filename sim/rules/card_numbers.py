@@ -11,7 +11,8 @@ after them in the order the files are loaded, and is in no deck unless a ruleset
 
 What the kernel compiles reads none of the derived values here: the hook dispatch
 (``sim.kernel.cards.hooks``) is generated from ``CARD_SOURCES`` with the numbers written in, and
-each card's module takes its number from its own declaration.
+a card's functions, called only when the round's card is theirs, read that number from the round
+(``G[G_CARD]``).
 """
 
 from __future__ import annotations

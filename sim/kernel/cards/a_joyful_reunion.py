@@ -7,17 +7,14 @@ potion group's first, then buying, then points.
 
 from __future__ import annotations
 
-from sim.kernel.cards.common import GAIN_PENNY_BACK
-from sim.kernel.decisions.choices import card_answer
-from sim.kernel.events import record
+from sim.kernel.cards.common import GAIN_PENNY_BACK, answer, card_event
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_CARD_GAIN, F_PENNY, G_NP, G_START_PLAYER
+from sim.kernel.layout import F_PENNY, G_NP, G_START_PLAYER
 from sim.rules.declare import BLUE, HERB_WITCHES, card
 
 CARD = card(27, "a-joyful-reunion", BLUE, name="A Joyful Reunion", needs=HERB_WITCHES, doc=(
     "At the end of the round each player takes back one witch penny they spent (their choice); "
     "that group's witch may be called again."))
-JOYFUL_REUNION = CARD.number
 
 
 @kernel
@@ -40,9 +37,7 @@ def end_of_round(P, G, R, SK, SP, SC, rng, E, UF):
         spent = 7 & ~P[s, F_PENNY]
         if spent == 0:
             continue
-        ok, g = card_answer(P, s, JOYFUL_REUNION, spent, G, R, SK, SP, SC, rng, UF)
-        if not ok:
-            g = default(P, s, spent, G, R)
+        g = answer(P, s, spent, default(P, s, spent, G, R), G, R, SK, SP, SC, rng, UF)
         if 0 <= g < 3 and (spent >> g) & 1:
             P[s, F_PENNY] |= 1 << g
-            record(E, G, s, EV_CARD_GAIN, GAIN_PENNY_BACK, g, JOYFUL_REUNION)
+            card_event(E, G, s, GAIN_PENNY_BACK, g)

@@ -8,18 +8,16 @@ potion one, then the points one.
 from __future__ import annotations
 
 from sim.kernel.bag import show_supply
-from sim.kernel.cards.common import GAIN_PENNY_GIVEN, grant_chip
-from sim.kernel.decisions.choices import card_answer, dearest
-from sim.kernel.events import record
+from sim.kernel.cards.common import GAIN_PENNY_GIVEN, answer, card_event, grant_chip
+from sim.kernel.decisions.choices import dearest
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_CARD_GAIN, F_PENNY, G_ROUND
+from sim.kernel.layout import F_PENNY, G_ROUND
 from sim.rules.chips import N_TYPES
 from sim.rules.declare import HERB_WITCHES, PURPLE, card
 
 CARD = card(25, "a-quick-exchange", PURPLE, name="A Quick Exchange", needs=HERB_WITCHES, doc=(
     "Each player may give up one of their witch pennies for a chip of their choice whose book "
     "is out, into the bag at once."))
-QUICK_EXCHANGE = CARD.number
 
 
 @kernel
@@ -41,10 +39,8 @@ def purple_seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     if P[s, F_PENNY] == 0:
         return
     show_supply(G, supply)
-    ok, a = card_answer(P, s, QUICK_EXCHANGE, P[s, F_PENNY], G, R, SK, SP, SC, rng, UF)
-    if not ok:
-        a = default(P, s, P[s, F_PENNY], G, R)
+    a = answer(P, s, P[s, F_PENNY], default(P, s, P[s, F_PENNY], G, R), G, R, SK, SP, SC, rng, UF)
     g = a // 32
     if a >= 0 and g < 3 and (P[s, F_PENNY] >> g) & 1 and grant_chip(P, s, a % 32, G, R, supply, E):
         P[s, F_PENNY] &= ~(1 << g)
-        record(E, G, s, EV_CARD_GAIN, GAIN_PENNY_GIVEN, g, QUICK_EXCHANGE)
+        card_event(E, G, s, GAIN_PENNY_GIVEN, g)

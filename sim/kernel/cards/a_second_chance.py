@@ -13,14 +13,11 @@ from __future__ import annotations
 
 from sim.kernel.bag import reset_potion
 from sim.kernel.books.red_2 import hold_aside
-from sim.kernel.cards.common import GAIN_RESTART
-from sim.kernel.decisions.choices import card_answer
-from sim.kernel.events import record
+from sim.kernel.cards.common import GAIN_RESTART, answer, card_event
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     ASIDE,
     ASIDE_NEW,
-    EV_CARD_GAIN,
     F_BASE_LIMIT,
     F_BOWL_N,
     F_CARD_USED,
@@ -39,7 +36,6 @@ CARD = card(24, "a-second-chance", BLUE, name="A Second Chance", puts_back="any"
     "are placed, the player may go on (a pot over the limit may still stop intact, and explodes "
     "on the next ordinary draw) or put everything back (chips set aside or held included) and "
     "brew the potion again from the start, with ordinary draws."))
-SECOND_CHANCE = CARD.number
 
 
 @kernel
@@ -65,8 +61,7 @@ def _second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
     Set 5 picks are placed first again. The flask and witch pennies stay spent."""
     P[s, F_CARD_USED] = 1
     over = 1 if P[s, F_WHITE] > P[s, F_LIMIT] else 0
-    ok, a = card_answer(P, s, SECOND_CHANCE, over, G, R, SK, SP, SC, rng, UF)
-    if (a if ok else default(P, s, over, G, R)) != 1:
+    if answer(P, s, over, default(P, s, over, G, R), G, R, SK, SP, SC, rng, UF) != 1:
         return False
     for j in range(3):
         P[s, ASIDE + j] -= P[s, ASIDE_NEW + j]
@@ -76,7 +71,7 @@ def _second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
     P[s, F_NFIRST] = first  # placed before the next draw (sim.kernel.brew.before_draw)
     P[s, F_SIX_N] = 0
     P[s, F_CARD_USED] = 1
-    record(E, G, s, EV_CARD_GAIN, GAIN_RESTART, 0, SECOND_CHANCE)
+    card_event(E, G, s, GAIN_RESTART, 0)
     return True
 
 

@@ -9,18 +9,24 @@ from __future__ import annotations
 
 from sim.kernel.bag import add_chip, remove_any_chip, reset_potion, show_supply
 from sim.kernel.books.red_2 import hold_aside
-from sim.kernel.cards.common import GAIN_CHIP, grant_chip, look, looked_at, put_back
-from sim.kernel.decisions.choices import card_answer, next_value_type
-from sim.kernel.events import record
+from sim.kernel.cards.common import (
+    GAIN_CHIP,
+    answer,
+    card_event,
+    grant_chip,
+    look,
+    looked_at,
+    put_back,
+)
+from sim.kernel.decisions.choices import next_value_type
 from sim.kernel.jit import kernel
-from sim.kernel.layout import CARD_LOOK, EV_CARD_GAIN, F_START, G_SUPPLY, R_LIMIT, R_PRICE
+from sim.kernel.layout import CARD_LOOK, F_START, G_SUPPLY, R_LIMIT, R_PRICE
 from sim.rules.chips import G1, TYPE_COLOUR, WHITE
 from sim.rules.declare import PURPLE, card
 
 CARD = card(12, "an-opportunistic-moment", PURPLE, name="An Opportunistic Moment", doc=(
     "Each player draws 4 chips and may swap one (never orange) for the next-higher chip of its "
     "colour, or takes a green 1-chip if no swap is possible. The drawn chips go back."))
-OPPORTUNISTIC = CARD.number
 
 
 @kernel
@@ -56,9 +62,7 @@ def purple_seat(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF):
         put_back(P, s, m)
         grant_chip(P, s, G1, G, R, supply, E)
         return
-    ok, want = card_answer(P, s, OPPORTUNISTIC, m, G, R, SK, SP, SC, rng, UF)
-    if not ok:
-        want = default(P, s, m, G, R)
+    want = answer(P, s, m, default(P, s, m, G, R), G, R, SK, SP, SC, rng, UF)
     pick = looked_at(P, s, m, want)
     put_back(P, s, m)
     if pick < 0:
@@ -68,4 +72,4 @@ def purple_seat(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF):
         supply[want] += 1
         supply[u] -= 1
         add_chip(P, s, u)
-        record(E, G, s, EV_CARD_GAIN, GAIN_CHIP, u, OPPORTUNISTIC)
+        card_event(E, G, s, GAIN_CHIP, u)

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 from sim.kernel.cards.common import fewest, grant_chip
 from sim.kernel.jit import kernel
-from sim.kernel.layout import F_SCORE, G_NP
+from sim.kernel.layout import F_SCORE
 from sim.rules.chips import G1
 from sim.rules.declare import PURPLE, card
 
 CARD = card(5, "beginners-bonus", PURPLE, name="Beginner's Bonus", doc=(
     "The player or players with the fewest victory points take a green 1-chip, straight into "
     "the bag."))
-BEGINNERS_BONUS = CARD.number
 
 
 @kernel
 def purple_first(P, G):
     """Before any seat: the fewest VP (the seats that have it take the chip)."""
-    n = G[G_NP]
-    return fewest(P, n, F_SCORE)
+    return fewest(P, G, F_SCORE)
 
 
 @kernel

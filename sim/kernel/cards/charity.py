@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from sim.kernel.cards.common import GAIN_RUBY, fewest, gain
 from sim.kernel.jit import kernel
-from sim.kernel.layout import F_RUBIES, G_NP
+from sim.kernel.layout import F_RUBIES
 from sim.rules.declare import PURPLE, card
 
 CARD = card(3, "charity", PURPLE, name="Charity", doc=(
     "The player or players with the fewest rubies take 1 ruby each."))
-CHARITY = CARD.number
 
 
 @kernel
 def purple_first(P, G):
     """Before any seat: the fewest rubies (the seats that have it take one)."""
-    n = G[G_NP]
-    return fewest(P, n, F_RUBIES)
+    return fewest(P, G, F_RUBIES)
 
 
 @kernel

@@ -1,5 +1,10 @@
-"""What the fortune-teller cards share: a card's gain of VP, rubies or a droplet move, a chip it
-grants, the chips it looks at, and the kinds of its ``EV_CARD_GAIN`` events.
+"""What the fortune-teller cards share: a player's answer to a card's choice, a card's gain of VP,
+rubies or a droplet move, a chip it grants, the chips it looks at, and the kinds of its
+``EV_CARD_GAIN`` events.
+
+A card's functions run only when the round's card (``G[G_CARD]``) is that card (the generated
+hook table, ``sim.kernel.cards.hooks``), so the helpers here take the card's number from there: a
+card's module names its number once, in its declaration.
 
 A chip a card grants goes into the bag at once, and only if its book is out and the supply has
 one (``grant_chip``).
@@ -9,7 +14,7 @@ from __future__ import annotations
 
 from sim.kernel.bag import add_chip, draw_chip, return_chip
 from sim.kernel.books.black_5 import gift as black_gift
-from sim.kernel.decisions.choices import grantable
+from sim.kernel.decisions.choices import card_answer, grantable
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -21,6 +26,7 @@ from sim.kernel.layout import (
     F_RUBIES,
     F_SCORE,
     G_CARD,
+    G_NP,
     G_SUPPLY,
 )
 from sim.rules.card_numbers import TAKE_OTHER, gain_number
@@ -49,7 +55,23 @@ def gain(P, s, G, E, kind, amount):
         P[s, F_RUBIES] += amount
     elif kind == GAIN_DROPLET:
         move_droplet(P, s, amount)
-    record(E, G, s, EV_CARD_GAIN, kind, amount, G[G_CARD])
+    card_event(E, G, s, kind, amount)
+
+
+@kernel(inline=True)
+def card_event(E, G, s, kind, b):
+    """Record the round's card's ``EV_CARD_GAIN`` event of ``kind`` (a ``GAIN_*``) for seat s
+    (-1: every seat), with the kind's value ``b``."""
+    record(E, G, s, EV_CARD_GAIN, kind, b, G[G_CARD])
+
+
+@kernel(inline=True)
+def answer(P, s, arg, built_in, G, R, SK, SP, SC, rng, UF):
+    """Seat s's answer to the round's card's choice with argument ``arg``: the scripted or
+    strategy answer (``card_answer``), else ``built_in`` (the card's ``default(P, s, arg, G,
+    R)``, which reads and changes nothing)."""
+    ok, a = card_answer(P, s, G[G_CARD], arg, G, R, SK, SP, SC, rng, UF)
+    return a if ok else built_in
 
 
 @kernel
@@ -60,7 +82,7 @@ def grant_chip(P, s, t, G, R, supply, E):
     if 0 <= t < supply.shape[0] and grantable(G, R, t) and (black_gift(P, s, t, G, R, E)
                                                            or add_chip(P, s, t)):
         supply[t] -= 1
-        record(E, G, s, EV_CARD_GAIN, GAIN_CHIP, t, G[G_CARD])
+        card_event(E, G, s, GAIN_CHIP, t)
         return True
     return False
 
@@ -97,9 +119,9 @@ def put_back(P, s, k):
 
 
 @kernel
-def fewest(P, n, field):
+def fewest(P, G, field):
     """The smallest value of a player field among the seats."""
     m = P[0, field]
-    for s in range(1, n):
+    for s in range(1, G[G_NP]):
         m = min(m, P[s, field])
     return m

@@ -8,7 +8,6 @@ from sim.rules.declare import BLUE, card
 
 CARD = card(17, "its-shining-extra-bright", BLUE, name="It's Shining Extra Bright", doc=(
     "A player whose scoring space shows a ruby takes 1 extra ruby."))
-SHINING = CARD.number
 
 
 @kernel(inline=True)

@@ -7,18 +7,15 @@ in rounds 1-3 if the seat has one.
 from __future__ import annotations
 
 from sim.kernel.bag import remove_any_chip
-from sim.kernel.cards.common import GAIN_REMOVE, GAIN_VP, gain
-from sim.kernel.decisions.choices import card_answer
-from sim.kernel.events import record
+from sim.kernel.cards.common import GAIN_REMOVE, GAIN_VP, answer, card_event, gain
 from sim.kernel.jit import kernel
-from sim.kernel.layout import CHIPS, EV_CARD_GAIN, F_NCHIPS, G_ROUND
+from sim.kernel.layout import CHIPS, F_NCHIPS, G_ROUND
 from sim.rules.chips import W1
 from sim.rules.declare import PURPLE, card
 
 CARD = card(6, "just-in-time", PURPLE, name="Just in Time", doc=(
     "Each player chooses: 4 VP, or take one white 1-chip out of their bag for the rest of the "
     "game."))
-JUST_IN_TIME = CARD.number
 JUST_IN_TIME_VP = 4  # the VP of the first option (the other: a white 1-chip out of the bag)
 
 
@@ -36,11 +33,9 @@ def purple_seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     for i in range(P[s, F_NCHIPS]):
         if P[s, CHIPS + i] == W1:
             nw1 += 1
-    ok, a = card_answer(P, s, JUST_IN_TIME, nw1, G, R, SK, SP, SC, rng, UF)
-    if not ok:
-        a = default(P, s, nw1, G, R)
+    a = answer(P, s, nw1, default(P, s, nw1, G, R), G, R, SK, SP, SC, rng, UF)
     if a == W1 and remove_any_chip(P, s, W1):
         supply[W1] += 1
-        record(E, G, s, EV_CARD_GAIN, GAIN_REMOVE, W1, JUST_IN_TIME)
+        card_event(E, G, s, GAIN_REMOVE, W1)
     else:
         gain(P, s, G, E, GAIN_VP, JUST_IN_TIME_VP)

@@ -14,7 +14,6 @@ from sim.rules.declare import PURPLE, card
 CARD = card(13, "less-is-more", PURPLE, name="Less is More", doc=(
     "Every player draws 5 chips: the lowest total (all tied players) takes a blue 2-chip, "
     "everyone else 1 ruby. The drawn chips go back."))
-LESS_IS_MORE = CARD.number
 
 
 @kernel

@@ -10,7 +10,6 @@ from sim.rules.declare import BLUE, card
 CARD = card(20, "living-in-luxury", BLUE, name="Living in Luxury", doc=(
     "The explosion limit is 9 this round instead of 7. With yellow Set 3 the larger raise "
     "counts; the two never add up."))
-LUXURY = CARD.number
 
 
 @kernel(inline=True)

@@ -11,7 +11,6 @@ from sim.rules.declare import BLUE, card
 CARD = card(16, "lucky-devil", BLUE, name="Lucky Devil", doc=(
     "A player whose scoring space shows a ruby gets 2 extra VP, even if the pot exploded (and "
     "they took the coins)."))
-LUCKY_DEVIL = CARD.number
 
 
 @kernel(inline=True)

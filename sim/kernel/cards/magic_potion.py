@@ -10,7 +10,6 @@ from sim.rules.declare import BLUE, card
 
 CARD = card(18, "magic-potion", BLUE, name="Magic Potion", doc=(
     "At the end of the round every player's flask is refilled for free."))
-MAGIC_POTION = CARD.number
 
 
 @kernel

@@ -8,7 +8,6 @@ from sim.rules.declare import BLUE, card
 
 CARD = card(15, "pumpkin-patch-party", BLUE, name="Pumpkin Patch Party", doc=(
     "Every orange chip placed this round moves 1 extra space."))
-PUMPKIN_PARTY = CARD.number
 
 
 @kernel(inline=True)

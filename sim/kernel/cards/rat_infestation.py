@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from sim.kernel.cards.common import GAIN_RATS_DOUBLED
-from sim.kernel.events import record
+from sim.kernel.cards.common import GAIN_RATS_DOUBLED, card_event
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_CARD_GAIN
 from sim.rules.declare import PURPLE, card
 
 CARD = card(4, "rat-infestation", PURPLE, name="Rat Infestation", doc=(
     "Rat tails count double this round."))
-RAT_INFESTATION = CARD.number
 
 
 @kernel
 def purple_last(G, E):
     """After every seat: the event that this round's rat tails count double."""
-    record(E, G, -1, EV_CARD_GAIN, GAIN_RATS_DOUBLED, 2, RAT_INFESTATION)
+    card_event(E, G, -1, GAIN_RATS_DOUBLED, 2)
 
 
 @kernel(inline=True)

@@ -9,7 +9,6 @@ from sim.rules.declare import PURPLE, card
 CARD = card(1, "roll-the-die", PURPLE, name="Roll the Die", doc=(
     "Every player rolls the bonus die once and takes what it shows; a pumpkin goes into the bag "
     "at once."))
-ROLL_THE_DIE = CARD.number
 
 
 @kernel

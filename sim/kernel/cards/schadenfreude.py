@@ -8,8 +8,8 @@ taken. Default: the dearest 2-chip that can be had.
 from __future__ import annotations
 
 from sim.kernel.bag import show_supply
-from sim.kernel.cards.common import grant_chip
-from sim.kernel.decisions.choices import card_answer, dearest
+from sim.kernel.cards.common import answer, grant_chip
+from sim.kernel.decisions.choices import dearest
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_EXPLODED, G_NP, G_START_PLAYER
 from sim.rules.chips import N_TYPES, TYPE_VALUE
@@ -18,7 +18,6 @@ from sim.rules.declare import BLUE, card
 CARD = card(23, "schadenfreude", BLUE, name="Schadenfreude", doc=(
     "When a player's pot explodes, the player to their left takes any 2-chip whose book is out, "
     "into their bag."))
-SCHADENFREUDE = CARD.number
 
 
 @kernel
@@ -37,8 +36,6 @@ def after_brewing(P, G, R, supply, SK, SP, SC, rng, E, UF):
         if P[s, F_EXPLODED] != 0:
             left = (s + 1) % n
             show_supply(G, supply)
-            ok, t = card_answer(P, left, SCHADENFREUDE, s, G, R, SK, SP, SC, rng, UF)
-            if not ok:
-                t = default(P, left, s, G, R)
+            t = answer(P, left, s, default(P, left, s, G, R), G, R, SK, SP, SC, rng, UF)
             if 0 <= t < supply.shape[0] and TYPE_VALUE[t] == 2:
                 grant_chip(P, left, t, G, R, supply, E)

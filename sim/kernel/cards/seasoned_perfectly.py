@@ -11,7 +11,6 @@ from sim.rules.declare import BLUE, card
 CARD = card(19, "seasoned-perfectly", BLUE, name="Seasoned Perfectly", doc=(
     "A player whose white chips total exactly the explosion limit (7, before any raise) when "
     "drawing ends moves their droplet 1 space."))
-SEASONED = CARD.number
 
 
 @kernel

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from sim.kernel.bag import return_chip
 from sim.kernel.bowl import place_after
-from sim.kernel.cards.common import look, looked_at
-from sim.kernel.decisions.choices import card_answer
+from sim.kernel.cards.common import answer, look, looked_at
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -31,7 +30,6 @@ CARD = card(22, "strong-ingredient", BLUE, name="Strong Ingredient", draws_after
     "In start-player order, each player who stopped without exploding draws up to 5 chips and "
     "may place one; the rest go back. These draws never explode the pot, and the placed chip "
     "has no action (past the last space it goes into the overflow bowl)."))
-STRONG_INGREDIENT = CARD.number
 
 
 @kernel
@@ -54,9 +52,7 @@ def _strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
     if P[s, F_FORCED_N] > 0:  # scripted: the card's draws follow the potion's in the list
         P[s, F_FORCED_N] += P[s, F_CARD_ARG]
     m = look(P, s, 5, FD, rng, E, G)
-    ok, want = card_answer(P, s, STRONG_INGREDIENT, m, G, R, SK, SP, SC, rng, UF)
-    if not ok:
-        want = default(P, s, m, G, R)
+    want = answer(P, s, m, default(P, s, m, G, R), G, R, SK, SP, SC, rng, UF)
     pick = looked_at(P, s, m, want)
     for i in range(m):
         if i != pick:

@@ -8,7 +8,6 @@ from sim.rules.declare import PURPLE, card
 
 CARD = card(2, "the-pot-is-filling-up", PURPLE, name="The Pot is Filling Up", doc=(
     "Every player moves their droplet 1 space forward."))
-POT_FILLING_UP = CARD.number
 
 
 @kernel

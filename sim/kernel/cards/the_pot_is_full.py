@@ -8,7 +8,6 @@ from sim.rules.declare import BLUE, card
 
 CARD = card(14, "the-pot-is-full", BLUE, name="The Pot is Full", doc=(
     "Anyone who rolls the bonus die this round rolls it twice and takes both results."))
-POT_IS_FULL = CARD.number
 
 
 @kernel(inline=True)

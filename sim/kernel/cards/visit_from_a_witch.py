@@ -10,7 +10,6 @@ from sim.rules.declare import BLUE, HERB_WITCHES, card
 CARD = card(26, "visit-from-a-witch", BLUE, name="Visit from a Witch", needs=HERB_WITCHES, doc=(
     "A random herb witch not in play visits: this round every player may call her once, free "
     "(no penny)."))
-VISIT_WITCH = CARD.number
 
 
 @kernel

@@ -7,17 +7,14 @@ Choice: b = the white chip type; answer 1 returns it to the bag. Default: return
 from __future__ import annotations
 
 from sim.kernel.bag import remove_pot_entry, return_chip
-from sim.kernel.cards.common import GAIN_REMOVE
-from sim.kernel.decisions.choices import card_answer
-from sim.kernel.events import record
+from sim.kernel.cards.common import GAIN_REMOVE, answer, card_event
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_CARD_GAIN, F_CARD_USED, F_NPOT, F_WHITE, POT_T
+from sim.kernel.layout import F_CARD_USED, F_NPOT, F_WHITE, POT_T
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import BLUE, card
 
 CARD = card(21, "well-stirred", BLUE, name="Well Stirred", puts_back="white", doc=(
     "Each player may put the first white chip they draw back into the bag, without the flask."))
-WELL_STIRRED = CARD.number
 
 
 @kernel
@@ -33,12 +30,11 @@ def _stir(P, s, G, R, SK, SP, SC, rng, E, UF):
     P[s, F_CARD_USED] = 1
     k = P[s, F_NPOT]
     t = P[s, POT_T + k - 1]
-    ok, a = card_answer(P, s, WELL_STIRRED, t, G, R, SK, SP, SC, rng, UF)
-    if (a if ok else default(P, s, t, G, R)) == 1:
+    if answer(P, s, t, default(P, s, t, G, R), G, R, SK, SP, SC, rng, UF) == 1:
         remove_pot_entry(P, s, k - 1)
         P[s, F_WHITE] -= TYPE_VALUE[t]
         return_chip(P, s, t)
-        record(E, G, s, EV_CARD_GAIN, GAIN_REMOVE, t, WELL_STIRRED)
+        card_event(E, G, s, GAIN_REMOVE, t)
 
 
 @kernel(inline=True)

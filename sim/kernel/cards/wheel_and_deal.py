@@ -8,8 +8,8 @@ o1, g1, b1, r1, y1 that can be had, except in the last round.
 from __future__ import annotations
 
 from sim.kernel.bag import show_supply
-from sim.kernel.cards.common import GAIN_RUBY, gain, grant_chip
-from sim.kernel.decisions.choices import card_answer, grantable
+from sim.kernel.cards.common import GAIN_RUBY, answer, gain, grant_chip
+from sim.kernel.decisions.choices import grantable
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_RUBIES, G_ROUND, R_PRICE, R_ROUNDS
 from sim.rules.chips import B1, G1, K1, O1, P1, R1, TYPE_VALUE, W1, Y1
@@ -18,7 +18,6 @@ from sim.rules.declare import PURPLE, card
 CARD = card(11, "wheel-and-deal", PURPLE, name="Wheel and Deal", doc=(
     "Each player may pay 1 ruby for one 1-chip of any colour but purple and black whose book is "
     "out; it goes into the bag at once."))
-WHEEL_AND_DEAL = CARD.number
 
 
 @kernel
@@ -38,9 +37,7 @@ def default(P, s, arg, G, R):
 def purple_seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Seat s may buy the 1-chip it names for a ruby."""
     show_supply(G, supply)
-    ok, a = card_answer(P, s, WHEEL_AND_DEAL, P[s, F_RUBIES], G, R, SK, SP, SC, rng, UF)
-    if not ok:
-        a = default(P, s, P[s, F_RUBIES], G, R)
+    a = answer(P, s, P[s, F_RUBIES], default(P, s, P[s, F_RUBIES], G, R), G, R, SK, SP, SC, rng, UF)
     if P[s, F_RUBIES] >= 1 and 0 <= a < supply.shape[0] and TYPE_VALUE[a] == 1 \
             and a != P1 and a != K1 and a != W1:
         if grant_chip(P, s, a, G, R, supply, E):

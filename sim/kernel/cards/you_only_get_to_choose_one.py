@@ -7,8 +7,8 @@ rubies). Default: the dearest of the grantable 2-chips and k1, else the rubies.
 from __future__ import annotations
 
 from sim.kernel.bag import show_supply
-from sim.kernel.cards.common import GAIN_RUBY, TAKE_RUBIES, gain, grant_chip
-from sim.kernel.decisions.choices import card_answer, dearest, grantable
+from sim.kernel.cards.common import GAIN_RUBY, TAKE_RUBIES, answer, gain, grant_chip
+from sim.kernel.decisions.choices import dearest, grantable
 from sim.kernel.jit import kernel
 from sim.kernel.layout import R_PRICE
 from sim.rules.chips import K1, N_TYPES, TYPE_VALUE
@@ -18,7 +18,6 @@ CARD = card(7, "you-only-get-to-choose-one", PURPLE, name="You Only Get to Choos
             words=(("rubies", TAKE_OTHER),), doc=(
     "Each player takes one of: a black 1-chip, any 2-chip whose book is out, or 3 rubies. A "
     "chip goes into the bag at once."))
-CHOOSE_ONE = CARD.number
 CHOOSE_ONE_RUBIES = 3  # the rubies of the other option (instead of a chip)
 
 
@@ -36,9 +35,7 @@ def default(P, s, arg, G, R):
 def purple_seat(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Seat s takes the chip it names, or 3 rubies."""
     show_supply(G, supply)
-    ok, a = card_answer(P, s, CHOOSE_ONE, 0, G, R, SK, SP, SC, rng, UF)
-    if not ok:
-        a = default(P, s, 0, G, R)
+    a = answer(P, s, 0, default(P, s, 0, G, R), G, R, SK, SP, SC, rng, UF)
     if a == TAKE_RUBIES or not (a == K1 or (0 <= a < supply.shape[0] and TYPE_VALUE[a] == 2)) \
             or not grant_chip(P, s, a, G, R, supply, E):
         gain(P, s, G, E, GAIN_RUBY, CHOOSE_ONE_RUBIES)
