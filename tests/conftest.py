@@ -18,6 +18,22 @@ for _name in ("COLUMNS", "LINES"):
     os.unsetenv(_name)  # the C environment's copy, which os.environ may not know of
 
 
+def pytest_configure(config):
+    """Under pytest-xdist's ``--dist loadfile`` the workers take the files in
+    ``tests/run_order.py``'s order, not xdist's (most tests first): set in the controller."""
+    if not hasattr(config, "workerinput") and config.getoption("dist", "no") == "loadfile":
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(config, items):
+    """In an xdist worker, the tests in ``tests/run_order.py``'s order (every worker collects
+    the same order, which the controller keeps)."""
+    if hasattr(config, "workerinput"):
+        from run_order import run_order
+
+        items[:] = [items[i] for i in run_order([item.nodeid for item in items])]
+
+
 @pytest.fixture(scope="module")
 def optimal_kernel():
     """The slot-function table with UF[0] the compiled optimal stopper (compiled once, ~30-60 s,

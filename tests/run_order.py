@@ -1,0 +1,60 @@
+"""The order in which pytest-xdist hands the test files to its workers (README's test command,
+``-n 2 --dist loadfile``), so that from an empty Numba cache no kernel is compiled twice at once.
+
+xdist's own order is the files with the most tests first. From an empty cache both workers then
+start on files that play games, so both compile the same game kernel at the same time (about two
+CPU-minutes each; a worker waiting for a kernel cannot run anything else of its file). Here:
+
+1. the file whose test compiles every shared kernel (``quacks warmup``: :data:`WARMUP_TEST`, put
+   first in its file) goes to one worker;
+2. the file that compiles the kernels of the users' rules files (a folder of their own, the same
+   functions again: :data:`RULES_FILES_TESTS`) goes to the other, so the two compiles that cannot
+   be shared run side by side;
+3. then the files measured to compile nothing (:data:`COMPILE_FREE`), for whichever worker is
+   free first while the other still compiles;
+4. then the files that take longest (:data:`LONG_FILES`: one of them last would leave the other
+   worker idle);
+5. then the rest, most tests first, as xdist orders them.
+
+``tests/conftest.py`` applies it in every worker and turns xdist's reordering off. A plain
+``pytest`` run keeps its own order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+WARMUP_TEST = "tests/test_cli_robust.py::test_warmup_compiles_the_kernels_and_says_how_long"
+RULES_FILES_TESTS = "tests/test_rules_files.py"
+# measured from an empty cache (NUMBA_CACHE_DIR at an empty folder, one process): not one
+# function compiled; the CPU seconds of their tests in brackets
+COMPILE_FREE = (
+    "tests/test_bad_input_property.py",  # 15
+    "tests/test_cli_help.py",  # 9
+    "tests/test_numba_cache.py",  # 4
+    "tests/test_declarations.py",  # 1
+    "tests/test_ruleset.py",  # 0.3
+)
+# the slowest files with a warm cache (the stop-thresholds notebook, an experiment run end to
+# end, the chunk counts' reproducibility)
+LONG_FILES = ("tests/test_notebooks.py", "tests/test_experiments.py", "tests/test_reproducible.py")
+
+
+def file_of(nodeid: str) -> str:
+    """``tests/test_x.py`` of ``tests/test_x.py::test_y[z]``."""
+    return nodeid.split("::", 1)[0]
+
+
+def run_order(nodeids: list[str]) -> list[int]:
+    """The positions of ``nodeids`` (pytest's collection order) in the order the workers should
+    take them: by file as the module docstring says, each file's tests in their own order but
+    for :data:`WARMUP_TEST`, which comes first in its file."""
+    counts = Counter(file_of(n) for n in nodeids)
+    front = (file_of(WARMUP_TEST), RULES_FILES_TESTS, *COMPILE_FREE, *LONG_FILES)
+
+    def key(index: int) -> tuple:
+        f = file_of(nodeids[index])
+        rank = (front.index(f), 0) if f in front else (len(front), -counts[f])
+        return rank, f, nodeids[index] != WARMUP_TEST, index
+
+    return sorted(range(len(nodeids)), key=key)
