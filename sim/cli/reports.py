@@ -36,7 +36,7 @@ from sim.cli.run_support import (
     sigterm_as_interrupt,
     user_errors,
 )
-from sim.questions.resumable import nothing_to_resume
+from sim.study.reports.saved import nothing_to_resume
 from sim.study.tournament.defaults import DEFAULT_CI_CAP, DEFAULT_GAMES
 
 # The study layer (pandas, pyarrow, matplotlib, the kernels) is imported inside the commands and
@@ -255,7 +255,7 @@ def register(app: typer.Typer) -> None:
         run.json)."""
         from sim.questions.ask_tournament import TournamentInputError
         from sim.questions.ask_tournament import tournament as ask_tournament
-        from sim.study.tournament.run import RunInterrupted
+        from sim.study.tournament.errors import RunInterrupted
 
         try:
             with sigterm_as_interrupt(), \

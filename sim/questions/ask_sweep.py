@@ -67,10 +67,11 @@ def sweep(
     :class:`SweepInputError` (a ValueError) with the command's line; an interrupted sweep raises
     :class:`SweepInterrupted` (a KeyboardInterrupt) after keeping every finished chunk for
     ``resume``."""
-    from sim.study.sweep.plots import plot_jobs
-    from sim.study.sweep.run import run_sweep
-
+    # (the study modules import the kernel: only once resume_checks loaded a resumed sweep's
+    # rules files)
     def play(s: dict, target: Path, backend):
+        from sim.study.sweep.run import run_sweep
+
         return run_sweep(s["strategy"], s["params"], s["vs"], players=s.get("players"),
                          baseline=s.get("baseline"), games=s.get("games"),
                          seed=s["seed"] if s.get("seed") is not None else 1,
@@ -88,8 +89,15 @@ def sweep(
                                                  "baseline": baseline, "vs": vs, "width": width},
                                          given, run),
         warm=lambda s: _warm(s, run["on_compile"]), play=play,
-        figures=lambda res: plot_jobs(res.table, res.settings), what="sweep",
+        figures=lambda res: _figures(res), what="sweep",
         interrupted=SweepInterrupted)
+
+
+def _figures(res):
+    """The figures of a sweep's report (``Report.figures``)."""
+    from sim.study.sweep.plots import plot_jobs
+
+    return plot_jobs(res.table, res.settings)
 
 
 def _settings(saved: dict | None, own: dict, given: ResumableSettings, run: RunOptions) -> dict:

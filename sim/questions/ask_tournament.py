@@ -52,10 +52,11 @@ def tournament(
     argument raises :class:`TournamentInputError` (a ValueError) with the command's line; an
     interrupted run raises ``RunInterrupted`` (a KeyboardInterrupt) after keeping every finished
     chunk for ``resume``."""
-    from sim.study.reports.plots import plot_jobs
-    from sim.study.tournament.run import run_tournament
-
+    # (the study modules import the kernel: only once resume_checks loaded a resumed run's
+    # rules files)
     def play(plan, target: Path, backend):
+        from sim.study.tournament.run import run_tournament
+
         return run_tournament(plan, out=target, resume=given.resume, force=given.force,
                               progress=run["progress"], plots=given.plots, argv=run["argv"],
                               backend=backend, note=run["on_note"])
@@ -64,7 +65,14 @@ def tournament(
         KIND, TournamentInputError, given, run,
         settings=lambda saved: _plan(saved, strategies, format, given, run),
         warm=lambda plan: warm_games(plan.ruleset, plan.lineup(0), on_compile=run["on_compile"]),
-        play=play, figures=lambda res: plot_jobs(res.summary)[0])
+        play=play, figures=lambda res: _figures(res.summary))
+
+
+def _figures(summary):
+    """The figures of a tournament's report (``Report.figures``)."""
+    from sim.study.reports.plots import plot_jobs
+
+    return plot_jobs(summary)[0]
 
 
 def _plan(saved: dict | None, strategies, format, given: ResumableSettings,  # noqa: A002

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from sim.questions.ask_rules import as_list
+from sim.questions.ask_rules import as_list, load_rules_files
 from sim.questions.report import Report, report_folder
 from sim.questions.running import (
     RunOptions,
@@ -21,6 +21,7 @@ from sim.questions.running import (
     open_run_backend,
     set_threads,
 )
+from sim.study.reports.saved import nothing_to_resume, read_saved_settings
 
 
 class ResumableSettings(NamedTuple):
@@ -98,21 +99,12 @@ def resumed(own: dict, given: ResumableSettings, run: RunOptions, saved: dict | 
         "strategy_files": strategy_paths(run["strategy_file"])}, saved)
 
 
-def nothing_to_resume(out: str | Path) -> bool:
-    """True when ``out`` holds no run (interrupted or finished) that ``resume`` could continue."""
-    from sim.study.reports.files import RUN_FILE, STATE_FILE, SWEEP_STATE
-
-    return not any((Path(out) / n).is_file() for n in (STATE_FILE, SWEEP_STATE, RUN_FILE))
-
-
 def resume_checks(error: type[ValueError], *, out: str | Path | None, threads: int | None,
                   resume: bool, force: bool, what: str = "run", **ints: int | None) -> dict | None:
     """The first checks of a resumable run's arguments, in the commands' order: the integers
     (``ints``), an empty ``out``, the thread count (then set), ``resume`` with ``force``, without
     ``out`` or with nothing in it to resume; each an ``error`` with the command's line. Returns
     the settings the interrupted ``what`` saved in ``out`` when resuming, else None."""
-    from sim.study.reports.files import read_saved_settings
-
     check_ints(error, **ints)
     check_out_text(out, error)
     set_threads(threads, error)
@@ -122,7 +114,22 @@ def resume_checks(error: type[ValueError], *, out: str | Path | None, threads: i
         raise error(f"--resume needs --out DIR, the directory of the interrupted {what}")
     if resume and nothing_to_resume(out):
         raise error(f"nothing to resume in {out}")
-    return read_saved_settings(out) if resume else None
+    if not resume:
+        return None
+    saved = read_saved_settings(out)
+    load_saved_rules_files(error, saved)
+    return saved
+
+
+def load_saved_rules_files(error: type[ValueError], saved: dict | None) -> None:
+    """Load the rules files the interrupted run loaded (its settings' ``rules_files``) before
+    its ruleset, which may name their cards and books, is read again; a file gone is an
+    ``error`` naming it (a file whose code changed is refused later by the rules' hash)."""
+    for f in (saved or {}).get("rules_files") or []:
+        if not Path(f).is_file():
+            raise error(f"--resume: the interrupted run loaded the rules file {f}; it is gone, "
+                        "restore it to resume")
+        load_rules_files(f)
 
 
 def merge_settings(given: dict, saved: dict | None) -> dict:

@@ -16,25 +16,28 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.study.reports.saved import (  # noqa: F401 (this module's names too)
+    RUN_FILE,
+    STATE_FILE,
+    SWEEP_STATE,
+    read_saved_settings,
+)
 from sim.study.reports.schema import (
     ReportError,
 )
 
 GAMES_FILE = "games.parquet"
 ROUNDS_FILE = "rounds.parquet"
-RUN_FILE = "run.json"
 REPORT_HTML = "report.html"  # the page of every report folder (sim.study.reports.html)
 MD_FILE = "summary.md"
 REPORT_MD = "report.md"  # the markdown of the study reports (balance, sensitivity, design)
 TABLE_FILES = {"strategies": "summary.csv", "pairs": "pairs.csv", "seats": "seats.csv",
                "bought": "bought.csv", "vp_hist": "vp_hist.csv", "rounds": "rounds_summary.csv",
                "head_to_head": "head_to_head.csv", "nash": "nash.csv"}
-STATE_FILE = ".run.json.partial"
 STAGING = ".staging"
 PLOT_FILES = ("win_share.png", "vp_distribution.png", "rounds.png", "bag_by_round.png",
               "seats.png", "chips_bought.png", "pairs.png", "head_to_head.png")
 SWEEP_FILES = ("sweep.csv", "sweep.md", "sweep.png")
-SWEEP_STATE = ".sweep.json.partial"
 COMPRESSION = "lz4"  # fast to write; pandas, pyarrow, polars and duckdb read it
 VERSION_PACKAGES = ("quacks-sim", "numpy", "numba", "pandas", "pyarrow", "matplotlib", "typer",
                     "rich", "scipy")
@@ -232,17 +235,15 @@ def read_json(path: Path) -> dict:
         raise ReportError(f"{path}: cannot be read ({e}); use --force to start over") from None
 
 
-def read_saved_settings(path: str | Path) -> dict | None:
-    """Settings of the run in a report directory (interrupted or complete), or None."""
-    p = Path(path)
-    for name, key in ((STATE_FILE, "settings"), (SWEEP_STATE, "settings"), (RUN_FILE, "settings")):
-        f = p / name
-        if f.is_file():
-            try:
-                return json.loads(f.read_text())[key]
-            except (OSError, ValueError, KeyError):
-                return None
-    return None
+def rules_and_files(settings: dict) -> list[str]:
+    """The options of a run's command line that change its rules and strategies beside
+    ``--rules``: each ``--set``, ``--strategy-file`` and ``--rules-file`` it was given."""
+    parts: list[str] = []
+    for option, key in (("--set", "overrides"), ("--strategy-file", "strategy_files"),
+                        ("--rules-file", "rules_files")):
+        for value in settings.get(key, []):
+            parts += [option, value]
+    return parts
 
 
 def canonical_command(settings: dict) -> str:
@@ -250,12 +251,7 @@ def canonical_command(settings: dict) -> str:
     parts = ["quacks", "tournament", "--strategies", ",".join(settings["strategies"]),
              "--players", str(settings["players"]), "--games", str(settings["games"]),
              "--seed", str(settings["seed"]), "--rules", settings["rules"]]
-    for o in settings.get("overrides", []):
-        parts += ["--set", o]
-    for f in settings.get("strategy_files", []):
-        parts += ["--strategy-file", f]
-    for f in settings.get("rules_files", []):
-        parts += ["--rules-file", f]
+    parts += rules_and_files(settings)
     parts += ["--format", settings["format"]]
     if settings.get("until_ci") is not None:
         parts += ["--until-ci", repr(settings["until_ci"])]
@@ -275,10 +271,7 @@ def sweep_command(settings: dict) -> str:
     parts += ["--vs", ",".join(settings["vs"]), "--players", str(settings["players"]),
               "--games", str(settings["games"]), "--seed", str(settings["seed"]),
               "--rules", settings["rules"]]
-    for o in settings.get("overrides", []):
-        parts += ["--set", o]
-    for f in settings.get("strategy_files", []):
-        parts += ["--strategy-file", f]
+    parts += rules_and_files(settings)
     if settings.get("until_ci") is not None:
         parts += ["--until-ci", repr(settings["until_ci"])]
     if settings.get("sequential"):

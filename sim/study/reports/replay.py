@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.rules.ruleset import Ruleset
+from sim.study.reports.saved import RUN_FILE, STATE_FILE, SWEEP_STATE
 
 # quacks play's lineup when --strategies is not given (the first N for N players, cycled).
 PLAY_LINEUP: tuple[str, ...] = ("threshold", "threshold:t=5", "threshold:t=7", "random")
@@ -83,8 +84,6 @@ class ReportGame:
 
 
 def _read_run(p: Path) -> dict:
-    from sim.study.reports.files import RUN_FILE, STATE_FILE, SWEEP_STATE
-
     if not p.exists():
         raise ReplayError(f"{p}: no such report folder")
     if not p.is_dir():
@@ -115,8 +114,8 @@ def preload_rules_files(path: str | Path) -> None:
     replay`` calls it first: the kernel's hook tables are generated with them); a report that
     cannot be read is left to :func:`load_report_game` to refuse."""
     p = Path(path)
-    try:  # run.json (sim.study.reports.files.RUN_FILE, whose module imports the kernel)
-        run = json.loads((p / "run.json").read_text(encoding="utf-8"))
+    try:
+        run = json.loads((p / RUN_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return
     if isinstance(run, dict):

@@ -28,6 +28,7 @@ from sim.study.tournament.plan import (
     TournamentError,
     load_strategy_files,
     resolve_plan,
+    rules_file_paths,
 )
 from sim.study.tournament.result import TournamentResult
 from sim.study.tournament.run import check_two_deals, run_tournament
@@ -320,6 +321,8 @@ def run_sweep(strategy: str, param: str | Sequence[str], field_specs: Sequence[s
                 "games": p0.config.games, "seed": seed, "rules": p0.ruleset.name,
                 "overrides": list(overrides), "rules_hash": p0.ruleset.hash, "until_ci": until_ci,
                 "detail": detail, "strategy_files": list(strategy_files), "specs": sp.specs}
+    if rules_file_paths():  # the user's rules files loaded (absent otherwise, as before)
+        settings["rules_files"] = rules_file_paths()
     if sequential:  # (absent otherwise: sweeps saved before --sequential resume as before)
         settings.update({"sequential": True, "width": width})
     t0 = time.perf_counter()

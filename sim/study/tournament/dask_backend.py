@@ -2,13 +2,13 @@
 
 Client side (:class:`DaskBackend`): connect to a running scheduler (``--scheduler``) or start a
 local cluster of worker processes on the loopback interface (``--workers K``). For each run the
-*payload* (the resolved plan or ruleset, and the text of every user strategy file this process
-loaded, in load order) goes to every worker once, as a worker plugin named by its hash (workers
-that join later get it from the scheduler too); tasks name only the hash and their deals. A
-tournament's chunks are submitted a bounded window ahead (two per worker process) and handed
-back strictly in chunk order, so statistics, files and the ``until_ci`` stop are the local ones;
-chunks beyond the stop are cancelled. Tasks are pure: a chunk whose worker is lost is played
-again elsewhere by the scheduler, with the same result.
+*payload* (the resolved plan or ruleset, and the text of every user strategy file and rules
+file this process loaded, in load order) goes to every worker once, as a worker plugin named by
+its hash (workers that join later get it from the scheduler too); tasks name only the hash and
+their deals. A tournament's chunks are submitted a bounded window ahead (two per worker process)
+and handed back strictly in chunk order, so statistics, files and the ``until_ci`` stop are the
+local ones; chunks beyond the stop are cancelled. Tasks are pure: a chunk whose worker is lost
+is played again elsewhere by the scheduler, with the same result.
 
 Worker side: ``dask_worker`` (the payload resolved once per process, the tasks).
 """
@@ -49,6 +49,22 @@ TUNE_PIECE_GAMES = 4_000  # a tune evaluation is split into tasks of at least th
 # 0.9%): no statistical profiler sampling the chunks' stacks, system figures every 2 s.
 QUIET_WORKERS = {"distributed.worker.profile.enabled": False,
                  "distributed.admin.system-monitor.interval": "2s"}
+
+
+def _loaded_rules_files() -> list[tuple[str, str]]:
+    """Every rules file this process loaded (``--rules-file``, a ruleset's ``plugins``), in
+    load order, as (file name, text): a worker loads them before the run's settings, in the
+    same order, so the user's cards and books get the same numbers there."""
+    from sim.rules.card_numbers import loaded_rules_files
+
+    out = []
+    for f in loaded_rules_files():
+        try:
+            out.append((Path(f["path"]).name, Path(f["path"]).read_text(encoding="utf-8")))
+        except OSError as e:
+            raise BackendError(f"--rules-file {f['path']}: cannot be read to send to the Dask "
+                               f"workers ({e.strerror or e})") from None
+    return out
 
 
 # --- client side ------------------------------------------------------------------------------
@@ -309,8 +325,11 @@ class DaskBackend:
         from sim.numba_cache import kernel_source_hash
         from sim.release import __version__
 
+        # the plan and ruleset travel pickled: a worker unpickles them after loading the rules
+        # files, whose cards and books they may name
         payload = {"version": (__version__, kernel_source_hash()), "files": _loaded_files(),
-                   "ruleset": ruleset, "plan": plan}
+                   "rules_files": _loaded_rules_files(),
+                   "settings": pickle.dumps({"ruleset": ruleset, "plan": plan}, protocol=5)}
         key = hashlib.sha256(pickle.dumps(payload, protocol=5)).hexdigest()[:32]
         if key in self._plugins:
             return key

@@ -1,7 +1,8 @@
 """The worker side of the ``dask`` backend (``dask_backend``): what runs in the worker
-processes. The payload is resolved once per process and cached by its hash (strategy files
-written under the temporary directory by content hash and loaded, specs parsed again there and
-checked against the client's values); a worker whose kernel sources differ from the client's
+processes. The payload is resolved once per process and cached by its hash (strategy files and
+rules files written under the temporary directory by content hash and loaded, the rules files
+before the run's settings are unpickled; specs parsed again there and checked against the
+client's values); a worker whose kernel sources differ from the client's
 refuses with one line. Each worker process plays one task at a time with its share of its
 machine's cores as Numba threads, and loads the kernels from the on-disk Numba cache.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import tempfile
 import threading
 from dataclasses import replace
@@ -19,7 +21,7 @@ import numpy as np
 from distributed import get_worker
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from sim.study.tournament.local import BackendError, lineup_deal_shares, play_piece
+from sim.study.tournament.errors import BackendError
 
 
 class WorkerSetupError(BackendError):
@@ -58,11 +60,11 @@ def dask_setup(worker) -> None:  # pragma: no cover - runs in worker processes
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _load_files(files: list[tuple[str, str]]) -> None:
-    """Load the client's strategy files (name, text), in its order, from copies named by hash."""
-    from strategies.registry import load_strategy_file
-
-    root = Path(tempfile.gettempdir()) / "quacks-dask-strategies"
+def _copies(files: list[tuple[str, str]], folder: str) -> list[Path]:
+    """The client's files (name, text) as local copies, each in a folder named by its content's
+    hash under the temporary directory (written once, atomically), in the client's order."""
+    root = Path(tempfile.gettempdir()) / folder
+    paths = []
     for name, text in files:
         d = root / hashlib.sha256(text.encode()).hexdigest()[:16]
         path = d / name
@@ -71,7 +73,26 @@ def _load_files(files: list[tuple[str, str]]) -> None:
             tmp = d / f".{name}.{os.getpid()}.tmp"
             tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, path)
+        paths.append(path)
+    return paths
+
+
+def _load_files(files: list[tuple[str, str]]) -> None:
+    """Load the client's strategy files (name, text), in its order, from copies named by hash."""
+    from strategies.registry import load_strategy_file
+
+    for path in _copies(files, "quacks-dask-strategies"):
         load_strategy_file(path)
+
+
+def _load_rules_files(files: list[tuple[str, str]]) -> None:
+    """Load the client's rules files (name, text), in its order, from copies named by hash: the
+    user's cards and books get the client's numbers. A worker that played without them before
+    (its hook tables built) cannot add them: a WorkerSetupError says to restart it."""
+    from sim.rules.card_numbers import add_card_file
+
+    for path in _copies(files, "quacks-dask-rules"):
+        add_card_file(path)
 
 
 def _same_strategy(client_side, spec: str):
@@ -105,15 +126,21 @@ def _resolve(key: str):
             f"Dask worker {where} runs quacks-sim {mine[0]} with kernel sources {mine[1]}, this "
             f"machine {p['version'][0]} with {p['version'][1]}; install the same version there")
     try:
+        _load_rules_files(p["rules_files"])
+    except ValueError as e:  # a rules file that does not load there
+        raise WorkerSetupError(f"Dask worker {where}: {e} (a worker that played without the "
+                               "run's rules files must be restarted)") from None
+    try:
         _load_files(p["files"])
     except ValueError as e:  # a strategy file that does not load there
         raise WorkerSetupError(f"Dask worker {where}: {e}") from None
-    plan = p.get("plan")
+    settings = pickle.loads(p["settings"])
+    plan = settings["plan"]
     if plan is not None:
         strategies = [_same_strategy(s, s.spec) for s in plan.strategies]
         ready = replace(plan, strategies=strategies)
     else:
-        ready = p["ruleset"]
+        ready = settings["ruleset"]
     _READY[key] = ready
     return ready
 
@@ -140,7 +167,9 @@ def _threads(share: dict[str, int], fixed: int | None) -> int:
 
 
 def _run(key: str, share: dict[str, int], fixed: int | None, play):
-    """Resolve the payload and call ``play(resolved)`` alone in this process, on its threads."""
+    """Resolve the payload and call ``play(resolved)`` alone in this process, on its threads.
+    Each task's ``play`` imports what plays games itself: the kernel is imported only after
+    ``_resolve`` loaded the run's rules files."""
     import numba
 
     with _PLAY:
@@ -152,9 +181,9 @@ def _run(key: str, share: dict[str, int], fixed: int | None, play):
 def chunk_task(key: str, d0: int, d1: int, share: dict[str, int], fixed: int | None):
     """Play deals d0..d1-1 of the run ``key``: the games columns and the rounds blocks (None
     with games detail), without the layout columns (the client adds them back)."""
-    from sim.study.tournament.chunks import GAME_LAYOUT, ROUND_LAYOUT, play_chunk
-
     def play(plan):
+        from sim.study.tournament.chunks import GAME_LAYOUT, ROUND_LAYOUT, play_chunk
+
         blocks: list[dict] = []
         rows = play_chunk(plan, d0, d1, on_rounds=blocks.append)
         games = {k: v for k, v in rows.games.items() if k not in GAME_LAYOUT}
@@ -167,9 +196,9 @@ def chunk_task(key: str, d0: int, d1: int, share: dict[str, int], fixed: int | N
 
 def warm_task(key: str, share: dict[str, int], fixed: int | None) -> str:
     """Resolve the payload and load the kernels (one game) before the clock starts."""
-    from sim.api.game import play_batch
-
     def play(ready):
+        from sim.api.game import play_batch
+
         if hasattr(ready, "lineup"):
             idx = np.zeros(1, dtype=np.int64)
             play_batch(ready.ruleset, ready.lineup(0), games=idx, rotations=idx, seed=0)
@@ -181,12 +210,20 @@ def warm_task(key: str, share: dict[str, int], fixed: int | None) -> str:
 def shares_task(key: str, specs: list[str], seed: int, d0: int, d1: int, chunks: int,
                 share: dict[str, int], fixed: int | None) -> np.ndarray:
     """Per-deal win shares of the lineup ``specs`` over deals d0..d1-1 (``quacks tune``)."""
-    return _run(key, share, fixed, lambda rs: lineup_deal_shares(
-        rs, specs, seed, np.arange(d0, d1, dtype=np.int64), chunks))
+    def play(ruleset):
+        from sim.study.tournament.local import lineup_deal_shares
+
+        return lineup_deal_shares(ruleset, specs, seed, np.arange(d0, d1, dtype=np.int64), chunks)
+
+    return _run(key, share, fixed, play)
 
 
 def batch_task(key: str, specs: list[str], seed: int, games: np.ndarray, rotations: np.ndarray,
                reduce, detail: bool, share: dict[str, int], fixed: int | None):
     """``reduce`` of one batch of games (``map_batches``; e.g. ``quacks train``'s positions)."""
-    return _run(key, share, fixed, lambda rs: play_piece(rs, specs, seed, games, rotations,
-                                                         reduce, detail))
+    def play(ruleset):
+        from sim.study.tournament.local import play_piece
+
+        return play_piece(ruleset, specs, seed, games, rotations, reduce, detail)
+
+    return _run(key, share, fixed, play)

@@ -8,11 +8,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from sim.study.tournament.chunks import ChunkRows, play_chunk
-
-
-class BackendError(ValueError):
-    """A backend that cannot run (a missing extra, bad options, a cluster that cannot be reached
-    or that lost a chunk for good); the message is one line saying what would be right."""
+from sim.study.tournament.errors import BackendError  # noqa: F401 (importers name it here)
 
 
 def lineup_deal_shares(ruleset, specs: Sequence[str], seed: int, deals: np.ndarray,

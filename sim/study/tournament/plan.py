@@ -117,7 +117,7 @@ class Plan:
         d["rules_hash"] = self.ruleset.hash
         if not d["sequential"]:  # runs saved before --sequential existed resume as before
             del d["sequential"]
-        files = [f["path"] for f in loaded_rules_files()]
+        files = rules_file_paths()
         if files:  # the user's rules files loaded (--rules-file, plugins): the command names them
             d["rules_files"] = files
         return d
@@ -125,6 +125,13 @@ class Plan:
     def lineup(self, table: int) -> list:
         """The strategies seated at a table, in lineup order (rotation 0)."""
         return [self.strategies[i] for i in self.tables[table]]
+
+
+def rules_file_paths() -> list[str]:
+    """The user's rules files this process loaded (``--rules-file``, a ruleset's ``plugins``), as
+    resolved paths in load order: what a run's settings record, and what ``resume`` loads again
+    before the saved ruleset names their cards and books."""
+    return [f["path"] for f in loaded_rules_files()]
 
 
 def default_field() -> list[str]:

@@ -23,6 +23,7 @@ from sim.stats.clusters import warm as warm_statistics
 from sim.stats.sequences import METHOD_SEQUENCE
 from sim.study.common.interrupts import DeferInterrupt
 from sim.study.reports.writer import ReportWriter
+from sim.study.tournament.errors import RunInterrupted  # noqa: F401 (importers name it here)
 from sim.study.tournament.local import LOCAL
 from sim.study.tournament.plan import Plan, TournamentConfig, TournamentError, resolve_plan
 from sim.study.tournament.result import ChunkInfo, TournamentResult
@@ -39,15 +40,6 @@ def check_two_deals(plan: Plan, error: type[ValueError] = TournamentError) -> No
         gpd = plan.games_per_deal
         raise error(f"--games {plan.config.games}: {plan.deals} deal of {gpd} "
                     f"{'game' if gpd == 1 else 'games'}; give at least {2 * gpd} ({TWO_DEALS})")
-
-
-class RunInterrupted(KeyboardInterrupt):
-    """A run stopped early (Ctrl-C or a hook); every finished chunk is kept for ``resume``."""
-
-    def __init__(self, games_done: int, out: Path | None):
-        super().__init__(f"interrupted after {games_done:,} games")
-        self.games_done = games_done
-        self.out = out
 
 
 NOMINAL_DEAL_SD = 0.25  # a win share's nominal sd over deals, for where a sequence is narrowest
