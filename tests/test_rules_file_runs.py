@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 import pytest
-from test_rules_files import ALL_FILES, ROOT, _env
+from test_rules_files import BOOK_FILES, COPIED, FILES, ROOT, _env, rules_file_copy
 
 EXTRA = 'cards.extra=["lucky-clover"]'
 RUN = ["tournament", "--strategies", "threshold,balanced,random", "--games", "5400", "--seed",
@@ -51,8 +51,11 @@ def _quacks(*args) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=1800)
 
 
-def _rules_file_args() -> list[str]:
-    return [a for f in ALL_FILES for a in ("--rules-file", str(f))]
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> list[str]:
+    """tests/test_rules_files.py's rules files, in its order (its compiled kernels)."""
+    folder = tmp_path_factory.mktemp("rules")
+    return [str(f) for f in FILES + [rules_file_copy(folder, c) for c in COPIED] + BOOK_FILES]
 
 
 def _without_timings(d: dict) -> dict:
@@ -60,12 +63,11 @@ def _without_timings(d: dict) -> dict:
 
 
 @pytest.fixture(scope="module")
-def straight(tmp_path_factory):
+def straight(tmp_path_factory, files):
     """The uninterrupted run's JSON, and the folder of the same run interrupted."""
     tmp = tmp_path_factory.mktemp("runs")
-    got = subprocess.run([sys.executable, "-c", INTERRUPTED, tmp / "a", tmp / "b",
-                          *map(str, ALL_FILES)], capture_output=True, text=True, env=_env(),
-                         cwd=ROOT, timeout=3600)
+    got = subprocess.run([sys.executable, "-c", INTERRUPTED, tmp / "a", tmp / "b", *files],
+                         capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=3600)
     assert got.returncode == 0, got.stderr[-3000:]
     assert (tmp / "b" / ".run.json.partial").is_file()  # interrupted, chunks kept
     return json.loads(got.stdout.strip().splitlines()[-1]), tmp / "b"
@@ -94,10 +96,10 @@ def test_resume_with_a_rules_file_gone_is_one_line(tmp_path):
                                 f"{gone}; it is gone, restore it to resume")
 
 
-def test_dask_workers_load_the_rules_files(straight):
+def test_dask_workers_load_the_rules_files(straight, files):
     pytest.importorskip("distributed")
     whole, _ = straight
-    r = _quacks(*RUN, *_rules_file_args(), "--backend", "dask", "--workers", "2", "--threads",
-                "1")
+    rules = [a for f in files for a in ("--rules-file", f)]
+    r = _quacks(*RUN, *rules, "--backend", "dask", "--workers", "2", "--threads", "1")
     assert r.returncode == 0, r.stderr[-2000:]
     assert _without_timings(json.loads(r.stdout)) == _without_timings(whole)
