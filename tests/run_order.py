@@ -27,13 +27,17 @@ from collections import Counter
 WARMUP_TEST = "tests/test_cli_robust.py::test_warmup_compiles_the_kernels_and_says_how_long"
 RULES_FILES_TESTS = "tests/test_rules_files.py"
 # measured from an empty cache (NUMBA_CACHE_DIR at an empty folder, one process): not one
-# function compiled; the CPU seconds of their tests in brackets
+# function compiled or loaded from the cache; the CPU seconds of their tests (under load)
 COMPILE_FREE = (
     "tests/test_bad_input_property.py",  # 15
+    "tests/test_startup.py",  # 11, in the commands it starts (no Numba imported there)
     "tests/test_cli_help.py",  # 9
     "tests/test_numba_cache.py",  # 4
+    "tests/test_cli_paths.py",  # 3
+    "tests/test_layers.py",  # 2
     "tests/test_declarations.py",  # 1
     "tests/test_ruleset.py",  # 0.3
+    "tests/test_slot_docs.py",  # 0.1
 )
 # the slowest files with a warm cache (the stop-thresholds notebook, an experiment run end to
 # end, the chunk counts' reproducibility)
