@@ -40,8 +40,12 @@ COMPILE_FREE = (
     "tests/test_slot_docs.py",  # 0.1
 )
 # the slowest files with a warm cache (the stop-thresholds notebook, an experiment run end to
-# end, the chunk counts' reproducibility)
-LONG_FILES = ("tests/test_notebooks.py", "tests/test_experiments.py", "tests/test_reproducible.py")
+# end, the chunk counts' reproducibility), and last the runs with RULES_FILES_TESTS's rules
+# files (a tournament resumed and on Dask), which load its compiled kernels: early enough not to
+# end the run (with three tests they would come near the end among the rest), late enough that
+# those kernels are compiled by then
+LONG_FILES = ("tests/test_notebooks.py", "tests/test_experiments.py", "tests/test_reproducible.py",
+              "tests/test_rules_file_runs.py")
 
 
 def file_of(nodeid: str) -> str:
