@@ -26,6 +26,7 @@ from sim.study.balance import game as game_figures
 from sim.study.balance import skill as skill_figures
 from sim.study.balance.settings import PARTS, BalanceSettings
 from sim.study.balance.targets import check_decided, check_names, check_targets, load_targets
+from sim.study.common.settings import placed_backend
 from sim.study.compare.stats import DealTotals
 from sim.study.tournament.plan import Plan, TournamentConfig, resolve_plan
 
@@ -165,53 +166,50 @@ def run_balance(settings: BalanceSettings | BalancePlan, *, backend=None,
     games go (``done`` and ``total`` None for a part that does not report its games). Ctrl-C
     raises KeyboardInterrupt; nothing is written."""
     from sim.stats.clusters import warm
-    from sim.study.balance.settings import settings_backend
 
     plan = settings if isinstance(settings, BalancePlan) else plan_balance(settings)
     s = plan.settings
-    if backend is None:
-        with settings_backend(s) as be:
-            return run_balance(plan, backend=be, progress=progress)
-    say = progress or (lambda part, done, total: None)
-    warm()
-    t0 = time.perf_counter()
-    tables: dict[str, pd.DataFrame | None] = dict.fromkeys(PARTS)
-    played = 0
+    with placed_backend(s, backend) as backend:
+        say = progress or (lambda part, done, total: None)
+        warm()
+        t0 = time.perf_counter()
+        tables: dict[str, pd.DataFrame | None] = dict.fromkeys(PARTS)
+        played = 0
 
-    def counter(part: str, total: int):
-        done = [0]
-        say(part, 0, total)
+        def counter(part: str, total: int):
+            done = [0]
+            say(part, 0, total)
 
-        def step(games: int) -> None:
-            done[0] += games
-            say(part, done[0], total)
-        return step
+            def step(games: int) -> None:
+                done[0] += games
+                say(part, done[0], total)
+            return step
 
-    if s.runs("game"):
-        p = plan.game
-        totals = _chunks(p, backend, lambda g, r: game_figures.deal_totals(
-            g, r, players=p.players, rounds_per_game=p.rounds),
-            counter("game", p.max_games), rounds=True)
-        tables["game"] = game_figures.game_table(totals, p.players, p.rounds)
-        played += p.max_games
-    if s.runs("skill"):
-        step = counter("skill", sum(p.max_games for p in plan.skill.values()))
-        totals = {name: _chunks(p, backend, lambda g, r: skill_figures.focus_totals(g), step,
-                                rounds=False) for name, p in plan.skill.items()}
-        tables["skill"] = skill_figures.skill_table(
-            totals["strong"], totals["weak"], players=plan.players, strong_spec=s.strong,
-            weak_specs=s.weak)
-        played += sum(p.max_games for p in plan.skill.values())
-    for part in MEASUREMENTS:
-        if s.runs(part):
-            say(part, None, None)
-            tables[part] = _measurement(part)(s.rules, list(s.overrides), s.players, s.seated,
-                                              s.deals, s.seed, backend)
-    figures = [t[["metric", "label", "value", "ci_lo", "ci_hi"]]
-               for t in (tables["game"], tables["skill"]) if t is not None]
-    tables["targets"] = check_targets(plan.bands, pd.concat(figures, ignore_index=True)
-                                      if figures else pd.DataFrame())
-    return BalanceResult(plan, tables, time.perf_counter() - t0, played)
+        if s.runs("game"):
+            p = plan.game
+            totals = _chunks(p, backend, lambda g, r: game_figures.deal_totals(
+                g, r, players=p.players, rounds_per_game=p.rounds),
+                counter("game", p.max_games), rounds=True)
+            tables["game"] = game_figures.game_table(totals, p.players, p.rounds)
+            played += p.max_games
+        if s.runs("skill"):
+            step = counter("skill", sum(p.max_games for p in plan.skill.values()))
+            totals = {name: _chunks(p, backend, lambda g, r: skill_figures.focus_totals(g), step,
+                                    rounds=False) for name, p in plan.skill.items()}
+            tables["skill"] = skill_figures.skill_table(
+                totals["strong"], totals["weak"], players=plan.players, strong_spec=s.strong,
+                weak_specs=s.weak)
+            played += sum(p.max_games for p in plan.skill.values())
+        for part in MEASUREMENTS:
+            if s.runs(part):
+                say(part, None, None)
+                tables[part] = _measurement(part)(s.rules, list(s.overrides), s.players, s.seated,
+                                                  s.deals, s.seed, backend)
+        figures = [t[["metric", "label", "value", "ci_lo", "ci_hi"]]
+                   for t in (tables["game"], tables["skill"]) if t is not None]
+        tables["targets"] = check_targets(plan.bands, pd.concat(figures, ignore_index=True)
+                                          if figures else pd.DataFrame())
+        return BalanceResult(plan, tables, time.perf_counter() - t0, played)
 
 
 def records(df: pd.DataFrame | None) -> list[dict] | None:

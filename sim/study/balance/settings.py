@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import asdict, dataclass
+from typing import ClassVar
+
+from sim.study.common.settings import PlacedSettings
 
 PARTS = ("game", "skill", "cards", "witches", "books")  # in the order they run and report
 DEFAULT_FIELD = ("expert", "balanced", "greedy", "ev")
@@ -29,32 +32,33 @@ WEAK = ("balanced", "greedy", "cautious")
 TITLES = {"cards": "Fortune-teller cards", "witches": "Herb witches", "books": "Ingredient books"}
 
 
+@dataclass(frozen=True, kw_only=True)
+class SeatedSettings(PlacedSettings):
+    """Settings that seat a field under one ruleset (balance's, sensitivity's and design's;
+    keyword-only): ``rules`` with its ``overrides``, the ``field`` of strategies cycled to
+    ``players`` seats, and the ``seed``."""
+
+    rules: str = "base"
+    overrides: tuple[str, ...] = ()
+    players: int = DEFAULT_PLAYERS
+    field: tuple[str, ...] = DEFAULT_FIELD
+    seed: int = 1
+
+
 @dataclass(frozen=True)
-class BalanceSettings:
+class BalanceSettings(SeatedSettings):
     """What one balance run plays. ``field``: the strategies seated for the game figures and
     the cards, witches and books (cycled to fill ``players`` seats; the first ``players`` when
     there are more); ``strong``/``weak``: the skill lineups; ``parts``: which measurements run
     (a subset of PARTS); ``targets``: a TOML file of bands; the backend options say where the
     games are played (the result is the same wherever)."""
 
-    rules: str = "base"
-    overrides: tuple[str, ...] = ()
-    players: int = DEFAULT_PLAYERS
-    field: tuple[str, ...] = DEFAULT_FIELD
+    TUPLES: ClassVar[tuple[str, ...]] = ("overrides", "field", "weak", "parts")
     games: int = DEFAULT_GAMES
-    seed: int = 1
     strong: str = STRONG
     weak: tuple[str, ...] = WEAK
     parts: tuple[str, ...] = PARTS
     targets: str | None = None
-    backend: str = "local"
-    scheduler: str | None = None
-    workers: int | None = None
-    threads: int | None = None
-
-    def __post_init__(self):
-        for name in ("overrides", "field", "weak", "parts"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
 
     @property
     def deals(self) -> int:
@@ -72,10 +76,7 @@ class BalanceSettings:
 
     def to_json(self) -> dict:
         """JSON-ready settings (tuples as lists) and the deals they give."""
-        d = asdict(self)
-        for k in ("overrides", "field", "weak", "parts"):
-            d[k] = list(d[k])
-        return {**d, "deals": self.deals}
+        return {**self.json_lists(asdict(self)), "deals": self.deals}
 
     def command(self) -> str:
         """The ``quacks balance`` command line that reproduces these settings (not where the
@@ -92,11 +93,3 @@ class BalanceSettings:
         if self.targets:
             parts += ["--targets", self.targets]
         return shlex.join(parts)
-
-
-def settings_backend(s):
-    """The backend a study's settings name (``backend``, ``scheduler``, ``workers``,
-    ``threads``: balance's, sensitivity's and design's), to enter for the run."""
-    from sim.study.tournament.backend import make_backend
-
-    return make_backend(s.backend, scheduler=s.scheduler, workers=s.workers, threads=s.threads)

@@ -27,12 +27,14 @@ import shlex
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import ClassVar
 
 import pandas as pd
 
 from sim.rules.ruleset import Ruleset, load_ruleset
 from sim.stats.multiplicity import ADJUST_TEXT, DEFAULT_ADJUST, check_adjust
-from sim.study.balance.settings import DEFAULT_FIELD, DEFAULT_PLAYERS
+from sim.study.balance.settings import SeatedSettings
+from sim.study.common.settings import placed_backend
 from sim.study.design.defaults import DESIGN_BUDGET, RETUNE_BUDGET
 from sim.study.design.knobs import Knob, check_distinct, parse_knob, start_value
 from sim.study.design.measure import (
@@ -59,45 +61,32 @@ class DesignError(ValueError):
 
 
 @dataclass(frozen=True)
-class DesignSettings:
+class DesignSettings(SeatedSettings):
     """What one design run plays: the knobs (``--knob`` texts), the targets (a targets file, or
     ``bands`` given directly as (figure, low, high)), the search's budget of games and first
     rung (deals; None: the budget's / 200), the re-test's games (None: the longest rung's),
     the ruleset and field, the seed, an optional preset to re-tune (its parameters and
     budget) and where the games run (the result is the same wherever)."""
 
+    TUPLES: ClassVar[tuple[str, ...]] = ("knobs", "overrides", "field", "retune_params")
     knobs: tuple[str, ...]
     targets: str | None = None
     bands: tuple[tuple[str, float, float], ...] = ()
     budget: int = DESIGN_BUDGET
-    seed: int = 1
-    rules: str = "base"
-    overrides: tuple[str, ...] = ()
-    players: int = DEFAULT_PLAYERS
-    field: tuple[str, ...] = DEFAULT_FIELD
     first_rung: int | None = None
     retest_games: int | None = None
     retune: str | None = None
     retune_params: tuple[str, ...] = ()
     retune_budget: int = RETUNE_BUDGET
     adjust: str = DEFAULT_ADJUST
-    backend: str = "local"
-    scheduler: str | None = None
-    workers: int | None = None
-    threads: int | None = None
 
     def __post_init__(self):
-        for name in ("knobs", "overrides", "field", "retune_params"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        super().__post_init__()
         object.__setattr__(self, "bands", tuple(tuple(b) for b in self.bands))
 
     def to_json(self) -> dict:
         """JSON-ready settings."""
-        d = asdict(self)
-        for k in ("knobs", "overrides", "field", "retune_params"):
-            d[k] = list(d[k])
-        d["bands"] = [list(b) for b in self.bands]
-        return d
+        return {**self.json_lists(asdict(self)), "bands": [list(b) for b in self.bands]}
 
     def command(self) -> str:
         """The ``quacks design`` command line that reproduces the run."""
@@ -332,46 +321,43 @@ def run_design(settings: DesignSettings | DesignPlan, *, backend=None,
     """Search, re-tune (if asked) and re-test (see the module). ``backend``: an entered backend
     (default: the one the settings name, entered here); ``progress(phase, done, total)``."""
     from sim.stats.clusters import warm
-    from sim.study.balance.settings import settings_backend
 
     plan = settings if isinstance(settings, DesignPlan) else plan_design(settings)
     s = plan.settings
-    if backend is None:
-        with settings_backend(s) as be:
-            return run_design(plan, backend=be, progress=progress)
-    warm()
-    say = progress or (lambda phase, done, total: None)
-    t0 = time.perf_counter()
-    outcome = _search(plan, backend, lambda done, total: say("search", done, total))
-    best_row = outcome.best()
-    best_over = [k.override(_row_value(k, best_row[k.key])) for k in plan.knobs]
-    best_rs = load_ruleset(s.rules, [*s.overrides, *best_over])
-    retune, tuned_field = None, None
-    games = {"search": outcome.games, "retune": 0, "retest": 0}
-    if s.retune is not None:
-        say("re-tune", 0, s.retune_budget)
-        retune, tuned_field = _retune(plan, best_rs, backend)
-        games["retune"] = retune["games"]
-    arms = {"start": (plan.base, plan.seated), "best": (best_rs, plan.seated)}
-    if tuned_field is not None:
-        arms["retuned"] = (best_rs, tuned_field)
-    seed = s.seed + RETEST_SEED_OFFSET
-    measured: dict[str, Measured] = {}
-    for i, (arm, (rs, seated)) in enumerate(arms.items()):
-        say("re-test", i, len(arms))
-        measured[arm] = measure(rs, seated, seed, 0, plan.retest_deals, backend)
-        games["retest"] += plan.retest_deals * plan.players
-    tables = retest_tables(plan, measured, {a: (rs.hash, tuple(seated))
-                                             for a, (rs, seated) in arms.items()})
-    tables["history"] = outcome.history
-    tables["pareto"] = pareto_table(outcome.history, plan.bands)
-    best = {"values": {k.key: k.cast(_row_value(k, best_row[k.key])) for k in plan.knobs},
-            "labels": {k.key: k.label(_row_value(k, best_row[k.key])) for k in plan.knobs},
-            "overrides": best_over, "trial": int(best_row["trial"]),
-            "deals": int(best_row["deals"]), "loss": float(best_row["loss"]),
-            "objective": float(best_row["objective"]),
-            "start": {k.key: k.label(plan.start[k.key]) for k in plan.knobs}}
-    return DesignResult(plan, outcome, best, retune, tables, time.perf_counter() - t0, games)
+    with placed_backend(s, backend) as backend:
+        warm()
+        say = progress or (lambda phase, done, total: None)
+        t0 = time.perf_counter()
+        outcome = _search(plan, backend, lambda done, total: say("search", done, total))
+        best_row = outcome.best()
+        best_over = [k.override(_row_value(k, best_row[k.key])) for k in plan.knobs]
+        best_rs = load_ruleset(s.rules, [*s.overrides, *best_over])
+        retune, tuned_field = None, None
+        games = {"search": outcome.games, "retune": 0, "retest": 0}
+        if s.retune is not None:
+            say("re-tune", 0, s.retune_budget)
+            retune, tuned_field = _retune(plan, best_rs, backend)
+            games["retune"] = retune["games"]
+        arms = {"start": (plan.base, plan.seated), "best": (best_rs, plan.seated)}
+        if tuned_field is not None:
+            arms["retuned"] = (best_rs, tuned_field)
+        seed = s.seed + RETEST_SEED_OFFSET
+        measured: dict[str, Measured] = {}
+        for i, (arm, (rs, seated)) in enumerate(arms.items()):
+            say("re-test", i, len(arms))
+            measured[arm] = measure(rs, seated, seed, 0, plan.retest_deals, backend)
+            games["retest"] += plan.retest_deals * plan.players
+        tables = retest_tables(plan, measured, {a: (rs.hash, tuple(seated))
+                                                 for a, (rs, seated) in arms.items()})
+        tables["history"] = outcome.history
+        tables["pareto"] = pareto_table(outcome.history, plan.bands)
+        best = {"values": {k.key: k.cast(_row_value(k, best_row[k.key])) for k in plan.knobs},
+                "labels": {k.key: k.label(_row_value(k, best_row[k.key])) for k in plan.knobs},
+                "overrides": best_over, "trial": int(best_row["trial"]),
+                "deals": int(best_row["deals"]), "loss": float(best_row["loss"]),
+                "objective": float(best_row["objective"]),
+                "start": {k.key: k.label(plan.start[k.key]) for k in plan.knobs}}
+        return DesignResult(plan, outcome, best, retune, tables, time.perf_counter() - t0, games)
 
 
 def _row_value(knob: Knob, v):

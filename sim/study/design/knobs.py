@@ -43,30 +43,28 @@ class KnobError(ValueError):
     """A knob that cannot be used; the message (one line) names the option and the fix."""
 
 
-def toml_literal(v) -> str:
-    """A value as the TOML text ``--set`` reads back to the same value."""
+def _value_text(v, real, sep: str, word) -> str:
+    """A knob's value as text: a truth value as TOML writes it, an integer in digits, a float by
+    ``real``, a list in brackets (its items joined by ``sep``), anything else by ``word``."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if is_int(v):
         return str(v)
     if isinstance(v, float):
-        return repr(v)
+        return real(v)
     if isinstance(v, list):
-        return "[" + ", ".join(toml_literal(x) for x in v) + "]"
-    return json.dumps(str(v))
+        return "[" + sep.join(_value_text(x, real, sep, word) for x in v) + "]"
+    return word(str(v))
+
+
+def toml_literal(v) -> str:
+    """A value as the TOML text ``--set`` reads back to the same value."""
+    return _value_text(v, repr, ", ", json.dumps)
 
 
 def value_label(v) -> str:
     """A value as tables and plots show it: numbers short, lists as ``[a,b]``, words bare."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if is_int(v):
-        return str(v)
-    if isinstance(v, float):
-        return f"{v:g}"
-    if isinstance(v, list):
-        return "[" + ",".join(value_label(x) for x in v) + "]"
-    return str(v)
+    return _value_text(v, lambda x: f"{x:g}", ",", str)
 
 
 def _toml_value(text: str):

@@ -14,12 +14,14 @@ import shlex
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import ClassVar
 
 import pandas as pd
 
 from sim.rules.ruleset import Ruleset, load_ruleset
 from sim.stats.multiplicity import DEFAULT_ADJUST, check_adjust
-from sim.study.balance.settings import DEFAULT_FIELD, DEFAULT_PLAYERS
+from sim.study.balance.settings import SeatedSettings
+from sim.study.common.settings import placed_backend
 from sim.study.design import effects as fx
 from sim.study.design.defaults import DEFAULT_METRICS, DEFAULT_STEPS
 from sim.study.design.defaults import SENSITIVITY_GAMES as DEFAULT_GAMES
@@ -44,31 +46,22 @@ class SensitivityError(ValueError):
 
 
 @dataclass(frozen=True)
-class SensitivitySettings:
+class SensitivitySettings(SeatedSettings):
     """What one sensitivity run plays: the knobs (``--knob`` texts), the values per range
     (``steps``), the ruleset, the field (cycled to ``players`` seats), the games per value, the
     seed, an optional ``pair`` of knob keys for a grid, the figures analysed (``metrics``) and
     where the games run (the result is the same wherever)."""
 
+    TUPLES: ClassVar[tuple[str, ...]] = ("knobs", "overrides", "field", "metrics")
     knobs: tuple[str, ...]
     steps: int = DEFAULT_STEPS
-    rules: str = "base"
-    overrides: tuple[str, ...] = ()
-    players: int = DEFAULT_PLAYERS
-    field: tuple[str, ...] = DEFAULT_FIELD
     games: int = DEFAULT_GAMES
-    seed: int = 1
     pair: tuple[str, str] | None = None
     metrics: tuple[str, ...] = DEFAULT_METRICS
     adjust: str = DEFAULT_ADJUST
-    backend: str = "local"
-    scheduler: str | None = None
-    workers: int | None = None
-    threads: int | None = None
 
     def __post_init__(self):
-        for name in ("knobs", "overrides", "field", "metrics"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        super().__post_init__()
         if self.pair is not None:
             object.__setattr__(self, "pair", tuple(self.pair))
 
@@ -79,9 +72,7 @@ class SensitivitySettings:
 
     def to_json(self) -> dict:
         """JSON-ready settings and the deals they give."""
-        d = asdict(self)
-        for k in ("knobs", "overrides", "field", "metrics"):
-            d[k] = list(d[k])
+        d = self.json_lists(asdict(self))
         d["pair"] = list(self.pair) if self.pair else None
         return {**d, "deals": self.deals}
 
@@ -257,33 +248,30 @@ def run_sensitivity(settings: SensitivitySettings | SensitivityPlan, *, backend=
     """Play every arm and return the result. ``backend``: an entered backend (default: the one
     the settings name, entered here); ``progress(games done, games in all)``."""
     from sim.stats.clusters import warm
-    from sim.study.balance.settings import settings_backend
 
     plan = settings if isinstance(settings, SensitivityPlan) else plan_sensitivity(settings)
     s = plan.settings
-    if backend is None:
-        with settings_backend(s) as be:
-            return run_sensitivity(plan, backend=be, progress=progress)
-    warm()
-    t0 = time.perf_counter()
-    played: dict[str, Measured] = {}
-    per = s.deals * plan.players
-    for h, rs in plan.rulesets.items():
-        played[h] = measure(rs, plan.seated, s.seed, 0, s.deals, backend)
-        if progress:
-            progress(len(played) * per, plan.games)
-    levels, families = [], []
-    for k, hashes in zip(plan.knobs, plan.values):
-        arms = [played[h] for h in hashes]
-        for v, m in zip(k.values, arms):
-            levels += _level_rows(k.key, k.label(v), k.x(v), m)
-        families += fx.pair_families(k.key, k.labels, [m.estimates() for m in arms], s.metrics,
-                                     hashes)
-    tables = {"levels": pd.DataFrame(levels, columns=list(LEVEL_COLUMNS)),
-              **fx.analyse(families, [k.key for k in plan.knobs], s.adjust, s.seed)}
-    if plan.cells:
-        tables["pair"] = _pair_table(plan, played)
-    return SensitivityResult(plan, tables, time.perf_counter() - t0, len(played) * per)
+    with placed_backend(s, backend) as backend:
+        warm()
+        t0 = time.perf_counter()
+        played: dict[str, Measured] = {}
+        per = s.deals * plan.players
+        for h, rs in plan.rulesets.items():
+            played[h] = measure(rs, plan.seated, s.seed, 0, s.deals, backend)
+            if progress:
+                progress(len(played) * per, plan.games)
+        levels, families = [], []
+        for k, hashes in zip(plan.knobs, plan.values):
+            arms = [played[h] for h in hashes]
+            for v, m in zip(k.values, arms):
+                levels += _level_rows(k.key, k.label(v), k.x(v), m)
+            families += fx.pair_families(k.key, k.labels, [m.estimates() for m in arms], s.metrics,
+                                         hashes)
+        tables = {"levels": pd.DataFrame(levels, columns=list(LEVEL_COLUMNS)),
+                  **fx.analyse(families, [k.key for k in plan.knobs], s.adjust, s.seed)}
+        if plan.cells:
+            tables["pair"] = _pair_table(plan, played)
+        return SensitivityResult(plan, tables, time.perf_counter() - t0, len(played) * per)
 
 
 def _pair_table(plan: SensitivityPlan, played: dict[str, Measured]) -> pd.DataFrame:
