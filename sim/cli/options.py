@@ -71,6 +71,14 @@ def set_option(where: str = ""):
 
 
 SetOpt = set_option()
+
+
+def count_option(low: int, high: int, text: str):
+    """The type of a whole-number option from ``low`` to ``high`` (shown as ``<int>``; Typer
+    refuses a number outside in one line); ``text`` is its help."""
+    return Annotated[int, typer.Option(min=low, max=high, metavar="<int>", help=text)]
+
+
 PlayersOpt = Annotated[int, typer.Option(help="Seats per game.")]
 
 

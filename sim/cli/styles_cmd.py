@@ -49,11 +49,9 @@ def register(app: typer.Typer) -> None:
         games: Annotated[int, typer.Option(
             help="Games per candidate of the search, rounded up to whole deals.")]
         = defaults.STYLE_GAMES,
-        batch: Annotated[int, typer.Option(
-            min=1, max=defaults.MAX_BATCH, metavar="<int>",
-            help="Candidates per step of the search.")] = defaults.STYLE_BATCH,
-        batches: Annotated[int, typer.Option(
-            min=1, max=defaults.MAX_BATCHES, metavar="<int>", help="Steps of the search.")]
+        batch: opt.count_option(1, defaults.MAX_BATCH, "Candidates per step of the search.")
+        = defaults.STYLE_BATCH,
+        batches: opt.count_option(1, defaults.MAX_BATCHES, "Steps of the search.")
         = defaults.STYLE_BATCHES,
         retest_games: Annotated[int, typer.Option(
             "--retest-games", help="Games each elite plays again on fresh deals: the first "
@@ -62,9 +60,8 @@ def register(app: typer.Typer) -> None:
         margin: Annotated[float, typer.Option(
             help="A style is viable within this much win share of the best.")]
         = defaults.STYLE_MARGIN,
-        cells: Annotated[int, typer.Option(
-            min=2, max=defaults.MAX_CELLS, metavar="<int>",
-            help="Cells of the map per descriptor.")] = defaults.STYLE_CELLS,
+        cells: opt.count_option(2, defaults.MAX_CELLS, "Cells of the map per descriptor.")
+        = defaults.STYLE_CELLS,
         seed: opt.SearchSeedOpt = 1,
         *,
         search: opt.SearchOptions,

@@ -14,12 +14,14 @@ from sim.cli.common import (
     BackendOpt,
     RulesFileOpt,
     SchedulerOpt,
+    SetOpt,
     WorkersOpt,
     fail,
     open_backend,
     set_threads,
     work_progress,
 )
+from sim.cli.options import count_option
 from sim.study.train.limits import MAX_GAMES, MAX_ITERATIONS
 
 
@@ -34,17 +36,12 @@ def register(app: typer.Typer) -> None:
         rules: Annotated[str, typer.Option("--rules",
                                            help="Built-in ruleset name or a TOML file.")] = "base",
         rules_file: RulesFileOpt = None,
-        set_: Annotated[list[str] | None, typer.Option(
-            "--set", help="Override one ruleset value: section.key=value (repeatable).")] = None,
+        set_: SetOpt = None,
         players: Annotated[int, typer.Option("--players", help="Players per game.")] = 4,
-        games: Annotated[int, typer.Option(
-            "--games", min=1, max=MAX_GAMES, metavar="<int>",
-            help="Games per iteration (every position is held in memory for the "
-                 "fit).")] = 20_000,
-        iterations: Annotated[int, typer.Option(
-            "--iterations", min=1, max=MAX_ITERATIONS, metavar="<int>",
-            help="Iterations: the field first, then master with the model of the iteration "
-                 "before.")] = 3,
+        games: count_option(1, MAX_GAMES, "Games per iteration (every position is held in "
+                            "memory for the fit).") = 20_000,
+        iterations: count_option(1, MAX_ITERATIONS, "Iterations: the field first, then master "
+                                 "with the model of the iteration before.") = 3,
         seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 1,
         explore: Annotated[float, typer.Option(
             "--explore", help="Chance (0 to 1) that master buys a random legal set in "
