@@ -138,8 +138,8 @@ def add_witch(src: WitchSource) -> str:
                              "first game is played (the kernel's witch table is built)")
     number = max(FIRST_USER_WITCH, WITCH_SOURCES[-1].decl.number + 1)
     if number > MAX_WITCH:
-        raise RulesFileError(f"{src.path}: witch '{d.id}': room for "
-                             f"{MAX_WITCH - FIRST_USER_WITCH + 1} user witches only")
+        raise RulesFileError(f"{src.path}: witch '{d.id}': room for one user witch only "
+                             f"('{WITCH_SOURCES[-1].decl.id}' is loaded)")
     USER_WITCH_NUMBERS[d.id] = number
     src = WitchSource(type(d)(**{**d.__dict__, "number": number}), src.path, "", src.hooks)
     WITCH_SOURCES.append(src)
