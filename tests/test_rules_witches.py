@@ -238,3 +238,19 @@ def test_pumpkin_purse_gives_a_coin_for_each_orange_chip(compiled):
 def test_a_shipped_witch_rewritten_as_a_rules_file_plays_the_same_games(compiled):
     same_out, same_rounds, called = compiled["rewrite"]
     assert called > 0 and same_out and same_rounds
+
+
+def test_a_report_records_her_file_and_replays_from_it(compiled, tmp_path):
+    # the example alone, as the fixture's first process loaded it: its kernels, cached
+    out = tmp_path / "rep"
+    got = _quacks("tournament", "--rules", "herb-witches", "--rules-file", str(EXAMPLE), "--set",
+                  'witches.fixed=["pumpkin-purse"]', "--strategies", "balanced,greedy",
+                  "--players", "2", "--games", "8", "--out", str(out), "--no-plots", "--quiet")
+    assert got.returncode == 0, got.stderr[-2000:]
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert [Path(f["path"]) for f in run["rules_files"]] == [EXAMPLE]
+    assert run["rules_files"][0]["rules"] == ["pumpkin-purse"] and run["rules_files"][0]["code"]
+    got = _quacks("replay", str(out), "--row", "0", "--json")
+    assert got.returncode == 0, got.stderr[-2000:]
+    rep = json.loads(got.stdout)
+    assert rep["matches"] and rep["notes"] == []  # the report's VP and ranks, replayed
