@@ -319,6 +319,9 @@ def apply_witch_script(SC, P, s, pl, where: str, starting: str, pennies: bool = 
         if key not in WITCH_IDS:
             raise RoundFileError(f"{where}: key 'witch.{key}': no such witch "
                                  f"({', '.join(WITCH_IDS)})")
+        if witch_number(key) > S.N_WITCHES:  # SC_WITCH holds the shipped witches' answers
+            raise RoundFileError(f"{where}: key 'witch.{key}': a rules file's witch is not "
+                                 "scripted (her default answers)")
         SC[s, S.SC_WITCH + witch_number(key) - 1] = _witch_answer(key, v, where, starting, SC, s)
 
 

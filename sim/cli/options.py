@@ -147,9 +147,10 @@ def load_rules_files(value: list[str] | None) -> list[str] | None:
 
 
 RulesFileOpt = Annotated[list[str] | None, typer.Option(
-    "--rules-file", help="Load a fortune-teller card or an ingredient book from a Python file "
-    "(repeatable; add a card to the deck with --set cards.extra=[ID], choose a book with --set "
-    "books.COLOUR=SET); see docs/how-to/add-a-rule.md.",
+    "--rules-file", help="Load a fortune-teller card, an ingredient book or a herb witch from a "
+    "Python file (repeatable; add a card to the deck with --set cards.extra=[ID], choose a book "
+    "with --set books.COLOUR=SET, a witch with --set witches.fixed=[ID]); see "
+    "docs/how-to/add-a-rule.md.",
     callback=load_rules_files)]
 
 

@@ -76,6 +76,8 @@ def show_json(rs) -> dict:
             in_play = "off"
         elif w.id in settings["fixed"]:
             in_play = "fixed"
+        elif w.user:  # a rules file's witch plays only where the ruleset fixes her
+            in_play = "never"
         elif any(x != w.id and x in {v.id for v in WITCHES if v.group == w.group}
                  for x in settings["fixed"]):
             in_play = "never"

@@ -59,6 +59,7 @@ def rules_file_compile_error(exc: BaseException) -> str | None:
     from sim.rules.book_files import USER_BOOKS
     from sim.rules.card_files import RulesFileError
     from sim.rules.card_numbers import user_cards
+    from sim.rules.witch_files import user_witches
 
     if isinstance(exc, RulesFileError):
         return str(exc).splitlines()[0]
@@ -69,6 +70,7 @@ def rules_file_compile_error(exc: BaseException) -> str | None:
     missing = re.search(r"NameError: name '(\w+)' is not defined", text)
     rules = [(c.path, f"card '{c.decl.id}'") for c in user_cards()]
     rules += [(b.path, f"book '{b.decl.id}'") for b in USER_BOOKS]
+    rules += [(w.path, f"witch '{w.decl.id}'") for w in user_witches()]
     for src_path, label in rules:
         path = src_path.resolve()
         lines = [int(n) for f, n in places if Path(f).resolve() == path]

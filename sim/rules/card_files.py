@@ -171,3 +171,13 @@ def shipped_cards() -> tuple[CardSource, ...]:
             raise RulesFileError(f"{c.path}: card '{c.decl.id}' must be in "
                                  f"{c.decl.id.replace('-', '_')}.py")
     return tuple(found)
+
+
+def read_declared(path: Path | str, name: str, kind: type, what: str):
+    """``(syntax tree, declaration)`` of a rule's module: its ``<name> = <what>(...)`` statement
+    evaluated as :func:`read_card` evaluates a card's (None without one); RulesFileError (one
+    line) for a file that does not parse or a declaration that does not evaluate. For the other
+    kinds of rule (``sim.rules.witch_files``)."""
+    path = Path(path)
+    tree = _parse(path)
+    return tree, _declared(path, tree, name, kind, what)

@@ -32,6 +32,7 @@ from sim.rules.declare import (
     USER_NUMBERS,
 )
 from sim.rules.input_files import not_a_file
+from sim.rules.witch_files import add_witch, read_witch
 
 __all__ = ["BLUE", "CARD_DECK", "CARD_GAINS", "CARD_IDS", "CARD_LISTENERS", "CARD_SOURCES",
            "HERB_WITCHES", "N_CARDS", "NO_CARD", "PURPLE", "PURPLE_CARDS", "TAKE_OTHER", "TIMINGS",
@@ -69,9 +70,9 @@ def user_cards() -> list[CardSource]:
 
 def add_card_file(path: str | Path) -> list[str]:
     """Add the card a user's rules file declares (numbered after every card known), or the book
-    (``sim.rules.book_files``); return its id ([] if the file was added before). RulesFileError
-    (one line naming the file and the rule) for a file that declares neither, an id already
-    taken, or a number given."""
+    (``sim.rules.book_files``) or the witch (``sim.rules.witch_files``); return its id ([] if
+    the file was added before). RulesFileError (one line naming the file and the rule) for a
+    file that declares none, an id already taken, or a number given."""
     why = not_a_file(path)
     p = Path(path)
     if why is None and p.suffix != ".py":
@@ -84,10 +85,12 @@ def add_card_file(path: str | Path) -> list[str]:
     src = read_card(p)
     if src is None:
         book = read_book(p)
-        if book is None:
-            raise RulesFileError(f"{path}: declares no card (CARD = card(...)) and no book (BOOK "
-                                 "= book(...)); see docs/how-to/add-a-rule.md")
-        added = add_book(book)
+        witch = read_witch(p) if book is None else None
+        if book is None and witch is None:
+            raise RulesFileError(f"{path}: declares no card (CARD = card(...)), no book (BOOK "
+                                 "= book(...)) and no witch (WITCH = witch(...)); see "
+                                 "docs/how-to/add-a-rule.md")
+        added = add_book(book) if book is not None else add_witch(witch)
         add_rules_file(str(p))  # the kernels that depend on it are cached apart
         _USER_FILES[key] = [added]
         return [added]

@@ -85,7 +85,8 @@ class Ruleset:
         cards = self.data.get("cards", {})
         books = [f"{c}-{n}" for c, n in self.data.get("books", {}).items()]
         used = rules_files_used([*cards.get("extra", ()), *cards.get("order", ()),
-                                 *([cards["force"]] if cards.get("force") else []), *books])
+                                 *([cards["force"]] if cards.get("force") else []), *books,
+                                 *self.data.get("witches", {}).get("fixed", ())])
         if used:
             blob += b"\0" + json.dumps(used).encode()
         return hashlib.sha256(blob).hexdigest()

@@ -5,14 +5,15 @@ shared stream, or fixed by the ruleset). Every player holds one penny per group 
 group's witch at most once a game, at her phase, by giving the penny up; a penny still held at the
 end scores ``game.penny_vp``.
 
-Each witch is a unit: her numbers in ``sim.rules.witch_numbers`` (number, group, the built-in
-strategy's first round and thresholds), what a person reads in ``sim.rules.witches`` (phase,
-text, the round-file answer form, the event's fields), her effect and built-in answer
-(``default``, taken where ``witch_answer`` says ``ASK_DEFAULT``) in
-``sim.kernel.witches.<id with - as _>``, and her line in the hook table
-``sim.kernel.witches.hooks``, which brewing, the explosion and the evaluation call. ``common``
-holds what witches share (``witch_ready``, ``call_witch``), the deal, the pennies scored at the
-end and Visit from a Witch's visitor.
+Each witch is a unit, one module: her declaration (``WITCH = witch(...)``,
+``sim.rules.declare``: number, group, name, text, phase, event fields, the built-in strategy's
+first round and thresholds, the round-file answer form), her effect in functions named after the
+hook points she uses, and her built-in answer (``default``, taken where ``witch_answer`` says
+``ASK_DEFAULT``). The hook tables ``sim.kernel.witches.hooks`` and ``potion_hooks``, which
+brewing, the explosion and the evaluation call, are generated from the declarations
+(``sim.kernel.witches.table``); a user's witch is the same module in a rules file
+(``--rules-file``). ``common`` holds what witches share (``witch_ready``, ``call_witch``), the
+deal, the pennies scored at the end and Visit from a Witch's visitor.
 
 The names below are re-exported for the game kernel, round files and tests; a new witch needs no
 line here.

@@ -13,14 +13,20 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import BAGCNT, F_SCORE
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import BLACK, LOCOWEED, PURPLE, TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.witch_numbers import param_offset, witch_number
+from sim.rules.declare import witch
 
-BAG_POINTS = witch_number("bag-points")
-P_W_BAG = param_offset("P_W_BAG")
+WITCH = witch(10, "bag-points", "points", name="Bag points",
+    doc='2 VP for every chip still in the bag that is a non-white 2-, 4- or 6-chip, a purple '
+        'chip or a locoweed (white and black chips and other 1-chips score nothing).',
+    phase='VP step (D), any player',
+    event=lambda b, c: {"vp": b},
+    params=(('P_W_BAG', 19, 8),))
+BAG_POINTS = WITCH.number
+P_W_BAG = WITCH.param("P_W_BAG")
 
 
 @kernel
-def bag_points(P, s):
+def _bag_points(P, s):
     """VP of the bag-points witch: 2 for every chip left in the bag that is a non-white 2-, 4- or
     6-chip, a purple chip or a locoweed (never white or black)."""
     vp = 0
@@ -43,7 +49,7 @@ def default(P, s, arg, G, R, SP):
 @kernel
 def at_points(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
     """Step D, any seat: her VP if it calls her."""
-    vp = bag_points(P, s)
+    vp = _bag_points(P, s)
     if vp > 0:
         how, a = witch_answer(P, s, BAG_POINTS, vp, G, R, SK, SP, SC, rng, UF)
         if (default(P, s, vp, G, R, SP) if how == ASK_DEFAULT else a) != 0:

@@ -23,11 +23,17 @@ from sim.kernel.layout import (
     R_VP,
 )
 from sim.kernel.witches.common import call_witch
-from sim.rules.witch_numbers import param_offset, witch_number
+from sim.rules.declare import witch
 
-BOTH_REWARDS = witch_number("both-rewards")
-P_W_BOTH = param_offset("P_W_BOTH")
-P_W_COIN_VP = param_offset("P_W_COIN_VP")
+WITCH = witch(4, "both-rewards", "potion", name="Both rewards",
+    doc='An exploded player takes both the VP and the coins; if no intact potion reached '
+        'further, the player also rolls the bonus die.',
+    phase='evaluation step A, pot exploded',
+    event=lambda b, c: {"reward_space": b},
+    params=(('P_W_BOTH', 14, 2.0), ('P_W_COIN_VP', 22, 0.25)))
+BOTH_REWARDS = WITCH.number
+P_W_BOTH = WITCH.param("P_W_BOTH")
+P_W_COIN_VP = WITCH.param("P_W_COIN_VP")
 
 
 @kernel

@@ -13,10 +13,16 @@ from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_CHEAP, F_RUBIES, G_VISIT
 from sim.kernel.witches.common import call_witch
-from sim.rules.witch_numbers import param_offset, witch_number
+from sim.rules.declare import witch
 
-CHEAP_RUBIES = witch_number("cheap-rubies")
-P_W_CHEAP = param_offset("P_W_CHEAP")
+WITCH = witch(12, "cheap-rubies", "points", name="Cheap rubies",
+    doc='This step, droplet moves and flask refills cost 1 ruby each instead of 2, as often as '
+        "the player likes (not in the last round's ruby conversion).",
+    phase='spending rubies (step F)',
+    event=lambda b, c: {"rubies": b},
+    params=(('P_W_CHEAP', 21, 4),))
+CHEAP_RUBIES = WITCH.number
+P_W_CHEAP = WITCH.param("P_W_CHEAP")
 
 
 @kernel

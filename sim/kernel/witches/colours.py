@@ -13,15 +13,21 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_NPOT, F_SCORE, POT_T
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import N_COLOURS, TYPE_COLOUR, WHITE
-from sim.rules.witch_numbers import param_offset, witch_number
+from sim.rules.declare import witch
 
-COLOURS = witch_number("colours")
-P_W_COLOURS = param_offset("P_W_COLOURS")
+WITCH = witch(9, "colours", "points", name="Colours",
+    doc='VP by the number of different non-white colours in the pot (locoweed counts): 1-4 '
+        'give 3, 5 give 4, 6 give 7, 7 give 10, 8 give 14.',
+    phase='VP step (D), taking the VP',
+    event=lambda b, c: {"vp": b},
+    params=(('P_W_COLOURS', 18, 4),))
+COLOURS = WITCH.number
+P_W_COLOURS = WITCH.param("P_W_COLOURS")
 COLOUR_VP = (0, 3, 3, 3, 3, 4, 7, 10, 14)  # VP by the different non-white colours in the pot
 
 
 @kernel
-def colour_points(P, s):
+def _colour_points(P, s):
     """VP of the colours witch: by the different non-white colours in the pot (locoweed too)."""
     seen = 0
     for i in range(P[s, F_NPOT]):
@@ -45,7 +51,7 @@ def default(P, s, arg, G, R, SP):
 def at_points(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
     """Step D: a seat taking the VP scores her VP if it calls her."""
     if take_vp:
-        vp = colour_points(P, s)
+        vp = _colour_points(P, s)
         if vp <= 0:
             return
         how, a = witch_answer(P, s, COLOURS, vp, G, R, SK, SP, SC, rng, UF)

@@ -1,6 +1,8 @@
 """What the herb witches share: whether a seat may call a witch now (``witch_ready``), calling her
 (``call_witch``: the penny, the event), dealing them at set-up, the pennies scored at the end,
-and the visiting witch of Visit from a Witch. Groups and numbers come from ``sim.rules.witches``.
+and the visiting witch of Visit from a Witch. Groups and numbers come from
+``sim.rules.witch_numbers`` (the shipped witches': the deal and the visitor draw among them; a
+user's witch plays when the ruleset fixes her in her group, ``R_WITCH_FIXED``).
 """
 
 from __future__ import annotations
@@ -30,13 +32,23 @@ ALL_PENNIES = (1 << N_GROUPS) - 1  # F_PENNY: bit g, the penny of group g
 
 
 @kernel(inline=True)
+def in_group(G, w):
+    """The group witch w is in play in (her group's witch this game), -1 if she is not: a
+    shipped witch's group is her number's, a user's the one the ruleset fixed her in."""
+    for g in range(N_GROUPS):
+        if G[G_WITCH + g] == w:
+            return g
+    return -1
+
+
+@kernel(inline=True)
 def witch_ready(P, s, G, R, w):
     """True when witch w is in play and seat s still holds the penny of her group, or she is
     this round's visitor (Visit from a Witch) and the seat has not called her yet."""
-    g = (w - 1) // PER_GROUP
     if R[R_WITCHES] == 0:
         return False
-    if G[G_WITCH + g] == w and ((P[s, F_PENNY] >> g) & 1) != 0:
+    g = in_group(G, w)
+    if g >= 0 and ((P[s, F_PENNY] >> g) & 1) != 0:
         return True
     return G[G_VISIT] == w and P[s, F_VISITED] == 0
 
@@ -48,7 +60,7 @@ def call_witch(P, s, G, E, w, b, c):
     if G[G_VISIT] == w:
         P[s, F_VISITED] = 1
     else:
-        P[s, F_PENNY] &= ~(1 << ((w - 1) // PER_GROUP))
+        P[s, F_PENNY] &= ~(1 << in_group(G, w))
     P[s, F_WITCHES] |= 1 << w
     record(E, G, s, EV_WITCH, w, b, c)
 
@@ -80,17 +92,24 @@ def penny_points(P, G, R, E):
 
 
 @kernel
+def users_in_play(G):
+    """How many user witches (rules files) are in play: each leaves one more shipped witch out of
+    play, a candidate visitor."""
+    n = 0
+    for g in range(N_GROUPS):
+        if G[G_WITCH + g] > N_WITCHES:
+            n += 1
+    return n
+
+
+@kernel
 def visiting_witch(P, G, R, rng, E):
-    """Visit from a Witch: unless already set (a round file names her), one of the witches not
-    in play, drawn from the game's witch stream, visits this round."""
+    """Visit from a Witch: unless already set (a round file names her), one of the shipped
+    witches not in play, drawn from the game's witch stream, visits this round."""
     if G[G_VISIT] == 0:
-        k = randint(rng, WITCH_STREAM, N_WITCHES - N_GROUPS)
+        k = randint(rng, WITCH_STREAM, N_WITCHES - N_GROUPS + users_in_play(G))
         for w in range(1, N_WITCHES + 1):
-            in_play = False
-            for g in range(N_GROUPS):
-                if w == G[G_WITCH + g]:
-                    in_play = True
-            if not in_play:
+            if in_group(G, w) < 0:
                 if k == 0:
                     G[G_VISIT] = w
                     break

@@ -12,10 +12,16 @@ from sim.kernel.decisions.witch import ASK_DEFAULT, last_call, penny_worth, witc
 from sim.kernel.jit import kernel
 from sim.kernel.layout import R_FINAL_COINS
 from sim.kernel.witches.common import call_witch
-from sim.rules.witch_numbers import param_offset, witch_number
+from sim.rules.declare import witch
 
-DOUBLE_COINS = witch_number("double-coins")
-P_W_COINS = param_offset("P_W_COINS")
+WITCH = witch(6, "double-coins", "buying", name="Double coins",
+    doc='The coins to buy with are doubled (still at most 2 chips of different colours); in '
+        'the last round, the coins turned into VP (5 to 1) are doubled.',
+    phase='buying (step E); last round: the coin conversion',
+    event=lambda b, c: {"coins": b, "now": c},
+    params=(('P_W_COINS', 15, 20),))
+DOUBLE_COINS = WITCH.number
+P_W_COINS = WITCH.param("P_W_COINS")
 
 
 @kernel
@@ -28,7 +34,7 @@ def default(P, s, arg, G, R, SP):
 
 
 @kernel
-def double(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
+def _double(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     """The coins, doubled if the seat calls her."""
     if coins <= 0:
         return coins
@@ -42,10 +48,10 @@ def double(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
 @kernel
 def before_buying(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, before buying: the coins to spend."""
-    return double(P, s, coins, G, R, SK, SP, SC, rng, E, UF)
+    return _double(P, s, coins, G, R, SK, SP, SC, rng, E, UF)
 
 
 @kernel
 def final_coins(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     """The last round's conversion: the coins turned into VP."""
-    return double(P, s, coins, G, R, SK, SP, SC, rng, E, UF)
+    return _double(P, s, coins, G, R, SK, SP, SC, rng, E, UF)

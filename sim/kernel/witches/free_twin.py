@@ -13,14 +13,20 @@ from sim.kernel.decisions.witch import ASK_DECLINE, ASK_DEFAULT, ASK_RANDOM, wit
 from sim.kernel.jit import kernel
 from sim.kernel.layout import G_OUT, G_SUPPLY, G_VISIT, R_PRICE
 from sim.kernel.witches.common import call_witch
-from sim.rules.witch_numbers import param_offset, witch_number
+from sim.rules.chips import chip_name
+from sim.rules.declare import SCRIPT_BOUGHT, witch
 
-FREE_TWIN = witch_number("free-twin")
-P_W_TWIN = param_offset("P_W_TWIN")
+WITCH = witch(7, "free-twin", "buying", name="Free twin",
+    doc='One chip just bought comes a second time, free (if the supply has one).',
+    phase='buying (step E), after the purchases',
+    event=lambda b, c: {"chip": chip_name(b)},
+    first_round=2, params=(('P_W_TWIN', 17, 12),), script=SCRIPT_BOUGHT)
+FREE_TWIN = WITCH.number
+P_W_TWIN = WITCH.param("P_W_TWIN")
 
 
 @kernel
-def twin_default(P, s, nbought, G, R, min_price):
+def _twin_default(P, s, nbought, G, R, min_price):
     """The dearest chip just bought that costs at least ``min_price`` and is still in the supply."""
     best = -1
     for i in range(nbought):
@@ -34,12 +40,12 @@ def twin_default(P, s, nbought, G, R, min_price):
 @kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: the dearest chip bought worth twinning."""
-    return twin_default(P, s, arg, G, R,
+    return _twin_default(P, s, arg, G, R,
                         0 if G[G_VISIT] == FREE_TWIN else SP[s, SLOT_WITCH, P_W_TWIN])
 
 
 @kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+def _ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, random (the first chip bought), else
     ``default``; declining is -1."""
     how, a = witch_answer(P, s, FREE_TWIN, arg, G, R, SK, SP, SC, rng, UF)
@@ -57,7 +63,7 @@ def after_buying(P, s, nbought, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, after buying: the chip the seat names comes again."""
     if nbought == 0:
         return
-    t = ask(P, s, nbought, G, R, SK, SP, SC, rng, UF)
+    t = _ask(P, s, nbought, G, R, SK, SP, SC, rng, UF)
     ok = False
     for i in range(nbought):
         if G[G_OUT + i] == t:

@@ -12,10 +12,16 @@ from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_RUBIES, G_VISIT
 from sim.kernel.witches.common import call_witch
-from sim.rules.witch_numbers import param_offset, witch_number
+from sim.rules.declare import witch
 
-RUBY_COINS = witch_number("ruby-coins")
-P_W_RUBY_COINS = param_offset("P_W_RUBY_COINS")
+WITCH = witch(8, "ruby-coins", "buying", name="Ruby coins",
+    doc='2 extra coins for every ruby held; the rubies are kept. After an explosion and taking '
+        'the VP, these coins alone may be spent.',
+    phase='buying (step E)',
+    event=lambda b, c: {"rubies": b, "coins": c},
+    first_round=2, params=(('P_W_RUBY_COINS', 16, 6),))
+RUBY_COINS = WITCH.number
+P_W_RUBY_COINS = WITCH.param("P_W_RUBY_COINS")
 
 
 @kernel

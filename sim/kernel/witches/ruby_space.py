@@ -13,10 +13,16 @@ from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
 from sim.kernel.jit import kernel
 from sim.kernel.layout import G_VISIT
 from sim.kernel.witches.common import call_witch
-from sim.rules.witch_numbers import param_offset, witch_number
+from sim.rules.declare import witch
 
-RUBY_SPACE = witch_number("ruby-space")
-P_W_RUBIES = param_offset("P_W_RUBIES")
+WITCH = witch(11, "ruby-space", "points", name="Ruby space",
+    doc='The reward space shows a ruby: take as many rubies as its VP instead of the usual '
+        "ruby (instead of It's Shining Extra Bright's 2 as well); the VP are scored as usual.",
+    phase='rubies step (C), on a ruby space',
+    event=lambda b, c: {"rubies": b},
+    params=(('P_W_RUBIES', 20, 4),))
+RUBY_SPACE = WITCH.number
+P_W_RUBIES = WITCH.param("P_W_RUBIES")
 
 
 @kernel

@@ -12,10 +12,15 @@ from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_EXPLODED, F_FLASK
 from sim.kernel.witches.common import call_witch
-from sim.rules.chips import TYPE_COLOUR, WHITE
-from sim.rules.witch_numbers import witch_number
+from sim.rules.chips import TYPE_COLOUR, WHITE, chip_name
+from sim.rules.declare import witch
 
-SECOND_FLASK = witch_number("second-flask")
+WITCH = witch(1, "second-flask", "potion", name="Second flask",
+    doc='The pot just exploded and the flask is full: the white chip that exploded it goes '
+        'back to the bag, the flask empties, and the player may draw on or stop.',
+    phase='potion phase, when the pot explodes',
+    event=lambda b, c: {"chip": chip_name(b)})
+SECOND_FLASK = WITCH.number
 
 
 @kernel

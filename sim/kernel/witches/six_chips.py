@@ -5,7 +5,7 @@ past the last space); the rest go back to the bag. Brewing then goes on as usual
 Questions: ``SIX_CHIPS`` (b = 1 if the player is about to stop; answer 1 calls her; default:
 when about to stop) and, once called, ``WQ_SIX_NEXT`` for each placement (b = chips held,
 ``P[s, WITCH_LOOK:]``; answer: the index of the chip placed next, -1 done; default
-``next_default``). A round file scripts ``after * 4 + 1`` and the chips placed in order
+``_next_default``). A round file scripts ``after * 4 + 1`` and the chips placed in order
 (``SC_SIX``).
 """
 
@@ -42,9 +42,15 @@ from sim.kernel.layout import (
 from sim.kernel.rng import CHOICE_STREAM, randint
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import BLUE, GREEN, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.witch_numbers import witch_number
+from sim.rules.declare import SCRIPT_SIX, witch
 
-SIX_CHIPS = witch_number("six-chips")
+WITCH = witch(2, "six-chips", "potion", name="Six chips",
+    doc='Draw 6 chips; place any of them, in any order, each with its action (into the '
+        'overflow bowl past the last space); the rest go back to the bag. Brewing then goes on.',
+    phase='potion phase, pot intact',
+    event=lambda b, c: {"drawn": b},
+    first_round=6, script=SCRIPT_SIX)
+SIX_CHIPS = WITCH.number
 
 
 @kernel
@@ -54,7 +60,7 @@ def default(P, s, arg, G, R, SP):
 
 
 @kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+def _ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted (when), its strategy's, else ``default``."""
     how, a = witch_answer(P, s, SIX_CHIPS, arg, G, R, SK, SP, SC, rng, UF)
     if how == ASK_DEFAULT:
@@ -65,7 +71,7 @@ def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
 
 
 @kernel
-def six_rank(t):
+def _six_rank(t):
     """Order the built-in strategy places chips in: pumpkins first (a red chip counts them), then
     green, blue and the rest, reds last; whites after all coloured chips."""
     c = TYPE_COLOUR[t]
@@ -81,7 +87,7 @@ def six_rank(t):
 
 
 @kernel
-def next_default(P, s, held):
+def _next_default(P, s, held):
     """Index of the drawn chip to place next: every coloured chip, then the biggest white that
     keeps the pot from exploding; -1 when none is left worth placing."""
     best, rank = -1, 1000
@@ -89,19 +95,19 @@ def next_default(P, s, held):
         t = P[s, WITCH_LOOK + i]
         if TYPE_COLOUR[t] == WHITE and P[s, F_WHITE] + TYPE_VALUE[t] > P[s, F_LIMIT]:
             continue
-        r = six_rank(t)
+        r = _six_rank(t)
         if r < rank:
             best, rank = i, r
     return best
 
 
 @kernel
-def next_scripted(P, s, held, SC):
+def _next_scripted(P, s, held, SC):
     """A round file's order (``SC_SIX``; the default order when not given): the index of its next
     chip among those held, -1 when the list is done."""
     i = P[s, F_SIX_PTR]
     if SC[s, SC_NSIX] == 0:
-        return next_default(P, s, held)
+        return _next_default(P, s, held)
     if i >= SC[s, SC_NSIX]:
         return -1
     for j in range(held):
@@ -111,13 +117,13 @@ def next_scripted(P, s, held, SC):
 
 
 @kernel
-def ask_next(P, s, held, G, R, SK, SP, SC, rng, UF):
+def _ask_next(P, s, held, G, R, SK, SP, SC, rng, UF):
     """The seat's answer to ``WQ_SIX_NEXT``: which chip held is placed next (-1 done)."""
     how, a = witch_answer(P, s, WQ_SIX_NEXT, held, G, R, SK, SP, SC, rng, UF)
     if how == ASK_DEFAULT:
-        return next_default(P, s, held)
+        return _next_default(P, s, held)
     if how == ASK_SCRIPT:
-        return next_scripted(P, s, held, SC)
+        return _next_scripted(P, s, held, SC)
     if how == ASK_RANDOM:
         j = randint(rng, CHOICE_STREAM + s, held + 1)
         return j if j < held else -1
@@ -127,7 +133,7 @@ def ask_next(P, s, held, G, R, SK, SP, SC, rng, UF):
 
 
 @kernel
-def place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+def _place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Draw up to 6 chips; place those the seat picks, in its order, each with its action; the
     rest go back to the bag."""
     n = min(6, P[s, F_NBAG])
@@ -146,7 +152,7 @@ def place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     call_witch(P, s, G, E, SIX_CHIPS, n, 0)
     while P[s, F_SIX_N] > 0 and P[s, F_DONE] == 0:
         held = P[s, F_SIX_N]
-        j = ask_next(P, s, held, G, R, SK, SP, SC, rng, UF)
+        j = _ask_next(P, s, held, G, R, SK, SP, SC, rng, UF)
         P[s, F_SIX_PTR] += 1
         if j < 0 or j >= held:
             break
@@ -167,7 +173,7 @@ def place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 @kernel
 def between_draws(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
     """Between draws of an intact pot (``stopping``: the seat would stop now): True if called."""
-    if P[s, F_NBAG] > 0 and ask(P, s, stopping, G, R, SK, SP, SC, rng, UF) != 0:
-        place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+    if P[s, F_NBAG] > 0 and _ask(P, s, stopping, G, R, SK, SP, SC, rng, UF) != 0:
+        _place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
         return True
     return False

@@ -17,13 +17,20 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_UPGRADE, F_NPOT, G_SUPPLY, POT_T, R_PRICE
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.witch_numbers import witch_number
+from sim.rules.declare import SCRIPT_POT_ENTRY, witch
 
-UPGRADE = witch_number("upgrade")
+WITCH = witch(5, "upgrade", "buying", name="Upgrade",
+    doc='The last 2 chips in the pot each go up one level (1 to 2, 2 to 4), or 1 chip anywhere '
+        'in the pot does; never orange or white. The bigger chip comes from the supply into the '
+        'bag, the old one goes back. Also after an explosion and taking the VP.',
+    phase='buying (step E)',
+    event=lambda b, c: {"chips_upgraded": c},
+    first_round=3, script=SCRIPT_POT_ENTRY)
+UPGRADE = WITCH.number
 
 
 @kernel
-def one_level_up(t):
+def _one_level_up(t):
     """The chip one level above t (1 -> 2, 2 -> 4 of the same colour), or -1: never orange or
     white, and purple, black and locoweed have no bigger chip."""
     if TYPE_COLOUR[t] == WHITE:
@@ -32,10 +39,10 @@ def one_level_up(t):
 
 
 @kernel
-def upgrade_gain(P, s, k, G, R):
+def _upgrade_gain(P, s, k, G, R):
     """Price gained by upgrading pot entry k (0 if it cannot be upgraded or the supply is out)."""
     t = P[s, POT_T + k]
-    u = one_level_up(t)
+    u = _one_level_up(t)
     if u < 0 or G[G_SUPPLY + u] <= 0:
         return 0
     return max(R[R_PRICE + u] - R[R_PRICE + t], 1)
@@ -48,10 +55,10 @@ def default(P, s, arg, G, R, SP):
     n = P[s, F_NPOT]
     best, best_gain = 0, 0
     if n >= 2:
-        best_gain = upgrade_gain(P, s, n - 1, G, R) + upgrade_gain(P, s, n - 2, G, R)
+        best_gain = _upgrade_gain(P, s, n - 1, G, R) + _upgrade_gain(P, s, n - 2, G, R)
         best = 1 if best_gain > 0 else 0
     for k in range(n):
-        g = upgrade_gain(P, s, k, G, R)
+        g = _upgrade_gain(P, s, k, G, R)
         if g > best_gain:
             best, best_gain = 2 + k, g
     return best
@@ -59,10 +66,10 @@ def default(P, s, arg, G, R, SP):
 
 
 @kernel
-def upgrade_entry(P, s, k, supply, G, E):
+def _upgrade_entry(P, s, k, supply, G, E):
     """Pot entry k becomes the chip one level up, from the supply; the old chip goes back to it."""
     t = P[s, POT_T + k]
-    u = one_level_up(t)
+    u = _one_level_up(t)
     if u < 0 or supply[u] <= 0:
         return 0
     remove_pot_entry(P, s, k)
@@ -86,9 +93,9 @@ def before_buying(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     if a == 1:
         for k in (n - 1, n - 2):
             if k >= 0:
-                done += upgrade_entry(P, s, k, supply, G, E)
+                done += _upgrade_entry(P, s, k, supply, G, E)
     elif 2 <= a < 2 + n:
-        done = upgrade_entry(P, s, a - 2, supply, G, E)
+        done = _upgrade_entry(P, s, a - 2, supply, G, E)
     if done > 0:
         call_witch(P, s, G, E, UPGRADE, a, done)
     return coins

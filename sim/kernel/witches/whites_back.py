@@ -21,11 +21,18 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_ANCHOR, F_NPOT, F_START, F_WHITE, POT_P, POT_T, R_FLASK_REUSE
 from sim.kernel.rng import CHOICE_STREAM, randint
 from sim.kernel.witches.common import call_witch
-from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.witch_numbers import param_offset, witch_number
+from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE, chip_name
+from sim.rules.declare import SCRIPT_WHITES, witch
 
-WHITES_BACK = witch_number("whites-back")
-P_W_WHITES = param_offset("P_W_WHITES")
+WITCH = witch(3, "whites-back", "potion", name="Whites back",
+    doc='The last 2 white chips in the pot (or just the last one) go back to the bag, wherever '
+        'they lie; their spaces stay empty and the white total drops.',
+    phase='potion phase, pot intact',
+    event=lambda b, c: {"whites": b,
+                        "chips": [chip_name(x % 32 - 1) for x in (c // 32, c) if x % 32]},
+    first_round=4, params=(('P_W_WHITES', 13, 6),), script=SCRIPT_WHITES)
+WHITES_BACK = WITCH.number
+P_W_WHITES = WITCH.param("P_W_WHITES")
 
 
 @kernel
@@ -35,7 +42,7 @@ def default(P, s, arg, G, R, SP):
 
 
 @kernel
-def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
+def _ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted (when), its strategy's, random (1 or 2), else ``default``."""
     how, a = witch_answer(P, s, WHITES_BACK, arg, G, R, SK, SP, SC, rng, UF)
     if how == ASK_DEFAULT:
@@ -48,7 +55,7 @@ def ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
 
 
 @kernel
-def send_back(P, s, n, G, R, E):
+def _send_back(P, s, n, G, R, E):
     """The last n (1 or 2) white chips in the pot go back to the bag; their spaces stay empty
     (with ``flask_space = reuse`` the next chip counts from the last chip left). Returns the
     whites sent back."""
@@ -76,7 +83,7 @@ def send_back(P, s, n, G, R, E):
 def between_draws(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
     """Between draws of an intact pot (``stopping``: the seat would stop now): True if called."""
     if P[s, F_WHITE] > 0:
-        n = ask(P, s, stopping, G, R, SK, SP, SC, rng, UF)
-        if n > 0 and send_back(P, s, min(n, 2), G, R, E) > 0:
+        n = _ask(P, s, stopping, G, R, SK, SP, SC, rng, UF)
+        if n > 0 and _send_back(P, s, min(n, 2), G, R, E) > 0:
             return True
     return False
