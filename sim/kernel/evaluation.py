@@ -224,7 +224,7 @@ def buy_chips(P, s, G, R, supply, price, avail, SK, SP, SC, rng, E, UF):
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@kernel
+@kernel(inline=True)
 def take_purchases(P, s, nb, cn, G, R, supply, price, avail, E):
     """The chips listed at G_OUT, each checked: at most ``max_buys``, of different colours, for
     sale, within ``cn`` coins. Returns how many were bought (listed again at G_OUT, in order);

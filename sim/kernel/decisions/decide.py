@@ -244,12 +244,16 @@ def _on_list(out, n, t, left, used_colours, price):
     return n + 1, left - price[t], used_colours | (1 << TYPE_COLOUR[t])
 
 
-@kernel
+@kernel(inline=True)
 def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, SC, rng, UF):
     """Fill out[:n] with the chip types to buy and return n (the kernel checks legality).
 
     Slot functions read the supply, what is for sale and the prices from ``G[G_SUPPLY:]``,
     ``G[G_AVAIL:]`` and ``R[R_PRICE:]`` and write their chips to ``G[G_OUT:]``.
+
+    Inlined into the buying step: a call passed every array word by word (about a hundred words,
+    as long as the priority list's walk); the buyers that weigh every chip are one call
+    (``buy_best``) with the arrays they read.
     """
     k = SK[s, SLOT_BUY]
     n = 0
@@ -272,6 +276,36 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
             if _buyable(t, left, supply, price, avail, used):
                 n, left, used = _on_list(out, n, t, left, used, price)
         return n
+    if k == BUY_RANDOM:
+        while n < max_buys:
+            m = 0
+            for t in range(nt):
+                if _buyable(t, left, supply, price, avail, used):
+                    m += 1
+            if m == 0:
+                break
+            j = randint(rng, CHOICE_STREAM + s, m + 1)  # m means: buy nothing more
+            if j == m:
+                break
+            for t in range(nt):
+                if _buyable(t, left, supply, price, avail, used):
+                    if j == 0:
+                        n, left, used = _on_list(out, n, t, left, used, price)
+                        break
+                    j -= 1
+        return n
+    return buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP)
+
+
+@kernel
+def buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP):
+    """``decide_buy`` for the buyers that weigh every chip on sale (buy kind ``k``): the most
+    expensive or the most worth per coin first, or the legal set of at most two chips of the
+    greatest total worth (fixed worths, or the marginal model's); 0 for any other kind."""
+    n = 0
+    used = 0
+    left = coins
+    nt = price.shape[0]
     if k == BUY_EXPENSIVE or k == BUY_PER_COIN:
         while n < max_buys:
             best = -1
@@ -326,28 +360,10 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
             out[n] = b2
             n += 1
         return n
-    if k == BUY_RANDOM:
-        while n < max_buys:
-            m = 0
-            for t in range(nt):
-                if _buyable(t, left, supply, price, avail, used):
-                    m += 1
-            if m == 0:
-                break
-            j = randint(rng, CHOICE_STREAM + s, m + 1)  # m means: buy nothing more
-            if j == m:
-                break
-            for t in range(nt):
-                if _buyable(t, left, supply, price, avail, used):
-                    if j == 0:
-                        n, left, used = _on_list(out, n, t, left, used, price)
-                        break
-                    j -= 1
-        return n
     return 0
 
 
-@kernel
+@kernel(inline=True)
 def decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF):
     """The i-th ruby spending of this round: 0 stop, SPEND_DROPLET or SPEND_FLASK."""
     k = SK[s, SLOT_RUBY]
