@@ -26,8 +26,9 @@ from sim.rules.declare import (
     CardDeclaration,
 )
 
-# the shipped cards' modules (kernel layer: read as text here, never imported)
-SHIPPED_FOLDER = Path(__file__).resolve().parent.parent / "kernel" / "cards"
+# the kernel layer's folder, whose shipped rules' modules are read as text here, never imported
+KERNEL_FOLDER = Path(__file__).resolve().parent.parent / "kernel"
+SHIPPED_FOLDER = KERNEL_FOLDER / "cards"  # the shipped cards' modules
 DECLARATION = "CARD"  # the module-level name of a card's declaration
 BOOK_DECLARATION = "BOOK"  # of a user's book's
 
@@ -132,13 +133,8 @@ def read_card(path: Path | str, module: str = "") -> CardSource | None:
     """The card a module declares (None if it declares none); RulesFileError for a file that
     does not parse, a declaration that does not evaluate, or a public function that is not a
     hook point (or asks for an argument its hook point does not give)."""
-    path = Path(path)
-    tree = _parse(path)
-    decl = _declared(path, tree, DECLARATION, CardDeclaration, "card")
-    if decl is None:
-        return None
-    hooks = hook_functions(path, tree, f"card '{decl.id}'", CARD_HOOKS)
-    return CardSource(decl, path, module, hooks)
+    found = read_rule(path, DECLARATION, CardDeclaration, "card", CARD_HOOKS)
+    return None if found is None else CardSource(found[0], Path(path), module, found[1])
 
 
 def read_book(path: Path | str) -> BookSource | None:
@@ -156,28 +152,38 @@ def read_book(path: Path | str) -> BookSource | None:
 @functools.cache
 def shipped_cards() -> tuple[CardSource, ...]:
     """Every shipped card, in number order; RulesFileError if the numbers are not 1..n."""
-    found = []
-    for path in sorted(SHIPPED_FOLDER.glob("*.py")):
-        src = read_card(path, path.stem)
-        if src is not None:
-            found.append(src)
-    found.sort(key=lambda c: c.decl.number)
-    numbers = [c.decl.number for c in found]
+    return shipped_rules(SHIPPED_FOLDER, read_card, "card")
+
+
+def shipped_rules(folder: Path, read, what: str) -> tuple:
+    """The rules the modules of a shipped folder declare (``read(path, module)``, None for a
+    module that declares none), in number order; RulesFileError if the numbers are not 1..n or
+    a rule is not in the module named after its id. For the cards and the witches
+    (``sim.rules.witch_files``)."""
+    found = [read(path, path.stem) for path in sorted(folder.glob("*.py"))]
+    found = sorted((src for src in found if src is not None), key=lambda src: src.decl.number)
+    numbers = [src.decl.number for src in found]
     if numbers != list(range(1, len(found) + 1)):
-        raise RulesFileError(f"{SHIPPED_FOLDER}: the shipped cards' numbers must be 1..{len(found)}"
-                             f", each once; found {numbers}")
-    for c in found:
-        if c.module != c.decl.id.replace("-", "_"):
-            raise RulesFileError(f"{c.path}: card '{c.decl.id}' must be in "
-                                 f"{c.decl.id.replace('-', '_')}.py")
+        raise RulesFileError(f"{folder}: the shipped {what}s' numbers must be 1..{len(found)}, "
+                             f"each once; found {numbers}")
+    for src in found:
+        if src.module != src.decl.id.replace("-", "_"):
+            raise RulesFileError(f"{src.path}: {what} '{src.decl.id}' must be in "
+                                 f"{src.decl.id.replace('-', '_')}.py")
     return tuple(found)
 
 
-def read_declared(path: Path | str, name: str, kind: type, what: str):
-    """``(syntax tree, declaration)`` of a rule's module: its ``<name> = <what>(...)`` statement
-    evaluated as :func:`read_card` evaluates a card's (None without one); RulesFileError (one
-    line) for a file that does not parse or a declaration that does not evaluate. For the other
-    kinds of rule (``sim.rules.witch_files``)."""
+def read_rule(path: Path | str, name: str, kind: type, what: str, points: dict,
+              special: tuple[str, ...] = CARD_SPECIAL_FUNCTIONS):
+    """``(declaration, hook points)`` of a rule's module: its ``<name> = <what>(...)`` statement
+    (a ``kind``) and the hook points (of ``points``) its functions use; None if it declares
+    none. RulesFileError (one line naming the file, the rule and the function) for a file that
+    does not parse, a declaration that does not evaluate, or a public function that is not a
+    hook point (or asks for an argument its hook point does not give). For the cards and the
+    witches (``sim.rules.witch_files``)."""
     path = Path(path)
     tree = _parse(path)
-    return tree, _declared(path, tree, name, kind, what)
+    decl = _declared(path, tree, name, kind, what)
+    if decl is None:
+        return None
+    return decl, hook_functions(path, tree, f"{what} '{decl.id}'", points, special)

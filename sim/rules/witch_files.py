@@ -20,7 +20,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.rules.card_files import RulesFileError, hook_functions, read_declared
+from sim.rules.card_files import KERNEL_FOLDER, RulesFileError, read_rule, shipped_rules
 from sim.rules.declare import (
     USER_NUMBER,
     USER_WITCH_NUMBERS,
@@ -30,8 +30,7 @@ from sim.rules.declare import (
     WitchDeclaration,
 )
 
-# the shipped witches' modules (kernel layer: read as text here, never imported)
-SHIPPED_WITCH_FOLDER = Path(__file__).resolve().parent.parent / "kernel" / "witches"
+SHIPPED_WITCH_FOLDER = KERNEL_FOLDER / "witches"  # the shipped witches' modules
 WITCH_DECLARATION = "WITCH"  # the module-level name of a witch's declaration
 PER_GROUP = 4  # shipped witches per group
 # a user's witch is numbered from here: 13 is six-chips' follow-up question (WQ_SIX_NEXT), and
@@ -58,35 +57,24 @@ def read_witch(path: Path | str, module: str = "") -> WitchSource | None:
     """The witch a module declares (``WITCH = witch(...)``; None if it declares none);
     RulesFileError naming the file, the witch and the function for a public function that is no
     hook point (or asks for an argument its hook point does not give)."""
-    path = Path(path)
-    tree, decl = read_declared(path, WITCH_DECLARATION, WitchDeclaration, "witch")
-    if decl is None:
-        return None
-    hooks = hook_functions(path, tree, f"witch '{decl.id}'", WITCH_HOOKS, WITCH_SPECIAL_FUNCTIONS)
-    return WitchSource(decl, path, module, hooks)
+    found = read_rule(path, WITCH_DECLARATION, WitchDeclaration, "witch", WITCH_HOOKS,
+                      WITCH_SPECIAL_FUNCTIONS)
+    return None if found is None else WitchSource(found[0], Path(path), module, found[1])
 
 
 @functools.cache
 def shipped_witches() -> tuple[WitchSource, ...]:
     """Every shipped witch in number order; RulesFileError unless the numbers are 1..12 with
     witch k of group g numbered 4 g + k, each in the module named after her id."""
-    found = []
-    for path in sorted(SHIPPED_WITCH_FOLDER.glob("*.py")):
-        src = read_witch(path, path.stem)
-        if src is not None:
-            found.append(src)
-    found.sort(key=lambda w: w.decl.number)
+    found = shipped_rules(SHIPPED_WITCH_FOLDER, read_witch, "witch")
     n = PER_GROUP * len(WITCH_GROUPS)
-    if [w.decl.number for w in found] != list(range(1, n + 1)):
+    if len(found) != n:
         raise RulesFileError(f"{SHIPPED_WITCH_FOLDER}: the shipped witches' numbers must be "
                              f"1..{n}, each once")
     for w in found:
         if w.decl.group != WITCH_GROUPS[(w.decl.number - 1) // PER_GROUP]:
             raise RulesFileError(f"{w.path}: witch '{w.decl.id}': number {w.decl.number} is "
                                  f"in group {WITCH_GROUPS[(w.decl.number - 1) // PER_GROUP]}")
-        if w.module != w.decl.id.replace("-", "_"):
-            raise RulesFileError(f"{w.path}: witch '{w.decl.id}' must be in "
-                                 f"{w.decl.id.replace('-', '_')}.py")
     return tuple(found)
 
 
