@@ -177,6 +177,8 @@ def test_a_books_text_edit_recompiles_nothing_and_a_rule_edit_only_its_users(sta
 # --- compiled: a shipped book as a user's rules file, a user's book measured --------------------
 
 REWRITTEN = ("blue_4", "red_2", "red_4", "green_2", "yellow_5")
+# each copy's set number: after the user's books below (Set 7), one each
+USER_SET = {stem: 8 + i for i, stem in enumerate(REWRITTEN)}
 
 GAMES = """
 import json, sys
@@ -210,23 +212,25 @@ gold = ({"bag": "y2,w1", "draws": "y2,w1", "rubies": 2},
 out["gold"] = play_round(["books.yellow=7"], *gold)
 out["gold-none"] = play_round(["books.yellow=3"], *gold)
 out["questions"] = [[q.number, q.id, q.colour, q.set] for q in book_questions()][-1]
-for name in NAMES:
+for name, user in NAMES.items():
     colour, n = name.split("_")
     a = games([f"books.{colour}={n}"])
-    b = games([f"books.{colour}=7"])
+    b = games([f"books.{colour}={user}"])
     out[name] = [a == b, sum(a) != 0]
 print(json.dumps(out))
-""".replace("NAMES", repr(REWRITTEN))
+""".replace("NAMES", repr(USER_SET))
 
 
 def rewrite(stem: str, folder: Path) -> Path:
-    """The shipped book's module text with only its set number changed to 7 (a user's set)."""
+    """The shipped book's module text with only its set number changed (to a user's set,
+    ``USER_SET``)."""
     src = (SHIPPED_BOOKS_FOLDER / f"{stem}.py").read_text(encoding="utf-8")
     colour, n = stem.split("_")
     old = f'BOOK = book("{colour}", {n}, '
     assert src.count(old) == 1
     path = folder / f"{stem}_as_user.py"
-    path.write_text(src.replace(old, f'BOOK = book("{colour}", 7, '), encoding="utf-8")
+    path.write_text(src.replace(old, f'BOOK = book("{colour}", {USER_SET[stem]}, '),
+                    encoding="utf-8")
     return path
 
 
@@ -262,12 +266,17 @@ def placed(P, s, t, G, R, SK, SP, SC, rng, UF):
 
 
 @pytest.fixture(scope="module")
-def compiled(tmp_path_factory):
-    """One process with every rules file below loaded (one set of kernels compiled)."""
+def files(tmp_path_factory) -> list[str]:
+    """Every rules file the compiled tests load, in one order: one set of kernels compiled (the
+    cache is keyed by the files' code, the same in every temporary folder)."""
     folder = tmp_path_factory.mktemp("books")
-    files = [str(rewrite(stem, folder)) for stem in REWRITTEN]
+    out = [str(rewrite(stem, folder)) for stem in REWRITTEN]
     (folder / "golden_mandrake.py").write_text(GOLD, encoding="utf-8")
-    files.append(str(folder / "golden_mandrake.py"))
+    return [*out, str(folder / "golden_mandrake.py"), str(SPROUTS)]
+
+
+@pytest.fixture(scope="module")
+def compiled(files):
     got = subprocess.run([sys.executable, "-c", GAMES, *files], capture_output=True, text=True,
                          env=_env(), cwd=ROOT, timeout=3600)
     assert got.returncode == 0, got.stderr[-3000:]
@@ -275,8 +284,8 @@ def compiled(tmp_path_factory):
 
 
 def test_shipped_books_rewritten_as_rules_files_play_the_same_games(compiled):
-    # each shipped module's own text, only its set number changed to 7: books.<colour>=7 plays the
-    # games books.<colour>=<set> plays, byte for byte (300 games of 3 seats, rounds recorded)
+    # each shipped module's own text, only its set number changed (8-12): that set plays the
+    # games the shipped set plays, byte for byte (240 games of 3 seats, rounds recorded)
     assert {stem: compiled[stem] for stem in REWRITTEN} == {s: [True, True] for s in REWRITTEN}
 
 
@@ -292,13 +301,15 @@ def test_a_users_book_asks_its_own_question_with_a_default_answer(compiled):
     assert compiled["questions"] == [10, "yellow-gold", "yellow", 7]
 
 
-def _quacks(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli.main", *args], capture_output=True,
-                          text=True, env=_env(), cwd=ROOT, timeout=3600)
+def _quacks(files: list[str], *args: str) -> subprocess.CompletedProcess:
+    loads = [a for f in files for a in ("--rules-file", f)]
+    return subprocess.run([sys.executable, "-m", "sim.cli.main", args[0], *loads, *args[1:]],
+                          capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=3600)
 
 
-def test_compare_measures_a_users_book_against_the_shipped_one():
-    got = _quacks("compare", "--rules-file", str(SPROUTS), "--variant", "sprouts=books.green=7",
+def test_compare_measures_a_users_book_against_the_shipped_one(files):
+    # green Sprouts (experiments/rules/green_sprouts.py, green Set 7) against green Set 1
+    got = _quacks(files, "compare", "--variant", "sprouts=books.green=7",
                   "--strategies", "balanced,greedy", "--games", "16", "--seed", "3", "--json",
                   "--quiet", "--threads", "1")
     assert got.returncode == 0, got.stderr[-3000:]
@@ -308,8 +319,8 @@ def test_compare_measures_a_users_book_against_the_shipped_one():
     assert "green-7" in json.dumps(data) or "books.green=7" in json.dumps(data)
 
 
-def test_balance_measures_a_ruleset_with_a_users_book():
-    got = _quacks("balance", "--rules-file", str(SPROUTS), "--set", "books.green=7",
+def test_balance_measures_a_ruleset_with_a_users_book(files):
+    got = _quacks(files, "balance", "--set", "books.green=7",
                   "--parts", "books", "--players", "2", "--games", "16", "--seed", "3", "--json",
                   "--quiet", "--threads", "1")
     assert got.returncode == 0, got.stderr[-3000:]
