@@ -325,4 +325,7 @@ def test_balance_measures_a_ruleset_with_a_users_book(files):
                   "--quiet", "--threads", "1")
     assert got.returncode == 0, got.stderr[-3000:]
     data = json.loads(got.stdout)
-    assert "green" in json.dumps(data["books"]) and "7" in json.dumps(data)
+    # the books table measures each colour under the ruleset's books: green is green Sprouts
+    assert data["overrides"] == ["books.green=7"]
+    green = [row for row in data["books"] if row["colour"] == "green"]
+    assert len(green) == 1 and green[0]["games"] == 16 and "win_share_lo" in green[0]
