@@ -227,10 +227,10 @@ def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A0
                            tuple(str(c) for c in choices), chips, flags, questions)
 
 
-# A book's functions, named after these (called when the ruleset chose the book for its colour,
-# ``R[R_BOOK + colour] == set``; a per-chip one only for a chip of the colours it acts on). The
-# generated table ``sim.kernel.books.hooks`` compiles them into the functions the brewing, round
-# and evaluation code call; the shipped books use them too.
+# A book's functions, named after these (called when the ruleset chose the book for its colour:
+# ``R_BOOK`` of its colour holds its set; a per-chip one only for a chip of the colours it acts
+# on). The generated table ``sim.kernel.books.hooks`` compiles them into the functions the
+# brewing, round and evaluation code call; the shipped books use them too.
 _CHIP = "P s t G R SK SP SC FD rng E UF"
 BOOK_HOOK_POINTS: tuple[HookPoint, ...] = (
     HookPoint("placed", _p(_CHIP), draw_time=True, per_chip=True, colour="TYPE_COLOUR[t]",
