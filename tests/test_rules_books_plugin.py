@@ -16,6 +16,7 @@ import types
 from pathlib import Path
 
 import pytest
+from rules_set import REWRITTEN, USER_SET, shared_rules_files
 
 from sim import numba_cache as nc
 from sim.kernel.books import hooks
@@ -176,10 +177,6 @@ def test_a_books_text_edit_recompiles_nothing_and_a_rule_edit_only_its_users(sta
 
 # --- compiled: a shipped book as a user's rules file, a user's book measured --------------------
 
-REWRITTEN = ("blue_4", "red_2", "red_4", "green_2", "yellow_5")
-# each copy's set number: after the user's books below (Set 7), one each
-USER_SET = {stem: 8 + i for i, stem in enumerate(REWRITTEN)}
-
 GAMES = """
 import json, sys
 import numpy as np
@@ -221,58 +218,10 @@ print(json.dumps(out))
 """.replace("NAMES", repr(USER_SET))
 
 
-def rewrite(stem: str, folder: Path) -> Path:
-    """The shipped book's module text with only its set number changed (to a user's set,
-    ``USER_SET``)."""
-    src = (SHIPPED_BOOKS_FOLDER / f"{stem}.py").read_text(encoding="utf-8")
-    colour, n = stem.split("_")
-    old = f'BOOK = book("{colour}", {n}, '
-    assert src.count(old) == 1
-    path = folder / f"{stem}_as_user.py"
-    path.write_text(src.replace(old, f'BOOK = book("{colour}", {USER_SET[stem]}, '),
-                    encoding="utf-8")
-    return path
-
-
-# a user's book with its own question to a strategy and the built-in answer to it (``default``),
-# as a card has its choice: yellow Set 7, a yellow chip placed may buy VP (its value) for a ruby
-GOLD = '''
-from sim.kernel.decisions.choices import book_answer
-from sim.kernel.layout import F_RUBIES, F_SCORE
-from sim.rules.chips import TYPE_VALUE
-from sim.rules.declare import book
-
-BOOK = book("yellow", 7, "draw", name="Golden Mandrake", prices=4, questions=(
-    ("yellow-gold", "the yellow chip's value", "1 pay a ruby for that many VP"),), doc=(
-    "A yellow chip placed may buy VP, its value, for 1 ruby."))
-Q_GOLD = BOOK.question("yellow-gold")
-
-
-def default(P, s, arg, G, R, decline):
-    """The built-in answer: pay while 2 rubies or more are held (declining: never)."""
-    return 0 if decline or P[s, F_RUBIES] < 2 else 1
-
-
-def placed(P, s, t, G, R, SK, SP, SC, rng, UF):
-    """Yellow chip t was just placed by seat s."""
-    if P[s, F_RUBIES] >= 1:
-        ok, a = book_answer(P, s, Q_GOLD, TYPE_VALUE[t], G, R, SK, SP, SC, rng, UF)
-        if not ok:
-            a = default(P, s, TYPE_VALUE[t], G, R, a != 0)
-        if a == 1:
-            P[s, F_RUBIES] -= 1
-            P[s, F_SCORE] += TYPE_VALUE[t]
-'''
-
-
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> list[str]:
-    """Every rules file the compiled tests load, in one order: one set of kernels compiled (the
-    cache is keyed by the files' code, the same in every temporary folder)."""
-    folder = tmp_path_factory.mktemp("books")
-    out = [str(rewrite(stem, folder)) for stem in REWRITTEN]
-    (folder / "golden_mandrake.py").write_text(GOLD, encoding="utf-8")
-    return [*out, str(folder / "golden_mandrake.py"), str(SPROUTS)]
+    """The compiled rules tests' one set of rules files (tests/rules_set.py)."""
+    return [str(f) for f in shared_rules_files(tmp_path_factory.mktemp("rules"))]
 
 
 @pytest.fixture(scope="module")
