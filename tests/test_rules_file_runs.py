@@ -5,8 +5,8 @@ backend's workers load the client's rules files, in its order, before the run's 
 both give the uninterrupted local run's numbers to the digit.
 
 The games run in subprocesses that load the rules files first (a process's kernel hook tables
-are built once), with the same files in the same order as tests/test_rules_files.py, so they
-share its compiled kernels.
+are built once), the compiled rules tests' one set (tests/rules_set.py), so they share its
+compiled kernels.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import subprocess
 import sys
 
 import pytest
-from test_rules_files import BOOK_FILES, COPIED, FILES, ROOT, _env, rules_file_copy
+from rules_set import ROOT, shared_rules_files
+from test_rules_files import _env
 
 EXTRA = 'cards.extra=["lucky-clover"]'
 RUN = ["tournament", "--strategies", "threshold,balanced,random", "--games", "5400", "--seed",
@@ -53,9 +54,8 @@ def _quacks(*args) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> list[str]:
-    """tests/test_rules_files.py's rules files, in its order (its compiled kernels)."""
-    folder = tmp_path_factory.mktemp("rules")
-    return [str(f) for f in FILES + [rules_file_copy(folder, c) for c in COPIED] + BOOK_FILES]
+    """The compiled rules tests' one set of rules files (tests/rules_set.py)."""
+    return [str(f) for f in shared_rules_files(tmp_path_factory.mktemp("rules"))]
 
 
 def _without_timings(d: dict) -> dict:

@@ -6,8 +6,8 @@ track as in tests/test_cards.py: index i gives i coins, VP 1 from space 6; set 1
 4, b1 5, r1 6), and two shipped cards copied word for word as rules files (only their number and
 id changed: ``rules_file_copy``) give the built-in cards' games. A kernel compiled with a rules
 file is cached apart (a folder keyed by the files' code), so those games run in one subprocess
-that loads every file first: it compiles the round and game kernels once for this set of files
-(minutes the first time, then cached).
+that loads every file first: it compiles the round and game kernels once for the set of files
+every compiled rules test loads (tests/rules_set.py; minutes the first time, then cached).
 
 Bad files: one line naming the file, the card and the function, exit status 2.
 """
@@ -16,52 +16,31 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from rules_set import COPIED, FILES, ROOT, SHIPPED, shared_rules_files
 
 from sim.rules.card_files import RulesFileError, read_card
 from sim.rules.card_numbers import add_card_file
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "experiments" / "rules"
-DATA = ROOT / "tests" / "data" / "rules"
-SHIPPED = ROOT / "sim" / "kernel" / "cards"
-FILES = [EXAMPLES / "lucky_clover.py", EXAMPLES / "bottled_courage.py", EXAMPLES / "market_day.py"]
-COPIED = ("magic-potion", "well-stirred")  # shipped cards played again from a rules file
-BOOK_FILES = [EXAMPLES / "green_sprouts.py", DATA / "blue_4_copy.py"]
 QUIET = {"bag": "w1", "draws": "w1"}  # places w1 (reward 2 from the start)
 
 
-def rules_file_copy(folder: Path, card_id: str) -> Path:
-    """The shipped card's module, word for word, as a user's rules file ``<module>_copy.py``:
-    only its declaration's number (0: numbered when loaded) and id (``<id>-copy``: the shipped
-    id is taken) changed."""
-    src = SHIPPED / f"{card_id.replace('-', '_')}.py"
-    text, n = re.subn(rf'^CARD = card\(\d+, "{card_id}"', f'CARD = card(0, "{card_id}-copy"',
-                      src.read_text(encoding="utf-8"), flags=re.M)
-    assert n == 1, src
-    path = folder / f"{src.stem}_copy.py"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 @pytest.fixture(scope="module")
-def card_files(tmp_path_factory) -> list[Path]:
-    """The example cards, then the shipped cards copied as rules files."""
-    folder = tmp_path_factory.mktemp("rules")
-    return FILES + [rules_file_copy(folder, c) for c in COPIED]
-
-
-@pytest.fixture(scope="module")
-def all_files(card_files) -> list[Path]:
+def all_files(tmp_path_factory) -> list[Path]:
     """Every rules file the compiled tests load, in one order: one set of kernels compiled for
-    them (cached by the files' code, wherever the copies are written)."""
-    return card_files + BOOK_FILES
+    them, shared with the other compiled rules tests (tests/rules_set.py)."""
+    return shared_rules_files(tmp_path_factory.mktemp("rules"))
+
+
+@pytest.fixture(scope="module")
+def card_files(all_files) -> list[Path]:
+    """The example cards, then the shipped cards copied as rules files."""
+    return all_files[:len(FILES) + len(COPIED)]
 
 
 def _env() -> dict:
@@ -222,9 +201,6 @@ for built_in, copy in (("magic-potion", "magic-potion-copy"),
     a = games([f"cards.force={built_in}"], card_number(built_in), card_number(copy))
     b = games([f"cards.force={copy}"])
     out[built_in] = [a == b, sum(a) != 0, card_number(copy)]
-a = games(["books.blue=4"])
-b = games(["books.blue=7"])
-out["blue-4"] = [a == b, sum(a) != 0]
 mask = [int(rules_scalars(load_ruleset("base", s))[L.R_CARD_MASK])
         for s in ([], ['cards.extra=["lucky-clover"]'])]
 out["mask"] = [(m >> 28) & 1 for m in mask] + [bin(mask[0]).count("1"), bin(mask[1]).count("1")]
@@ -291,12 +267,6 @@ def test_green_sprouts_scores_each_green_chip_placed(compiled):
     assert [p["chip"] for p in got["players"][0]["placements"]] == ["g1", "w1", "g2"]
     assert got["players"][0]["score"] == none["players"][0]["score"] + 3
     assert got["players"][1]["score"] == none["players"][1]["score"]
-
-
-def test_a_shipped_book_rewritten_as_a_rules_file_plays_the_same_games(compiled):
-    # blue Set 4 as tests/data/rules/blue_4_copy.py (blue Set 7 with Set 4's prices)
-    same, played = compiled["blue-4"]
-    assert played and same
 
 
 def test_a_report_records_its_rules_files_and_replays_from_them(compiled, all_files, tmp_path):

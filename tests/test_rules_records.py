@@ -180,7 +180,7 @@ def placed(P, s):
         from numba import njit
         from sim.cli.user_input import load_rules_files, rules_file_compile_error
         load_rules_files([{str(p)!r}])
-        import sim.kernel.books.user_hooks as table
+        import sim.kernel.books.hooks as table
         mod = table.user_book_red_7
         try:
             njit(mod.placed.py_func)(np.zeros((2, 200), np.int64), 0)

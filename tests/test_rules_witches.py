@@ -24,6 +24,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from rules_set import shared_rules_files
 
 from sim.rules.card_files import RulesFileError
 from sim.rules.witch_files import read_witch, shipped_witches
@@ -206,21 +207,36 @@ print(json.dumps(out))
 """
 
 
+def _script(mode: str, files: list) -> dict:
+    got = subprocess.run([sys.executable, "-c", SCRIPT, mode, *map(str, files)],
+                         capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=3600)
+    assert got.returncode == 0, got.stderr[-3000:]
+    return json.loads(got.stdout.strip().splitlines()[-1])
+
+
 @pytest.fixture(scope="module")
-def compiled(tmp_path_factory):
+def files(tmp_path_factory) -> list[Path]:
+    """The compiled rules tests' one set of rules files (tests/rules_set.py: she is its witch):
+    they share its compiled kernels."""
+    return shared_rules_files(tmp_path_factory.mktemp("rules"))
+
+
+@pytest.fixture(scope="module")
+def compiled(files):
+    """Pumpkin purse's rounds, played with the shared set of rules files loaded."""
+    return _script("purse", files)
+
+
+@pytest.fixture(scope="module")
+def rewritten(tmp_path_factory):
+    """The colours witch's games and her copy's: one user witch is loaded at a time
+    (witch_files.MAX_WITCH), so the copy has a process, and a compiled set, of its own."""
     text = (WITCHES_DIR / "colours.py").read_text(encoding="utf-8")
     copy = text.replace('WITCH = witch(9, "colours",', 'WITCH = witch(0, "colours-copy",')
     assert copy != text
     path = tmp_path_factory.mktemp("rules") / "colours_copy.py"
     path.write_text(copy, encoding="utf-8")
-    out = {}
-    # one user witch is loaded at a time (witch_files.MAX_WITCH): a process for each file
-    for mode, file in (("purse", EXAMPLE), ("rewrite", path)):
-        got = subprocess.run([sys.executable, "-c", SCRIPT, mode, str(file)], capture_output=True,
-                             text=True, env=_env(), cwd=ROOT, timeout=3600)
-        assert got.returncode == 0, got.stderr[-3000:]
-        out.update(json.loads(got.stdout.strip().splitlines()[-1]))
-    return out
+    return _script("rewrite", [path])
 
 
 def test_pumpkin_purse_gives_a_coin_for_each_orange_chip(compiled):
@@ -235,21 +251,24 @@ def test_pumpkin_purse_gives_a_coin_for_each_orange_chip(compiled):
     assert isinstance(none, str) and "seat 0" in none and "r1" in none
 
 
-def test_a_shipped_witch_rewritten_as_a_rules_file_plays_the_same_games(compiled):
-    same_out, same_rounds, called = compiled["rewrite"]
+@pytest.mark.slow  # a compiled set of its own (a second user witch cannot join the shared one)
+def test_a_shipped_witch_rewritten_as_a_rules_file_plays_the_same_games(rewritten):
+    same_out, same_rounds, called = rewritten["rewrite"]
     assert called > 0 and same_out and same_rounds
 
 
-def test_a_report_records_her_file_and_replays_from_it(compiled, tmp_path):
-    # the example alone, as the fixture's first process loaded it: its kernels, cached
+def test_a_report_records_her_file_and_replays_from_it(compiled, files, tmp_path):
+    # the shared set, as the fixture's process loaded it: its kernels, cached
     out = tmp_path / "rep"
-    got = _quacks("tournament", "--rules", "herb-witches", "--rules-file", str(EXAMPLE), "--set",
+    loads = [a for f in files for a in ("--rules-file", str(f))]
+    got = _quacks("tournament", "--rules", "herb-witches", *loads, "--set",
                   'witches.fixed=["pumpkin-purse"]', "--strategies", "balanced,greedy",
                   "--players", "2", "--games", "8", "--out", str(out), "--no-plots", "--quiet")
     assert got.returncode == 0, got.stderr[-2000:]
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
-    assert [Path(f["path"]) for f in run["rules_files"]] == [EXAMPLE]
-    assert run["rules_files"][0]["rules"] == ["pumpkin-purse"] and run["rules_files"][0]["code"]
+    assert [Path(f["path"]) for f in run["rules_files"]] == files
+    assert files[-1] == EXAMPLE
+    assert run["rules_files"][-1]["rules"] == ["pumpkin-purse"] and run["rules_files"][-1]["code"]
     got = _quacks("replay", str(out), "--row", "0", "--json")
     assert got.returncode == 0, got.stderr[-2000:]
     rep = json.loads(got.stdout)

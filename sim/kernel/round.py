@@ -145,7 +145,7 @@ def rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF):
         P[s, F_RAT] = tails_n
         start = min(P[s, F_DROPLET] + tails_n, R[R_LAST])
         reset_potion(P, s, start, R[R_LIMIT])
-        bag_refilled(P, s)
+        bag_refilled(P, s, R)
         potion_setup(P, s, G, E)
         record(E, G, s, EV_RAT, tails_n, start, 0)
 

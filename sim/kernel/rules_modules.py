@@ -1,5 +1,5 @@
 """What the two generated hook tables share (the cards' ``sim.kernel.cards.hooks`` and the user's
-books' ``sim.kernel.books.user_hooks``): importing a rules file's module under a private name,
+books' ``sim.kernel.books.hooks``): importing a rules file's module under a private name,
 making its plain hook functions kernel functions, and reading the arguments a hook names."""
 
 from __future__ import annotations
@@ -42,3 +42,9 @@ def compile_hooks(module, inline: dict[str, bool]) -> None:
 def hook_params(fn) -> list[str]:
     """The argument names a hook function (kernel or plain) takes, in order."""
     return list(inspect.signature(getattr(fn, "py_func", fn)).parameters)
+
+
+def call_text(variable: str, module, point: str) -> str:
+    """The call a generated hook table makes of ``module``'s hook function ``point`` (the module
+    named ``variable`` in the table's source), with the arguments the function names."""
+    return f"{variable}.{point}({', '.join(hook_params(getattr(module, point)))})"

@@ -1,18 +1,26 @@
-"""A user's ingredient books: a colour's effect for a new set number, declared in a rules file
-(``--rules-file``, ``plugins = [...]``) with ``BOOK = book(colour, set, timing, ...)``
-(``sim.rules.declare``) and functions named after the book hook points (``BOOK_HOOK_POINTS``).
+"""The ingredient books as plugins: every book is a module declaring itself with ``BOOK =
+book(colour, set, timing, ...)`` (``sim.rules.declare``) and functions named after the book hook
+points (``BOOK_HOOK_POINTS``): the shipped ones in ``sim/kernel/books/`` (Sets 1-6), a user's in a
+rules file (``--rules-file``, ``plugins = [...]``; Set 7 or later).
 
-Once loaded, ``books.<colour> = <set>`` chooses the book in a ruleset (its chips cost the prices
-of the set it names, ``prices=``), ``quacks rules`` lists it, and the kernel's generated table of
-the user's books (``sim.kernel.books.user_hooks``) calls its functions when the round's ruleset
-chose it. Like a card's, its declaration is read without importing the kernel.
+Once loaded, ``books.<colour> = <set>`` chooses a user's book in a ruleset (its chips cost the
+prices of the set it names, ``prices=``), ``quacks rules`` lists it, and the kernel's generated
+book table (``sim.kernel.books.hooks``, built from ``book_sources()``) calls its functions when
+the round's ruleset chose it, as it calls the shipped books'. Like a card's, a book's declaration
+is read without importing the kernel.
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
+from sim.rules.book_numbers import QUESTION_IDS
 from sim.rules.card_files import BookSource, RulesFileError, read_book
+from sim.rules.declare import FIRST_USER_SET, USER_QUESTION_NUMBERS
+
+# the shipped books' modules (kernel layer: read as text here, never imported)
+SHIPPED_BOOKS_FOLDER = Path(__file__).resolve().parent.parent / "kernel" / "books"
 
 # the user's books loaded, in load order
 USER_BOOKS: list[BookSource] = []
@@ -26,12 +34,20 @@ def add_book(src: BookSource) -> str:
     RulesFileError (one line naming the file and the book) for a set already taken or a book
     added once the kernel's table is built."""
     d = src.decl
+    if d.set < FIRST_USER_SET:
+        raise RulesFileError(f"{src.path}: book '{d.id}': a user's book is Set {FIRST_USER_SET} "
+                             "or later (Sets 1-6 are the shipped books)")
     if any(b.decl.id == d.id for b in USER_BOOKS):
         raise RulesFileError(f"{src.path}: book '{d.id}': the set is taken ({d.colour} Set "
                              f"{d.set} is already loaded)")
     if BOOKS_BUILT[0]:
         raise RulesFileError(f"{src.path}: book '{d.id}': rules files must be loaded before the "
                              "first game is played (the kernel's book table is built)")
+    for q in d.questions:
+        if q[0] in QUESTION_IDS or q[0] in USER_QUESTION_NUMBERS:
+            raise RulesFileError(f"{src.path}: book '{d.id}': question '{q[0]}': the id is taken")
+    for q in d.questions:  # numbered after the shipped books' questions, in load order
+        USER_QUESTION_NUMBERS[q[0]] = len(QUESTION_IDS) + len(USER_QUESTION_NUMBERS) + 1
     USER_BOOKS.append(src)
     for listener in BOOK_LISTENERS:
         listener(src)
@@ -53,3 +69,31 @@ def price_set(colour: str, set_: int) -> int:
 def is_book_file(path: str | Path) -> bool:
     """Whether a rules file declares a book (``BOOK = book(...)``)."""
     return read_book(path) is not None
+
+
+@functools.cache
+def shipped_books() -> tuple[BookSource, ...]:
+    """Every shipped book (a module of ``sim/kernel/books/`` that declares one), by colour and
+    set; RulesFileError if one is not in ``<colour>_<set>.py`` or is a user's set."""
+    found = []
+    for path in sorted(SHIPPED_BOOKS_FOLDER.glob("*.py")):
+        src = read_book(path)
+        if src is None:
+            continue
+        d = src.decl
+        if path.stem != f"{d.colour}_{d.set}" or d.set >= FIRST_USER_SET:
+            raise RulesFileError(f"{path}: book '{d.id}' must be in {d.colour}_{d.set}.py, a set "
+                                 f"below {FIRST_USER_SET}")
+        found.append(src)
+    return tuple(found)
+
+
+def is_shipped(src: BookSource) -> bool:
+    """Whether a book is a shipped one (its module in ``sim/kernel/books/``)."""
+    return src.path.resolve().parent == SHIPPED_BOOKS_FOLDER
+
+
+def book_sources() -> list[BookSource]:
+    """Every book the kernel's table is built from: the shipped ones, then the user's (load
+    order)."""
+    return [*shipped_books(), *USER_BOOKS]

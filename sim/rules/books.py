@@ -6,9 +6,12 @@ books.
 Timing (component-data.md section 7): ``draw`` resolves when the chip is drawn and placed, ``B``
 in evaluation step B after everyone stopped, ``passive`` is a rule for the rest of the round, and
 ``draw, after stop`` is drawn during brewing but decided after stopping. Prices are not copied
-here: they are read from the base ruleset's ``[prices.setN]`` tables (``base.toml``). Every text
-is a short paraphrase in our own words, with the simulator's settled readings (decisions.md)
-folded in; ``choices`` names the decisions an effect leaves to the player (a strategy).
+here: they are read from the base ruleset's ``[prices.setN]`` tables (``base.toml``). The timing,
+text and ``choices`` (the decisions an effect leaves to the player, a strategy) of a book with an
+effect are its module's declaration (``BOOK = book(...)`` in ``sim/kernel/books/``, read as
+text); the orange books and the base black book's two sides are written here. Every text is a
+short paraphrase in our own words, with the simulator's settled readings (decisions.md) folded
+in.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from sim.rules import chips
-from sim.rules.book_files import USER_BOOKS
+from sim.rules.book_files import USER_BOOKS, shipped_books
 from sim.rules.book_numbers import QUESTION_IDS, QUESTIONS
+from sim.rules.declare import USER_QUESTION_NUMBERS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -71,125 +75,15 @@ INGREDIENT = {"orange": "pumpkin", "green": "garden spider", "blue": "crow skull
               "red": "toadstool", "yellow": "mandrake", "purple": "ghost's breath",
               "black": "hawkmoth", "locoweed": "locoweed"}
 
-# (colour, set) -> (timing, effect, choices)
-_EFFECTS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
-    ("green", 1): (B, "1 ruby for each green chip that is the last or next-to-last chip in the "
-                      "pot, whatever its value.", ()),
-    ("green", 2): (B, "Each green chip last or next-to-last earns a free chip into the bag: "
-                      "green 1 an orange 1; green 2 a blue 1 or red 1; green 4 a yellow 1 or "
-                      "purple 1 (only once that book is out).",
-                   ("which chip to take (or none)",)),
-    ("green", 3): (B, "If the white chips total exactly the explosion limit (7, before any raise), "
-                      "the last chip moves on by the sum of all green values in the pot; after "
-                      "the bonus die, so it changes the scoring space only.", ()),
-    ("green", 4): (B, "For each green chip last or next-to-last, the player may pay 1 ruby to move "
-                      "the droplet 1 space.",
-                   ("pay a ruby or not, per green chip",)),
-    ("blue", 1): (DRAW, "Look at as many chips as the blue value (1/2/4); one of them may be "
-                        "placed next (its action resolves, a white may explode), the rest go back.",
-                  ("which chip to place, or none",)),
-    ("blue", 2): (DRAW, "If the pot explodes within the next 1/2/4 chips drawn, the player still "
-                        "gets both VP and coins (no bonus die). Windows never add up: the longer "
-                        "remaining one counts.", ()),
-    ("blue", 3): (DRAW, "A blue chip landing on a ruby space earns 1 ruby at once, whatever its "
-                        "value.", ()),
-    ("blue", 4): (DRAW, "A blue chip landing on a ruby space scores its value (1/2/4) in VP at "
-                        "once.", ()),
-    ("red", 1): (DRAW, "With 1-2 orange chips already in the pot the red chip moves 1 extra space, "
-                       "with 3 or more 2 extra.",
-                 ("take or decline the extra distance",)),
-    ("red", 2): (AFTER_STOP, "Set beside the pot when drawn. After stopping (or exploding) each "
-                             "one is placed after the last chip (moving its value; into the "
-                             "overflow bowl past the last space), kept for a later round, or "
-                             "returned to the bag. A Second Chance's restart puts the chips set "
-                             "aside in the abandoned potion back into the bag.",
-                 ("per red chip: place, keep or return",)),
-    ("red", 3): (DRAW, "If the chip placed right before it is white, the red chip moves its own "
-                       "value plus that white's value.",
-                 ("take or decline the extra distance",)),
-    ("red", 4): (PASSIVE, "Once a red chip is in the pot, every white 1-chip drawn after it moves "
-                          "2 spaces (it still counts 1 towards the limit); more reds add nothing.",
-                 ("take or decline the extra space, per white 1-chip",)),
-    ("yellow", 1): (DRAW, "Drawn right after a white chip, the yellow may send that white back to "
-                          "the bag; the white's space stays empty and the white total drops.",
-                    ("return the white or not",)),
-    ("yellow", 2): (DRAW, "The next chip placed moves twice as far (its value plus any extra from "
-                          "its own book), whatever the yellow's value.",
-                    ("take or decline the doubling, when the next chip is placed",)),
-    ("yellow", 3): (PASSIVE, "The explosion limit rises by 1 after the round's first yellow and by "
-                             "2 after its third; with Living in Luxury the larger raise counts.",
-                    ()),
-    ("yellow", 4): (DRAW, "The round's 1st, 2nd and 3rd yellow chips move 1, 2 and 3 extra spaces; "
-                          "later ones nothing extra.",
-                    ("take or decline the extra distance",)),
-    ("purple", 1): (B, "Purple chips in the pot: 1 gives 1 VP; 2 give 1 VP and 1 ruby; 3 or more "
-                       "give 2 VP and droplet +1. One tier only.",
-                    ("a lower tier (or none) is allowed",)),
-    ("purple", 2): (B, "Purple chips may go back to the supply for one trade: 1 for a black 1, "
-                       "1 VP, 1 ruby; 2 for a green 1, blue 2, 3 VP, droplet +1; 3 for a yellow 4, "
-                       "6 VP, 1 ruby, droplet +2.",
-                    ("which trade (or none)",)),
-    ("purple", 3): (B, "Each purple chip scores by the printed coin number of its space: 0-9 none, "
-                       "10-19 1 VP, 20-29 2 VP, 30 or more 3 VP.", ()),
-    ("green", 5): (B, "For each green chip last or next-to-last, the player may pick a chip in the "
-                      "pot worth no more than that green (locoweed counts 1); next round it is "
-                      "placed first, before any draw, with its action (two: in the order picked; "
-                      "again in a potion A Second Chance restarts).",
-                   ("which chip to place first next round (or none)",)),
-    ("green", 6): (B, "For each green chip last or next-to-last, the player rolls the bonus die "
-                      "once (twice with The Pot is Full).", ()),
-    ("blue", 5): (DRAW, "With at least as many orange chips in the pot as the blue chip's "
-                        "value (an orange 6 counts as one chip), the blue scores its value in VP "
-                        "at once.",
-                  ()),
-    ("blue", 6): (DRAW, "The blue chip looks at the chips placed just before it, as many as its "
-                        "value: 1 ruby for each white 1-chip among them.", ()),
-    ("red", 5): (DRAW, "With a red chip of a higher value already in the pot, the red chip moves "
-                       "that higher value instead of its own.",
-                 ("take or decline the higher value",)),
-    ("red", 6): (DRAW, "After the red chip, one more chip is drawn and set beside the pot; it must "
-                       "be placed this round: at once or before any later draw (with its action), "
-                       "or when the potion ends (then placed like a drawn chip, with its book's "
-                       "distance and the card's bonuses but no action, into the overflow bowl "
-                       "past the last space; a white still counts towards the explosion, even "
-                       "after one).",
-                 ("place the chip drawn at once, or hold it",
-                  "before each later draw: place a held chip now, or keep holding it")),
-    ("yellow", 5): (DRAW, "After the yellow chip, one more chip is drawn: the yellow moves on by "
-                          "its value (locoweed 1) and the chip goes back to the bag, with no "
-                          "effect.",
-                    ("take or decline the move on",)),
-    ("yellow", 6): (DRAW, "The player may pay 1 ruby to move the yellow chip 3 spaces further "
-                          "(one ruby per yellow chip).",
-                    ("pay a ruby or not, per yellow chip",)),
-    ("purple", 5): (B, "The VP printed on the spaces holding purple chips add up to coins, spent "
-                       "at once on up to 2 chips of different colours (never added to the shop's "
-                       "coins); in the last round they buy VP, 5 coins each.",
-                    ("which chips to buy",)),
-    ("purple", 6): (B, "Each purple chip scores VP equal to the printed value of the chip placed "
-                       "right after it (locoweed 1).", ()),
-    ("purple", 4): (B, "Purple chips in the pot: 1 upgrades a 1-chip to a 2-chip of its colour, 2 "
-                       "a 2-chip to a 4-chip, 3 or more a 1-chip to a 4-chip (new chip into the "
-                       "bag, old to supply).",
-                    ("which chip to upgrade; a lower tier (or none) is allowed",)),
-}
+def _declared() -> dict[tuple[str, int], tuple[str, str, tuple[str, ...]]]:
+    """(colour, set) -> (timing, effect, choices) of every shipped book with an effect, from its
+    module's declaration (``BOOK = book(...)`` in ``sim/kernel/books/<colour>_<set>.py``, read
+    without importing the kernel)."""
+    return {(b.decl.colour, b.decl.set): (b.decl.timing, b.decl.doc, b.decl.choices)
+            for b in shipped_books()}
+
 
 _ORANGE = (NONE, "No action: a pumpkin only fills spaces. The same book in every set.", ())
-_BLACK_HW = {
-    5: (B, "Herb Witches (any player count): a black chip bought, or given by a card, goes into "
-           "the left neighbour's bag and the buyer's droplet moves 1; at B, 1 ruby per black chip "
-           "in the left neighbour's pot and per own black chip last or next-to-last.", ()),
-    6: (B, "Herb Witches (any player count): the furthest black chip of all pots moves its owner's "
-           "droplet 1, the second furthest gives its owner 1 ruby; ties all receive; one player "
-           "may get both.", ()),
-}
-_LOCOWEED = {
-    5: (DRAW, "A locoweed moves the spaces the rat stone moved this round (cards included) + 1, "
-              "at most 4 (the cap applies last, after a yellow Set 2 doubling).", ()),
-    6: (DRAW, "A locoweed moves as the last coloured (non-white) chip in the pot and takes its "
-              "on-draw action; with none, 1 space and no action. It counts as a locoweed for "
-              "everything else.", ()),
-}
 _BLACK = {
     "2 players": (B, "As many black chips as the opponent: droplet +1; more: droplet +1 and 1 "
                      "ruby. A player who brewed no black chip gets nothing.", ()),
@@ -204,14 +98,12 @@ ORANGE_SETS = (1, 5, 6)  # books.orange: 1 the base pumpkin book, 5 and 6 the He
 def implemented_sets() -> dict[str, set[int]]:
     """The sets a ruleset may choose per colour (``books.<colour> = n``), derived from the
     declarations above: a book is declared here once the kernel implements it (its module in
-    ``sim.kernel.books`` and its lines in the hook table). The base black book is set 1 (for
-    Sets 1-4); orange 5 and 6 are the Herb Witches pumpkin book (the orange 6-chip)."""
+    ``sim.kernel.books``, declaring it). The base black book is set 1 (for Sets 1-4); orange 5
+    and 6 are the Herb Witches pumpkin book (the orange 6-chip)."""
     out: dict[str, set[int]] = {}
-    for colour, set_ in _EFFECTS:
+    for colour, set_ in _declared():
         out.setdefault(colour, set()).add(set_)
     out["orange"] = set(ORANGE_SETS)
-    out["black"] = {1, *_BLACK_HW}
-    out["locoweed"] = set(_LOCOWEED)
     for b in USER_BOOKS:  # a user's book (a rules file), once loaded
         out.setdefault(b.decl.colour, set()).add(b.decl.set)
     return out
@@ -300,8 +192,9 @@ def _price_tables() -> dict:
 @lru_cache(maxsize=1)
 def _shipped_books() -> tuple[Book, ...]:
     tables = _price_tables()
+    effects = _declared()
     out = [Book(c, s, None, INGREDIENT[c], timing, _prices(tables, c, s), text, choices)
-           for c in COLOURED for s in SETS for timing, text, choices in [_EFFECTS[(c, s)]]]
+           for c in COLOURED for s in SETS for timing, text, choices in [effects[(c, s)]]]
     timing, text, choices = _ORANGE
     out.append(Book("orange", None, None, INGREDIENT["orange"], timing,
                     _prices(tables, "orange", 1), text, choices))
@@ -312,10 +205,17 @@ def _shipped_books() -> tuple[Book, ...]:
     for side, (timing, text, choices) in _BLACK.items():
         out.append(Book("black", None, side, INGREDIENT["black"], timing,
                         _prices(tables, "black", 1), text, choices))
-    for set_, (timing, text, choices) in _BLACK_HW.items():
-        out.append(Book("black", set_, None, INGREDIENT["black"], timing,
-                        _prices(tables, "black", set_), text, choices))
-    for set_, (timing, text, choices) in _LOCOWEED.items():
-        out.append(Book("locoweed", set_, None, INGREDIENT["locoweed"], timing,
-                        _prices(tables, "locoweed", set_), text, choices))
+    for colour in ("black", "locoweed"):  # black Sets 5, 6 (Herb Witches), the locoweed books
+        for (c, set_), (timing, text, choices) in effects.items():
+            if c == colour and set_ > 1:
+                out.append(Book(colour, set_, None, INGREDIENT[colour], timing,
+                                _prices(tables, colour, set_), text, choices))
     return tuple(out)
+
+
+def book_questions() -> tuple[BookQuestion, ...]:
+    """Every book question: the shipped books' (``BOOK_QUESTIONS``), then those of the user's
+    books loaded (rules files), numbered in load order."""
+    return BOOK_QUESTIONS + tuple(
+        BookQuestion(USER_QUESTION_NUMBERS[q[0]], q[0], b.decl.colour, b.decl.set, q[1], q[2])
+        for b in USER_BOOKS for q in b.decl.questions)

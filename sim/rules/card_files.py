@@ -20,6 +20,7 @@ from pathlib import Path
 
 from sim.rules.declare import (
     BOOK_HOOKS,
+    BOOK_SPECIAL_FUNCTIONS,
     CARD_HOOKS,
     CARD_SPECIAL_FUNCTIONS,
     BookDeclaration,
@@ -145,7 +146,7 @@ def read_book(path: Path | str) -> BookSource | None:
     decl = _declared(path, tree, BOOK_DECLARATION, BookDeclaration, "book")
     if decl is None:
         return None
-    hooks = hook_functions(path, tree, f"book '{decl.id}'", BOOK_HOOKS, ())
+    hooks = hook_functions(path, tree, f"book '{decl.id}'", BOOK_HOOKS, BOOK_SPECIAL_FUNCTIONS)
     return BookSource(decl, path, hooks)
 
 

@@ -87,6 +87,9 @@ class HookPoint:
     draw_time: bool = False
     per_chip: bool = False  # on the per-chip path: the card's function should be inlined
     doc: str = ""
+    # a book's per-chip hook point: the expression of the chip's colour (its function is called
+    # for a chip of the colours the book acts on, ``BookDeclaration.chips``)
+    colour: str = ""
 
 
 def _p(names: str) -> tuple[str, ...]:
@@ -139,16 +142,28 @@ CARD_SPECIAL_FUNCTIONS = ("default",)
 
 # --- ingredient books: a colour's effect for a new set number ------------------------------------
 
-BOOK_TIMINGS = ("draw", "B")  # when its effect acts: a chip of its colour placed / evaluation B
+# when its effect acts: a chip of its colour placed / evaluation B / a rule for the round / drawn
+# during brewing, decided after stopping
+BOOK_TIMINGS = ("draw", "B", "passive", "draw, after stop")
 BOOK_COLOUR_NAMES = ("orange", "green", "blue", "red", "yellow", "purple", "black", "locoweed")
 FIRST_USER_SET = 7  # the shipped books are Sets 1-6: a user's book is Set 7 or later
+# the numbers given to the user's books' questions as their files are loaded (id -> number, after
+# the shipped books' ``sim.rules.book_numbers.QUESTIONS``), so that ``BOOK.question(id)`` is its
+# number when the kernel imports the file
+USER_QUESTION_NUMBERS: dict[str, int] = {}
+# the chip colours a book's per-chip hook points may see (white has no book, but red Set 4 acts
+# on white chips)
+CHIP_COLOUR_NAMES = ("white", *BOOK_COLOUR_NAMES)
 
 
 @dataclass(frozen=True)
 class BookDeclaration:
-    """What a user's book module declares of it: its colour, its set number (7 or more: chosen
-    by ``books.<colour> = set``), its timing, name and text, and the set whose prices its chips
-    cost (``[prices.set<prices>]`` of the ruleset)."""
+    """What a book's module declares of it (a shipped one in ``sim/kernel/books/``, a user's in a
+    rules file): its colour, its set number (chosen by ``books.<colour> = set``; a user's is 7
+    or more), its timing, name and text, the set whose prices its chips cost
+    (``[prices.set<prices>]`` of the ruleset), the decisions it leaves to the player
+    (``choices``, texts), the colours of the chips its per-chip hook points see (``chips``: its
+    own colour when empty) and the flag hook points it raises (``flags``, ``BOOK_FLAGS``)."""
 
     colour: str
     set: int
@@ -156,6 +171,23 @@ class BookDeclaration:
     name: str
     doc: str
     prices: int = 1
+    choices: tuple = ()
+    chips: tuple = ()
+    flags: tuple = ()
+    questions: tuple = ()  # a user's book: (id, the argument b, the answer expected) per question
+
+    def question(self, question_id: str) -> int:
+        """The number of one of a user's book's questions (the ``q`` its effect hands to
+        ``book_answer``, and a strategy's book slot gets), given when its file was loaded (0
+        before)."""
+        if question_id not in (q[0] for q in self.questions):
+            raise ValueError(f"book '{self.id}': no question {question_id!r} is declared")
+        return USER_QUESTION_NUMBERS.get(question_id, 0)
+
+    @property
+    def chip_colours(self) -> tuple[str, ...]:
+        """The colours of the chips its per-chip hook points are called for."""
+        return self.chips or (self.colour,)
 
     @property
     def id(self) -> str:
@@ -164,31 +196,95 @@ class BookDeclaration:
 
 
 def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A002
-         prices: int = 1) -> BookDeclaration:
+         prices: int = 1, choices: tuple = (), chips: tuple = (), flags: tuple = (),
+         questions: tuple = ()) -> BookDeclaration:
     """A book's declaration (see ``BOOK_HOOK_POINTS``); ValueError (one line) for a value that
-    cannot be right."""
+    cannot be right. A user's book is Set 7 or later (checked when its file is loaded:
+    ``sim.rules.book_files.add_book``)."""
     if colour not in BOOK_COLOUR_NAMES:
         raise ValueError(f"book colour {colour!r}, expected one of {', '.join(BOOK_COLOUR_NAMES)}")
-    if not isinstance(set, int) or set < FIRST_USER_SET:
-        raise ValueError(f"book {colour} set {set!r}: a user's book is Set {FIRST_USER_SET} or "
-                         "later (Sets 1-6 are the shipped books)")
+    if not isinstance(set, int) or set < 1:
+        raise ValueError(f"book {colour} set {set!r}: a set number is 1 or more")
     if timing not in BOOK_TIMINGS:
         raise ValueError(f"book '{colour}-{set}': timing {timing!r}, expected one of "
                          f"{', '.join(BOOK_TIMINGS)}")
     if not isinstance(prices, int) or not 1 <= prices <= 6:
         raise ValueError(f"book '{colour}-{set}': prices {prices!r}, expected a set 1-6")
-    return BookDeclaration(colour, set, timing, str(name), str(doc), prices)
+    chips = (chips,) if isinstance(chips, str) else tuple(chips)
+    bad = [c for c in chips if c not in CHIP_COLOUR_NAMES]
+    if bad:
+        raise ValueError(f"book '{colour}-{set}': chips {bad[0]!r}, expected colours of "
+                         f"{', '.join(CHIP_COLOUR_NAMES)}")
+    flags = (flags,) if isinstance(flags, str) else tuple(flags)
+    bad = [f for f in flags if f not in BOOK_FLAGS]
+    if bad:
+        raise ValueError(f"book '{colour}-{set}': flag {bad[0]!r}, expected one of "
+                         f"{', '.join(BOOK_FLAGS)}")
+    if any(not isinstance(q, tuple) or len(q) != 3 for q in questions):
+        raise ValueError(f"book '{colour}-{set}': each question is (id, argument, answer)")
+    questions = tuple(tuple(str(x) for x in q) for q in questions)
+    return BookDeclaration(colour, set, timing, str(name), str(doc), prices,
+                           tuple(str(c) for c in choices), chips, flags, questions)
 
 
-# A book's functions, named after these (called when the ruleset chose the book for its colour)
+# A book's functions, named after these (called when the ruleset chose the book for its colour:
+# ``R_BOOK`` of its colour holds its set; a per-chip one only for a chip of the colours it acts
+# on). The generated table ``sim.kernel.books.hooks`` compiles them into the functions the
+# brewing, round and evaluation code call; the shipped books use them too.
+_CHIP = "P s t G R SK SP SC FD rng E UF"
 BOOK_HOOK_POINTS: tuple[HookPoint, ...] = (
-    HookPoint("placed", _p("P s t G R SK SP SC FD rng E UF"), draw_time=True, per_chip=True,
+    HookPoint("placed", _p(_CHIP), draw_time=True, per_chip=True, colour="TYPE_COLOUR[t]",
               doc="a chip t of the book's colour was just placed, the pot intact: its action"),
     HookPoint("at_b", _p("P s G R supply die DS SK SP SC rng E UF"), doc="evaluation step B "
-              "for seat s, in start-player order (after the shipped books' green, purple and "
-              "black)"),
+              "for seat s, in start-player order (after the green, purple and black hook points)"),
+    # added with the shipped books as plugins (issue 46), in the order of a round
+    HookPoint("bag_refilled", _p("P s R"), doc="seat s's bag was just refilled, before its "
+              "potion (red Set 2: its chips kept beside the pot stay out)"),
+    HookPoint("not_placed", _p("P s t G R E"), "False", draw_time=True, per_chip=True,
+              colour="TYPE_COLOUR[t]", doc="True: drawn chip t is set beside the pot instead "
+              "of placed (red Set 2)"),
+    HookPoint("acting_type", _p("P s t G R E"), "t", draw_time=True, per_chip=True,
+              colour="TYPE_COLOUR[t]", doc="the chip whose value and action drawn chip t takes "
+              "(locoweed Set 6)"),
+    HookPoint("chip_move", _p("P s t c G R SK SP SC rng E UF"), "NO_BOOK_MOVE", draw_time=True,
+              per_chip=True, colour="c", doc="the spaces chip t (colour c) moves when placed: "
+              "its value and the book's extra distance (red Sets 1, 3-5, yellow Sets 4, 6, "
+              "locoweed Set 5); a card's extra (Pumpkin Patch Party) is then not added"),
+    HookPoint("doubled_move", _p("c move R"), "move", draw_time=True, per_chip=True,
+              colour="c", doc="a distance just doubled (yellow Set 2), as far as the chip's book "
+              "lets it go (locoweed Set 5)"),
+    HookPoint("chip_action", _p(_CHIP), "ACTION_NONE, 0", draw_time=True, per_chip=True,
+              colour="TYPE_COLOUR[t]", doc="as `placed`, returning (the chip placed next, its "
+              "draw number): ACTION_NONE for none, ACTION_ABORT when a scripted draw failed "
+              "(blue Set 1, red Set 6, yellow Set 5)"),
+    HookPoint("before_draw_chip", _p("P s G R SK SP SC rng E UF"), "-1", draw_time=True,
+              doc="before a draw while seat s holds chips beside the pot: the one placed now, or "
+              "-1 (red Set 6)"),
+    HookPoint("potion_ended", _p("P s G R SK SP SC rng E UF"), draw_time=True, doc="seat s's "
+              "potion has ended (stopped or exploded), in start-player order (red Set 2)"),
+    HookPoint("green_at_b", _p("P s G R supply die DS SK SP SC rng E UF"), doc="evaluation step "
+              "B for seat s, in start-player order, first (the green books)"),
+    HookPoint("purple_at_b", _p("P s G R supply SK SP SC rng E UF"), doc="step B, after "
+              "green_at_b (the purple books)"),
+    HookPoint("coins_at_b", _p("P s R"), "0", doc="step B, after purple_at_b: coins seat s buys "
+              "with at once (purple Set 5)"),
+    HookPoint("black_at_b", _p("P s black R G E"), doc="step B, after coins_at_b; black[s]: the "
+              "black chips in seat s's pot, counted before anyone gains (the black books)"),
+    HookPoint("chip_bought", _p("P s t G R E"), "False", doc="step E: True when chip t bought by "
+              "seat s goes elsewhere than its bag (black Set 5's gift)"),
 )
 BOOK_HOOKS: dict[str, HookPoint] = {h.name: h for h in BOOK_HOOK_POINTS}
+# a book module's other public name: the built-in answer to its question
+BOOK_SPECIAL_FUNCTIONS = ("default",)
+# A book's flags (``book(..., flags=(...))``): hook points that are a property of the book, true
+# while the ruleset chose it
+BOOK_FLAG_POINTS: tuple[HookPoint, ...] = (
+    HookPoint("grants_at_b", _p("R"), "False", doc="a book at B grants chips from the supply: "
+              "it is shown to the strategies before each grant (green Set 2, purple Sets 2, 4)"),
+    HookPoint("buying_moves_droplet", _p("R"), "False", doc="buying may move a droplet, so it "
+              "settles after each seat buys (black Set 5)"),
+)
+BOOK_FLAGS: dict[str, HookPoint] = {h.name: h for h in BOOK_FLAG_POINTS}
 
 
 # --- herb witches: one module each (shipped in sim/kernel/witches/, a user's in a rules file) ----

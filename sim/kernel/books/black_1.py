@@ -8,10 +8,15 @@ from __future__ import annotations
 from sim.kernel.books.common import black_reward
 from sim.kernel.jit import kernel
 from sim.kernel.layout import G_NP
+from sim.rules.declare import book
+
+BOOK = book("black", 1, "B", name="Black Set 1", prices=1,
+            doc=('The base black book (Sets 1-4), a side for 2 players and one for 3-4 (their '
+                 'texts: sim.rules.books).'))
 
 
 @kernel(inline=True)
-def at_b(P, s, black, G, E):
+def black_at_b(P, s, black, G, E):
     """Step B for seat s; ``black[s]`` = black chips in seat s's pot."""
     n = G[G_NP]
     drop = 0

@@ -1,7 +1,7 @@
 """Black Set 5 (hawkmoth, Herb Witches): at B, 1 ruby per black chip in the left neighbour's pot
 and 1 per black chip that is the seat's own last or next-to-last chip. A black chip the seat gains
 (bought, or from a card) goes into the left neighbour's bag instead, and the seat moves its
-droplet +1 (``gift``)."""
+droplet +1 (``chip_bought``)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,18 @@ from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_BLACK_GIFT, EV_BLACK_RUBY, F_NPOT, F_RUBIES, G_NP, POT_T, R_BOOK
 from sim.rules.chips import BLACK, TYPE_COLOUR
+from sim.rules.declare import book
+
+BOOK = book("black", 5, "B", name="Black Set 5", prices=5,
+            flags=('buying_moves_droplet',),
+            doc=('Herb Witches (any player count): a black chip bought, or given by a card, goes '
+                 "into the left neighbour's bag and the buyer's droplet moves 1; at B, 1 ruby per "
+                 "black chip in the left neighbour's pot and per own black chip last or next-to-"
+                 'last.'))
 
 
 @kernel
-def black_last_two(P, s):
+def _black_last_two(P, s):
     """Black chips among the last and next-to-last chips in seat s's pot."""
     n = 0
     for i in range(max(0, P[s, F_NPOT] - 2), P[s, F_NPOT]):
@@ -24,16 +32,16 @@ def black_last_two(P, s):
 
 
 @kernel(inline=True)
-def at_b(P, s, black, G, E):
+def black_at_b(P, s, black, G, E):
     """Step B for seat s; ``black[s]`` = black chips in seat s's pot."""
-    rub = black[(s + 1) % G[G_NP]] + black_last_two(P, s)
+    rub = black[(s + 1) % G[G_NP]] + _black_last_two(P, s)
     if rub > 0:
         P[s, F_RUBIES] += rub
         record(E, G, s, EV_BLACK_RUBY, rub, 0, 0)
 
 
 @kernel
-def gift(P, s, t, G, R, E):
+def chip_bought(P, s, t, G, R, E):
     """Chip t seat s gains: with this book and a black chip, it goes into the left neighbour's bag
     and the seat moves its droplet +1; True if it did (else the chip is the seat's). A card's
     chip (``sim.kernel.cards.common.grant_chip``) calls this directly; buying through
@@ -46,3 +54,7 @@ def gift(P, s, t, G, R, E):
         record(E, G, s, EV_BLACK_GIFT, left, 0, 0)
         return True
     return False
+
+
+# the name the cards' common code calls (a black chip a card gives)
+gift = chip_bought

@@ -8,10 +8,16 @@ from sim.kernel.books.common import black_reward
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_NPOT, G_NP, POT_P, POT_T
 from sim.rules.chips import BLACK, TYPE_COLOUR
+from sim.rules.declare import book
+
+BOOK = book("black", 6, "B", name="Black Set 6", prices=6,
+            doc=('Herb Witches (any player count): the furthest black chip of all pots moves its '
+                 "owner's droplet 1, the second furthest gives its owner 1 ruby; ties all receive;"
+                 ' one player may get both.'))
 
 
 @kernel
-def furthest_black(P, n, before):
+def _furthest_black(P, n, before):
     """The furthest space holding a black chip in any pot, below ``before`` (-1 if none)."""
     far = -1
     for s in range(n):
@@ -22,7 +28,7 @@ def furthest_black(P, n, before):
 
 
 @kernel
-def has_black_on(P, s, pos):
+def _has_black_on(P, s, pos):
     """Whether seat s has a black chip on space ``pos``."""
     for i in range(P[s, F_NPOT]):
         if TYPE_COLOUR[P[s, POT_T + i]] == BLACK and P[s, POT_P + i] == pos:
@@ -31,15 +37,15 @@ def has_black_on(P, s, pos):
 
 
 @kernel(inline=True)
-def at_b(P, s, G, E):
+def black_at_b(P, s, G, E):
     """Step B for seat s."""
     n = G[G_NP]
     drop = 0
     rub = 0
-    far = furthest_black(P, n, 1000)
-    if far >= 0 and has_black_on(P, s, far):
+    far = _furthest_black(P, n, 1000)
+    if far >= 0 and _has_black_on(P, s, far):
         drop = 1
-    second = furthest_black(P, n, far) if far >= 0 else -1
-    if second >= 0 and has_black_on(P, s, second):
+    second = _furthest_black(P, n, far) if far >= 0 else -1
+    if second >= 0 and _has_black_on(P, s, second):
         rub = 1
     black_reward(P, s, drop, rub, G, E)

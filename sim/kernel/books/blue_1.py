@@ -23,10 +23,16 @@ from sim.kernel.layout import (
     STOP_SCRIPT,
 )
 from sim.rules.chips import TYPE_VALUE
+from sim.rules.declare import book
+
+BOOK = book("blue", 1, "draw", name="Blue Set 1", prices=1,
+            choices=('which chip to place, or none',),
+            doc=('Look at as many chips as the blue value (1/2/4); one of them may be placed next '
+                 '(its action resolves, a white may explode), the rest go back.'))
 
 
 @kernel(inline=True)
-def placed(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF):
+def _look(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF):
     """Blue chip t just placed: the index into ``LOOK_T`` of the chip to place next,
     ``ACTION_NONE`` or ``ACTION_ABORT`` (nothing on the last space or with an empty bag)."""
     if P[s, F_ANCHOR] >= R[R_LAST] or P[s, F_NBAG] == 0:
@@ -54,3 +60,13 @@ def placed(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF):
         return pick
     record(E, G, s, EV_BLUE_PICK, -1, 0, 0)
     return ACTION_NONE
+
+
+@kernel(inline=True)
+def chip_action(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF):
+    """Blue chip t just placed: (the chip it picked, placed next with its own action, and that
+    chip's draw number), or (``ACTION_NONE`` / ``ACTION_ABORT``, 0)."""
+    pick = _look(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF)
+    if pick >= 0:
+        return P[s, LOOK_T + pick], P[s, LOOK_NO + pick]
+    return pick, 0

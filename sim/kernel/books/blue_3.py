@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_BLUE_RUBY, F_RUBIES, R_RUBY
+from sim.kernel.layout import EV_BLUE_RUBY, F_NPOT, F_RUBIES, POT_P, R_RUBY
+from sim.rules.declare import book
+
+BOOK = book("blue", 3, "draw", name="Blue Set 3", prices=3,
+            doc=('A blue chip landing on a ruby space earns 1 ruby at once, whatever its value.'))
 
 
 @kernel(inline=True)
-def placed(P, s, pos, G, R, E):
-    """A blue chip just placed on space ``pos``."""
+def placed(P, s, G, R, E):
+    """A blue chip just placed (the last chip in the pot)."""
+    pos = P[s, POT_P + P[s, F_NPOT] - 1]
     if R[R_RUBY + pos] != 0:
         P[s, F_RUBIES] += 1
         record(E, G, s, EV_BLUE_RUBY, 1, 0, 0)

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_BLUE_VP, F_SCORE, R_RUBY
+from sim.kernel.layout import EV_BLUE_VP, F_NPOT, F_SCORE, POT_P, R_RUBY
 from sim.rules.chips import TYPE_VALUE
+from sim.rules.declare import book
+
+BOOK = book("blue", 4, "draw", name="Blue Set 4", prices=4,
+            doc=('A blue chip landing on a ruby space scores its value (1/2/4) in VP at once.'))
 
 
 @kernel(inline=True)
-def placed(P, s, t, pos, G, R, E):
-    """Blue chip t just placed on space ``pos``."""
+def placed(P, s, t, G, R, E):
+    """Blue chip t just placed (the last chip in the pot)."""
+    pos = P[s, POT_P + P[s, F_NPOT] - 1]
     if R[R_RUBY + pos] != 0:
         P[s, F_SCORE] += TYPE_VALUE[t]
         record(E, G, s, EV_BLUE_VP, TYPE_VALUE[t], 0, 0)

@@ -7,6 +7,11 @@ from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_BLUE_ORANGE, F_NORANGE, F_SCORE
 from sim.rules.chips import TYPE_VALUE
+from sim.rules.declare import book
+
+BOOK = book("blue", 5, "draw", name="Blue Set 5", prices=5,
+            doc=("With at least as many orange chips in the pot as the blue chip's value (an "
+                 'orange 6 counts as one chip), the blue scores its value in VP at once.'))
 
 
 @kernel(inline=True)

@@ -7,6 +7,11 @@ from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_BLUE_WHITE, F_NPOT, F_RUBIES, POT_T
 from sim.rules.chips import TYPE_VALUE, W1
+from sim.rules.declare import book
+
+BOOK = book("blue", 6, "draw", name="Blue Set 6", prices=6,
+            doc=('The blue chip looks at the chips placed just before it, as many as its value: 1 '
+                 'ruby for each white 1-chip among them.'))
 
 
 @kernel(inline=True)

@@ -7,10 +7,15 @@ from sim.kernel.books.common import last_two_green
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_GREEN, F_RUBIES
+from sim.rules.declare import book
+
+BOOK = book("green", 1, "B", name="Green Set 1", prices=1,
+            doc=('1 ruby for each green chip that is the last or next-to-last chip in the pot, '
+                 'whatever its value.'))
 
 
 @kernel(inline=True)
-def at_b(P, s, G, E):
+def green_at_b(P, s, G, E):
     """Step B for seat s."""
     g = last_two_green(P, s)
     if g > 0:

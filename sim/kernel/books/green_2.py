@@ -15,6 +15,14 @@ from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_GREEN_CHIP, R_PRICE
 from sim.rules.chips import B1, O1, P1, R1, Y1
+from sim.rules.declare import book
+
+BOOK = book("green", 2, "B", name="Green Set 2", prices=2,
+            choices=('which chip to take (or none)',),
+            flags=('grants_at_b',),
+            doc=('Each green chip last or next-to-last earns a free chip into the bag: green 1 an '
+                 'orange 1; green 2 a blue 1 or red 1; green 4 a yellow 1 or purple 1 (only once '
+                 'that book is out).'))
 
 
 @kernel
@@ -39,7 +47,7 @@ def default(P, s, arg, G, R, decline):
 
 
 @kernel(inline=True)
-def grant_ok(value, t):
+def _grant_ok(value, t):
     """Green 1 -> orange 1; green 2 -> blue 1 or red 1; green 4 -> yellow 1 or purple 1."""
     if value == 1:
         return t == O1
@@ -49,14 +57,14 @@ def grant_ok(value, t):
 
 
 @kernel(inline=True)
-def at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+def green_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step B for seat s."""
     for k in range(2):
         value, ok, t = green_question(P, s, k, Q_GREEN_CHIP, G, R, SK, SP, SC, rng, UF)
         if value == 0:
             continue
         t = t if ok else default(P, s, value, G, R, t != 0)
-        if 0 <= t < supply.shape[0] and grant_ok(value, t) and grantable(G, R, t):
+        if 0 <= t < supply.shape[0] and _grant_ok(value, t) and grantable(G, R, t):
             if add_chip(P, s, t):
                 supply[t] -= 1
                 record(E, G, s, EV_GREEN_CHIP, t, 0, 0)

@@ -21,10 +21,16 @@ from sim.kernel.layout import (
     R_LIMIT,
 )
 from sim.rules.chips import GREEN, TYPE_COLOUR, TYPE_VALUE
+from sim.rules.declare import book
+
+BOOK = book("green", 3, "B", name="Green Set 3", prices=3,
+            doc=('If the white chips total exactly the explosion limit (7, before any raise), the '
+                 'last chip moves on by the sum of all green values in the pot; after the bonus '
+                 'die, so it changes the scoring space only.'))
 
 
 @kernel(inline=True)
-def at_b(P, s, G, R, E):
+def green_at_b(P, s, G, R, E):
     """Step B for seat s."""
     npot = P[s, F_NPOT]
     if P[s, F_EXPLODED] == 0 and npot > 0 and P[s, F_WHITE] == R[R_LIMIT]:

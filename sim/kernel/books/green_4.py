@@ -17,6 +17,12 @@ from sim.kernel.layout import (
     G_ROUND,
     R_ROUNDS,
 )
+from sim.rules.declare import book
+
+BOOK = book("green", 4, "B", name="Green Set 4", prices=4,
+            choices=('pay a ruby or not, per green chip',),
+            doc=('For each green chip last or next-to-last, the player may pay 1 ruby to move the '
+                 'droplet 1 space.'))
 
 
 @kernel
@@ -27,7 +33,7 @@ def default(P, s, arg, G, R, decline):
 
 
 @kernel(inline=True)
-def at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
+def green_at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step B for seat s."""
     moves = 0
     for k in range(2):

@@ -14,6 +14,14 @@ from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_GREEN_FIRST, F_NFIRST, F_NPOT, FIRST_T, POT_T, R_PRICE
 from sim.rules.chips import N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
+from sim.rules.declare import book
+
+BOOK = book("green", 5, "B", name="Green Set 5", prices=5,
+            choices=('which chip to place first next round (or none)',),
+            doc=('For each green chip last or next-to-last, the player may pick a chip in the pot '
+                 'worth no more than that green (locoweed counts 1); next round it is placed '
+                 'first, before any draw, with its action (two: in the order picked; again in a '
+                 'potion A Second Chance restarts).'))
 
 
 @kernel
@@ -35,7 +43,7 @@ def default(P, s, arg, G, R, decline):
 
 
 @kernel
-def first_left(P, s, t):
+def _first_left(P, s, t):
     """Chips of type t in the pot not yet picked to go first."""
     n = 0
     for i in range(P[s, F_NPOT]):
@@ -48,14 +56,14 @@ def first_left(P, s, t):
 
 
 @kernel(inline=True)
-def at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
+def green_at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step B for seat s."""
     for k in range(2):
         value, ok, t = green_question(P, s, k, Q_GREEN_FIRST, G, R, SK, SP, SC, rng, UF)
         if value == 0:
             continue
         t = t if ok else default(P, s, value, G, R, t != 0)
-        if 0 <= t < N_TYPES and TYPE_VALUE[t] <= value and first_left(P, s, t) > 0:
+        if 0 <= t < N_TYPES and TYPE_VALUE[t] <= value and _first_left(P, s, t) > 0:
             P[s, FIRST_T + P[s, F_NFIRST]] = t
             P[s, F_NFIRST] += 1
             record(E, G, s, EV_GREEN_FIRST, t, 0, 0)

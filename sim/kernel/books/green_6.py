@@ -9,10 +9,15 @@ from sim.kernel.die import roll_die
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_GREEN_DIE
+from sim.rules.declare import book
+
+BOOK = book("green", 6, "B", name="Green Set 6", prices=6,
+            doc=('For each green chip last or next-to-last, the player rolls the bonus die once '
+                 '(twice with The Pot is Full).'))
 
 
 @kernel(inline=True)
-def at_b(P, s, G, die, DS, supply, rng, E):
+def green_at_b(P, s, G, die, DS, supply, rng, E):
     """Step B for seat s."""
     g = last_two_green(P, s)
     for _ in range(g * die_rolls(G)):

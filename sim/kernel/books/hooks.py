@@ -1,322 +1,245 @@
-"""The hook table of the ingredient books: every point where a book can change the round, each a
-kernel function that switches on the book of the colour it serves (``R[R_BOOK + colour]``) and
-calls that book's own function in its module (``sim.kernel.books.<colour>_<set>``). The brewing,
-round, evaluation and single-potion code call these hooks and never test a book number.
+"""The hook table of the ingredient books, generated from the books' declarations.
 
-Hook points, in the order of a round:
+Every point where a book can change the round (``sim.rules.declare.BOOK_HOOK_POINTS``) is a
+kernel function here that tests the book the ruleset chose (``R[R_BOOK + colour] == set``) and
+calls the function of that name in the book's module, handing it the arguments it names. The
+functions are generated as Python source from ``sim.rules.book_files.book_sources()``: every
+shipped book's module in ``sim/kernel/books/`` (``<colour>_<set>.py``, declaring itself with
+``BOOK = book(...)``), then the books of any rules file loaded before this module is imported.
+A user's book gets the same hook points as a shipped one. The brewing, round, evaluation and
+single-potion code call these functions and never name a book; ``SOURCE`` is the generated text
+(``python -m sim.kernel.books.hooks`` prints it).
 
-- ``bag_refilled``: a seat's bag refilled before its potion (red Set 2's chips beside the pot);
-- per chip, inlined (keep each one compare when no book acts): ``not_placed`` (a drawn chip is
-  set beside the pot instead: red Set 2), ``acting_type`` (the chip whose value and action it takes:
-  locoweed Set 6), ``chip_move`` (the spaces a placed chip moves with its book's extra distance:
-  red Sets 1, 3, 5, red Set 4's white 1, yellow Sets 4, 6, locoweed Set 5), ``doubled_move`` (a
-  yellow Set 2 doubling, capped: locoweed Set 5), ``has_action`` / ``chip_action`` (what a chip
-  does once placed: yellow Sets 1-3, 5, blue Sets 1-6, red Set 6);
-- ``before_draw_chip``: a chip held beside the pot placed now (red Set 6);
-- ``potion_ended``: a seat's potion has ended, in start-player order (red Set 2);
-- step B, each seat in start-player order: ``grants_at_b`` (whether a book at B grants chips, so
-  the supply is shown), ``green_at_b``, ``purple_at_b``, ``coins_at_b`` (coins to buy with at once:
-  purple Set 5), ``black_at_b`` (the black counts from ``count_black``);
-- buying: ``chip_bought`` (a black chip bought goes to the neighbour: black Set 5),
-  ``buying_moves_droplet`` (black Set 5 moved the droplet while buying).
+Hook points, in the order of a round: ``bag_refilled``; per chip, inlined, one compare of the
+chip's colour when no book acts: ``not_placed``, ``acting_type``, ``chip_move`` (``NO_BOOK_MOVE``
+for a colour with no move of its own: a card's applies), ``doubled_move``, ``has_action`` /
+``chip_action`` (a book's ``placed`` or ``chip_action``); ``before_draw_chip``, ``potion_ended``;
+step B, each seat in start-player order: ``grants_at_b`` (a flag), ``green_at_b``, ``purple_at_b``,
+``coins_at_b``, ``black_at_b``, ``user_books_at_b`` (the ``at_b`` hook point); buying:
+``chip_bought``, ``buying_moves_droplet`` (a flag). A per-chip hook point calls a book for the
+chips of the colours it acts on (its own, or ``book(..., chips=...)``: red Set 4's white chips).
 
-Chips held beside the pot (red Set 6) and chips picked to go first (green Set 5) are placed by
-``sim.kernel.brew`` (``place_held``, ``place_first``), which owns the placement: those are driven by
-their state (``F_NHOLD``, ``F_NFIRST``), not by a book number.
+What a colour's chip does with no book acting (``COLOUR_DEFAULTS``: a red chip is counted, a
+locoweed moves 1) and that every yellow chip is counted once placed (``ALWAYS_ACTS``) are rules
+of the chips, written here; they name no book. Chips held beside the pot (red Set 6) and chips
+picked to go first (green Set 5) are placed by ``sim.kernel.brew`` (``place_held``,
+``place_first``), driven by their state (``F_NHOLD``, ``F_NFIRST``).
+
+The Numba cache stamps this module with every module of the folder (the marker line below, read
+by ``sim.numba_cache``); with a rules file loaded, every kernel that depends on this table is
+cached apart (``sim.numba_cache.RULES_TABLES``).
 """
+
+# numba-cache-depends: sim/kernel/books/*.py
 
 from __future__ import annotations
 
-from sim.kernel.books import (
-    black_1,
-    black_5,
-    black_6,
-    blue_1,
-    blue_2,
-    blue_3,
-    blue_4,
-    blue_5,
-    blue_6,
-    green_1,
-    green_2,
-    green_3,
-    green_4,
-    green_5,
-    green_6,
-    locoweed_5,
-    locoweed_6,
-    purple_1,
-    purple_2,
-    purple_3,
-    purple_4,
-    purple_5,
-    purple_6,
-    red_1,
-    red_2,
-    red_3,
-    red_4,
-    red_5,
-    red_6,
-    yellow_1,
-    yellow_2,
-    yellow_3,
-    yellow_4,
-    yellow_5,
-    yellow_6,
-)
-from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE, count_colour, offer_red
-from sim.kernel.books.user_hooks import user_at_b, user_has_action, user_placed
-from sim.kernel.jit import kernel
-from sim.kernel.layout import F_DRAWS, F_NPOT, F_YELLOW_PTR, LOOK_NO, LOOK_T, POT_P, R_BOOK
-from sim.rules.chips import (
-    BLACK,
-    BLUE,
-    GREEN,
-    LOCOWEED,
-    PURPLE,
-    RED,
-    TYPE_COLOUR,
-    TYPE_VALUE,
-    WHITE,
-    YELLOW,
-)
+import importlib
 
-NO_BOOK_MOVE = -1  # chip_move: no book gives this colour a distance (a card's may apply)
+# the generated source's names (it runs in this module's namespace)
+from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE, offer_red  # noqa: F401
+from sim.kernel.jit import kernel  # noqa: F401
+from sim.kernel.layout import F_YELLOW_PTR, R_BOOK  # noqa: F401
+from sim.kernel.rules_modules import call_text, compile_hooks, import_rules_module
+from sim.rules.book_files import BOOKS_BUILT, book_sources, is_shipped
+from sim.rules.card_files import BookSource
+from sim.rules.chips import COLOUR_NAMES, TYPE_COLOUR, TYPE_VALUE  # noqa: F401
+from sim.rules.declare import BOOK_FLAG_POINTS, BOOK_HOOK_POINTS, BOOK_HOOKS
+
+NO_BOOK_MOVE = -1  # chip_move: no book and no rule of its colour moves it (a card's may apply)
+
+# per-chip hook point -> colour -> what a chip of that colour returns when no book acts on it
+COLOUR_DEFAULTS = {
+    "chip_move": {
+        "white": "TYPE_VALUE[t]",
+        "red": "TYPE_VALUE[t] + offer_red(P, s, t, 0, G, R, SK, SP, SC, rng, E, UF)",  # counted
+        "yellow": "TYPE_VALUE[t]",
+        "locoweed": "1",  # no printed value
+    },
+}
+# the chips that act once placed whatever their book (``chip_action``): what they do after the
+# book's action, unless a scripted draw failed
+ALWAYS_ACTS = {"yellow": "P[s, F_YELLOW_PTR] += 1"}  # counted: the yellow books read it
+# the action hook points, generated into ``has_action`` / ``chip_action``
+ACTION_POINTS = ("placed", "chip_action")
+# the name the round's code calls a hook point by, where it is not the hook point's
+CALLED_AS = {"at_b": "user_books_at_b"}
 
 
-# --- the potion's set-up --------------------------------------------------------------------------
-
-@kernel(inline=True)
-def bag_refilled(P, s):
-    """Seat s's bag was just refilled: red chips kept beside the pot from earlier rounds (red Set
-    2, or a round file's ``beside``) stay out. Driven by that state, so no book test."""
-    red_2.hold_aside(P, s)
+def _variable(src: BookSource) -> str:
+    """The name a book's module has in the generated source."""
+    if is_shipped(src):
+        return src.path.stem
+    return f"user_book_{src.decl.colour}_{src.decl.set}"
 
 
-# --- per chip -------------------------------------------------------------------------------------
-
-@kernel(inline=True)
-def not_placed(P, s, t, G, R, E):
-    """Drawn chip t is set beside the pot instead of placed (True), to be resolved once the potion
-    ends (red Set 2)."""
-    if TYPE_COLOUR[t] == RED and R[R_BOOK + RED] == 2:
-        red_2.set_aside(P, s, t, G, E)
-        return True
-    return False
-
-
-@kernel(inline=True)
-def acting_type(P, s, t, G, R, E):
-    """The chip whose value and on-draw action chip t takes: t itself, or for a locoweed Set 6 the
-    last coloured chip in the pot."""
-    if TYPE_COLOUR[t] != LOCOWEED or R[R_BOOK + LOCOWEED] != 6:
-        return t
-    return locoweed_6.acting_type(P, s, t, G, E)
+def _import(src: BookSource):
+    """The book's module (a user's rules file is imported under a private name and its plain
+    hook functions compiled; RulesFileError, one line, if it fails)."""
+    if is_shipped(src):
+        return importlib.import_module(f"{__package__}.{src.path.stem}")
+    module = import_rules_module(f"quacks_rules_{_variable(src)}", src.path,
+                                 f"book '{src.decl.id}'")
+    compile_hooks(module, {**{p: BOOK_HOOKS[p].per_chip for p in src.hooks}, "default": False})
+    return module
 
 
-@kernel(inline=True)
-def chip_move(P, s, act, c, G, R, SK, SP, SC, rng, E, UF):
-    """The spaces a chip acting as ``act`` (colour c) moves when placed, with its book's extra
-    distance (each may be declined); ``NO_BOOK_MOVE`` for the colours no book moves (orange, green,
-    blue, black, purple), which take a card's (``sim.kernel.cards.hooks.placed_move``)."""
-    if c == RED:
-        book = R[R_BOOK + RED]
-        extra = 0
-        if book == 1:
-            extra = red_1.extra(P, s, act)
-        elif book == 3:
-            extra = red_3.extra(P, s, act)
-        elif book == 5:
-            extra = red_5.extra(P, s, act)
-        return TYPE_VALUE[act] + offer_red(P, s, act, extra, G, R, SK, SP, SC, rng, E, UF)
-    if c == WHITE:
-        if R[R_BOOK + RED] == 4:
-            return TYPE_VALUE[act] + red_4.white_move(P, s, act, G, R, SK, SP, SC, rng, E, UF)
-        return TYPE_VALUE[act]
-    if c == YELLOW:
-        book = R[R_BOOK + YELLOW]
-        if book == 4:
-            return TYPE_VALUE[act] + yellow_4.move(P, s, act, G, R, SK, SP, SC, rng, E, UF)
-        if book == 6:
-            return TYPE_VALUE[act] + yellow_6.move(P, s, act, G, R, SK, SP, SC, rng, E, UF)
-        return TYPE_VALUE[act]
-    if c == LOCOWEED:
-        if R[R_BOOK + LOCOWEED] == 5:
-            return locoweed_5.move(P, s, G, E)
-        return 1
-    return NO_BOOK_MOVE
+def _colour(name: str) -> int:
+    return COLOUR_NAMES.index(name)
 
 
-@kernel(inline=True)
-def doubled_move(c, move, R):
-    """A distance just doubled (yellow Set 2), as far as the chip's book lets it go."""
-    if c == LOCOWEED and R[R_BOOK + LOCOWEED] == 5:
-        return locoweed_5.doubled(move)
-    return move
+def _chosen(src: BookSource, book: str = "") -> str:
+    """The test that the ruleset chose this book (against the variable ``book`` if named)."""
+    return (f"{book} == {src.decl.set}" if book
+            else f"R[R_BOOK + {_colour(src.decl.colour)}] == {src.decl.set}")
 
 
-@kernel(inline=True)
-def has_action(act, R):
-    """Whether a chip acting as ``act`` does something once placed (``chip_action``): every
-    yellow and blue chip (their books act, or count them), a red one with red Set 6."""
-    c = TYPE_COLOUR[act]
-    return (c == YELLOW or c == BLUE or (c == RED and R[R_BOOK + RED] == 6)
-            or user_has_action(c, R))
+def _sets_test(users: list[BookSource]) -> str:
+    """One test that the ruleset chose any of these books: runs of sets of one colour as
+    ``lo <= R[R_BOOK + c] <= hi``."""
+    terms = []
+    for colour in dict.fromkeys(b.decl.colour for b in users):
+        sets = sorted({b.decl.set for b in users if b.decl.colour == colour})
+        book = f"R[R_BOOK + {_colour(colour)}]"
+        runs: list[list[int]] = []
+        for n in sets:
+            if runs and n == runs[-1][1] + 1:
+                runs[-1][1] = n
+            else:
+                runs.append([n, n])
+        terms += [f"{book} == {lo}" if lo == hi else f"{lo} <= {book} <= {hi}" for lo, hi in runs]
+    return terms[0] if len(terms) == 1 else "(" + " or ".join(terms) + ")"
 
 
-@kernel(inline=True)
-def chip_action(P, s, act, G, R, SK, SP, SC, FD, rng, E, UF):
-    """The action of the chip just placed, acting as ``act``: (next chip, its draw number), next
-    chip ``ACTION_NONE`` when nothing is placed next and ``ACTION_ABORT`` when a scripted draw
-    failed (the potion is finished). Called only when ``has_action``. A user's book of the
-    chip's colour (a rules file: ``user_hooks``) acts instead of the shipped ones."""
-    c = TYPE_COLOUR[act]
-    if user_has_action(c, R):
-        user_placed(P, s, act, G, R, SK, SP, SC, FD, rng, E, UF)
-        if c == YELLOW:
-            P[s, F_YELLOW_PTR] += 1
-        return ACTION_NONE, 0
-    if c == YELLOW:
-        book = R[R_BOOK + YELLOW]
-        if book == 1:
-            yellow_1.placed(P, s, G, R, SK, SP, SC, rng, E, UF)
-        elif book == 2:
-            yellow_2.placed(P, s, G, E)
-        elif book == 3:
-            yellow_3.placed(P, s, G, E)
-        elif book == 5:
-            if yellow_5.placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF) == ACTION_ABORT:
-                return ACTION_ABORT, 0
-        P[s, F_YELLOW_PTR] += 1
-        return ACTION_NONE, 0
-    if c == RED:
-        if R[R_BOOK + RED] == 6:
-            nxt = red_6.placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
-            return nxt, P[s, F_DRAWS]
-        return ACTION_NONE, 0
-    if c == BLUE:
-        book = R[R_BOOK + BLUE]
-        if book == 1:
-            pick = blue_1.placed(P, s, act, G, R, SK, SP, SC, FD, rng, E, UF)
-            if pick >= 0:  # the chip the blue chose is placed next, with its own action
-                return P[s, LOOK_T + pick], P[s, LOOK_NO + pick]
-            return pick, 0
-        pos = P[s, POT_P + P[s, F_NPOT] - 1]
-        if book == 2:
-            blue_2.placed(P, s, act, G, E)
-        elif book == 3:
-            blue_3.placed(P, s, pos, G, R, E)
-        elif book == 4:
-            blue_4.placed(P, s, act, pos, G, R, E)
-        elif book == 5:
-            blue_5.placed(P, s, act, G, E)
-        elif book == 6:
-            blue_6.placed(P, s, act, G, E)
-    return ACTION_NONE, 0
+def _chain(users: list[BookSource], modules: dict, ind: str, body) -> list[str]:
+    """An if/elif chain over the books chosen, each branch the lines ``body(src, call)`` gives
+    (``call(point)``: the call of the book's function); a local ``book`` when they share a
+    colour."""
+    if not users:
+        return []
+    shared = len({b.decl.colour for b in users}) == 1 and len(users) > 1
+    out = [f"{ind}book = R[R_BOOK + {_colour(users[0].decl.colour)}]"] if shared else []
+    for i, src in enumerate(users):
+        var = _variable(src)
+        out.append(f"{ind}{'if' if i == 0 else 'elif'} {_chosen(src, 'book' if shared else '')}:")
+        out += [f"{ind}    {line}" for line in body(
+            src, lambda point, var=var: call_text(var, modules[var], point))]
+    return out
 
 
-# --- before a draw, after the potion --------------------------------------------------------------
-
-@kernel(inline=True)
-def before_draw_chip(P, s, G, R, SK, SP, SC, rng, E, UF):
-    """Before a draw while seat s holds chips beside the pot: the one it places now, or -1."""
-    if R[R_BOOK + RED] == 6:
-        return red_6.before_draw(P, s, G, R, SK, SP, SC, rng, E, UF)
-    return -1
+def _books_of(sources: list[BookSource], points: tuple[str, ...]) -> list[BookSource]:
+    return [s for s in sources if any(p in s.hooks for p in points)]
 
 
-@kernel(inline=True)
-def potion_ended(P, s, G, R, SK, SP, SC, rng, E, UF):
-    """Seat s's potion has ended (stopped or exploded), in start-player order in a round: red
-    chips beside the pot placed, kept or returned (red Set 2)."""
-    if R[R_BOOK + RED] == 2 and red_2.has_aside(P, s):  # a call is dear: only if needed
-        red_2.after_stop(P, s, G, R, SK, SP, SC, rng, E, UF)
+def _header(name: str, params: tuple[str, ...]) -> list[str]:
+    return ["", "", "@kernel(inline=True)", f"def {name}({', '.join(params)}):"]
 
 
-# --- evaluation step B ----------------------------------------------------------------------------
-
-@kernel(inline=True)
-def grants_at_b(R):
-    """Whether a book at B grants chips from the supply (green Set 2, purple Sets 2 and 4): the
-    supply is shown to the strategies before each grant."""
-    return R[R_BOOK + GREEN] == 2 or R[R_BOOK + PURPLE] == 2 or R[R_BOOK + PURPLE] == 4
-
-
-@kernel(inline=True)
-def green_at_b(P, s, G, R, supply, die, DS, SK, SP, SC, rng, E, UF):
-    """Green chips at B for seat s."""
-    book = R[R_BOOK + GREEN]
-    if book == 1:
-        green_1.at_b(P, s, G, E)
-    elif book == 2:
-        green_2.at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
-    elif book == 4:
-        green_4.at_b(P, s, G, R, SK, SP, SC, rng, E, UF)
-    elif book == 5:
-        green_5.at_b(P, s, G, R, SK, SP, SC, rng, E, UF)
-    elif book == 6:
-        green_6.at_b(P, s, G, die, DS, supply, rng, E)
-    elif book == 3:
-        green_3.at_b(P, s, G, R, E)
+def _per_chip(point, sources: list[BookSource], modules: dict) -> list[str]:
+    """A per-chip hook point: one compare of the chip's colour per colour a book (or a rule of
+    the colour) acts on, then the chosen books of that colour."""
+    out = _header(point.name, point.params)
+    if point.colour != "c":
+        out.append(f"    c = {point.colour}")
+    defaults = COLOUR_DEFAULTS.get(point.name, {})
+    for colour in COLOUR_NAMES:
+        users = [s for s in _books_of(sources, (point.name,)) if colour in s.decl.chip_colours]
+        if not users and colour not in defaults:
+            continue
+        out.append(f"    if c == {_colour(colour)}:  # {colour}")
+        out += _chain(users, modules, "        ", lambda src, call: [f"return {call(point.name)}"])
+        if colour in defaults:
+            out.append(f"        return {defaults[colour]}")
+    out.append(f"    return {point.default}")
+    return out
 
 
-@kernel(inline=True)
-def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
-    """Purple chips at B for seat s (nothing without one)."""
-    npurple = count_colour(P, s, PURPLE)
-    book = R[R_BOOK + PURPLE]
-    if npurple == 0:
-        return
-    if book == 1:
-        purple_1.at_b(P, s, npurple, G, R, SK, SP, SC, rng, E, UF)
-    elif book == 2:
-        purple_2.at_b(P, s, npurple, G, R, supply, SK, SP, SC, rng, E, UF)
-    elif book == 3:
-        purple_3.at_b(P, s, G, R, E)
-    elif book == 6:
-        purple_6.at_b(P, s, G, E)
-    elif book == 4:
-        purple_4.at_b(P, s, npurple, G, R, supply, SK, SP, SC, rng, E, UF)
+def _per_seat(point, sources: list[BookSource], modules: dict) -> list[str]:
+    """A hook point of a seat or a step: the chosen book of each colour, in colour order."""
+    out = _header(CALLED_AS.get(point.name, point.name), point.params)
+    users = _books_of(sources, (point.name,))
+    ret = "" if point.default is None else "return "
+    for colour in dict.fromkeys(s.decl.colour for s in users):
+        out += _chain([s for s in users if s.decl.colour == colour], modules, "    ",
+                      lambda src, call: [f"{ret}{call(point.name)}"])
+    if point.default is not None:
+        out.append(f"    return {point.default}")
+    elif not users:
+        out.append("    return")
+    return out
 
 
-@kernel(inline=True)
-def coins_at_b(P, s, R):
-    """Coins seat s buys with at once at B (``sim.kernel.evaluation.buy_at_b``): purple Set 5."""
-    if R[R_BOOK + PURPLE] == 5:
-        return purple_5.coins(P, s, R)
-    return 0
+def _action_body(src: BookSource, call, keep: bool) -> list[str]:
+    """A book's branch of ``chip_action``: its ``placed`` (nothing placed next), then its
+    ``chip_action`` (returned, or kept in ``nxt, no`` when the colour acts after it)."""
+    out = [call("placed")] if "placed" in src.hooks else []
+    if "chip_action" in src.hooks:
+        out.append(f"{'nxt, no = ' if keep else 'return '}{call('chip_action')}")
+    return out
 
 
-@kernel(inline=True)
-def black_at_b(P, s, black, R, G, E):
-    """Black chips at B for seat s; ``black[s]`` = black chips in seat s's pot, counted before
-    anyone gains (``sim.kernel.books.common.count_black``)."""
-    book = R[R_BOOK + BLACK]
-    if book == 5:
-        black_5.at_b(P, s, black, G, E)
-    elif book == 6:
-        black_6.at_b(P, s, G, E)
-    else:
-        black_1.at_b(P, s, black, G, E)
+def _actions(sources: list[BookSource], modules: dict) -> list[str]:
+    """``has_action`` (whether a chip acting as t does something once placed) and
+    ``chip_action`` (its action: the chip placed next and its draw number)."""
+    point = BOOK_HOOKS["chip_action"]
+    books = _books_of(sources, ACTION_POINTS)
+    by_colour = {c: [s for s in books if c in s.decl.chip_colours] for c in COLOUR_NAMES}
+    terms = [f"c == {_colour(c)}" for c in ALWAYS_ACTS]
+    terms += [f"(c == {_colour(c)} and {_sets_test(users)})" for c, users in by_colour.items()
+              if users and c not in ALWAYS_ACTS]
+    out = _header("has_action", ("t", "R"))
+    out += ["    c = TYPE_COLOUR[t]", f"    return {' or '.join(terms) or 'False'}"]
+    out += _header("chip_action", point.params)
+    out.append(f"    c = {point.colour}")
+    for colour, users in by_colour.items():
+        after = ALWAYS_ACTS.get(colour)
+        if not users and after is None:
+            continue
+        out.append(f"    if c == {_colour(colour)}:  # {colour}")
+        if after is not None:
+            out.append("        nxt, no = ACTION_NONE, 0")
+        out += _chain(users, modules, "        ",
+                      lambda src, call, keep=after is not None: _action_body(src, call, keep))
+        if after is not None:
+            out += ["        if nxt != ACTION_ABORT:", f"            {after}",
+                    "        return nxt, no"]
+    out.append(f"    return {point.default}")
+    return out
 
 
-@kernel(inline=True)
-def user_books_at_b(P, s, G, R, supply, die, DS, SK, SP, SC, rng, E, UF):
-    """A user's book at B for seat s (a rules file; nothing without one)."""
-    user_at_b(P, s, G, R, supply, die, DS, SK, SP, SC, rng, E, UF)
+def _flag(point, sources: list[BookSource]) -> list[str]:
+    """A flag hook point: whether the ruleset chose a book that raises it."""
+    tests = [_chosen(s) for s in sources if point.name in s.decl.flags]
+    return [*_header(point.name, point.params), f"    return {' or '.join(tests) or 'False'}"]
 
 
-# --- buying ---------------------------------------------------------------------------------------
+def generate(sources: list[BookSource], modules: dict[str, object]) -> str:
+    """The book table's source for these books (``modules``: each book's module by name)."""
+    out: list[str] = []
+    for point in BOOK_HOOK_POINTS:
+        if point.name == "chip_action":
+            out += _actions(sources, modules)
+        elif point.name in ACTION_POINTS:
+            continue
+        elif point.per_chip:
+            out += _per_chip(point, sources, modules)
+        else:
+            out += _per_seat(point, sources, modules)
+    for point in BOOK_FLAG_POINTS:
+        out += _flag(point, sources)
+    return "\n".join(out[2:]) + "\n"
 
-@kernel(inline=True)
-def chip_bought(P, s, t, G, R, E):
-    """Chip t bought by seat s went elsewhere than its bag (True): black Set 5's gift."""
-    if R[R_BOOK + BLACK] == 5:
-        return black_5.gift(P, s, t, G, R, E)
-    return False
+
+def _order(src: BookSource) -> tuple[int, int]:
+    return _colour(src.decl.colour), src.decl.set
 
 
-@kernel(inline=True)
-def buying_moves_droplet(R):
-    """Whether buying may move a droplet (black Set 5), so it settles after each seat buys."""
-    return R[R_BOOK + BLACK] == 5
+SOURCES = sorted(book_sources(), key=_order)
+_modules = {_variable(src): _import(src) for src in SOURCES}
+SOURCE = generate(SOURCES, _modules)
+globals().update(_modules)
+exec(compile(SOURCE, __file__, "exec"), globals())  # noqa: S102 - the generated hook table
+BOOKS_BUILT[0] = True
+
+if __name__ == "__main__":
+    print(SOURCE, end="")

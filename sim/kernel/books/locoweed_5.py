@@ -7,10 +7,15 @@ from __future__ import annotations
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_LOCO, F_RAT
+from sim.rules.declare import book
+
+BOOK = book("locoweed", 5, "draw", name="Locoweed Set 5", prices=5,
+            doc=('A locoweed moves the spaces the rat stone moved this round (cards included) + 1,'
+                 ' at most 4 (the cap applies last, after a yellow Set 2 doubling).'))
 
 
 @kernel(inline=True)
-def move(P, s, G, E):
+def chip_move(P, s, G, E):
     """The spaces a locoweed placed now moves."""
     m = min(P[s, F_RAT] + 1, 4)
     record(E, G, s, EV_LOCO, -1, m, 0)
@@ -18,6 +23,6 @@ def move(P, s, G, E):
 
 
 @kernel(inline=True)
-def doubled(move):
+def doubled_move(move):
     """A doubled distance, capped."""
     return min(move, 4)

@@ -8,6 +8,12 @@ from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_LOCO, F_NPOT, POT_T
 from sim.rules.chips import LOCOWEED, TYPE_COLOUR, WHITE
+from sim.rules.declare import book
+
+BOOK = book("locoweed", 6, "draw", name="Locoweed Set 6", prices=6,
+            doc=('A locoweed moves as the last coloured (non-white) chip in the pot and takes its '
+                 'on-draw action; with none, 1 space and no action. It counts as a locoweed for '
+                 'everything else.'))
 
 
 @kernel(inline=True)

@@ -4,16 +4,27 @@ purple slot (``decide_purple``); round-file key ``purple``."""
 
 from __future__ import annotations
 
+from sim.kernel.books.common import count_colour
 from sim.kernel.decisions.decide import decide_purple
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_PURPLE, F_RUBIES, F_SCORE
+from sim.rules.chips import PURPLE
+from sim.rules.declare import book
+
+BOOK = book("purple", 1, "B", name="Purple Set 1", prices=1,
+            choices=('a lower tier (or none) is allowed',),
+            doc=('Purple chips in the pot: 1 gives 1 VP; 2 give 1 VP and 1 ruby; 3 or more give 2 '
+                 'VP and droplet +1. One tier only.'))
 
 
 @kernel(inline=True)
-def at_b(P, s, npurple, G, R, SK, SP, SC, rng, E, UF):
-    """Step B for seat s with ``npurple`` purple chips in the pot (at least one)."""
+def purple_at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Step B for seat s: nothing without a purple chip in the pot."""
+    npurple = count_colour(P, s, PURPLE)
+    if npurple == 0:
+        return
     tier = decide_purple(P, s, npurple, G, R, SK, SP, SC, rng, UF)
     if tier == 1:
         P[s, F_SCORE] += 1

@@ -7,14 +7,22 @@ Question ``purple-trade`` (b = purple chips in the pot; the tier 0..3); default 
 
 from __future__ import annotations
 
-from sim.kernel.books.common import grant, remove_from_pot
+from sim.kernel.books.common import count_colour, grant, remove_from_pot
 from sim.kernel.decisions.choices import book_answer
 from sim.kernel.decisions.slots import Q_PURPLE_TRADE
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_PURPLE_TRADE, F_RUBIES, F_SCORE
-from sim.rules.chips import B2, G1, K1, P1, Y4
+from sim.rules.chips import B2, G1, K1, P1, PURPLE, Y4
+from sim.rules.declare import book
+
+BOOK = book("purple", 2, "B", name="Purple Set 2", prices=2,
+            choices=('which trade (or none)',),
+            flags=('grants_at_b',),
+            doc=('Purple chips may go back to the supply for one trade: 1 for a black 1, 1 VP, 1 '
+                 'ruby; 2 for a green 1, blue 2, 3 VP, droplet +1; 3 for a yellow 4, 6 VP, 1 ruby,'
+                 ' droplet +2.'))
 
 
 @kernel
@@ -25,8 +33,11 @@ def default(P, s, arg, G, R, decline):
 
 
 @kernel(inline=True)
-def at_b(P, s, npurple, G, R, supply, SK, SP, SC, rng, E, UF):
-    """Step B for seat s with ``npurple`` purple chips in the pot (at least one)."""
+def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Step B for seat s: nothing without a purple chip in the pot."""
+    npurple = count_colour(P, s, PURPLE)
+    if npurple == 0:
+        return
     ok, tier = book_answer(P, s, Q_PURPLE_TRADE, npurple, G, R, SK, SP, SC, rng, UF)
     if not ok:
         tier = default(P, s, npurple, G, R, tier != 0)

@@ -3,15 +3,23 @@ space: 0-9 none, 10-19 1 VP, 20-29 2 VP, 30 and up 3 VP."""
 
 from __future__ import annotations
 
+from sim.kernel.books.common import count_colour
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_PURPLE_VP, F_NPOT, F_SCORE, POT_P, POT_T, R_COINS
 from sim.rules.chips import PURPLE, TYPE_COLOUR
+from sim.rules.declare import book
+
+BOOK = book("purple", 3, "B", name="Purple Set 3", prices=3,
+            doc=('Each purple chip scores by the printed coin number of its space: 0-9 none, 10-19'
+                 ' 1 VP, 20-29 2 VP, 30 or more 3 VP.'))
 
 
 @kernel(inline=True)
-def at_b(P, s, G, R, E):
-    """Step B for seat s (at least one purple chip in the pot)."""
+def purple_at_b(P, s, G, R, E):
+    """Step B for seat s (nothing without a purple chip in the pot)."""
+    if count_colour(P, s, PURPLE) == 0:
+        return
     vp = 0
     for i in range(P[s, F_NPOT]):
         if TYPE_COLOUR[P[s, POT_T + i]] == PURPLE:

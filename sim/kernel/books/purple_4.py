@@ -8,13 +8,21 @@ the highest tier, the upgrade that gains most by price (declining: none). Round-
 
 from __future__ import annotations
 
-from sim.kernel.books.common import grant, remove_from_pot
+from sim.kernel.books.common import count_colour, grant, remove_from_pot
 from sim.kernel.decisions.choices import book_answer, upgrade_target
 from sim.kernel.decisions.slots import Q_PURPLE_UPGRADE
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_UPGRADE, F_NPOT, G_SUPPLY, POT_T, R_PRICE
-from sim.rules.chips import TYPE_COLOUR, WHITE
+from sim.rules.chips import PURPLE, TYPE_COLOUR, WHITE
+from sim.rules.declare import book
+
+BOOK = book("purple", 4, "B", name="Purple Set 4", prices=4,
+            choices=('which chip to upgrade; a lower tier (or none) is allowed',),
+            flags=('grants_at_b',),
+            doc=('Purple chips in the pot: 1 upgrades a 1-chip to a 2-chip of its colour, 2 a '
+                 '2-chip to a 4-chip, 3 or more a 1-chip to a 4-chip (new chip into the bag, old '
+                 'to supply).'))
 
 
 @kernel
@@ -42,8 +50,11 @@ def default(P, s, arg, G, R, decline):
 
 
 @kernel(inline=True)
-def at_b(P, s, npurple, G, R, supply, SK, SP, SC, rng, E, UF):
-    """Step B for seat s with ``npurple`` purple chips in the pot (at least one)."""
+def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
+    """Step B for seat s: nothing without a purple chip in the pot."""
+    npurple = count_colour(P, s, PURPLE)
+    if npurple == 0:
+        return
     ok, a = book_answer(P, s, Q_PURPLE_UPGRADE, npurple, G, R, SK, SP, SC, rng, UF)
     if not ok:
         a = default(P, s, npurple, G, R, a != 0)

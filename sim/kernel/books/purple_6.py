@@ -3,15 +3,23 @@ right after it."""
 
 from __future__ import annotations
 
+from sim.kernel.books.common import count_colour
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_PURPLE_VP, F_NPOT, F_SCORE, POT_T
 from sim.rules.chips import PURPLE, TYPE_COLOUR, TYPE_VALUE
+from sim.rules.declare import book
+
+BOOK = book("purple", 6, "B", name="Purple Set 6", prices=6,
+            doc=('Each purple chip scores VP equal to the printed value of the chip placed right '
+                 'after it (locoweed 1).'))
 
 
 @kernel(inline=True)
-def at_b(P, s, G, E):
-    """Step B for seat s (at least one purple chip in the pot)."""
+def purple_at_b(P, s, G, E):
+    """Step B for seat s (nothing without a purple chip in the pot)."""
+    if count_colour(P, s, PURPLE) == 0:
+        return
     vp = 0
     for i in range(P[s, F_NPOT] - 1):
         if TYPE_COLOUR[P[s, POT_T + i]] == PURPLE:

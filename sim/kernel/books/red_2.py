@@ -28,6 +28,14 @@ from sim.kernel.layout import (
     R_LAST,
 )
 from sim.rules.chips import R1
+from sim.rules.declare import book
+
+BOOK = book("red", 2, "draw, after stop", name="Red Set 2", prices=2,
+            choices=('per red chip: place, keep or return',),
+            doc=('Set beside the pot when drawn. After stopping (or exploding) each one is placed '
+                 'after the last chip (moving its value; into the overflow bowl past the last '
+                 "space), kept for a later round, or returned to the bag. A Second Chance's "
+                 'restart puts the chips set aside in the abandoned potion back into the bag.'))
 
 N_RED_TYPES = 3  # r1, r2, r4 are types R1, R1 + 1, R1 + 2
 
@@ -40,16 +48,17 @@ def default(P, s, arg, G, R, decline):
 
 
 @kernel(inline=True)
-def set_aside(P, s, t, G, E):
+def not_placed(P, s, t, G, E):
     """Put red chip t (already out of the bag) beside the pot (``ASIDE_NEW`` counts this potion's,
     which A Second Chance's restart puts back)."""
     P[s, ASIDE + t - R1] += 1
     P[s, ASIDE_NEW + t - R1] += 1
     record(E, G, s, EV_ASIDE, t, 0, 0)
+    return True
 
 
 @kernel
-def hold_aside(P, s):
+def bag_refilled(P, s):
     """After the bag is refilled: red chips kept beside the pot from earlier rounds stay out."""
     for j in range(N_RED_TYPES):
         for _ in range(P[s, ASIDE + j]):
@@ -57,13 +66,13 @@ def hold_aside(P, s):
 
 
 @kernel(inline=True)
-def has_aside(P, s):
+def _has_aside(P, s):
     """Whether seat s has red chips beside the pot."""
     return P[s, ASIDE] + P[s, ASIDE + 1] + P[s, ASIDE + 2] > 0
 
 
 @kernel
-def after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
+def _after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Once the potion has ended: each red chip beside the pot is placed after the last chip,
     kept beside the pot, or returned to the bag."""
     moved = False
@@ -88,3 +97,16 @@ def after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
                 record(E, G, s, EV_RED_AFTER, t, RED_KEEP, 0)
     if moved and P[s, F_NPOT] > 0:
         P[s, F_REWARD] = min(P[s, POT_P + P[s, F_NPOT] - 1] + 1, R[R_LAST] + 1)
+
+
+@kernel(inline=True)
+def potion_ended(P, s, G, R, SK, SP, SC, rng, E, UF):
+    """Seat s's potion has ended: its red chips beside the pot placed, kept or returned (a call
+    is dear: only if it has some)."""
+    if _has_aside(P, s):
+        _after_stop(P, s, G, R, SK, SP, SC, rng, E, UF)
+
+
+# the name the cards that refill a bag call (A Second Chance, Less is More, An Opportunistic
+# Moment)
+hold_aside = bag_refilled

@@ -19,6 +19,7 @@ from sim.kernel.layout import (
     EV_RED_HOLD,
     F_ANCHOR,
     F_BOOK_PTR,
+    F_DRAWS,
     F_HELD_PTR,
     F_NBAG,
     F_NHOLD,
@@ -26,6 +27,16 @@ from sim.kernel.layout import (
     R_LAST,
     STOP_SCRIPT,
 )
+from sim.rules.declare import book
+
+BOOK = book("red", 6, "draw", name="Red Set 6", prices=6,
+            choices=('place the chip drawn at once, or hold it',
+                     'before each later draw: place a held chip now, or keep holding it'),
+            doc=('After the red chip, one more chip is drawn and set beside the pot; it must be '
+                 'placed this round: at once or before any later draw (with its action), or when '
+                 "the potion ends (then placed like a drawn chip, with its book's distance and the"
+                 " card's bonuses but no action, into the overflow bowl past the last space; a "
+                 'white still counts towards the explosion, even after one).'))
 
 
 @kernel
@@ -37,20 +48,20 @@ def default(P, s, arg, G, R, decline):
 
 
 @kernel
-def place_default(P, s, arg, G, R, decline):
+def _place_default(P, s, arg, G, R, decline):
     """The built-in answer to ``red-place``: none (held chips are placed when the potion ends)."""
     return -1
 
 
 @kernel(inline=True)
-def ask_place(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer to ``red-place``: scripted, its strategy's, else ``place_default``."""
+def _ask_place(P, s, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer to ``red-place``: scripted, its strategy's, else ``_place_default``."""
     ok, a = book_answer(P, s, Q_RED_PLACE, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else place_default(P, s, arg, G, R, a != 0)
+    return a if ok else _place_default(P, s, arg, G, R, a != 0)
 
 
 @kernel
-def placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+def _draw_next(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """After a red chip is placed: draw one more chip; return it to be placed at once (resolved
     next) or hold it beside the pot (``ACTION_NONE``). On the last space (a "next chip" effect,
     lost there), with an empty bag or four chips held: nothing. ``ACTION_ABORT``: a scripted draw
@@ -75,11 +86,11 @@ def placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 
 
 @kernel
-def before_draw(P, s, G, R, SK, SP, SC, rng, E, UF):
+def before_draw_chip(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Before a draw while chips are held: the held chip the seat places now, as if just drawn
     (taken off the held list), or -1 (keep them all to the end)."""
     n = P[s, F_NHOLD]
-    i = ask_place(P, s, n, G, R, SK, SP, SC, rng, UF)
+    i = _ask_place(P, s, n, G, R, SK, SP, SC, rng, UF)
     P[s, F_HELD_PTR] += 1
     if i < 0 or i >= n:
         return -1
@@ -89,3 +100,11 @@ def before_draw(P, s, G, R, SK, SP, SC, rng, E, UF):
     P[s, F_NHOLD] = n - 1
     record(E, G, s, EV_RED_HOLD, t, 2, 0)
     return t
+
+
+@kernel(inline=True)
+def chip_action(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """After a red chip is placed: (the chip drawn, placed at once, and its draw number), or
+    (``ACTION_NONE`` / ``ACTION_ABORT``, the draw number)."""
+    nxt = _draw_next(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+    return nxt, P[s, F_DRAWS]

@@ -10,6 +10,12 @@ from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_YELLOW, F_NPOT, F_WHITE, POT_P, POT_T
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
+from sim.rules.declare import book
+
+BOOK = book("yellow", 1, "draw", name="Yellow Set 1", prices=1,
+            choices=('return the white or not',),
+            doc=('Drawn right after a white chip, the yellow may send that white back to the bag; '
+                 "the white's space stays empty and the white total drops."))
 
 
 @kernel(inline=True)

@@ -7,6 +7,12 @@ from __future__ import annotations
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_DOUBLE, F_DOUBLE
+from sim.rules.declare import book
+
+BOOK = book("yellow", 2, "draw", name="Yellow Set 2", prices=2,
+            choices=('take or decline the doubling, when the next chip is placed',),
+            doc=('The next chip placed moves twice as far (its value plus any extra from its own '
+                 "book), whatever the yellow's value."))
 
 
 @kernel(inline=True)

@@ -6,6 +6,11 @@ from __future__ import annotations
 from sim.kernel.books.common import raise_limit
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_YELLOW_PTR
+from sim.rules.declare import book
+
+BOOK = book("yellow", 3, "passive", name="Yellow Set 3", prices=3,
+            doc=("The explosion limit rises by 1 after the round's first yellow and by 2 after its"
+                 ' third; with Living in Luxury the larger raise counts.'))
 
 
 @kernel(inline=True)

@@ -19,10 +19,16 @@ from sim.kernel.layout import (
     STOP_SCRIPT,
 )
 from sim.rules.chips import TYPE_VALUE
+from sim.rules.declare import book
+
+BOOK = book("yellow", 5, "draw", name="Yellow Set 5", prices=5,
+            choices=('take or decline the move on',),
+            doc=('After the yellow chip, one more chip is drawn: the yellow moves on by its value '
+                 '(locoweed 1) and the chip goes back to the bag, with no effect.'))
 
 
 @kernel(inline=True)
-def placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+def _push(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """The yellow chip just placed; ``ACTION_ABORT`` if a scripted draw failed."""
     if P[s, F_ANCHOR] >= R[R_LAST] or P[s, F_NBAG] == 0:
         return ACTION_NONE
@@ -38,3 +44,10 @@ def placed(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     P[s, F_ANCHOR] = pos
     record(E, G, s, EV_YELLOW_PUSH, u, spaces, pos)
     return ACTION_NONE
+
+
+@kernel(inline=True)
+def chip_action(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+    """The yellow chip just placed: (``ACTION_NONE``, 0), or (``ACTION_ABORT``, 0) if a scripted
+    draw failed."""
+    return _push(P, s, G, R, SK, SP, SC, FD, rng, E, UF), 0

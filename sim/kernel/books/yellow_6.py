@@ -10,6 +10,13 @@ from sim.kernel.decisions.slots import Q_YELLOW_RUBY
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_YELLOW_RUBY, F_RUBIES, G_ROUND, R_ROUNDS
+from sim.rules.chips import TYPE_VALUE
+from sim.rules.declare import book
+
+BOOK = book("yellow", 6, "draw", name="Yellow Set 6", prices=6,
+            choices=('pay a ruby or not, per yellow chip',),
+            doc=('The player may pay 1 ruby to move the yellow chip 3 spaces further (one ruby per'
+                 ' yellow chip).'))
 
 
 @kernel
@@ -21,7 +28,7 @@ def default(P, s, arg, G, R, decline):
 
 
 @kernel(inline=True)
-def move(P, s, t, G, R, SK, SP, SC, rng, E, UF):
+def _extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     """The extra spaces yellow chip t takes (0 or 3)."""
     if P[s, F_RUBIES] >= 1:
         ok, a = book_answer(P, s, Q_YELLOW_RUBY, t, G, R, SK, SP, SC, rng, UF)
@@ -32,3 +39,9 @@ def move(P, s, t, G, R, SK, SP, SC, rng, E, UF):
             record(E, G, s, EV_YELLOW_RUBY, 3, 0, 0)
             return 3
     return 0
+
+
+@kernel(inline=True)
+def chip_move(P, s, t, G, R, SK, SP, SC, rng, E, UF):
+    """The spaces yellow chip t moves: its value and the extra it takes."""
+    return TYPE_VALUE[t] + _extra(P, s, t, G, R, SK, SP, SC, rng, E, UF)
