@@ -42,7 +42,7 @@ PARTS = (
     ("buying by worth (buy_best) and at step B (buy_at_b)",
      ("buy_best", "decide_buy", "take_purchases", "buy_at_b")),
     ("bag refill and rats (reset_potion, tails_between)",
-     ("reset_potion", "hold_aside", "tails_between")),
+     ("reset_potion", "bag_refilled", "tails_between")),
     ("the round's other steps, buying by a list or at random, spending rubies, records "
      "(play_rounds, inlined)", ("play_round",)),
     ("fortune-teller cards, books, witches, other decisions (called)",
