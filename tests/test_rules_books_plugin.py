@@ -9,13 +9,13 @@ import ast
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import types
 from pathlib import Path
 
 import pytest
+import test_numba_cache
 from rules_set import REWRITTEN, USER_SET, shared_rules_files
 
 from sim import numba_cache as nc
@@ -130,38 +130,10 @@ def test_a_users_book_gets_the_shipped_books_hook_points(tmp_path):
 
 # --- the compiled code's cache -------------------------------------------------------------------
 
-KERNEL_SOURCE = re.compile(r"^\s*@kernel\b|cache=True", re.M)
+tree = test_numba_cache.tree  # the fixture: a copy of the sources, its stamps after edits
 
-
-@pytest.fixture
-def stamps(tmp_path, monkeypatch):
-    """Every compiled module's cache stamp in a copy of the sources, after edits (file, old,
-    new) to the copy."""
-    for pkg in nc.PACKAGES:
-        shutil.copytree(ROOT / pkg, tmp_path / pkg)
-    monkeypatch.setattr(nc, "ROOT", tmp_path)
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
-    caches = (nc.imports_of, nc.closure, nc.code_hash, nc.module_stamp, nc._code_hash_memo)
-    compiled = sorted(p.relative_to(tmp_path).as_posix() for pkg in nc.PACKAGES
-                      for p in (tmp_path / pkg).rglob("*.py")
-                      if KERNEL_SOURCE.search(p.read_text(encoding="utf-8")))
-
-    def run(edits=()):
-        for rel, old, new in edits:
-            path = tmp_path / rel
-            text = path.read_text(encoding="utf-8")
-            assert old in text, (rel, old)
-            path.write_text(text.replace(old, new, 1), encoding="utf-8")
-        for f in caches:
-            f.cache_clear()
-        return {m: nc.module_stamp(m) for m in compiled}
-
-    yield run
-    for f in caches:
-        f.cache_clear()
-
-
-def test_a_books_text_edit_recompiles_nothing_and_a_rule_edit_only_its_users(stamps):
+def test_a_books_text_edit_recompiles_nothing_and_a_rule_edit_only_its_users(tree):
+    stamps = tree  # tests/test_numba_cache.py's copy of the sources, stamped after edits
     before = stamps()
     text = stamps([("sim/kernel/books/red_1.py", "With 1-2 orange chips", "With one or two "
                     "orange chips")])
