@@ -33,6 +33,26 @@ def invokers(app):
     return invoke, ok
 
 
+def refusal_line(app, *args) -> str:
+    """The one line (less ``error: ``) the command ``args`` refuses with, run in this process
+    through Typer's CliRunner: exit 2, that line alone on stderr, nothing on stdout. (A fresh
+    ``quacks`` process prints the same line, see :func:`installed_refusal_line`; in-process it
+    costs no interpreter and import start-up, about 1.5 CPU s a command.)"""
+    invoke, _ = invokers(app)
+    return assert_user_error(invoke(*args)).removeprefix("error: ")
+
+
+def installed_refusal_line(*args) -> str:
+    """:func:`refusal_line` of the installed ``quacks`` command in a process of its own."""
+    import subprocess
+
+    r = subprocess.run(["quacks", *map(str, args)], capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and r.stdout == "", r.stderr
+    return lines[0].removeprefix("error: ")
+
+
 def read_only_folder(where):
     """A folder nobody may write: ``where/read-only`` without write permission, or /sys when
     this runs as root (who writes where the permission bits forbid it). Give it write

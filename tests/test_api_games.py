@@ -9,8 +9,10 @@ import re
 import subprocess
 
 import pytest
+from cli_helpers import installed_refusal_line, refusal_line
 
 import sim
+from sim.cli.main import app
 
 
 def _same_line(cli: str, api: str) -> bool:
@@ -55,9 +57,14 @@ def test_play_bad_arguments_are_the_cli_lines(kwargs, message):
     if kwargs.get("strategies") == []:
         return  # the CLI has no empty list
     args = [f"--{k}={v}" for k, v in kwargs.items()]
-    r = subprocess.run(["quacks", "play", *args], capture_output=True, text=True)
-    assert r.returncode == 2
-    assert _same_line(r.stderr.removeprefix("error: ").rstrip("\n"), str(e.value))
+    assert _same_line(refusal_line(app, "play", *args), str(e.value))
+
+
+def test_the_installed_command_refuses_with_the_apps_line():
+    """``quacks`` in a process of its own prints the line the app prints in this one (the
+    refusal tests here run the app in this process, without a second start-up each)."""
+    for args in (("play", "--players=6"), ("tournament", "--resume")):
+        assert installed_refusal_line(*args) == refusal_line(app, *args)
 
 
 def _files(folder) -> list[str]:
@@ -122,12 +129,8 @@ def test_sweep_report_equals_the_cli_report(tmp_path):
 
 
 def _refusal(*args: str) -> str:
-    """The one line a command refuses with (exit 2), less ``error: ``."""
-    r = subprocess.run(["quacks", *args], capture_output=True, text=True)
-    assert r.returncode == 2, r.stderr
-    lines = r.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
-    return lines[0].removeprefix("error: ")
+    """The one line a command refuses with (exit 2), less ``error: `` (run in this process)."""
+    return refusal_line(app, *args)
 
 
 @pytest.mark.parametrize("name, kwargs", [

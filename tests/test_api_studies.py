@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_helpers import installed_refusal_line, refusal_line
 from pandas.testing import assert_frame_equal
 
 import sim
+from sim.cli.main import app
 from sim.questions.report import Report
 
 RUN_TIME = {"seconds", "argv", "created", "provenance", "versions", "out", "files"}
@@ -31,12 +33,19 @@ def _names(folder: Path) -> list[str]:
 
 def _refused(command: str, kwargs: dict, message: str, cli_args: list) -> None:
     """The function raises a ValueError with ``message``; the command prints that very line
-    (exit 2)."""
+    (exit 2; run in this process: the installed command prints the same line, see
+    test_the_installed_command_refuses_with_the_apps_line)."""
     with pytest.raises(ValueError, match=re.escape(message)) as e:
         getattr(sim, command)(**kwargs)
-    r = subprocess.run(["quacks", command, *map(str, cli_args)], capture_output=True, text=True)
-    assert r.returncode == 2, r.stderr
-    assert r.stderr == f"error: {e.value}\n"
+    assert refusal_line(app, command, *cli_args) == str(e.value)
+
+
+def test_the_installed_command_refuses_with_the_apps_line():
+    """``quacks`` in a process of its own prints the line the app prints in this one (the
+    refusal tests below run the app in this process)."""
+    args = ("thresholds", "--n", 100, "--round", 99)
+    line = "--round 99: expected 0 to 20 (no ruleset plays more rounds)"
+    assert installed_refusal_line(*args) == refusal_line(app, *args) == line
 
 
 def _same_tables(api: Report, folder: Path) -> None:
