@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from experiment_checks import NOTEBOOK_GAMES, check_report_folder, notebook_experiments
+
+from sim.study.experiments.file import find_experiment, load_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -90,7 +93,7 @@ def test_the_api_check_sees_what_reaches_past_it(code, expected):
 def test_notebook_executes(path, tmp_path, monkeypatch):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
-    monkeypatch.setenv("QUACKS_NB_GAMES", "120")
+    monkeypatch.setenv("QUACKS_NB_GAMES", str(NOTEBOOK_GAMES))
     monkeypatch.setenv("QUACKS_NB_REPORT_DIR", str(tmp_path))
     nb = nbformat.read(path, as_version=4)
     nbclient.NotebookClient(nb, timeout=900, kernel_name="python3",
@@ -102,6 +105,11 @@ def test_notebook_executes(path, tmp_path, monkeypatch):
               if "image/png" in o.get("data", {})]
     assert images, "the notebook drew no plot"
     assert list(tmp_path.glob("*/report.*")), "the notebook wrote no report"
+    # the shipped experiment it ran is checked here, not run again by test_experiments.py
+    for name in [e for e, nb in notebook_experiments().items() if nb == path.stem]:
+        folders = [j.parent for j in tmp_path.glob("*/experiment.json")]
+        assert len(folders) == 1, folders
+        check_report_folder(load_experiment(find_experiment(name)), folders[0])
 
 
 if __name__ == "__main__":
