@@ -23,7 +23,7 @@ from sim.kernel import layout as L
 from sim.kernel import records as game_nb
 from sim.kernel.cards import deal_deck
 from sim.kernel.decisions.slots import SC_WIDTH
-from sim.kernel.game import finish_game, play_game, setup_game
+from sim.kernel.game import finish_game, game_pointer, play_game, setup_game
 from sim.kernel.records import O_ERR, O_RANK, O_SCORE, O_WIDTH, RD_SCORE, RD_WIDTH
 from sim.kernel.rng import N_STREAMS, game_streams
 from sim.kernel.round import play_round
@@ -31,6 +31,7 @@ from sim.kernel.witches import deal_witches, penny_points
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
+from strategies.registry import slot_table
 
 # component-data.md section 5.1: the chips in the box.
 BOX = {"w1": 20, "w2": 8, "w3": 4, "o1": 20, "g1": 15, "g2": 10, "g4": 13, "b1": 14, "b2": 10,
@@ -89,8 +90,6 @@ def call_kernel(fn, **values):
         elif name == "W":
             args.append(np.zeros(max(getattr(game_nb, "W_WIDTH", 64), 64), dtype=np.int64))
         elif name == "UF":
-            from strategies.registry import slot_table
-
             args.append(slot_table())
         else:
             raise TypeError(f"{fn.__name__}: no value for argument {name!r}")
@@ -137,15 +136,21 @@ def drive_game(seed: int, game: int, strategies, RS=RS, box=BOX):
     finish_game(P, G, out, E)
     assert G[L.G_ERR] == 0
     events = [event_dict(row) for row in E[: count_events(E)]]
-    # The driven game is play_game's game.
+    # The driven game is play_game's game: the very compiled play_game that play_games (the
+    # batch) and replay call (game_pointer), so this compiles no game of its own (calling the
+    # play_game dispatcher with these types compiled the whole game again, ~10 CPU s cold).
     out2 = np.zeros((n, O_WIDTH), dtype=np.int64)
     rd2 = np.zeros((9, n, RD_WIDTH), dtype=np.int64)
     E2 = np.zeros((0, L.EV_WIDTH), dtype=np.int64)
     deal = np.full(N_STREAMS, game, dtype=np.int64)
-    call_kernel(play_game, seed=np.uint64(seed), deal=deal, nplayers=n, R=R, coins=RS.coins,
-                vp=RS.vp, ruby=RS.ruby, tails=RS.tails, die=RS.die, supply0=RS.supply,
-                price=RS.price, book_round=RS.book_round, book_set=RS.book_set,
-                start_bag=RS.starting_bag, SK=SK, SP=SP, out=out2, rd=rd2, E=E2)
+    tables = (R, RS.coins, RS.vp, RS.ruby, RS.tails, RS.die, RS.supply, RS.price, RS.book_round,
+              RS.book_set, RS.starting_bag)
+    assert tuple(inspect.signature(play_game.py_func).parameters)[3:14] == (
+        "R", "coins", "vp", "ruby", "tails", "die", "supply0", "price", "book_round", "book_set",
+        "start_bag")  # the order of tables
+    uf = slot_table()
+    game_pointer(tables, SK, SP, uf)[0](np.uint64(seed), deal, n, *tables, SK, SP, out2, rd2, E2,
+                                        uf)
     np.testing.assert_array_equal(out, out2)
     np.testing.assert_array_equal(rd, rd2)
     return events, out, rd, bags
