@@ -165,7 +165,9 @@ def test_potion_counts_do_not_depend_on_the_pieces(monkeypatch, stop):
     args = (np.array(q.bag, dtype=np.int64), q.start, int(BASE.game("explosion_limit")), 1, R, SK,
             SP)
     one_call = potion_histograms(np.uint64(seed), 0, n, *args, 64, *slot_table())
-    assert one_call.sum() == n
+    assert one_call[:54].sum() == n  # each potion once by its space, once by its VP, once by
+    assert one_call[pot.VP_AT:pot.BREW_AT].sum() == n  # its chips' VP while brewing
+    assert one_call[pot.BREW_AT:].sum() == n
     bounds = [0, 1, 7, 4096, 11_111, 29_999, 30_000]
     pieces = sum(potion_histograms(np.uint64(seed), a, b - a, *args, max(1, min(64, b - a)),
                                    *slot_table())
@@ -175,7 +177,7 @@ def test_potion_counts_do_not_depend_on_the_pieces(monkeypatch, stop):
     monkeypatch.setattr(pot, "FIRST_PIECE", 4_999)
     split = pot.sample(q, n, seed, piece_seconds=0.05, progress=lambda d, t: seen.append((d, t)))
     assert len(seen) >= 2 and seen[0] == (4_999, n) and seen[-1] == (n, n)
-    assert np.array_equal(split, one_call[:54])  # (the kernel's bowl rows: sample(with_bowl=True))
+    assert np.array_equal(split, one_call[:54])  # (the rows after the spaces: sample(full=True))
 
 
 def test_potion_cli_matches_one_kernel_call():

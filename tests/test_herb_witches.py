@@ -328,7 +328,7 @@ def test_potion_counts_the_bowl():
     from sim.rules.ruleset import load_ruleset
 
     q = pot.make_query("o6,w3", "never", None, 50, load_ruleset("herb-witches"))
-    res = pot.summarize(pot.sample(q, 40_000, 1, with_bowl=True), q, is_exact=False, seed=1)
+    res = pot.summarize(pot.sample(q, 40_000, 1, full=True), q, is_exact=False, seed=1)
     assert res["p_bowl"] == 1.0 and res["expected_reward_space"] == 53
     lo, hi = res["expected_bowl_vp_ci"]
     assert lo < 2 < hi and hi - lo < 0.05

@@ -1,6 +1,6 @@
 """Bottled Courage, an example rules file: a card with an end-of-potion effect and a choice.
 
-    quacks game --rules-file experiments/rules/bottled_courage.py \
+    quacks play --rules-file experiments/rules/bottled_courage.py \
         --set 'cards.extra=["bottled-courage"]'
 
 Once every potion has ended, in start-player order, each player whose pot did not explode may pay

@@ -1,6 +1,6 @@
 """Green Sprouts, an example rules file: an ingredient book, a new effect for the green chips.
 
-    quacks game --rules-file experiments/rules/green_sprouts.py --set books.green=7
+    quacks play --rules-file experiments/rules/green_sprouts.py --set books.green=7
 
 Green Set 7 (garden spider, draw): a green chip placed, the pot intact, scores its value in VP at
 once (a green 1 one VP, a green 2 two, a green 4 four). Its chips cost Set 1's prices. The hook

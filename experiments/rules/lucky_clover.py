@@ -1,6 +1,6 @@
 """Lucky Clover, an example rules file: a card with a draw-time effect.
 
-    quacks game --rules-file experiments/rules/lucky_clover.py --set 'cards.extra=["lucky-clover"]'
+    quacks play --rules-file experiments/rules/lucky_clover.py --set 'cards.extra=["lucky-clover"]'
 
 Every orange chip a player places this round gives them 1 VP at once. The hook point is
 ``after_placed`` (a drawn chip just placed, its pot intact): a plain function, compiled by Numba

@@ -1,6 +1,6 @@
 """Market Day, an example rules file: a card that changes the buying phase.
 
-    quacks game --rules-file experiments/rules/market_day.py --set 'cards.extra=["market-day"]'
+    quacks play --rules-file experiments/rules/market_day.py --set 'cards.extra=["market-day"]'
 
 In step E of this round every player buys with 2 coins more than their reward space shows (an
 exploded player who took the VP instead of the coins gets none). The hook point is ``buy_coins``:

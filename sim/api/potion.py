@@ -16,7 +16,7 @@ from sim.kernel.decisions import slots as S
 from sim.kernel.layout import (
     MAX_CHIPS,
 )
-from sim.kernel.potions import BOWL_ROWS, potion_histograms
+from sim.kernel.potions import BOWL_ROWS, BREW_AT, HIST_ROWS, VP_AT, potion_histograms
 from sim.rules import chips
 from sim.rules.chip_limits import parse_chips_capped
 from sim.rules.ruleset import SET_COLOURS, Ruleset
@@ -133,11 +133,13 @@ def card_id(q: PotionQuery) -> str | None:
 
 def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
            progress: Callable[[int, int], None] | None = None,
-           piece_seconds: float = PIECE_SECONDS, with_bowl: bool = False) -> np.ndarray:
+           piece_seconds: float = PIECE_SECONDS, full: bool = False) -> np.ndarray:
     """Histogram counts[reward space, outcome] of n sampled potions; outcome 0 intact, 1 exploded,
-    2 exploded inside a blue Set 2 protection window (VP and coins both count). ``with_bowl``:
-    ``BOWL_ROWS`` more rows, 54 + b counting the potions whose overflow bowl scores b VP (they
-    are in row 53 too); :func:`summarize` reads them.
+    2 exploded inside a blue Set 2 protection window (VP and coins both count). ``full``: the
+    rows after the 54 spaces too (``sim.kernel.potions``): 54 + b counting the potions whose
+    overflow bowl scores b VP (they are in row 53 too), ``VP_AT`` + v those that score v VP in
+    all (space, bowl and what the chips scored while brewing), ``BREW_AT`` + v those whose chips
+    scored v VP while brewing; :func:`summarize` reads them.
 
     Potion i uses random stream (seed, i), so the counts are the same however the index range
     is split: it is worked through in pieces of about ``piece_seconds`` each (one compiled call
@@ -149,7 +151,7 @@ def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
     limit = int(q.ruleset.game("explosion_limit"))
     flask = 1 if q.flask is not None else 0
     uf = slot_table()
-    hist = np.zeros((54 + BOWL_ROWS, N_OUTCOMES), dtype=np.int64)
+    hist = np.zeros((HIST_ROWS, N_OUTCOMES), dtype=np.int64)
     done, step = 0, min(n, FIRST_PIECE)
     while done < n:
         m = min(step, n - done)
@@ -162,7 +164,7 @@ def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
             progress(done, n)
         # the next piece: about piece_seconds at the rate just seen (at most 8 times bigger)
         step = max(1, min(8 * m, int(m * piece_seconds / dt) if dt > 0 else 8 * m))
-    return hist if with_bowl else hist[:54]
+    return hist if full else hist[:54]
 
 
 def is_optimal(q: PotionQuery) -> bool:
@@ -172,14 +174,14 @@ def is_optimal(q: PotionQuery) -> bool:
 
 def sample_optimal(q: PotionQuery, n: int, seed: int,
                    progress: Callable[[int, int], None] | None = None,
-                   with_bowl: bool = False) -> np.ndarray:
+                   full: bool = False) -> np.ndarray:
     """:func:`sample` for the compiled optimal stopper: one chunk a thread and pieces of about
     30 s, so each chunk's memo of solved states stays warm over many potions (a fresh memo per
     chunk and piece makes it many times slower). The counts are those of :func:`sample`."""
     import numba
 
     return sample(q, n, seed, chunks=numba.get_num_threads(), progress=progress,
-                  piece_seconds=OPTIMAL_PIECE_SECONDS, with_bowl=with_bowl)
+                  piece_seconds=OPTIMAL_PIECE_SECONDS, full=full)
 
 
 def exact_setup(q: PotionQuery, stop: str | None = None, *, coin_value: float | None = None,
@@ -307,11 +309,13 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
 
 
 def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | None) -> dict:
-    """The JSON-ready answer from a histogram of counts (sampled) or probabilities (exact); a
-    sampled histogram with the overflow bowl's rows (``sample(with_bowl=True)``) adds the bowl's
-    VP to the expected VP and reports it on its own (``expected_bowl_vp``)."""
+    """The JSON-ready answer from a histogram of counts (sampled) or probabilities (exact). A
+    sampled histogram with every row (``sample(full=True)``) counts the VP a potion scores in all:
+    its space's, its overflow bowl's (reported on its own, ``expected_bowl_vp``, when the ruleset
+    has the bowl) and what its chips scored while brewing (``expected_brewing_vp``: a book or
+    card that scores as a chip is placed); without them the expected VP is the space's."""
     rs = q.ruleset
-    bowl = hist[54:] if hist.shape[0] > 54 else None
+    rows = hist[54:] if hist.shape[0] > 54 else None
     hist = hist[:54]
     total = float(hist.sum())
     probs = hist / total
@@ -320,11 +324,9 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
     reward_w = hist.sum(axis=1)
     coins_mean = float((probs.sum(axis=1) * rs.coins).sum())
     vp_values, vp_weights = rs.vp, reward_w
-    if bowl is not None:  # the spoon's potions split by their bowl VP (b = 0 for an empty bowl)
-        by_b = bowl.sum(axis=1)
-        spoon_plain = reward_w[53] - by_b.sum()
-        vp_values = np.concatenate([rs.vp[:53], [rs.vp[53]], rs.vp[53] + np.arange(len(by_b))])
-        vp_weights = np.concatenate([reward_w[:53], [spoon_plain], by_b])
+    if rows is not None:  # each potion's VP in all
+        vp_weights = rows[VP_AT - 54:BREW_AT - 54].sum(axis=1)
+        vp_values = np.arange(len(vp_weights))
     vp_mean = float((vp_values * vp_weights).sum() / total)
     out = {
         "bag": chips.format_counts(chips.counts_of(q.bag)),
@@ -349,15 +351,18 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
         out["expected_reward_space_ci"] = list(ci)
         out["expected_coins_ci"] = list(mean_ci(rs.coins, reward_w)[1])
         out["expected_vp_ci"] = list(mean_ci(vp_values, vp_weights)[1])
-    if bowl is not None:
-        by_b = bowl.sum(axis=1)
+    if rows is not None:
+        brew = rows[BREW_AT - 54:].sum(axis=1)
+        out["expected_brewing_vp"] = float((np.arange(len(brew)) * brew).sum() / total)
+        out["expected_brewing_vp_ci"] = list(mean_ci(np.arange(len(brew)), brew)[1])
+    if rows is not None and has_bowl(q):
+        by_b = rows[:BOWL_ROWS].sum(axis=1)
         out["expected_bowl_vp"] = float((np.arange(len(by_b)) * by_b).sum() / total)
         out["p_bowl"] = float(by_b.sum() / total)
-        if not is_exact:
-            bv = np.concatenate([[0], np.arange(len(by_b))])
-            out["expected_bowl_vp_ci"] = list(
-                mean_ci(bv, np.concatenate([[total - by_b.sum()], by_b]))[1])
-            out["p_bowl_ci"] = list(wilson(by_b.sum(), int(total)))
+        bv = np.concatenate([[0], np.arange(len(by_b))])
+        out["expected_bowl_vp_ci"] = list(
+            mean_ci(bv, np.concatenate([[total - by_b.sum()], by_b]))[1])
+        out["p_bowl_ci"] = list(wilson(by_b.sum(), int(total)))
     key = (lambda x: float(x)) if is_exact else (lambda x: int(x))
     out["distribution"] = {
         "intact": {str(s): key(hist[s, 0]) for s in range(54) if hist[s, 0] > 0},

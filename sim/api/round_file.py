@@ -43,7 +43,6 @@ from sim.kernel.records import (
     W_WIDTH,
 )
 from sim.kernel.rng import N_STREAMS
-from sim.kernel.round import play_round
 from sim.rules import chips
 from sim.rules.books import ROUND_FILE_KEYS
 from sim.rules.cards import card_numbered, in_deck
@@ -241,6 +240,10 @@ def play_prepared(pr: PreparedRound) -> dict:
 def play_checked_round(P, G, R, rs, n, supply, SK, SP, SC, FD, DS, rng, E, where) -> dict:
     """Play the scripted round set up in the arrays (its events into ``E``, from the start),
     raise a RoundFileError for any game error or unused script, and return its result."""
+    # imported here: the kernel builds its hook tables when imported, and a round file's ruleset
+    # may load rules files (``plugins``) that must come first
+    from sim.kernel.round import play_round
+
     flask_before = P[:, L.F_FLASK].copy()
     play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
                rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E,

@@ -196,6 +196,9 @@ def print_potion(res: dict, rs) -> None:
         t.add_row("P(chips in the bowl)", f"{res['p_bowl']:.4f}", ci_text(res["p_bowl_ci"]))
         t.add_row("mean bowl VP", f"{res['expected_bowl_vp']:.3f}",
                   ci_text(res["expected_bowl_vp_ci"]))
+    if res.get("expected_brewing_vp_ci", [0, 0])[1] > 0:  # a book or card scoring as chips land
+        t.add_row("mean VP while brewing", f"{res['expected_brewing_vp']:.3f}",
+                  ci_text(res["expected_brewing_vp_ci"]))
     out.print(t)
     d = Table(title="reward spaces", show_header=True, header_style="bold")
     dist = res["distribution"]

@@ -30,14 +30,24 @@ from sim.kernel.layout import (
     F_NHOLD,
     F_PROTECTED,
     F_REWARD,
+    F_SCORE,
     G_CARD,
     G_WIDTH,
     P_WIDTH,
     R_POTION_CARD,
+    R_VP,
 )
 from sim.kernel.rng import CHOICE_STREAM, N_STREAMS, stream_seed
 
 BOWL_ROWS = 32  # histogram rows for the overflow bowl's VP (the last one: that many or more)
+# histogram rows for the VP a potion scores: its reward space's, its bowl's and what its chips
+# scored while brewing (a book or card's effect: blue Set 4, a user's green Sprouts); then the
+# chips' alone (the last row of each: that many or more, which no bag of the game reaches)
+VP_ROWS = 128
+BREW_ROWS = 64
+VP_AT = 54 + BOWL_ROWS
+BREW_AT = VP_AT + VP_ROWS
+HIST_ROWS = BREW_AT + BREW_ROWS
 
 
 @kernel(inline=True)
@@ -66,6 +76,7 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, fla
     for j in range(3):
         P[0, ASIDE + j] = 0
     P[0, F_NHOLD] = 0
+    P[0, F_SCORE] = 0  # what the chips score while brewing (each potion from 0)
     empty_pot(P, 0, start, limit)
     potion_card(P, G, R, E)
     brew_until_stop(P, 0, G, R, SK, SP, SC, FD, rng, E, UF)
@@ -78,8 +89,10 @@ def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chu
     """Brew potions first..first+n-1; return counts[reward space 0..53, outcome], outcome 0
     intact, 1 exploded, 2 exploded inside a blue Set 2 protection window (VP and coins); rows
     54 + b (b < BOWL_ROWS) count the potions whose overflow bowl holds chips and scores b VP (they
-    are counted at space 53 as well)."""
-    hist = np.zeros((n_chunks, 54 + BOWL_ROWS, 3), dtype=np.int64)
+    are counted at space 53 as well); rows ``VP_AT`` + v count the potions scoring v VP in all
+    (reward space, bowl and chips), rows ``BREW_AT`` + v those whose chips scored v VP while
+    brewing."""
+    hist = np.zeros((n_chunks, HIST_ROWS, 3), dtype=np.int64)
     for c in prange(n_chunks):
         lo = first + c * n // n_chunks
         hi = first + (c + 1) * n // n_chunks
@@ -109,8 +122,12 @@ def run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start,
         brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start, limit, flask, UF)
         outcome = P[0, F_EXPLODED] + P[0, F_PROTECTED]
         hist[P[0, F_REWARD], outcome] += 1
+        vp = R[R_VP + P[0, F_REWARD]] + P[0, F_SCORE]
         if P[0, F_BOWL_N] > 0:
             hist[54 + min(bowl_vp(P, 0), BOWL_ROWS - 1), outcome] += 1
+            vp += bowl_vp(P, 0)
+        hist[VP_AT + min(max(vp, 0), VP_ROWS - 1), outcome] += 1
+        hist[BREW_AT + min(max(P[0, F_SCORE], 0), BREW_ROWS - 1), outcome] += 1
 
 
 @kernel(nrt=True)

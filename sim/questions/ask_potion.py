@@ -153,9 +153,9 @@ def potion(
     if exact:
         hist = pot.exact(q)
     elif pot.is_optimal(q):
-        hist = pot.sample_optimal(q, n, seed, progress=progress, with_bowl=pot.has_bowl(q))
+        hist = pot.sample_optimal(q, n, seed, progress=progress, full=True)
     else:
-        hist = pot.sample(q, n, seed, progress=progress, with_bowl=pot.has_bowl(q))
+        hist = pot.sample(q, n, seed, progress=progress, full=True)
     secs = time.perf_counter() - t0
     res = pot.summarize(hist, q, is_exact=exact, seed=None if exact else seed)
     res["seconds"] = round(secs, 3)
