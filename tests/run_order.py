@@ -41,12 +41,13 @@ COMPILE_FREE = (
 )
 # the slowest files with a warm cache for their few tests (CPU s with the children, measured one
 # file at a time with a cache of its own under load: the notebooks ~58, the stop-thresholds
-# notebook ~30 of them; the shipped experiments run end to end ~19), and last the runs with
-# RULES_FILES_TESTS's rules files (a tournament resumed and on Dask), which load its compiled
-# kernels: early enough not to end the run (with three tests they would come near the end among
-# the rest), late enough that those kernels are compiled by then. (test_reproducible.py is no
-# longer here: ~2.4 in all with its own warm cache, its chunk-count tests ~0.1 each.)
-LONG_FILES = ("tests/test_notebooks.py", "tests/test_experiments.py",
+# notebook ~30 of them; the shipped experiments run end to end ~19; the Dask backend ~45, ~26 of
+# them in its two worker processes, which load the shared kernels: by now compiled), and last
+# the runs with RULES_FILES_TESTS's rules files (a tournament resumed and on Dask), which load its
+# compiled kernels: early enough not to end the run (with three tests they would come near the
+# end among the rest), late enough that those kernels are compiled by then.
+# (test_reproducible.py is no longer here: ~2.4 in all, its chunk-count tests ~0.1 each.)
+LONG_FILES = ("tests/test_notebooks.py", "tests/test_experiments.py", "tests/test_dask_backend.py",
               "tests/test_rules_file_runs.py")
 
 
