@@ -265,7 +265,8 @@ def test_book_questions_are_unique_and_name_a_book():
 
 def test_every_witch_is_a_unit():
     """Each witch has her module in sim.kernel.witches (named after the id) holding her declared
-    number and a built-in answer (``default``), and asks through ``witch_answer``; the hook
+    number and a built-in answer (``default``), and asks through ``witch_answer`` (or
+    ``ask_witch``, ``ask_witch_when``, which fall back to her ``default``); the hook
     table uses the module; nothing outside
     sim.kernel.witches and the strategy slots names a witch by a ``W_*`` constant, and no round,
     brewing, explosion or evaluation module imports a witch's module or numbers a witch."""
@@ -282,7 +283,8 @@ def test_every_witch_is_a_unit():
         numbers = {v for k, v in vars(mod).items() if k.isupper() and type(v) is int}
         assert w.number in numbers, f"{name}.py: no constant witch_number({w.id!r})"
         assert callable(getattr(mod, "default", None)), name
-        assert "witch_answer(" in Path(mod.__file__).read_text(encoding="utf-8"), name
+        assert re.search(r"\b(witch_answer|ask_witch|ask_witch_when)\(",
+                         Path(mod.__file__).read_text(encoding="utf-8")), name
         assert f"{name}." in hooks_src, \
             f"sim/kernel/witches/hooks.py (or potion_hooks.py) does not use {name}"
         assert w.script in SCRIPT_FORMS, w.id

@@ -147,9 +147,9 @@ def test_a_docstring_comment_or_field_doc_edit_changes_no_stamp(tree):
         # a card's text is the doc= of its declaration, in its own module
         ("sim/kernel/cards/rat_infestation.py", '"Rat tails count double this round."',
          '"Rat tails count twice this round."'),
-        # so is a witch's, in hers
-        ("sim/kernel/witches/second_flask.py", "'back to the bag, the flask empties",
-         "'back to the bag, the flask is emptied"),
+        # a witch's is the first paragraph of her module's docstring (doc=__doc__)
+        ("sim/kernel/witches/second_flask.py", "bag, the flask empties",
+         "bag, the flask is emptied"),
     ])
     assert changed(before, after) == []
 

@@ -1,6 +1,8 @@
-"""What the two generated hook tables share (the cards' ``sim.kernel.cards.hooks`` and the user's
-books' ``sim.kernel.books.hooks``): importing a rules file's module under a private name,
-making its plain hook functions kernel functions, and reading the arguments a hook names."""
+"""What the generated hook tables share (the cards' ``sim.kernel.cards.hooks``, the books'
+``sim.kernel.books.hooks`` and the witches' ``sim.kernel.witches.hooks`` and ``potion_hooks``):
+importing a rules file's module under a private name, making its plain hook functions kernel
+functions, reading the arguments a hook names, and running a table's generated source in its
+module (``install``)."""
 
 from __future__ import annotations
 
@@ -48,3 +50,15 @@ def call_text(variable: str, module, point: str) -> str:
     """The call a generated hook table makes of ``module``'s hook function ``point`` (the module
     named ``variable`` in the table's source), with the arguments the function names."""
     return f"{variable}.{point}({', '.join(hook_params(getattr(module, point)))})"
+
+
+def install(namespace: dict, modules: dict[str, object], source: str, built: list[bool]) -> None:
+    """Run a generated hook table: its ``source`` in its module's ``namespace`` (the module's
+    globals, given the rule ``modules`` the source calls, by variable), then mark the table built
+    (``built[0]``: a rule loaded from now on would not be played). A table module run as a
+    script (``python -m ...hooks``) prints its source instead of nothing."""
+    namespace.update(modules)
+    exec(compile(source, namespace["__file__"], "exec"), namespace)  # noqa: S102 - generated
+    built[0] = True
+    if namespace["__name__"] == "__main__":
+        print(source, end="")

@@ -90,7 +90,7 @@ def _declared(path: Path, tree: ast.Module, name: str, kind: type, what: str):
             decl_node = node
     if decl_node is None:
         return None
-    ns: dict = {}
+    ns: dict = {"__doc__": ast.get_docstring(tree)}  # doc=__doc__: the module's text
     try:
         exec(compile(ast.Module(body=[*imports, decl_node], type_ignores=[]), str(path), "exec"),
              ns)

@@ -328,11 +328,18 @@ class WitchDeclaration:
         raise KeyError(f"witch '{self.id}' declares no threshold {name}")
 
 
+def rule_text(doc: str) -> str:
+    """A rule's text from ``doc``: its first paragraph, the lines joined by spaces, so that a
+    module's docstring that opens with the text may be given (``doc=__doc__``)."""
+    return " ".join(line.strip() for line in doc.strip().split("\n\n", 1)[0].splitlines())
+
+
 def witch(number: int, id: str, group: str, *, name: str, doc: str, phase: str = "",  # noqa: A002
           event=None, first_round: int = 1, params: tuple = (),
           script: str = SCRIPT_CALL) -> WitchDeclaration:
-    """A witch's declaration (``number``: ``USER_NUMBER`` in a user's file); ValueError (one line)
-    for a value that cannot be right."""
+    """A witch's declaration (``number``: ``USER_NUMBER`` in a user's file; ``doc``: her text,
+    or her module's docstring, ``doc=__doc__``, whose first paragraph is her text); ValueError
+    (one line) for a value that cannot be right."""
     if not isinstance(id, str) or not id or id != id.lower() or " " in id:
         raise ValueError(f"witch id {id!r}: lower case words joined by '-'")
     if group not in WITCH_GROUPS:
@@ -349,7 +356,7 @@ def witch(number: int, id: str, group: str, *, name: str, doc: str, phase: str =
         raise ValueError(f"witch '{id}': event must be a function (b, c) -> dict of fields")
     params = tuple((str(n), int(off), d) for n, off, d in params)
     number = number or USER_WITCH_NUMBERS.get(id, USER_NUMBER)
-    return WitchDeclaration(number, id, group, str(name), str(doc), str(phase), event,
+    return WitchDeclaration(number, id, group, str(name), rule_text(str(doc)), str(phase), event,
                             first_round, params, script)
 
 

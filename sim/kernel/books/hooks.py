@@ -40,7 +40,7 @@ import importlib
 from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE, offer_red  # noqa: F401
 from sim.kernel.jit import kernel  # noqa: F401
 from sim.kernel.layout import F_YELLOW_PTR, R_BOOK  # noqa: F401
-from sim.kernel.rules_modules import call_text, compile_hooks, import_rules_module
+from sim.kernel.rules_modules import call_text, compile_hooks, import_rules_module, install
 from sim.rules.book_files import BOOKS_BUILT, book_sources, is_shipped
 from sim.rules.card_files import BookSource
 from sim.rules.chips import COLOUR_NAMES, TYPE_COLOUR, TYPE_VALUE  # noqa: F401
@@ -237,9 +237,4 @@ def _order(src: BookSource) -> tuple[int, int]:
 SOURCES = sorted(book_sources(), key=_order)
 _modules = {_variable(src): _import(src) for src in SOURCES}
 SOURCE = generate(SOURCES, _modules)
-globals().update(_modules)
-exec(compile(SOURCE, __file__, "exec"), globals())  # noqa: S102 - the generated hook table
-BOOKS_BUILT[0] = True
-
-if __name__ == "__main__":
-    print(SOURCE, end="")
+install(globals(), _modules, SOURCE, BOOKS_BUILT)

@@ -35,7 +35,7 @@ import importlib
 from sim.kernel.droplet import settle_all  # noqa: F401
 from sim.kernel.jit import kernel  # noqa: F401
 from sim.kernel.layout import F_CARD_ARG, G_CARD, G_NP, G_START_PLAYER  # noqa: F401
-from sim.kernel.rules_modules import compile_hooks, hook_params, import_rules_module
+from sim.kernel.rules_modules import compile_hooks, hook_params, import_rules_module, install
 from sim.rules.card_files import CardSource
 from sim.rules.card_numbers import CARD_SOURCES, HOOKS_BUILT, PURPLE
 from sim.rules.declare import CARD_HOOK_POINTS
@@ -134,9 +134,4 @@ _modules = card_modules()
 _compile_hooks(_modules)
 PURPLE_CARDS = sum(1 << src.decl.number for src in CARD_SOURCES if src.decl.timing == PURPLE)
 SOURCE = generate(CARD_SOURCES, _modules)
-globals().update(_modules)
-exec(compile(SOURCE, __file__, "exec"), globals())  # noqa: S102 - the generated hook table
-HOOKS_BUILT[0] = True
-
-if __name__ == "__main__":
-    print(SOURCE, end="")
+install(globals(), _modules, SOURCE, HOOKS_BUILT)

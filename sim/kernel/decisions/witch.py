@@ -4,7 +4,8 @@ The kernel (a witch's module in ``sim.kernel.witches``) asks only when the witch
 seat still holds her penny (or she visits) and her phase has come; the questions and answers are
 listed in ``slots`` (``W_*``, ``WQ_SIX_NEXT``). Each witch's module holds her built-in answer
 (``default``) and asks through ``witch_answer`` here, which gives the scripted, user, never or
-random answer, or says that the built-in one applies. The built-in default calls a witch once her
+random answer, or says that the built-in one applies (``ask_witch``: that, else her ``default``,
+for a witch whose answer has no form of its own). The built-in default calls a witch once her
 gain passes a threshold (``P_W_*``) from her first round on, and in the last round whenever she
 is worth more than the penny kept (``game.penny_vp``): ``last_call`` and ``penny_worth`` below.
 """
@@ -70,6 +71,36 @@ def witch_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
     if q <= N_WITCHES and G[G_ROUND] < SP[s, SLOT_WITCH, q] and not last_call(G, R, q):
         return ASK_ANSWER, 0  # the built-in strategy: not before her first round
     return ASK_DEFAULT, 0
+
+
+@kernel(inline=True)
+def ask_witch(P, s, w, arg, default, G, R, SK, SP, SC, rng, UF):
+    """Seat s's answer to witch w with argument ``arg`` where her answer needs no form of its own
+    (call her: not 0; an upgrade's choice): the scripted, user, never or random answer
+    (``witch_answer``), or her built-in one, ``default(P, s, arg, G, R, SP)`` (her module's)."""
+    how, a = witch_answer(P, s, w, arg, G, R, SK, SP, SC, rng, UF)
+    return default(P, s, arg, G, R, SP) if how == ASK_DEFAULT else a
+
+
+@kernel(inline=True)
+def ask_witch_when(P, s, w, arg, default, G, R, SK, SP, SC, rng, UF):
+    """``ask_witch`` for a witch whose round-file answer says when (``scripted_when``: the potion
+    witches between draws): ``(how, answer)``, the answer her ``default``'s for ``ASK_DEFAULT``,
+    the scripted one's for ``ASK_SCRIPT``, else ``witch_answer``'s (her module may draw its own
+    for ``ASK_RANDOM``)."""
+    how, a = witch_answer(P, s, w, arg, G, R, SK, SP, SC, rng, UF)
+    if how == ASK_DEFAULT:
+        return how, default(P, s, arg, G, R, SP)
+    if how == ASK_SCRIPT:
+        return how, scripted_when(P, s, a, arg)
+    return how, a
+
+
+@kernel(inline=True)
+def visit_default(s, arg, G, SP, w, threshold, visiting):
+    """A witch's built-in answer by one threshold: call her when ``arg`` reaches the seat's
+    ``SP[s, SLOT_WITCH, threshold]``, or, when she visits (free), reaches ``visiting``."""
+    return 1 if arg >= SP[s, SLOT_WITCH, threshold] or (G[G_VISIT] == w and arg >= visiting) else 0
 
 
 @kernel(inline=True)

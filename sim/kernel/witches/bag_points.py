@@ -1,6 +1,7 @@
-"""Bag points (points group), at step D for any seat: 2 VP for every chip still in the bag that is
-a non-white 2-, 4- or 6-chip, a purple chip or a locoweed (white and black chips and other
-1-chips score nothing).
+"""2 VP for every chip still in the bag that is a non-white 2-, 4- or 6-chip, a purple chip or a
+locoweed (white and black chips and other 1-chips score nothing).
+
+Bag points (points group) acts at step D, for any seat.
 
 Question: b = the VP she gives; answer 1 calls her. Default: for at least ``P_W_BAG`` VP; in the
 last round for more than the penny.
@@ -8,19 +9,15 @@ last round for more than the penny.
 
 from __future__ import annotations
 
-from sim.kernel.decisions.witch import ASK_DEFAULT, points_default, witch_answer
+from sim.kernel.decisions.witch import ask_witch, points_default
 from sim.kernel.jit import kernel
 from sim.kernel.layout import BAGCNT, F_SCORE
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import BLACK, LOCOWEED, PURPLE, TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import witch
 
-WITCH = witch(10, "bag-points", "points", name="Bag points",
-    doc='2 VP for every chip still in the bag that is a non-white 2-, 4- or 6-chip, a purple '
-        'chip or a locoweed (white and black chips and other 1-chips score nothing).',
-    phase='VP step (D), any player',
-    event=lambda b, c: {"vp": b},
-    params=(('P_W_BAG', 19, 8),))
+WITCH = witch(10, "bag-points", "points", name="Bag points", doc=__doc__,
+    phase='VP step (D), any player', event=lambda b, c: {"vp": b}, params=(('P_W_BAG', 19, 8),))
 BAG_POINTS = WITCH.number
 P_W_BAG = WITCH.param("P_W_BAG")
 
@@ -51,7 +48,6 @@ def at_points(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
     """Step D, any seat: her VP if it calls her."""
     vp = _bag_points(P, s)
     if vp > 0:
-        how, a = witch_answer(P, s, BAG_POINTS, vp, G, R, SK, SP, SC, rng, UF)
-        if (default(P, s, vp, G, R, SP) if how == ASK_DEFAULT else a) != 0:
+        if ask_witch(P, s, BAG_POINTS, vp, default, G, R, SK, SP, SC, rng, UF) != 0:
             P[s, F_SCORE] += vp
             call_witch(P, s, G, E, BAG_POINTS, vp, 0)

@@ -1,7 +1,8 @@
-"""Both rewards (potion group), at evaluation step A: an exploded player takes both the VP and the
-coins; if no intact potion reached further, the player also rolls the bonus die (the hook
-``at_die`` returns how far the furthest caller got; the die is rolled by
-``sim.kernel.evaluation.phase_a_die``).
+"""An exploded player takes both the VP and the coins; if no intact potion reached further, the
+player also rolls the bonus die.
+
+Both rewards (potion group) acts at evaluation step A: the hook ``at_die`` returns how far the
+furthest caller got; the die is rolled by ``sim.kernel.evaluation.phase_a_die``.
 
 Question: b = the reward space; answer 1 calls her. Default: when the part an explosion loses is
 worth at least ``P_W_BOTH`` VP (a coin worth ``P_W_COIN_VP``; in the last round a coin is worth
@@ -11,7 +12,7 @@ worth at least ``P_W_BOTH`` VP (a coin worth ``P_W_COIN_VP``; in the last round 
 from __future__ import annotations
 
 from sim.kernel.decisions.slots import SLOT_WITCH
-from sim.kernel.decisions.witch import ASK_DEFAULT, last_call, penny_worth, witch_answer
+from sim.kernel.decisions.witch import ask_witch, last_call, penny_worth
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     F_BOTH,
@@ -25,11 +26,8 @@ from sim.kernel.layout import (
 from sim.kernel.witches.common import call_witch
 from sim.rules.declare import witch
 
-WITCH = witch(4, "both-rewards", "potion", name="Both rewards",
-    doc='An exploded player takes both the VP and the coins; if no intact potion reached '
-        'further, the player also rolls the bonus die.',
-    phase='evaluation step A, pot exploded',
-    event=lambda b, c: {"reward_space": b},
+WITCH = witch(4, "both-rewards", "potion", name="Both rewards", doc=__doc__,
+    phase='evaluation step A, pot exploded', event=lambda b, c: {"reward_space": b},
     params=(('P_W_BOTH', 14, 2.0), ('P_W_COIN_VP', 22, 0.25)))
 BOTH_REWARDS = WITCH.number
 P_W_BOTH = WITCH.param("P_W_BOTH")
@@ -55,8 +53,7 @@ def at_die(P, s, G, R, SK, SP, SC, rng, E, UF):
     (``F_BOTH``: ``phase_a_die`` lets it roll if no intact potion is further). True if called."""
     if P[s, F_EXPLODED] == 0 or P[s, F_PROTECTED] != 0:
         return False
-    how, a = witch_answer(P, s, BOTH_REWARDS, P[s, F_REWARD], G, R, SK, SP, SC, rng, UF)
-    if (default(P, s, P[s, F_REWARD], G, R, SP) if how == ASK_DEFAULT else a) == 0:
+    if ask_witch(P, s, BOTH_REWARDS, P[s, F_REWARD], default, G, R, SK, SP, SC, rng, UF) == 0:
         return False
     P[s, F_PROTECTED] = 1  # VP and coins both, as a protected explosion
     P[s, F_BOTH] = 1

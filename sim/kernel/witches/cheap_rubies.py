@@ -1,6 +1,8 @@
-"""Cheap rubies (points group), at the start of step F: droplet moves and flask refills cost 1
-ruby each for the rest of the step (``sim.kernel.costs`` reads ``F_CHEAP``), as often as the
-player likes (not in the last round's ruby conversion).
+"""This step, droplet moves and flask refills cost 1 ruby each instead of 2, as often as the player
+likes (not in the last round's ruby conversion).
+
+Cheap rubies (points group) acts at the start of step F: the step's cheap price is ``F_CHEAP``,
+which ``sim.kernel.costs`` reads.
 
 Question: b = the rubies held; answer 1 calls her. Default: with at least ``P_W_CHEAP`` rubies
 (2, when she visits).
@@ -8,18 +10,14 @@ Question: b = the rubies held; answer 1 calls her. Default: with at least ``P_W_
 
 from __future__ import annotations
 
-from sim.kernel.decisions.slots import SLOT_WITCH
-from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
+from sim.kernel.decisions.witch import ask_witch, visit_default
 from sim.kernel.jit import kernel
-from sim.kernel.layout import F_CHEAP, F_RUBIES, G_VISIT
+from sim.kernel.layout import F_CHEAP, F_RUBIES
 from sim.kernel.witches.common import call_witch
 from sim.rules.declare import witch
 
-WITCH = witch(12, "cheap-rubies", "points", name="Cheap rubies",
-    doc='This step, droplet moves and flask refills cost 1 ruby each instead of 2, as often as '
-        "the player likes (not in the last round's ruby conversion).",
-    phase='spending rubies (step F)',
-    event=lambda b, c: {"rubies": b},
+WITCH = witch(12, "cheap-rubies", "points", name="Cheap rubies", doc=__doc__,
+    phase='spending rubies (step F)', event=lambda b, c: {"rubies": b},
     params=(('P_W_CHEAP', 21, 4),))
 CHEAP_RUBIES = WITCH.number
 P_W_CHEAP = WITCH.param("P_W_CHEAP")
@@ -28,8 +26,7 @@ P_W_CHEAP = WITCH.param("P_W_CHEAP")
 @kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough rubies (2, when she visits)."""
-    return 1 if arg >= SP[s, SLOT_WITCH, P_W_CHEAP] \
-        or (G[G_VISIT] == CHEAP_RUBIES and arg >= 2) else 0
+    return visit_default(s, arg, G, SP, CHEAP_RUBIES, P_W_CHEAP, 2)
 
 
 
@@ -38,7 +35,6 @@ def at_spending(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step F, before spending: the step's cheap price if the seat calls her."""
     if P[s, F_RUBIES] <= 0:
         return
-    how, a = witch_answer(P, s, CHEAP_RUBIES, P[s, F_RUBIES], G, R, SK, SP, SC, rng, UF)
-    if (default(P, s, P[s, F_RUBIES], G, R, SP) if how == ASK_DEFAULT else a) != 0:
+    if ask_witch(P, s, CHEAP_RUBIES, P[s, F_RUBIES], default, G, R, SK, SP, SC, rng, UF) != 0:
         P[s, F_CHEAP] = 1
         call_witch(P, s, G, E, CHEAP_RUBIES, P[s, F_RUBIES], 0)

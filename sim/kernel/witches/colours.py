@@ -1,6 +1,7 @@
-"""Colours (points group), at step D for a seat taking the VP: VP by the number of different
-non-white colours in the pot (locoweed counts): 1-4 give 3, 5 give 4, 6 give 7, 7 give 10, 8 give
-14.
+"""VP by the number of different non-white colours in the pot (locoweed counts): 1-4 give 3, 5 give
+4, 6 give 7, 7 give 10, 8 give 14.
+
+Colours (points group) acts at step D, for a seat taking the VP.
 
 Question: b = the VP she gives; answer 1 calls her. Default: for at least ``P_W_COLOURS`` VP; in
 the last round for more than the penny.
@@ -8,18 +9,15 @@ the last round for more than the penny.
 
 from __future__ import annotations
 
-from sim.kernel.decisions.witch import ASK_DEFAULT, points_default, witch_answer
+from sim.kernel.decisions.witch import ask_witch, points_default
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_NPOT, F_SCORE, POT_T
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import N_COLOURS, TYPE_COLOUR, WHITE
 from sim.rules.declare import witch
 
-WITCH = witch(9, "colours", "points", name="Colours",
-    doc='VP by the number of different non-white colours in the pot (locoweed counts): 1-4 '
-        'give 3, 5 give 4, 6 give 7, 7 give 10, 8 give 14.',
-    phase='VP step (D), taking the VP',
-    event=lambda b, c: {"vp": b},
+WITCH = witch(9, "colours", "points", name="Colours", doc=__doc__,
+    phase='VP step (D), taking the VP', event=lambda b, c: {"vp": b},
     params=(('P_W_COLOURS', 18, 4),))
 COLOURS = WITCH.number
 P_W_COLOURS = WITCH.param("P_W_COLOURS")
@@ -54,7 +52,6 @@ def at_points(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
         vp = _colour_points(P, s)
         if vp <= 0:
             return
-        how, a = witch_answer(P, s, COLOURS, vp, G, R, SK, SP, SC, rng, UF)
-        if (default(P, s, vp, G, R, SP) if how == ASK_DEFAULT else a) != 0:
+        if ask_witch(P, s, COLOURS, vp, default, G, R, SK, SP, SC, rng, UF) != 0:
             P[s, F_SCORE] += vp
             call_witch(P, s, G, E, COLOURS, vp, 0)

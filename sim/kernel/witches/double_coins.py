@@ -1,5 +1,8 @@
-"""Double coins (buying group), at step E before buying: the coins to buy with double (still at
-most 2 chips of different colours); in the last round, the coins turned into VP double instead.
+"""The coins to buy with are doubled (still at most 2 chips of different colours); in the last
+round, the coins turned into VP (5 to 1) are doubled.
+
+Double coins (buying group) acts at step E, before buying, and in the last round at the coin
+conversion.
 
 Question: b = the coins; answer 1 calls her. Default: with at least ``P_W_COINS`` coins; in the
 last round when the VP she adds beat the penny.
@@ -8,18 +11,15 @@ last round when the VP she adds beat the penny.
 from __future__ import annotations
 
 from sim.kernel.decisions.slots import SLOT_WITCH
-from sim.kernel.decisions.witch import ASK_DEFAULT, last_call, penny_worth, witch_answer
+from sim.kernel.decisions.witch import ask_witch, last_call, penny_worth
 from sim.kernel.jit import kernel
 from sim.kernel.layout import R_FINAL_COINS
 from sim.kernel.witches.common import call_witch
 from sim.rules.declare import witch
 
-WITCH = witch(6, "double-coins", "buying", name="Double coins",
-    doc='The coins to buy with are doubled (still at most 2 chips of different colours); in '
-        'the last round, the coins turned into VP (5 to 1) are doubled.',
+WITCH = witch(6, "double-coins", "buying", name="Double coins", doc=__doc__,
     phase='buying (step E); last round: the coin conversion',
-    event=lambda b, c: {"coins": b, "now": c},
-    params=(('P_W_COINS', 15, 20),))
+    event=lambda b, c: {"coins": b, "now": c}, params=(('P_W_COINS', 15, 20),))
 DOUBLE_COINS = WITCH.number
 P_W_COINS = WITCH.param("P_W_COINS")
 
@@ -38,8 +38,7 @@ def _double(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     """The coins, doubled if the seat calls her."""
     if coins <= 0:
         return coins
-    how, a = witch_answer(P, s, DOUBLE_COINS, coins, G, R, SK, SP, SC, rng, UF)
-    if (default(P, s, coins, G, R, SP) if how == ASK_DEFAULT else a) == 0:
+    if ask_witch(P, s, DOUBLE_COINS, coins, default, G, R, SK, SP, SC, rng, UF) == 0:
         return coins
     call_witch(P, s, G, E, DOUBLE_COINS, coins, 2 * coins)
     return 2 * coins

@@ -1,5 +1,7 @@
-"""Free twin (buying group), after the purchases of step E: one chip just bought (listed at
-``G_OUT``) comes a second time, free, if the supply has one.
+"""One chip just bought comes a second time, free (if the supply has one).
+
+Free twin (buying group) acts after the purchases of step E (the chips bought are listed at
+``G_OUT``).
 
 Question: b = chips bought; answer: the chip type twinned, -1 none. Default: the dearest chip
 just bought that costs at least ``P_W_TWIN`` (any, when she visits). A round file names the chip.
@@ -16,10 +18,8 @@ from sim.kernel.witches.common import call_witch
 from sim.rules.chips import chip_name
 from sim.rules.declare import SCRIPT_BOUGHT, witch
 
-WITCH = witch(7, "free-twin", "buying", name="Free twin",
-    doc='One chip just bought comes a second time, free (if the supply has one).',
-    phase='buying (step E), after the purchases',
-    event=lambda b, c: {"chip": chip_name(b)},
+WITCH = witch(7, "free-twin", "buying", name="Free twin", doc=__doc__,
+    phase='buying (step E), after the purchases', event=lambda b, c: {"chip": chip_name(b)},
     first_round=2, params=(('P_W_TWIN', 17, 12),), script=SCRIPT_BOUGHT)
 FREE_TWIN = WITCH.number
 P_W_TWIN = WITCH.param("P_W_TWIN")

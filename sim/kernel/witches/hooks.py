@@ -39,8 +39,10 @@ from __future__ import annotations
 # the generated source's names (it runs in this module's namespace)
 from sim.kernel.jit import kernel  # noqa: F401
 from sim.kernel.layout import F_REWARD, G_NP, G_START_PLAYER, R_WITCHES  # noqa: F401
+from sim.kernel.rules_modules import install
 from sim.kernel.witches.common import witch_ready  # noqa: F401
-from sim.kernel.witches.table import built, entry, witch_modules
+from sim.kernel.witches.table import entry, witch_modules
+from sim.rules.witch_files import WITCHES_BUILT
 
 # (entry, hook point, form, inlined) in the order of a round; between draws: potion_hooks
 ENTRIES = (
@@ -70,9 +72,4 @@ def step_e_before_buying(P, s, coins, G, R, supply, shop, SK, SP, SC, rng, E, UF
 _modules = witch_modules([point for _name, point, _form, _inline in ENTRIES])
 SOURCE = "".join(entry(name, point, form, _modules, inline) + "\n"
                  for name, point, form, inline in ENTRIES) + CORE
-globals().update(_modules)
-exec(compile(SOURCE, __file__, "exec"), globals())  # noqa: S102 - the generated hook table
-built()
-
-if __name__ == "__main__":
-    print(SOURCE, end="")
+install(globals(), _modules, SOURCE, WITCHES_BUILT)

@@ -20,23 +20,14 @@ from __future__ import annotations
 # the generated source's names (it runs in this module's namespace)
 from sim.kernel.jit import kernel  # noqa: F401
 from sim.kernel.layout import F_PENNY, F_VISITED, G_VISIT, G_WITCH, R_WITCHES  # noqa: F401
+from sim.kernel.rules_modules import install
 from sim.kernel.witches.common import witch_ready  # noqa: F401
-from sim.kernel.witches.table import (
-    between_draws_mask,
-    between_draws_test,
-    built,
-    entry,
-    witch_modules,
-)
+from sim.kernel.witches.table import between_draws_mask, between_draws_test, entry, witch_modules
+from sim.rules.witch_files import WITCHES_BUILT
 
 BETWEEN_DRAWS = between_draws_mask()  # bit w: witch w acts between draws
 
 _modules = witch_modules(["between_draws"])
 SOURCE = (between_draws_test("between_draws_possible") + "\n"
           + entry("between_draws", "between_draws", "first", _modules, inline=False) + "\n")
-globals().update(_modules)
-exec(compile(SOURCE, __file__, "exec"), globals())  # noqa: S102 - the generated hook table
-built()
-
-if __name__ == "__main__":
-    print(SOURCE, end="")
+install(globals(), _modules, SOURCE, WITCHES_BUILT)

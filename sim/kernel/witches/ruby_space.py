@@ -1,6 +1,7 @@
-"""Ruby space (points group), at step C on a reward space showing a ruby: as many rubies as the
-space's VP instead of the usual ruby (instead of It's Shining Extra Bright's 2 as well); the VP
-are scored as usual.
+"""The reward space shows a ruby: take as many rubies as its VP instead of the usual ruby (instead
+of It's Shining Extra Bright's 2 as well); the VP are scored as usual.
+
+Ruby space (points group) acts at step C, on a reward space showing a ruby.
 
 Question: b = the rubies she gives; answer 1 calls her. Default: for at least ``P_W_RUBIES``
 rubies (more than 1, when she visits).
@@ -8,18 +9,13 @@ rubies (more than 1, when she visits).
 
 from __future__ import annotations
 
-from sim.kernel.decisions.slots import SLOT_WITCH
-from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
+from sim.kernel.decisions.witch import ask_witch, visit_default
 from sim.kernel.jit import kernel
-from sim.kernel.layout import G_VISIT
 from sim.kernel.witches.common import call_witch
 from sim.rules.declare import witch
 
-WITCH = witch(11, "ruby-space", "points", name="Ruby space",
-    doc='The reward space shows a ruby: take as many rubies as its VP instead of the usual '
-        "ruby (instead of It's Shining Extra Bright's 2 as well); the VP are scored as usual.",
-    phase='rubies step (C), on a ruby space',
-    event=lambda b, c: {"rubies": b},
+WITCH = witch(11, "ruby-space", "points", name="Ruby space", doc=__doc__,
+    phase='rubies step (C), on a ruby space', event=lambda b, c: {"rubies": b},
     params=(('P_W_RUBIES', 20, 4),))
 RUBY_SPACE = WITCH.number
 P_W_RUBIES = WITCH.param("P_W_RUBIES")
@@ -28,8 +24,7 @@ P_W_RUBIES = WITCH.param("P_W_RUBIES")
 @kernel
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough rubies (more than one, when she visits)."""
-    return 1 if arg >= SP[s, SLOT_WITCH, P_W_RUBIES] \
-        or (G[G_VISIT] == RUBY_SPACE and arg > 1) else 0
+    return visit_default(s, arg, G, SP, RUBY_SPACE, P_W_RUBIES, 2)
 
 
 
@@ -39,8 +34,7 @@ def at_rubies(P, s, vp, rubies, G, R, SK, SP, SC, rng, E, UF):
     calls her)."""
     if vp <= 0:
         return rubies
-    how, a = witch_answer(P, s, RUBY_SPACE, vp, G, R, SK, SP, SC, rng, UF)
-    if (default(P, s, vp, G, R, SP) if how == ASK_DEFAULT else a) == 0:
+    if ask_witch(P, s, RUBY_SPACE, vp, default, G, R, SK, SP, SC, rng, UF) == 0:
         return rubies
     call_witch(P, s, G, E, RUBY_SPACE, vp, 0)
     return vp

@@ -1,5 +1,7 @@
-"""Second flask (potion group): the pot just exploded on a white chip and the flask is full: the
-white goes back to the bag, the flask empties, and the player may draw on or stop.
+"""The pot just exploded and the flask is full: the white chip that exploded it goes back to the
+bag, the flask empties, and the player may draw on or stop.
+
+Second flask (potion group) acts when the pot explodes on a white chip with the flask full.
 
 Question: b = the white chip type; answer 1 calls her. Default: always.
 """
@@ -8,18 +10,15 @@ from __future__ import annotations
 
 from sim.kernel.bag import white_back
 from sim.kernel.bowl import bowl_white_back
-from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
+from sim.kernel.decisions.witch import ask_witch
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_EXPLODED, F_FLASK
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import TYPE_COLOUR, WHITE, chip_name
 from sim.rules.declare import witch
 
-WITCH = witch(1, "second-flask", "potion", name="Second flask",
-    doc='The pot just exploded and the flask is full: the white chip that exploded it goes '
-        'back to the bag, the flask empties, and the player may draw on or stop.',
-    phase='potion phase, when the pot explodes',
-    event=lambda b, c: {"chip": chip_name(b)})
+WITCH = witch(1, "second-flask", "potion", name="Second flask", doc=__doc__,
+    phase='potion phase, when the pot explodes', event=lambda b, c: {"chip": chip_name(b)})
 SECOND_FLASK = WITCH.number
 
 
@@ -36,8 +35,7 @@ def exploded(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
     goes back to the bag, the flask empties, and brewing may go on. True if called."""
     if P[s, F_FLASK] == 0 or TYPE_COLOUR[t] != WHITE:
         return False
-    how, a = witch_answer(P, s, SECOND_FLASK, t, G, R, SK, SP, SC, rng, UF)
-    if (default(P, s, t, G, R, SP) if how == ASK_DEFAULT else a) == 0:
+    if ask_witch(P, s, SECOND_FLASK, t, default, G, R, SK, SP, SC, rng, UF) == 0:
         return False
     if bowl:
         bowl_white_back(P, s, t)

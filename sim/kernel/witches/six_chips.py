@@ -1,6 +1,8 @@
-"""Six chips (potion group), between draws of an intact pot: draw up to 6 chips; the seat places
-any of them, one at a time in the order it chooses, each with its action (into the overflow bowl
-past the last space); the rest go back to the bag. Brewing then goes on as usual.
+"""Draw 6 chips; place any of them, in any order, each with its action (into the overflow bowl past
+the last space); the rest go back to the bag. Brewing then goes on.
+
+Six chips (potion group) acts between draws of an intact pot: she draws up to 6 chips (as many as
+the bag holds), placed one at a time in the order the seat chooses.
 
 Questions: ``SIX_CHIPS`` (b = 1 if the player is about to stop; answer 1 calls her; default:
 when about to stop) and, once called, ``WQ_SIX_NEXT`` for each placement (b = chips held,
@@ -19,7 +21,7 @@ from sim.kernel.decisions.witch import (
     ASK_DEFAULT,
     ASK_RANDOM,
     ASK_SCRIPT,
-    scripted_when,
+    ask_witch_when,
     witch_answer,
 )
 from sim.kernel.events import record
@@ -44,12 +46,9 @@ from sim.kernel.witches.common import call_witch
 from sim.rules.chips import BLUE, GREEN, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import SCRIPT_SIX, witch
 
-WITCH = witch(2, "six-chips", "potion", name="Six chips",
-    doc='Draw 6 chips; place any of them, in any order, each with its action (into the '
-        'overflow bowl past the last space); the rest go back to the bag. Brewing then goes on.',
-    phase='potion phase, pot intact',
-    event=lambda b, c: {"drawn": b},
-    first_round=6, script=SCRIPT_SIX)
+WITCH = witch(2, "six-chips", "potion", name="Six chips", doc=__doc__,
+    phase='potion phase, pot intact', event=lambda b, c: {"drawn": b}, first_round=6,
+    script=SCRIPT_SIX)
 SIX_CHIPS = WITCH.number
 
 
@@ -57,17 +56,6 @@ SIX_CHIPS = WITCH.number
 def default(P, s, arg, G, R, SP):
     """The built-in answer: call her when about to stop."""
     return 1 if arg == 1 else 0
-
-
-@kernel
-def _ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer: scripted (when), its strategy's, else ``default``."""
-    how, a = witch_answer(P, s, SIX_CHIPS, arg, G, R, SK, SP, SC, rng, UF)
-    if how == ASK_DEFAULT:
-        return default(P, s, arg, G, R, SP)
-    if how == ASK_SCRIPT:
-        return scripted_when(P, s, a, arg)
-    return a
 
 
 @kernel
@@ -173,7 +161,8 @@ def _place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 @kernel
 def between_draws(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
     """Between draws of an intact pot (``stopping``: the seat would stop now): True if called."""
-    if P[s, F_NBAG] > 0 and _ask(P, s, stopping, G, R, SK, SP, SC, rng, UF) != 0:
+    if P[s, F_NBAG] > 0 and ask_witch_when(P, s, SIX_CHIPS, stopping, default, G, R, SK, SP,
+                                           SC, rng, UF)[1] != 0:
         _place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
         return True
     return False

@@ -24,7 +24,7 @@ import importlib
 
 from sim.kernel.rules_modules import compile_hooks, hook_params, import_rules_module
 from sim.rules.declare import WITCH_GROUPS, WITCH_HOOKS, WITCH_SPECIAL_FUNCTIONS
-from sim.rules.witch_files import WITCH_SOURCES, WITCHES_BUILT, WitchSource
+from sim.rules.witch_files import WITCH_SOURCES, WitchSource
 
 FORMS = ("first", "each", "thread", "die")
 WITCH_GROUPS_INDEX = {g: i for i, g in enumerate(WITCH_GROUPS)}
@@ -136,8 +136,3 @@ def between_draws_test(name: str) -> str:
 def between_draws_mask() -> int:
     """Bit w: witch w acts between draws."""
     return sum(1 << src.decl.number for src in users_of("between_draws"))
-
-
-def built() -> None:
-    """A table was generated: a witch loaded from now on would not be played."""
-    WITCHES_BUILT[0] = True

@@ -1,6 +1,8 @@
-"""Upgrade (buying group), at step E before buying: the last two chips in the pot one level up
-each, or one chip anywhere in the pot (never orange or white; 1 -> 2, 2 -> 4). The bigger chip
-comes from the supply into the bag, the old one goes back.
+"""The last 2 chips in the pot each go up one level (1 to 2, 2 to 4), or 1 chip anywhere in the pot
+does; never orange or white. The bigger chip comes from the supply into the bag, the old one goes
+back. Also after an explosion and taking the VP.
+
+Upgrade (buying group) acts at step E, before buying.
 
 Question: b = 0; answer 1 = the last two chips, 2 + k = pot entry k alone, 0 none. Default: the
 upgrade of greatest gain by price (``best_upgrade``). A round file answers "last2", an index or
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 from sim.kernel.bag import add_chip, discard_chip, remove_pot_entry
 from sim.kernel.decisions.choices import upgrade_target
-from sim.kernel.decisions.witch import ASK_DEFAULT, witch_answer
+from sim.kernel.decisions.witch import ask_witch
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_UPGRADE, F_NPOT, G_SUPPLY, POT_T, R_PRICE
@@ -19,13 +21,8 @@ from sim.kernel.witches.common import call_witch
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import SCRIPT_POT_ENTRY, witch
 
-WITCH = witch(5, "upgrade", "buying", name="Upgrade",
-    doc='The last 2 chips in the pot each go up one level (1 to 2, 2 to 4), or 1 chip anywhere '
-        'in the pot does; never orange or white. The bigger chip comes from the supply into the '
-        'bag, the old one goes back. Also after an explosion and taking the VP.',
-    phase='buying (step E)',
-    event=lambda b, c: {"chips_upgraded": c},
-    first_round=3, script=SCRIPT_POT_ENTRY)
+WITCH = witch(5, "upgrade", "buying", name="Upgrade", doc=__doc__, phase='buying (step E)',
+    event=lambda b, c: {"chips_upgraded": c}, first_round=3, script=SCRIPT_POT_ENTRY)
 UPGRADE = WITCH.number
 
 
@@ -85,9 +82,7 @@ def _upgrade_entry(P, s, k, supply, G, E):
 def before_buying(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, before buying: the chips the seat picks go up a level. Returns the coins (the
     same)."""
-    how, a = witch_answer(P, s, UPGRADE, 0, G, R, SK, SP, SC, rng, UF)
-    if how == ASK_DEFAULT:
-        a = default(P, s, 0, G, R, SP)
+    a = ask_witch(P, s, UPGRADE, 0, default, G, R, SK, SP, SC, rng, UF)
     n = P[s, F_NPOT]
     done = 0
     if a == 1:

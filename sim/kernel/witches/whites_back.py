@@ -1,5 +1,7 @@
-"""Whites back (potion group), between draws of an intact pot: the last 2 white chips in the pot
-(or just the last one) go back to the bag; their spaces stay empty and the white total drops.
+"""The last 2 white chips in the pot (or just the last one) go back to the bag, wherever they lie;
+their spaces stay empty and the white total drops.
+
+Whites back (potion group) acts between draws of an intact pot.
 
 Question: b = 1 if the player is about to stop; answer: whites sent back (0, 1 or 2, the last
 ones). Default: 2 when about to stop with a white total of at least ``P_W_WHITES``. A round file
@@ -10,13 +12,7 @@ from __future__ import annotations
 
 from sim.kernel.bag import remove_pot_entry, return_chip
 from sim.kernel.decisions.slots import SLOT_WITCH
-from sim.kernel.decisions.witch import (
-    ASK_DEFAULT,
-    ASK_RANDOM,
-    ASK_SCRIPT,
-    scripted_when,
-    witch_answer,
-)
+from sim.kernel.decisions.witch import ASK_RANDOM, ask_witch_when
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_ANCHOR, F_NPOT, F_START, F_WHITE, POT_P, POT_T, R_FLASK_REUSE
 from sim.kernel.rng import CHOICE_STREAM, randint
@@ -24,9 +20,7 @@ from sim.kernel.witches.common import call_witch
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE, chip_name
 from sim.rules.declare import SCRIPT_WHITES, witch
 
-WITCH = witch(3, "whites-back", "potion", name="Whites back",
-    doc='The last 2 white chips in the pot (or just the last one) go back to the bag, wherever '
-        'they lie; their spaces stay empty and the white total drops.',
+WITCH = witch(3, "whites-back", "potion", name="Whites back", doc=__doc__,
     phase='potion phase, pot intact',
     event=lambda b, c: {"whites": b,
                         "chips": [chip_name(x % 32 - 1) for x in (c // 32, c) if x % 32]},
@@ -44,14 +38,8 @@ def default(P, s, arg, G, R, SP):
 @kernel
 def _ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted (when), its strategy's, random (1 or 2), else ``default``."""
-    how, a = witch_answer(P, s, WHITES_BACK, arg, G, R, SK, SP, SC, rng, UF)
-    if how == ASK_DEFAULT:
-        return default(P, s, arg, G, R, SP)
-    if how == ASK_SCRIPT:
-        return scripted_when(P, s, a, arg)
-    if how == ASK_RANDOM:
-        return 1 + randint(rng, CHOICE_STREAM + s, 2)
-    return a
+    how, a = ask_witch_when(P, s, WHITES_BACK, arg, default, G, R, SK, SP, SC, rng, UF)
+    return 1 + randint(rng, CHOICE_STREAM + s, 2) if how == ASK_RANDOM else a
 
 
 @kernel

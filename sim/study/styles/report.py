@@ -5,11 +5,11 @@ marked) and the report folder (``sim.study.design.folder``): ``summary``, ``styl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 from sim.stats.clusters import METHOD_DIFF, METHOD_SHARE
 from sim.study.balance.report import ci_cell
+from sim.study.common.variants_report import VariantsReport
 from sim.study.design.text import md
 from sim.study.styles.descriptors import BY_NAME
 from sim.study.styles.viability import pick_deals
@@ -140,16 +140,7 @@ def map_figure(res):
     return fig
 
 
-def plot_jobs(res) -> list[tuple[str, Callable[[], object]]]:
-    """(PNG file name, function drawing the figure)."""
-    return [(MAP_PNG, lambda: map_figure(res))]
-
-
-def write_report(res, out: str | Path, *, force: bool = False,
-                 argv: Sequence[str] | None = None) -> list[str]:
-    """Write the report folder (see the module); returns its file names."""
-    from sim.study.exploit.report import write_variants_report
-
-    return write_variants_report(res, out, kind="styles", jobs=plot_jobs(res),
-                                 report_markdown=report_markdown, table_names=TABLES,
-                                 interval_methods=INTERVAL_METHODS, force=force, argv=argv)
+REPORT = VariantsReport("styles", TABLES, INTERVAL_METHODS, report_markdown,
+                        ((MAP_PNG, map_figure),))
+plot_jobs = REPORT.plot_jobs
+write_report = REPORT.write_report
