@@ -48,7 +48,7 @@ def add_book(src: BookSource) -> str:
             raise RulesFileError(f"{src.path}: book '{d.id}': question '{q[0]}': the id is taken")
     for k in d.script:
         other = script_keys().get(k.key)
-        if other and other[0][1] != k:
+        if other and other[0][1].shape != k.shape:
             raise RulesFileError(f"{src.path}: book '{d.id}': round-file key '{k.key}' is "
                                  f"declared by {books_text(other)} in another form")
     for q in d.questions:  # numbered after the shipped books' questions, in load order

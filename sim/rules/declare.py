@@ -186,6 +186,12 @@ class ScriptKey:
     bools: bool = False
 
     @property
+    def shape(self) -> tuple:
+        """How its value is read (form, most entries, words): the same for every book declaring
+        the key."""
+        return self.form, self.most, self.words, self.bools
+
+    @property
     def size(self) -> int:
         """Its SC slots: a count and the entries (a list), a count and the bits, or one value."""
         return {SCRIPT_BITS: 2, SCRIPT_UPGRADE: 1}.get(self.form, 1 + self.most)
