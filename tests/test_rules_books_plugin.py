@@ -28,7 +28,7 @@ from sim.rules.declare import BOOK_FLAGS, BOOK_HOOKS, BOOK_SPECIAL_FUNCTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 SPROUTS = ROOT / "experiments" / "rules" / "green_sprouts.py"
-NOT_BOOKS = {"__init__", "common", "hooks"}  # the package's own modules
+NOT_BOOKS = {"__init__", "common", "hooks", "table", "gain_hooks"}  # the package's own modules
 
 
 def _env() -> dict:
