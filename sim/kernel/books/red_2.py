@@ -42,7 +42,8 @@ BOOK = book("red", 2, "draw, after stop", name="Red Set 2", prices=2,
                                doc="one per red chip beside the pot"),))
 QUESTION = question_number("red-after")
 RED_AFTER = script_slot(BOOK, "red_after")  # its answers in SC
-RED_PLACE, RED_KEEP, RED_RETURN = 0, 1, 2  # the answers: the index of each word of red_after
+RED_PLACE, RED_KEEP, RED_RETURN = (BOOK.script[0].words.index(w)  # the answers: each word
+                                   for w in ("place", "keep", "return"))  # of red_after
 
 N_RED_TYPES = 3  # r1, r2, r4 are types R1, R1 + 1, R1 + 2
 
