@@ -52,6 +52,7 @@ RULES_FILES: dict[str, str] = {}
 # the generated hook tables that compile a user's rules file in: a function whose module depends
 # on one of them (``closure``) is cached apart while a rules file is loaded (:func:`cache_folder`)
 RULES_TABLES = ("sim/kernel/cards/hooks.py", "sim/kernel/books/hooks.py",
+                "sim/kernel/books/gain_hooks.py",
                 "sim/kernel/witches/hooks.py", "sim/kernel/witches/potion_hooks.py")
 
 

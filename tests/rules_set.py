@@ -55,17 +55,22 @@ def rewrite(stem: str, folder: Path) -> Path:
 
 
 # a user's book with its own question to a strategy and the built-in answer to it (``default``),
-# as a card has its choice: yellow Set 7, a yellow chip placed may buy VP (its value) for a ruby
+# as a card has its choice, and its own round-file key (``yellow_gold``) read by its ``scripted``:
+# yellow Set 7, a yellow chip placed may buy VP (its value) for a ruby
 GOLD = '''
+from sim.kernel.books.common import scripted_bit, scripting
 from sim.kernel.decisions.choices import book_answer
-from sim.kernel.layout import F_RUBIES, F_SCORE
+from sim.kernel.decisions.slots import script_slot
+from sim.kernel.layout import F_RUBIES, F_SCORE, F_YELLOW_PTR
 from sim.rules.chips import TYPE_VALUE
-from sim.rules.declare import book
+from sim.rules.declare import SCRIPT_BITS, book, script_key
 
 BOOK = book("yellow", 7, "draw", name="Golden Mandrake", prices=4, questions=(
-    ("yellow-gold", "the yellow chip's value", "1 pay a ruby for that many VP"),), doc=(
-    "A yellow chip placed may buy VP, its value, for 1 ruby."))
+    ("yellow-gold", "the yellow chip's value", "1 pay a ruby for that many VP"),), script=(
+    script_key("yellow_gold", SCRIPT_BITS, 16, doc="one per yellow chip: true pays a ruby"),),
+    doc="A yellow chip placed may buy VP, its value, for 1 ruby.")
 Q_GOLD = BOOK.question("yellow-gold")
+GOLD_AT = script_slot(BOOK, "yellow_gold")
 
 
 def default(P, s, arg, G, R, decline):
@@ -73,10 +78,18 @@ def default(P, s, arg, G, R, decline):
     return 0 if decline or P[s, F_RUBIES] < 2 else 1
 
 
+def scripted(P, s, q, arg, SC):
+    """The round file's answer: the next of its yellow_gold (yellow chips are counted)."""
+    return scripted_bit(P, s, F_YELLOW_PTR, GOLD_AT, SC)
+
+
 def placed(P, s, t, G, R, SK, SP, SC, rng, UF):
     """Yellow chip t was just placed by seat s."""
     if P[s, F_RUBIES] >= 1:
-        ok, a = book_answer(P, s, Q_GOLD, TYPE_VALUE[t], G, R, SK, SP, SC, rng, UF)
+        if scripting(SK, s):
+            ok, a = scripted(P, s, Q_GOLD, TYPE_VALUE[t], SC)
+        else:
+            ok, a = book_answer(P, s, Q_GOLD, TYPE_VALUE[t], G, R, SK, SP, SC, rng, UF)
         if not ok:
             a = default(P, s, TYPE_VALUE[t], G, R, a != 0)
         if a == 1:

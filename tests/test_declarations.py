@@ -213,15 +213,17 @@ def test_every_book_is_a_unit():
     """Each declared book with an effect has its module in sim.kernel.books (``<colour>_<set>``),
     the book hook table uses it, every module there is a declared book (or the package's own), and
     nothing outside sim/kernel/books tests a book number."""
+    from sim.kernel.books import gain_hooks
     from sim.kernel.books import hooks as book_hooks
 
-    hooks_src = book_hooks.SOURCE  # generated from the books' declarations
+    hooks_src = book_hooks.SOURCE + gain_hooks.SOURCE  # generated from the books' declarations
     modules = {b.module for b in books() if b.module}
     for name in sorted(modules):
         importlib.import_module(f"sim.kernel.books.{name}")
         assert f"{name}." in hooks_src, f"sim/kernel/books/hooks.py does not use {name}"
     package = Path(book_hooks.__file__).resolve().parent
-    found = {p.stem for p in package.glob("*.py")} - {"__init__", "common", "hooks"}
+    found = {p.stem for p in package.glob("*.py")} - {"__init__", "common", "hooks", "table",
+                                                      "gain_hooks"}
     assert found == modules, f"modules without a declared book: {sorted(found - modules)}"
     root = package.parent.parent.parent
     book_test = re.compile(r"R_BOOK \+ \w+\]\s*[!=]=")
@@ -234,15 +236,23 @@ def test_every_book_is_a_unit():
 
 def test_book_round_file_keys_are_declared_and_read():
     """The books' round-file keys (sim.rules.books.ROUND_FILE_KEYS) are the round file's keys
-    (scripted ones also in a game file's script) and each is read by the round-file code."""
+    (scripted ones also in a game file's script); each is read by the round-file code by name or
+    declared by a book (read in its declared form, ``round_script.apply_book_script``)."""
     from sim.api import game_file, round_file, round_script
+    from sim.rules.book_files import script_keys
     from sim.rules.books import ROUND_FILE_KEYS, SCRIPTED
+    from sim.rules.declare import BOOK_SCRIPT_FORMS
 
     src = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (round_file, round_script))
+    declared = script_keys()
     for key, (kind, _) in ROUND_FILE_KEYS.items():
         assert key in round_file.PLAYER_KEYS
         assert (key in game_file.SCRIPT_KEYS) == (kind == SCRIPTED), key
-        assert f'"{key}"' in src, f"no round-file code reads {key!r}"
+        if key in declared:
+            assert {k.form for _, k in declared[key]} <= set(BOOK_SCRIPT_FORMS), key
+            assert len({k.shape for _, k in declared[key]}) == 1, f"{key}: one form for all"
+        else:
+            assert f'"{key}"' in src, f"no round-file code reads {key!r}"
 
 
 def test_witch_numbers_are_unique_and_agree_with_the_strategies():
@@ -259,7 +269,10 @@ def test_book_questions_are_unique_and_name_a_book():
     known = {(b.colour, b.set) for b in books()}
     for q in BOOK_QUESTIONS:
         assert (q.colour, q.set) in known, q.id
-        assert getattr(S, "Q_" + q.id.upper().replace("-", "_")) == q.number
+        # the book's own module names its question (no Q_* constant in the strategy slots)
+        module = Path(S.__file__).parent.parent / "books" / f"{q.colour}_{q.set}.py"
+        assert f'question_number("{q.id}")' in module.read_text(encoding="utf-8"), q.id
+        assert not hasattr(S, "Q_" + q.id.upper().replace("-", "_")), q.id
 
 
 

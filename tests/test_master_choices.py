@@ -32,6 +32,7 @@ from sim.kernel.decisions.master_worth import (
     white_removal_worth,
 )
 from sim.rules import chips
+from sim.rules.book_numbers import question_number
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
 from strategies.registry import register
@@ -198,23 +199,23 @@ def test_cards_without_a_value_answer_are_left_to_the_built_in(card):
 
 def test_books_weigh_a_ruby_against_the_spaces_it_buys():
     P, G, R, SP = _seat(3, SURE, rubies=2)  # green: 1 space for good, 7 x 0.765 > 1.11
-    assert book_choice(P, 0, S.Q_GREEN_RUBY, 0, G, R, SP) == 1
+    assert book_choice(P, 0, question_number("green-ruby"), 0, G, R, SP) == 1
     P, G, R, SP = _seat(9, SURE, rubies=2)  # the last potion: 0.765 < the pair's 1 VP
-    assert book_choice(P, 0, S.Q_GREEN_RUBY, 0, G, R, SP) == 0
+    assert book_choice(P, 0, question_number("green-ruby"), 0, G, R, SP) == 0
     P, G, R, SP = _seat(3, SURE, rubies=2)  # yellow: 3 spaces now, 2.295 > 1.11
-    assert book_choice(P, 0, S.Q_YELLOW_RUBY, 0, G, R, SP) == 1
+    assert book_choice(P, 0, question_number("yellow-ruby"), 0, G, R, SP) == 1
     SP[0, S.SLOT_STOP, S.P_RUBY_VALUE] = 2.5
-    assert book_choice(P, 0, S.Q_YELLOW_RUBY, 0, G, R, SP) == 0
-    assert master_book(P, 0, G, R, SP, S.Q_RED_PLACE, 0, np.zeros(1)) == S.BUILT_IN
+    assert book_choice(P, 0, question_number("yellow-ruby"), 0, G, R, SP) == 0
+    assert master_book(P, 0, G, R, SP, question_number("red-place"), 0, np.zeros(1)) == S.BUILT_IN
 
 
 def test_purple_upgrade_takes_the_pot_chip_that_gains_most():
     P, G, R, SP = _seat(3, SURE + [B1])
     P[0, L.POT_T:L.POT_T + 2] = (O1, B1)  # orange never upgrades; b1 -> b2 at tier 1
     P[0, L.F_NPOT] = 2
-    assert book_choice(P, 0, S.Q_PURPLE_UPGRADE, 1, G, R, SP) == 1 * 32 + B1
+    assert book_choice(P, 0, question_number("purple-upgrade"), 1, G, R, SP) == 1 * 32 + B1
     G[L.G_SUPPLY + B2] = 0
-    assert book_choice(P, 0, S.Q_PURPLE_UPGRADE, 1, G, R, SP) == -1
+    assert book_choice(P, 0, question_number("purple-upgrade"), 1, G, R, SP) == -1
 
 
 def test_the_tube_droplet_goes_for_a_bonus_worth_more_than_a_space_for_good():

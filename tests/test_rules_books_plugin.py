@@ -19,7 +19,8 @@ import test_numba_cache
 from rules_set import REWRITTEN, USER_SET, shared_rules_files
 
 from sim import numba_cache as nc
-from sim.kernel.books import hooks
+from sim.kernel.books import gain_hooks, hooks
+from sim.kernel.books.table import GAIN_POINTS
 from sim.rules.book_files import SHIPPED_BOOKS_FOLDER, shipped_books
 from sim.rules.books import books
 from sim.rules.card_files import read_book
@@ -27,7 +28,7 @@ from sim.rules.declare import BOOK_FLAGS, BOOK_HOOKS, BOOK_SPECIAL_FUNCTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 SPROUTS = ROOT / "experiments" / "rules" / "green_sprouts.py"
-NOT_BOOKS = {"__init__", "common", "hooks"}  # the package's own modules
+NOT_BOOKS = {"__init__", "common", "hooks", "table", "gain_hooks"}  # the package's own modules
 
 
 def _env() -> dict:
@@ -66,8 +67,18 @@ def test_the_book_table_is_generated_and_its_file_names_no_book():
     for src in shipped_books():
         assert not re.search(rf"\b{src.path.stem}\b", code), src.path.stem
         for point in src.hooks:
-            assert f"{src.path.stem}.{point}(" in hooks.SOURCE, (src.path.stem, point)
+            assert f"{src.path.stem}.{point}(" in hooks.SOURCE + gain_hooks.SOURCE, \
+                (src.path.stem, point)
     assert not re.search(r"R_BOOK \+ [A-Z]", code)  # no colour's book number tested by hand
+
+
+def test_the_cards_book_hooks_are_stamped_with_the_books_that_have_them():
+    # sim.kernel.books.gain_hooks (the hook points the cards call) imports only the books with a
+    # function of its points: its cache-stamp lines name exactly those
+    text = Path(gain_hooks.__file__).read_text(encoding="utf-8")
+    named = set(re.findall(r"^# numba-cache-depends: sim/kernel/books/(\w+)\.py$", text, re.M))
+    assert named == {s.path.stem for s in shipped_books() if set(s.hooks) & set(GAIN_POINTS)}
+    assert named and all(f"{m}." in gain_hooks.SOURCE for m in named)
 
 
 def test_per_chip_hooks_are_the_hand_written_chain_of_compares():
@@ -180,6 +191,11 @@ gold = ({"bag": "y2,w1", "draws": "y2,w1", "rubies": 2},
         {"bag": "y2,w1", "draws": "y2,w1", "rubies": 1}, quiet)
 out["gold"] = play_round(["books.yellow=7"], *gold)
 out["gold-none"] = play_round(["books.yellow=3"], *gold)
+# its own round-file key: seat 0 declines, seat 1 pays (the built-in answers the other way round)
+out["gold-scripted"] = play_round(["books.yellow=7"], {**gold[0], "yellow_gold": [False]},
+                                  {**gold[1], "yellow_gold": [True]}, quiet)
+from sim.rules.books import round_file_keys
+out["gold-key"] = round_file_keys()["yellow_gold"]
 out["questions"] = [[q.number, q.id, q.colour, q.set] for q in book_questions()][-1]
 for name, user in NAMES.items():
     colour, n = name.split("_")
@@ -220,6 +236,18 @@ def test_a_users_book_asks_its_own_question_with_a_default_answer(compiled):
     assert (got[1]["rubies"], got[1]["score"]) == (none[1]["rubies"], none[1]["score"])
     # numbered after the shipped books' questions, listed with them
     assert compiled["questions"] == [10, "yellow-gold", "yellow", 7]
+
+
+def test_a_users_book_declares_its_own_round_file_key(compiled):
+    # yellow_gold (script_key in the book's declaration, read by its scripted): seat 0 (2 rubies)
+    # is scripted to decline, seat 1 (1 ruby) to pay: 1 ruby for 2 VP, the built-in answers the
+    # other way round (gold above)
+    got, none = compiled["gold-scripted"], compiled["gold-none"]
+    assert (got[0]["rubies"], got[0]["score"]) == (none[0]["rubies"], none[0]["score"])
+    assert got[1]["rubies"] == none[1]["rubies"] - 1
+    assert got[1]["score"] == none[1]["score"] + 2
+    assert compiled["gold-key"] == ["scripted", "yellow Set 7: one per yellow chip: true pays a "
+                                    "ruby"]
 
 
 def _quacks(files: list[str], *args: str) -> subprocess.CompletedProcess:

@@ -28,10 +28,17 @@ from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
 from sim.kernel.rng import N_STREAMS
 from sim.rules import chips
-from sim.rules.books import ROUND_FILE_KEYS, SCRIPTED
+from sim.rules.books import SCRIPTED, round_file_keys
 
-SCRIPT_KEYS = {"draws", "flask_on", "choice", "buy", "spend", "card_choice", "card_draws", "tube",
-               "witch", *(k for k, (kind, _) in ROUND_FILE_KEYS.items() if kind == SCRIPTED)}
+
+def script_keys() -> set[str]:
+    """The keys of a round's ``[[round.player]]`` table: the scripted decisions, with those of
+    every book (the user's loaded too)."""
+    return {"draws", "flask_on", "choice", "buy", "spend", "card_choice", "card_draws", "tube",
+            "witch", *(k for k, (kind, _) in round_file_keys().items() if kind == SCRIPTED)}
+
+
+SCRIPT_KEYS = script_keys()  # with the shipped books' keys
 GAME_KEYS = {"players", "rules", "set", "round", "witches"}
 
 
@@ -89,11 +96,12 @@ def play_scripted_game(d: dict, label: str = "game file") -> dict:
         seats = rnd.get("player")
         check_tables(seats, n, rs, where, "[[round.player]]")
         draws = []
+        keys = script_keys()
         for s, pl in enumerate(seats):
             for k in pl:
-                if k not in SCRIPT_KEYS:
+                if k not in keys:
                     raise RoundFileError(f"{where}: seat {s}: unknown key '{k}'; expected "
-                                         f"{', '.join(sorted(SCRIPT_KEYS))}")
+                                         f"{', '.join(sorted(keys))}")
             draws.append(apply_script(SC, P, s, pl, f"{where}: seat {s}", starting, r >= nr, rs,
                                        card, game=True))
         FD = forced_draws(draws)

@@ -18,6 +18,7 @@ from sim.kernel.layout import (
 )
 from sim.kernel.potions import BOWL_ROWS, BREW_AT, HIST_ROWS, VP_AT, potion_histograms
 from sim.rules import chips
+from sim.rules.book_files import chosen_flag
 from sim.rules.chip_limits import parse_chips_capped
 from sim.rules.ruleset import SET_COLOURS, Ruleset
 from sim.stats.intervals import mean_ci, wilson
@@ -368,7 +369,7 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
         "intact": {str(s): key(hist[s, 0]) for s in range(54) if hist[s, 0] > 0},
         "exploded": {str(s): key(hist[s, 1]) for s in range(54) if hist[s, 1] > 0},
     }
-    if rs.data["books"]["blue"] == 2:  # explosions inside a protection window: VP and coins
+    if chosen_flag("protects", rs.data["books"]):  # explosions protected: VP and coins
         out["distribution"]["protected"] = {str(s): key(hist[s, 2]) for s in range(54)
                                             if hist[s, 2] > 0}
         out["p_protected"] = float(probs[:, 2].sum())

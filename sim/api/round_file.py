@@ -19,6 +19,7 @@ from sim.api.round_script import (
     apply_book_script,
     apply_tube_script,
     apply_witch_script,
+    card_choice,
     card_of,
     cauldrons_of,
     check_tables,
@@ -44,15 +45,22 @@ from sim.kernel.records import (
 )
 from sim.kernel.rng import N_STREAMS
 from sim.rules import chips
-from sim.rules.books import ROUND_FILE_KEYS
+from sim.rules.books import round_file_keys
 from sim.rules.cards import card_numbered, in_deck
 from sim.rules.input_files import TOMLDecodeError, load_toml
 from sim.rules.ruleset import Ruleset, RulesetError, load_ruleset
 from strategies.registry import slot_table
 
-PLAYER_KEYS = {"score", "rubies", "droplet", "flask", "bag", "draws", "flask_on", "choice", "buy",
-               "spend", "card_choice", "card_draws", "glass", "tube", "pennies", "witch",
-               *ROUND_FILE_KEYS}  # the books' keys are declared with the books
+
+def player_keys() -> set[str]:
+    """The keys of a ``[[player]]`` table, with every book's (the user's loaded too: declared
+    with the books)."""
+    return {"score", "rubies", "droplet", "flask", "bag", "draws", "flask_on", "choice", "buy",
+            "spend", "card_choice", "card_draws", "glass", "tube", "pennies", "witch",
+            *round_file_keys()}
+
+
+PLAYER_KEYS = player_keys()  # with the shipped books' keys
 TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player", "card",
             "witches", "visit"}
 
@@ -155,14 +163,15 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
         raise RoundFileError(f"{label}: key 'card': {d['card']} needs the herb witches "
                              f"(rules = \"herb-witches\")")
     final = rnd >= rs.game("rounds")
+    keys = player_keys()
     for s, pl in enumerate(seats):
         where = f"{label}: seat {s}"
         if not isinstance(pl, dict):
             raise RoundFileError(f"{where}: expected a [[player]] table")
         for k in pl:
-            if k not in PLAYER_KEYS:
+            if k not in keys:
                 raise RoundFileError(f"{where}: unknown key '{k}'; "
-                                     f"expected {', '.join(sorted(PLAYER_KEYS))}")
+                                     f"expected {', '.join(sorted(keys))}")
         P[s, L.F_SCORE] = int_of(pl, "score", where, default=0)
         P[s, L.F_RUBIES] = int_of(pl, "rubies", where, default=rs.game("starting_rubies"))
         P[s, L.F_DROPLET] = int_of(pl, "droplet", where, default=0, hi=52)
@@ -331,8 +340,12 @@ def apply_script(SC, P, s, pl, where, starting, final, rs, card=0, game=False) -
         SC[s, S.SC_SPEND + i] = L.SPEND_DROPLET if x == "droplet" else L.SPEND_FLASK
     SC[s, S.SC_PURPLE] = (int_of(pl, "purple", where, default=-1, lo=-1, hi=3)
                           if "purple" in pl else -1)
-    apply_book_script(SC, s, pl, where, starting)
-    apply_tube_script(SC, s, pl, where, side=bool(rules_scalars(rs)[L.R_TUBE]))
+    if "card_choice" in pl:
+        SC[s, S.SC_NCARD] = 1
+        SC[s, S.SC_CARD] = card_choice(pl["card_choice"], where, starting)
+    R = rules_scalars(rs)
+    apply_book_script(SC, s, pl, where, starting, R)
+    apply_tube_script(SC, s, pl, where, side=bool(R[L.R_TUBE]))
     apply_witch_script(SC, P, s, pl, where, starting, pennies=not game)
     return draws
 

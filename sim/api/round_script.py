@@ -1,7 +1,6 @@
-"""Reading the scripted parts of a round file: key readers, and the card, book (Sets 2-6) and
-witch decisions a seat may script (``card``, ``card_choice``, ``red_after``, ``green``,
-``upgrade``, ``red_hold``, ``red_place``, ``yellow_ruby``, ``extra``, ``purple_buy``, ``pennies``,
-``witch``), the forced draws and the die faces."""
+"""Reading the scripted parts of a round file: key readers, and the card, book and witch
+decisions a seat may script (``card``, ``card_choice``, ``extra``, the round-file keys each book
+declares, ``pennies``, ``witch``), the forced draws and the die faces."""
 
 from __future__ import annotations
 
@@ -12,12 +11,18 @@ from sim.api.events import FACE_KEYS
 from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
 from sim.rules import chips
+from sim.rules.book_files import books_text, script_keys
 from sim.rules.cards import card_words
 from sim.rules.chip_limits import parse_chips_capped
+from sim.rules.declare import (
+    NOT_SCRIPTED,
+    SCRIPT_BAG,
+    SCRIPT_BITS,
+    SCRIPT_CHIPS,
+    SCRIPT_UPGRADE,
+    SCRIPT_WORDS,
+)
 from sim.rules.schema import POT_SIDES
-
-RED_AFTER = ("place", "keep", "return")  # red Set 2, per chip beside the pot
-UPGRADES = {(1, 2): 1, (2, 4): 2, (1, 4): 3}  # purple Set 4: (from value, to value) -> tier
 
 
 def cauldrons_of(d: dict, rs, where: str) -> int:
@@ -91,7 +96,7 @@ def card_of(d: dict, where: str) -> int:
 CARD_WORDS = card_words()  # declared with each card (sim.rules.cards), and "none"
 
 
-def _card_choice(x, where: str, starting: str) -> int:
+def card_choice(x, where: str, starting: str) -> int:
     """A player's answer to the round's card: a chip, a word (vp, rubies, droplet, purple, none),
     true/false, a number (A Good Start: tails given up), a witch group (A Joyful Reunion: potion,
     buying, points) or a chip and the group of the penny given for it (A Quick Exchange:
@@ -120,53 +125,67 @@ def _card_choice(x, where: str, starting: str) -> int:
     return got[0]
 
 
-def apply_book_script(SC, s, pl, where, starting) -> None:
-    """The Set 2-6 book decisions of a seat; an optional effect not scripted is taken (red Set 6:
-    the chip is placed at once)."""
-    after = pl.get("red_after", [])
-    if not isinstance(after, list) or not all(x in RED_AFTER for x in after) or len(after) > 8:
-        raise RoundFileError(f"{where}: key 'red_after': expected a list of \"place\" / \"keep\" / "
-                             f"\"return\", one per red chip beside the pot (red Set 2)")
-    SC[s, S.SC_NRED_AFTER] = len(after)
-    for i, x in enumerate(after):
-        SC[s, S.SC_RED_AFTER + i] = RED_AFTER.index(x)
-    green = _chip_entries(pl, "green", where, starting, 4, "one per green chip that is last or "
-                          "next-to-last: a chip or \"none\" (Set 2), true/false (Set 4)",
-                          bools=True)
-    SC[s, S.SC_NGREEN] = len(green)
-    SC[s, S.SC_GREEN:S.SC_GREEN + len(green)] = green
-    if "card_choice" in pl:
-        SC[s, S.SC_NCARD] = 1
-        SC[s, S.SC_CARD] = _card_choice(pl["card_choice"], where, starting)
-    SC[s, S.SC_UPGRADE] = -2
-    if "upgrade" in pl:
-        SC[s, S.SC_UPGRADE] = _upgrade(pl["upgrade"], where)
-    for key, n_at, bits_at, what in (("red_hold", S.SC_NHOLD, S.SC_HOLD,
-                                      "one per chip drawn after a red chip (red Set 6): true "
-                                      "places it at once, false when the potion ends"),
-                                     ("yellow_ruby", S.SC_NYRUBY, S.SC_YRUBY,
-                                      "one per yellow chip (yellow Set 6): true pays a ruby for 3 "
-                                      "more spaces"),
-                                     ("extra", S.SC_NEXTRA, S.SC_EXTRA,
-                                      "one per extra distance offered to a chip that is not red "
-                                      "(red Set 4's white 1, yellow Sets 2, 4, 5), in order: true "
-                                      "takes it")):
-        x = pl.get(key, [])
-        if not isinstance(x, list) or not all(isinstance(v, bool) for v in x) \
-                or len(x) > S.SC_MAX_LIST:
-            raise RoundFileError(f"{where}: key '{key}': expected a list of true/false, {what}")
-        SC[s, n_at] = len(x)
-        SC[s, bits_at] = sum(1 << i for i, v in enumerate(x) if v)
-    place = _chip_entries(pl, "red_place", where, starting, 8, "one per draw made while a chip "
-                          "is held beside the pot (red Set 6): the held chip placed before that "
-                          "draw, or \"none\"")
-    SC[s, S.SC_NRPLACE] = len(place)
-    SC[s, S.SC_RPLACE:S.SC_RPLACE + len(place)] = place
-    pbuy = chips_of(pl, "purple_buy", where, starting, default="")
-    if len(pbuy) > 2:
-        raise RoundFileError(f"{where}: key 'purple_buy': at most 2 chips (purple Set 5)")
-    SC[s, S.SC_NPBUY] = len(pbuy)
-    SC[s, S.SC_PBUY:S.SC_PBUY + len(pbuy)] = pbuy
+def apply_book_script(SC, s, pl, where, starting, R) -> None:
+    """A seat's answers to the books' choices: ``extra`` (the chips' extra distances that are not
+    red) and every round-file key a book declares (``sim.rules.declare.script_key``), each read in
+    its form; the book the ruleset chose for its colour (``R``) keeps its keys' answers in its
+    part of SC (``script_slot``), where its ``scripted`` reads them. An optional effect not
+    scripted is taken (red Set 6: the chip is placed at once)."""
+    extra = _bools(pl, "extra", where, S.SC_MAX_LIST, "one per extra distance offered to a chip "
+                   "that is not red (red Set 4's white 1, yellow Sets 2, 4, 5), in order: true "
+                   "takes it")
+    SC[s, S.SC_NEXTRA] = len(extra)
+    SC[s, S.SC_EXTRA] = _bits(extra)
+    for key, users in script_keys().items():
+        k = users[0][1]
+        values = _script_values(pl, k, where, starting, books_text(users))
+        for decl, _ in users:
+            if R[L.R_BOOK + chips.COLOUR_NAMES.index(decl.colour)] != decl.set:
+                continue  # not this ruleset's book: its answers are not read
+            at = S.script_slot(decl, key)
+            if k.form == SCRIPT_UPGRADE:
+                SC[s, at] = NOT_SCRIPTED if values is None else values
+            elif k.form == SCRIPT_BITS:
+                SC[s, at:at + 2] = len(values), _bits(values)
+            else:
+                SC[s, at] = len(values)
+                SC[s, at + 1:at + 1 + len(values)] = values
+
+
+def _bits(values: list) -> int:
+    """Bit i set for each true ``values[i]``."""
+    return sum(1 << i for i, v in enumerate(values) if v)
+
+
+def _bools(pl, key, where, most, what) -> list[bool]:
+    """The list of true/false under ``key`` (none: empty), at most ``most``."""
+    x = pl.get(key, [])
+    if not isinstance(x, list) or not all(isinstance(v, bool) for v in x) or len(x) > most:
+        raise RoundFileError(f"{where}: key '{key}': expected a list of true/false, {what}")
+    return x
+
+
+def _script_values(pl, k, where, starting, books: str):
+    """Round-file key ``k`` (a book's ``script_key``) of a seat's table, read in its form: a list
+    of numbers (word indices, chip types, -1 for "none", 1/0), a list of true/false, the chips
+    listed, or an upgrade (None when not given)."""
+    what = f"{k.doc} ({books})"
+    if k.form == SCRIPT_WORDS:
+        x = pl.get(k.key, [])
+        if not isinstance(x, list) or not all(v in k.words for v in x) or len(x) > k.most:
+            words = " / ".join(f'"{w}"' for w in k.words)
+            raise RoundFileError(f"{where}: key '{k.key}': expected a list of {words}, {what}")
+        return [k.words.index(v) for v in x]
+    if k.form == SCRIPT_CHIPS:
+        return _chip_entries(pl, k.key, where, starting, k.most, what, bools=k.bools)
+    if k.form == SCRIPT_BITS:
+        return _bools(pl, k.key, where, k.most, what)
+    if k.form == SCRIPT_BAG:
+        got = chips_of(pl, k.key, where, starting, default="")
+        if len(got) > k.most:
+            raise RoundFileError(f"{where}: key '{k.key}': at most {k.most} chips ({books})")
+        return got
+    return _upgrade(pl[k.key], where, k) if k.key in pl else None
 
 
 def _chip_entries(pl, key, where, starting, most, what, *, bools=False) -> list[int]:
@@ -190,22 +209,25 @@ def _chip_entries(pl, key, where, starting, most, what, *, bools=False) -> list[
     return out
 
 
-def _upgrade(x, where) -> int:
-    """Purple Set 4: ``"r1>r2"`` (tier 1), ``"g2>g4"`` (tier 2), ``"b1>b4"`` (tier 3) or
-    ``"none"``."""
+def _upgrade(x, where, k) -> int:
+    """An upgrade key (``k``): ``"none"`` (-1) or a chip and its upgrade of the same colour,
+    ``"r1>r2"``, whose values ``1>2`` are one of ``k.words`` (with the tier it is):
+    tier * 32 + the chip upgraded."""
     if x == "none":
         return -1
+    tiers = dict(k.words)
     parts = x.split(">") if isinstance(x, str) else []
     try:
-        a, b = (parse_chips_capped(p, what="upgrade", most=2) for p in parts)
+        a, b = (parse_chips_capped(p, what=k.key, most=2) for p in parts)
     except (ValueError, chips.BagSpecError):
         a = b = []
-    if len(parts) != 2 or len(a) != 1 or len(b) != 1 \
-            or chips.TYPE_COLOUR[a[0]] != chips.TYPE_COLOUR[b[0]] \
-            or (int(chips.TYPE_VALUE[a[0]]), int(chips.TYPE_VALUE[b[0]])) not in UPGRADES:
-        raise RoundFileError(f"{where}: key 'upgrade': expected \"none\" or a chip and its upgrade "
-                             f"of the same colour: 1>2, 2>4 or 1>4 (e.g. \"r1>r2\")")
-    return UPGRADES[(int(chips.TYPE_VALUE[a[0]]), int(chips.TYPE_VALUE[b[0]]))] * 32 + a[0]
+    values = (f"{int(chips.TYPE_VALUE[a[0]])}>{int(chips.TYPE_VALUE[b[0]])}"
+              if len(a) == 1 and len(b) == 1 else "")
+    if len(parts) != 2 or values not in tiers \
+            or chips.TYPE_COLOUR[a[0]] != chips.TYPE_COLOUR[b[0]]:
+        raise RoundFileError(f"{where}: key '{k.key}': expected \"none\" or a chip and its upgrade "
+                             f"of the same colour: {', '.join(tiers)} (e.g. \"r1>r2\")")
+    return tiers[values] * 32 + a[0]
 
 
 def apply_tube_script(SC, s, pl, where, side: bool) -> None:

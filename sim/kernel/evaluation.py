@@ -8,6 +8,7 @@ from sim.kernel.bag import add_chip, colour_totals, show_supply
 from sim.kernel.books.common import count_black
 from sim.kernel.books.hooks import (
     black_at_b,
+    bought_at_b,
     buying_moves_droplet,
     chip_bought,
     coins_at_b,
@@ -20,7 +21,7 @@ from sim.kernel.bowl import bowl_vp
 from sim.kernel.cards.hooks import after_ruby_space, buy_coins, die_rolls, ruby_space_rubies
 from sim.kernel.costs import droplet_cost, flask_cost
 from sim.kernel.decisions.decide import decide_buy, decide_explosion, decide_spend
-from sim.kernel.decisions.slots import SC_NPBUY, SC_PBUY, SCRIPTED, SLOT_BUY
+from sim.kernel.decisions.slots import SCRIPTED, SLOT_BUY
 from sim.kernel.die import roll_die
 from sim.kernel.droplet import move_droplet, settle_droplets
 from sim.kernel.events import record
@@ -282,9 +283,7 @@ def buy_at_b(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     G[G_MAX_BUYS] = R[R_MAX_BUYS]
     out = G[G_OUT : G_OUT + 8]
     if SK[s, SLOT_BUY] == SCRIPTED:
-        nb = SC[s, SC_NPBUY]
-        for i in range(nb):
-            out[i] = SC[s, SC_PBUY + i]
+        nb = bought_at_b(P, s, out, R, SC)  # the round file's, as its book reads it
     else:
         nb = decide_buy(P, s, coins, R[R_MAX_BUYS], supply, price, avail, out, G, R, SK, SP, SC,
                         rng, UF)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sim.rules.book_numbers import QUESTION_IDS
 from sim.rules.card_files import BookSource, RulesFileError, read_book
-from sim.rules.declare import FIRST_USER_SET, USER_QUESTION_NUMBERS
+from sim.rules.declare import FIRST_USER_SET, USER_QUESTION_NUMBERS, BookDeclaration, ScriptKey
 
 # the shipped books' modules (kernel layer: read as text here, never imported)
 SHIPPED_BOOKS_FOLDER = Path(__file__).resolve().parent.parent / "kernel" / "books"
@@ -46,6 +46,11 @@ def add_book(src: BookSource) -> str:
     for q in d.questions:
         if q[0] in QUESTION_IDS or q[0] in USER_QUESTION_NUMBERS:
             raise RulesFileError(f"{src.path}: book '{d.id}': question '{q[0]}': the id is taken")
+    for k in d.script:
+        other = script_keys().get(k.key)
+        if other and other[0][1].shape != k.shape:
+            raise RulesFileError(f"{src.path}: book '{d.id}': round-file key '{k.key}' is "
+                                 f"declared by {books_text(other)} in another form")
     for q in d.questions:  # numbered after the shipped books' questions, in load order
         USER_QUESTION_NUMBERS[q[0]] = len(QUESTION_IDS) + len(USER_QUESTION_NUMBERS) + 1
     USER_BOOKS.append(src)
@@ -97,3 +102,30 @@ def book_sources() -> list[BookSource]:
     """Every book the kernel's table is built from: the shipped ones, then the user's (load
     order)."""
     return [*shipped_books(), *USER_BOOKS]
+
+
+def script_keys() -> dict[str, list[tuple[BookDeclaration, ScriptKey]]]:
+    """Every book's round-file keys (``book(..., script=...)``: the shipped books', then the
+    user's loaded): key -> each book declaring it and its declaration there (several books of a
+    colour may share one, in one form: green Sets 2, 4, 5's ``green``)."""
+    out: dict[str, list[tuple[BookDeclaration, ScriptKey]]] = {}
+    for src in book_sources():
+        for k in src.decl.script:
+            out.setdefault(k.key, []).append((src.decl, k))
+    return out
+
+
+def books_text(users: list[tuple[BookDeclaration, ScriptKey]]) -> str:
+    """``red Set 2``, ``green Sets 2, 4, 5``: the books that declare a round-file key."""
+    parts = []
+    for colour in dict.fromkeys(d.colour for d, _ in users):
+        sets = [str(d.set) for d, _ in users if d.colour == colour]
+        parts.append(f"{colour} Set{'s' if len(sets) > 1 else ''} {', '.join(sets)}")
+    return ", ".join(parts)
+
+
+def chosen_flag(flag: str, chosen: dict) -> bool:
+    """Whether a book a ruleset chose (``chosen``: its ``books`` table, colour -> set) raises
+    the flag hook point ``flag`` (``book(..., flags=...)``, ``sim.rules.declare.BOOK_FLAGS``)."""
+    return any(flag in s.decl.flags for s in book_sources()
+               if int(chosen.get(s.decl.colour, 0)) == s.decl.set)

@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sim.rules import chips
-from sim.rules.book_files import USER_BOOKS, shipped_books
+from sim.rules.book_files import USER_BOOKS, books_text, script_keys, shipped_books
 from sim.rules.book_numbers import QUESTION_IDS, QUESTIONS
 from sim.rules.declare import USER_QUESTION_NUMBERS
 
@@ -112,24 +112,30 @@ def implemented_sets() -> dict[str, set[int]]:
 # Round-file keys (``quacks round``) of the books: key -> (kind, the books it serves and what it
 # holds). ``SCRIPTED`` keys answer a book's choices in the round (also in a game file's script);
 # ``STATE`` keys set what a book left from an earlier round. Parsed in ``sim.api.round_script``
-# and ``sim.api.round_file``, whose ``PLAYER_KEYS`` and ``SCRIPT_KEYS`` are built from this.
+# and ``sim.api.round_file``, whose ``PLAYER_KEYS`` and ``SCRIPT_KEYS`` are built from this. The
+# base game's chip decisions (each a strategy slot) and the state keys are written here; every
+# other key is declared with its book (``script_key``, ``round_file_keys``).
 SCRIPTED, STATE = "scripted", "state"
-ROUND_FILE_KEYS: dict[str, tuple[str, str]] = {
+_BASE_KEYS: dict[str, tuple[str, str]] = {
     "red": (SCRIPTED, "red Sets 1, 3, 5: take each red chip's extra distance"),
     "extra": (SCRIPTED, "red Set 4, yellow Sets 2, 4, 5: take each other extra distance, in order"),
     "blue": (SCRIPTED, "blue Set 1: the chip placed of those a blue chip looks at"),
     "yellow": (SCRIPTED, "yellow Set 1: put the white before the yellow chip back"),
     "purple": (SCRIPTED, "purple Sets 1, 2: the tier"),
-    "red_after": (SCRIPTED, "red Set 2: place, keep or return each chip beside the pot"),
-    "green": (SCRIPTED, "green Sets 2, 4, 5: one answer per green chip last or next-to-last"),
-    "upgrade": (SCRIPTED, "purple Set 4: the chip upgraded and its upgrade"),
-    "red_hold": (SCRIPTED, "red Set 6: place the chip drawn after a red chip at once"),
-    "red_place": (SCRIPTED, "red Set 6: the held chip placed before each draw"),
-    "yellow_ruby": (SCRIPTED, "yellow Set 6: pay a ruby for 3 more spaces"),
-    "purple_buy": (SCRIPTED, "purple Set 5: the chips bought at B"),
     "beside": (STATE, "red Set 2: red chips kept beside the pot from earlier rounds"),
     "first": (STATE, "green Set 5: chips picked last round, placed first"),
 }
+
+
+def round_file_keys() -> dict[str, tuple[str, str]]:
+    """Every book's round-file key (``ROUND_FILE_KEYS``), with those the user's books loaded
+    declare."""
+    declared = {key: (SCRIPTED, f"{books_text(users)}: {users[0][1].doc}")
+                for key, users in script_keys().items()}
+    return {**_BASE_KEYS, **declared}
+
+
+ROUND_FILE_KEYS = round_file_keys()  # the shipped books'
 
 
 @dataclass(frozen=True)

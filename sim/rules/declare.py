@@ -156,6 +156,62 @@ USER_QUESTION_NUMBERS: dict[str, int] = {}
 CHIP_COLOUR_NAMES = ("white", *BOOK_COLOUR_NAMES)
 
 
+# A book's round-file keys (``quacks round``, a game file's script): ``book(..., script=(
+# script_key(...), ...))``. The api reads each key's value in its form and keeps it in the book's
+# part of the scripted decisions (``SC``: each colour's book has ``BOOK_SCRIPT_WIDTH`` slots, one
+# book of a colour plays), the keys one after the other in declaration order; the book's
+# ``scripted`` function reads them back (``sim.kernel.decisions.slots.script_slot``).
+# Forms: a list of the declared ``words`` (each kept as its index); a list of one chip or "none"
+# (-1) each, true/false too with ``bools``; a list of true/false kept as bits; bag notation; "none"
+# or a chip and its upgrade ("r1>r2"), its ``words`` the "from>to" values and their tier.
+SCRIPT_WORDS, SCRIPT_CHIPS, SCRIPT_BITS, SCRIPT_BAG, SCRIPT_UPGRADE = (
+    "words", "chips", "bits", "bag", "upgrade")
+BOOK_SCRIPT_FORMS = (SCRIPT_WORDS, SCRIPT_CHIPS, SCRIPT_BITS, SCRIPT_BAG, SCRIPT_UPGRADE)
+BOOK_SCRIPT_WIDTH = 12  # SC slots of one colour's book
+NOT_SCRIPTED = -2  # an upgrade key the round file does not give
+MAX_BITS = 16  # a bits key's list holds at most this many answers
+
+
+@dataclass(frozen=True)
+class ScriptKey:
+    """One round-file key of a book: its name, its form (``BOOK_SCRIPT_FORMS``), the most
+    entries it takes, what its entries stand for (``doc``, in messages) and the words of its
+    form."""
+
+    key: str
+    form: str
+    most: int = 1
+    doc: str = ""
+    words: tuple = ()
+    bools: bool = False
+
+    @property
+    def shape(self) -> tuple:
+        """How its value is read (form, most entries, words): the same for every book declaring
+        the key."""
+        return self.form, self.most, self.words, self.bools
+
+    @property
+    def size(self) -> int:
+        """Its SC slots: a count and the entries (a list), a count and the bits, or one value."""
+        return {SCRIPT_BITS: 2, SCRIPT_UPGRADE: 1}.get(self.form, 1 + self.most)
+
+
+def script_key(key: str, form: str, most: int = 1, *, doc: str, words: tuple = (),
+               bools: bool = False) -> ScriptKey:
+    """A book's round-file key (see ``BOOK_SCRIPT_FORMS``); ValueError (one line) for a value
+    that cannot be right."""
+    if not isinstance(key, str) or not key or key != key.lower() or " " in key:
+        raise ValueError(f"round-file key {key!r}: lower case words joined by '_'")
+    if form not in BOOK_SCRIPT_FORMS:
+        raise ValueError(f"round-file key '{key}': form {form!r}, expected one of "
+                         f"{', '.join(BOOK_SCRIPT_FORMS)}")
+    top = MAX_BITS if form == SCRIPT_BITS else BOOK_SCRIPT_WIDTH - 1  # bits: one slot
+    if not isinstance(most, int) or not 1 <= most <= top:
+        raise ValueError(f"round-file key '{key}': most {most!r}, expected 1 to {top}")
+    return ScriptKey(key, form, most, str(doc), tuple(words), bool(bools))
+
+
 @dataclass(frozen=True)
 class BookDeclaration:
     """What a book's module declares of it (a shipped one in ``sim/kernel/books/``, a user's in a
@@ -175,6 +231,16 @@ class BookDeclaration:
     chips: tuple = ()
     flags: tuple = ()
     questions: tuple = ()  # a user's book: (id, the argument b, the answer expected) per question
+    script: tuple = ()  # its round-file keys (``script_key``)
+
+    def script_at(self, key: str) -> int:
+        """Where round-file key ``key`` starts in the book's part of SC (its first slot: 0)."""
+        at = 0
+        for k in self.script:
+            if k.key == key:
+                return at
+            at += k.size
+        raise ValueError(f"book '{self.id}': no round-file key {key!r} is declared")
 
     def question(self, question_id: str) -> int:
         """The number of one of a user's book's questions (the ``q`` its effect hands to
@@ -197,7 +263,7 @@ class BookDeclaration:
 
 def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A002
          prices: int = 1, choices: tuple = (), chips: tuple = (), flags: tuple = (),
-         questions: tuple = ()) -> BookDeclaration:
+         questions: tuple = (), script: tuple = ()) -> BookDeclaration:
     """A book's declaration (see ``BOOK_HOOK_POINTS``); ValueError (one line) for a value that
     cannot be right. A user's book is Set 7 or later (checked when its file is loaded:
     ``sim.rules.book_files.add_book``)."""
@@ -223,8 +289,15 @@ def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A0
     if any(not isinstance(q, tuple) or len(q) != 3 for q in questions):
         raise ValueError(f"book '{colour}-{set}': each question is (id, argument, answer)")
     questions = tuple(tuple(str(x) for x in q) for q in questions)
+    script = tuple(script)
+    if not all(isinstance(k, ScriptKey) for k in script) \
+            or len({k.key for k in script}) != len(script):
+        raise ValueError(f"book '{colour}-{set}': script is a tuple of script_key(...), one a key")
+    if sum(k.size for k in script) > BOOK_SCRIPT_WIDTH:
+        raise ValueError(f"book '{colour}-{set}': its round-file keys take more than "
+                         f"{BOOK_SCRIPT_WIDTH} slots")
     return BookDeclaration(colour, set, timing, str(name), str(doc), prices,
-                           tuple(str(c) for c in choices), chips, flags, questions)
+                           tuple(str(c) for c in choices), chips, flags, questions, script)
 
 
 # A book's functions, named after these (called when the ruleset chose the book for its colour:
@@ -268,14 +341,20 @@ BOOK_HOOK_POINTS: tuple[HookPoint, ...] = (
               "green_at_b (the purple books)"),
     HookPoint("coins_at_b", _p("P s R"), "0", doc="step B, after purple_at_b: coins seat s buys "
               "with at once (purple Set 5)"),
+    HookPoint("bought_at_b", _p("P s out R SC"), "0", doc="step B, a seat scripted by a round "
+              "file: the chips it buys at once with the coins of coins_at_b, listed into out; how "
+              "many (purple Set 5)"),
     HookPoint("black_at_b", _p("P s black R G E"), doc="step B, after coins_at_b; black[s]: the "
               "black chips in seat s's pot, counted before anyone gains (the black books)"),
-    HookPoint("chip_bought", _p("P s t G R E"), "False", doc="step E: True when chip t bought by "
-              "seat s goes elsewhere than its bag (black Set 5's gift)"),
+    HookPoint("chip_bought", _p("P s t G R E"), "False", doc="True when chip t that seat s gains "
+              "(bought at step E, or given by a card) goes elsewhere than its bag (black Set 5's "
+              "gift); the cards call it through sim.kernel.books.gain_hooks"),
 )
 BOOK_HOOKS: dict[str, HookPoint] = {h.name: h for h in BOOK_HOOK_POINTS}
-# a book module's other public name: the built-in answer to its question
-BOOK_SPECIAL_FUNCTIONS = ("default",)
+# a book module's other public names: the built-in answer to its questions, and the round file's
+# answer (``scripted(P, s, q, arg, SC)``: (answered, answer), read from its script keys; the book
+# asks it in place of its strategy's when the seat is scripted, ``sim.kernel.books.common.ask``)
+BOOK_SPECIAL_FUNCTIONS = ("default", "scripted")
 # A book's flags (``book(..., flags=(...))``): hook points that are a property of the book, true
 # while the ruleset chose it
 BOOK_FLAG_POINTS: tuple[HookPoint, ...] = (
@@ -283,6 +362,8 @@ BOOK_FLAG_POINTS: tuple[HookPoint, ...] = (
               "it is shown to the strategies before each grant (green Set 2, purple Sets 2, 4)"),
     HookPoint("buying_moves_droplet", _p("R"), "False", doc="buying may move a droplet, so it "
               "settles after each seat buys (black Set 5)"),
+    HookPoint("protects", _p("R"), "False", doc="an explosion may be protected (it scores VP and "
+              "coins both): a potion shows its protected outcome (blue Set 2)"),
 )
 BOOK_FLAGS: dict[str, HookPoint] = {h.name: h for h in BOOK_FLAG_POINTS}
 

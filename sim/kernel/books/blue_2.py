@@ -10,7 +10,7 @@ from sim.kernel.layout import EV_PROTECT, F_PROTECT
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book
 
-BOOK = book("blue", 2, "draw", name="Blue Set 2", prices=2,
+BOOK = book("blue", 2, "draw", name="Blue Set 2", prices=2, flags=("protects",),
             doc=('If the pot explodes within the next 1/2/4 chips drawn, the player still gets '
                  'both VP and coins (no bonus die). Windows never add up: the longer remaining one'
                  ' counts.'))

@@ -1,13 +1,16 @@
 """What several books share: the optional extra distance (red Sets 1, 3, 5 through the red
 question; red Set 4's white 1, yellow Sets 2, 4, 5 through ``offer_extra``), chips of a colour in
 the pot, chips granted from the supply or taken out of the pot, the explosion limit raised
-(yellow Set 3, Living in Luxury), the base and Set 6 black reward."""
+(yellow Set 3, Living in Luxury), the base and Set 6 black reward; reading a round file's answers
+(``scripting``, ``scripted_entry``, ``scripted_bit``: a book's ``scripted`` answer, asked in place
+of its strategy's for a scripted seat)."""
 
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip, discard_chip, remove_pot_entry
 from sim.kernel.decisions.choices import book_answer
 from sim.kernel.decisions.decide import decide_extra, decide_red
+from sim.kernel.decisions.slots import SCRIPTED, SLOT_BOOK
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -85,17 +88,44 @@ def last_two_green(P, s):
 
 
 @kernel(inline=True)
-def green_question(P, s, k, q, G, R, SK, SP, SC, rng, UF):
-    """Book question q (``Q_*``) about the k-th (0, 1) of the last two chips in seat s's pot,
-    asked if that chip is green (a scripted answer is the round file's next green one, so the
-    question is counted in ``F_GREEN_PTR``): (its value, answered, answer); value 0 when there is
-    no such chip or it is not green. Not answered: the answer is the decline flag and the book's
-    ``default`` applies (``book_answer``)."""
+def scripting(SK, s):
+    """Whether seat s's book questions are answered by the round file (its book slot is
+    ``SCRIPTED``): a book then asks its own ``scripted`` in place of ``book_answer``."""
+    return SK[s, SLOT_BOOK] == SCRIPTED
+
+
+@kernel(inline=True)
+def scripted_entry(P, s, ptr, at, SC):
+    """The round file's answer number ``P[s, ptr]`` of a list key whose count is at SC offset
+    ``at`` and entries after it: (answered, answer); (False, 0) past the list."""
+    i = P[s, ptr]
+    if i < SC[s, at]:
+        return True, SC[s, at + 1 + i]
+    return False, 0
+
+
+@kernel(inline=True)
+def scripted_bit(P, s, ptr, at, SC):
+    """As ``scripted_entry`` for a key of true/false kept as bits (count, then the bits)."""
+    i = P[s, ptr]
+    if i < SC[s, at]:
+        return True, (SC[s, at + 1] >> i) & 1
+    return False, 0
+
+
+@kernel(inline=True)
+def green_question(P, s, k, q, at, G, R, SK, SP, SC, rng, UF):
+    """Book question q about the k-th (0, 1) of the last two chips in seat s's pot, asked if
+    that chip is green (a scripted answer is the next entry of the green book's round-file key at
+    SC offset ``at``, so the question is counted in ``F_GREEN_PTR``): (its value, answered,
+    answer); value 0 when there is no such chip or it is not green. Not answered: the answer is
+    the decline flag and the book's ``default`` applies (``book_answer``)."""
     i = P[s, F_NPOT] - 2 + k
     if i < 0 or TYPE_COLOUR[P[s, POT_T + i]] != GREEN:
         return 0, False, 0
     value = TYPE_VALUE[P[s, POT_T + i]]
-    ok, a = book_answer(P, s, q, value, G, R, SK, SP, SC, rng, UF)
+    ok, a = (scripted_entry(P, s, F_GREEN_PTR, at, SC) if scripting(SK, s)
+             else book_answer(P, s, q, value, G, R, SK, SP, SC, rng, UF))
     P[s, F_GREEN_PTR] += 1
     return value, ok, a
 

@@ -10,19 +10,24 @@ from __future__ import annotations
 from sim.kernel.bag import add_chip
 from sim.kernel.books.common import green_question
 from sim.kernel.decisions.choices import grantable
-from sim.kernel.decisions.slots import Q_GREEN_CHIP
+from sim.kernel.decisions.slots import script_slot
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_GREEN_CHIP, R_PRICE
+from sim.rules.book_numbers import question_number
 from sim.rules.chips import B1, O1, P1, R1, Y1
-from sim.rules.declare import book
+from sim.rules.declare import SCRIPT_CHIPS, book, script_key
 
 BOOK = book("green", 2, "B", name="Green Set 2", prices=2,
             choices=('which chip to take (or none)',),
             flags=('grants_at_b',),
             doc=('Each green chip last or next-to-last earns a free chip into the bag: green 1 an '
                  'orange 1; green 2 a blue 1 or red 1; green 4 a yellow 1 or purple 1 (only once '
-                 'that book is out).'))
+                 'that book is out).'),
+            script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
+                                  "last or next-to-last: the chip taken or \"none\""),))
+QUESTION = question_number("green-chip")
+GREEN = script_slot(BOOK, "green")  # its answers in SC
 
 
 @kernel
@@ -60,7 +65,7 @@ def _grant_ok(value, t):
 def green_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step B for seat s."""
     for k in range(2):
-        value, ok, t = green_question(P, s, k, Q_GREEN_CHIP, G, R, SK, SP, SC, rng, UF)
+        value, ok, t = green_question(P, s, k, QUESTION, GREEN, G, R, SK, SP, SC, rng, UF)
         if value == 0:
             continue
         t = t if ok else default(P, s, value, G, R, t != 0)

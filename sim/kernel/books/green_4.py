@@ -7,7 +7,7 @@ key ``green``."""
 from __future__ import annotations
 
 from sim.kernel.books.common import green_question
-from sim.kernel.decisions.slots import Q_GREEN_RUBY
+from sim.kernel.decisions.slots import script_slot
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -17,12 +17,17 @@ from sim.kernel.layout import (
     G_ROUND,
     R_ROUNDS,
 )
-from sim.rules.declare import book
+from sim.rules.book_numbers import question_number
+from sim.rules.declare import SCRIPT_CHIPS, book, script_key
 
 BOOK = book("green", 4, "B", name="Green Set 4", prices=4,
             choices=('pay a ruby or not, per green chip',),
             doc=('For each green chip last or next-to-last, the player may pay 1 ruby to move the '
-                 'droplet 1 space.'))
+                 'droplet 1 space.'),
+            script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
+                                  "last or next-to-last: true pays a ruby"),))
+QUESTION = question_number("green-ruby")
+GREEN = script_slot(BOOK, "green")  # its answers in SC
 
 
 @kernel
@@ -37,7 +42,7 @@ def green_at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step B for seat s."""
     moves = 0
     for k in range(2):
-        value, ok, pay = green_question(P, s, k, Q_GREEN_RUBY, G, R, SK, SP, SC, rng, UF)
+        value, ok, pay = green_question(P, s, k, QUESTION, GREEN, G, R, SK, SP, SC, rng, UF)
         if value == 0:
             continue
         pay = pay if ok else default(P, s, value, G, R, pay != 0)

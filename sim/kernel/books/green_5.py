@@ -9,19 +9,24 @@ picked last round)."""
 from __future__ import annotations
 
 from sim.kernel.books.common import green_question
-from sim.kernel.decisions.slots import Q_GREEN_FIRST
+from sim.kernel.decisions.slots import script_slot
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_GREEN_FIRST, F_NFIRST, F_NPOT, FIRST_T, POT_T, R_PRICE
+from sim.rules.book_numbers import question_number
 from sim.rules.chips import N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.declare import book
+from sim.rules.declare import SCRIPT_CHIPS, book, script_key
 
 BOOK = book("green", 5, "B", name="Green Set 5", prices=5,
             choices=('which chip to place first next round (or none)',),
             doc=('For each green chip last or next-to-last, the player may pick a chip in the pot '
                  'worth no more than that green (locoweed counts 1); next round it is placed '
                  'first, before any draw, with its action (two: in the order picked; again in a '
-                 'potion A Second Chance restarts).'))
+                 'potion A Second Chance restarts).'),
+            script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
+                                  "last or next-to-last: the chip placed first or \"none\""),))
+QUESTION = question_number("green-first")
+GREEN = script_slot(BOOK, "green")  # its answers in SC
 
 
 @kernel
@@ -59,7 +64,7 @@ def _first_left(P, s, t):
 def green_at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step B for seat s."""
     for k in range(2):
-        value, ok, t = green_question(P, s, k, Q_GREEN_FIRST, G, R, SK, SP, SC, rng, UF)
+        value, ok, t = green_question(P, s, k, QUESTION, GREEN, G, R, SK, SP, SC, rng, UF)
         if value == 0:
             continue
         t = t if ok else default(P, s, value, G, R, t != 0)

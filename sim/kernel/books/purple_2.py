@@ -7,13 +7,14 @@ Question ``purple-trade`` (b = purple chips in the pot; the tier 0..3); default 
 
 from __future__ import annotations
 
-from sim.kernel.books.common import count_colour, grant, remove_from_pot
+from sim.kernel.books.common import count_colour, grant, remove_from_pot, scripting
 from sim.kernel.decisions.choices import book_answer
-from sim.kernel.decisions.slots import Q_PURPLE_TRADE
+from sim.kernel.decisions.slots import SC_PURPLE
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_PURPLE_TRADE, F_RUBIES, F_SCORE
+from sim.rules.book_numbers import question_number
 from sim.rules.chips import B2, G1, K1, P1, PURPLE, Y4
 from sim.rules.declare import book
 
@@ -23,6 +24,7 @@ BOOK = book("purple", 2, "B", name="Purple Set 2", prices=2,
             doc=('Purple chips may go back to the supply for one trade: 1 for a black 1, 1 VP, 1 '
                  'ruby; 2 for a green 1, blue 2, 3 VP, droplet +1; 3 for a yellow 4, 6 VP, 1 ruby,'
                  ' droplet +2.'))
+QUESTION = question_number("purple-trade")
 
 
 @kernel
@@ -31,6 +33,15 @@ def default(P, s, arg, G, R, decline):
     return 0 if decline else min(arg, 3)
 
 
+@kernel(inline=True)
+def scripted(P, s, q, arg, SC):
+    """The round file's answer: its ``purple`` tier (the base game's key), at most ``arg`` and
+    3; not answered without one (-1)."""
+    tier = SC[s, SC_PURPLE]
+    if tier < 0:
+        return False, 0
+    return True, min(tier, arg, 3)
+
 
 @kernel(inline=True)
 def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
@@ -38,9 +49,9 @@ def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     npurple = count_colour(P, s, PURPLE)
     if npurple == 0:
         return
-    ok, tier = book_answer(P, s, Q_PURPLE_TRADE, npurple, G, R, SK, SP, SC, rng, UF)
-    if not ok:
-        tier = default(P, s, npurple, G, R, tier != 0)
+    ok, tier = (scripted(P, s, QUESTION, npurple, SC) if scripting(SK, s)
+                else book_answer(P, s, QUESTION, npurple, G, R, SK, SP, SC, rng, UF))
+    tier = tier if ok else default(P, s, npurple, G, R, tier != 0)
     tier = max(0, min(tier, npurple, 3))
     if tier == 0:
         return

@@ -8,21 +8,26 @@ the highest tier, the upgrade that gains most by price (declining: none). Round-
 
 from __future__ import annotations
 
-from sim.kernel.books.common import count_colour, grant, remove_from_pot
+from sim.kernel.books.common import count_colour, grant, remove_from_pot, scripting
 from sim.kernel.decisions.choices import book_answer, upgrade_target
-from sim.kernel.decisions.slots import Q_PURPLE_UPGRADE
+from sim.kernel.decisions.slots import script_slot
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_UPGRADE, F_NPOT, G_SUPPLY, POT_T, R_PRICE
+from sim.rules.book_numbers import question_number
 from sim.rules.chips import PURPLE, TYPE_COLOUR, WHITE
-from sim.rules.declare import book
+from sim.rules.declare import NOT_SCRIPTED, SCRIPT_UPGRADE, book, script_key
 
 BOOK = book("purple", 4, "B", name="Purple Set 4", prices=4,
             choices=('which chip to upgrade; a lower tier (or none) is allowed',),
             flags=('grants_at_b',),
             doc=('Purple chips in the pot: 1 upgrades a 1-chip to a 2-chip of its colour, 2 a '
                  '2-chip to a 4-chip, 3 or more a 1-chip to a 4-chip (new chip into the bag, old '
-                 'to supply).'))
+                 'to supply).'),
+            script=(script_key("upgrade", SCRIPT_UPGRADE, doc="the chip upgraded and its upgrade",
+                               words=(("1>2", 1), ("2>4", 2), ("1>4", 3))),))
+QUESTION = question_number("purple-upgrade")
+UPGRADE = script_slot(BOOK, "upgrade")  # its answer in SC: tier * 32 + chip type, -1 none
 
 
 @kernel
@@ -48,6 +53,14 @@ def default(P, s, arg, G, R, decline):
     return -1
 
 
+@kernel(inline=True)
+def scripted(P, s, q, arg, SC):
+    """The round file's answer: its ``upgrade``, if it gives one."""
+    a = SC[s, UPGRADE]
+    if a == NOT_SCRIPTED:
+        return False, 0
+    return True, a
+
 
 @kernel(inline=True)
 def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
@@ -55,9 +68,9 @@ def purple_at_b(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
     npurple = count_colour(P, s, PURPLE)
     if npurple == 0:
         return
-    ok, a = book_answer(P, s, Q_PURPLE_UPGRADE, npurple, G, R, SK, SP, SC, rng, UF)
-    if not ok:
-        a = default(P, s, npurple, G, R, a != 0)
+    ok, a = (scripted(P, s, QUESTION, npurple, SC) if scripting(SK, s)
+             else book_answer(P, s, QUESTION, npurple, G, R, SK, SP, SC, rng, UF))
+    a = a if ok else default(P, s, npurple, G, R, a != 0)
     if a < 0:
         return
     tier = a // 32

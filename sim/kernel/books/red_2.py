@@ -10,9 +10,10 @@ from earlier rounds)."""
 from __future__ import annotations
 
 from sim.kernel.bag import return_chip, take_type
+from sim.kernel.books.common import scripted_entry, scripting
 from sim.kernel.bowl import place_after
 from sim.kernel.decisions.choices import book_answer
-from sim.kernel.decisions.slots import Q_RED_AFTER, RED_KEEP, RED_PLACE, RED_RETURN
+from sim.kernel.decisions.slots import script_slot
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -27,15 +28,22 @@ from sim.kernel.layout import (
     POT_P,
     R_LAST,
 )
+from sim.rules.book_numbers import question_number
 from sim.rules.chips import R1
-from sim.rules.declare import book
+from sim.rules.declare import SCRIPT_WORDS, book, script_key
 
 BOOK = book("red", 2, "draw, after stop", name="Red Set 2", prices=2,
             choices=('per red chip: place, keep or return',),
             doc=('Set beside the pot when drawn. After stopping (or exploding) each one is placed '
                  'after the last chip (moving its value; into the overflow bowl past the last '
                  "space), kept for a later round, or returned to the bag. A Second Chance's "
-                 'restart puts the chips set aside in the abandoned potion back into the bag.'))
+                 'restart puts the chips set aside in the abandoned potion back into the bag.'),
+            script=(script_key("red_after", SCRIPT_WORDS, 8, words=("place", "keep", "return"),
+                               doc="one per red chip beside the pot"),))
+QUESTION = question_number("red-after")
+RED_AFTER = script_slot(BOOK, "red_after")  # its answers in SC
+RED_PLACE, RED_KEEP, RED_RETURN = (BOOK.script[0].words.index(w)  # the answers: each word
+                                   for w in ("place", "keep", "return"))  # of red_after
 
 N_RED_TYPES = 3  # r1, r2, r4 are types R1, R1 + 1, R1 + 2
 
@@ -45,6 +53,11 @@ def default(P, s, arg, G, R, decline):
     """The built-in answer: place the chip (declining: return it to the bag)."""
     return RED_RETURN if decline else RED_PLACE
 
+
+@kernel(inline=True)
+def scripted(P, s, q, arg, SC):
+    """The round file's answer: the next entry of its ``red_after`` (counted in ``F_BOOK_PTR``)."""
+    return scripted_entry(P, s, F_BOOK_PTR, RED_AFTER, SC)
 
 
 @kernel(inline=True)
@@ -79,9 +92,9 @@ def _after_stop(P, s, G, R, SK, SP, SC, rng, E, UF):
     for j in range(N_RED_TYPES):
         t = R1 + j
         for _ in range(P[s, ASIDE + j]):
-            ok, a = book_answer(P, s, Q_RED_AFTER, t, G, R, SK, SP, SC, rng, UF)
-            if not ok:
-                a = default(P, s, t, G, R, a != 0)
+            ok, a = (scripted(P, s, QUESTION, t, SC) if scripting(SK, s)
+                     else book_answer(P, s, QUESTION, t, G, R, SK, SP, SC, rng, UF))
+            a = a if ok else default(P, s, t, G, R, a != 0)
             P[s, F_BOOK_PTR] += 1
             if a == RED_PLACE:
                 pos = place_after(P, s, t, G, R, E)
@@ -106,7 +119,3 @@ def potion_ended(P, s, G, R, SK, SP, SC, rng, E, UF):
     if _has_aside(P, s):
         _after_stop(P, s, G, R, SK, SP, SC, rng, E, UF)
 
-
-# the name the cards that refill a bag call (A Second Chance, Less is More, An Opportunistic
-# Moment)
-hold_aside = bag_refilled

@@ -10,9 +10,15 @@ end). Round-file keys: ``red_hold``, ``red_place``."""
 from __future__ import annotations
 
 from sim.kernel.bag import draw_chip, finish_potion
-from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE
+from sim.kernel.books.common import (
+    ACTION_ABORT,
+    ACTION_NONE,
+    scripted_bit,
+    scripted_entry,
+    scripting,
+)
 from sim.kernel.decisions.choices import book_answer
-from sim.kernel.decisions.slots import Q_RED_HOLD, Q_RED_PLACE
+from sim.kernel.decisions.slots import script_slot
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -27,7 +33,8 @@ from sim.kernel.layout import (
     R_LAST,
     STOP_SCRIPT,
 )
-from sim.rules.declare import book
+from sim.rules.book_numbers import question_number
+from sim.rules.declare import SCRIPT_BITS, SCRIPT_CHIPS, book, script_key
 
 BOOK = book("red", 6, "draw", name="Red Set 6", prices=6,
             choices=('place the chip drawn at once, or hold it',
@@ -36,7 +43,14 @@ BOOK = book("red", 6, "draw", name="Red Set 6", prices=6,
                  'placed this round: at once or before any later draw (with its action), or when '
                  "the potion ends (then placed like a drawn chip, with its book's distance and the"
                  " card's bonuses but no action, into the overflow bowl past the last space; a "
-                 'white still counts towards the explosion, even after one).'))
+                 'white still counts towards the explosion, even after one).'),
+            script=(script_key("red_hold", SCRIPT_BITS, 16, doc="one per chip drawn after a red "
+                               "chip: true places it at once, false when the potion ends"),
+                    script_key("red_place", SCRIPT_CHIPS, 8, doc="one per draw made while a chip "
+                               "is held beside the pot: the held chip placed before that draw, "
+                               'or "none"')))
+Q_HOLD, Q_PLACE = question_number("red-hold"), question_number("red-place")
+HOLD, PLACE = script_slot(BOOK, "red_hold"), script_slot(BOOK, "red_place")  # answers in SC
 
 
 @kernel
@@ -53,11 +67,30 @@ def _place_default(P, s, arg, G, R, decline):
     return -1
 
 
+@kernel
+def scripted(P, s, q, arg, SC):
+    """The round file's answer: ``red-hold``, the next of its ``red_hold`` (counted in
+    ``F_BOOK_PTR``); ``red-place``, the index among the ``arg`` chips held of the chip its next
+    ``red_place`` entry names (counted in ``F_HELD_PTR``; -1 when none is held)."""
+    if q == Q_HOLD:
+        return scripted_bit(P, s, F_BOOK_PTR, HOLD, SC)
+    ok, want = scripted_entry(P, s, F_HELD_PTR, PLACE, SC)
+    if not ok:
+        return False, 0
+    a = -1
+    for i in range(arg):
+        if P[s, HOLD_T + i] == want:
+            a = i
+            break
+    return True, a
+
+
 @kernel(inline=True)
-def _ask_place(P, s, arg, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer to ``red-place``: scripted, its strategy's, else ``_place_default``."""
-    ok, a = book_answer(P, s, Q_RED_PLACE, arg, G, R, SK, SP, SC, rng, UF)
-    return a if ok else _place_default(P, s, arg, G, R, a != 0)
+def _ask(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
+    """The seat's answer to question q: scripted, or its strategy's (``book_answer``)."""
+    if scripting(SK, s):
+        return scripted(P, s, q, arg, SC)
+    return book_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF)
 
 
 @kernel
@@ -72,9 +105,8 @@ def _draw_next(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     if u < 0:
         finish_potion(P, s, STOP_SCRIPT, E, G)
         return ACTION_ABORT
-    ok, a = book_answer(P, s, Q_RED_HOLD, u, G, R, SK, SP, SC, rng, UF)
-    if not ok:
-        a = default(P, s, u, G, R, a != 0)
+    ok, a = _ask(P, s, Q_HOLD, u, G, R, SK, SP, SC, rng, UF)
+    a = a if ok else default(P, s, u, G, R, a != 0)
     now = a != 0
     P[s, F_BOOK_PTR] += 1
     record(E, G, s, EV_RED_HOLD, u, 0 if now else 1, 0)
@@ -90,7 +122,8 @@ def before_draw_chip(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Before a draw while chips are held: the held chip the seat places now, as if just drawn
     (taken off the held list), or -1 (keep them all to the end)."""
     n = P[s, F_NHOLD]
-    i = _ask_place(P, s, n, G, R, SK, SP, SC, rng, UF)
+    ok, i = _ask(P, s, Q_PLACE, n, G, R, SK, SP, SC, rng, UF)
+    i = i if ok else _place_default(P, s, n, G, R, i != 0)
     P[s, F_HELD_PTR] += 1
     if i < 0 or i >= n:
         return -1

@@ -5,18 +5,24 @@ Question ``yellow-ruby`` (b = the yellow chip type; 1 pay); default pay once a r
 
 from __future__ import annotations
 
+from sim.kernel.books.common import scripted_bit, scripting
 from sim.kernel.decisions.choices import book_answer
-from sim.kernel.decisions.slots import Q_YELLOW_RUBY
+from sim.kernel.decisions.slots import script_slot
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_YELLOW_RUBY, F_RUBIES, G_ROUND, R_ROUNDS
+from sim.kernel.layout import EV_YELLOW_RUBY, F_RUBIES, F_YELLOW_PTR, G_ROUND, R_ROUNDS
+from sim.rules.book_numbers import question_number
 from sim.rules.chips import TYPE_VALUE
-from sim.rules.declare import book
+from sim.rules.declare import SCRIPT_BITS, book, script_key
 
 BOOK = book("yellow", 6, "draw", name="Yellow Set 6", prices=6,
             choices=('pay a ruby or not, per yellow chip',),
             doc=('The player may pay 1 ruby to move the yellow chip 3 spaces further (one ruby per'
-                 ' yellow chip).'))
+                 ' yellow chip).'),
+            script=(script_key("yellow_ruby", SCRIPT_BITS, 16, doc="one per yellow chip: true pays "
+                               "a ruby for 3 more spaces"),))
+QUESTION = question_number("yellow-ruby")
+YELLOW_RUBY = script_slot(BOOK, "yellow_ruby")  # its answers in SC
 
 
 @kernel
@@ -26,14 +32,20 @@ def default(P, s, arg, G, R, decline):
     return 0 if decline or R[R_ROUNDS] - G[G_ROUND] > 6 else 1
 
 
+@kernel(inline=True)
+def scripted(P, s, q, arg, SC):
+    """The round file's answer: the next of its ``yellow_ruby`` (yellow chips are counted in
+    ``F_YELLOW_PTR``)."""
+    return scripted_bit(P, s, F_YELLOW_PTR, YELLOW_RUBY, SC)
+
 
 @kernel(inline=True)
 def _extra(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     """The extra spaces yellow chip t takes (0 or 3)."""
     if P[s, F_RUBIES] >= 1:
-        ok, a = book_answer(P, s, Q_YELLOW_RUBY, t, G, R, SK, SP, SC, rng, UF)
-        if not ok:
-            a = default(P, s, t, G, R, a != 0)
+        ok, a = (scripted(P, s, QUESTION, t, SC) if scripting(SK, s)
+                 else book_answer(P, s, QUESTION, t, G, R, SK, SP, SC, rng, UF))
+        a = a if ok else default(P, s, t, G, R, a != 0)
         if a != 0:
             P[s, F_RUBIES] -= 1
             record(E, G, s, EV_YELLOW_RUBY, 3, 0, 0)

@@ -12,7 +12,7 @@ potion again. Default: again when over, or within 1 of, the limit.
 from __future__ import annotations
 
 from sim.kernel.bag import reset_potion
-from sim.kernel.books.red_2 import hold_aside
+from sim.kernel.books.gain_hooks import bag_refilled
 from sim.kernel.cards.common import GAIN_RESTART, answer, card_event
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -67,7 +67,7 @@ def _second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
         P[s, ASIDE + j] -= P[s, ASIDE_NEW + j]
     first = P[s, F_FIRST_USED]
     reset_potion(P, s, P[s, F_START], P[s, F_BASE_LIMIT])
-    hold_aside(P, s)
+    bag_refilled(P, s, R)
     P[s, F_NFIRST] = first  # placed before the next draw (sim.kernel.brew.before_draw)
     P[s, F_SIX_N] = 0
     P[s, F_CARD_USED] = 1

@@ -8,7 +8,7 @@ that gains the most in price (a white never), none if none gains.
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip, remove_any_chip, reset_potion, show_supply
-from sim.kernel.books.red_2 import hold_aside
+from sim.kernel.books.gain_hooks import bag_refilled
 from sim.kernel.cards.common import (
     GAIN_CHIP,
     answer,
@@ -50,7 +50,7 @@ def purple_seat(P, s, G, R, supply, FD, SK, SP, SC, rng, E, UF):
     """Seat s draws 4; exchanges one for the next-higher value of its colour (to the bag), or
     takes a green 1 if none can be exchanged; the drawn chips go back."""
     reset_potion(P, s, P[s, F_START], R[R_LIMIT])
-    hold_aside(P, s)
+    bag_refilled(P, s, R)
     m = look(P, s, 4, FD, rng, E, G)
     show_supply(G, supply)
     possible = False

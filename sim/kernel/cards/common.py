@@ -13,7 +13,7 @@ one (``grant_chip``).
 from __future__ import annotations
 
 from sim.kernel.bag import add_chip, draw_chip, return_chip
-from sim.kernel.books.black_5 import gift as black_gift
+from sim.kernel.books.gain_hooks import chip_bought
 from sim.kernel.decisions.choices import card_answer, grantable
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
@@ -79,7 +79,7 @@ def grant_chip(P, s, t, G, R, supply, E):
     """A card gives chip t into the bag, if its book is out and the supply has one (a black chip
     with black Set 5: into the left neighbour's bag, and the droplet moves)."""
     G[G_SUPPLY + t] = supply[t]
-    if 0 <= t < supply.shape[0] and grantable(G, R, t) and (black_gift(P, s, t, G, R, E)
+    if 0 <= t < supply.shape[0] and grantable(G, R, t) and (chip_bought(P, s, t, G, R, E)
                                                            or add_chip(P, s, t)):
         supply[t] -= 1
         card_event(E, G, s, GAIN_CHIP, t)

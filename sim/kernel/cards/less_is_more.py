@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from sim.kernel.bag import reset_potion
-from sim.kernel.books.red_2 import hold_aside
+from sim.kernel.books.gain_hooks import bag_refilled
 from sim.kernel.cards.common import GAIN_RUBY, gain, grant_chip, look, put_back
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CARD_LOOK, F_CARD_ARG, F_START, G_NP, G_START_PLAYER, R_LIMIT
@@ -20,7 +20,7 @@ CARD = card(13, "less-is-more", PURPLE, name="Less is More", doc=(
 def purple_seat(P, s, G, R, FD, rng, E):
     """Seat s draws 5 chips and puts them back; their total is kept in F_CARD_ARG."""
     reset_potion(P, s, P[s, F_START], R[R_LIMIT])
-    hold_aside(P, s)
+    bag_refilled(P, s, R)
     m = look(P, s, 5, FD, rng, E, G)
     total = 0
     for i in range(m):

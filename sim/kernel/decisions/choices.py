@@ -1,6 +1,6 @@
 """The choices that books, cards and the test-tube track offer, compiled with Numba: the built-in
-answers and the call into slot functions (see ``slots``: ``Q_*`` book questions,
-``TUBE_*`` kinds; for a book's question, ``book_answer``, for a card's choice, ``card_answer``:
+answers and the call into slot functions (see ``slots``: ``TUBE_*`` kinds; for a book's
+question, ``book_answer``, for a card's choice, ``card_answer``:
 each book's and card's built-in answer is in its own module, ``sim.kernel.books.<colour>_<set>``,
 ``sim.kernel.cards.<id>``). Split from ``decide``, which holds the
 choices every game asks (draw, flask, blue, yellow, red, explosion, buying, rubies, purple).
@@ -15,31 +15,10 @@ from sim.kernel.decisions.slots import (
     P_TUBE_COIN,
     P_TUBE_RUBY,
     P_TUBE_SPACE,
-    Q_GREEN_CHIP,
-    Q_GREEN_FIRST,
-    Q_GREEN_RUBY,
-    Q_PURPLE_TRADE,
-    Q_PURPLE_UPGRADE,
-    Q_RED_AFTER,
-    Q_RED_HOLD,
-    Q_RED_PLACE,
-    Q_YELLOW_RUBY,
     SC_CARD,
-    SC_GREEN,
-    SC_HOLD,
     SC_NCARD,
-    SC_NGREEN,
-    SC_NHOLD,
-    SC_NRED_AFTER,
-    SC_NRPLACE,
     SC_NTUBE,
-    SC_NYRUBY,
-    SC_PURPLE,
-    SC_RED_AFTER,
-    SC_RPLACE,
     SC_TUBE,
-    SC_UPGRADE,
-    SC_YRUBY,
     SCRIPTED,
     SLOT_BOOK,
     SLOT_CARD,
@@ -51,17 +30,12 @@ from sim.kernel.decisions.slots import (
 )
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
-    F_BOOK_PTR,
     F_CARD_PTR,
-    F_GREEN_PTR,
-    F_HELD_PTR,
     F_TUBE,
     F_TUBE_PTR,
-    F_YELLOW_PTR,
     G_BREWED,
     G_ROUND,
     G_SUPPLY,
-    HOLD_T,
     R_BOOK,
     R_BOOK_ROUND,
     R_PRICE,
@@ -113,39 +87,17 @@ def upgrade_target(t, tier):
 
 @kernel
 def book_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
-    """A scripted or strategy answer to book question ``q`` (``Q_*`` in ``slots``) with argument
-    ``arg``: (True, answer); (False, decline) when the book's built-in answer applies (its
-    ``default`` in ``sim.kernel.books.<colour>_<set>``, which the effect then calls), ``decline`` 1
-    for the ``BOOK_DECLINE`` slot value (an optional effect that is not scripted is taken); a slot
-    function's ``BUILT_IN`` leaves it to the built-in answer too."""
+    """A strategy's answer to book question ``q`` (numbered by ``sim.rules.book_numbers``) with
+    argument ``arg``: (True, answer) from a slot function; (False, decline) when the book's
+    built-in answer applies (its ``default`` in ``sim.kernel.books.<colour>_<set>``, which the
+    effect then calls), ``decline`` 1 for the ``BOOK_DECLINE`` slot value (an optional effect is
+    otherwise taken); a slot function's ``BUILT_IN`` leaves it to the built-in answer too. A
+    scripted seat (``SCRIPTED``) gets its round file's answer from the book itself (its
+    ``scripted``, ``sim.kernel.books.common.scripting``); here it is not answered."""
     k = SK[s, SLOT_BOOK]
     ok = True
     a = 0
-    if k == SCRIPTED:
-        if q == Q_RED_AFTER and P[s, F_BOOK_PTR] < SC[s, SC_NRED_AFTER]:
-            a = SC[s, SC_RED_AFTER + P[s, F_BOOK_PTR]]
-        elif (q == Q_GREEN_CHIP or q == Q_GREEN_RUBY) and P[s, F_GREEN_PTR] < SC[s, SC_NGREEN]:
-            a = SC[s, SC_GREEN + P[s, F_GREEN_PTR]]
-        elif q == Q_PURPLE_TRADE and SC[s, SC_PURPLE] >= 0:
-            a = min(SC[s, SC_PURPLE], arg, 3)
-        elif q == Q_PURPLE_UPGRADE and SC[s, SC_UPGRADE] != -2:
-            a = SC[s, SC_UPGRADE]
-        elif q == Q_GREEN_FIRST and P[s, F_GREEN_PTR] < SC[s, SC_NGREEN]:
-            a = SC[s, SC_GREEN + P[s, F_GREEN_PTR]]
-        elif q == Q_RED_HOLD and P[s, F_BOOK_PTR] < SC[s, SC_NHOLD]:
-            a = (SC[s, SC_HOLD] >> P[s, F_BOOK_PTR]) & 1
-        elif q == Q_YELLOW_RUBY and P[s, F_YELLOW_PTR] < SC[s, SC_NYRUBY]:
-            a = (SC[s, SC_YRUBY] >> P[s, F_YELLOW_PTR]) & 1
-        elif q == Q_RED_PLACE and P[s, F_HELD_PTR] < SC[s, SC_NRPLACE]:
-            want = SC[s, SC_RPLACE + P[s, F_HELD_PTR]]
-            a = -1
-            for i in range(arg):
-                if P[s, HOLD_T + i] == want:
-                    a = i
-                    break
-        else:
-            ok = False  # an optional effect that is not scripted is taken (BOOK_DEFAULT)
-    elif k >= USER_BASE:
+    if k >= USER_BASE:
         a = call_slot(UF, k - USER_BASE, P, s, G, R, SP, q, arg)
         if a == BUILT_IN:
             ok = False

@@ -38,9 +38,6 @@ from sim.kernel.decisions.slots import (
     CARD_SCHADENFREUDE,
     CARD_TAKE_OTHER,
     CARD_WHEEL_AND_DEAL,
-    Q_GREEN_RUBY,
-    Q_PURPLE_UPGRADE,
-    Q_YELLOW_RUBY,
 )
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -51,7 +48,12 @@ from sim.kernel.layout import (
     TUBE_RUBY,
     TUBE_VP,
 )
+from sim.rules.book_numbers import question_number
 from sim.rules.chips import B1, G1, K1, N_TYPES, O1, P1, R1, TYPE_COLOUR, TYPE_VALUE, W1, WHITE, Y1
+
+# the book questions master answers by its worth of each option (sim.rules.book_numbers)
+GREEN_RUBY, YELLOW_RUBY = question_number("green-ruby"), question_number("yellow-ruby")
+PURPLE_UPGRADE = question_number("purple-upgrade")
 
 
 @kernel
@@ -130,12 +132,12 @@ def master_card(P, s, G, R, SP, a, b, M):
 @kernel
 def book_choice(P, s, q, b, G, R, SP):
     """Seat s's answer to book question ``q`` with argument ``b``, or ``BUILT_IN``."""
-    if q == Q_GREEN_RUBY:  # 1 ruby for a droplet space, from the next potion on
+    if q == GREEN_RUBY:  # 1 ruby for a droplet space, from the next potion on
         ctx = gain_context(P, s, G, R, SP)
         return 1 if space_worth(SP, s, ctx, 1) > -ruby_worth(P, s, G, R, SP, -1) else 0
-    if q == Q_YELLOW_RUBY:  # 1 ruby for 3 spaces more in this potion
+    if q == YELLOW_RUBY:  # 1 ruby for 3 spaces more in this potion
         return 1 if potion_space_worth(SP, s, 3) > -ruby_worth(P, s, G, R, SP, -1) else 0
-    if q == Q_PURPLE_UPGRADE:  # a chip in the pot for a higher one, into the bag
+    if q == PURPLE_UPGRADE:  # a chip in the pot for a higher one, into the bag
         ctx = gain_context(P, s, G, R, SP)
         best = -1
         gain = 0.0

@@ -14,8 +14,8 @@ Per-round parameters: where a kind says "per round", ``SP[s, slot, r]`` holds th
 from __future__ import annotations
 
 from sim.kernel.fields import Field, Table, spare
-from sim.rules.book_numbers import question_number
 from sim.rules.card_numbers import card_number
+from sim.rules.declare import BOOK_COLOUR_NAMES, BOOK_SCRIPT_WIDTH
 from sim.rules.witch_numbers import N_WITCHES, param_offset, witch_defaults, witch_number
 
 SLOT_STOP = 0  # draw another chip or stop
@@ -149,19 +149,9 @@ RED_NEVER = 1
 # book kinds: one slot answers every book question; a slot function gets (question, arg)
 BOOK_DEFAULT = 0  # take every optional effect, the best option by the book prices
 BOOK_DECLINE = 1  # decline every optional effect
-# book questions (the ``a`` argument of a slot function; ``b`` is the question's argument), numbered
-# by their declaration, sim.rules.book_numbers.QUESTIONS (sim.rules.books.BOOK_QUESTIONS says
-# each one's b and answer)
-Q_GREEN_CHIP = question_number("green-chip")  # green Set 2
-Q_GREEN_RUBY = question_number("green-ruby")  # green Set 4
-Q_RED_AFTER = question_number("red-after")  # red Set 2
-Q_PURPLE_TRADE = question_number("purple-trade")  # purple Set 2
-Q_PURPLE_UPGRADE = question_number("purple-upgrade")  # purple Set 4
-Q_GREEN_FIRST = question_number("green-first")  # green Set 5
-Q_RED_HOLD = question_number("red-hold")  # red Set 6
-Q_YELLOW_RUBY = question_number("yellow-ruby")  # yellow Set 6
-Q_RED_PLACE = question_number("red-place")  # red Set 6, before each draw while chips are held
-RED_PLACE, RED_KEEP, RED_RETURN = 0, 1, 2
+# book questions (the ``a`` argument of a slot function; ``b`` is the question's argument) are
+# numbered by their declaration, sim.rules.book_numbers.QUESTIONS (sim.rules.books.BOOK_QUESTIONS
+# says each one's b and answer); each book names its own
 
 # card kinds: a slot function gets (card number, argument; numbers of sim.rules.cards.CARDS);
 # answers per card:
@@ -270,11 +260,6 @@ SCRIPT = Table("SC_", [
     Field("nred"),
     Field("red", doc="bits: 1 the i-th red chip placed takes its extra distance, 0 declines it"),
     spare(3),
-    Field("nred_after"),
-    Field("red_after", 8, doc="red Set 2, per chip beside the pot: 0 place, 1 keep, 2 return"),
-    Field("ngreen"),
-    Field("green", 4, doc="green Set 2 chip type taken (-1 none) / green Set 4 1 pay, 0 not"),
-    Field("upgrade", doc="purple Set 4: tier * 32 + chip type, -1 none, -2 not scripted"),
     Field("ncard"),
     Field("card", 8, doc="card decisions in order"),
     Field("ntube", doc="droplet moves scripted (test-tube side)"),
@@ -283,19 +268,21 @@ SCRIPT = Table("SC_", [
     Field("witch", 12, doc="the answer for witch w at SC_WITCH + w - 1 (SC_UNSET: not scripted)"),
     Field("nsix", doc="chips the six-chips witch places, in order (SC_SIX)"),
     Field("six", 6, doc="chip types"),
-    Field("nhold", doc="red Set 6: decisions scripted"),
-    Field("hold", doc="bits: 1 the i-th chip drawn after a red is placed at once, 0 held"),
-    Field("npbuy", doc="purple Set 5: chips bought with the purple coins"),
-    Field("pbuy", 2),
-    Field("nyruby", doc="yellow Set 6: decisions scripted"),
-    Field("yruby", doc="bits: 1 the i-th yellow chip pays a ruby"),
     Field("nextra", doc="extra distances of chips that are not red (yellow Sets 2/4/5, red Set 4's "
                         "w1)"),
     Field("extra", doc="bits: 1 the i-th such extra distance offered is taken, 0 declined"),
-    Field("nrplace", doc="red Set 6: decisions scripted, one per draw made while a chip is held"),
-    Field("rplace", 8, doc="the held chip type placed before that draw, -1 none"),
+    Field("book", len(BOOK_COLOUR_NAMES) * BOOK_SCRIPT_WIDTH, doc="the round-file keys of each "
+          "colour's book, BOOK_SCRIPT_WIDTH slots a colour (script_slot)"),
     spare(11),
 ], width_name="SC_WIDTH")
 globals().update(SCRIPT.constants())
 SC_UNSET = -99
 SC_MAX_LIST = 16
+
+
+def script_slot(decl, key: str) -> int:
+    """The SC offset where book ``decl``'s round-file key ``key`` starts (its count, or its one
+    value): in its colour's part of ``SC_BOOK``, the keys in declaration order
+    (``sim.rules.declare.script_key``)."""
+    colour = BOOK_COLOUR_NAMES.index(decl.colour)
+    return SCRIPT.offsets["book"] + colour * BOOK_SCRIPT_WIDTH + decl.script_at(key)

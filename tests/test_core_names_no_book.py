@@ -1,0 +1,54 @@
+"""The core names no book (issue 46): outside ``sim/kernel/books`` the kernel and the api import no
+book's module, name no book question by a ``Q_*`` constant, keep no book's scripted answers in a
+field of their own and read no book's round-file key by name; the books declare those
+(``book(..., script=...)``, ``scripted``) and the cards reach them through hook points
+(``sim.kernel.books.gain_hooks``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sim.kernel.decisions import slots as S
+from sim.rules.book_files import script_keys, shipped_books
+from sim.rules.declare import BOOK_COLOUR_NAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOKS = ROOT / "sim" / "kernel" / "books"
+COLOURS = "|".join(c.upper() for c in BOOK_COLOUR_NAMES)
+
+
+def _core() -> list[Path]:
+    """Every module of the kernel (but the books') and of the api."""
+    files = [*(ROOT / "sim" / "kernel").rglob("*.py"), *(ROOT / "sim" / "api").rglob("*.py")]
+    return [p for p in files if BOOKS not in p.parents]
+
+
+def test_the_core_imports_no_book_module():
+    stems = "|".join(s.path.stem for s in shipped_books())
+    book_module = re.compile(rf"sim\.kernel\.books(?:\.({stems})\b| import .*\b({stems})\b)")
+    for path in _core():
+        assert not book_module.search(path.read_text(encoding="utf-8")), path
+
+
+def test_the_core_names_no_book_question_or_answer_field():
+    question = re.compile(rf"\bQ_({COLOURS})_\w+")
+    for path in _core():
+        assert not question.search(path.read_text(encoding="utf-8")), path
+    assert not [name for name in vars(S) if question.fullmatch(name)]
+    # the scripted decisions keep no book's field: each book has its colour's part of SC_BOOK
+    fields = {f.name for f in S.SCRIPT.named()}
+    for key in script_keys():
+        assert key not in fields and f"n{key}" not in fields, key
+
+
+def test_the_round_file_reads_the_books_keys_from_their_declarations():
+    keys = script_keys()
+    assert {"red_after", "green", "upgrade", "red_hold", "red_place", "yellow_ruby",
+            "purple_buy"} <= set(keys)
+    api = ROOT / "sim" / "api"
+    for name in ("round_file.py", "round_script.py", "game_file.py", "potion.py"):
+        text = (api / name).read_text(encoding="utf-8")
+        for key in keys:
+            assert f'"{key}"' not in text and f"'{key}'" not in text, (name, key)
+        assert '["blue"]' not in text, name  # the potion's protected outcome: a declared flag
