@@ -7,6 +7,8 @@
   power for every chip weighed.
 * ``decide_buy`` with the marginal buyer weighs only the chips it can buy and still returns the
   pair a weighing of every chip and pair (the old order) returns.
+* ``one_step_ev_draws`` values the overflow bowl in its own loop (it was a second function with
+  a copy of the loop), as worked out here.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from sim.kernel.decisions.buy_marginal import (
     marginal_context,
     marginal_worth,
 )
+from sim.kernel.decisions.potion_value import one_step_ev_draws
 from sim.rules import chips
+from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
 from tests.test_marginal_buyer import RS, START, buys, table
 
@@ -120,3 +124,53 @@ def test_the_buyer_weighing_only_what_it_can_buy_chooses_as_before(spec):
         for coins in (0, 3, 5, 6, 9, 12, 15, 18, 22, 30):
             assert buys(spec, coins, round_) == best_pair_weighing_everything(
                 spec, coins, round_), (round_, coins)
+
+
+def bowl_position(bag: dict[str, int], white: int, held: int):
+    """Seat 0 of a Herb Witches game with a chip on the last space: ``bag`` left, ``white`` on
+    the pot, ``held`` in the overflow bowl."""
+    from sim.kernel import layout as L
+
+    hw = load_ruleset("herb-witches")
+    R = rules_scalars(hw)
+    P, G = table([START], 3)
+    for name, k in bag.items():
+        P[0, L.BAGCNT + chips.parse_chips(name)[0]] = k
+    P[0, L.F_NBAG] = sum(bag.values())
+    P[0, L.F_NPOT] = 1
+    P[0, L.POT_P] = R[L.R_LAST]
+    P[0, L.F_WHITE] = white
+    P[0, L.F_LIMIT] = 7
+    P[0, L.F_BOWL_SUM] = held
+    return P, G, R
+
+
+@pytest.mark.parametrize("bag,white,held", [
+    ({"w3": 3, "o1": 1}, 5, 0),  # a w3 explodes: three chances in four of losing the spoon's best
+    ({"w1": 1, "o6": 1}, 2, 1),  # nothing explodes: the o6 adds 3 VP to the bowl
+    ({"w2": 2, "r4": 2}, 5, 3),  # a w2 explodes half the time; the r4 takes the bowl to 7
+])
+def test_the_stop_rule_with_the_bowl_weighs_half_a_chip_against_an_explosion(bag, white, held):
+    """Once a chip lies on the last space the rule values drawing as the bowl does (half the
+    value of the chips in it, rounded down) against a white that explodes (the better of the
+    spoon's VP and coins), with no die and no press: one loop with the ordinary pot since the
+    two were folded into one."""
+    SP = np.repeat(parse_strategy("ev:press=0.5").params[None], 1, axis=0)
+    P, G, R = bowl_position(bag, white, held)
+    from sim.kernel import layout as L
+
+    cv = SP[0, S.SLOT_STOP, G[L.G_ROUND]]
+    rv, vv = SP[0, S.SLOT_STOP, S.P_RUBY_VALUE], SP[0, S.SLOT_STOP, S.P_VP_VALUE]
+    top = R[L.R_VP + 53] * vv + R[L.R_COINS + 53] * cv + R[L.R_RUBY + 53] * rv
+    boom = max(R[L.R_VP + 53] * vv, R[L.R_COINS + 53] * cv) + R[L.R_RUBY + 53] * rv
+    now = top + vv * (held // 2)
+    n = sum(bag.values())
+    exp = 0.0
+    for name, k in bag.items():
+        t = chips.parse_chips(name)[0]
+        v = int(chips.TYPE_VALUE[t])
+        if chips.TYPE_COLOUR[t] == chips.WHITE and white + v > 7:
+            exp += k / n * boom
+        else:
+            exp += k / n * (top + vv * ((held + v) // 2))
+    assert one_step_ev_draws(P, 0, G, R, SP) == (exp > now + 1e-12)
