@@ -11,7 +11,8 @@ its part of a game (brewing, the round's steps, buying, ...; ``PARTS``). --varia
 games with the deck on and each ingredient set, and the published variants (test-tube side,
 sequential brewing, teams), as a share of the reference (target: at least 80%). --herb-witches
 adds the Herb Witches (witches, overflow bowl, orange 6, the deck) at 4 and 5 players, as a share
-of the reference. --aims measures the speed aims of issue 45 (``AIMS``) and says which are met.
+of the reference. --aims measures the speed aims of issue 45 (``AIMS``) and says which are met,
+and profiles a 4 x expert game and a Herb Witches game as the reference (``PROFILED``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ PARTS = (
      ("reset_potion", "bag_refilled", "tails_between")),
     ("the round's other steps, buying by a list or at random, spending rubies, records "
      "(play_rounds, inlined)", ("play_round",)),
+    ("the stop rule by expected value (one_step_ev_draws; ev, expert)", ("one_step_ev_draws",)),
+    ("the marginal buyer's bag model (draw chances, worths; expert)", ("::buy_marginal::",)),
+    ("powers (libm pow: the marginal buyer's shape knobs)", ("_pow", "pow@")),
     ("fortune-teller cards, books, witches, other decisions (called)",
      ("::cards::", "::books::", "::witches::", "::decisions::", "::droplet::")),
     ("game set-up, results, the batch loop", ("play_game", "setup_game", "finish_game",
@@ -85,20 +89,29 @@ def part_of(name: str) -> str:
     return OUTSIDE
 
 
-def print_profile(games: int) -> None:
-    """Where a 4-player reference game's time goes, by part (``PARTS``), from ``perf``."""
+# the games profiled besides the reference with --aims: (what, rules, lineup, share of --games)
+PROFILED = (
+    ("a 4 x expert game", "base", ["expert"] * 4, 0.1),
+    ("a 4-player Herb Witches game", "herb-witches", LINEUPS[4], 0.5),
+)
+
+
+def print_profile(games: int, what: str = "a 4-player reference game", rules: str = "base",
+                  lineup: list[str] | None = None) -> None:
+    """Where ``what``'s time goes (the benchmark lineup, or ``lineup``, under ``rules``; base
+    without the deck), by part (``PARTS``), from ``perf``."""
     from profile_kernel import sample
 
     try:
-        rows = sample(games)
+        rows = sample(games, rules=rules, lineup=lineup)
     except RuntimeError as e:
         print(f"profile: none ({e})")
         return
     shares: dict[str, float] = {}
     for pct, name in rows:
         shares[part_of(name)] = shares.get(part_of(name), 0.0) + pct
-    print(f"where a 4-player reference game's time goes ({games:,} games on 1 thread, perf "
-          "samples; benchmarks/profile_kernel.py names the functions):")
+    print(f"where {what}'s time goes ({games:,} games on 1 thread, perf samples; "
+          "benchmarks/profile_kernel.py names the functions):")
     for label, pct in sorted(shares.items(), key=lambda kv: -kv[1]):
         print(f"  {pct:5.1f}%  {label}")
 
@@ -155,6 +168,10 @@ def main() -> None:
         print_profile(min(args.games, 100_000))
     if args.aims:
         print_aims(rs, ref[4], args.games, args.repeat)
+        if not args.no_profile:
+            for what, rules, lineup, share in PROFILED:
+                print_profile(max(int(min(args.games, 100_000) * share), 2_000), what, rules,
+                              lineup)
     if args.variants:
         print("4 players, with the fortune-teller deck:")
         for books in (1, 2, 3, 4):

@@ -1,13 +1,15 @@
 """Where the game kernel spends its time: ``perf`` samples with the names of Numba's functions.
 
     python benchmarks/profile_kernel.py [--games 100000] [--players 4] [--rules base]
-                                        [--set KEY=VALUE ...] [--top 30] [--keep DIR]
+                                        [--set KEY=VALUE ...] [--lineup SPEC ...] [--top 30]
+                                        [--keep DIR]
 
-It plays the benchmark lineup of ``bench_games.py`` (base game, no deck unless ``--set`` says
-otherwise) on one thread, from the on-disk cache (a warm-up batch first, so a cold cache is
-filled before the samples start), with ``perf record -e cpu-clock`` (a software clock: this VM
-has no hardware counters) attached to the batch alone, and prints the functions with the most
-samples (self time). Numba's JIT code has no symbols of its own, so the process writes
+It plays the benchmark lineup of ``bench_games.py`` (or the strategies ``--lineup`` names, one
+per seat; base game, no deck unless ``--set`` says otherwise) on one thread, from the on-disk
+cache (a warm-up batch first, so a cold cache is filled before the samples start), with
+``perf record -e cpu-clock`` (a software clock: this VM has no hardware counters) attached to
+the batch alone, and prints the functions with the most samples (self time). Numba's JIT code
+has no symbols of its own, so the process writes
 ``/tmp/perf-PID.map`` from Numba's execution engine (every function defined in this session or
 loaded from the cache, from its address to the next one), which ``perf report`` reads. ``--keep
 DIR`` keeps ``perf.data`` and the map there for ``perf annotate`` or a second look.
@@ -89,16 +91,17 @@ def workload(a: argparse.Namespace) -> None:
 
     numba.set_num_threads(1)
     rs = load_ruleset(a.rules, ["cards.deck=false", *a.set] if a.rules == "base" else a.set)
-    lineup = [parse_strategy(s) for s in LINEUPS[a.players]]
+    lineup = [parse_strategy(s) for s in (a.lineup or LINEUPS[a.players])]
+    n = len(lineup)
     warm = np.arange(100, dtype=np.int64)
-    play_batch(rs, lineup, games=warm, rotations=warm % a.players, seed=1)
+    play_batch(rs, lineup, games=warm, rotations=warm % n, seed=1)
     idx = np.arange(a.games, dtype=np.int64)
     # perf samples this process from here on only: not the imports, the cache load, the warm-up
     perf = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4000", "-o",
                              a.data, "-p", str(os.getpid())])
     time.sleep(1.0)  # perf attaches
     t = time.process_time()
-    play_batch(rs, lineup, games=idx, rotations=idx % a.players, seed=2)
+    play_batch(rs, lineup, games=idx, rotations=idx % n, seed=2)
     cpu = time.process_time() - t
     perf.send_signal(signal.SIGINT)
     perf.wait()
@@ -108,17 +111,19 @@ def workload(a: argparse.Namespace) -> None:
 
 
 def sample(games: int, players: int = 4, rules: str = "base", sets: list[str] | None = None,
-           keep: str | None = None) -> list[tuple[float, str]]:
+           keep: str | None = None, lineup: list[str] | None = None) -> list[tuple[float, str]]:
     """Sample one batch in a fresh process (see the module docstring) and return its functions
     as (per cent of the samples, name), the largest first. ``keep``: a folder to keep
-    ``perf.data`` and the perf map in. Raises ``RuntimeError`` without ``perf``."""
+    ``perf.data`` and the perf map in; ``lineup``: the strategies, one per seat (default: the
+    benchmark's lineup for ``players``). Raises ``RuntimeError`` without ``perf``."""
     if shutil.which("perf") is None:
         raise RuntimeError("perf is not installed (Debian: apt-get install linux-perf)")
     work = keep or tempfile.mkdtemp(prefix="quacks-perf-")
     os.makedirs(work, exist_ok=True)
     data = os.path.join(work, "perf.data")
     inner = [sys.executable, __file__, "--inside", "--games", str(games), "--players",
-             str(players), "--rules", rules, "--data", data, *[f"--set={x}" for x in sets or []]]
+             str(players), "--rules", rules, "--data", data, *[f"--set={x}" for x in sets or []],
+             *[f"--lineup={x}" for x in lineup or []]]
     proc = subprocess.Popen(inner)
     if proc.wait() != 0:
         raise RuntimeError(f"the sampled batch failed (exit status {proc.returncode})")
@@ -145,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=4, choices=sorted(LINEUPS))
     ap.add_argument("--rules", default="base")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--lineup", action="append", default=[], metavar="SPEC",
+                    help="a seat's strategy (repeat once per seat; default: the benchmark's)")
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--keep", help="keep perf.data and the perf map in this folder")
     ap.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
@@ -154,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         workload(a)
         return 0
     try:
-        rows = sample(a.games, a.players, a.rules, a.set, a.keep)
+        rows = sample(a.games, a.players, a.rules, a.set, a.keep, a.lineup)
     except RuntimeError as e:
         print(f"profile_kernel: {e}", file=sys.stderr)
         return 2

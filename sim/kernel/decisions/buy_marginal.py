@@ -75,22 +75,30 @@ def draw_chance(n1, n2, n3, stop):
     reach a white total of ``stop``, in a random order: E[J] / (m + 1) (module docstring)."""
     m = n1 + n2 + n3
     # E[J] = sum over j = 0..m of P(the first j whites add up to less than stop): every
-    # a w1 + b w2 + c w3 below stop adds C(n1, a) C(n2, b) C(n3, c) / C(m, a + b + c)
+    # a w1 + b w2 + c w3 below stop adds C(n1, a) C(n2, b) C(n3, c) / C(m, a + b + c).
+    # C(m, j) is carried along as j = a + b + c grows by one: comb's own step, C(m, j + 1) =
+    # C(m, j) * (m - j) / (j + 1), so each value is comb's to the last bit, without its loop.
     ej = 0.0
     ca = 1.0
+    ma = 1.0  # C(m, a)
     for a in range(min(n1, int(np.ceil(stop)) - 1) + 1):
         cb = 1.0
+        mb = ma  # C(m, a + b)
         for b in range(n2 + 1):
             if a + 2 * b >= stop:
                 break
             cc = 1.0
+            mc = mb  # C(m, a + b + c)
             for c in range(n3 + 1):
                 if a + 2 * b + 3 * c >= stop:
                     break
-                ej += ca * cb * cc / comb(m, a + b + c)
+                ej += ca * cb * cc / mc
                 cc = cc * (n3 - c) / (c + 1)
+                mc = mc * (m - (a + b + c)) / (a + b + c + 1)
             cb = cb * (n2 - b) / (b + 1)
+            mb = mb * (m - (a + b)) / (a + b + 1)
         ca = ca * (n1 - a) / (a + 1)
+        ma = ma * (m - a) / (a + 1)
     return ej / (m + 1)
 
 
@@ -124,7 +132,8 @@ def white_black_counts(P, s):
 def marginal_context(P, s, G, R, SP):
     """What every chip's worth shares, for seat s now: (rounds left, chance a non-white chip is
     drawn in a potion, chips in a typical pot, mean move of its non-white chips, a red chip's
-    pumpkin bonus, the chance a black chip breaks a tie with a neighbour)."""
+    pumpkin bonus, the chance a black chip breaks a tie with a neighbour, the rounds' weight),
+    as ``worth_context`` makes it."""
     left = rounds_left(G, R)
     stop = SP[s, SLOT_BUY, P_MG_STOP]
     n1, n2, n3, mine = white_black_counts(P, s)
@@ -157,7 +166,16 @@ def marginal_context(P, s, G, R, SP):
             if np_ == 2:
                 break
     black_share = tie / near if near > 0 else 1.0
-    return float(left), f, drawn, avg_move, red_bonus, black_share
+    return worth_context(SP, s, float(left), f, drawn, avg_move, red_bonus, black_share)
+
+
+@kernel(inline=True)
+def worth_context(SP, s, left, f, drawn, avg_move, red_bonus, black_share):
+    """The context ``drawn_worth`` reads for seat s: the rounds counted (``left``), the other
+    fields of ``marginal_context``, and the rounds' weight ``left ** mg_horizon``, computed once
+    here rather than for every chip weighed."""
+    return (left, f, drawn, avg_move, red_bonus, black_share,
+            left ** SP[s, SLOT_BUY, P_MG_HORIZON])
 
 
 @kernel(inline=True)
@@ -173,13 +191,14 @@ def marginal_worth(SP, s, t, ctx):
 
 @kernel(inline=True)
 def drawn_worth(SP, s, t, ctx):
-    """VP chip type t adds to seat s's bag over the rounds counted in ``ctx`` (its first field),
-    whether or not the seat's buy list has it; 0 for a white."""
-    left, f, drawn, avg_move, red_bonus, black_share = ctx
+    """VP chip type t adds to seat s's bag over the rounds counted in ``ctx`` (its first field;
+    ``worth_context`` makes it), whether or not the seat's buy list has it; 0 for a white."""
+    left, f, drawn, avg_move, red_bonus, black_share, weight = ctx
     c = TYPE_COLOUR[t]
     if c == WHITE or left <= 0:
         return 0.0
-    move = float(TYPE_VALUE[t]) ** SP[s, SLOT_BUY, P_MG_SIZE]
+    v = TYPE_VALUE[t]
+    move = 1.0 if v == 1 else float(v) ** SP[s, SLOT_BUY, P_MG_SIZE]  # 1 ** x is 1, exactly
     effect = 0.0
     if c == RED:
         move += red_bonus
@@ -193,5 +212,4 @@ def drawn_worth(SP, s, t, ctx):
         effect = SP[s, SLOT_BUY, P_MG_PURPLE]
     elif c == BLACK:
         effect = SP[s, SLOT_BUY, P_MG_BLACK] * black_share
-    return left ** SP[s, SLOT_BUY, P_MG_HORIZON] * f * (move * SP[s, SLOT_BUY, P_MG_SPACE]
-                                                         + effect)
+    return weight * f * (move * SP[s, SLOT_BUY, P_MG_SPACE] + effect)

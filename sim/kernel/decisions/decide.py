@@ -325,16 +325,20 @@ def buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP):
         return n
     if k == BUY_VALUE or k == BUY_MARGINAL:
         # The legal set of at most two chips (different colours) of the greatest total value.
-        mctx = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        mctx = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         if k == BUY_MARGINAL:
             mctx = marginal_context(P, s, G, R, SP)
         best_v = 0.0
         b1 = -1
         b2 = -1
         floor = SP[s, SLOT_BUY, P_BUY_MIN_VALUE]
+        # a chip's worth is weighed only once it is known to be buyable (the marginal model's
+        # costs a power or two a chip; the conditions are the same, in another order)
         for t in range(nt):
+            if not _buyable(t, left, supply, price, avail, 0):
+                continue
             wt = SP[s, SLOT_BUY, t] if k == BUY_VALUE else marginal_worth(SP, s, t, mctx)
-            if wt <= 0 or wt < floor or not _buyable(t, left, supply, price, avail, 0):
+            if wt <= 0 or wt < floor:
                 continue
             if wt > best_v + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best_v) <= 1e-12
                                        and price[t] < price[b1]):
@@ -344,10 +348,12 @@ def buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP):
             if max_buys < 2:
                 continue
             for u in range(t + 1, nt):
-                wu = SP[s, SLOT_BUY, u] if k == BUY_VALUE else marginal_worth(SP, s, u, mctx)
-                if wu <= 0 or wu < floor or TYPE_COLOUR[u] == TYPE_COLOUR[t]:
+                if TYPE_COLOUR[u] == TYPE_COLOUR[t]:
                     continue
                 if not _buyable(u, left - price[t], supply, price, avail, 0):
+                    continue
+                wu = SP[s, SLOT_BUY, u] if k == BUY_VALUE else marginal_worth(SP, s, u, mctx)
+                if wu <= 0 or wu < floor:
                     continue
                 if wt + wu > best_v + 1e-12:
                     best_v = wt + wu

@@ -22,6 +22,7 @@ from sim.kernel.decisions.buy_marginal import (
     drawn_worth,
     marginal_context,
     white_black_counts,
+    worth_context,
 )
 from sim.kernel.decisions.choices import grantable
 from sim.kernel.decisions.slots import (
@@ -56,8 +57,8 @@ def horizon(G, R):
 @kernel
 def gain_context(P, s, G, R, SP):
     """``marginal_context`` for seat s with the rounds counted over ``horizon``."""
-    _, f, drawn, avg_move, red_bonus, black_share = marginal_context(P, s, G, R, SP)
-    return float(horizon(G, R)), f, drawn, avg_move, red_bonus, black_share
+    _, f, drawn, avg_move, red_bonus, black_share, _ = marginal_context(P, s, G, R, SP)
+    return worth_context(SP, s, float(horizon(G, R)), f, drawn, avg_move, red_bonus, black_share)
 
 
 @kernel(inline=True)

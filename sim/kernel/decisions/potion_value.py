@@ -143,35 +143,6 @@ def press_shift(P, s, G, R, SP):
 
 
 @kernel
-def bowl_ev_draws(P, s, R, SP, cv, rv, vv):
-    """``one_step_ev_draws`` once a chip lies on the last space (Herb Witches): a chip drawn goes
-    into the overflow bowl, which scores half its value (rounded down); a white may explode the
-    pot (valued without the bowl: the better of the spoon's VP and coins) or go straight back
-    with the flask."""
-    n = P[s, F_NBAG]
-    base = space_value(R, 53, False, cv, rv, vv)
-    held = P[s, F_BOWL_SUM]
-    now = base + vv * (held // 2)
-    flask_v = SP[s, SLOT_FLASK, 0] if P[s, F_FLASK] != 0 and SP[s, SLOT_FLASK, 0] > 0 else 1e9
-    exp = 0.0
-    for t in range(N_TYPES):
-        cnt = P[s, BAGCNT + t]
-        if cnt == 0:
-            continue
-        p = cnt / n
-        v = TYPE_VALUE[t]
-        if TYPE_COLOUR[t] == WHITE:
-            if P[s, F_WHITE] + v > P[s, F_LIMIT]:
-                exp += p * space_value(R, 53, True, cv, rv, vv)
-                continue
-            if v >= flask_v:
-                exp += p * now
-                continue
-        exp += p * (base + vv * ((held + v) // 2))
-    return exp > now + 1e-12
-
-
-@kernel
 def one_step_ev_draws(P, s, G, R, SP):
     """True if one more chip (then stopping) is worth more in expectation than stopping now.
 
@@ -180,6 +151,11 @@ def one_step_ev_draws(P, s, G, R, SP):
     a die value (``P_DIE_VALUE``) and another player's finished potion in sight (sequential or
     synchronized brewing), an intact potion that reaches the best one seen also earns the die.
     With a press value the score gap moves the bar (``press_shift``).
+
+    Once a chip lies on the last space (Herb Witches, ``in_bowl``) a chip drawn goes into the
+    overflow bowl, which scores half its value (rounded down): the potion is worth the last
+    space and the bowl, without the die or the press; a white may still explode the pot (valued
+    without the bowl: the better of the spoon's VP and coins) or go straight back with the flask.
     """
     cv = round_param(SP, s, SLOT_STOP, G)
     rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
@@ -192,8 +168,13 @@ def one_step_ev_draws(P, s, G, R, SP):
     n = P[s, F_NBAG]
     if n <= 0:
         return False
-    if in_bowl(P, s, R):
-        return bowl_ev_draws(P, s, R, SP, cv, rv, vv)
+    bowl = in_bowl(P, s, R)
+    top = 0.0  # with the bowl: the last space's worth
+    held = 0  # with the bowl: the value of the chips in it
+    if bowl:
+        top = space_value(R, 53, False, cv, rv, vv)
+        held = P[s, F_BOWL_SUM]
+        now = top + vv * (held // 2)
     last = R[R_LAST]
     # a full flask set to a value V > 0 sends a non-exploding white of value >= V straight back
     flask_v = SP[s, SLOT_FLASK, 0] if P[s, F_FLASK] != 0 and SP[s, SLOT_FLASK, 0] > 0 else 1e9
@@ -208,7 +189,7 @@ def one_step_ev_draws(P, s, G, R, SP):
         if c == RED:
             no = P[s, F_NORANGE]
             move += 2 if no >= 3 else (1 if no >= 1 else 0)
-        pos = min(P[s, F_ANCHOR] + move, last)
+        pos = 53 if bowl else min(P[s, F_ANCHOR] + move, last)
         if c == WHITE:
             if P[s, F_WHITE] + TYPE_VALUE[t] > P[s, F_LIMIT]:
                 exp += p * space_value(R, min(pos + 1, 53), True, cv, rv, vv)
@@ -216,8 +197,13 @@ def one_step_ev_draws(P, s, G, R, SP):
             if TYPE_VALUE[t] >= flask_v:
                 exp += p * now
                 continue
+        if bowl:
+            exp += p * (top + vv * ((held + TYPE_VALUE[t]) // 2))
+            continue
         gain = space_value(R, min(pos + 1, 53), False, cv, rv, vv)
         if best >= 0 and min(pos + 1, 53) >= best:
             gain += dv
         exp += p * gain
+    if bowl:
+        return exp > now + 1e-12
     return exp > now - press_shift(P, s, G, R, SP) + 1e-12

@@ -1,0 +1,176 @@
+"""The expert's decisions made cheaper without changing any (issue 45's expert-mirror aim).
+
+* ``draw_chance`` carries C(m, j) along its loops instead of calling ``comb`` for every term:
+  the same value to the last bit as the sum with ``comb`` (a plain-Python copy of the old loop).
+* ``marginal_context`` (and so ``worth_context``) computes the rounds' weight
+  ``left ** mg_horizon`` once, and ``drawn_worth`` reads it from the context instead of taking a
+  power for every chip weighed.
+* ``decide_buy`` with the marginal buyer weighs only the chips it can buy and still returns the
+  pair a weighing of every chip and pair (the old order) returns.
+* ``one_step_ev_draws`` values the overflow bowl in its own loop (it was a second function with
+  a copy of the loop), as worked out here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sim.api.rules_array import rules_scalars
+from sim.kernel.decisions import slots as S
+from sim.kernel.decisions.buy_marginal import (
+    comb,
+    draw_chance,
+    drawn_worth,
+    marginal_context,
+    marginal_worth,
+)
+from sim.kernel.decisions.potion_value import one_step_ev_draws
+from sim.rules import chips
+from sim.rules.ruleset import load_ruleset
+from strategies.builtin import parse_strategy
+from tests.test_marginal_buyer import RS, START, buys, table
+
+
+def draw_chance_with_comb(n1: int, n2: int, n3: int, stop: float) -> float:
+    """The loop of ``draw_chance`` as it was, calling ``comb`` for every term."""
+    m = n1 + n2 + n3
+    ej = 0.0
+    ca = 1.0
+    for a in range(min(n1, math.ceil(stop) - 1) + 1):
+        cb = 1.0
+        for b in range(n2 + 1):
+            if a + 2 * b >= stop:
+                break
+            cc = 1.0
+            for c in range(n3 + 1):
+                if a + 2 * b + 3 * c >= stop:
+                    break
+                ej += ca * cb * cc / comb(m, a + b + c)
+                cc = cc * (n3 - c) / (c + 1)
+            cb = cb * (n2 - b) / (b + 1)
+        ca = ca * (n1 - a) / (a + 1)
+    return ej / (m + 1)
+
+
+@pytest.mark.parametrize("stop", [1.0, 3.0, 4.5, 6.0, 9.0, 14.0])
+def test_draw_chance_is_the_comb_sum_to_the_last_bit(stop):
+    for n1 in range(9):
+        for n2 in range(5):
+            for n3 in range(4):
+                assert draw_chance(n1, n2, n3, stop) == draw_chance_with_comb(n1, n2, n3, stop), \
+                    (n1, n2, n3, stop)
+
+
+def expert_context(round_: int):
+    SP = np.repeat(parse_strategy("expert").params[None], 4, axis=0)
+    P, G = table([START, START + ",k1", START, START + ",r4"], round_)
+    return SP, marginal_context(P, 0, G, rules_scalars(RS), SP)
+
+
+def test_the_context_carries_the_rounds_weight():
+    SP, ctx = expert_context(3)
+    horizon = SP[0, S.SLOT_BUY, S.P_MG_HORIZON]
+    assert horizon != 1.0
+    assert len(ctx) == 7 and ctx[6] == ctx[0] ** horizon
+
+
+def test_a_chips_worth_is_the_weight_of_its_context_times_the_rest():
+    """Twice the weight in the context, twice the worth of every chip (the power is not taken
+    again from the rounds left); a value-1 chip and a value-4 chip alike."""
+    SP, ctx = expert_context(4)
+    doubled = (*ctx[:6], 2 * ctx[6])
+    for name in ("o1", "r4", "b2", "k1", "g4", "y4", "p1"):
+        t = chips.parse_chips(name)[0]
+        w = drawn_worth(SP, 0, t, ctx)
+        assert w > 0 and drawn_worth(SP, 0, t, doubled) == 2 * w, name
+
+
+def best_pair_weighing_everything(spec: str, coins: int, round_: int) -> list[str]:
+    """The marginal buyer's choice as it was made: every chip weighed, then every pair."""
+    st = parse_strategy(spec)
+    SP = st.params[None].copy()
+    P, G = table([START], round_)
+    ctx = marginal_context(P, 0, G, rules_scalars(RS), SP)
+    price, supply = RS.price, RS.supply
+    floor = SP[0, S.SLOT_BUY, S.P_BUY_MIN_VALUE]
+    worth = [marginal_worth(SP, 0, t, ctx) for t in range(len(price))]
+
+    def ok(t, budget):
+        return price[t] >= 0 and supply[t] > 0 and price[t] <= budget
+
+    best, b1, b2 = 0.0, -1, -1
+    for t in range(len(price)):
+        wt = worth[t]
+        if wt <= 0 or wt < floor or not ok(t, coins):
+            continue
+        if wt > best + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best) <= 1e-12
+                                 and price[t] < price[b1]):
+            best, b1, b2 = wt, t, -1
+        for u in range(t + 1, len(price)):
+            wu = worth[u]
+            if wu <= 0 or wu < floor or chips.TYPE_COLOUR[u] == chips.TYPE_COLOUR[t]:
+                continue
+            if ok(u, coins - price[t]) and wt + wu > best + 1e-12:
+                best, b1, b2 = wt + wu, t, u
+    return sorted(chips.chip_name(int(t)) for t in (b1, b2) if t >= 0)
+
+
+@pytest.mark.parametrize("spec", ["expert", "ev:buyer=marginal", "expert:worth_blue=3"])
+def test_the_buyer_weighing_only_what_it_can_buy_chooses_as_before(spec):
+    for round_ in (1, 3, 5, 8, 9):
+        for coins in (0, 3, 5, 6, 9, 12, 15, 18, 22, 30):
+            assert buys(spec, coins, round_) == best_pair_weighing_everything(
+                spec, coins, round_), (round_, coins)
+
+
+def bowl_position(bag: dict[str, int], white: int, held: int):
+    """Seat 0 of a Herb Witches game with a chip on the last space: ``bag`` left, ``white`` on
+    the pot, ``held`` in the overflow bowl."""
+    from sim.kernel import layout as L
+
+    hw = load_ruleset("herb-witches")
+    R = rules_scalars(hw)
+    P, G = table([START], 3)
+    for name, k in bag.items():
+        P[0, L.BAGCNT + chips.parse_chips(name)[0]] = k
+    P[0, L.F_NBAG] = sum(bag.values())
+    P[0, L.F_NPOT] = 1
+    P[0, L.POT_P] = R[L.R_LAST]
+    P[0, L.F_WHITE] = white
+    P[0, L.F_LIMIT] = 7
+    P[0, L.F_BOWL_SUM] = held
+    return P, G, R
+
+
+@pytest.mark.parametrize("bag,white,held", [
+    ({"w3": 3, "o1": 1}, 5, 0),  # a w3 explodes: three chances in four of losing the spoon's best
+    ({"w1": 1, "o6": 1}, 2, 1),  # nothing explodes: the o6 adds 3 VP to the bowl
+    ({"w2": 2, "r4": 2}, 5, 3),  # a w2 explodes half the time; the r4 takes the bowl to 7
+])
+def test_the_stop_rule_with_the_bowl_weighs_half_a_chip_against_an_explosion(bag, white, held):
+    """Once a chip lies on the last space the rule values drawing as the bowl does (half the
+    value of the chips in it, rounded down) against a white that explodes (the better of the
+    spoon's VP and coins), with no die and no press: one loop with the ordinary pot since the
+    two were folded into one."""
+    SP = np.repeat(parse_strategy("ev:press=0.5").params[None], 1, axis=0)
+    P, G, R = bowl_position(bag, white, held)
+    from sim.kernel import layout as L
+
+    cv = SP[0, S.SLOT_STOP, G[L.G_ROUND]]
+    rv, vv = SP[0, S.SLOT_STOP, S.P_RUBY_VALUE], SP[0, S.SLOT_STOP, S.P_VP_VALUE]
+    top = R[L.R_VP + 53] * vv + R[L.R_COINS + 53] * cv + R[L.R_RUBY + 53] * rv
+    boom = max(R[L.R_VP + 53] * vv, R[L.R_COINS + 53] * cv) + R[L.R_RUBY + 53] * rv
+    now = top + vv * (held // 2)
+    n = sum(bag.values())
+    exp = 0.0
+    for name, k in bag.items():
+        t = chips.parse_chips(name)[0]
+        v = int(chips.TYPE_VALUE[t])
+        if chips.TYPE_COLOUR[t] == chips.WHITE and white + v > 7:
+            exp += k / n * boom
+        else:
+            exp += k / n * (top + vv * ((held + v) // 2))
+    assert one_step_ev_draws(P, 0, G, R, SP) == (exp > now + 1e-12)
