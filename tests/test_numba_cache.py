@@ -150,6 +150,9 @@ def test_a_docstring_comment_or_field_doc_edit_changes_no_stamp(tree):
         # a witch's is the first paragraph of her module's docstring (doc=__doc__)
         ("sim/kernel/witches/second_flask.py", "bag, the flask empties",
          "bag, the flask is emptied"),
+        # and a book's, of its module's docstring (doc=__doc__)
+        ("sim/kernel/books/red_1.py", "the red chip moves 1 extra space",
+         "the red chip moves one extra space"),
     ])
     assert changed(before, after) == []
 

@@ -264,8 +264,9 @@ class BookDeclaration:
 def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A002
          prices: int = 1, choices: tuple = (), chips: tuple = (), flags: tuple = (),
          questions: tuple = (), script: tuple = ()) -> BookDeclaration:
-    """A book's declaration (see ``BOOK_HOOK_POINTS``); ValueError (one line) for a value that
-    cannot be right. A user's book is Set 7 or later (checked when its file is loaded:
+    """A book's declaration (see ``BOOK_HOOK_POINTS``; ``doc``: its text, or its module's
+    docstring, ``doc=__doc__``, whose first paragraph is its text); ValueError (one line) for a
+    value that cannot be right. A user's book is Set 7 or later (checked when its file is loaded:
     ``sim.rules.book_files.add_book``)."""
     if colour not in BOOK_COLOUR_NAMES:
         raise ValueError(f"book colour {colour!r}, expected one of {', '.join(BOOK_COLOUR_NAMES)}")
@@ -296,7 +297,7 @@ def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A0
     if sum(k.size for k in script) > BOOK_SCRIPT_WIDTH:
         raise ValueError(f"book '{colour}-{set}': its round-file keys take more than "
                          f"{BOOK_SCRIPT_WIDTH} slots")
-    return BookDeclaration(colour, set, timing, str(name), str(doc), prices,
+    return BookDeclaration(colour, set, timing, str(name), rule_text(str(doc)), prices,
                            tuple(str(c) for c in choices), chips, flags, questions, script)
 
 

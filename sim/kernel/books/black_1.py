@@ -1,4 +1,7 @@
-"""The base black book (hawkmoth, B; ``books.black = 1``, for every set of Sets 1-4), by the
+"""The base black book (Sets 1-4), a side for 2 players and one for 3-4 (their texts:
+sim.rules.books).
+
+The base black book (hawkmoth, B; ``books.black = 1``, for every set of Sets 1-4), by the
 player count, against the neighbours (black chips counted before anyone gains). Two players: as
 many black chips as the opponent -> droplet +1, more -> and 1 ruby (nothing without a black chip).
 Three or more: more than one neighbour -> droplet +1, more than both -> and 1 ruby."""
@@ -10,9 +13,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import G_NP
 from sim.rules.declare import book
 
-BOOK = book("black", 1, "B", name="Black Set 1", prices=1,
-            doc=('The base black book (Sets 1-4), a side for 2 players and one for 3-4 (their '
-                 'texts: sim.rules.books).'))
+BOOK = book("black", 1, "B", name="Black Set 1", prices=1, doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,8 @@
-"""Black Set 5 (hawkmoth, Herb Witches): at B, 1 ruby per black chip in the left neighbour's pot
+"""Herb Witches (any player count): a black chip bought, or given by a card, goes into the left
+neighbour's bag and the buyer's droplet moves 1; at B, 1 ruby per black chip in the left neighbour's
+pot and per own black chip last or next-to-last.
+
+Black Set 5 (hawkmoth, Herb Witches): at B, 1 ruby per black chip in the left neighbour's pot
 and 1 per black chip that is the seat's own last or next-to-last chip. A black chip the seat gains
 (bought, or from a card) goes into the left neighbour's bag instead, and the seat moves its
 droplet +1 (``chip_bought``)."""
@@ -14,11 +18,7 @@ from sim.rules.chips import BLACK, TYPE_COLOUR
 from sim.rules.declare import book
 
 BOOK = book("black", 5, "B", name="Black Set 5", prices=5,
-            flags=('buying_moves_droplet',),
-            doc=('Herb Witches (any player count): a black chip bought, or given by a card, goes '
-                 "into the left neighbour's bag and the buyer's droplet moves 1; at B, 1 ruby per "
-                 "black chip in the left neighbour's pot and per own black chip last or next-to-"
-                 'last.'))
+            flags=('buying_moves_droplet',), doc=__doc__)
 
 
 @kernel

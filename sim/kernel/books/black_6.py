@@ -1,4 +1,7 @@
-"""Black Set 6 (hawkmoth, Herb Witches, B): the furthest black chip of all pots (by space) moves
+"""Herb Witches (any player count): the furthest black chip of all pots moves its owner's droplet 1,
+the second furthest gives its owner 1 ruby; ties all receive; one player may get both.
+
+Black Set 6 (hawkmoth, Herb Witches, B): the furthest black chip of all pots (by space) moves
 its owner's droplet +1, the second furthest gives its owner 1 ruby; ties all receive; one player
 may get both."""
 
@@ -10,10 +13,7 @@ from sim.kernel.layout import F_NPOT, G_NP, POT_P, POT_T
 from sim.rules.chips import BLACK, TYPE_COLOUR
 from sim.rules.declare import book
 
-BOOK = book("black", 6, "B", name="Black Set 6", prices=6,
-            doc=('Herb Witches (any player count): the furthest black chip of all pots moves its '
-                 "owner's droplet 1, the second furthest gives its owner 1 ruby; ties all receive;"
-                 ' one player may get both.'))
+BOOK = book("black", 6, "B", name="Black Set 6", prices=6, doc=__doc__)
 
 
 @kernel

@@ -1,4 +1,7 @@
-"""Blue Set 1 (crow skull, draw): look at as many chips as the blue chip's value; one of them may
+"""Look at as many chips as the blue value (1/2/4); one of them may be placed next (its action
+resolves, a white may explode), the rest go back.
+
+Blue Set 1 (crow skull, draw): look at as many chips as the blue chip's value; one of them may
 be placed next (its own action resolves, a white may explode), the rest go back. Asked through the
 blue slot (``decide_blue``); round-file key ``blue``."""
 
@@ -26,9 +29,7 @@ from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book
 
 BOOK = book("blue", 1, "draw", name="Blue Set 1", prices=1,
-            choices=('which chip to place, or none',),
-            doc=('Look at as many chips as the blue value (1/2/4); one of them may be placed next '
-                 '(its action resolves, a white may explode), the rest go back.'))
+            choices=('which chip to place, or none',), doc=__doc__)
 
 
 @kernel(inline=True)

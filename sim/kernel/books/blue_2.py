@@ -1,4 +1,7 @@
-"""Blue Set 2 (crow skull, draw): a protection window over the next (value) draws, in which an
+"""If the pot explodes within the next 1/2/4 chips drawn, the player still gets both VP and coins
+(no bonus die). Windows never add up: the longer remaining one counts.
+
+Blue Set 2 (crow skull, draw): a protection window over the next (value) draws, in which an
 explosion still scores VP and coins (no bonus die); windows do not add up, the longer remaining one
 counts (``F_PROTECT``, read by ``sim.kernel.brew.place_drawn``)."""
 
@@ -10,10 +13,7 @@ from sim.kernel.layout import EV_PROTECT, F_PROTECT
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book
 
-BOOK = book("blue", 2, "draw", name="Blue Set 2", prices=2, flags=("protects",),
-            doc=('If the pot explodes within the next 1/2/4 chips drawn, the player still gets '
-                 'both VP and coins (no bonus die). Windows never add up: the longer remaining one'
-                 ' counts.'))
+BOOK = book("blue", 2, "draw", name="Blue Set 2", prices=2, flags=("protects",), doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,6 @@
-"""Blue Set 3 (crow skull, draw): a blue chip landing on a ruby space earns 1 ruby at once."""
+"""A blue chip landing on a ruby space earns 1 ruby at once, whatever its value.
+
+Blue Set 3 (crow skull, draw): a blue chip landing on a ruby space earns 1 ruby at once."""
 
 from __future__ import annotations
 
@@ -7,8 +9,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_BLUE_RUBY, F_NPOT, F_RUBIES, POT_P, R_RUBY
 from sim.rules.declare import book
 
-BOOK = book("blue", 3, "draw", name="Blue Set 3", prices=3,
-            doc=('A blue chip landing on a ruby space earns 1 ruby at once, whatever its value.'))
+BOOK = book("blue", 3, "draw", name="Blue Set 3", prices=3, doc=__doc__)
 
 
 @kernel(inline=True)

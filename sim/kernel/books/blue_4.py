@@ -1,4 +1,6 @@
-"""Blue Set 4 (crow skull, draw): a blue chip landing on a ruby space scores its value in VP at
+"""A blue chip landing on a ruby space scores its value (1/2/4) in VP at once.
+
+Blue Set 4 (crow skull, draw): a blue chip landing on a ruby space scores its value in VP at
 once."""
 
 from __future__ import annotations
@@ -9,8 +11,7 @@ from sim.kernel.layout import EV_BLUE_VP, F_NPOT, F_SCORE, POT_P, R_RUBY
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book
 
-BOOK = book("blue", 4, "draw", name="Blue Set 4", prices=4,
-            doc=('A blue chip landing on a ruby space scores its value (1/2/4) in VP at once.'))
+BOOK = book("blue", 4, "draw", name="Blue Set 4", prices=4, doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,7 @@
-"""Blue Set 5 (crow skull, draw): with at least as many orange chips in the pot as its value, a
+"""With at least as many orange chips in the pot as the blue chip's value (an orange 6 counts as one
+chip), the blue scores its value in VP at once.
+
+Blue Set 5 (crow skull, draw): with at least as many orange chips in the pot as its value, a
 blue chip scores its value in VP at once."""
 
 from __future__ import annotations
@@ -9,9 +12,7 @@ from sim.kernel.layout import EV_BLUE_ORANGE, F_NORANGE, F_SCORE
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book
 
-BOOK = book("blue", 5, "draw", name="Blue Set 5", prices=5,
-            doc=("With at least as many orange chips in the pot as the blue chip's value (an "
-                 'orange 6 counts as one chip), the blue scores its value in VP at once.'))
+BOOK = book("blue", 5, "draw", name="Blue Set 5", prices=5, doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,7 @@
-"""Blue Set 6 (crow skull, draw): one ruby for each white 1-chip among the (value) chips placed
+"""The blue chip looks at the chips placed just before it, as many as its value: 1 ruby for each
+white 1-chip among them.
+
+Blue Set 6 (crow skull, draw): one ruby for each white 1-chip among the (value) chips placed
 just before the blue chip."""
 
 from __future__ import annotations
@@ -9,9 +12,7 @@ from sim.kernel.layout import EV_BLUE_WHITE, F_NPOT, F_RUBIES, POT_T
 from sim.rules.chips import TYPE_VALUE, W1
 from sim.rules.declare import book
 
-BOOK = book("blue", 6, "draw", name="Blue Set 6", prices=6,
-            doc=('The blue chip looks at the chips placed just before it, as many as its value: 1 '
-                 'ruby for each white 1-chip among them.'))
+BOOK = book("blue", 6, "draw", name="Blue Set 6", prices=6, doc=__doc__)
 
 
 @kernel(inline=True)

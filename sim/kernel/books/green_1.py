@@ -1,4 +1,6 @@
-"""Green Set 1 (garden spider, B): one ruby for each green chip that is the last or next-to-last
+"""1 ruby for each green chip that is the last or next-to-last chip in the pot, whatever its value.
+
+Green Set 1 (garden spider, B): one ruby for each green chip that is the last or next-to-last
 chip in the pot."""
 
 from __future__ import annotations
@@ -9,9 +11,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_GREEN, F_RUBIES
 from sim.rules.declare import book
 
-BOOK = book("green", 1, "B", name="Green Set 1", prices=1,
-            doc=('1 ruby for each green chip that is the last or next-to-last chip in the pot, '
-                 'whatever its value.'))
+BOOK = book("green", 1, "B", name="Green Set 1", prices=1, doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,7 @@
-"""Green Set 2 (garden spider, B): each green chip last or next-to-last earns a free chip into the
+"""Each green chip last or next-to-last earns a free chip into the bag: green 1 an orange 1; green 2
+a blue 1 or red 1; green 4 a yellow 1 or purple 1 (only once that book is out).
+
+Green Set 2 (garden spider, B): each green chip last or next-to-last earns a free chip into the
 bag (green 1 an orange 1; green 2 a blue 1 or red 1; green 4 a yellow 1 or purple 1; only once
 that book is out and the supply has one).
 
@@ -20,10 +23,7 @@ from sim.rules.declare import SCRIPT_CHIPS, book, script_key
 
 BOOK = book("green", 2, "B", name="Green Set 2", prices=2,
             choices=('which chip to take (or none)',),
-            flags=('grants_at_b',),
-            doc=('Each green chip last or next-to-last earns a free chip into the bag: green 1 an '
-                 'orange 1; green 2 a blue 1 or red 1; green 4 a yellow 1 or purple 1 (only once '
-                 'that book is out).'),
+            flags=('grants_at_b',), doc=__doc__,
             script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
                                   "last or next-to-last: the chip taken or \"none\""),))
 QUESTION = question_number("green-chip")

@@ -1,4 +1,8 @@
-"""Green Set 3 (garden spider, B): if the white chips total exactly the explosion limit, the last
+"""If the white chips total exactly the explosion limit (7, before any raise), the last chip moves
+on by the sum of all green values in the pot; after the bonus die, so it changes the scoring space
+only.
+
+Green Set 3 (garden spider, B): if the white chips total exactly the explosion limit, the last
 chip moves on by the values of all green chips in the pot (after the bonus die: a new reward space
 for steps C-E)."""
 
@@ -23,10 +27,7 @@ from sim.kernel.layout import (
 from sim.rules.chips import GREEN, TYPE_COLOUR, TYPE_VALUE
 from sim.rules.declare import book
 
-BOOK = book("green", 3, "B", name="Green Set 3", prices=3,
-            doc=('If the white chips total exactly the explosion limit (7, before any raise), the '
-                 'last chip moves on by the sum of all green values in the pot; after the bonus '
-                 'die, so it changes the scoring space only.'))
+BOOK = book("green", 3, "B", name="Green Set 3", prices=3, doc=__doc__)
 
 
 @kernel(inline=True)

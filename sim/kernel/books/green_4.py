@@ -1,4 +1,6 @@
-"""Green Set 4 (garden spider, B): for each green chip last or next-to-last, the player may pay 1
+"""For each green chip last or next-to-last, the player may pay 1 ruby to move the droplet 1 space.
+
+Green Set 4 (garden spider, B): for each green chip last or next-to-last, the player may pay 1
 ruby to move the droplet 1 space.
 
 Question ``green-ruby`` (1 pay); default pay before the last round (declining: never). Round-file
@@ -21,9 +23,7 @@ from sim.rules.book_numbers import question_number
 from sim.rules.declare import SCRIPT_CHIPS, book, script_key
 
 BOOK = book("green", 4, "B", name="Green Set 4", prices=4,
-            choices=('pay a ruby or not, per green chip',),
-            doc=('For each green chip last or next-to-last, the player may pay 1 ruby to move the '
-                 'droplet 1 space.'),
+            choices=('pay a ruby or not, per green chip',), doc=__doc__,
             script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
                                   "last or next-to-last: true pays a ruby"),))
 QUESTION = question_number("green-ruby")

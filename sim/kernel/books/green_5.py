@@ -1,4 +1,8 @@
-"""Green Set 5 (garden spider, B): for each green chip last or next-to-last, the player may pick a
+"""For each green chip last or next-to-last, the player may pick a chip in the pot worth no more
+than that green (locoweed counts 1); next round it is placed first, before any draw, with its action
+(two: in the order picked; again in a potion A Second Chance restarts).
+
+Green Set 5 (garden spider, B): for each green chip last or next-to-last, the player may pick a
 chip in the pot worth no more than it (locoweed 1), to be placed first in the next potion
 (``FIRST_T``; placed by ``sim.kernel.brew.place_first``).
 
@@ -18,11 +22,7 @@ from sim.rules.chips import N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import SCRIPT_CHIPS, book, script_key
 
 BOOK = book("green", 5, "B", name="Green Set 5", prices=5,
-            choices=('which chip to place first next round (or none)',),
-            doc=('For each green chip last or next-to-last, the player may pick a chip in the pot '
-                 'worth no more than that green (locoweed counts 1); next round it is placed '
-                 'first, before any draw, with its action (two: in the order picked; again in a '
-                 'potion A Second Chance restarts).'),
+            choices=('which chip to place first next round (or none)',), doc=__doc__,
             script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
                                   "last or next-to-last: the chip placed first or \"none\""),))
 QUESTION = question_number("green-first")

@@ -1,4 +1,7 @@
-"""Green Set 6 (garden spider, B): for each green chip last or next-to-last, one roll of the bonus
+"""For each green chip last or next-to-last, the player rolls the bonus die once (twice with The Pot
+is Full).
+
+Green Set 6 (garden spider, B): for each green chip last or next-to-last, one roll of the bonus
 die (two with The Pot is Full)."""
 
 from __future__ import annotations
@@ -11,9 +14,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_GREEN_DIE
 from sim.rules.declare import book
 
-BOOK = book("green", 6, "B", name="Green Set 6", prices=6,
-            doc=('For each green chip last or next-to-last, the player rolls the bonus die once '
-                 '(twice with The Pot is Full).'))
+BOOK = book("green", 6, "B", name="Green Set 6", prices=6, doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,7 @@
-"""Locoweed Set 5 (Herb Witches; a chip with no printed value, counted 1 by every other rule): a
+"""A locoweed moves the spaces the rat stone moved this round (cards included) + 1, at most 4 (the
+cap applies last, after a yellow Set 2 doubling).
+
+Locoweed Set 5 (Herb Witches; a chip with no printed value, counted 1 by every other rule): a
 locoweed moves the spaces the rat stone moved this round (fortune-card changes included) plus 1, at
 most 4, a yellow Set 2 doubling included."""
 
@@ -9,9 +12,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_LOCO, F_RAT
 from sim.rules.declare import book
 
-BOOK = book("locoweed", 5, "draw", name="Locoweed Set 5", prices=5,
-            doc=('A locoweed moves the spaces the rat stone moved this round (cards included) + 1,'
-                 ' at most 4 (the cap applies last, after a yellow Set 2 doubling).'))
+BOOK = book("locoweed", 5, "draw", name="Locoweed Set 5", prices=5, doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,7 @@
-"""Locoweed Set 6 (Herb Witches): a locoweed takes the value and on-draw action of the last
+"""A locoweed moves as the last coloured (non-white) chip in the pot and takes its on-draw action;
+with none, 1 space and no action. It counts as a locoweed for everything else.
+
+Locoweed Set 6 (Herb Witches): a locoweed takes the value and on-draw action of the last
 coloured (non-white) chip in the pot; with none, 1 and no action. It copies only that: everywhere
 else it counts as a locoweed."""
 
@@ -10,10 +13,7 @@ from sim.kernel.layout import EV_LOCO, F_NPOT, POT_T
 from sim.rules.chips import LOCOWEED, TYPE_COLOUR, WHITE
 from sim.rules.declare import book
 
-BOOK = book("locoweed", 6, "draw", name="Locoweed Set 6", prices=6,
-            doc=('A locoweed moves as the last coloured (non-white) chip in the pot and takes its '
-                 'on-draw action; with none, 1 space and no action. It counts as a locoweed for '
-                 'everything else.'))
+BOOK = book("locoweed", 6, "draw", name="Locoweed Set 6", prices=6, doc=__doc__)
 
 
 @kernel(inline=True)

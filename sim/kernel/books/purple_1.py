@@ -1,4 +1,7 @@
-"""Purple Set 1 (ghost's breath, B): one tier by the purple chips in the pot (a lower one may be
+"""Purple chips in the pot: 1 gives 1 VP; 2 give 1 VP and 1 ruby; 3 or more give 2 VP and droplet
++1. One tier only.
+
+Purple Set 1 (ghost's breath, B): one tier by the purple chips in the pot (a lower one may be
 chosen): 1 -> 1 VP; 2 -> 1 VP and 1 ruby; 3 or more -> 2 VP and droplet +1. Asked through the
 purple slot (``decide_purple``); round-file key ``purple``."""
 
@@ -14,9 +17,7 @@ from sim.rules.chips import PURPLE
 from sim.rules.declare import book
 
 BOOK = book("purple", 1, "B", name="Purple Set 1", prices=1,
-            choices=('a lower tier (or none) is allowed',),
-            doc=('Purple chips in the pot: 1 gives 1 VP; 2 give 1 VP and 1 ruby; 3 or more give 2 '
-                 'VP and droplet +1. One tier only.'))
+            choices=('a lower tier (or none) is allowed',), doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,7 @@
-"""Purple Set 2 (ghost's breath, B): trade 1, 2 or 3 purple chips from the pot (back to the
+"""Purple chips may go back to the supply for one trade: 1 for a black 1, 1 VP, 1 ruby; 2 for a
+green 1, blue 2, 3 VP, droplet +1; 3 for a yellow 4, 6 VP, 1 ruby, droplet +2.
+
+Purple Set 2 (ghost's breath, B): trade 1, 2 or 3 purple chips from the pot (back to the
 supply) for one tier: black 1 + 1 VP + 1 ruby; green 1 + blue 2 + 3 VP + droplet +1; yellow 4 +
 6 VP + 1 ruby + droplet +2.
 
@@ -20,10 +23,7 @@ from sim.rules.declare import book
 
 BOOK = book("purple", 2, "B", name="Purple Set 2", prices=2,
             choices=('which trade (or none)',),
-            flags=('grants_at_b',),
-            doc=('Purple chips may go back to the supply for one trade: 1 for a black 1, 1 VP, 1 '
-                 'ruby; 2 for a green 1, blue 2, 3 VP, droplet +1; 3 for a yellow 4, 6 VP, 1 ruby,'
-                 ' droplet +2.'))
+            flags=('grants_at_b',), doc=__doc__)
 QUESTION = question_number("purple-trade")
 
 

@@ -1,4 +1,7 @@
-"""Purple Set 3 (ghost's breath, B): each purple chip scores by the printed coin number of its
+"""Each purple chip scores by the printed coin number of its space: 0-9 none, 10-19 1 VP, 20-29 2
+VP, 30 or more 3 VP.
+
+Purple Set 3 (ghost's breath, B): each purple chip scores by the printed coin number of its
 space: 0-9 none, 10-19 1 VP, 20-29 2 VP, 30 and up 3 VP."""
 
 from __future__ import annotations
@@ -10,9 +13,7 @@ from sim.kernel.layout import EV_PURPLE_VP, F_NPOT, F_SCORE, POT_P, POT_T, R_COI
 from sim.rules.chips import PURPLE, TYPE_COLOUR
 from sim.rules.declare import book
 
-BOOK = book("purple", 3, "B", name="Purple Set 3", prices=3,
-            doc=('Each purple chip scores by the printed coin number of its space: 0-9 none, 10-19'
-                 ' 1 VP, 20-29 2 VP, 30 or more 3 VP.'))
+BOOK = book("purple", 3, "B", name="Purple Set 3", prices=3, doc=__doc__)
 
 
 @kernel(inline=True)

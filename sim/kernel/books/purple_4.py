@@ -1,4 +1,7 @@
-"""Purple Set 4 (ghost's breath, B): 1 purple -> one 1-chip in the pot becomes the 2-chip of its
+"""Purple chips in the pot: 1 upgrades a 1-chip to a 2-chip of its colour, 2 a 2-chip to a 4-chip, 3
+or more a 1-chip to a 4-chip (new chip into the bag, old to supply).
+
+Purple Set 4 (ghost's breath, B): 1 purple -> one 1-chip in the pot becomes the 2-chip of its
 colour; 2 -> a 2-chip becomes a 4-chip; 3+ -> a 1-chip becomes a 4-chip (a lower tier allowed;
 never orange). The new chip goes into the bag, the old one to the supply.
 
@@ -20,10 +23,7 @@ from sim.rules.declare import NOT_SCRIPTED, SCRIPT_UPGRADE, book, script_key
 
 BOOK = book("purple", 4, "B", name="Purple Set 4", prices=4,
             choices=('which chip to upgrade; a lower tier (or none) is allowed',),
-            flags=('grants_at_b',),
-            doc=('Purple chips in the pot: 1 upgrades a 1-chip to a 2-chip of its colour, 2 a '
-                 '2-chip to a 4-chip, 3 or more a 1-chip to a 4-chip (new chip into the bag, old '
-                 'to supply).'),
+            flags=('grants_at_b',), doc=__doc__,
             script=(script_key("upgrade", SCRIPT_UPGRADE, doc="the chip upgraded and its upgrade",
                                words=(("1>2", 1), ("2>4", 2), ("1>4", 3))),))
 QUESTION = question_number("purple-upgrade")

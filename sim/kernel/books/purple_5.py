@@ -1,4 +1,7 @@
-"""Purple Set 5 (ghost's breath, B): the VP printed on the spaces that hold purple chips are coins
+"""The VP printed on the spaces holding purple chips add up to coins, spent at once on up to 2 chips
+of different colours (never added to the shop's coins); in the last round they buy VP, 5 coins each.
+
+Purple Set 5 (ghost's breath, B): the VP printed on the spaces that hold purple chips are coins
 to buy up to 2 chips of different colours with at once (from the books out this round); in the
 last round they buy VP instead. The buying is ``sim.kernel.evaluation.buy_at_b``; round-file key
 ``purple_buy`` (``bought_at_b``)."""
@@ -12,10 +15,7 @@ from sim.rules.chips import PURPLE, TYPE_COLOUR
 from sim.rules.declare import SCRIPT_BAG, book, script_key
 
 BOOK = book("purple", 5, "B", name="Purple Set 5", prices=5,
-            choices=('which chips to buy',),
-            doc=('The VP printed on the spaces holding purple chips add up to coins, spent at once'
-                 " on up to 2 chips of different colours (never added to the shop's coins); in the"
-                 ' last round they buy VP, 5 coins each.'),
+            choices=('which chips to buy',), doc=__doc__,
             script=(script_key("purple_buy", SCRIPT_BAG, 2, doc="the chips bought at B"),))
 PURPLE_BUY = script_slot(BOOK, "purple_buy")  # its answer in SC: the count, then the chips
 

@@ -1,4 +1,7 @@
-"""Purple Set 6 (ghost's breath, B): each purple chip scores the printed value of the chip placed
+"""Each purple chip scores VP equal to the printed value of the chip placed right after it (locoweed
+1).
+
+Purple Set 6 (ghost's breath, B): each purple chip scores the printed value of the chip placed
 right after it."""
 
 from __future__ import annotations
@@ -10,9 +13,7 @@ from sim.kernel.layout import EV_PURPLE_VP, F_NPOT, F_SCORE, POT_T
 from sim.rules.chips import PURPLE, TYPE_COLOUR, TYPE_VALUE
 from sim.rules.declare import book
 
-BOOK = book("purple", 6, "B", name="Purple Set 6", prices=6,
-            doc=('Each purple chip scores VP equal to the printed value of the chip placed right '
-                 'after it (locoweed 1).'))
+BOOK = book("purple", 6, "B", name="Purple Set 6", prices=6, doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,7 @@
-"""Red Set 1 (toadstool, draw): a red chip moves +1 with one or two pumpkins in the pot, +2 with
+"""With 1-2 orange chips already in the pot the red chip moves 1 extra space, with 3 or more 2
+extra.
+
+Red Set 1 (toadstool, draw): a red chip moves +1 with one or two pumpkins in the pot, +2 with
 three or more (optional: the red question, ``hooks.chip_move``)."""
 
 from __future__ import annotations
@@ -10,9 +13,7 @@ from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book
 
 BOOK = book("red", 1, "draw", name="Red Set 1", prices=1,
-            choices=('take or decline the extra distance',),
-            doc=('With 1-2 orange chips already in the pot the red chip moves 1 extra space, with '
-                 '3 or more 2 extra.'))
+            choices=('take or decline the extra distance',), doc=__doc__)
 
 
 @kernel(inline=True)

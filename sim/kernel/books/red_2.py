@@ -1,4 +1,9 @@
-"""Red Set 2 (toadstool, draw, after stop): a red chip drawn is not placed but set beside the pot;
+"""Set beside the pot when drawn. After stopping (or exploding) each one is placed after the last
+chip (moving its value; into the overflow bowl past the last space), kept for a later round, or
+returned to the bag. A Second Chance's restart puts the chips set aside in the abandoned potion back
+into the bag.
+
+Red Set 2 (toadstool, draw, after stop): a red chip drawn is not placed but set beside the pot;
 once the potion has ended (stopped or exploded) each one is placed after the last chip (it moves
 its value; into the overflow bowl past the last space), kept beside the pot for a later round, or
 returned to the bag.
@@ -33,11 +38,7 @@ from sim.rules.chips import R1
 from sim.rules.declare import SCRIPT_WORDS, book, script_key
 
 BOOK = book("red", 2, "draw, after stop", name="Red Set 2", prices=2,
-            choices=('per red chip: place, keep or return',),
-            doc=('Set beside the pot when drawn. After stopping (or exploding) each one is placed '
-                 'after the last chip (moving its value; into the overflow bowl past the last '
-                 "space), kept for a later round, or returned to the bag. A Second Chance's "
-                 'restart puts the chips set aside in the abandoned potion back into the bag.'),
+            choices=('per red chip: place, keep or return',), doc=__doc__,
             script=(script_key("red_after", SCRIPT_WORDS, 8, words=("place", "keep", "return"),
                                doc="one per red chip beside the pot"),))
 QUESTION = question_number("red-after")

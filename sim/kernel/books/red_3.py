@@ -1,4 +1,7 @@
-"""Red Set 3 (toadstool, draw): a red chip moves + the value of the chip placed directly before
+"""If the chip placed right before it is white, the red chip moves its own value plus that white's
+value.
+
+Red Set 3 (toadstool, draw): a red chip moves + the value of the chip placed directly before
 it, if that chip is white (optional: the red question, ``hooks.chip_move``)."""
 
 from __future__ import annotations
@@ -10,9 +13,7 @@ from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import book
 
 BOOK = book("red", 3, "draw", name="Red Set 3", prices=3,
-            choices=('take or decline the extra distance',),
-            doc=('If the chip placed right before it is white, the red chip moves its own value '
-                 "plus that white's value."))
+            choices=('take or decline the extra distance',), doc=__doc__)
 
 
 @kernel(inline=True)

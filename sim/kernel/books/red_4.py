@@ -1,4 +1,7 @@
-"""Red Set 4 (toadstool, draw): once a red chip is in the pot, every white 1-chip may move 2
+"""Once a red chip is in the pot, every white 1-chip drawn after it moves 2 spaces (it still counts
+1 towards the limit); more reds add nothing.
+
+Red Set 4 (toadstool, draw): once a red chip is in the pot, every white 1-chip may move 2
 spaces (it still counts 1 towards the explosion; an extra distance the red slot may decline)."""
 
 from __future__ import annotations
@@ -11,9 +14,7 @@ from sim.rules.declare import book
 
 BOOK = book("red", 4, "passive", name="Red Set 4", prices=4,
             choices=('take or decline the extra space, per white 1-chip',),
-            chips=('white',),
-            doc=('Once a red chip is in the pot, every white 1-chip drawn after it moves 2 spaces '
-                 '(it still counts 1 towards the limit); more reds add nothing.'))
+            chips=('white',), doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,7 @@
-"""Red Set 5 (toadstool, draw): with a red chip of a higher value in the pot, a red chip moves
+"""With a red chip of a higher value already in the pot, the red chip moves that higher value
+instead of its own.
+
+Red Set 5 (toadstool, draw): with a red chip of a higher value in the pot, a red chip moves
 that value instead of its own (optional: the red question, ``hooks.chip_move``)."""
 
 from __future__ import annotations
@@ -10,9 +13,7 @@ from sim.rules.chips import RED, TYPE_COLOUR, TYPE_VALUE
 from sim.rules.declare import book
 
 BOOK = book("red", 5, "draw", name="Red Set 5", prices=5,
-            choices=('take or decline the higher value',),
-            doc=('With a red chip of a higher value already in the pot, the red chip moves that '
-                 'higher value instead of its own.'))
+            choices=('take or decline the higher value',), doc=__doc__)
 
 
 @kernel(inline=True)

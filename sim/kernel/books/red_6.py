@@ -1,4 +1,9 @@
-"""Red Set 6 (toadstool, draw): after a red chip is placed, one more chip is drawn; the player
+"""After the red chip, one more chip is drawn and set beside the pot; it must be placed this round:
+at once or before any later draw (with its action), or when the potion ends (then placed like a
+drawn chip, with its book's distance and the card's bonuses but no action, into the overflow bowl
+past the last space; a white still counts towards the explosion, even after one).
+
+Red Set 6 (toadstool, draw): after a red chip is placed, one more chip is drawn; the player
 places it at once (with its action) or holds it beside the pot. Before each later draw a held chip
 may be placed (as if just drawn); chips still held when the potion ends are placed after the last
 chip without their action (``sim.kernel.brew.place_held``).
@@ -39,11 +44,7 @@ from sim.rules.declare import SCRIPT_BITS, SCRIPT_CHIPS, book, script_key
 BOOK = book("red", 6, "draw", name="Red Set 6", prices=6,
             choices=('place the chip drawn at once, or hold it',
                      'before each later draw: place a held chip now, or keep holding it'),
-            doc=('After the red chip, one more chip is drawn and set beside the pot; it must be '
-                 'placed this round: at once or before any later draw (with its action), or when '
-                 "the potion ends (then placed like a drawn chip, with its book's distance and the"
-                 " card's bonuses but no action, into the overflow bowl past the last space; a "
-                 'white still counts towards the explosion, even after one).'),
+            doc=__doc__,
             script=(script_key("red_hold", SCRIPT_BITS, 16, doc="one per chip drawn after a red "
                                "chip: true places it at once, false when the potion ends"),
                     script_key("red_place", SCRIPT_CHIPS, 8, doc="one per draw made while a chip "

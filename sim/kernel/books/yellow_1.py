@@ -1,4 +1,7 @@
-"""Yellow Set 1 (mandrake, draw): if the chip placed before the yellow chip is white, the player
+"""Drawn right after a white chip, the yellow may send that white back to the bag; the white's space
+stays empty and the white total drops.
+
+Yellow Set 1 (mandrake, draw): if the chip placed before the yellow chip is white, the player
 may put that white back into the bag (its space stays empty, the yellow stays where it landed).
 Asked through the yellow slot (``decide_yellow``); round-file key ``yellow``."""
 
@@ -13,9 +16,7 @@ from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import book
 
 BOOK = book("yellow", 1, "draw", name="Yellow Set 1", prices=1,
-            choices=('return the white or not',),
-            doc=('Drawn right after a white chip, the yellow may send that white back to the bag; '
-                 "the white's space stays empty and the white total drops."))
+            choices=('return the white or not',), doc=__doc__)
 
 
 @kernel(inline=True)

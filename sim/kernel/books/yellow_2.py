@@ -1,4 +1,7 @@
-"""Yellow Set 2 (mandrake, draw): the next chip placed may move twice as far (offered when it is
+"""The next chip placed moves twice as far (its value plus any extra from its own book), whatever
+the yellow's value.
+
+Yellow Set 2 (mandrake, draw): the next chip placed may move twice as far (offered when it is
 placed, ``F_DOUBLE`` in ``sim.kernel.brew.place_chip``; an extra distance the red slot may
 decline)."""
 
@@ -10,9 +13,7 @@ from sim.kernel.layout import EV_DOUBLE, F_DOUBLE
 from sim.rules.declare import book
 
 BOOK = book("yellow", 2, "draw", name="Yellow Set 2", prices=2,
-            choices=('take or decline the doubling, when the next chip is placed',),
-            doc=('The next chip placed moves twice as far (its value plus any extra from its own '
-                 "book), whatever the yellow's value."))
+            choices=('take or decline the doubling, when the next chip is placed',), doc=__doc__)
 
 
 @kernel(inline=True)

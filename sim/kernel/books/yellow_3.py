@@ -1,4 +1,7 @@
-"""Yellow Set 3 (mandrake, draw): after the 1st yellow chip of the potion the explosion limit is
+"""The explosion limit rises by 1 after the round's first yellow and by 2 after its third; with
+Living in Luxury the larger raise counts.
+
+Yellow Set 3 (mandrake, draw): after the 1st yellow chip of the potion the explosion limit is
 base + 1, after the 3rd base + 2 (raises never add up with Living in Luxury's)."""
 
 from __future__ import annotations
@@ -8,9 +11,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_YELLOW_PTR
 from sim.rules.declare import book
 
-BOOK = book("yellow", 3, "passive", name="Yellow Set 3", prices=3,
-            doc=("The explosion limit rises by 1 after the round's first yellow and by 2 after its"
-                 ' third; with Living in Luxury the larger raise counts.'))
+BOOK = book("yellow", 3, "passive", name="Yellow Set 3", prices=3, doc=__doc__)
 
 
 @kernel(inline=True)

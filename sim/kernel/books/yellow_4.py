@@ -1,4 +1,6 @@
-"""Yellow Set 4 (mandrake, draw): the 1st / 2nd / 3rd yellow chip of the potion may move +1 / +2
+"""The round's 1st, 2nd and 3rd yellow chips move 1, 2 and 3 extra spaces; later ones nothing extra.
+
+Yellow Set 4 (mandrake, draw): the 1st / 2nd / 3rd yellow chip of the potion may move +1 / +2
 / +3 (an extra distance the red slot may decline)."""
 
 from __future__ import annotations
@@ -10,9 +12,7 @@ from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book
 
 BOOK = book("yellow", 4, "draw", name="Yellow Set 4", prices=4,
-            choices=('take or decline the extra distance',),
-            doc=("The round's 1st, 2nd and 3rd yellow chips move 1, 2 and 3 extra spaces; later "
-                 'ones nothing extra.'))
+            choices=('take or decline the extra distance',), doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,7 @@
-"""Yellow Set 5 (mandrake, draw): one more chip is drawn; the yellow chip may move on by its value
+"""After the yellow chip, one more chip is drawn: the yellow moves on by its value (locoweed 1) and
+the chip goes back to the bag, with no effect.
+
+Yellow Set 5 (mandrake, draw): one more chip is drawn; the yellow chip may move on by its value
 (locoweed 1; an extra distance the red slot may decline) and the chip goes back to the bag with no
 effect (nothing on the last space: a "next chip" effect, lost there)."""
 
@@ -22,9 +25,7 @@ from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book
 
 BOOK = book("yellow", 5, "draw", name="Yellow Set 5", prices=5,
-            choices=('take or decline the move on',),
-            doc=('After the yellow chip, one more chip is drawn: the yellow moves on by its value '
-                 '(locoweed 1) and the chip goes back to the bag, with no effect.'))
+            choices=('take or decline the move on',), doc=__doc__)
 
 
 @kernel(inline=True)

@@ -1,4 +1,6 @@
-"""Yellow Set 6 (mandrake, draw): a yellow chip may move 3 more spaces for 1 ruby.
+"""The player may pay 1 ruby to move the yellow chip 3 spaces further (one ruby per yellow chip).
+
+Yellow Set 6 (mandrake, draw): a yellow chip may move 3 more spaces for 1 ruby.
 
 Question ``yellow-ruby`` (b = the yellow chip type; 1 pay); default pay once a ruby buys less
 (6 rounds left or fewer; declining: never). Round-file key ``yellow_ruby``."""
@@ -16,9 +18,7 @@ from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import SCRIPT_BITS, book, script_key
 
 BOOK = book("yellow", 6, "draw", name="Yellow Set 6", prices=6,
-            choices=('pay a ruby or not, per yellow chip',),
-            doc=('The player may pay 1 ruby to move the yellow chip 3 spaces further (one ruby per'
-                 ' yellow chip).'),
+            choices=('pay a ruby or not, per yellow chip',), doc=__doc__,
             script=(script_key("yellow_ruby", SCRIPT_BITS, 16, doc="one per yellow chip: true pays "
                                "a ruby for 3 more spaces"),))
 QUESTION = question_number("yellow-ruby")
