@@ -198,6 +198,15 @@ if sys.argv[1] == "purse":
     out["extra"] = {"in_play": int(((wit[:, 0] >> 30) & 1).sum()),
                     "called": int(((wit >> 14) & 1).sum()), "calls": int(calls.sum()),
                     "witches_called": float(table["witches_called"].sum() * EXTRA_GAMES)}
+    # witch_off names her: that seat never calls her, the same strategy without it does
+    rs = load_ruleset("herb-witches", ["cards.deck=false", 'witches.fixed=["pumpkin-purse"]'])
+    specs = ("balanced", "balanced:witch_off=pumpkin-purse")
+    idx = np.arange(200, dtype=np.int64)
+    res = play_batch(rs, [parse_strategy(x) for x in specs], games=idx, rotations=idx % 2,
+                     seed=5)
+    wit = np.array(res.out)[..., AG.O_WITCHES].astype(np.int64)
+    who = res.seat_strategy()
+    out["off"] = {x: int(((wit[who == j] >> 14) & 1).sum()) for j, x in enumerate(specs)}
     print(json.dumps(out))
     sys.exit(0)
 
@@ -274,6 +283,13 @@ def test_witches_extra_deals_her_in_her_group_and_counts_her_calls(compiled):
     assert lo <= 0.2 <= hi, (got["in_play"], lo, hi)
     # the play table's witches called per game counts her (bit 14) with the shipped witches
     assert got["called"] > 0 and got["witches_called"] == pytest.approx(got["calls"])
+
+
+def test_witch_off_turns_a_rules_files_witch_off(compiled):
+    # her off bit (SP[s, SLOT_WITCH, USER_OFF]); before, witch_off=pumpkin-purse wrote WITCH_OFF
+    # over a shipped witch's threshold (offset 14) and she was still called
+    got = compiled["off"]
+    assert got["balanced"] > 0 and got["balanced:witch_off=pumpkin-purse"] == 0, got
 
 
 @pytest.mark.parametrize(("extra", "message"), [

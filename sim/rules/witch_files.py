@@ -39,8 +39,10 @@ PER_GROUP = 4  # shipped witches per group
 # the last number both fit, so one user witch is loaded at a time
 FIRST_USER_WITCH = 14
 MAX_WITCH = 14
-# the strategy's witch slot has PARAM_WIDTH (32) parameters: a user's threshold takes a free one
-USER_PARAM_OFFSETS = range(23, 32)
+# the strategy's witch slot has PARAM_WIDTH (32) parameters: a user's threshold takes a free one;
+# the last holds the user witches a seat never calls (witch_off: bit w - FIRST_USER_WITCH)
+USER_OFF = 31
+USER_PARAM_OFFSETS = range(23, USER_OFF)
 
 
 @dataclass(frozen=True)
