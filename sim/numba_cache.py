@@ -281,10 +281,23 @@ def module_stamp(rel: str) -> str:
     return h.hexdigest()[:16]
 
 
+def loaded_rules_file(py_file: str) -> str | None:
+    """The absolute path of a user's rules file loaded in this process (``RULES_FILES``), else
+    None. Its functions are stamped like a project module's (:func:`module_stamp`: its code and
+    every project module it imports), so a kernel edit recompiles the rules files that call it
+    (Numba's own locator stamps only the file itself), and cached in a folder of their own."""
+    path = str(Path(py_file).resolve())
+    return Path(path).as_posix() if path in RULES_FILES else None
+
+
 def cache_folder(rel: str) -> str:
     """The cache folder of the functions defined in ``rel`` (one per source folder); with a
     rules file loaded, inside :func:`rules_key`'s folder for a module that depends on a
-    generated hook table (its code holds the user's rules), so only those are compiled again."""
+    generated hook table (its code holds the user's rules), so only those are compiled again.
+    A rules file's own functions (``rel`` an absolute path): ``rules-files/<hash of its path>``."""
+    if Path(rel).is_absolute():
+        name = hashlib.sha256(rel.encode()).hexdigest()[:16]
+        return os.path.join(cache_base(), "rules-files", name)
     folder = rel.rsplit("/", 1)[0].replace("/", ".")
     key = rules_key()
     if key and any(t in closure(rel) for t in RULES_TABLES):
@@ -346,7 +359,7 @@ def _locator_class():
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            rel = project_path(py_file)
+            rel = project_path(py_file) or loaded_rules_file(py_file)
             if rel is None:
                 return None
             self = cls(py_func, rel)

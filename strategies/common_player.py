@@ -8,6 +8,7 @@ import numpy as np
 
 from sim.kernel.decisions import slots as S
 from sim.rules.chips import COLOUR_NAMES, TYPE_COLOUR, WHITE
+from sim.rules.witch_files import FIRST_USER_WITCH, USER_OFF
 from sim.rules.witches import WITCHES, witch_number
 from strategies.spec_types import Param, chip_types
 
@@ -182,5 +183,9 @@ def apply_common(v: dict, kinds: np.ndarray, params: np.ndarray) -> None:
         params[S.SLOT_WITCH, index] = v[key]
     for key, index, _, _ in WITCH_THRESHOLD_PARAMS:
         params[S.SLOT_WITCH, index] = v[key]
-    for w in v["witch_off"]:
-        params[S.SLOT_WITCH, witch_number(w)] = S.WITCH_OFF
+    for w in v["witch_off"]:  # a rules file's witch: her bit of the user witches' mask
+        n = witch_number(w)
+        if n <= S.N_WITCHES:
+            params[S.SLOT_WITCH, n] = S.WITCH_OFF
+        else:
+            params[S.SLOT_WITCH, USER_OFF] += 1 << (n - FIRST_USER_WITCH)

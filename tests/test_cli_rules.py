@@ -58,7 +58,7 @@ def test_rules_show_herb_witches_json_lists_the_witches():
     d = json.loads(ok("rules", "show", "herb-witches", "--json").stdout)
     assert [w["id"] for w in d["witches"]][:2] == ["second-flask", "six-chips"]
     assert {w["in_play"] for w in d["witches"]} == {"random"}
-    assert d["witch_settings"] == {"enabled": True, "fixed": []}
+    assert d["witch_settings"] == {"enabled": True, "fixed": [], "extra": []}
     assert d["game"]["max_players"] == 5 and d["game"]["overflow_bowl"] is True
     r = ok("rules", "show", "herb-witches", "--set", 'witches.fixed=["upgrade"]', "--json")
     got = {w["id"]: w["in_play"] for w in json.loads(r.stdout)["witches"]}

@@ -1,7 +1,7 @@
 """The herb witches as rules: each declares herself in her module (``WITCH = witch(...)``,
 ``sim.rules.declare``), the witch hook table is generated from the declarations, and a user's
 witch in a rules file (``--rules-file``, ``plugins = [...]``) plays when ``witches.fixed`` names
-her.
+her, or is dealt at random with her group's witches (``witches.extra``).
 
 The example witch (``experiments/rules/pumpkin_purse.py``) is played in a scripted round worked
 by hand (pot track: index i gives i coins up to 5; Set 1 prices o1 3, g1 4, r1 6), and a shipped
@@ -180,11 +180,33 @@ def play(witches, *players):
             "witch": [e for e in res["events"] if e["event"] == "witch"]}
 
 out = {}
+EXTRA_GAMES = 400
 if sys.argv[1] == "purse":
     three = {"bag": "o1x3,w1", "draws": "o1,o1,o1", "buy": "r1"}
     two = {"bag": "o1x2,w1", "draws": "o1,o1", "buy": "o1"}
     out["purse"] = play(["pumpkin-purse"], three, two)
     out["purse-none"] = play([], three, two)
+    # witches.extra: she joins the buying group's deal; games and the witches-called column
+    rs = load_ruleset("herb-witches", ["cards.deck=false", 'witches.extra=["pumpkin-purse"]'])
+    lineup = [parse_strategy(x) for x in ("balanced", "greedy")]
+    idx = np.arange(EXTRA_GAMES, dtype=np.int64)
+    res = play_batch(rs, lineup, games=idx, rotations=idx % 2, seed=5)
+    wit = np.array(res.out)[..., AG.O_WITCHES].astype(np.int64)
+    from sim.rules.witches import WITCHES
+    calls = sum((wit >> w.number) & 1 for w in WITCHES)  # every declared witch's bit
+    table = AG.summarize(res, rs.game("rounds"))
+    out["extra"] = {"in_play": int(((wit[:, 0] >> 30) & 1).sum()),
+                    "called": int(((wit >> 14) & 1).sum()), "calls": int(calls.sum()),
+                    "witches_called": float(table["witches_called"].sum() * EXTRA_GAMES)}
+    # witch_off names her: that seat never calls her, the same strategy without it does
+    rs = load_ruleset("herb-witches", ["cards.deck=false", 'witches.fixed=["pumpkin-purse"]'])
+    specs = ("balanced", "balanced:witch_off=pumpkin-purse")
+    idx = np.arange(200, dtype=np.int64)
+    res = play_batch(rs, [parse_strategy(x) for x in specs], games=idx, rotations=idx % 2,
+                     seed=5)
+    wit = np.array(res.out)[..., AG.O_WITCHES].astype(np.int64)
+    who = res.seat_strategy()
+    out["off"] = {x: int(((wit[who == j] >> 14) & 1).sum()) for j, x in enumerate(specs)}
     print(json.dumps(out))
     sys.exit(0)
 
@@ -249,6 +271,51 @@ def test_pumpkin_purse_gives_a_coin_for_each_orange_chip(compiled):
     assert [(e["seat"], e["witch"], e["pumpkins"], e["coins"]) for e in got["witch"]
             if e["witch"] == "pumpkin-purse"] == [(0, "pumpkin-purse", 3, 3)]
     assert isinstance(none, str) and "seat 0" in none and "r1" in none
+
+
+def test_witches_extra_deals_her_in_her_group_and_counts_her_calls(compiled):
+    # exact: 1 in 5 games (sim.rules.witch_deal; tests/test_witch_deal.py checks the kernel's
+    # deal on 20,000 games); here the ruleset reaches the kernel: 400 games, 99.9% Wilson
+    from sim.stats.intervals import wilson
+
+    got = compiled["extra"]
+    lo, hi = wilson(got["in_play"], 400, 3.2905267314919255)
+    assert lo <= 0.2 <= hi, (got["in_play"], lo, hi)
+    # the play table's witches called per game counts her (bit 14) with the shipped witches
+    assert got["called"] > 0 and got["witches_called"] == pytest.approx(got["calls"])
+
+
+def test_witch_off_turns_a_rules_files_witch_off(compiled):
+    # her off bit (SP[s, SLOT_WITCH, USER_OFF]); before, witch_off=pumpkin-purse wrote WITCH_OFF
+    # over a shipped witch's threshold (offset 14) and she was still called
+    got = compiled["off"]
+    assert got["balanced"] > 0 and got["balanced:witch_off=pumpkin-purse"] == 0, got
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ('["colours"]', "got ['colours']"),  # a shipped witch is dealt already
+    ('["nope"]', "got ['nope']"),
+    ('["pumpkin-purse"]', "got ['pumpkin-purse']"),  # her file not loaded
+])
+def test_witches_extra_refuses_a_witch_not_from_a_rules_file_in_one_line(extra, message):
+    got = _quacks("rules", "show", "herb-witches", "--set", f"witches.extra={extra}", "--json")
+    assert got.returncode == 2 and "Traceback" not in got.stderr
+    line = got.stderr.strip()
+    assert len(line.splitlines()) == 1 and "key 'witches.extra'" in line and message in line
+
+
+def test_quacks_rules_show_her_in_the_random_deal_with_witches_extra():
+    def in_play(*over):
+        got = _quacks("rules", "show", "herb-witches", "--rules-file", str(EXAMPLE), *over,
+                      "--json")
+        assert got.returncode == 0, got.stderr
+        return {w["id"]: w["in_play"] for w in json.loads(got.stdout)["witches"]}
+
+    assert in_play()["pumpkin-purse"] == "never"
+    got = in_play("--set", 'witches.extra=["pumpkin-purse"]')
+    assert got["pumpkin-purse"] == "random" and got["upgrade"] == "random"
+    got = in_play("--set", 'witches.extra=["pumpkin-purse"]', "--set", 'witches.fixed=["upgrade"]')
+    assert got["pumpkin-purse"] == "never" and got["upgrade"] == "fixed"
 
 
 @pytest.mark.slow  # a compiled set of its own (a second user witch cannot join the shared one)

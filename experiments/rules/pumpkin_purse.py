@@ -6,7 +6,8 @@
 In step E, before buying, a player who calls her (giving up the buying group's penny) has 1 coin
 more to spend for every orange chip in their pot. The hook point is ``before_buying``: the coins
 a seat may spend, before the cards' ``buy_coins``. ``witches.fixed`` makes her the buying
-group's witch in every game (the deal draws among the shipped witches only).
+group's witch in every game; ``--set 'witches.extra=["pumpkin-purse"]'`` deals her at random
+with the four shipped buying witches instead (1 game in 5).
 
 Her question: b = the coins she gives. A rules file's witch is asked as the shipped witches'
 follow-up questions are (``witch_answer``): the built-in strategy leaves it to ``default`` from

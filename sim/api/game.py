@@ -36,7 +36,7 @@ from sim.kernel.records import (
 )
 from sim.kernel.rng import N_STREAMS
 from sim.rules.ruleset import Ruleset
-from sim.rules.witches import N_WITCHES
+from sim.rules.witches import WITCHES
 from sim.stats.clusters import ClusterSums
 from sim.stats.intervals import Z95, rate_interval
 from strategies.builtin import MODEL_NONE, Strategy
@@ -270,8 +270,8 @@ class PlayStats:
         self.explosions.add_totals(o[:, :, O_EXPLOSIONS], np.full((m, n), self.rounds, np.int64))
         wit = o[:, :, O_WITCHES].astype(np.int64)
         if (wit >> 17).any():  # the herb witches: witches called per game (a penny each)
-            self.witches = True
-            calls = sum((wit >> w) & 1 for w in range(1, N_WITCHES + 1))
+            self.witches = True  # every declared witch, a rules file's too (bit w: her number)
+            calls = sum((wit >> w.number) & 1 for w in WITCHES)
             self.calls += calls.sum(axis=0)
             self.calls2 += (calls * calls).sum(axis=0)
 

@@ -66,6 +66,8 @@ def rules_scalars(ruleset: Ruleset) -> np.ndarray:
     R[L.R_WITCHES] = 1 if w["enabled"] else 0
     for wid in w["fixed"]:
         R[L.R_WITCH_FIXED + GROUPS.index(witch_group(wid))] = witch_number(wid)
+    for wid in w["extra"]:
+        R[L.R_WITCH_EXTRA + GROUPS.index(witch_group(wid))] = witch_number(wid)
     return R
 
 

@@ -149,7 +149,8 @@ def load_rules_files(value: list[str] | None) -> list[str] | None:
 RulesFileOpt = Annotated[list[str] | None, typer.Option(
     "--rules-file", help="Load a fortune-teller card, an ingredient book or a herb witch from a "
     "Python file (repeatable; add a card to the deck with --set cards.extra=[ID], choose a book "
-    "with --set books.COLOUR=SET, a witch with --set witches.fixed=[ID]); see "
+    "with --set books.COLOUR=SET, a witch with --set witches.fixed=[ID] (in every game) or "
+    "witches.extra=[ID] (dealt at random in her group)); see "
     "docs/how-to/add-a-rule.md.",
     callback=load_rules_files)]
 

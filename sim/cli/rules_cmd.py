@@ -64,25 +64,25 @@ def listing() -> dict:
 
 def show_json(rs) -> dict:
     """What ``quacks rules show NAME --json`` prints: the resolved tables, except that ``witches``
-    lists the twelve witches (id, group, phase, text, and ``in_play``: fixed, random or off) and
-    the ruleset's own ``[witches]`` table is under ``witch_settings``."""
+    lists every known witch (id, group, phase, text, and ``in_play``: fixed, random, never or
+    off, from the deal's pools, ``sim.rules.witch_deal``) and the ruleset's own ``[witches]``
+    table is under ``witch_settings``."""
+    from sim.rules.witch_deal import deal_pools
     from sim.rules.witches import WITCHES
 
     data = {k: v for k, v in rs.data.items() if k != "witches"}
     settings = rs.data["witches"]
+    pools = deal_pools(settings)
     witches = []
     for w in WITCHES:
         if not settings["enabled"]:
             in_play = "off"
         elif w.id in settings["fixed"]:
             in_play = "fixed"
-        elif w.user:  # a rules file's witch plays only where the ruleset fixes her
-            in_play = "never"
-        elif any(x != w.id and x in {v.id for v in WITCHES if v.group == w.group}
-                 for x in settings["fixed"]):
-            in_play = "never"
-        else:
+        elif w.id in pools[w.group]:  # a rules file's witch joins it with witches.extra
             in_play = "random"
+        else:
+            in_play = "never"
         witches.append({**w.as_json(), "in_play": in_play})
     return {**data, "witches": witches, "witch_settings": settings, "name": rs.name,
             "source": rs.source, "overrides": list(rs.overrides), "hash": rs.hash}

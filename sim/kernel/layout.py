@@ -190,7 +190,8 @@ RULES = Table("R_", [
     Field("card_force", doc="the card forced into a round of every game (cards.force; 0 none)"),
     Field("card_force_round", doc="its round (cards.force_round; 0: each game draws one from "
                                   "its own stream, sim.kernel.cards.deck.forced_round)"),
-    spare(3),
+    Field("witch_extra", 3, doc="a rules file's witch dealt with each group's shipped ones "
+                                "(witches.extra; 0: none)"),
 ], width_name="R_WIDTH")
 
 for _table in (PLAYER, GAME, RULES):

@@ -71,8 +71,9 @@ RESULT = Table("O_", [
     Field("err", 1, doc="game error code (GERR_*; 0 none)", columns=("illegal",), arrow="int8"),
     Field("bought", len(_C), doc="chips bought per colour",
           columns=tuple(f"bought_{c}" for c in _C), arrow="int8"),
-    Field("witches", 1, doc="bit w: the seat called herb witch w (1-12) this game; bit 16 + w: w "
-          "was in play (a column only with the witches)", columns=("witches",), arrow="int32"),
+    Field("witches", 1, doc="bit w: the seat called herb witch w (1-12, 14 a rules file's) this "
+          "game; bit 16 + w: w was in play (a column only with the witches)",
+          columns=("witches",), arrow="int32"),
 ], width_name="O_WIDTH")
 
 globals().update(numbered(list(GAME_ERRORS)))

@@ -79,14 +79,16 @@ class Ruleset:
     @property
     def hash(self) -> str:
         """SHA-256 of the resolved ruleset (canonical JSON), for run manifests; with a user's
-        card in its deck (``cards.extra``, ``order`` or ``force``) or a user's book chosen, of
-        that rules file's code too, so an edited rule is another ruleset."""
+        card in its deck (``cards.extra``, ``order`` or ``force``), a user's book chosen or a
+        user's witch played (``witches.fixed``, ``extra``), of that rules file's code too, so an
+        edited rule is another ruleset."""
         blob = json.dumps(self.data, sort_keys=True, separators=(",", ":")).encode()
         cards = self.data.get("cards", {})
         books = [f"{c}-{n}" for c, n in self.data.get("books", {}).items()]
+        witches = self.data.get("witches", {})
         used = rules_files_used([*cards.get("extra", ()), *cards.get("order", ()),
                                  *([cards["force"]] if cards.get("force") else []), *books,
-                                 *self.data.get("witches", {}).get("fixed", ())])
+                                 *witches.get("fixed", ()), *witches.get("extra", ())])
         if used:
             blob += b"\0" + json.dumps(used).encode()
         return hashlib.sha256(blob).hexdigest()
@@ -224,7 +226,7 @@ def _check_unknown(raw: dict, label: str) -> None:
 OPTIONAL_KEYS = (("game", "teams"), ("pot", "side"), ("pot", "test_tube"),
                  ("game", "overflow_bowl"), ("game", "penny_vp"), ("witches", "enabled"),
                  ("witches", "fixed"), ("cards", "force"), ("cards", "force_round"),
-                 ("cards", "extra"))
+                 ("cards", "extra"), ("witches", "extra"))
 
 
 def _fill_optional(d: dict) -> None:

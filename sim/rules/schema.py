@@ -110,6 +110,19 @@ def _witch_list():
     return (f"a list of witch ids, at most one per group ({', '.join(WITCH_IDS)})", check)
 
 
+def _extra_witch_list():
+    from sim.rules.witches import WITCHES
+
+    def check(v):
+        users = {w.id: w.group for w in WITCHES if w.user}
+        return (isinstance(v, list) and all(isinstance(x, str) and x in users for x in v)
+                and len({users[x] for x in v}) == len(v))
+
+    return ("a list of witch ids from rules files (--rules-file, plugins), at most one per "
+            "group: each joins the random deal of her group (a shipped witch is dealt already)",
+            check)
+
+
 SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
     "game": {
         "rounds": _int_range(1, MAX_ROUNDS),
@@ -136,6 +149,7 @@ SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
     "witches": {
         "enabled": ("true or false", lambda v: isinstance(v, bool)),
         "fixed": _witch_list(),
+        "extra": _extra_witch_list(),
     },
     "pot": {
         "side": _choice(POT_SIDES),

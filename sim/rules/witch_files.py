@@ -7,9 +7,10 @@ a card (``sim.rules.card_files``), the ``WITCH = witch(...)`` statement is evalu
 module's ``sim.rules`` imports and the names of its top-level functions say which hook points
 (``WITCH_HOOK_POINTS``) she uses; nothing of the kernel is imported.
 
-A user's witch plays when a ruleset names her in ``witches.fixed`` (she is her group's witch in
-every game; the deal and Visit from a Witch's visitor draw among the shipped witches only, so a
-loaded witch changes no game that does not name her). Her questions to a strategy are asked as
+A user's witch plays when a ruleset names her: in ``witches.fixed`` she is her group's witch in
+every game; in ``witches.extra`` she is dealt with her group's shipped witches (one of five) and
+may be Visit from a Witch's visitor while not in play (``sim.rules.witch_deal``). A loaded witch
+that no ruleset names changes no game. Her questions to a strategy are asked as
 the shipped witches' follow-up questions are (``witch_answer``: her ``default`` answers for the
 built-in strategy from round 1, a round file cannot script her).
 """
@@ -38,8 +39,10 @@ PER_GROUP = 4  # shipped witches per group
 # the last number both fit, so one user witch is loaded at a time
 FIRST_USER_WITCH = 14
 MAX_WITCH = 14
-# the strategy's witch slot has PARAM_WIDTH (32) parameters: a user's threshold takes a free one
-USER_PARAM_OFFSETS = range(23, 32)
+# the strategy's witch slot has PARAM_WIDTH (32) parameters: a user's threshold takes a free one;
+# the last holds the user witches a seat never calls (witch_off: bit w - FIRST_USER_WITCH)
+USER_OFF = 31
+USER_PARAM_OFFSETS = range(23, USER_OFF)
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from sim.kernel.decisions.slots import (
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_DRAWS, F_PENNY, G_ROUND, G_VISIT, R_PENNY_VP, R_ROUNDS
 from sim.kernel.rng import CHOICE_STREAM, uniform
+from sim.rules.witch_files import FIRST_USER_WITCH, USER_OFF
 from sim.rules.witch_numbers import N_GROUPS
 
 # witch_answer's first value: how the seat answered (her module turns it into her answer)
@@ -68,6 +69,8 @@ def witch_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
         return ASK_RANDOM, 1
     if q <= N_WITCHES and SP[s, SLOT_WITCH, q] >= WITCH_OFF:
         return ASK_DECLINE, 0  # witch_off: this seat never calls her
+    if q >= FIRST_USER_WITCH and (int(SP[s, SLOT_WITCH, USER_OFF]) >> (q - FIRST_USER_WITCH)) & 1:
+        return ASK_DECLINE, 0  # witch_off naming a rules file's witch (her question: her number)
     if q <= N_WITCHES and G[G_ROUND] < SP[s, SLOT_WITCH, q] and not last_call(G, R, q):
         return ASK_ANSWER, 0  # the built-in strategy: not before her first round
     return ASK_DEFAULT, 0

@@ -1,8 +1,9 @@
 """What the herb witches share: whether a seat may call a witch now (``witch_ready``), calling her
 (``call_witch``: the penny, the event), dealing them at set-up, the pennies scored at the end,
 and the visiting witch of Visit from a Witch. Groups and numbers come from
-``sim.rules.witch_numbers`` (the shipped witches': the deal and the visitor draw among them; a
-user's witch plays when the ruleset fixes her in her group, ``R_WITCH_FIXED``).
+``sim.rules.witch_numbers`` (the shipped witches': the deal and the visitor draw among them). A
+user's witch plays when the ruleset fixes her in her group (``R_WITCH_FIXED``), or joins her
+group's deal and the visitor's draw (``R_WITCH_EXTRA``, ``witches.extra``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from sim.kernel.layout import (
     G_VISIT,
     G_WITCH,
     R_PENNY_VP,
+    R_WITCH_EXTRA,
     R_WITCH_FIXED,
     R_WITCHES,
 )
@@ -68,12 +70,17 @@ def call_witch(P, s, G, E, w, b, c):
 @kernel
 def deal_witches(P, G, R, rng, E):
     """Set-up: one witch per group (fixed by the ruleset, else drawn from the game's witch
-    stream ``WITCH_STREAM``) and one penny per group for every seat."""
+    stream ``WITCH_STREAM`` among the group's shipped witches and its extra one, if any, drawn
+    last) and one penny per group for every seat."""
     if R[R_WITCHES] == 0:
         return
     for g in range(N_GROUPS):
         f = R[R_WITCH_FIXED + g]
-        G[G_WITCH + g] = f if f > 0 else PER_GROUP * g + 1 + randint(rng, WITCH_STREAM, PER_GROUP)
+        if f == 0:
+            x = R[R_WITCH_EXTRA + g]
+            k = randint(rng, WITCH_STREAM, PER_GROUP + (1 if x > 0 else 0))
+            f = x if k == PER_GROUP else PER_GROUP * g + 1 + k
+        G[G_WITCH + g] = f
     for s in range(G[G_NP]):
         P[s, F_PENNY] = ALL_PENNIES
     record(E, G, -1, EV_WITCHES, G[G_WITCH], G[G_WITCH + 1], G[G_WITCH + 2])
@@ -103,16 +110,34 @@ def users_in_play(G):
 
 
 @kernel
+def extras_out(G, R):
+    """How many extra witches (``witches.extra``) are not in play: candidate visitors."""
+    n = 0
+    for g in range(N_GROUPS):
+        x = R[R_WITCH_EXTRA + g]
+        if x > 0 and in_group(G, x) < 0:
+            n += 1
+    return n
+
+
+@kernel
 def visiting_witch(P, G, R, rng, E):
-    """Visit from a Witch: unless already set (a round file names her), one of the shipped
-    witches not in play, drawn from the game's witch stream, visits this round."""
+    """Visit from a Witch: unless already set (a round file names her), one of the witches not
+    in play, drawn from the game's witch stream, visits this round: the shipped ones in number
+    order, then the extra ones (``witches.extra``) in group order."""
     if G[G_VISIT] == 0:
-        k = randint(rng, WITCH_STREAM, N_WITCHES - N_GROUPS + users_in_play(G))
+        k = randint(rng, WITCH_STREAM, N_WITCHES - N_GROUPS + users_in_play(G) + extras_out(G, R))
         for w in range(1, N_WITCHES + 1):
             if in_group(G, w) < 0:
                 if k == 0:
                     G[G_VISIT] = w
                     break
+                k -= 1
+        for g in range(N_GROUPS):
+            x = R[R_WITCH_EXTRA + g]
+            if G[G_VISIT] == 0 and x > 0 and in_group(G, x) < 0:
+                if k == 0:
+                    G[G_VISIT] = x
                 k -= 1
     for s in range(G[G_NP]):
         P[s, F_VISITED] = 0

@@ -74,7 +74,7 @@ def witch_effects(rules: str, overrides: list[str], players: int, field: list[st
         over = [*overrides, f"witches.fixed={json.dumps(fixed_with(fixed, w.id))}"]
         avail = play_arm(arm_plan(rules, over, seated, deals, seed), backend,
                          ["win_share", "vp", "witches"])
-        called = called_bits(avail.cols["witches"].reshape(-1))[:, w.number - 1]
+        called = called_bits(avail.cols["witches"].reshape(-1))[:, WITCHES.index(w)]
         effect, _ = restricted_effects(avail, backend,
                                        lambda s, w=w: with_param(s, "witch_off", w.id), METRICS)
         row = {"witch": w.id, "group": w.group,

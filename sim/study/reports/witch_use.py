@@ -1,7 +1,9 @@
 """How often each strategy calls each herb witch (Herb Witches), from a tournament's games rows.
 
 ``games.parquet`` holds, for a ruleset with the witches, a ``witches`` column per game and seat:
-bit w (1-12) set if the seat called witch w that game, bit 16 + w if witch w was in play. The
+bit w set if the seat called witch w (her number: 1-12 shipped, 14 a rules file's) that game,
+bit 16 + w if witch w was in play; the witches are every one declared (``sim.rules.witches``,
+a rules file's once loaded). The
 use rate of (strategy, witch) is the share of that strategy's games with the witch in play in
 which it called her, with a Wilson interval at the cluster effective sample size over deals
 (the deal is the independent unit, as for every rate in a report).
@@ -17,20 +19,25 @@ import pandas as pd
 from sim.rules.witches import WITCHES
 from sim.stats.clusters import ClusterSums
 
-N_WITCHES = len(WITCHES)
 WITCH_FILE = "witches.csv"
+IN_PLAY_BIT = 16  # bit IN_PLAY_BIT + w: witch w was in play
+
+
+def witch_numbers() -> np.ndarray:
+    """Every known witch's number, in ``WITCHES`` order (a rules file's included once loaded)."""
+    return np.array([w.number for w in WITCHES], np.int64)
 
 
 def called_bits(col: np.ndarray) -> np.ndarray:
-    """(rows, 12) 0/1: the seat called witch 1..12."""
+    """(rows, witches) 0/1: the seat called each known witch (``witch_numbers`` order)."""
     col = np.asarray(col, np.int64)
-    return ((col[:, None] >> np.arange(1, N_WITCHES + 1)) & 1).astype(np.int64)
+    return ((col[:, None] >> witch_numbers()) & 1).astype(np.int64)
 
 
 def in_play_bits(col: np.ndarray) -> np.ndarray:
-    """(rows, 12) 0/1: witch 1..12 was in play."""
+    """(rows, witches) 0/1: each known witch was in play (``witch_numbers`` order)."""
     col = np.asarray(col, np.int64)
-    return ((col[:, None] >> (16 + np.arange(1, N_WITCHES + 1))) & 1).astype(np.int64)
+    return ((col[:, None] >> (IN_PLAY_BIT + witch_numbers())) & 1).astype(np.int64)
 
 
 def witch_use_table(deal: np.ndarray, strategy: np.ndarray, witches: np.ndarray,
@@ -39,23 +46,23 @@ def witch_use_table(deal: np.ndarray, strategy: np.ndarray, witches: np.ndarray,
     in which the strategy called her, and its 95% interval (deals as the unit)."""
     deal = np.asarray(deal, np.int64)
     strategy = np.asarray(strategy, np.int64)
-    S = len(names)
+    S, nw = len(names), len(WITCHES)
     dl = np.unique(deal, return_inverse=True)[1]
     nd = int(dl.max()) + 1 if len(dl) else 0
     called, play = called_bits(witches), in_play_bits(witches)
     idx = (dl * S + strategy)
-    X = np.zeros((nd * S, N_WITCHES), np.int64)
-    N = np.zeros((nd * S, N_WITCHES), np.int64)
+    X = np.zeros((nd * S, nw), np.int64)
+    N = np.zeros((nd * S, nw), np.int64)
     np.add.at(X, idx, called * play)
     np.add.at(N, idx, play)
-    cs = ClusterSums(S * N_WITCHES)
-    cs.add_totals(X.reshape(nd, S * N_WITCHES), N.reshape(nd, S * N_WITCHES))
+    cs = ClusterSums(S * nw)
+    cs.add_totals(X.reshape(nd, S * nw), N.reshape(nd, S * nw))
     share, (lo, hi) = (cs.share_ci(nd) if nd
-                       else (np.zeros(S * N_WITCHES), (np.zeros(0), np.zeros(0))))
+                       else (np.zeros(S * nw), (np.zeros(0), np.zeros(0))))
     rows = []
     for s in range(S):
-        for w in range(N_WITCHES):
-            c = s * N_WITCHES + w
+        for w in range(nw):
+            c = s * nw + w
             if cs.sn[c] == 0:
                 continue
             rows.append({"strategy": names[s], "witch": WITCHES[w].id, "group": WITCHES[w].group,
