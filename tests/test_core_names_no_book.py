@@ -76,3 +76,12 @@ def test_the_books_declare_their_round_file_state_keys():
         text = path.read_text(encoding="utf-8")
         for key in keys:
             assert f'"{key}"' not in text and f"'{key}'" not in text, (path.name, key)
+
+
+def test_the_cards_touch_no_red_set2_field():
+    """A Second Chance's restart gives red Set 2's chips set aside back through the books' hook
+    point ``potion_restarted`` (``sim.kernel.books.gain_hooks``), not by their fields."""
+    aside = re.compile(r"\bASIDE(_NEW)?\b")
+    for path in (ROOT / "sim" / "kernel" / "cards").rglob("*.py"):
+        assert not aside.search(path.read_text(encoding="utf-8")), path
+    assert "def potion_restarted(" in (BOOKS / "red_2.py").read_text(encoding="utf-8")

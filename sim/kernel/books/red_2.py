@@ -84,6 +84,14 @@ def bag_refilled(P, s):
             take_type(P, s, R1 + j)
 
 
+@kernel
+def potion_restarted(P, s):
+    """A Second Chance's restart: the chips set beside the pot during the abandoned potion go
+    back (to the bag, refilled next); those kept from earlier rounds stay out."""
+    for j in range(N_RED_TYPES):
+        P[s, ASIDE + j] -= P[s, ASIDE_NEW + j]
+
+
 @kernel(inline=True)
 def _has_aside(P, s):
     """Whether seat s has red chips beside the pot."""
