@@ -52,3 +52,36 @@ def test_the_round_file_reads_the_books_keys_from_their_declarations():
         for key in keys:
             assert f'"{key}"' not in text and f"'{key}'" not in text, (name, key)
         assert '["blue"]' not in text, name  # the potion's protected outcome: a declared flag
+
+
+def test_the_books_declare_their_round_file_state_keys():
+    """``beside`` (red Set 2) and ``first`` (green Set 5) are declared by their books
+    (``state_key``), read and written by their plain-Python ``read_state`` / ``write_state``: the
+    api and the books' data name neither."""
+    from sim.rules.book_files import state_keys
+    from sim.rules.books import STATE, round_file_keys
+
+    keys = state_keys()
+    assert {k: [src.decl.id for src, _ in users] for k, users in keys.items()} == {
+        "first": ["green-5"], "beside": ["red-2"]}
+    assert round_file_keys()["beside"] == (
+        STATE, "red Set 2: red chips kept beside the pot from earlier rounds")
+    assert round_file_keys()["first"] == (
+        STATE, "green Set 5: chips picked last round, placed first")
+    for src in (users[0][0] for users in keys.values()):
+        assert "def read_state(" in src.path.read_text(encoding="utf-8"), src.path
+    api = ROOT / "sim" / "api"
+    for path in [*(api / n for n in ("round_file.py", "round_script.py", "game_file.py")),
+                 ROOT / "sim" / "rules" / "books.py"]:
+        text = path.read_text(encoding="utf-8")
+        for key in keys:
+            assert f'"{key}"' not in text and f"'{key}'" not in text, (path.name, key)
+
+
+def test_the_cards_touch_no_red_set2_field():
+    """A Second Chance's restart gives red Set 2's chips set aside back through the books' hook
+    point ``potion_restarted`` (``sim.kernel.books.gain_hooks``), not by their fields."""
+    aside = re.compile(r"\bASIDE(_NEW)?\b")
+    for path in (ROOT / "sim" / "kernel" / "cards").rglob("*.py"):
+        assert not aside.search(path.read_text(encoding="utf-8")), path
+    assert "def potion_restarted(" in (BOOKS / "red_2.py").read_text(encoding="utf-8")

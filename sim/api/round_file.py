@@ -45,6 +45,7 @@ from sim.kernel.records import (
 )
 from sim.kernel.rng import N_STREAMS
 from sim.rules import chips
+from sim.rules.book_files import state_keys
 from sim.rules.books import round_file_keys
 from sim.rules.cards import card_numbered, in_deck
 from sim.rules.input_files import TOMLDecodeError, load_toml
@@ -63,6 +64,24 @@ def player_keys() -> set[str]:
 PLAYER_KEYS = player_keys()  # with the shipped books' keys
 TOP_KEYS = {"players", "round", "rules", "set", "start_player", "die", "supply", "player", "card",
             "witches", "visit"}
+
+
+def state_books(R=None) -> list[tuple[str, object]]:
+    """(key, module) for each book round-file state key (``book(..., state=...)``): the module of
+    the book declaring it that the ruleset (``R``) chose for its colour, else of the first
+    declaring it, with its ``read_state`` and ``write_state`` (imported here, not when this module
+    is: a ruleset's rules files load first)."""
+    from sim.kernel.books.table import book_modules
+
+    def chosen(src) -> bool:
+        return R is not None and R[L.R_BOOK + chips.COLOUR_NAMES.index(src.decl.colour)] \
+            == src.decl.set
+
+    out = []
+    for key, users in state_keys().items():
+        src = next((src for src, _ in users if chosen(src)), users[0][0])
+        out.append((key, next(iter(book_modules([src]).values()))))
+    return out
 
 
 def load(path: str | Path) -> dict:
@@ -183,23 +202,14 @@ def prepare_round_data(d: dict, label: str = "round file") -> PreparedRound:
         bag = chips_of(pl, "bag", where, starting, most=L.MAX_CHIPS - 2)
         if len(bag) > L.MAX_CHIPS - 2:
             raise RoundFileError(f"{where}: bag has {len(bag)} chips; at most {L.MAX_CHIPS - 2}")
-        beside = chips_of(pl, "beside", where, starting, default="")
-        if any(chips.TYPE_COLOUR[t] != chips.RED for t in beside):
-            raise RoundFileError(f"{where}: key 'beside': only red chips wait beside the pot "
-                                 "(red Set 2)")
-        if len(bag) + len(beside) > L.MAX_CHIPS - 2:
-            raise RoundFileError(f"{where}: bag and beside hold more than {L.MAX_CHIPS - 2} chips")
-        for t in [*bag, *beside]:
+        for t in bag:
             P[s, L.CHIPS + P[s, L.F_NCHIPS]] = t
             P[s, L.F_NCHIPS] += 1
-        for t in beside:
-            P[s, L.ASIDE + t - chips.R1] += 1
-        first = chips_of(pl, "first", where, starting, default="")
-        if len(first) > 2 or any(bag.count(t) < first.count(t) for t in first):
-            raise RoundFileError(f"{where}: key 'first': at most 2 chips of the bag, placed first "
-                                 f"(picked by green Set 5 chips last round)")
-        P[s, L.FIRST_T:L.FIRST_T + len(first)] = first
-        P[s, L.F_NFIRST] = len(first)
+        for key, module in state_books(R):  # what a book left from an earlier round
+            msg = module.read_state(P, s, key, chips_of(pl, key, where, starting, default=""),
+                                    bag)
+            if msg:
+                raise RoundFileError(f"{where}: {msg}")
         all_draws.append(apply_script(SC, P, s, pl, where, starting, final, rs, card))
     FD = forced_draws(all_draws)
     die_faces, DS = die_script(d, label)
@@ -423,10 +433,7 @@ def round_result(P, events, n, supply, tube=False, witches=False) -> dict:
             players[-1]["witches"] = [e["witch"] for e in ev
                                       if e["event"] == "witch" and "witch" in e]
             players[-1]["pennies"] = [g for i, g in enumerate(GROUPS) if (P[s, L.F_PENNY] >> i) & 1]
-        aside = P[s, L.ASIDE:L.ASIDE + 3]
-        if aside.any():  # red Set 2: chips kept beside the pot (they are in 'bag' too)
-            players[-1]["beside"] = ",".join(
-                f"{chips.chip_name(chips.R1 + j)}x{int(k)}" if k > 1
-                else chips.chip_name(chips.R1 + j)
-                for j, k in enumerate(aside) if k)
+        for module in dict.fromkeys(m for _, m in state_books()):  # what a book leaves
+            if hasattr(module, "write_state"):
+                players[-1].update(module.write_state(P, s))
     return {"players": players, "supply": chips.format_counts(supply), "events": events}

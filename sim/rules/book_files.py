@@ -17,7 +17,13 @@ from pathlib import Path
 
 from sim.rules.book_numbers import QUESTION_IDS
 from sim.rules.card_files import BookSource, RulesFileError, read_book
-from sim.rules.declare import FIRST_USER_SET, USER_QUESTION_NUMBERS, BookDeclaration, ScriptKey
+from sim.rules.declare import (
+    FIRST_USER_SET,
+    USER_QUESTION_NUMBERS,
+    BookDeclaration,
+    ScriptKey,
+    StateKey,
+)
 
 # the shipped books' modules (kernel layer: read as text here, never imported)
 SHIPPED_BOOKS_FOLDER = Path(__file__).resolve().parent.parent / "kernel" / "books"
@@ -46,6 +52,11 @@ def add_book(src: BookSource) -> str:
     for q in d.questions:
         if q[0] in QUESTION_IDS or q[0] in USER_QUESTION_NUMBERS:
             raise RulesFileError(f"{src.path}: book '{d.id}': question '{q[0]}': the id is taken")
+    state, script = state_keys(), script_keys()
+    for k in (*d.script, *d.state):
+        if (k.key in state) != (k in d.state) and (k.key in state or k.key in script):
+            raise RulesFileError(f"{src.path}: book '{d.id}': round-file key '{k.key}' is "
+                                 f"another book's {'state' if k.key in state else 'script'} key")
     for k in d.script:
         other = script_keys().get(k.key)
         if other and other[0][1].shape != k.shape:
@@ -112,6 +123,18 @@ def script_keys() -> dict[str, list[tuple[BookDeclaration, ScriptKey]]]:
     for src in book_sources():
         for k in src.decl.script:
             out.setdefault(k.key, []).append((src.decl, k))
+    return out
+
+
+def state_keys() -> dict[str, list[tuple[BookSource, StateKey]]]:
+    """Every book's round-file state keys (``book(..., state=...)``: the shipped books', then the
+    user's loaded): key -> each book declaring it (its source: the module with its ``read_state``
+    and ``write_state``) and its declaration there (several books may share one: a user's copy
+    of red Set 2 declares ``beside``)."""
+    out: dict[str, list[tuple[BookSource, StateKey]]] = {}
+    for src in book_sources():
+        for k in src.decl.state:
+            out.setdefault(k.key, []).append((src, k))
     return out
 
 

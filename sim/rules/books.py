@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sim.rules import chips
-from sim.rules.book_files import USER_BOOKS, books_text, script_keys, shipped_books
+from sim.rules.book_files import USER_BOOKS, books_text, script_keys, shipped_books, state_keys
 from sim.rules.book_numbers import QUESTION_IDS, QUESTIONS
 from sim.rules.declare import USER_QUESTION_NUMBERS
 
@@ -113,8 +113,8 @@ def implemented_sets() -> dict[str, set[int]]:
 # holds). ``SCRIPTED`` keys answer a book's choices in the round (also in a game file's script);
 # ``STATE`` keys set what a book left from an earlier round. Parsed in ``sim.api.round_script``
 # and ``sim.api.round_file``, whose ``PLAYER_KEYS`` and ``SCRIPT_KEYS`` are built from this. The
-# base game's chip decisions (each a strategy slot) and the state keys are written here; every
-# other key is declared with its book (``script_key``, ``round_file_keys``).
+# base game's chip decisions (each a strategy slot) are written here; every other key is declared
+# with its book (``script_key``, ``state_key``, ``round_file_keys``).
 SCRIPTED, STATE = "scripted", "state"
 _BASE_KEYS: dict[str, tuple[str, str]] = {
     "red": (SCRIPTED, "red Sets 1, 3, 5: take each red chip's extra distance"),
@@ -122,17 +122,17 @@ _BASE_KEYS: dict[str, tuple[str, str]] = {
     "blue": (SCRIPTED, "blue Set 1: the chip placed of those a blue chip looks at"),
     "yellow": (SCRIPTED, "yellow Set 1: put the white before the yellow chip back"),
     "purple": (SCRIPTED, "purple Sets 1, 2: the tier"),
-    "beside": (STATE, "red Set 2: red chips kept beside the pot from earlier rounds"),
-    "first": (STATE, "green Set 5: chips picked last round, placed first"),
 }
 
 
 def round_file_keys() -> dict[str, tuple[str, str]]:
     """Every book's round-file key (``ROUND_FILE_KEYS``), with those the user's books loaded
     declare."""
+    state = {key: (STATE, f"{books_text([(s.decl, k) for s, k in users])}: {users[0][1].doc}")
+             for key, users in state_keys().items()}
     declared = {key: (SCRIPTED, f"{books_text(users)}: {users[0][1].doc}")
                 for key, users in script_keys().items()}
-    return {**_BASE_KEYS, **declared}
+    return {**_BASE_KEYS, **state, **declared}
 
 
 ROUND_FILE_KEYS = round_file_keys()  # the shipped books'

@@ -212,6 +212,27 @@ def script_key(key: str, form: str, most: int = 1, *, doc: str, words: tuple = (
     return ScriptKey(key, form, most, str(doc), tuple(words), bool(bools))
 
 
+# A book's round-file STATE keys (``quacks round``): what the book left from an earlier round,
+# ``book(..., state=(state_key(...), ...))``. The api reads each one's value in bag notation and
+# hands the chips to the book module's plain-Python ``read_state(P, s, key, chips, bag)`` (its
+# error message, or None), after the seat's bag is in ``P``; ``write_state(P, s)`` gives the keys
+# the round's output shows for the seat (a dict, empty for none).
+@dataclass(frozen=True)
+class StateKey:
+    """One round-file state key of a book: its name and what it holds (``doc``)."""
+
+    key: str
+    doc: str = ""
+
+
+def state_key(key: str, *, doc: str) -> StateKey:
+    """A book's round-file state key (read in bag notation by its ``read_state``); ValueError
+    (one line) for a name that cannot be right."""
+    if not isinstance(key, str) or not key or key != key.lower() or " " in key:
+        raise ValueError(f"round-file key {key!r}: lower case words joined by '_'")
+    return StateKey(key, str(doc))
+
+
 @dataclass(frozen=True)
 class BookDeclaration:
     """What a book's module declares of it (a shipped one in ``sim/kernel/books/``, a user's in a
@@ -232,6 +253,7 @@ class BookDeclaration:
     flags: tuple = ()
     questions: tuple = ()  # a user's book: (id, the argument b, the answer expected) per question
     script: tuple = ()  # its round-file keys (``script_key``)
+    state: tuple = ()  # its round-file state keys (``state_key``)
 
     def script_at(self, key: str) -> int:
         """Where round-file key ``key`` starts in the book's part of SC (its first slot: 0)."""
@@ -263,7 +285,7 @@ class BookDeclaration:
 
 def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A002
          prices: int = 1, choices: tuple = (), chips: tuple = (), flags: tuple = (),
-         questions: tuple = (), script: tuple = ()) -> BookDeclaration:
+         questions: tuple = (), script: tuple = (), state: tuple = ()) -> BookDeclaration:
     """A book's declaration (see ``BOOK_HOOK_POINTS``; ``doc``: its text, or its module's
     docstring, ``doc=__doc__``, whose first paragraph is its text); ValueError (one line) for a
     value that cannot be right. A user's book is Set 7 or later (checked when its file is loaded:
@@ -297,8 +319,13 @@ def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A0
     if sum(k.size for k in script) > BOOK_SCRIPT_WIDTH:
         raise ValueError(f"book '{colour}-{set}': its round-file keys take more than "
                          f"{BOOK_SCRIPT_WIDTH} slots")
+    state = tuple(state)
+    if not all(isinstance(k, StateKey) for k in state) \
+            or len({k.key for k in (*script, *state)}) != len(script) + len(state):
+        raise ValueError(f"book '{colour}-{set}': state is a tuple of state_key(...), one a key "
+                         "(not one of its script keys)")
     return BookDeclaration(colour, set, timing, str(name), rule_text(str(doc)), prices,
-                           tuple(str(c) for c in choices), chips, flags, questions, script)
+                           tuple(str(c) for c in choices), chips, flags, questions, script, state)
 
 
 # A book's functions, named after these (called when the ruleset chose the book for its colour:
@@ -350,12 +377,17 @@ BOOK_HOOK_POINTS: tuple[HookPoint, ...] = (
     HookPoint("chip_bought", _p("P s t G R E"), "False", doc="True when chip t that seat s gains "
               "(bought at step E, or given by a card) goes elsewhere than its bag (black Set 5's "
               "gift); the cards call it through sim.kernel.books.gain_hooks"),
+    HookPoint("potion_restarted", _p("P s R"), doc="seat s's potion is put back to be brewed "
+              "again (A Second Chance), before its bag is refilled: what the book keeps of the "
+              "abandoned potion (red Set 2: the chips set beside the pot during it go back); the "
+              "cards call it through sim.kernel.books.gain_hooks"),
 )
 BOOK_HOOKS: dict[str, HookPoint] = {h.name: h for h in BOOK_HOOK_POINTS}
 # a book module's other public names: the built-in answer to its questions, and the round file's
 # answer (``scripted(P, s, q, arg, SC)``: (answered, answer), read from its script keys; the book
-# asks it in place of its strategy's when the seat is scripted, ``sim.kernel.books.common.ask``)
-BOOK_SPECIAL_FUNCTIONS = ("default", "scripted")
+# asks it in place of its strategy's when the seat is scripted, ``sim.kernel.books.common.ask``),
+# and the plain-Python reader and writer of its state keys (``state_key``)
+BOOK_SPECIAL_FUNCTIONS = ("default", "scripted", "read_state", "write_state")
 # A book's flags (``book(..., flags=(...))``): hook points that are a property of the book, true
 # while the ruleset chose it
 BOOK_FLAG_POINTS: tuple[HookPoint, ...] = (

@@ -19,12 +19,14 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_GREEN_FIRST, F_NFIRST, F_NPOT, FIRST_T, POT_T, R_PRICE
 from sim.rules.book_numbers import question_number
 from sim.rules.chips import N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.declare import SCRIPT_CHIPS, book, script_key
+from sim.rules.declare import SCRIPT_CHIPS, book, script_key, state_key
 
 BOOK = book("green", 5, "B", name="Green Set 5", prices=5,
             choices=('which chip to place first next round (or none)',), doc=__doc__,
             script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
-                                  "last or next-to-last: the chip placed first or \"none\""),))
+                                  "last or next-to-last: the chip placed first or \"none\""),),
+            state=(state_key("first", doc="chips picked last round, placed first"),))
+MOST_FIRST = 2  # chips picked in a round: one per green chip last or next-to-last
 QUESTION = question_number("green-first")
 GREEN = script_slot(BOOK, "green")  # its answers in SC
 
@@ -72,3 +74,14 @@ def green_at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
             P[s, FIRST_T + P[s, F_NFIRST]] = t
             P[s, F_NFIRST] += 1
             record(E, G, s, EV_GREEN_FIRST, t, 0, 0)
+
+
+def read_state(P, s, key, first, bag):
+    """The round file's ``first`` (plain Python, read whatever book the ruleset chose): the chips
+    picked last round, placed first (``FIRST_T``, ``F_NFIRST``); the error message, or None."""
+    if len(first) > MOST_FIRST or any(bag.count(t) < first.count(t) for t in first):
+        return (f"key '{key}': at most {MOST_FIRST} chips of the bag, placed first (picked by "
+                "green Set 5 chips last round)")
+    P[s, FIRST_T:FIRST_T + len(first)] = first
+    P[s, F_NFIRST] = len(first)
+    return None

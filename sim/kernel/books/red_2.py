@@ -24,23 +24,28 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     ASIDE,
     ASIDE_NEW,
+    CHIPS,
     EV_ASIDE,
     EV_RED_AFTER,
     F_BOOK_PTR,
+    F_NCHIPS,
     F_NPOT,
     F_NRED,
     F_REWARD,
+    MAX_CHIPS,
     POT_P,
     R_LAST,
 )
 from sim.rules.book_numbers import question_number
-from sim.rules.chips import R1
-from sim.rules.declare import SCRIPT_WORDS, book, script_key
+from sim.rules.chips import R1, RED, TYPE_COLOUR, chip_name
+from sim.rules.declare import SCRIPT_WORDS, book, script_key, state_key
 
 BOOK = book("red", 2, "draw, after stop", name="Red Set 2", prices=2,
             choices=('per red chip: place, keep or return',), doc=__doc__,
             script=(script_key("red_after", SCRIPT_WORDS, 8, words=("place", "keep", "return"),
-                               doc="one per red chip beside the pot"),))
+                               doc="one per red chip beside the pot"),),
+            state=(state_key("beside", doc="red chips kept beside the pot from earlier rounds"),))
+BESIDE = BOOK.state[0].key
 QUESTION = question_number("red-after")
 RED_AFTER = script_slot(BOOK, "red_after")  # its answers in SC
 RED_PLACE, RED_KEEP, RED_RETURN = (BOOK.script[0].words.index(w)  # the answers: each word
@@ -77,6 +82,14 @@ def bag_refilled(P, s):
     for j in range(N_RED_TYPES):
         for _ in range(P[s, ASIDE + j]):
             take_type(P, s, R1 + j)
+
+
+@kernel
+def potion_restarted(P, s):
+    """A Second Chance's restart: the chips set beside the pot during the abandoned potion go
+    back (to the bag, refilled next); those kept from earlier rounds stay out."""
+    for j in range(N_RED_TYPES):
+        P[s, ASIDE + j] -= P[s, ASIDE_NEW + j]
 
 
 @kernel(inline=True)
@@ -120,3 +133,28 @@ def potion_ended(P, s, G, R, SK, SP, SC, rng, E, UF):
     if _has_aside(P, s):
         _after_stop(P, s, G, R, SK, SP, SC, rng, E, UF)
 
+
+
+def read_state(P, s, key, beside, bag):
+    """The round file's ``beside`` (plain Python, read whatever book the ruleset chose): red
+    chips kept beside the pot from earlier rounds, put in seat s's chips (after its bag, already
+    in ``P``) and counted in ``ASIDE``; the error message, or None."""
+    if any(TYPE_COLOUR[t] != RED for t in beside):
+        return f"key '{key}': only red chips wait beside the pot (red Set 2)"
+    if len(bag) + len(beside) > MAX_CHIPS - 2:
+        return f"bag and {key} hold more than {MAX_CHIPS - 2} chips"
+    for t in beside:
+        P[s, CHIPS + P[s, F_NCHIPS]] = t
+        P[s, F_NCHIPS] += 1
+        P[s, ASIDE + t - R1] += 1
+    return None
+
+
+def write_state(P, s) -> dict:
+    """The round's output for seat s (plain Python): ``beside``, the red chips kept beside the
+    pot (they are in its bag too), if any."""
+    aside = P[s, ASIDE:ASIDE + N_RED_TYPES]
+    if not aside.any():
+        return {}
+    return {BESIDE: ",".join(f"{chip_name(R1 + j)}x{int(k)}" if k > 1 else chip_name(R1 + j)
+                             for j, k in enumerate(aside) if k)}

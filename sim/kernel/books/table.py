@@ -22,7 +22,7 @@ from sim.rules.declare import BOOK_FLAG_POINTS, BOOK_HOOK_POINTS, BOOK_HOOKS
 
 # the hook points the cards call too (``sim.kernel.books.gain_hooks``): a chip a seat gains, its
 # bag refilled before a potion (a card's restart, its own draws)
-GAIN_POINTS = ("bag_refilled", "chip_bought")
+GAIN_POINTS = ("bag_refilled", "chip_bought", "potion_restarted")
 # the functions of a user's book compiled besides its hook points
 SPECIAL_INLINE = {"default": False, "scripted": False}
 

@@ -12,12 +12,10 @@ potion again. Default: again when over, or within 1 of, the limit.
 from __future__ import annotations
 
 from sim.kernel.bag import reset_potion
-from sim.kernel.books.gain_hooks import bag_refilled
+from sim.kernel.books.gain_hooks import bag_refilled, potion_restarted
 from sim.kernel.cards.common import GAIN_RESTART, answer, card_event
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
-    ASIDE,
-    ASIDE_NEW,
     F_BASE_LIMIT,
     F_BOWL_N,
     F_CARD_USED,
@@ -63,8 +61,7 @@ def _second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
     over = 1 if P[s, F_WHITE] > P[s, F_LIMIT] else 0
     if answer(P, s, over, default(P, s, over, G, R), G, R, SK, SP, SC, rng, UF) != 1:
         return False
-    for j in range(3):
-        P[s, ASIDE + j] -= P[s, ASIDE_NEW + j]
+    potion_restarted(P, s, R)  # what the books keep of it (red Set 2's chips set aside)
     first = P[s, F_FIRST_USED]
     reset_potion(P, s, P[s, F_START], P[s, F_BASE_LIMIT])
     bag_refilled(P, s, R)
