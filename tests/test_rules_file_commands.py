@@ -150,10 +150,11 @@ def test_the_potion_command_scores_green_sprouts(rule_args):
 def test_balance_lists_the_users_card_book_and_witch(rule_args):
     got = _quacks("balance", *rule_args, *SETS, *SMALL, *COMMANDS["balance"])
     assert got.returncode == 0, got.stderr[-3000:]
-    text = got.stdout
-    for name in (*CARDS, "pumpkin-purse"):
-        assert name in text
-    assert "Green Sprouts" in text or "green 7" in text.lower()
+    d = json.loads(got.stdout)
+    assert set(CARDS) <= {r["card"] for r in d["cards"]}
+    assert "pumpkin-purse" in {r["witch"] for r in d["witches"]}
+    assert "books.green=7" in d["overrides"]  # the book table's green row is green Set 7's
+    assert "green" in {r["colour"] for r in d["books"]}
 
 
 ROUND = """players = 2
