@@ -237,20 +237,27 @@ def test_every_book_is_a_unit():
 def test_book_round_file_keys_are_declared_and_read():
     """The books' round-file keys (sim.rules.books.ROUND_FILE_KEYS) are the round file's keys
     (scripted ones also in a game file's script); each is read by the round-file code by name or
-    declared by a book (read in its declared form, ``round_script.apply_book_script``)."""
+    declared by a book (a scripted key read in its declared form,
+    ``round_script.apply_book_script``; a state key by the book's own ``read_state``)."""
     from sim.api import game_file, round_file, round_script
-    from sim.rules.book_files import script_keys
+    from sim.rules.book_files import script_keys, state_keys
     from sim.rules.books import ROUND_FILE_KEYS, SCRIPTED
     from sim.rules.declare import BOOK_SCRIPT_FORMS
 
     src = "".join(Path(m.__file__).read_text(encoding="utf-8") for m in (round_file, round_script))
-    declared = script_keys()
+    declared, state = script_keys(), state_keys()
+    assert {"beside", "first"} <= set(state)
     for key, (kind, _) in ROUND_FILE_KEYS.items():
         assert key in round_file.PLAYER_KEYS
         assert (key in game_file.SCRIPT_KEYS) == (kind == SCRIPTED), key
         if key in declared:
             assert {k.form for _, k in declared[key]} <= set(BOOK_SCRIPT_FORMS), key
             assert len({k.shape for _, k in declared[key]}) == 1, f"{key}: one form for all"
+        elif key in state:
+            assert kind != SCRIPTED, key
+            for src_, _ in state[key]:
+                text = src_.path.read_text(encoding="utf-8")
+                assert "def read_state(" in text, f"{key}: {src_.path.name} has no read_state"
         else:
             assert f'"{key}"' in src, f"no round-file code reads {key!r}"
 
