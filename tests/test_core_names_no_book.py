@@ -85,3 +85,15 @@ def test_the_cards_touch_no_red_set2_field():
     for path in (ROOT / "sim" / "kernel" / "cards").rglob("*.py"):
         assert not aside.search(path.read_text(encoding="utf-8")), path
     assert "def potion_restarted(" in (BOOKS / "red_2.py").read_text(encoding="utf-8")
+
+
+def test_the_core_tests_no_books_set_number():
+    """No ``books.get("yellow") == 5`` or ``R[R_BOOK + c] == 2``: what a book does that the core
+    must know (``quacks potion --draws``: which chips a potion may put back into the bag) is
+    declared with the book (``puts_back``)."""
+    set_test = re.compile(r"""(books(\.get\(|\[)["'][a-z]+["']\)?\]?|R_BOOK \+ \w+\])\s*==\s*\d""")
+    for path in _core():
+        assert not set_test.search(path.read_text(encoding="utf-8")), path
+    declared = {(s.decl.colour, s.decl.set): s.decl.puts_back for s in shipped_books()}
+    assert declared[("yellow", 1)] == "white" and declared[("yellow", 5)] == "any"
+    assert {v for k, v in declared.items() if k not in (("yellow", 1), ("yellow", 5))} == {""}

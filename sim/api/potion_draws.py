@@ -37,19 +37,22 @@ def check_draws(q: PotionQuery, draws_spec: str) -> list[int]:
 def surely_short(q: PotionQuery, draws: list[int]) -> list[str]:
     """The chips ``draws`` lists more often than the bag holds that nothing in this potion can
     put back into the bag, so the kernel would refuse the list: found here, before it compiles.
-    What can put a chip back: a blue chip's look (any chip), yellow Set 5's draw (any chip), A
-    Second Chance's restart (any chip); for a white also the flask, yellow Set 1 and Well
-    Stirred (a card's ``puts_back``). Anything else the kernel finds."""
+    What can put a chip back: a blue chip's look (any chip), the card's or a chosen book's
+    declared ``puts_back`` with a chip of its colours in the bag ("any": A Second Chance's
+    restart, yellow Set 5's draw; "white": Well Stirred, yellow Set 1), and for a white the
+    flask. Anything else the kernel finds."""
+    from sim.rules.book_files import book_sources
     from sim.rules.cards import card_numbered
 
-    puts_back = card_numbered(q.card).puts_back if q.card > 0 else ""
-    have, need = chips.counts_of(q.bag), chips.counts_of(draws)
-    books = q.ruleset.data["books"]
     in_bag = {chips.COLOUR_NAMES[chips.TYPE_COLOUR[t]] for t in q.bag}
-    any_back = ("blue" in in_bag or ("yellow" in in_bag and books.get("yellow") == 5)
-                or puts_back == "any")
-    white_back = (q.flask is not None or ("yellow" in in_bag and books.get("yellow") == 1)
-                  or puts_back in ("any", "white"))
+    books = q.ruleset.data["books"]
+    backs = {card_numbered(q.card).puts_back if q.card > 0 else ""}
+    backs |= {src.decl.puts_back for src in book_sources()
+              if books.get(src.decl.colour) == src.decl.set
+              and in_bag & set(src.decl.chip_colours)}
+    have, need = chips.counts_of(q.bag), chips.counts_of(draws)
+    any_back = "blue" in in_bag or "any" in backs
+    white_back = q.flask is not None or bool(backs & {"any", "white"})
     return [chips.chip_name(t) for t in range(chips.N_TYPES) if need[t] > have[t] and not any_back
             and not (white_back and chips.TYPE_COLOUR[t] == chips.WHITE)]
 

@@ -254,6 +254,7 @@ class BookDeclaration:
     questions: tuple = ()  # a user's book: (id, the argument b, the answer expected) per question
     script: tuple = ()  # its round-file keys (``script_key``)
     state: tuple = ()  # its round-file state keys (``state_key``)
+    puts_back: str = ""  # "white" / "any": chips it may put back into the bag during a potion
 
     def script_at(self, key: str) -> int:
         """Where round-file key ``key`` starts in the book's part of SC (its first slot: 0)."""
@@ -285,7 +286,8 @@ class BookDeclaration:
 
 def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A002
          prices: int = 1, choices: tuple = (), chips: tuple = (), flags: tuple = (),
-         questions: tuple = (), script: tuple = (), state: tuple = ()) -> BookDeclaration:
+         questions: tuple = (), script: tuple = (), state: tuple = (),
+         puts_back: str = "") -> BookDeclaration:
     """A book's declaration (see ``BOOK_HOOK_POINTS``; ``doc``: its text, or its module's
     docstring, ``doc=__doc__``, whose first paragraph is its text); ValueError (one line) for a
     value that cannot be right. A user's book is Set 7 or later (checked when its file is loaded:
@@ -324,8 +326,12 @@ def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A0
             or len({k.key for k in (*script, *state)}) != len(script) + len(state):
         raise ValueError(f"book '{colour}-{set}': state is a tuple of state_key(...), one a key "
                          "(not one of its script keys)")
+    if puts_back not in ("", "white", "any"):
+        raise ValueError(f"book '{colour}-{set}': puts_back {puts_back!r}, expected '', 'white' "
+                         "or 'any'")
     return BookDeclaration(colour, set, timing, str(name), rule_text(str(doc)), prices,
-                           tuple(str(c) for c in choices), chips, flags, questions, script, state)
+                           tuple(str(c) for c in choices), chips, flags, questions, script, state,
+                           puts_back)
 
 
 # A book's functions, named after these (called when the ruleset chose the book for its colour:

@@ -16,7 +16,7 @@ from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import book
 
 BOOK = book("yellow", 1, "draw", name="Yellow Set 1", prices=1,
-            choices=('return the white or not',), doc=__doc__)
+            choices=('return the white or not',), doc=__doc__, puts_back="white")
 
 
 @kernel(inline=True)

@@ -25,7 +25,7 @@ from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book
 
 BOOK = book("yellow", 5, "draw", name="Yellow Set 5", prices=5,
-            choices=('take or decline the move on',), doc=__doc__)
+            choices=('take or decline the move on',), doc=__doc__, puts_back="any")
 
 
 @kernel(inline=True)
