@@ -244,11 +244,11 @@ def compute_thresholds(bag: str = "start", *, ruleset: Ruleset, start: int = 0,
             progress(len(enumerated), total)
     rows = []
     for i, ((kind, threshold, rule), qq) in enumerate(zip(specs, queries)):
-        hist = hists[i] if rules_exact else pot.sample(qq, n, seed)
+        hist = hists[i] if rules_exact else pot.sample(qq, n, seed, full=True)
         rows.append(_row(kind, threshold, rule, hist, qq, values, rules_exact, seed))
         if progress is not None and not rules_exact:
             progress(len(rows), total)
-    hist = hists[-1] if optimal_exact else pot.sample_optimal(qo, n_optimal, seed)
+    hist = hists[-1] if optimal_exact else pot.sample_optimal(qo, n_optimal, seed, full=True)
     rows.append(_row("optimal", None, "optimal", hist, qo, values, optimal_exact, seed))
     if progress is not None:
         progress(total, total)
@@ -281,9 +281,12 @@ def modes(q: pot.PotionQuery, exact: str = "auto") -> tuple[bool, bool, int, int
 
 def _row(kind: str, threshold, rule: str, hist: np.ndarray, q: pot.PotionQuery, values: np.ndarray,
          is_exact: bool, seed: int) -> dict:
-    """One table row: ``quacks potion``'s figures for the rule, its rubies and its value."""
+    """One table row: ``quacks potion``'s figures for the rule, its rubies and its value. A
+    sampled ``hist`` has every row (``pot.sample(full=True)``): its VP and value count what the
+    chips scored while brewing (``expected_brewing_vp``), as ``quacks potion``'s VP does; an
+    enumerated one needs none (Set 1 books and no card: no chip scores while brewing)."""
     s = pot.summarize(hist, q, is_exact=is_exact, seed=None if is_exact else seed)
-    weights = hist.sum(axis=1)
+    weights = hist[:54].sum(axis=1)
     ruby = q.ruleset.ruby
     if is_exact:
         s["expected_rubies"] = float((weights * ruby).sum() / weights.sum())
@@ -295,7 +298,7 @@ def _row(kind: str, threshold, rule: str, hist: np.ndarray, q: pot.PotionQuery, 
     for m in MEASURES[:-1]:
         lo, hi = s.get(m + "_ci") or (np.nan, np.nan)
         row.update({m: s[m], m + "_lo": float(lo), m + "_hi": float(hi)})
-    row["n"] = None if is_exact else int(hist.sum())
+    row["n"] = None if is_exact else int(weights.sum())
     row["exact"] = bool(is_exact)
     return row
 
