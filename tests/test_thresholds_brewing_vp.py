@@ -11,16 +11,21 @@ Before, the thresholds table valued a potion by its space alone (no difference a
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
+from cli_helpers import invokers
 
 from sim.api import potion as pot
+from sim.cli.main import app
 from sim.kernel.potions import potion_histograms
 from sim.rules.ruleset import load_ruleset
 from sim.stats.intervals import t_ci
 from sim.study.thresholds.compute import compute_thresholds, round_values
 from strategies.registry import slot_table
 
+invoke, ok = invokers(app)
 KW = dict(start=3, white=[1, 2], risk=[0.1], n=200, n_optimal=20, seed=1, exact="sample")
 
 
@@ -89,3 +94,14 @@ def test_the_value_interval_is_that_of_each_potions_value_in_all():
     assert row["expected_value"] == pytest.approx(mean)
     assert [row["expected_value_lo"], row["expected_value_hi"]] == pytest.approx([lo, hi])
     assert row["expected_vp"] == pytest.approx(np.mean(vp))
+
+
+@pytest.mark.parametrize("blue", [1, 4])
+def test_the_command_says_when_the_chips_scored_while_brewing(blue):
+    args = ("thresholds", "--bag", "b2", "--start", "3", "--set", f"books.blue={blue}", "--white",
+            "1", "--risk", "none", "--n", "100", "--n-optimal", "20")
+    note = "VP and value count what the chips score while brewing"
+    assert (note in ok(*args).stdout) == (blue == 4)
+    d = json.loads(ok(*args, "--json").stdout)
+    assert d["brewing_vp"] == (blue == 4)
+    assert d["rows"][0]["expected_vp"] == 1 + (2 if blue == 4 else 0)

@@ -259,10 +259,10 @@ def hist_value(hist: np.ndarray, values: np.ndarray, *, is_exact: bool):
     cells = hist[:54]
     if is_exact:
         return float((cells * values).sum() / cells.sum()), None
-    brew = brewing_counts(hist)
-    if brew is None or not brew[1:].any():
+    if not scores_while_brewing(hist):
         ev, ci = mean_ci(values.ravel(), cells.ravel())
         return ev, list(ci)
+    brew = brewing_counts(hist)
     b = np.arange(len(brew), dtype=np.float64)
     s1 = float((cells * values).sum() + (b * brew).sum())
     s2 = float((cells * values ** 2).sum() + 2 * (values * hist[BREW_SUM_AT:BREW_SUM_AT + 54]).sum()
@@ -277,6 +277,12 @@ def brewing_counts(hist: np.ndarray) -> np.ndarray | None:
     if hist.shape[0] < HIST_ROWS:
         return None
     return hist[BREW_AT:BREW_SUM_AT].sum(axis=1)
+
+
+def scores_while_brewing(hist: np.ndarray) -> bool:
+    """Whether the chips of some potion of a histogram with every row scored VP while brewing."""
+    brew = brewing_counts(hist)
+    return brew is not None and bool(brew[1:].any())
 
 
 N_OUTCOMES = 3  # histogram columns: intact, exploded, exploded but protected (blue Set 2)

@@ -137,7 +137,9 @@ def round_values(ruleset: Ruleset, round_: int, coin_value: float | None,
 class ThresholdsResult:
     """``table``: one row per stop rule and the optimal stopper; ``policy``: the optimal
     stopper's decisions by (chips drawn, white total), empty when it was sampled; ``summary``:
-    the inputs, the optimal value, the best thresholds and how each part was computed."""
+    the inputs, the optimal value, the best thresholds and how each part was computed
+    (``brewing_vp``: some potion's chips scored VP while brewing, counted in its VP and value,
+    which the optimal stopper's own value leaves out)."""
 
     table: pd.DataFrame
     policy: pd.DataFrame
@@ -242,19 +244,22 @@ def compute_thresholds(bag: str = "start", *, ruleset: Ruleset, start: int = 0,
             policy = pd.DataFrame(columns=POLICY_COLUMNS)
         if progress is not None:
             progress(len(enumerated), total)
-    rows = []
+    rows, brewing = [], False
     for i, ((kind, threshold, rule), qq) in enumerate(zip(specs, queries)):
         hist = hists[i] if rules_exact else pot.sample(qq, n, seed, full=True)
         rows.append(_row(kind, threshold, rule, hist, qq, values, rules_exact, seed))
+        brewing = brewing or pot.scores_while_brewing(hist)
         if progress is not None and not rules_exact:
             progress(len(rows), total)
     hist = hists[-1] if optimal_exact else pot.sample_optimal(qo, n_optimal, seed, full=True)
     rows.append(_row("optimal", None, "optimal", hist, qo, values, optimal_exact, seed))
+    brewing = brewing or pot.scores_while_brewing(hist)
     if progress is not None:
         progress(total, total)
     table = _finish_table(rows)
     summary = _summary(q, table, cv=cv, rv=rv, round_=round_, card=card, n=n, seed=seed,
                        rules_exact=rules_exact, optimal_exact=optimal_exact, subs=subs)
+    summary["brewing_vp"] = brewing
     summary["policy_note"] = ("" if optimal_exact else
                               "no policy map: it needs the exact optimal stopper (Set 1 books, no "
                               f"card, at most {cap:,} sub-bags; this bag has {subs:,})")
