@@ -269,12 +269,16 @@ def test_experiment_same_as_local(dask, tmp_path):
                 pd.testing.assert_frame_equal(pa.tables[t], pb.tables[t], check_exact=True)
 
 
-def test_train_same_as_local(dask, tmp_path):
+def test_train_same_as_local(dask, tmp_path, monkeypatch):
     """quacks train's self-play on the cluster (master with the iteration-0 model in iteration
-    1) writes the local model file byte for byte."""
-    from sim.study.train.run import PIECE, TrainSettings, train
+    1) writes the local model file byte for byte. Pieces of 200 games (the client splits the
+    games, so the workers need not know): two pieces an iteration, one for each worker, with
+    a seventh of the games of the shipped piece size."""
+    from sim.study.train import run
+    from sim.study.train.run import TrainSettings, train
 
-    settings = TrainSettings(players=3, games=PIECE + 300, iterations=2, seed=8)
+    monkeypatch.setattr(run, "PIECE", 200)
+    settings = TrainSettings(players=3, games=run.PIECE + 150, iterations=2, seed=8)
     train(settings, tmp_path / "local.json")
     train(settings, tmp_path / "dask.json", backend=dask)
     local = json.loads((tmp_path / "local.json").read_text())
