@@ -26,14 +26,13 @@ import time
 
 import numba
 import numpy as np
+from bench_games import LINEUPS  # the lineup bench_games.py times
 
 from sim.api.game import play_batch
 from sim.kernel.records import RD_NPOT
 from sim.rules.ruleset import load_ruleset
 from sim.rules.witches import WITCHES
 from strategies.builtin import parse_strategy
-
-LINEUP = ["threshold", "threshold:t=5", "threshold:t=7", "random"]
 
 # (label, ruleset, --set overrides, a parameter every threshold seat gets)
 STEPS = (
@@ -49,7 +48,7 @@ STEPS = (
 def lineup(param: str) -> list:
     """The benchmark lineup, each threshold seat given ``param`` (``key=value``) if any."""
     return [parse_strategy(f"{s}{',' if ':' in s else ':'}{param}"
-                           if param and s.startswith("threshold") else s) for s in LINEUP]
+                           if param and s.startswith("threshold") else s) for s in LINEUPS[4]]
 
 
 def cpu_us(rs, seats, games: int, seed: int) -> float:
@@ -86,7 +85,9 @@ def spread(xs: list[float]) -> str:
 
 
 def print_steps(games: int, rounds: int) -> None:
-    """The expansion's parts added one at a time (``STEPS``)."""
+    """The expansion's parts added one at a time (``STEPS``), on one thread."""
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
     cases = [(load_ruleset(name, sets), lineup(param)) for _l, name, sets, param in STEPS]
     times = timed(cases, games, rounds)
     ref = statistics.median(times[0])
@@ -97,6 +98,7 @@ def print_steps(games: int, rounds: int) -> None:
         chips, potions = counts(rs, seats, min(games, 5000))
         print(f"  {label:<56} {spread(xs)} us  x{statistics.median(xs) / ref:4.2f}   "
               f"{chips:5.2f} chips/potion x {potions:.0f}")
+    numba.set_num_threads(threads)
 
 
 def print_witches(games: int, rounds: int) -> None:
