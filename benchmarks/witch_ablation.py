@@ -6,9 +6,10 @@ fixed in play while the three threshold seats call her or never do.
 
 The steps (``STEPS``): the reference (base, Set 1, no deck); the deck on; the Herb Witches
 ruleset with the witches off (the deck, the overflow bowl, the orange 6 book, the added
-chips); the witches dealt but no seat of the benchmark lineup calling one (the machinery: the
-deal, the hooks asked, Visit from a Witch; the random seat still calls at random); every
-witch called. Each is timed ``--rounds`` times in turn (A B C ... A B C ...) and the median
+chips); the witches dealt but no threshold seat calling one (what asking costs: the deal, the
+hook dispatch, each witch in play working out her offer and the strategy's answer, the
+witch-hat cards in the deck; the random seat still calls at random); every witch called.
+Each is timed ``--rounds`` times in turn (A B C ... A B C ...) and the median
 microseconds per game is shown with its min-max, beside the chips placed per potion and the
 potions per game (``counts``), so what the rules add to a game (more chips, longer potions)
 is told apart from what the code adds. Then, per witch (``--no-witches`` leaves it out): the
