@@ -12,7 +12,9 @@ games with the deck on and each ingredient set, and the published variants (test
 sequential brewing, teams), as a share of the reference (target: at least 80%). --herb-witches
 adds the Herb Witches (witches, overflow bowl, orange 6, the deck) at 4 and 5 players, as a share
 of the reference. --aims measures the speed aims of issue 45 (``AIMS``) and says which are met,
-and profiles a 4 x expert game and a Herb Witches game as the reference (``PROFILED``).
+and profiles a 4 x expert game and a Herb Witches game as the reference (``PROFILED``), then
+times a Herb Witches game part by part (``witch_ablation.py``: the deck, the witches off, dealt
+but never called, called; one thread).
 """
 
 from __future__ import annotations
@@ -172,6 +174,9 @@ def main() -> None:
             for what, rules, lineup, share in PROFILED:
                 print_profile(max(int(min(args.games, 100_000) * share), 2_000), what, rules,
                               lineup)
+            from witch_ablation import print_steps
+
+            print_steps(max(min(args.games, 100_000) // 5, 2_000), 5)
     if args.variants:
         print("4 players, with the fortune-teller deck:")
         for books in (1, 2, 3, 4):

@@ -22,7 +22,7 @@ BAG_POINTS = WITCH.number
 P_W_BAG = WITCH.param("P_W_BAG")
 
 
-@kernel
+@kernel(inline=True)
 def _bag_points(P, s):
     """VP of the bag-points witch: 2 for every chip left in the bag that is a non-white 2-, 4- or
     6-chip, a purple chip or a locoweed (never white or black)."""

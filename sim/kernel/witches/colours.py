@@ -24,7 +24,7 @@ P_W_COLOURS = WITCH.param("P_W_COLOURS")
 COLOUR_VP = (0, 3, 3, 3, 3, 4, 7, 10, 14)  # VP by the different non-white colours in the pot
 
 
-@kernel
+@kernel(inline=True)
 def _colour_points(P, s):
     """VP of the colours witch: by the different non-white colours in the pot (locoweed too)."""
     seen = 0

@@ -36,7 +36,11 @@ ALL_PENNIES = (1 << N_GROUPS) - 1  # F_PENNY: bit g, the penny of group g
 @kernel(inline=True)
 def in_group(G, w):
     """The group witch w is in play in (her group's witch this game), -1 if she is not: a
-    shipped witch's group is her number's, a user's the one the ruleset fixed her in."""
+    shipped witch's group is her number's (one compare), a user's the one the ruleset fixed
+    her in."""
+    if 1 <= w <= N_WITCHES:
+        g = (w - 1) // PER_GROUP
+        return g if G[G_WITCH + g] == w else -1
     for g in range(N_GROUPS):
         if G[G_WITCH + g] == w:
             return g

@@ -33,7 +33,7 @@ def default(P, s, arg, G, R, SP):
 
 
 
-@kernel
+@kernel(inline=True)
 def _double(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     """The coins, doubled if the seat calls her."""
     if coins <= 0:

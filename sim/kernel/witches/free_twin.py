@@ -25,7 +25,7 @@ FREE_TWIN = WITCH.number
 P_W_TWIN = WITCH.param("P_W_TWIN")
 
 
-@kernel
+@kernel(inline=True)
 def _twin_default(P, s, nbought, G, R, min_price):
     """The dearest chip just bought that costs at least ``min_price`` and is still in the supply."""
     best = -1
@@ -44,7 +44,7 @@ def default(P, s, arg, G, R, SP):
                         0 if G[G_VISIT] == FREE_TWIN else SP[s, SLOT_WITCH, P_W_TWIN])
 
 
-@kernel
+@kernel(inline=True)
 def _ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted, its strategy's, random (the first chip bought), else
     ``default``; declining is -1."""

@@ -50,7 +50,7 @@ ENTRIES = (
     ("step_a", "at_die", "die", True),
     ("step_c_rubies", "at_rubies", "first", True),
     ("step_d", "at_points", "each", True),
-    ("buying_witches", "before_buying", "thread", False),
+    ("buying_witches", "before_buying", "thread", True),
     ("step_e_after_buying", "after_buying", "each", True),
     ("step_f", "at_spending", "each", True),
     ("final_conversion", "final_coins", "first", True),

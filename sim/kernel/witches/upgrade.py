@@ -26,7 +26,7 @@ WITCH = witch(5, "upgrade", "buying", name="Upgrade", doc=__doc__, phase='buying
 UPGRADE = WITCH.number
 
 
-@kernel
+@kernel(inline=True)
 def _one_level_up(t):
     """The chip one level above t (1 -> 2, 2 -> 4 of the same colour), or -1: never orange or
     white, and purple, black and locoweed have no bigger chip."""
@@ -35,7 +35,7 @@ def _one_level_up(t):
     return upgrade_target(t, 1 if TYPE_VALUE[t] == 1 else 2)
 
 
-@kernel
+@kernel(inline=True)
 def _upgrade_gain(P, s, k, G, R):
     """Price gained by upgrading pot entry k (0 if it cannot be upgraded or the supply is out)."""
     t = P[s, POT_T + k]

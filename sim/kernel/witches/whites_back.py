@@ -35,7 +35,7 @@ def default(P, s, arg, G, R, SP):
     return 2 if arg == 1 and P[s, F_WHITE] >= SP[s, SLOT_WITCH, P_W_WHITES] else 0
 
 
-@kernel
+@kernel(inline=True)
 def _ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     """The seat's answer: scripted (when), its strategy's, random (1 or 2), else ``default``."""
     how, a = ask_witch_when(P, s, WHITES_BACK, arg, default, G, R, SK, SP, SC, rng, UF)

@@ -1,0 +1,134 @@
+"""Where a Herb Witches game's extra time goes, by ablation: the same lineup timed (CPU time of
+one thread) under rulesets that add the expansion's parts one at a time, and with each witch
+fixed in play while the three threshold seats call her or never do.
+
+    python benchmarks/witch_ablation.py [--games 20000] [--rounds 5] [--no-witches]
+
+The steps (``STEPS``): the reference (base, Set 1, no deck); the deck on; the Herb Witches
+ruleset with the witches off (the deck, the overflow bowl, the orange 6 book, the added
+chips); the witches dealt but no threshold seat calling one (what asking costs: the deal, the
+hook dispatch, each witch in play working out her offer and the strategy's answer, the
+witch-hat cards in the deck; the random seat still calls at random); every witch called.
+Each is timed ``--rounds`` times in turn (A B C ... A B C ...) and the median
+microseconds per game is shown with its min-max, beside the chips placed per potion and the
+potions per game (``counts``), so what the rules add to a game (more chips, longer potions)
+is told apart from what the code adds. Then, per witch (``--no-witches`` leaves it out): the
+witch fixed in her group (the other groups dealt), her cost = microseconds per game with the
+threshold seats calling her minus with them never calling her (``witch_off``).
+
+A measurement, not a test: the figures are only as steady as the machine is quiet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numba
+import numpy as np
+from bench_games import LINEUPS  # the lineup bench_games.py times
+
+from sim.api.game import play_batch
+from sim.kernel.records import RD_NPOT
+from sim.rules.ruleset import load_ruleset
+from sim.rules.witches import WITCHES
+from strategies.builtin import parse_strategy
+
+# (label, ruleset, --set overrides, a parameter every threshold seat gets)
+STEPS = (
+    ("base, no deck (the reference)", "base", ["cards.deck=false"], ""),
+    ("base, the deck on", "base", [], ""),
+    ("Herb Witches, witches off", "herb-witches", ["witches.enabled=false"], ""),
+    ("Herb Witches, witches dealt, threshold seats never call", "herb-witches", [],
+     "witches=never"),
+    ("Herb Witches (the benchmark's)", "herb-witches", [], ""),
+)
+
+
+def lineup(param: str) -> list:
+    """The benchmark lineup, each threshold seat given ``param`` (``key=value``) if any."""
+    return [parse_strategy(f"{s}{',' if ':' in s else ':'}{param}"
+                           if param and s.startswith("threshold") else s) for s in LINEUPS[4]]
+
+
+def cpu_us(rs, seats, games: int, seed: int) -> float:
+    """CPU microseconds per game of one batch of ``games`` games on the current threads."""
+    idx = np.arange(games, dtype=np.int64)
+    t = time.process_time()
+    play_batch(rs, seats, games=idx, rotations=idx % len(seats), seed=seed)
+    return (time.process_time() - t) / games * 1e6
+
+
+def counts(rs, seats, games: int) -> tuple[float, float]:
+    """(chips placed per potion, potions per game) over ``games`` games (the round records)."""
+    idx = np.arange(games, dtype=np.int64)
+    res = play_batch(rs, seats, games=idx, rotations=idx % len(seats), seed=99, detail=True)
+    npot = res.rounds[..., RD_NPOT]
+    return float(npot.mean()), float(npot[0].size)
+
+
+def timed(cases: list[tuple], games: int, rounds: int) -> list[list[float]]:
+    """Microseconds per game of every (ruleset, seats) case, ``rounds`` times each in turn
+    (after one warm-up batch each)."""
+    for rs, seats in cases:
+        cpu_us(rs, seats, 1000, 1)
+    out = [[] for _ in cases]
+    for r in range(rounds):
+        for k, (rs, seats) in enumerate(cases):
+            out[k].append(cpu_us(rs, seats, games, r + 2))
+    return out
+
+
+def spread(xs: list[float]) -> str:
+    """``median (min-max)`` of microsecond figures."""
+    return f"{statistics.median(xs):5.1f} ({min(xs):.1f}-{max(xs):.1f})"
+
+
+def print_steps(games: int, rounds: int) -> None:
+    """The expansion's parts added one at a time (``STEPS``), on one thread."""
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    cases = [(load_ruleset(name, sets), lineup(param)) for _l, name, sets, param in STEPS]
+    times = timed(cases, games, rounds)
+    ref = statistics.median(times[0])
+    print(f"a 4-player game, part by part (CPU us per game on 1 thread, median (min-max) of "
+          f"{rounds} batches of {games:,} games taken in turn; chips placed per potion and "
+          f"potions per game over {min(games, 5000):,} games):")
+    for (label, *_), (rs, seats), xs in zip(STEPS, cases, times, strict=True):
+        chips, potions = counts(rs, seats, min(games, 5000))
+        print(f"  {label:<56} {spread(xs)} us  x{statistics.median(xs) / ref:4.2f}   "
+              f"{chips:5.2f} chips/potion x {potions:.0f}")
+    numba.set_num_threads(threads)
+
+
+def print_witches(games: int, rounds: int) -> None:
+    """Each witch's cost per game: fixed in play, called by the threshold seats or never."""
+    shipped = [w for w in WITCHES if w.number <= 12]
+    cases = []
+    for w in shipped:
+        rs = load_ruleset("herb-witches", [f"witches.fixed=[\"{w.id}\"]"])
+        cases += [(rs, lineup("")), (rs, lineup(f"witch_off={w.id}"))]
+    times = timed(cases, games, rounds)
+    print(f"each witch fixed in her group (the others dealt): CPU us per game called by the "
+          f"threshold seats, and minus never called (median (min-max) of {rounds} pairs):")
+    for k, w in enumerate(shipped):
+        on, off = times[2 * k], times[2 * k + 1]
+        diff = [a - b for a, b in zip(on, off, strict=True)]
+        print(f"  {w.id:<14} {spread(on)} us   her calls: {spread(diff)} us")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20_000)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--no-witches", action="store_true", help="leave out the per-witch table")
+    args = ap.parse_args()
+    numba.set_num_threads(1)
+    print_steps(args.games, args.rounds)
+    if not args.no_witches:
+        print_witches(args.games, args.rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""Issue 45: the witches' per-seat, per-round code passes fewer calls (a call passes about a hundred
+words of arrays): the buying witches' entry and the small helpers of the witches that act every
+round are inlined, and a shipped witch's group is found from her number. The games are unchanged
+(``benchmarks/game_checksums.py --check``); ``benchmarks/witch_ablation.py`` times the parts."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from sim.kernel import layout as L
+from sim.kernel.witches import bag_points, colours, double_coins, free_twin, hooks, upgrade
+from sim.kernel.witches.common import in_group
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+
+def test_the_per_round_witch_code_is_inlined():
+    for fn in (hooks.buying_witches, upgrade._upgrade_gain, upgrade._one_level_up,
+               colours._colour_points, bag_points._bag_points, double_coins._double,
+               free_twin._ask, free_twin._twin_default):
+        assert fn.targetoptions.get("inline") == "always", fn.py_func.__name__
+
+
+def test_in_group_finds_shipped_and_user_witches():
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    G[L.G_WITCH:L.G_WITCH + 3] = (2, 6, 14)  # six chips, double coins, a user's witch fixed
+    assert [in_group(G, w) for w in (2, 6, 14)] == [0, 1, 2]
+    assert [in_group(G, w) for w in (1, 5, 9, 12, 15)] == [-1] * 5
+
+
+def test_the_ablation_changes_only_the_threshold_seats():
+    from witch_ablation import lineup
+
+    seats = lineup("witches=never")
+    plain = lineup("")
+    assert len(seats) == len(plain) == 4
+    changed = [not np.array_equal(a.kinds, b.kinds) for a, b in zip(seats, plain, strict=True)]
+    assert changed == [True, True, True, False]  # the random seat keeps its answers
