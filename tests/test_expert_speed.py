@@ -9,6 +9,9 @@
   pair a weighing of every chip and pair (the old order) returns.
 * ``one_step_ev_draws`` values the overflow bowl in its own loop (it was a second function with
   a copy of the loop), as worked out here.
+* The game row keeps the marginal buyer's memos (``G_MEMO_WHITE``: a seat's white draw chance,
+  ``G_MEMO_MOVE``: v ** mg_size, ``G_WORTH``: each chip's worth in the buy being made), as the
+  bits of their float64 values: each read equals the value computed afresh.
 """
 
 from __future__ import annotations
@@ -17,17 +20,23 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
 
 from sim.api.rules_array import rules_scalars
+from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
 from sim.kernel.decisions.buy_marginal import (
+    chip_move,
     comb,
     draw_chance,
     drawn_worth,
     marginal_context,
     marginal_worth,
+    memo_worth,
+    white_chance,
 )
 from sim.kernel.decisions.potion_value import one_step_ev_draws
+from sim.kernel.float_bits import bits_float, float_bits
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
@@ -174,3 +183,98 @@ def test_the_stop_rule_with_the_bowl_weighs_half_a_chip_against_an_explosion(bag
         else:
             exp += k / n * (top + vv * ((held + v) // 2))
     assert one_step_ev_draws(P, 0, G, R, SP) == (exp > now + 1e-12)
+
+
+# --- the marginal buyer's memos in the game row (G_MEMO_WHITE, G_MEMO_MOVE, G_WORTH) ---------
+
+@njit
+def _round_trip(xs):
+    out = np.empty_like(xs)
+    for i in range(xs.shape[0]):
+        out[i] = bits_float(float_bits(xs[i]))
+    return out
+
+
+@njit
+def _bits(xs):
+    out = np.empty(xs.shape[0], dtype=np.int64)
+    for i in range(xs.shape[0]):
+        out[i] = float_bits(xs[i])
+    return out
+
+
+def test_a_float_kept_as_bits_comes_back_to_the_last_bit():
+    xs = np.array([0.0, -0.0, 1.0, 1.04, -2.5, 5e-324, 1e308, np.inf, -np.inf, np.pi])
+    xs = np.concatenate([xs, np.random.default_rng(3).normal(0, 1e3, 1000)])
+    assert (_round_trip(xs).view(np.int64) == xs.view(np.int64)).all()
+    assert (_bits(xs) == xs.view(np.int64)).all()
+
+
+@njit
+def _white_chances(G, seats, counts, stops):
+    out = np.empty(seats.shape[0])
+    for i in range(seats.shape[0]):
+        out[i] = white_chance(G, seats[i], counts[i, 0], counts[i, 1], counts[i, 2], stops[i])
+    return out
+
+
+def test_the_memo_of_a_seats_white_draw_chance_is_draw_chance_whatever_came_before():
+    """Seats asked in a random order, whites and stops changing now and then (a hit returns the
+    kept bits, a changed key computes again): every answer is draw_chance's own."""
+    rng = np.random.default_rng(5)
+    m = 3000
+    seats = rng.integers(0, 5, m)
+    counts = np.column_stack([rng.integers(3, 7, m), rng.integers(1, 4, m), rng.integers(0, 3, m)])
+    stops = rng.choice([6.0, 6.0, 6.0, 4.5, 9.0], m)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    got = _white_chances(G, seats, counts, stops)
+    want = [draw_chance(*counts[i], stops[i]) for i in range(m)]
+    assert (got == np.array(want)).all()
+
+
+@njit
+def _moves(G, seats, values, sizes):
+    out = np.empty(seats.shape[0])
+    for i in range(seats.shape[0]):
+        out[i] = chip_move(G, seats[i], values[i], sizes[i])
+    return out
+
+
+@njit
+def _pow(values, sizes):
+    out = np.empty(values.shape[0])
+    for i in range(values.shape[0]):
+        out[i] = 1.0 if values[i] == 1 else float(values[i]) ** sizes[i]
+    return out
+
+
+def test_the_memo_of_a_chips_move_is_the_power_drawn_worth_takes():
+    """v ** mg_size from the seat's memo equals the power with a base known only at run time
+    (a constant base 2.0 or 4.0 would let LLVM take exp2, which differs in the last bits)."""
+    rng = np.random.default_rng(7)
+    m = 3000
+    seats = rng.integers(0, 5, m)
+    values = rng.choice(np.array([1, 2, 4, 6]), m)
+    sizes = rng.choice(np.array([1.04, 1.04, 0.9, 1.3, 0.0, 1.0]), m)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    assert (_moves(G, seats, values, sizes) == _pow(values, sizes)).all()
+
+
+@njit
+def _worths(G, SP, ctx):
+    out = np.empty((2, chips.N_TYPES))
+    for t in range(chips.N_TYPES):
+        out[0, t] = memo_worth(G, SP, 0, t, ctx)
+        out[1, t] = marginal_worth(SP, 0, t, ctx)
+    return out
+
+
+@pytest.mark.parametrize("spec", ["expert", "expert:mg_size=1.3", "ev:buyer=marginal"])
+def test_a_memo_worth_is_the_marginal_worth(spec):
+    for round_ in (1, 4, 8, 9):
+        SP = np.repeat(parse_strategy(spec).params[None], 4, axis=0)
+        P, G = table([START, START + ",k1", START, START + ",r4"], round_)
+        ctx = marginal_context(P, 0, G, rules_scalars(RS), SP)
+        for _ in range(2):  # the second time from the memo
+            w = _worths(G, SP, ctx)
+            assert (w[0] == w[1]).all(), round_

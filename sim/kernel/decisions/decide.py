@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.costs import droplet_cost, flask_cost
-from sim.kernel.decisions.buy_marginal import marginal_context, marginal_worth
+from sim.kernel.decisions.buy_marginal import marginal_context, memo_worth
 from sim.kernel.decisions.potion_value import (
     explosion_risk,
     one_step_ev_draws,
@@ -75,6 +75,7 @@ from sim.kernel.decisions.slots import (
     YELLOW_NEVER,
     YELLOW_RANDOM,
 )
+from sim.kernel.float_bits import bits_float, float_bits
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     F_BLUE_PTR,
@@ -86,6 +87,7 @@ from sim.kernel.layout import (
     F_WHITE,
     F_YELLOW_PTR,
     G_ROUND,
+    G_WORTH,
     R_FINAL_COINS,
     R_ROUNDS,
     SPEND_DROPLET,
@@ -325,19 +327,21 @@ def buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP):
         return n
     if k == BUY_VALUE or k == BUY_MARGINAL:
         # The legal set of at most two chips (different colours) of the greatest total value.
-        mctx = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         if k == BUY_MARGINAL:
+            # the worth of every chip it can buy, weighed once (G_WORTH: float64 bits); a pair
+            # (below) reads it back, and a chip buyable with what a first one leaves is buyable
             mctx = marginal_context(P, s, G, R, SP)
+            for t in range(nt):
+                if _buyable(t, left, supply, price, avail, 0):
+                    G[G_WORTH + t] = float_bits(memo_worth(G, SP, s, t, mctx))
         best_v = 0.0
         b1 = -1
         b2 = -1
         floor = SP[s, SLOT_BUY, P_BUY_MIN_VALUE]
-        # a chip's worth is weighed only once it is known to be buyable (the marginal model's
-        # costs a power or two a chip; the conditions are the same, in another order)
         for t in range(nt):
             if not _buyable(t, left, supply, price, avail, 0):
                 continue
-            wt = SP[s, SLOT_BUY, t] if k == BUY_VALUE else marginal_worth(SP, s, t, mctx)
+            wt = SP[s, SLOT_BUY, t] if k == BUY_VALUE else bits_float(G[G_WORTH + t])
             if wt <= 0 or wt < floor:
                 continue
             if wt > best_v + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best_v) <= 1e-12
@@ -352,7 +356,7 @@ def buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP):
                     continue
                 if not _buyable(u, left - price[t], supply, price, avail, 0):
                     continue
-                wu = SP[s, SLOT_BUY, u] if k == BUY_VALUE else marginal_worth(SP, s, u, mctx)
+                wu = SP[s, SLOT_BUY, u] if k == BUY_VALUE else bits_float(G[G_WORTH + u])
                 if wu <= 0 or wu < floor:
                     continue
                 if wt + wu > best_v + 1e-12:
