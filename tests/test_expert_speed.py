@@ -12,6 +12,8 @@
 * The game row keeps the marginal buyer's memos (``G_MEMO_WHITE``: a seat's white draw chance,
   ``G_MEMO_MOVE``: v ** mg_size, ``G_WORTH``: each chip's worth in the buy being made), as the
   bits of their float64 values: each read equals the value computed afresh.
+* ``one_step_ev_draws`` draws without weighing each chip when no white can explode the pot and
+  a lower bound of the expected value beats the bar by far (``surely_draws``).
 """
 
 from __future__ import annotations
@@ -35,7 +37,15 @@ from sim.kernel.decisions.buy_marginal import (
     memo_worth,
     white_chance,
 )
-from sim.kernel.decisions.potion_value import one_step_ev_draws
+from sim.kernel.decisions.potion_value import (
+    best_seen_reward,
+    current_reward,
+    one_step_ev_draws,
+    press_shift,
+    round_param,
+    space_value,
+    surely_draws,
+)
 from sim.kernel.float_bits import bits_float, float_bits
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
@@ -278,3 +288,114 @@ def test_a_memo_worth_is_the_marginal_worth(spec):
         for _ in range(2):  # the second time from the memo
             w = _worths(G, SP, ctx)
             assert (w[0] == w[1]).all(), round_
+
+
+# --- the stop rule's shortcut (surely_draws) --------------------------------------------------
+
+def ev_rule_weighing_every_chip(P, s, G, R, SP) -> bool:
+    """``one_step_ev_draws`` without the bowl, as it was: every chip in the bag weighed (plain
+    Python, the same operations in the same order)."""
+    cv = SP[s, S.SLOT_STOP, min(G[L.G_ROUND], S.ROUND_PARAMS - 1)]
+    rv, vv = SP[s, S.SLOT_STOP, S.P_RUBY_VALUE], SP[s, S.SLOT_STOP, S.P_VP_VALUE]
+    dv = SP[s, S.SLOT_STOP, S.P_DIE_VALUE]
+
+    def value(space, exploded):
+        c, v, r = R[L.R_COINS + space] * cv, R[L.R_VP + space] * vv, R[L.R_RUBY + space] * rv
+        return max(v, c) + r if exploded else v + c + r
+
+    best = -1
+    if dv > 0:
+        for o in range(G[L.G_NP]):
+            if o != s and (G[L.G_SEEN] >> o) & 1 and P[o, L.F_DONE] and not P[o, L.F_EXPLODED]:
+                best = max(best, P[o, L.F_REWARD])
+    k = P[s, L.F_NPOT]
+    cur = min((P[s, L.POT_P + k - 1] if k else P[s, L.F_START]) + 1, 53)
+    now = value(cur, False) + (dv if best >= 0 and cur >= best else 0.0)
+    n = P[s, L.F_NBAG]
+    if n <= 0:
+        return False
+    flask_v = SP[s, S.SLOT_FLASK, 0] if P[s, L.F_FLASK] and SP[s, S.SLOT_FLASK, 0] > 0 else 1e9
+    exp = 0.0
+    for t in range(chips.N_TYPES):
+        cnt = P[s, L.BAGCNT + t]
+        if cnt == 0:
+            continue
+        p = cnt / n
+        move = int(chips.TYPE_VALUE[t])
+        if chips.TYPE_COLOUR[t] == chips.RED:
+            no = P[s, L.F_NORANGE]
+            move += 2 if no >= 3 else (1 if no >= 1 else 0)
+        pos = min(P[s, L.F_ANCHOR] + move, R[L.R_LAST])
+        if chips.TYPE_COLOUR[t] == chips.WHITE:
+            if P[s, L.F_WHITE] + chips.TYPE_VALUE[t] > P[s, L.F_LIMIT]:
+                exp += p * value(min(pos + 1, 53), True)
+                continue
+            if chips.TYPE_VALUE[t] >= flask_v:
+                exp += p * now
+                continue
+        gain = value(min(pos + 1, 53), False)
+        if best >= 0 and min(pos + 1, 53) >= best:
+            gain += dv
+        exp += p * gain
+    press = SP[s, S.SLOT_STOP, S.P_PRESS]
+    shift = 0.0
+    if press != 0.0 and G[L.G_ROUND] > 0 and G[L.G_NP] >= 2:
+        gap = P[s, L.F_SCORE] - max(P[o, L.F_SCORE] for o in range(G[L.G_NP]) if o != s)
+        shift = -press * gap / (max(R[L.R_ROUNDS] - G[L.G_ROUND], 0) + 1.0)
+    return exp > now - shift + 1e-12
+
+
+def potion_states(m: int, seed: int):
+    """Seat 0 of ``m`` random 4-player positions in the middle of a potion (base track)."""
+    rng = np.random.default_rng(seed)
+    R = rules_scalars(RS)
+    for _ in range(m):
+        P = np.zeros((4, L.P_WIDTH), dtype=np.int64)
+        G = np.zeros(L.G_WIDTH, dtype=np.int64)
+        G[L.G_NP], G[L.G_ROUND], G[L.G_SEEN] = 4, rng.integers(1, 10), 15
+        for o in range(4):
+            P[o, L.F_SCORE], P[o, L.F_REWARD] = rng.integers(0, 60), rng.integers(5, 45)
+            P[o, L.F_DONE], P[o, L.F_EXPLODED] = rng.integers(0, 2), rng.integers(0, 2)
+        P[0, L.F_DONE] = P[0, L.F_EXPLODED] = 0
+        cnt = np.zeros(chips.N_TYPES, dtype=np.int64)
+        cnt[:3] = rng.integers(0, 5), rng.integers(0, 3), rng.integers(0, 2)
+        for t in rng.choice(np.arange(3, chips.N_TYPES), size=rng.integers(1, 10), replace=False):
+            cnt[t] = rng.integers(1, 3)
+        P[0, L.BAGCNT:L.BAGCNT + chips.N_TYPES] = cnt
+        P[0, L.F_NBAG] = cnt.sum()
+        P[0, L.F_LIMIT], P[0, L.F_WHITE] = 7, rng.integers(0, 8)
+        a = rng.integers(2, 53)
+        P[0, L.F_ANCHOR], P[0, L.F_NPOT], P[0, L.POT_P] = a, 1, a
+        P[0, L.F_NORANGE], P[0, L.F_FLASK] = rng.integers(0, 4), rng.integers(0, 2)
+        yield P, G, R
+
+
+@njit
+def _sure(P, s, G, R, SP):
+    """``surely_draws`` with the arguments ``one_step_ev_draws`` gives it (no bowl)."""
+    cv = round_param(SP, s, S.SLOT_STOP, G)
+    rv, vv = SP[s, S.SLOT_STOP, S.P_RUBY_VALUE], SP[s, S.SLOT_STOP, S.P_VP_VALUE]
+    dv = SP[s, S.SLOT_STOP, S.P_DIE_VALUE]
+    best = best_seen_reward(P, s, G) if dv > 0 else -1
+    now = space_value(R, current_reward(P, s), False, cv, rv, vv)
+    if best >= 0 and current_reward(P, s) >= best:
+        now += dv
+    flask_v = SP[s, S.SLOT_FLASK, 0] if P[s, L.F_FLASK] != 0 and SP[s, S.SLOT_FLASK, 0] > 0 \
+        else 1e9
+    bar = now - press_shift(P, s, G, R, SP) + 1e-12
+    return surely_draws(P, s, R, bar, now, P[s, L.F_NBAG], flask_v, cv, rv, vv, dv, best)
+
+
+@pytest.mark.parametrize("spec", ["expert", "ev", "ev:press=0.5", "expert:coin=0"])
+def test_the_stop_rule_decides_as_when_it_weighed_every_chip(spec):
+    """On random positions the rule (with its shortcut) draws exactly when the full sum says so,
+    and the shortcut, which is only ever sure to draw when the full sum draws, settles many."""
+    SP = np.repeat(parse_strategy(spec).params[None], 4, axis=0)
+    sure = 0
+    for P, G, R in potion_states(3000, 11):
+        full = ev_rule_weighing_every_chip(P, 0, G, R, SP)
+        assert one_step_ev_draws(P, 0, G, R, SP) == full
+        if _sure(P, 0, G, R, SP):
+            assert full
+            sure += 1
+    assert sure > 600, sure
