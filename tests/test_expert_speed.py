@@ -10,7 +10,8 @@
 * ``one_step_ev_draws`` values the overflow bowl in its own loop (it was a second function with
   a copy of the loop), as worked out here.
 * The game row keeps the marginal buyer's memos (``G_MEMO_WHITE``: a seat's white draw chance,
-  ``G_MEMO_MOVE``: v ** mg_size, ``G_WORTH``: each chip's worth in the buy being made), as the
+  ``G_MEMO_MOVE``: v ** mg_size; ``G_BUY_LIST``, ``G_WORTH``: the chips a buy may take, each
+  weighed once), as the
   bits of their float64 values: each read equals the value computed afresh.
 * ``one_step_ev_draws`` draws without weighing each chip when no white can explode the pot and
   a lower bound of the expected value beats the bar by far (``surely_draws``).
@@ -115,7 +116,10 @@ def best_pair_weighing_everything(spec: str, coins: int, round_: int) -> list[st
     ctx = marginal_context(P, 0, G, rules_scalars(RS), SP)
     price, supply = RS.price, RS.supply
     floor = SP[0, S.SLOT_BUY, S.P_BUY_MIN_VALUE]
-    worth = [marginal_worth(SP, 0, t, ctx) for t in range(len(price))]
+    if st.kinds[S.SLOT_BUY] == S.BUY_VALUE:
+        worth = [SP[0, S.SLOT_BUY, t] for t in range(len(price))]
+    else:
+        worth = [marginal_worth(SP, 0, t, ctx) for t in range(len(price))]
 
     def ok(t, budget):
         return price[t] >= 0 and supply[t] > 0 and price[t] <= budget
@@ -137,8 +141,11 @@ def best_pair_weighing_everything(spec: str, coins: int, round_: int) -> list[st
     return sorted(chips.chip_name(int(t)) for t in (b1, b2) if t >= 0)
 
 
-@pytest.mark.parametrize("spec", ["expert", "ev:buyer=marginal", "expert:worth_blue=3"])
+@pytest.mark.parametrize("spec", ["expert", "ev:buyer=marginal", "expert:worth_blue=3",
+                                  "expected-value"])
 def test_the_buyer_weighing_only_what_it_can_buy_chooses_as_before(spec):
+    """The buyers by worth list the chips they may buy with their worths (G_BUY_LIST, G_WORTH),
+    then weigh the pairs of that list: the same choice as weighing every chip and pair."""
     for round_ in (1, 3, 5, 8, 9):
         for coins in (0, 3, 5, 6, 9, 12, 15, 18, 22, 30):
             assert buys(spec, coins, round_) == best_pair_weighing_everything(

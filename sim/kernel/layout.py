@@ -152,7 +152,8 @@ GAME = Table("G_", [
                                             "chance) as last computed"),
     Field("memo_move", 9 * MAX_SEATS, doc="per seat: mg_size, a mask of the chip values v "
                                            "known, and v ** mg_size for v = 0..6"),
-    Field("worth", 20, doc="the marginal buyer's worth of each chip type in the buy being made"),
+    Field("buy_list", 20, doc="the chip types a buyer by worth may buy, in type order"),
+    Field("worth", 20, doc="their worths (float64 bits)"),
 ], width_name="G_WIDTH")
 
 # --- rules scalars ----------------------------------------------------------------------------

@@ -86,6 +86,7 @@ from sim.kernel.layout import (
     F_RUBIES,
     F_WHITE,
     F_YELLOW_PTR,
+    G_BUY_LIST,
     G_ROUND,
     G_WORTH,
     R_FINAL_COINS,
@@ -326,43 +327,21 @@ def buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP):
             n, left, used = _on_list(out, n, best, left, used, price)
         return n
     if k == BUY_VALUE or k == BUY_MARGINAL:
-        # The legal set of at most two chips (different colours) of the greatest total value.
+        # The legal set of at most two chips (different colours) of the greatest total value:
+        # the chips it may buy listed once with their worths (each weighed once), then the pairs
+        mctx = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         if k == BUY_MARGINAL:
-            # the worth of every chip it can buy, weighed once (G_WORTH: float64 bits); a pair
-            # (below) reads it back, and a chip buyable with what a first one leaves is buyable
             mctx = marginal_context(P, s, G, R, SP)
-            for t in range(nt):
-                if _buyable(t, left, supply, price, avail, 0):
-                    G[G_WORTH + t] = float_bits(memo_worth(G, SP, s, t, mctx))
-        best_v = 0.0
-        b1 = -1
-        b2 = -1
         floor = SP[s, SLOT_BUY, P_BUY_MIN_VALUE]
+        m = 0
         for t in range(nt):
-            if not _buyable(t, left, supply, price, avail, 0):
-                continue
-            wt = SP[s, SLOT_BUY, t] if k == BUY_VALUE else bits_float(G[G_WORTH + t])
-            if wt <= 0 or wt < floor:
-                continue
-            if wt > best_v + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best_v) <= 1e-12
-                                       and price[t] < price[b1]):
-                best_v = wt
-                b1 = t
-                b2 = -1
-            if max_buys < 2:
-                continue
-            for u in range(t + 1, nt):
-                if TYPE_COLOUR[u] == TYPE_COLOUR[t]:
-                    continue
-                if not _buyable(u, left - price[t], supply, price, avail, 0):
-                    continue
-                wu = SP[s, SLOT_BUY, u] if k == BUY_VALUE else bits_float(G[G_WORTH + u])
-                if wu <= 0 or wu < floor:
-                    continue
-                if wt + wu > best_v + 1e-12:
-                    best_v = wt + wu
-                    b1 = t
-                    b2 = u
+            if _buyable(t, left, supply, price, avail, 0):
+                w = SP[s, SLOT_BUY, t] if k == BUY_VALUE else memo_worth(G, SP, s, t, mctx)
+                if w > 0 and w >= floor:
+                    G[G_BUY_LIST + m] = t
+                    G[G_WORTH + m] = float_bits(w)
+                    m += 1
+        b1, b2 = best_pair(G, m, left, price, max_buys)
         if b1 >= 0:
             out[n] = b1
             n += 1
@@ -371,6 +350,38 @@ def buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP):
             n += 1
         return n
     return 0
+
+
+@kernel(inline=True)
+def best_pair(G, m, left, price, max_buys):
+    """The chip types (b1, b2; -1 none) of greatest total worth among the ``m`` listed at
+    ``G_BUY_LIST`` (worths at ``G_WORTH``, each above 0 and the floor): one chip, or two of
+    different colours that cost at most ``left`` together (two only if ``max_buys`` allows).
+    Ties as before: the first found in type order, and a cheaper single chip of the same worth.
+    A listed chip costs at most ``left``, so a second one needs only the price check."""
+    best_v = 0.0
+    b1 = -1
+    b2 = -1
+    for i in range(m):
+        t = G[G_BUY_LIST + i]
+        wt = bits_float(G[G_WORTH + i])
+        if wt > best_v + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best_v) <= 1e-12
+                                   and price[t] < price[b1]):
+            best_v = wt
+            b1 = t
+            b2 = -1
+        if max_buys < 2:
+            continue
+        for j in range(i + 1, m):
+            u = G[G_BUY_LIST + j]
+            if TYPE_COLOUR[u] == TYPE_COLOUR[t] or price[u] > left - price[t]:
+                continue
+            wu = bits_float(G[G_WORTH + j])
+            if wt + wu > best_v + 1e-12:
+                best_v = wt + wu
+                b1 = t
+                b2 = u
+    return b1, b2
 
 
 @kernel(inline=True)
