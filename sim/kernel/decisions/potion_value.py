@@ -216,28 +216,32 @@ def one_step_ev_draws(P, s, G, R, SP):
 @kernel(inline=True)
 def surely_draws(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
     """True when ``one_step_ev_draws`` (without the bowl) is sure to draw before it weighs each
-    chip: no white in the bag can explode the pot, and a lower bound of the expected value
-    beats ``bar`` by a margin far above the rounding of the rule's sum (1e-9 relative).
+    chip: a lower bound of the expected value beats ``bar`` by a margin far above the rounding
+    of the rule's sum (1e-9 relative).
 
     The bound: every chip but a white the flask sends back (worth ``now``) moves at least one
     space, onto a space worth at least the VP and coins of the nearest one it can reach (the
-    ruleset's coins and VP never fall along the track and are never negative), and with the
-    die as the rule counts it there; with no value negative (else: not sure) every term of the
-    rule's sum is at least that. Relies on ``n`` being the sum of the bag's counts.
+    ruleset's coins and VP never fall along the track and are never negative), with the die as
+    the rule counts it there; a white that explodes the pot ends there or further, worth at
+    least the better of that space's VP and coins. With no value negative (else: not sure)
+    every term of the rule's sum is at least its bound. Relies on ``n`` being the sum of the
+    bag's counts.
     """
     if cv < 0 or rv < 0 or vv < 0 or dv < 0:
         return False
     back = 0  # whites the flask sends back
+    boom = 0  # whites that explode the pot
     for t in range(3):  # the white types w1, w2, w3
         cnt = P[s, BAGCNT + t]
-        if cnt > 0:
-            if P[s, F_WHITE] + TYPE_VALUE[t] > P[s, F_LIMIT]:
-                return False
-            if TYPE_VALUE[t] >= flask_v:
-                back += cnt
+        if P[s, F_WHITE] + TYPE_VALUE[t] > P[s, F_LIMIT]:
+            boom += cnt
+        elif TYPE_VALUE[t] >= flask_v:
+            back += cnt
     near = min(min(P[s, F_ANCHOR] + 1, R[R_LAST]) + 1, 53)
-    low = R[R_VP + near] * vv + R[R_COINS + near] * cv
+    vp = R[R_VP + near] * vv
+    coins = R[R_COINS + near] * cv
+    low = vp + coins
     if best >= 0 and near >= best:
         low += dv
-    bound = ((n - back) * low + back * now) / n
+    bound = ((n - back - boom) * low + back * now + boom * max(vp, coins)) / n
     return bound - 1e-9 * (1.0 + abs(bound)) > bar
