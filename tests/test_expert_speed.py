@@ -9,6 +9,12 @@
   pair a weighing of every chip and pair (the old order) returns.
 * ``one_step_ev_draws`` values the overflow bowl in its own loop (it was a second function with
   a copy of the loop), as worked out here.
+* The game row keeps the marginal buyer's memos (``G_MEMO_WHITE``: a seat's white draw chance,
+  ``G_MEMO_MOVE``: v ** mg_size; ``G_BUY_LIST``, ``G_WORTH``: the chips a buy may take, each
+  weighed once), as the
+  bits of their float64 values: each read equals the value computed afresh.
+* ``one_step_ev_draws`` draws without weighing each chip when a lower bound of the expected
+  value beats the bar by far (``surely_draws``).
 """
 
 from __future__ import annotations
@@ -17,17 +23,31 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
 
 from sim.api.rules_array import rules_scalars
+from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
 from sim.kernel.decisions.buy_marginal import (
+    chip_move,
     comb,
     draw_chance,
     drawn_worth,
     marginal_context,
     marginal_worth,
+    memo_worth,
+    white_chance,
 )
-from sim.kernel.decisions.potion_value import one_step_ev_draws
+from sim.kernel.decisions.potion_value import (
+    best_seen_reward,
+    current_reward,
+    one_step_ev_draws,
+    press_shift,
+    round_param,
+    space_value,
+    surely_draws,
+)
+from sim.kernel.float_bits import bits_float, float_bits
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
@@ -96,7 +116,10 @@ def best_pair_weighing_everything(spec: str, coins: int, round_: int) -> list[st
     ctx = marginal_context(P, 0, G, rules_scalars(RS), SP)
     price, supply = RS.price, RS.supply
     floor = SP[0, S.SLOT_BUY, S.P_BUY_MIN_VALUE]
-    worth = [marginal_worth(SP, 0, t, ctx) for t in range(len(price))]
+    if st.kinds[S.SLOT_BUY] == S.BUY_VALUE:
+        worth = [SP[0, S.SLOT_BUY, t] for t in range(len(price))]
+    else:
+        worth = [marginal_worth(SP, 0, t, ctx) for t in range(len(price))]
 
     def ok(t, budget):
         return price[t] >= 0 and supply[t] > 0 and price[t] <= budget
@@ -118,8 +141,11 @@ def best_pair_weighing_everything(spec: str, coins: int, round_: int) -> list[st
     return sorted(chips.chip_name(int(t)) for t in (b1, b2) if t >= 0)
 
 
-@pytest.mark.parametrize("spec", ["expert", "ev:buyer=marginal", "expert:worth_blue=3"])
+@pytest.mark.parametrize("spec", ["expert", "ev:buyer=marginal", "expert:worth_blue=3",
+                                  "expected-value"])
 def test_the_buyer_weighing_only_what_it_can_buy_chooses_as_before(spec):
+    """The buyers by worth list the chips they may buy with their worths (G_BUY_LIST, G_WORTH),
+    then weigh the pairs of that list: the same choice as weighing every chip and pair."""
     for round_ in (1, 3, 5, 8, 9):
         for coins in (0, 3, 5, 6, 9, 12, 15, 18, 22, 30):
             assert buys(spec, coins, round_) == best_pair_weighing_everything(
@@ -174,3 +200,212 @@ def test_the_stop_rule_with_the_bowl_weighs_half_a_chip_against_an_explosion(bag
         else:
             exp += k / n * (top + vv * ((held + v) // 2))
     assert one_step_ev_draws(P, 0, G, R, SP) == (exp > now + 1e-12)
+
+
+# --- the marginal buyer's memos in the game row (G_MEMO_WHITE, G_MEMO_MOVE, G_WORTH) ---------
+
+@njit
+def _round_trip(xs):
+    out = np.empty_like(xs)
+    for i in range(xs.shape[0]):
+        out[i] = bits_float(float_bits(xs[i]))
+    return out
+
+
+@njit
+def _bits(xs):
+    out = np.empty(xs.shape[0], dtype=np.int64)
+    for i in range(xs.shape[0]):
+        out[i] = float_bits(xs[i])
+    return out
+
+
+def test_a_float_kept_as_bits_comes_back_to_the_last_bit():
+    xs = np.array([0.0, -0.0, 1.0, 1.04, -2.5, 5e-324, 1e308, np.inf, -np.inf, np.pi])
+    xs = np.concatenate([xs, np.random.default_rng(3).normal(0, 1e3, 1000)])
+    assert (_round_trip(xs).view(np.int64) == xs.view(np.int64)).all()
+    assert (_bits(xs) == xs.view(np.int64)).all()
+
+
+@njit
+def _white_chances(G, seats, counts, stops):
+    out = np.empty(seats.shape[0])
+    for i in range(seats.shape[0]):
+        out[i] = white_chance(G, seats[i], counts[i, 0], counts[i, 1], counts[i, 2], stops[i])
+    return out
+
+
+def test_the_memo_of_a_seats_white_draw_chance_is_draw_chance_whatever_came_before():
+    """Seats asked in a random order, whites and stops changing now and then (a hit returns the
+    kept bits, a changed key computes again): every answer is draw_chance's own."""
+    rng = np.random.default_rng(5)
+    m = 3000
+    seats = rng.integers(0, 5, m)
+    counts = np.column_stack([rng.integers(3, 7, m), rng.integers(1, 4, m), rng.integers(0, 3, m)])
+    stops = rng.choice([6.0, 6.0, 6.0, 4.5, 9.0], m)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    got = _white_chances(G, seats, counts, stops)
+    want = [draw_chance(*counts[i], stops[i]) for i in range(m)]
+    assert (got == np.array(want)).all()
+
+
+@njit
+def _moves(G, seats, values, sizes):
+    out = np.empty(seats.shape[0])
+    for i in range(seats.shape[0]):
+        out[i] = chip_move(G, seats[i], values[i], sizes[i])
+    return out
+
+
+@njit
+def _pow(values, sizes):
+    out = np.empty(values.shape[0])
+    for i in range(values.shape[0]):
+        out[i] = 1.0 if values[i] == 1 else float(values[i]) ** sizes[i]
+    return out
+
+
+def test_the_memo_of_a_chips_move_is_the_power_drawn_worth_takes():
+    """v ** mg_size from the seat's memo equals the power with a base known only at run time
+    (a constant base 2.0 or 4.0 would let LLVM take exp2, which differs in the last bits)."""
+    rng = np.random.default_rng(7)
+    m = 3000
+    seats = rng.integers(0, 5, m)
+    values = rng.choice(np.array([1, 2, 4, 6]), m)
+    sizes = rng.choice(np.array([1.04, 1.04, 0.9, 1.3, 0.0, 1.0]), m)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    assert (_moves(G, seats, values, sizes) == _pow(values, sizes)).all()
+
+
+@njit
+def _worths(G, SP, ctx):
+    out = np.empty((2, chips.N_TYPES))
+    for t in range(chips.N_TYPES):
+        out[0, t] = memo_worth(G, SP, 0, t, ctx)
+        out[1, t] = marginal_worth(SP, 0, t, ctx)
+    return out
+
+
+@pytest.mark.parametrize("spec", ["expert", "expert:mg_size=1.3", "ev:buyer=marginal"])
+def test_a_memo_worth_is_the_marginal_worth(spec):
+    for round_ in (1, 4, 8, 9):
+        SP = np.repeat(parse_strategy(spec).params[None], 4, axis=0)
+        P, G = table([START, START + ",k1", START, START + ",r4"], round_)
+        ctx = marginal_context(P, 0, G, rules_scalars(RS), SP)
+        for _ in range(2):  # the second time from the memo
+            w = _worths(G, SP, ctx)
+            assert (w[0] == w[1]).all(), round_
+
+
+# --- the stop rule's shortcut (surely_draws) --------------------------------------------------
+
+def ev_rule_weighing_every_chip(P, s, G, R, SP) -> bool:
+    """``one_step_ev_draws`` without the bowl, as it was: every chip in the bag weighed (plain
+    Python, the same operations in the same order)."""
+    cv = SP[s, S.SLOT_STOP, min(G[L.G_ROUND], S.ROUND_PARAMS - 1)]
+    rv, vv = SP[s, S.SLOT_STOP, S.P_RUBY_VALUE], SP[s, S.SLOT_STOP, S.P_VP_VALUE]
+    dv = SP[s, S.SLOT_STOP, S.P_DIE_VALUE]
+
+    def value(space, exploded):
+        c, v, r = R[L.R_COINS + space] * cv, R[L.R_VP + space] * vv, R[L.R_RUBY + space] * rv
+        return max(v, c) + r if exploded else v + c + r
+
+    best = -1
+    if dv > 0:
+        for o in range(G[L.G_NP]):
+            if o != s and (G[L.G_SEEN] >> o) & 1 and P[o, L.F_DONE] and not P[o, L.F_EXPLODED]:
+                best = max(best, P[o, L.F_REWARD])
+    k = P[s, L.F_NPOT]
+    cur = min((P[s, L.POT_P + k - 1] if k else P[s, L.F_START]) + 1, 53)
+    now = value(cur, False) + (dv if best >= 0 and cur >= best else 0.0)
+    n = P[s, L.F_NBAG]
+    if n <= 0:
+        return False
+    flask_v = SP[s, S.SLOT_FLASK, 0] if P[s, L.F_FLASK] and SP[s, S.SLOT_FLASK, 0] > 0 else 1e9
+    exp = 0.0
+    for t in range(chips.N_TYPES):
+        cnt = P[s, L.BAGCNT + t]
+        if cnt == 0:
+            continue
+        p = cnt / n
+        move = int(chips.TYPE_VALUE[t])
+        if chips.TYPE_COLOUR[t] == chips.RED:
+            no = P[s, L.F_NORANGE]
+            move += 2 if no >= 3 else (1 if no >= 1 else 0)
+        pos = min(P[s, L.F_ANCHOR] + move, R[L.R_LAST])
+        if chips.TYPE_COLOUR[t] == chips.WHITE:
+            if P[s, L.F_WHITE] + chips.TYPE_VALUE[t] > P[s, L.F_LIMIT]:
+                exp += p * value(min(pos + 1, 53), True)
+                continue
+            if chips.TYPE_VALUE[t] >= flask_v:
+                exp += p * now
+                continue
+        gain = value(min(pos + 1, 53), False)
+        if best >= 0 and min(pos + 1, 53) >= best:
+            gain += dv
+        exp += p * gain
+    press = SP[s, S.SLOT_STOP, S.P_PRESS]
+    shift = 0.0
+    if press != 0.0 and G[L.G_ROUND] > 0 and G[L.G_NP] >= 2:
+        gap = P[s, L.F_SCORE] - max(P[o, L.F_SCORE] for o in range(G[L.G_NP]) if o != s)
+        shift = -press * gap / (max(R[L.R_ROUNDS] - G[L.G_ROUND], 0) + 1.0)
+    return exp > now - shift + 1e-12
+
+
+def potion_states(m: int, seed: int):
+    """Seat 0 of ``m`` random 4-player positions in the middle of a potion (base track)."""
+    rng = np.random.default_rng(seed)
+    R = rules_scalars(RS)
+    for _ in range(m):
+        P = np.zeros((4, L.P_WIDTH), dtype=np.int64)
+        G = np.zeros(L.G_WIDTH, dtype=np.int64)
+        G[L.G_NP], G[L.G_ROUND], G[L.G_SEEN] = 4, rng.integers(1, 10), 15
+        for o in range(4):
+            P[o, L.F_SCORE], P[o, L.F_REWARD] = rng.integers(0, 60), rng.integers(5, 45)
+            P[o, L.F_DONE], P[o, L.F_EXPLODED] = rng.integers(0, 2), rng.integers(0, 2)
+        P[0, L.F_DONE] = P[0, L.F_EXPLODED] = 0
+        cnt = np.zeros(chips.N_TYPES, dtype=np.int64)
+        cnt[:3] = rng.integers(0, 5), rng.integers(0, 3), rng.integers(0, 2)
+        for t in rng.choice(np.arange(3, chips.N_TYPES), size=rng.integers(1, 10), replace=False):
+            cnt[t] = rng.integers(1, 3)
+        P[0, L.BAGCNT:L.BAGCNT + chips.N_TYPES] = cnt
+        P[0, L.F_NBAG] = cnt.sum()
+        P[0, L.F_LIMIT], P[0, L.F_WHITE] = 7, rng.integers(0, 8)
+        a = rng.integers(2, 53)
+        P[0, L.F_ANCHOR], P[0, L.F_NPOT], P[0, L.POT_P] = a, 1, a
+        P[0, L.F_NORANGE], P[0, L.F_FLASK] = rng.integers(0, 4), rng.integers(0, 2)
+        yield P, G, R
+
+
+@njit
+def _sure(P, s, G, R, SP):
+    """``surely_draws`` with the arguments ``one_step_ev_draws`` gives it (no bowl)."""
+    cv = round_param(SP, s, S.SLOT_STOP, G)
+    rv, vv = SP[s, S.SLOT_STOP, S.P_RUBY_VALUE], SP[s, S.SLOT_STOP, S.P_VP_VALUE]
+    dv = SP[s, S.SLOT_STOP, S.P_DIE_VALUE]
+    best = best_seen_reward(P, s, G) if dv > 0 else -1
+    now = space_value(R, current_reward(P, s), False, cv, rv, vv)
+    if best >= 0 and current_reward(P, s) >= best:
+        now += dv
+    flask_v = SP[s, S.SLOT_FLASK, 0] if P[s, L.F_FLASK] != 0 and SP[s, S.SLOT_FLASK, 0] > 0 \
+        else 1e9
+    bar = now - press_shift(P, s, G, R, SP) + 1e-12
+    return surely_draws(P, s, R, bar, now, P[s, L.F_NBAG], flask_v, cv, rv, vv, dv, best)
+
+
+@pytest.mark.parametrize("spec", ["expert", "ev", "ev:press=0.5", "expert:coin=0"])
+def test_the_stop_rule_decides_as_when_it_weighed_every_chip(spec):
+    """On random positions the rule (with its shortcut) draws exactly when the full sum says so,
+    and the shortcut, which is only ever sure to draw when the full sum draws, settles many."""
+    SP = np.repeat(parse_strategy(spec).params[None], 4, axis=0)
+    sure = sure_at_risk = 0
+    for P, G, R in potion_states(3000, 11):
+        full = ev_rule_weighing_every_chip(P, 0, G, R, SP)
+        assert one_step_ev_draws(P, 0, G, R, SP) == full
+        if _sure(P, 0, G, R, SP):
+            assert full
+            sure += 1
+            # sure although a white in the bag would explode the pot
+            sure_at_risk += any(P[0, L.BAGCNT + t] and P[0, L.F_WHITE] + chips.TYPE_VALUE[t] > 7
+                                for t in range(3))
+    assert sure > 600 and sure_at_risk > 30, (sure, sure_at_risk)

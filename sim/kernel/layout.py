@@ -23,6 +23,7 @@ from sim.rules.card_numbers import N_CARDS
 
 MAX_POT = 64
 MAX_CHIPS = 64
+MAX_SEATS = 8  # room per seat in the game row's memos (a game has at most 5 cauldrons)
 
 
 def per_card(name: str, room: int, *, doc: str) -> list[Field]:
@@ -147,6 +148,13 @@ GAME = Table("G_", [
     Field("witch", 3, doc="the witch in play in each group (0 none)"),
     Field("visit", doc="the witch visiting this round (Visit from a Witch; 0 none), free for "
                        "everyone once"),
+    # the marginal buyer's memos (sim.kernel.decisions.buy_marginal), as float64 bits
+    Field("memo_white", 3 * MAX_SEATS, doc="per seat: its whites' draw chance (key, mg_stop, "
+                                            "chance) as last computed"),
+    Field("memo_move", 9 * MAX_SEATS, doc="per seat: mg_size, a mask of the chip values v "
+                                           "known, and v ** mg_size for v = 0..6"),
+    Field("buy_list", 20, doc="the chip types a buyer by worth may buy, in type order"),
+    Field("worth", 20, doc="their worths (float64 bits)"),
 ], width_name="G_WIDTH")
 
 # --- rules scalars ----------------------------------------------------------------------------

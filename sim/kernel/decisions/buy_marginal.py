@@ -39,8 +39,9 @@ from sim.kernel.decisions.slots import (
     P_MG_YELLOW,
     SLOT_BUY,
 )
+from sim.kernel.float_bits import bits_float, float_bits
 from sim.kernel.jit import kernel
-from sim.kernel.layout import CHIPS, F_NCHIPS, G_NP
+from sim.kernel.layout import CHIPS, F_NCHIPS, G_MEMO_MOVE, G_MEMO_WHITE, G_NP
 from sim.rules.chips import (
     BLACK,
     BLUE,
@@ -137,7 +138,7 @@ def marginal_context(P, s, G, R, SP):
     left = rounds_left(G, R)
     stop = SP[s, SLOT_BUY, P_MG_STOP]
     n1, n2, n3, mine = white_black_counts(P, s)
-    f = draw_chance(n1, n2, n3, stop)
+    f = white_chance(G, s, n1, n2, n3, stop)
     nonwhite = 0
     moves = 0
     oranges = 0
@@ -161,7 +162,7 @@ def marginal_context(P, s, G, R, SP):
     if np_ >= 2:
         for o in ((s + np_ - 1) % np_, (s + 1) % np_):
             o1, o2, o3, theirs = white_black_counts(P, o)
-            tie += equal_chance(mine, f, theirs, draw_chance(o1, o2, o3, stop))
+            tie += equal_chance(mine, f, theirs, white_chance(G, o, o1, o2, o3, stop))
             near += 1
             if np_ == 2:
                 break
@@ -193,12 +194,20 @@ def marginal_worth(SP, s, t, ctx):
 def drawn_worth(SP, s, t, ctx):
     """VP chip type t adds to seat s's bag over the rounds counted in ``ctx`` (its first field;
     ``worth_context`` makes it), whether or not the seat's buy list has it; 0 for a white."""
+    if TYPE_COLOUR[t] == WHITE or ctx[0] <= 0:
+        return 0.0
+    v = TYPE_VALUE[t]
+    move = 1.0 if v == 1 else float(v) ** SP[s, SLOT_BUY, P_MG_SIZE]  # 1 ** x is 1, exactly
+    return worth_of_move(SP, s, t, ctx, move)
+
+
+@kernel(inline=True)
+def worth_of_move(SP, s, t, ctx, move):
+    """``drawn_worth`` of chip type t, given its own move (``v ** mg_size``, v its value)."""
     left, f, drawn, avg_move, red_bonus, black_share, weight = ctx
     c = TYPE_COLOUR[t]
     if c == WHITE or left <= 0:
         return 0.0
-    v = TYPE_VALUE[t]
-    move = 1.0 if v == 1 else float(v) ** SP[s, SLOT_BUY, P_MG_SIZE]  # 1 ** x is 1, exactly
     effect = 0.0
     if c == RED:
         move += red_bonus
@@ -213,3 +222,55 @@ def drawn_worth(SP, s, t, ctx):
     elif c == BLACK:
         effect = SP[s, SLOT_BUY, P_MG_BLACK] * black_share
     return weight * f * (move * SP[s, SLOT_BUY, P_MG_SPACE] + effect)
+
+
+# --- memos in the game row (G_MEMO_WHITE, G_MEMO_MOVE: float64 values kept as their bits) ----
+# A seat's whites rarely change and its mg_size never does within a game, so the marginal buyer
+# computes each draw chance and each power once and reads it back after (the same bits: the same
+# function of the same arguments). A zeroed row holds nothing (no key is 0).
+
+@kernel(inline=True)
+def white_chance(G, o, n1, n2, n3, stop):
+    """``draw_chance(n1, n2, n3, stop)`` for seat o's whites (n1, n2, n3), from seat o's memo
+    when its key (the three counts and ``stop``) is the same, else computed and kept."""
+    k = G_MEMO_WHITE + 3 * o
+    key = 1 + n1 + (n2 << 16) + (n3 << 32)
+    sb = float_bits(stop)
+    if G[k] == key and G[k + 1] == sb:
+        return bits_float(G[k + 2])
+    f = draw_chance(n1, n2, n3, stop)
+    G[k] = key
+    G[k + 1] = sb
+    G[k + 2] = float_bits(f)
+    return f
+
+
+@kernel(inline=True)
+def chip_move(G, s, v, size):
+    """A chip of value v's own move in seat s's model, ``v ** size`` (1 for v = 1, as
+    ``drawn_worth``), from the seat's memo (by value, for this ``size``)."""
+    if v == 1:
+        return 1.0
+    k = G_MEMO_MOVE + 9 * s
+    sb = float_bits(size)
+    if G[k] != sb:
+        G[k] = sb
+        G[k + 1] = 0
+    if (G[k + 1] >> v) & 1:
+        return bits_float(G[k + 2 + v])
+    m = float(v) ** size
+    G[k + 2 + v] = float_bits(m)
+    G[k + 1] |= 1 << v
+    return m
+
+
+@kernel(inline=True)
+def memo_worth(G, SP, s, t, ctx):
+    """``marginal_worth(SP, s, t, ctx)``, its power read from the memo (``chip_move``)."""
+    w = SP[s, SLOT_BUY, t]
+    if w <= 0:
+        return 0.0
+    if TYPE_COLOUR[t] == WHITE or ctx[0] <= 0:
+        return w * 0.0  # as marginal_worth: w times drawn_worth's 0
+    move = chip_move(G, s, TYPE_VALUE[t], SP[s, SLOT_BUY, P_MG_SIZE])
+    return w * worth_of_move(SP, s, t, ctx, move)

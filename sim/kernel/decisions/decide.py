@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.kernel.costs import droplet_cost, flask_cost
-from sim.kernel.decisions.buy_marginal import marginal_context, marginal_worth
+from sim.kernel.decisions.buy_marginal import marginal_context, memo_worth
 from sim.kernel.decisions.potion_value import (
     explosion_risk,
     one_step_ev_draws,
@@ -75,6 +75,7 @@ from sim.kernel.decisions.slots import (
     YELLOW_NEVER,
     YELLOW_RANDOM,
 )
+from sim.kernel.float_bits import bits_float, float_bits
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     F_BLUE_PTR,
@@ -85,7 +86,9 @@ from sim.kernel.layout import (
     F_RUBIES,
     F_WHITE,
     F_YELLOW_PTR,
+    G_BUY_LIST,
     G_ROUND,
+    G_WORTH,
     R_FINAL_COINS,
     R_ROUNDS,
     SPEND_DROPLET,
@@ -324,41 +327,21 @@ def buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP):
             n, left, used = _on_list(out, n, best, left, used, price)
         return n
     if k == BUY_VALUE or k == BUY_MARGINAL:
-        # The legal set of at most two chips (different colours) of the greatest total value.
+        # The legal set of at most two chips (different colours) of the greatest total value:
+        # the chips it may buy listed once with their worths (each weighed once), then the pairs
         mctx = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         if k == BUY_MARGINAL:
             mctx = marginal_context(P, s, G, R, SP)
-        best_v = 0.0
-        b1 = -1
-        b2 = -1
         floor = SP[s, SLOT_BUY, P_BUY_MIN_VALUE]
-        # a chip's worth is weighed only once it is known to be buyable (the marginal model's
-        # costs a power or two a chip; the conditions are the same, in another order)
+        m = 0
         for t in range(nt):
-            if not _buyable(t, left, supply, price, avail, 0):
-                continue
-            wt = SP[s, SLOT_BUY, t] if k == BUY_VALUE else marginal_worth(SP, s, t, mctx)
-            if wt <= 0 or wt < floor:
-                continue
-            if wt > best_v + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best_v) <= 1e-12
-                                       and price[t] < price[b1]):
-                best_v = wt
-                b1 = t
-                b2 = -1
-            if max_buys < 2:
-                continue
-            for u in range(t + 1, nt):
-                if TYPE_COLOUR[u] == TYPE_COLOUR[t]:
-                    continue
-                if not _buyable(u, left - price[t], supply, price, avail, 0):
-                    continue
-                wu = SP[s, SLOT_BUY, u] if k == BUY_VALUE else marginal_worth(SP, s, u, mctx)
-                if wu <= 0 or wu < floor:
-                    continue
-                if wt + wu > best_v + 1e-12:
-                    best_v = wt + wu
-                    b1 = t
-                    b2 = u
+            if _buyable(t, left, supply, price, avail, 0):
+                w = SP[s, SLOT_BUY, t] if k == BUY_VALUE else memo_worth(G, SP, s, t, mctx)
+                if w > 0 and w >= floor:
+                    G[G_BUY_LIST + m] = t
+                    G[G_WORTH + m] = float_bits(w)
+                    m += 1
+        b1, b2 = best_pair(G, m, left, price, max_buys)
         if b1 >= 0:
             out[n] = b1
             n += 1
@@ -367,6 +350,38 @@ def buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP):
             n += 1
         return n
     return 0
+
+
+@kernel(inline=True)
+def best_pair(G, m, left, price, max_buys):
+    """The chip types (b1, b2; -1 none) of greatest total worth among the ``m`` listed at
+    ``G_BUY_LIST`` (worths at ``G_WORTH``, each above 0 and the floor): one chip, or two of
+    different colours that cost at most ``left`` together (two only if ``max_buys`` allows).
+    Ties as before: the first found in type order, and a cheaper single chip of the same worth.
+    A listed chip costs at most ``left``, so a second one needs only the price check."""
+    best_v = 0.0
+    b1 = -1
+    b2 = -1
+    for i in range(m):
+        t = G[G_BUY_LIST + i]
+        wt = bits_float(G[G_WORTH + i])
+        if wt > best_v + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best_v) <= 1e-12
+                                   and price[t] < price[b1]):
+            best_v = wt
+            b1 = t
+            b2 = -1
+        if max_buys < 2:
+            continue
+        for j in range(i + 1, m):
+            u = G[G_BUY_LIST + j]
+            if TYPE_COLOUR[u] == TYPE_COLOUR[t] or price[u] > left - price[t]:
+                continue
+            wu = bits_float(G[G_WORTH + j])
+            if wt + wu > best_v + 1e-12:
+                best_v = wt + wu
+                b1 = t
+                b2 = u
+    return b1, b2
 
 
 @kernel(inline=True)

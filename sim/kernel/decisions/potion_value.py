@@ -150,7 +150,8 @@ def one_step_ev_draws(P, s, G, R, SP):
     send a white straight back (the reward then stays); a blue chip's look is not counted. With
     a die value (``P_DIE_VALUE``) and another player's finished potion in sight (sequential or
     synchronized brewing), an intact potion that reaches the best one seen also earns the die.
-    With a press value the score gap moves the bar (``press_shift``).
+    With a press value the score gap moves the bar (``press_shift``). Where no white can explode
+    the pot, a bound often settles it without weighing each chip (``surely_draws``).
 
     Once a chip lies on the last space (Herb Witches, ``in_bowl``) a chip drawn goes into the
     overflow bowl, which scores half its value (rounded down): the potion is worth the last
@@ -178,6 +179,9 @@ def one_step_ev_draws(P, s, G, R, SP):
     last = R[R_LAST]
     # a full flask set to a value V > 0 sends a non-exploding white of value >= V straight back
     flask_v = SP[s, SLOT_FLASK, 0] if P[s, F_FLASK] != 0 and SP[s, SLOT_FLASK, 0] > 0 else 1e9
+    bar = now - press_shift(P, s, G, R, SP) + 1e-12  # what the expected value must beat
+    if not bowl and surely_draws(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
+        return True
     exp = 0.0
     for t in range(N_TYPES):
         cnt = P[s, BAGCNT + t]
@@ -206,4 +210,38 @@ def one_step_ev_draws(P, s, G, R, SP):
         exp += p * gain
     if bowl:
         return exp > now + 1e-12
-    return exp > now - press_shift(P, s, G, R, SP) + 1e-12
+    return exp > bar
+
+
+@kernel(inline=True)
+def surely_draws(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
+    """True when ``one_step_ev_draws`` (without the bowl) is sure to draw before it weighs each
+    chip: a lower bound of the expected value beats ``bar`` by a margin far above the rounding
+    of the rule's sum (1e-9 relative).
+
+    The bound: every chip but a white the flask sends back (worth ``now``) moves at least one
+    space, onto a space worth at least the VP and coins of the nearest one it can reach (the
+    ruleset's coins and VP never fall along the track and are never negative), with the die as
+    the rule counts it there; a white that explodes the pot ends there or further, worth at
+    least the better of that space's VP and coins. With no value negative (else: not sure)
+    every term of the rule's sum is at least its bound. Relies on ``n`` being the sum of the
+    bag's counts.
+    """
+    if cv < 0 or rv < 0 or vv < 0 or dv < 0:
+        return False
+    back = 0  # whites the flask sends back
+    boom = 0  # whites that explode the pot
+    for t in range(3):  # the white types w1, w2, w3
+        cnt = P[s, BAGCNT + t]
+        if P[s, F_WHITE] + TYPE_VALUE[t] > P[s, F_LIMIT]:
+            boom += cnt
+        elif TYPE_VALUE[t] >= flask_v:
+            back += cnt
+    near = min(min(P[s, F_ANCHOR] + 1, R[R_LAST]) + 1, 53)
+    vp = R[R_VP + near] * vv
+    coins = R[R_COINS + near] * cv
+    low = vp + coins
+    if best >= 0 and near >= best:
+        low += dv
+    bound = ((n - back - boom) * low + back * now + boom * max(vp, coins)) / n
+    return bound - 1e-9 * (1.0 + abs(bound)) > bar
