@@ -17,18 +17,22 @@ from sim.questions.report import Report, ReportSaveError
 
 
 def test_import_sim_is_light():
-    """``import sim`` in a fresh process takes well under a second and loads no kernel, numpy
-    or pandas (they come on first use)."""
+    """``import sim`` in a fresh process loads nothing but the standard library and sim's own
+    light modules: no kernel, numpy, numba, pandas or any other package (they come on first
+    use). Checked by the modules loaded, not by the clock (the machine may be loaded)."""
     # the Numba patches' switch (sim.kernel.patch_switch, the standard library only) is read
     # by the cache locator at start-up; no other kernel module may load
-    code = ("import time, sys; t = time.perf_counter(); import sim; "
-            "print(time.perf_counter() - t); "
-            "print(','.join(m for m in sys.modules if m in ('numpy', 'numba', 'pandas') or "
-            "(m.startswith('sim.kernel.') and m != 'sim.kernel.patch_switch')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    seconds, loaded = out.stdout.splitlines()
-    assert float(seconds) < 1.0
-    assert loaded == ""
+    code = ("import sys; before = set(sys.modules); import sim; "
+            "new = sorted(set(sys.modules) - before); "
+            "print(','.join(m for m in new if m.split('.')[0] not in sys.stdlib_module_names "
+            "and m.split('.')[0] != 'sim')); "
+            "print(','.join(m for m in new if m.startswith('sim.kernel.') "
+            "and m != 'sim.kernel.patch_switch'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         timeout=60)  # a hang guard, not a speed target
+    packages, kernel = out.stdout.split("\n")[:2]
+    assert packages == "", packages  # numpy, numba, pandas, typer, ...: none
+    assert kernel == "", kernel
 
 
 def test_unknown_name_is_an_attribute_error():
