@@ -10,46 +10,28 @@ import numpy as np
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
-    ASIDE_NEW,
     BAGCNT,
     CHIPS,
     EV_EXPLODE,
     EV_STOP,
     F_ANCHOR,
     F_BASE_LIMIT,
-    F_BLUE_PTR,
-    F_BOOK_PTR,
-    F_BOWL_N,
-    F_BOWL_SUM,
-    F_CARD_PTR,
-    F_CARD_USED,
     F_DONE,
-    F_DOUBLE,
     F_DRAWS,
     F_EXPLODED,
-    F_EXTRA_PTR,
-    F_FIRST_USED,
     F_FORCED_N,
     F_FORCED_PTR,
-    F_GREEN_PTR,
-    F_HELD_PTR,
     F_LIMIT,
     F_NBAG,
     F_NCHIPS,
-    F_NHOLD,
-    F_NORANGE,
     F_NPOT,
-    F_NRED,
-    F_PROTECT,
-    F_PROTECTED,
-    F_RED_PTR,
     F_REWARD,
     F_SCRIPT_ERR,
     F_START,
     F_STOPREASON,
     F_WHITE,
-    F_YELLOW_PTR,
     G_SUPPLY,
+    PLAYER,
     POT_P,
     POT_T,
     R_FLASK_REUSE,
@@ -74,14 +56,12 @@ def reset_potion(P, s, start, limit):
     empty_pot(P, s, start, limit)
 
 
-# the player fields every potion starts at 0 (empty_pot): the pot, its flags and every read
-# pointer into a scripted decision list. An array, which Numba freezes into the code (the loop
-# becomes one store per field); a tuple was built and walked at run time on every potion
-POTION_ZEROED = np.array((F_NPOT, F_WHITE, F_NORANGE, F_EXPLODED, F_DONE, F_STOPREASON, F_DRAWS,
-                          F_BLUE_PTR, F_YELLOW_PTR, F_RED_PTR, F_NRED, F_DOUBLE, F_PROTECT,
-                          F_PROTECTED, F_BOOK_PTR, F_GREEN_PTR, F_CARD_USED, F_CARD_PTR, F_BOWL_N,
-                          F_BOWL_SUM, F_NHOLD, F_FIRST_USED, F_EXTRA_PTR, F_HELD_PTR,
-                          *(ASIDE_NEW + j for j in range(3))), dtype=np.int64)
+# the player fields every potion starts at 0 (empty_pot): the pot, its flags, every read pointer
+# into a scripted decision list and the books' per-potion state, as the layout declares them
+# (``reset="potion"``: the core names no book's field). An array, which Numba freezes into the
+# code (the loop becomes one store per field); a tuple was built and walked at run time on every
+# potion
+POTION_ZEROED = np.array(PLAYER.reset_entries("potion"), dtype=np.int64)
 
 
 @kernel(inline=True)

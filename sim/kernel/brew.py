@@ -17,6 +17,8 @@ from sim.kernel.books.hooks import (
     chip_action,
     chip_move,
     doubled_move,
+    doubles_next,
+    draw_protected,
     has_action,
     not_placed,
     potion_ended,
@@ -34,7 +36,6 @@ from sim.kernel.layout import (
     EV_PROTECTED,
     F_ANCHOR,
     F_DONE,
-    F_DOUBLE,
     F_DRAWS,
     F_EXPLODED,
     F_FIRST_USED,
@@ -45,7 +46,6 @@ from sim.kernel.layout import (
     F_NORANGE,
     F_NPOT,
     F_PLACED_NO,
-    F_PROTECT,
     F_PROTECTED,
     F_REWARD,
     FIRST_T,
@@ -79,8 +79,7 @@ def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
     move = chip_move(P, s, act, c, G, R, SK, SP, SC, rng, E, UF)
     if move == NO_BOOK_MOVE:  # a colour without a book's extra distance: a card's (one compare)
         move = TYPE_VALUE[act] + placed_move(c, G)
-    if P[s, F_DOUBLE] != 0:
-        P[s, F_DOUBLE] = 0
+    if doubles_next(P, s, R):  # a book doubles this chip's distance (yellow Set 2)
         move += offer_extra(P, s, move, t, G, R, SK, SP, SC, rng, E, UF)
         move = doubled_move(c, move, R)
     pos = min(P[s, F_ANCHOR] + move, R[R_LAST])
@@ -98,8 +97,7 @@ def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
 @kernel(inline=True)
 def place_acting(P, s, t, t_no, G, R, SK, SP, SC, rng, E, UF):
     """Place drawn chip t (draw number t_no) as the chip it acts as (``acting_type``) and return
-    that chip, or ``RESOLVE_ASIDE`` when t is not placed (a red Set 2 chip beside the pot until
-    the potion ends, a red Set 6 draw held)."""
+    that chip, or ``RESOLVE_ASIDE`` when a book does not place it (``not_placed``)."""
     if not_placed(P, s, t, G, R, E):
         return RESOLVE_ASIDE
     act = acting_type(P, s, t, G, R, E)
@@ -167,8 +165,8 @@ def potion_end_check(P, s, R, E, G, more):
 @kernel
 def on_explosion(P, s, t, bowl, protected, G, R, SK, SP, SC, rng, E, UF, more):
     """The pot exploded on chip t: the card's hook (A Second Chance not yet decided: an action
-    placed a sixth chip with the fifth), the witches' hook (second flask), a blue Set 2 protection
-    window, else the potion ends."""
+    placed a sixth chip with the fifth), the witches' hook (second flask), a book's protection
+    window (``draw_protected``: VP and coins both), else the potion ends."""
     if exploded(P, s, G, R, SK, SP, SC, rng, E, UF):
         return
     if witch_hooks.on_explosion(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
@@ -205,9 +203,7 @@ def place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
     then what may follow: the explosion, the card's hooks (Well Stirred before the flask, A Second
     Chance after it) and the end of the potion (``more``: a witch's chips still in hand, so an
     empty bag does not end it)."""
-    protected = P[s, F_PROTECT] > 0  # blue Set 2: this draw is inside a protection window
-    if protected:
-        P[s, F_PROTECT] -= 1
+    protected = draw_protected(P, s, R)  # a book's protection window (blue Set 2)
     if in_bowl(P, s, R):
         bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more)
         return
@@ -227,17 +223,18 @@ def place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
 
 @kernel
 def place_drawn_call(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
-    """``place_drawn`` as a call, for the rare paths (green Set 5 picks placed first, a held red
-    Set 6 chip placed before a draw, the six-chips witch's chips): one compiled copy serves them
+    """``place_drawn`` as a call, for the rare paths (chips placed first, a held chip placed
+    before a draw, a witch's chips): one compiled copy serves them
     all instead of one inlined into each (about a minute of compiling apiece)."""
     place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more)
 
 
 @kernel
 def place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Green Set 5: the chips picked at the last round's step B are placed first, in order, each
-    with its action, before any draw (a chip no longer in the bag is skipped); A Second Chance's
-    restart places them again."""
+    """The chips a rule picked to go first (``FIRST_T``: a book's picks at the last round's step
+    B) are placed first, in order, each with its action, before any draw (a chip no longer in the
+    bag is skipped); ``F_FIRST_USED`` keeps how many, for a rule that places them again (a
+    restarted potion)."""
     n = P[s, F_NFIRST]
     P[s, F_NFIRST] = 0
     P[s, F_FIRST_USED] = n
@@ -250,8 +247,8 @@ def place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 
 @kernel
 def before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """What comes before a draw, rarely: green Set 5 picks a restart put back (placed first), a
-    held red Set 6 chip placed now."""
+    """What comes before a draw, rarely: chips a rule put back to go first (a restart), a chip
+    held beside the pot that a book's ``before_draw_chip`` places now."""
     if P[s, F_NFIRST] > 0:
         place_first(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
     if P[s, F_NHOLD] > 0 and P[s, F_DONE] == 0:
@@ -286,10 +283,10 @@ def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 
 @kernel
 def place_held(P, s, G, R, SK, SP, SC, rng, E, UF):
-    """Red Set 6, once the potion has ended: every chip still held beside the pot is placed after
-    the last chip by the same placement as a drawn chip (its book's distance, Pumpkin Patch Party,
-    the doubling; into the bowl past the last space) but without its action; a white still counts
-    towards the explosion, even after the stop."""
+    """Once the potion has ended, every chip still held beside the pot (``HOLD_T``: a book's, red
+    Set 6) is placed after the last chip by the same placement as a drawn chip (its book's
+    distance, Pumpkin Patch Party, the doubling; into the bowl past the last space) but without
+    its action; a white still counts towards the explosion, even after the stop."""
     for i in range(P[s, F_NHOLD]):
         t = P[s, HOLD_T + i]
         if in_bowl(P, s, R):
@@ -304,8 +301,8 @@ def place_held(P, s, G, R, SK, SP, SC, rng, E, UF):
 
 @kernel(inline=True)
 def after_potion(P, s, G, R, SK, SP, SC, rng, E, UF):
-    """Seat s's potion has ended (``quacks potion``): its book's hook (red Set 2's chips beside the
-    pot), then the chips it holds beside the pot placed (red Set 6)."""
+    """Seat s's potion has ended (``quacks potion``): its books' hook point ``potion_ended``, then
+    the chips it holds beside the pot placed (``place_held``)."""
     potion_ended(P, s, G, R, SK, SP, SC, rng, E, UF)
     if P[s, F_NHOLD] > 0:
         place_held(P, s, G, R, SK, SP, SC, rng, E, UF)
@@ -313,9 +310,9 @@ def after_potion(P, s, G, R, SK, SP, SC, rng, E, UF):
 
 @kernel(inline=True)
 def after_potions(P, G, R, SK, SP, SC, rng, E, UF):
-    """Every potion of the round has ended: each seat's book hook in start-player order (red Set
-    2's chips beside the pot), then the chips held beside the pot placed, seat by seat (red Set
-    6)."""
+    """Every potion of the round has ended: each seat's books' hook point ``potion_ended`` in
+    start-player order, then the chips held beside the pot placed, seat by seat
+    (``place_held``)."""
     n = G[G_NP]
     for k in range(n):
         potion_ended(P, (G[G_START_PLAYER] + k) % n, G, R, SK, SP, SC, rng, E, UF)

@@ -67,7 +67,7 @@ def stop_by_choice(P, s, E, G):
 
 @kernel(inline=True)
 def potion_start(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Seat s's potion begins: the chips a green Set 5 chip picked are placed first, then True if
+    """Seat s's potion begins: the chips a rule picked to go first are placed first, then True if
     the first chip is to be drawn (never refused), False if the potion is already over (placed
     first, a script with no draws, an empty bag)."""
     if P[s, F_NFIRST] > 0:

@@ -20,8 +20,11 @@ class Field:
 
     For a record (a kernel output read by the reports), ``columns`` are the report columns the
     field becomes and ``arrow`` their type name (``pyarrow`` type function, e.g. ``"int16"``);
-    ``internal`` marks a field no report column comes from. A field with an empty name is spare
-    room: unused entries kept so that the offsets after it do not move.
+    ``internal`` marks a field no report column comes from. ``reset`` says when the kernel zeroes
+    it, whoever writes it: ``"potion"`` as every potion starts (``sim.kernel.bag.empty_pot``),
+    ``"single"`` as a single potion starts (``quacks potion``: a rule keeps it across rounds).
+    A field with an empty name is spare room: unused entries kept so that the offsets after it do
+    not move.
     """
 
     name: str
@@ -31,6 +34,7 @@ class Field:
     columns: tuple[str, ...] = ()
     arrow: str = ""
     internal: bool = False
+    reset: str = ""
 
 
 def spare(width: int) -> Field:
@@ -84,6 +88,11 @@ class Table:
     def layout(self) -> list[tuple[str, int, int]]:
         """``(name, offset, width)`` of every named field, in order."""
         return [(f.name, self.offsets[f.name], f.width) for f in self.named()]
+
+    def reset_entries(self, when: str) -> list[int]:
+        """The offset of every entry of the fields zeroed ``when`` (``Field.reset``), in order."""
+        return [self.offsets[f.name] + j for f in self.named() if f.reset == when
+                for j in range(f.width)]
 
     def column_types(self) -> dict[str, str]:
         """The report columns of the fields not marked internal, in order, with their arrow type

@@ -18,7 +18,6 @@ from sim.kernel.cards.hooks import potion_setup
 from sim.kernel.decisions.slots import SC_WIDTH
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
-    ASIDE,
     BAGCNT,
     CHIPS,
     F_BOWL_N,
@@ -27,13 +26,13 @@ from sim.kernel.layout import (
     F_FORCED_N,
     F_FORCED_PTR,
     F_NCHIPS,
-    F_NHOLD,
     F_PROTECTED,
     F_REWARD,
     F_SCORE,
     G_CARD,
     G_WIDTH,
     P_WIDTH,
+    PLAYER,
     R_POTION_CARD,
     R_VP,
 )
@@ -51,6 +50,9 @@ VP_AT = 54 + BOWL_ROWS
 BREW_AT = VP_AT + VP_ROWS
 BREW_SUM_AT = BREW_AT + BREW_ROWS
 HIST_ROWS = BREW_SUM_AT + 54
+# the player fields a rule keeps across rounds (red Set 2's chips beside the pot), as the layout
+# declares them (``reset="single"``): a single potion starts them at 0
+SINGLE_ZEROED = np.array(PLAYER.reset_entries("single"), dtype=np.int64)
 
 
 @kernel(inline=True)
@@ -76,9 +78,8 @@ def brew_one(P, G, R, SK, SP, SC, FD, rng, E, bag, bag_counts, start, limit, fla
     P[0, F_FLASK] = flask
     P[0, F_FORCED_N] = 0
     P[0, F_FORCED_PTR] = 0
-    for j in range(3):
-        P[0, ASIDE + j] = 0
-    P[0, F_NHOLD] = 0
+    for f in SINGLE_ZEROED:
+        P[0, f] = 0
     P[0, F_SCORE] = 0  # what the chips score while brewing (each potion from 0)
     empty_pot(P, 0, start, limit)
     potion_card(P, G, R, E)

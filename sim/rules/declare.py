@@ -341,6 +341,9 @@ BOOK_HOOK_POINTS: tuple[HookPoint, ...] = (
     # added with the shipped books as plugins (issue 46), in the order of a round
     HookPoint("bag_refilled", _p("P s R"), doc="seat s's bag was just refilled, before its "
               "potion (red Set 2: its chips kept beside the pot stay out)"),
+    HookPoint("draw_protected", _p("P s R"), "False", draw_time=True,
+              doc="a chip was just drawn: True when an explosion on it still scores VP and coins "
+              "(blue Set 2's window over the next draws; the book counts the draw off)"),
     HookPoint("not_placed", _p("P s t G R E"), "False", draw_time=True, per_chip=True,
               colour="TYPE_COLOUR[t]", doc="True: drawn chip t is set beside the pot instead "
               "of placed (red Set 2)"),
@@ -351,6 +354,9 @@ BOOK_HOOK_POINTS: tuple[HookPoint, ...] = (
               per_chip=True, colour="c", doc="the spaces chip t (colour c) moves when placed: "
               "its value and the book's extra distance (red Sets 1, 3-5, yellow Sets 4, 6, "
               "locoweed Set 5); a card's extra (Pumpkin Patch Party) is then not added"),
+    HookPoint("doubles_next", _p("P s R"), "False", draw_time=True,
+              doc="a chip is being placed: True when its distance doubles (the extra may be "
+              "declined; yellow Set 2: the chip after its yellow chip; the book spends it)"),
     HookPoint("doubled_move", _p("c move R"), "move", draw_time=True, per_chip=True,
               colour="c", doc="a distance just doubled (yellow Set 2), as far as the chip's book "
               "lets it go (locoweed Set 5)"),

@@ -3,7 +3,7 @@
 
 Blue Set 2 (crow skull, draw): a protection window over the next (value) draws, in which an
 explosion still scores VP and coins (no bonus die); windows do not add up, the longer remaining one
-counts (``F_PROTECT``, read by ``sim.kernel.brew.place_drawn``)."""
+counts (``F_PROTECT``; each draw asks the hook point ``draw_protected``)."""
 
 from __future__ import annotations
 
@@ -22,3 +22,13 @@ def placed(P, s, t, G, E):
     if TYPE_VALUE[t] > P[s, F_PROTECT]:
         P[s, F_PROTECT] = TYPE_VALUE[t]
     record(E, G, s, EV_PROTECT, P[s, F_PROTECT], 0, 0)
+
+
+@kernel(inline=True)
+def draw_protected(P, s):
+    """A chip was just drawn: whether it is inside a window (an explosion on it scores VP and
+    coins both); the draw counts off the window."""
+    protected = P[s, F_PROTECT] > 0
+    if protected:
+        P[s, F_PROTECT] -= 1
+    return protected

@@ -12,9 +12,11 @@ book; ``SOURCE`` is the generated text (``python -m sim.kernel.books.hooks`` pri
 hook points the cards call too (``bag_refilled``, ``chip_bought``) are generated into
 ``sim.kernel.books.gain_hooks`` and named here from there.
 
-Hook points, in the order of a round: ``bag_refilled``; per chip, inlined, one compare of the
+Hook points, in the order of a round: ``bag_refilled``; per draw, inlined, one compare of the
+ruleset's book when none uses it: ``draw_protected``; per chip, inlined, one compare of the
 chip's colour when no book acts: ``not_placed``, ``acting_type``, ``chip_move`` (``NO_BOOK_MOVE``
-for a colour with no move of its own: a card's applies), ``doubled_move``, ``has_action`` /
+for a colour with no move of its own: a card's applies), ``doubles_next`` (a compare of the book),
+``doubled_move``, ``has_action`` /
 ``chip_action`` (a book's ``placed`` or ``chip_action``); ``before_draw_chip``, ``potion_ended``;
 step B, each seat in start-player order: ``grants_at_b`` (a flag), ``green_at_b``, ``purple_at_b``,
 ``coins_at_b``, ``bought_at_b`` (a scripted seat), ``black_at_b``, ``user_books_at_b`` (the
@@ -23,8 +25,8 @@ point calls a book for the chips of the colours it acts on (its own, or ``book(.
 red Set 4's white chips).
 
 Chips held beside the pot (red Set 6) and chips picked to go first (green Set 5) are placed by
-``sim.kernel.brew`` (``place_held``, ``place_first``), driven by their state (``F_NHOLD``,
-``F_NFIRST``).
+``sim.kernel.brew`` (``place_held``, ``place_first``): the core's placements, whose fields
+(``HOLD_T``, ``FIRST_T``, ...) the layout documents as the core's, filled by the books.
 
 The Numba cache stamps this module with every module of the folder (the marker line below, read
 by ``sim.numba_cache``); with a rules file loaded, every kernel that depends on this table is

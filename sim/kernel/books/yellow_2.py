@@ -2,8 +2,8 @@
 the yellow's value.
 
 Yellow Set 2 (mandrake, draw): the next chip placed may move twice as far (offered when it is
-placed, ``F_DOUBLE`` in ``sim.kernel.brew.place_chip``; an extra distance the red slot may
-decline)."""
+placed: ``F_DOUBLE``, spent through the hook point ``doubles_next``; an extra distance
+the red slot may decline)."""
 
 from __future__ import annotations
 
@@ -21,3 +21,12 @@ def placed(P, s, G, E):
     """The yellow chip just placed: the next chip's distance doubles."""
     P[s, F_DOUBLE] = 1
     record(E, G, s, EV_DOUBLE, 0, 0, 0)
+
+
+@kernel(inline=True)
+def doubles_next(P, s):
+    """A chip is being placed: whether a yellow chip doubles its distance (spent now)."""
+    if P[s, F_DOUBLE] != 0:
+        P[s, F_DOUBLE] = 0
+        return True
+    return False

@@ -21,7 +21,6 @@ from sim.kernel.layout import (
     F_CARD_USED,
     F_LIMIT,
     F_NPOT,
-    F_SIX_N,
     F_START,
     F_WHITE,
 )
@@ -52,10 +51,11 @@ def free_draws(P, s):
 def _second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Once the first 5 chips are placed (drawn without risk): the strategy may put everything
     back and brew again from the start; return True if it did. Everything of the abandoned potion
-    goes back to the bag: the pot, the bowl, held chips and a witch's chips in hand; what a book
-    keeps of it is its hook point ``potion_restarted`` (red Set 2: its chips set beside the pot
-    during it go back, those kept from earlier rounds stay out; green Set 5: its picks are placed
-    first again). The flask and witch pennies stay spent."""
+    goes back to the bag: the pot, the bowl, held chips and a witch's chips in hand (emptying the
+    pot zeroes what the layout declares per potion, ``reset="potion"``, a witch's too); what a
+    book keeps of it is its hook point ``potion_restarted`` (red Set 2: its chips set beside the
+    pot during it go back, those kept from earlier rounds stay out; green Set 5: its picks are
+    placed first again). The flask and witch pennies stay spent."""
     P[s, F_CARD_USED] = 1
     over = 1 if P[s, F_WHITE] > P[s, F_LIMIT] else 0
     if answer(P, s, over, default(P, s, over, G, R), G, R, SK, SP, SC, rng, UF) != 1:
@@ -63,7 +63,6 @@ def _second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
     potion_restarted(P, s, R)  # what the books keep of it, before the pot is emptied
     reset_potion(P, s, P[s, F_START], P[s, F_BASE_LIMIT])
     bag_refilled(P, s, R)
-    P[s, F_SIX_N] = 0
     P[s, F_CARD_USED] = 1
     card_event(E, G, s, GAIN_RESTART, 0)
     return True
