@@ -139,6 +139,17 @@ def test_the_books_declare_their_events_and_the_core_list_names_none():
             assert not re.search(rf"\b{const}\b", text), (path, const)
 
 
+def test_each_books_declared_event_is_recorded_with_its_code():
+    """A book module's ``EV_X = event_code(BOOK, "name")``: one per declared event, each one
+    recorded (``record(E, G, s, EV_X, ...)``) in the module."""
+    for src in shipped_books():
+        text = src.path.read_text(encoding="utf-8")
+        got = re.findall(r'^(EV_\w+) = event_code\(BOOK, "(\w+)"\)$', text, flags=re.M)
+        assert sorted(n for _, n in got) == sorted(e.name for e in src.decl.events), src.path
+        for const, _ in got:
+            assert re.search(rf"record\(E, G, \w+, {const}, ", text), (src.path, const)
+
+
 def test_rule_event_codes_never_collide():
     """A rule's codes come from its declaration (a book's colour and set, a card's number) and
     its events' order: every book any colour may have, every card the kernel has room for, and the

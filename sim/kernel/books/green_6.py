@@ -29,4 +29,4 @@ def green_at_b(P, s, G, die, DS, supply, rng, E):
     for _ in range(g * die_rolls(G)):
         roll_die(P, s, G, die, DS, supply, rng, E)
     if g > 0:
-        record(E, G, s, g, 0, 0)
+        record(E, G, s, EV_GREEN_DIE, g, 0, 0)
