@@ -16,6 +16,14 @@ number (:meth:`ProjectCacheLocator.get_disambiguator`), so a longer docstring ab
 move it to a new cache entry. A module's code hash is kept on disk beside the cache, under the
 hash of its bytes (:func:`code_hash`), so a start-up parses only the files that changed.
 
+The stamp is also in every cache file's name (``game.play_games-q<stamp>.py311.nbi``): two
+checkouts of different sources (git worktrees, branches) sharing one cache keep an entry each
+instead of overwriting each other's, and switching back loads instead of compiling. Numba would
+overwrite a stale entry in place; here a new stamp makes new files, so each function keeps the
+files of its newest :data:`STAMPS_KEPT` stamps and the older ones are deleted when a new stamp
+is first compiled (:func:`prune_stamps`): the cache takes at most that many times the disk of
+one checkout's.
+
 The locator is handed to Numba through ``NUMBA_CACHE_LOCATOR_CLASSES`` (Numba 0.67 or later),
 set by :func:`configure` before Numba is imported; nothing here imports Numba until Numba asks
 for a locator, so commands that compile nothing never pay for it.
@@ -38,8 +46,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("sim", "strategies")
 LOCATOR = "sim.numba_cache.ProjectCacheLocator"
 # Numba's own locators stay behind ours, for cached functions outside this project
-# in every cache file's name in place of Numba's line number (see get_disambiguator)
+# in every cache file's name in place of Numba's line number, before the stamp (see
+# get_disambiguator)
 CACHE_DISAMBIGUATOR = "q"
+# the stamps whose files each cached function keeps (two checkouts and a step back or forward)
+STAMPS_KEPT = 3
 NUMBA_LOCATORS = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator",
                   "IPythonCacheLocator", "ZipCacheLocator")
 
@@ -322,6 +333,40 @@ def kernel_source_hash() -> str:
     return module_stamp("sim/kernel/game.py")
 
 
+def disambiguator(rel: str) -> str:
+    """The part of a cache file's name after the function's: ``q<stamp of rel>``."""
+    return f"{CACHE_DISAMBIGUATOR}{module_stamp(rel)}"
+
+
+def prune_stamps(folder: str, function: str, keep: str) -> list[str]:
+    """Delete the cache files of ``function`` (``module.qualname`` as Numba names its files) in
+    ``folder`` under stamps other than ``keep`` beyond the newest ``STAMPS_KEPT - 1`` (by their
+    index's time); return the names deleted. Files of the unstamped names before stamps were in
+    them (``-q.py311``) count as one stamp. A file gone already, or held by another process,
+    is left (a reader that finds an entry gone compiles it)."""
+    prefix = f"{function}-{CACHE_DISAMBIGUATOR}"
+    try:
+        names = [e.name for e in os.scandir(folder) if e.name.startswith(prefix)]
+    except OSError:
+        return []
+    stamps: dict[str, float] = {}
+    for name in names:
+        stamp = name[len(prefix):].split(".", 1)[0]
+        if name.endswith(".nbi") and stamp != keep:
+            try:
+                stamps[stamp] = os.path.getmtime(os.path.join(folder, name))
+            except OSError:
+                pass
+    old = sorted(stamps, key=stamps.get, reverse=True)[max(STAMPS_KEPT - 1, 0):]
+    gone = [n for n in names if n[len(prefix):].split(".", 1)[0] in old]
+    for name in gone:
+        try:
+            os.remove(os.path.join(folder, name))
+        except OSError:
+            pass
+    return gone
+
+
 def is_cached(entry: str) -> bool:
     """True when the on-disk cache holds an up-to-date compiled ``entry``
     (``path/module.function`` relative to the project root, e.g. ``"sim/kernel/game.play_games"``),
@@ -332,7 +377,7 @@ def is_cached(entry: str) -> bool:
         return False
     stem = Path(rel).stem
     stamp = module_stamp(rel)
-    for index in Path(cache_folder(rel)).glob(f"{stem}.{func}-*.nbi"):
+    for index in Path(cache_folder(rel)).glob(f"{stem}.{func}-{disambiguator(rel)}.*.nbi"):
         try:
             with open(index, "rb") as f:
                 pickle.load(f)  # Numba's version
@@ -365,8 +410,9 @@ def _locator_class():
 
         def get_disambiguator(self):
             # not the line number: a docstring edit above the function must not move it to a
-            # new cache entry (Numba's index key already holds the function's bytecode)
-            return CACHE_DISAMBIGUATOR
+            # new cache entry (Numba's index key already holds the function's bytecode); the
+            # stamp: another checkout's sources keep their own entry
+            return disambiguator(self._rel)
 
         @classmethod
         def from_function(cls, py_func, py_file):
@@ -378,6 +424,14 @@ def _locator_class():
                 self.ensure_cache_path()
             except OSError:
                 return None
+            # Numba's name for the function's files (_CacheImpl.get_filename_base)
+            function = f"{Path(py_file).stem}.{py_func.__qualname__}".replace("<", "").replace(
+                ">", "")
+            folder = self.get_cache_path()
+            index = (f"{function}-{disambiguator(rel)}.py{sys.version_info[0]}"
+                     f"{sys.version_info[1]}{getattr(sys, 'abiflags', '')}.nbi")
+            if not os.path.exists(os.path.join(folder, index)):  # a new stamp: to be compiled
+                prune_stamps(folder, function, module_stamp(rel))
             return self
 
     return ProjectCacheLocator

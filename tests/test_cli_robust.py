@@ -167,7 +167,7 @@ def test_potion_counts_do_not_depend_on_the_pieces(monkeypatch, stop):
     one_call = potion_histograms(np.uint64(seed), 0, n, *args, 64, *slot_table())
     assert one_call[:54].sum() == n  # each potion once by its space, once by its VP, once by
     assert one_call[pot.VP_AT:pot.BREW_AT].sum() == n  # its chips' VP while brewing
-    assert one_call[pot.BREW_AT:].sum() == n
+    assert one_call[pot.BREW_AT:pot.BREW_SUM_AT].sum() == n
     bounds = [0, 1, 7, 4096, 11_111, 29_999, 30_000]
     pieces = sum(potion_histograms(np.uint64(seed), a, b - a, *args, max(1, min(64, b - a)),
                                    *slot_table())

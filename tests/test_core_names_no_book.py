@@ -78,13 +78,45 @@ def test_the_books_declare_their_round_file_state_keys():
             assert f'"{key}"' not in text and f"'{key}'" not in text, (path.name, key)
 
 
-def test_the_cards_touch_no_red_set2_field():
-    """A Second Chance's restart gives red Set 2's chips set aside back through the books' hook
-    point ``potion_restarted`` (``sim.kernel.books.gain_hooks``), not by their fields."""
-    aside = re.compile(r"\bASIDE(_NEW)?\b")
-    for path in (ROOT / "sim" / "kernel" / "cards").rglob("*.py"):
-        assert not aside.search(path.read_text(encoding="utf-8")), path
-    assert "def potion_restarted(" in (BOOKS / "red_2.py").read_text(encoding="utf-8")
+def book_fields() -> set[str]:
+    """The player-row fields a book keeps, read from their layout declarations: the doc names a
+    book's set ("green Set 5") and no card (``base_limit``: "yellow Set 3, cards")."""
+    from sim.kernel.layout import PLAYER
+
+    book = re.compile(rf"\b({'|'.join(BOOK_COLOUR_NAMES)}) Sets? \d", re.I)
+    return {PLAYER.const_name(f) for f in PLAYER.named()
+            if book.search(f.doc) and "card" not in f.doc.lower()}
+
+
+def cards_naming(fields: set[str], cards: Path = ROOT / "sim" / "kernel" / "cards"
+                 ) -> list[tuple[str, str]]:
+    """(card module, field) for every card module under ``cards`` that names one of ``fields``."""
+    word = re.compile(rf"\b({'|'.join(sorted(fields))})\b")
+    return [(path.name, m) for path in sorted(cards.rglob("*.py"))
+            for m in sorted(set(word.findall(path.read_text(encoding="utf-8"))))]
+
+
+def test_the_book_fields_are_read_from_the_layout():
+    assert {"ASIDE", "ASIDE_NEW", "FIRST_T", "F_NFIRST", "F_FIRST_USED", "HOLD_T", "F_NHOLD",
+            "F_HELD_PTR", "F_NRED", "F_DOUBLE", "F_PROTECT"} <= book_fields()
+    assert "F_BASE_LIMIT" not in book_fields() and "F_WHITE" not in book_fields()
+
+
+def test_the_cards_touch_no_book_field():
+    """A Second Chance's restart gives red Set 2's chips set aside back and has green Set 5's
+    picks placed first again through the books' hook point ``potion_restarted``
+    (``sim.kernel.books.gain_hooks``), not by their fields: no card names a book's field."""
+    assert cards_naming(book_fields()) == []
+    for book in ("red_2", "green_5"):
+        assert "def potion_restarted(" in (BOOKS / f"{book}.py").read_text(encoding="utf-8")
+
+
+def test_a_card_naming_a_book_field_is_caught(tmp_path):
+    """The check above fails on a card that names one (the old A Second Chance's lines)."""
+    old = "first = P[s, F_FIRST_USED]\nP[s, F_NFIRST] = first\nP[s, ASIDE + j] -= 1\n"
+    (tmp_path / "old.py").write_text(old, encoding="utf-8")
+    assert cards_naming(book_fields(), tmp_path) == [
+        ("old.py", "ASIDE"), ("old.py", "F_FIRST_USED"), ("old.py", "F_NFIRST")]
 
 
 def test_the_core_tests_no_books_set_number():

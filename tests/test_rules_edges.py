@@ -150,6 +150,18 @@ def test_restart_places_green_set_5_picks_first_again():
     assert spots(out) == [("r4", 4), ("o1", 5)]
 
 
+def test_restart_places_both_green_set_5_picks_first_again_in_their_order():
+    # decisions.md: "green Set 5 picks are placed first in the restarted potion too" (component
+    # data: several are placed in the player's order). Herb Witches, green Set 5, round 3: the g2
+    # and o1 picked last round are placed first, in that order: g2 -> 2, o1 -> 3; w3 -> 6,
+    # w3 -> 9, o1 -> 10: five chips, white 6 (limit 7): A Second Chance restarts. The g2 and o1
+    # are placed first again -> 2, 3, then the last draw o1 -> 4. (If green Set 5's
+    # potion_restarted were not called, the restarted potion would be the o1 -> 1 alone.)
+    out = seats(3, {"bag": "g2,w3x2,o1x2", "first": "g2,o1", "draws": "w3,w3,o1,o1"}, QUIET,
+                rules="herb-witches", card="a-second-chance", sets=["books.green=5"])[0]
+    assert spots(out) == [("g2", 2), ("o1", 3), ("o1", 4)]
+
+
 def test_restart_puts_held_red_set_6_chips_back():
     # Red Set 6: r1 -> 1, g1 drawn after it is held; w3 -> 4, w3 -> 7, o1 -> 8, o1 -> 9: five chips
     # placed, white 6: restart. The held g1 is back in the bag: g1 -> 1, stop; nothing is held.

@@ -16,12 +16,19 @@ from sim.kernel.decisions import slots as S
 from sim.kernel.layout import (
     MAX_CHIPS,
 )
-from sim.kernel.potions import BOWL_ROWS, BREW_AT, HIST_ROWS, VP_AT, potion_histograms
+from sim.kernel.potions import (
+    BOWL_ROWS,
+    BREW_AT,
+    BREW_SUM_AT,
+    HIST_ROWS,
+    VP_AT,
+    potion_histograms,
+)
 from sim.rules import chips
 from sim.rules.book_files import chosen_flag
 from sim.rules.chip_limits import parse_chips_capped
 from sim.rules.ruleset import SET_COLOURS, Ruleset
-from sim.stats.intervals import mean_ci, wilson
+from sim.stats.intervals import mean_ci, t_ci, wilson
 from strategies.builtin import DEFAULT_COIN_VALUE, blank_arrays, parse_stop_policy, parse_strategy
 from strategies.registry import slot_table
 
@@ -140,7 +147,8 @@ def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
     rows after the 54 spaces too (``sim.kernel.potions``): 54 + b counting the potions whose
     overflow bowl scores b VP (they are in row 53 too), ``VP_AT`` + v those that score v VP in
     all (space, bowl and what the chips scored while brewing), ``BREW_AT`` + v those whose chips
-    scored v VP while brewing; :func:`summarize` reads them.
+    scored v VP while brewing, ``BREW_SUM_AT`` + s the VP the chips of the potions ending on
+    space s scored; :func:`summarize` and :func:`hist_value` read them.
 
     Potion i uses random stream (seed, i), so the counts are the same however the index range
     is split: it is worked through in pieces of about ``piece_seconds`` each (one compiled call
@@ -244,11 +252,37 @@ def outcome_values(q: PotionQuery, coin_value: float, ruby_value: float) -> np.n
 
 def hist_value(hist: np.ndarray, values: np.ndarray, *, is_exact: bool):
     """(expected value, 95% interval or None) of a histogram: probabilities when exact, counts
-    when sampled; ``values`` from :func:`outcome_values`."""
+    when sampled; ``values`` from :func:`outcome_values`. A sampled histogram with every row
+    (``sample(full=True)``) adds the VP each potion's chips scored while brewing, whatever its
+    outcome (scored at once, not part of an exploded pot's choice); its interval is from each
+    potion's value in all (the chips' VP summed by reward space gives the covariance)."""
+    cells = hist[:54]
     if is_exact:
-        return float((hist * values).sum() / hist.sum()), None
-    ev, ci = mean_ci(values.ravel(), hist.ravel())
+        return float((cells * values).sum() / cells.sum()), None
+    if not scores_while_brewing(hist):
+        ev, ci = mean_ci(values.ravel(), cells.ravel())
+        return ev, list(ci)
+    brew = brewing_counts(hist)
+    b = np.arange(len(brew), dtype=np.float64)
+    s1 = float((cells * values).sum() + (b * brew).sum())
+    s2 = float((cells * values ** 2).sum() + 2 * (values * hist[BREW_SUM_AT:BREW_SUM_AT + 54]).sum()
+               + (b * b * brew).sum())
+    ev, ci = t_ci(s1, s2, float(cells.sum()))
     return ev, list(ci)
+
+
+def brewing_counts(hist: np.ndarray) -> np.ndarray | None:
+    """Counts of the potions whose chips scored v VP while brewing (index v), from a histogram
+    with every row (``sample(full=True)``); None for a histogram of the 54 spaces only."""
+    if hist.shape[0] < HIST_ROWS:
+        return None
+    return hist[BREW_AT:BREW_SUM_AT].sum(axis=1)
+
+
+def scores_while_brewing(hist: np.ndarray) -> bool:
+    """Whether the chips of some potion of a histogram with every row scored VP while brewing."""
+    brew = brewing_counts(hist)
+    return brew is not None and bool(brew[1:].any())
 
 
 N_OUTCOMES = 3  # histogram columns: intact, exploded, exploded but protected (blue Set 2)
@@ -266,7 +300,8 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
     Every rule is valued with the same value of a reward space (VP + coins x ``coin_value`` +
     ruby x ``ruby_value``; an exploded pot takes the better of VP and coins). Exact when the bag
     is small enough to enumerate, else sampled (``n`` potions each; the optimal stopper, which
-    solves the potion at every draw, samples ``n_optimal``) with 95% intervals.
+    solves the potion at every draw, samples ``n_optimal``) with 95% intervals; a sampled value
+    adds the VP the chips scored while brewing (:func:`hist_value`).
     ``progress(rules done, rules)`` is called after every rule.
     """
     rules = list(rules)
@@ -290,8 +325,10 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
                    "n": None}
         else:
             m = n_optimal if (n_optimal and rule.split(":")[0] == "optimal") else n
-            hist = sample_optimal(qq, m, seed) if kind == S.STOP_OPTIMAL else sample(qq, m, seed)
+            hist = (sample_optimal(qq, m, seed, full=True) if kind == S.STOP_OPTIMAL
+                    else sample(qq, m, seed, full=True))
             ev, ci = hist_value(hist, values, is_exact=False)
+            hist = hist[:54]
             row = {"rule": rule, "exact": False, "expected_value": ev, "expected_value_ci": ci,
                    "n": int(hist.sum())}
         tot = hist.sum()
@@ -316,6 +353,7 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
     has the bowl) and what its chips scored while brewing (``expected_brewing_vp``: a book or
     card that scores as a chip is placed); without them the expected VP is the space's."""
     rs = q.ruleset
+    full = hist
     rows = hist[54:] if hist.shape[0] > 54 else None
     hist = hist[:54]
     total = float(hist.sum())
@@ -352,8 +390,8 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
         out["expected_reward_space_ci"] = list(ci)
         out["expected_coins_ci"] = list(mean_ci(rs.coins, reward_w)[1])
         out["expected_vp_ci"] = list(mean_ci(vp_values, vp_weights)[1])
-    if rows is not None:
-        brew = rows[BREW_AT - 54:].sum(axis=1)
+    brew = brewing_counts(full)
+    if brew is not None:
         out["expected_brewing_vp"] = float((np.arange(len(brew)) * brew).sum() / total)
         out["expected_brewing_vp_ci"] = list(mean_ci(np.arange(len(brew)), brew)[1])
     if rows is not None and has_bowl(q):

@@ -137,6 +137,9 @@ def print_thresholds(res, rules_display: str) -> None:
               markup=False)
     out.print(f"value = VP + {v['coin']:g} x coins + {v['ruby']:g} x ruby (an exploded pot takes "
               "the better of VP and coins)", markup=False)
+    if s.get("brewing_vp"):
+        out.print("VP and value count what the chips score while brewing; the optimal stopper "
+                  "decides by the reward space's value alone, so a rule may beat it", markup=False)
     out.print(f"{how}; optimal stopper {ohow}; {s.get('seconds', 0)} s", markup=False)
     t = Table(show_header=True, header_style="bold")
     for col in ("stop rule", "P(explode)", "reward space", "coins", "VP", "rubies", "value",

@@ -42,12 +42,15 @@ from sim.kernel.rng import CHOICE_STREAM, N_STREAMS, stream_seed
 BOWL_ROWS = 32  # histogram rows for the overflow bowl's VP (the last one: that many or more)
 # histogram rows for the VP a potion scores: its reward space's, its bowl's and what its chips
 # scored while brewing (a book or card's effect: blue Set 4, a user's green Sprouts); then the
-# chips' alone (the last row of each: that many or more, which no bag of the game reaches)
+# chips' alone (the last row of each: that many or more, which no bag of the game reaches); then,
+# a row per reward space, the chips' VP summed over the potions ending there (for the covariance
+# of a potion's value and its chips' VP: ``quacks thresholds``' value interval)
 VP_ROWS = 128
 BREW_ROWS = 64
 VP_AT = 54 + BOWL_ROWS
 BREW_AT = VP_AT + VP_ROWS
-HIST_ROWS = BREW_AT + BREW_ROWS
+BREW_SUM_AT = BREW_AT + BREW_ROWS
+HIST_ROWS = BREW_SUM_AT + 54
 
 
 @kernel(inline=True)
@@ -91,7 +94,7 @@ def potion_histograms(seed, first, n, bag, start, limit, flask, R, SK, SP, n_chu
     54 + b (b < BOWL_ROWS) count the potions whose overflow bowl holds chips and scores b VP (they
     are counted at space 53 as well); rows ``VP_AT`` + v count the potions scoring v VP in all
     (reward space, bowl and chips), rows ``BREW_AT`` + v those whose chips scored v VP while
-    brewing."""
+    brewing, row ``BREW_SUM_AT`` + s the VP the chips of the potions ending on space s scored."""
     hist = np.zeros((n_chunks, HIST_ROWS, 3), dtype=np.int64)
     for c in prange(n_chunks):
         lo = first + c * n // n_chunks
@@ -127,7 +130,9 @@ def run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start,
             hist[54 + min(bowl_vp(P, 0), BOWL_ROWS - 1), outcome] += 1
             vp += bowl_vp(P, 0)
         hist[VP_AT + min(max(vp, 0), VP_ROWS - 1), outcome] += 1
-        hist[BREW_AT + min(max(P[0, F_SCORE], 0), BREW_ROWS - 1), outcome] += 1
+        brewed = min(max(P[0, F_SCORE], 0), BREW_ROWS - 1)
+        hist[BREW_AT + brewed, outcome] += 1
+        hist[BREW_SUM_AT + P[0, F_REWARD], outcome] += brewed
 
 
 @kernel(nrt=True)

@@ -388,9 +388,10 @@ BOOK_HOOK_POINTS: tuple[HookPoint, ...] = (
               "(bought at step E, or given by a card) goes elsewhere than its bag (black Set 5's "
               "gift); the cards call it through sim.kernel.books.gain_hooks"),
     HookPoint("potion_restarted", _p("P s R"), doc="seat s's potion is put back to be brewed "
-              "again (A Second Chance), before its bag is refilled: what the book keeps of the "
-              "abandoned potion (red Set 2: the chips set beside the pot during it go back); the "
-              "cards call it through sim.kernel.books.gain_hooks"),
+              "again (A Second Chance), before the pot is emptied and the bag refilled: what the "
+              "book keeps of the abandoned potion (red Set 2: the chips set beside the pot during "
+              "it go back; green Set 5: its picks are placed first again); the cards call it "
+              "through sim.kernel.books.gain_hooks"),
 )
 BOOK_HOOKS: dict[str, HookPoint] = {h.name: h for h in BOOK_HOOK_POINTS}
 # a book module's other public names: the built-in answer to its questions, and the round file's

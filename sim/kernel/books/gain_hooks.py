@@ -13,6 +13,7 @@ apart (``sim.numba_cache.RULES_TABLES``).
 """
 
 # numba-cache-depends: sim/kernel/books/black_5.py
+# numba-cache-depends: sim/kernel/books/green_5.py
 # numba-cache-depends: sim/kernel/books/red_2.py
 
 from __future__ import annotations

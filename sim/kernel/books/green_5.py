@@ -17,7 +17,7 @@ from sim.kernel.decisions.slots import script_slot
 from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import F_NFIRST, F_NPOT, FIRST_T, POT_T, R_PRICE
+from sim.kernel.layout import F_FIRST_USED, F_NFIRST, F_NPOT, FIRST_T, POT_T, R_PRICE
 from sim.rules.book_numbers import question_number
 from sim.rules.chips import N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import SCRIPT_CHIPS, book, event, script_key, state_key
@@ -79,6 +79,14 @@ def green_at_b(P, s, G, R, SK, SP, SC, rng, E, UF):
             P[s, FIRST_T + P[s, F_NFIRST]] = t
             P[s, F_NFIRST] += 1
             record(E, G, s, EV_GREEN_FIRST, t, 0, 0)
+
+
+@kernel
+def potion_restarted(P, s):
+    """A Second Chance's restart, before the pot is emptied (which zeroes ``F_FIRST_USED``, not
+    ``F_NFIRST``): the picks placed first in the abandoned potion are placed first again, before
+    the next draw (``sim.kernel.brew.before_draw``)."""
+    P[s, F_NFIRST] = P[s, F_FIRST_USED]
 
 
 def read_state(P, s, key, first, bag):

@@ -19,9 +19,7 @@ from sim.kernel.layout import (
     F_BASE_LIMIT,
     F_BOWL_N,
     F_CARD_USED,
-    F_FIRST_USED,
     F_LIMIT,
-    F_NFIRST,
     F_NPOT,
     F_SIX_N,
     F_START,
@@ -54,18 +52,17 @@ def free_draws(P, s):
 def _second_chance(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Once the first 5 chips are placed (drawn without risk): the strategy may put everything
     back and brew again from the start; return True if it did. Everything of the abandoned potion
-    goes back to the bag: the pot, the bowl, red Set 2 chips set beside the pot during it (those
-    kept from earlier rounds stay out), held red Set 6 chips and a witch's chips in hand; green
-    Set 5 picks are placed first again. The flask and witch pennies stay spent."""
+    goes back to the bag: the pot, the bowl, held chips and a witch's chips in hand; what a book
+    keeps of it is its hook point ``potion_restarted`` (red Set 2: its chips set beside the pot
+    during it go back, those kept from earlier rounds stay out; green Set 5: its picks are placed
+    first again). The flask and witch pennies stay spent."""
     P[s, F_CARD_USED] = 1
     over = 1 if P[s, F_WHITE] > P[s, F_LIMIT] else 0
     if answer(P, s, over, default(P, s, over, G, R), G, R, SK, SP, SC, rng, UF) != 1:
         return False
-    potion_restarted(P, s, R)  # what the books keep of it (red Set 2's chips set aside)
-    first = P[s, F_FIRST_USED]
+    potion_restarted(P, s, R)  # what the books keep of it, before the pot is emptied
     reset_potion(P, s, P[s, F_START], P[s, F_BASE_LIMIT])
     bag_refilled(P, s, R)
-    P[s, F_NFIRST] = first  # placed before the next draw (sim.kernel.brew.before_draw)
     P[s, F_SIX_N] = 0
     P[s, F_CARD_USED] = 1
     card_event(E, G, s, GAIN_RESTART, 0)

@@ -137,7 +137,9 @@ def round_values(ruleset: Ruleset, round_: int, coin_value: float | None,
 class ThresholdsResult:
     """``table``: one row per stop rule and the optimal stopper; ``policy``: the optimal
     stopper's decisions by (chips drawn, white total), empty when it was sampled; ``summary``:
-    the inputs, the optimal value, the best thresholds and how each part was computed."""
+    the inputs, the optimal value, the best thresholds and how each part was computed
+    (``brewing_vp``: some potion's chips scored VP while brewing, counted in its VP and value,
+    which the optimal stopper's own value leaves out)."""
 
     table: pd.DataFrame
     policy: pd.DataFrame
@@ -242,19 +244,22 @@ def compute_thresholds(bag: str = "start", *, ruleset: Ruleset, start: int = 0,
             policy = pd.DataFrame(columns=POLICY_COLUMNS)
         if progress is not None:
             progress(len(enumerated), total)
-    rows = []
+    rows, brewing = [], False
     for i, ((kind, threshold, rule), qq) in enumerate(zip(specs, queries)):
-        hist = hists[i] if rules_exact else pot.sample(qq, n, seed)
+        hist = hists[i] if rules_exact else pot.sample(qq, n, seed, full=True)
         rows.append(_row(kind, threshold, rule, hist, qq, values, rules_exact, seed))
+        brewing = brewing or pot.scores_while_brewing(hist)
         if progress is not None and not rules_exact:
             progress(len(rows), total)
-    hist = hists[-1] if optimal_exact else pot.sample_optimal(qo, n_optimal, seed)
+    hist = hists[-1] if optimal_exact else pot.sample_optimal(qo, n_optimal, seed, full=True)
     rows.append(_row("optimal", None, "optimal", hist, qo, values, optimal_exact, seed))
+    brewing = brewing or pot.scores_while_brewing(hist)
     if progress is not None:
         progress(total, total)
     table = _finish_table(rows)
     summary = _summary(q, table, cv=cv, rv=rv, round_=round_, card=card, n=n, seed=seed,
                        rules_exact=rules_exact, optimal_exact=optimal_exact, subs=subs)
+    summary["brewing_vp"] = brewing
     summary["policy_note"] = ("" if optimal_exact else
                               "no policy map: it needs the exact optimal stopper (Set 1 books, no "
                               f"card, at most {cap:,} sub-bags; this bag has {subs:,})")
@@ -281,9 +286,12 @@ def modes(q: pot.PotionQuery, exact: str = "auto") -> tuple[bool, bool, int, int
 
 def _row(kind: str, threshold, rule: str, hist: np.ndarray, q: pot.PotionQuery, values: np.ndarray,
          is_exact: bool, seed: int) -> dict:
-    """One table row: ``quacks potion``'s figures for the rule, its rubies and its value."""
+    """One table row: ``quacks potion``'s figures for the rule, its rubies and its value. A
+    sampled ``hist`` has every row (``pot.sample(full=True)``): its VP and value count what the
+    chips scored while brewing (``expected_brewing_vp``), as ``quacks potion``'s VP does; an
+    enumerated one needs none (Set 1 books and no card: no chip scores while brewing)."""
     s = pot.summarize(hist, q, is_exact=is_exact, seed=None if is_exact else seed)
-    weights = hist.sum(axis=1)
+    weights = hist[:54].sum(axis=1)
     ruby = q.ruleset.ruby
     if is_exact:
         s["expected_rubies"] = float((weights * ruby).sum() / weights.sum())
@@ -295,7 +303,7 @@ def _row(kind: str, threshold, rule: str, hist: np.ndarray, q: pot.PotionQuery, 
     for m in MEASURES[:-1]:
         lo, hi = s.get(m + "_ci") or (np.nan, np.nan)
         row.update({m: s[m], m + "_lo": float(lo), m + "_hi": float(hi)})
-    row["n"] = None if is_exact else int(hist.sum())
+    row["n"] = None if is_exact else int(weights.sum())
     row["exact"] = bool(is_exact)
     return row
 
