@@ -208,8 +208,10 @@ def closure(rel: str) -> tuple[str, ...]:
 
 # the keyword argument that documents a declared value (``Field(..., doc="...")``): not code
 DOC_KEYWORD = "doc"
+# an event's declaration (``event(...)``, sim.rules.event_declare): its text is documentation too
+EVENT_CALL, EVENT_TEXT_KEYWORD = "event", "text"
 # in the memo's key: a new Python may dump a tree differently, a new normaliser hashes otherwise
-CODE_HASH_VERSION = f"code-1/{sys.version_info[0]}.{sys.version_info[1]}"
+CODE_HASH_VERSION = f"code-2/{sys.version_info[0]}.{sys.version_info[1]}"
 CODE_HASHES_FILE = "code-hashes.json"
 CODE_HASHES_KEPT = 4000  # entries the memo keeps (the oldest half goes when it is full)
 
@@ -220,7 +222,8 @@ def _is_docstring(node: ast.stmt) -> bool:
 
 
 class _DropTexts(ast.NodeTransformer):
-    """Removes what cannot change compiled code: docstrings and ``doc=`` keyword arguments."""
+    """Removes what cannot change compiled code: docstrings, ``doc=`` keyword arguments and an
+    event declaration's ``text=`` (``event(..., text=...)``)."""
 
     def generic_visit(self, node):
         body = getattr(node, "body", None)
@@ -228,14 +231,22 @@ class _DropTexts(ast.NodeTransformer):
                 and body and _is_docstring(body[0])):
             node.body = body[1:] or [ast.Pass()]
         if isinstance(node, ast.Call):
-            node.keywords = [k for k in node.keywords if k.arg != DOC_KEYWORD]
+            dropped = (DOC_KEYWORD, EVENT_TEXT_KEYWORD) if _is_event_call(node) else (DOC_KEYWORD,)
+            node.keywords = [k for k in node.keywords if k.arg not in dropped]
         return super().generic_visit(node)
 
 
+def _is_event_call(node: ast.Call) -> bool:
+    """Whether a call is an event's declaration: ``event(...)`` or ``<module>.event(...)``."""
+    f = node.func
+    return (f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute)
+            else "") == EVENT_CALL
+
+
 def code_text(source: bytes | str) -> str:
-    """A module's code as the stamp sees it: its syntax tree without docstrings and ``doc=``
-    keyword arguments, dumped without positions (so comments, formatting and line numbers do not
-    count either)."""
+    """A module's code as the stamp sees it: its syntax tree without docstrings, ``doc=``
+    keyword arguments and events' ``text=``, dumped without positions (so comments, formatting
+    and line numbers do not count either)."""
     return ast.dump(_DropTexts().visit(ast.parse(source)), include_attributes=False)
 
 

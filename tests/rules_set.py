@@ -55,22 +55,28 @@ def rewrite(stem: str, folder: Path) -> Path:
 
 
 # a user's book with its own question to a strategy and the built-in answer to it (``default``),
-# as a card has its choice, and its own round-file key (``yellow_gold``) read by its ``scripted``:
+# as a card has its choice, its own round-file key (``yellow_gold``) read by its ``scripted`` and
+# its own event (``gold``, recorded with the code ``event_code`` derives from its declaration):
 # yellow Set 7, a yellow chip placed may buy VP (its value) for a ruby
 GOLD = '''
 from sim.kernel.books.common import scripted_bit, scripting
 from sim.kernel.decisions.choices import book_answer
 from sim.kernel.decisions.slots import script_slot
+from sim.kernel.event_codes import event_code
+from sim.kernel.events import record
 from sim.kernel.layout import F_RUBIES, F_SCORE, F_YELLOW_PTR
 from sim.rules.chips import TYPE_VALUE
-from sim.rules.declare import SCRIPT_BITS, book, script_key
+from sim.rules.declare import SCRIPT_BITS, book, event, script_key
 
 BOOK = book("yellow", 7, "draw", name="Golden Mandrake", prices=4, questions=(
     ("yellow-gold", "the yellow chip's value", "1 pay a ruby for that many VP"),), script=(
     script_key("yellow_gold", SCRIPT_BITS, 16, doc="one per yellow chip: true pays a ruby"),),
+    events=(event("gold", a="chip:chip", b="vp", text="golden mandrake: {chip} buys {vp} VP "
+                  "for a ruby", doc="the yellow chip; the VP bought"),),
     doc="A yellow chip placed may buy VP, its value, for 1 ruby.")
 Q_GOLD = BOOK.question("yellow-gold")
 GOLD_AT = script_slot(BOOK, "yellow_gold")
+EV_GOLD = event_code(BOOK, "gold")
 
 
 def default(P, s, arg, G, R, decline):
@@ -83,7 +89,7 @@ def scripted(P, s, q, arg, SC):
     return scripted_bit(P, s, F_YELLOW_PTR, GOLD_AT, SC)
 
 
-def placed(P, s, t, G, R, SK, SP, SC, rng, UF):
+def placed(P, s, t, G, R, SK, SP, SC, rng, E, UF):
     """Yellow chip t was just placed by seat s."""
     if P[s, F_RUBIES] >= 1:
         if scripting(SK, s):
@@ -95,6 +101,7 @@ def placed(P, s, t, G, R, SK, SP, SC, rng, UF):
         if a == 1:
             P[s, F_RUBIES] -= 1
             P[s, F_SCORE] += TYPE_VALUE[t]
+            record(E, G, s, EV_GOLD, t, TYPE_VALUE[t], 0)
 '''
 
 

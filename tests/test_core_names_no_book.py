@@ -230,3 +230,137 @@ def test_the_core_tests_no_books_set_number():
     declared = {(s.decl.colour, s.decl.set): s.decl.puts_back for s in shipped_books()}
     assert declared[("yellow", 1)] == "white" and declared[("yellow", 5)] == "any"
     assert {v for k, v in declared.items() if k not in (("yellow", 1), ("yellow", 5))} == {""}
+
+
+# --- events: a book's own events are declared with it (event(...)), the core's list names none ---
+
+def _book_events() -> dict[str, list]:
+    """Every shipped book's own events: name -> (book, declaration) for each book declaring it."""
+    out: dict[str, list] = {}
+    for src in shipped_books():
+        for e in src.decl.events:
+            out.setdefault(e.name, []).append((src.decl, e))
+    return out
+
+
+def test_the_books_declare_their_events_and_the_core_list_names_none():
+    from sim.kernel.event_codes import EVENT_CODES
+
+    declared = _book_events()
+    assert {"protect", "red_after", "blue_look", "yellow_return", "green", "purple",
+            "locoweed", "blue_white"} <= set(declared)
+    assert not set(declared) & {name for _, name in EVENT_CODES}
+    # rules that declare one name (purple Sets 3, 6: purple_vp) declare it alike
+    for name, users in declared.items():
+        assert len({(e.text, e.fields, e.text_by)
+                    for _, e in users}) == 1, name
+    # the kernel outside the books and the api name no book's event: no EV_ constant of theirs
+    # (none is in sim.kernel.layout), and the api no event name of theirs as a string (but a
+    # colour's)
+    from sim.kernel import layout as L
+
+    consts = {line.split(" = event_code")[0] for src in shipped_books()
+              for line in src.path.read_text(encoding="utf-8").splitlines()
+              if " = event_code(BOOK," in line}
+    assert "EV_PROTECT" in consts and not consts & set(vars(L))
+    names = [n for n in declared if n not in BOOK_COLOUR_NAMES]
+    for path in _core():
+        text = path.read_text(encoding="utf-8")
+        for name in names if ROOT / "sim" / "api" in path.parents else ():
+            assert f'"{name}"' not in text and f"'{name}'" not in text, (path, name)
+        for const in consts:
+            assert not re.search(rf"\b{const}\b", text), (path, const)
+
+
+def test_each_books_declared_event_is_recorded_with_its_code():
+    """A book module's ``EV_X = event_code(BOOK, "name")``: one per declared event, each one
+    recorded (``record(E, G, s, EV_X, ...)``) in the module."""
+    for src in shipped_books():
+        text = src.path.read_text(encoding="utf-8")
+        got = re.findall(r'^(EV_\w+) = event_code\(BOOK, "(\w+)"\)$', text, flags=re.M)
+        assert sorted(n for _, n in got) == sorted(e.name for e in src.decl.events), src.path
+        for const, _ in got:
+            assert re.search(rf"record\(E, G, \w+, {const}, ", text), (src.path, const)
+
+
+def test_rule_event_codes_never_collide():
+    """A rule's codes come from its declaration (a book's colour and set, a card's number) and
+    its events' order: every book any colour may have, every card the kernel has room for, and the
+    core's, all distinct; the shipped rules' codes are those."""
+    from sim.api.event_table import EVENTS, rule_events
+    from sim.kernel.event_codes import CARD_EVENTS, LAST_EVENT_CODE, RULE_EVENTS, event_code
+    from sim.rules.card_numbers import MAX_CARDS
+    from sim.rules.declare import BOOK_SETS, EVENTS_PER_RULE, card, event
+    from sim.rules.declare import book as declare_book
+
+    names = [f"e{i}" for i in range(EVENTS_PER_RULE)]
+    evs = tuple(event(n, text=n) for n in names)
+    codes = [e.code for e in EVENTS]
+    for colour in BOOK_COLOUR_NAMES:
+        for s in range(1, BOOK_SETS):
+            b = declare_book(colour, s, "draw", name="x", doc="x", events=evs)
+            codes += [event_code(b, n) for n in names]
+    for number in range(1, MAX_CARDS + 1):
+        c = card(number, "x", "blue", name="x", doc="x", events=evs)
+        codes += [event_code(c, n) for n in names]
+    assert len(set(codes)) == len(codes)
+    assert max(e.code for e in EVENTS) < RULE_EVENTS <= min(codes[len(EVENTS):])
+    assert max(codes) == LAST_EVENT_CODE and CARD_EVENTS > RULE_EVENTS
+    shipped = rule_events()
+    assert len(shipped) == sum(len(s.decl.events) for s in shipped_books())
+    assert all(c in codes for c in shipped)
+
+
+def test_a_rule_declares_at_most_its_codes_and_names_its_events():
+    import pytest
+
+    from sim.rules.declare import BOOK_SETS, EVENTS_PER_RULE, event
+    from sim.rules.declare import book as declare_book
+
+    many = tuple(event(f"e{i}", text="x") for i in range(EVENTS_PER_RULE + 1))
+    with pytest.raises(ValueError, match="at most"):
+        declare_book("red", 7, "draw", name="x", doc="x", events=many)
+    with pytest.raises(ValueError, match="one a name"):
+        declare_book("red", 7, "draw", name="x", doc="x", events=many[:1] * 2)
+    with pytest.raises(ValueError, match="set number"):
+        declare_book("red", BOOK_SETS, "draw", name="x", doc="x")
+    with pytest.raises(ValueError, match="kind"):
+        event("x", a="n:float")
+
+
+def test_a_books_event_decodes_and_reads_as_declared():
+    """The api's entries for the books' events are built from their declarations: fields by
+    kind, or the book's decoder, and the replay text (worked by hand)."""
+    from sim.api.event_table import event_by_name
+    from sim.api.events import event_dict, event_text
+    from sim.kernel.event_codes import event_code
+    blue2 = next(s.decl for s in shipped_books() if s.decl.id == "blue-2")
+    code = event_code(blue2, "protect")
+    assert event_by_name("protect").code == code and event_by_name("protect").rule == "blue-2"
+    d = event_dict((3, 1, code, 2, 0, 0))
+    assert d == {"round": 3, "event": "protect", "seat": 1, "draws": 2}
+    assert event_text(d, ["ann", "bob"]) == "  bob (seat 1): protected for the next 2 draws"
+    red2 = next(s.decl for s in shipped_books() if s.decl.id == "red-2")
+    from sim.rules.chips import R1 as r1
+
+    bowl = event_dict((1, 0, event_code(red2, "red_after"), r1, 0, 60))
+    assert bowl == {"round": 1, "event": "red_after", "seat": 0, "chip": "r1", "action": "bowl",
+                    "index": None}
+    assert event_text(bowl, ["ann"]) == ("  ann (seat 0): r1 from beside the pot into the "
+                                         "overflow bowl")
+    loco = event_dict((1, 0, event_by_name("locoweed").code, -1, -1, 0))
+    assert loco == {"round": 1, "event": "locoweed", "seat": 0, "copies": None, "spaces": None}
+
+
+def test_an_event_text_is_left_out_of_the_cache_stamp():
+    """``text=`` of an ``event(...)`` is documentation, like ``doc=``: the stamp's code text of a
+    book module does not see it; a field's name it does, and another call's ``text=``."""
+    from sim import numba_cache as nc
+
+    src = (BOOKS / "blue_2.py").read_text(encoding="utf-8")
+    old = '"protected for the next {draws:~draw}"'
+    assert old in src
+    assert nc.code_text(src) == nc.code_text(src.replace(old, '"protected: {draws:~draw}"'))
+    assert nc.code_text(src) != nc.code_text(src.replace('a="draws"', 'a="window"'))
+    other = "x = f(text='a')\n"
+    assert nc.code_text(other) != nc.code_text(other.replace("'a'", "'b'"))

@@ -181,7 +181,8 @@ def test_a_cached_function_is_not_named_by_its_line():
 TEXT_EDITS = [
     ("sim/api/event_table.py", '"draws {chip}"', '"draws the chip {chip}"'),
     ("sim/api/event_table.py", '"bag empty"', '"the bag is empty"'),
-    ("sim/rules/cards.py", '"card: {b:+d} VP"', '"card: {b:+d} victory points"'),
+    ("sim/api/event_table.py", '"card: {effect} {chip|amount}"', '"card effect: {effect} '
+     '{chip|amount}"'),
     ("sim/rules/books.py", '"tier 0..3"', '"the tier, 0..3"'),
 ]
 TEXT_MODULES = sorted({rel for rel, _, _ in TEXT_EDITS})

@@ -374,6 +374,15 @@ def test_blue_places_the_chip_it_picks(bag, draws, placed, white_total, reward):
     assert res["white_total"] == white_total and res["reward_space"] == reward
 
 
+def test_draws_events_read_as_each_events_one_declared_text():
+    # Blue Set 2: b2 on 2 opens a protection window of 2 draws (its book's own event, declared
+    # with it: "protected for the next {draws:~draw}"), o1 on 3, the bag is empty: reward 4. Each
+    # event's text is the replay's (no second table), the draws themselves are the list's own.
+    res = brew("b2,o1", "b2,o1", sets=["books.blue=2"])
+    assert res["events"] == ["b2 -> space 2", "protected for the next 2 draws", "o1 -> space 3",
+                             "bag empty; reward space 4 (white 0)"]
+
+
 def test_blue_with_only_whites_places_nothing_and_returns_them():
     # b2 on 2 looks at w1, w2: no non-white -> nothing placed, both back, total 0; reward 3.
     res = brew("b2,w1,w2", "b2,w1,w2")

@@ -149,6 +149,10 @@ def test_a_books_text_edit_recompiles_nothing_and_a_rule_edit_only_its_users(tre
     text = stamps([("sim/kernel/books/red_1.py", "With 1-2 orange chips", "With one or two "
                     "orange chips")])
     assert [m for m in before if before[m] != text[m]] == []
+    # an event's text, declared with its book (event(..., text=...)): no stamp changes either
+    text = stamps([("sim/kernel/books/blue_2.py", '"protected for the next {draws:~draw}"',
+                    '"protected for {draws:~draw}"')])
+    assert [m for m in before if before[m] != text[m]] == []
     book = "sim/kernel/books/red_1.py"
     after = stamps([(book, "return 2 if n_orange >= 3", "return 3 if n_orange >= 3")])
     hit = {m for m in before if before[m] != after[m]}
@@ -191,6 +195,12 @@ gold = ({"bag": "y2,w1", "draws": "y2,w1", "rubies": 2},
         {"bag": "y2,w1", "draws": "y2,w1", "rubies": 1}, quiet)
 out["gold"] = play_round(["books.yellow=7"], *gold)
 out["gold-none"] = play_round(["books.yellow=3"], *gold)
+# its own event, in the round's events and a replay's text
+from sim.api.events import event_text
+d = {"players": 3, "round": 1, "die": ["vp1"] * 4, "player": [dict(p) for p in gold],
+     "set": ["books.yellow=7"]}
+out["gold-events"] = [[e, event_text(e, ["ann", "bob", "cy"])]
+                      for e in play_round_data(d, "test round")["events"] if e["event"] == "gold"]
 # its own round-file key: seat 0 declines, seat 1 pays (the built-in answers the other way round)
 out["gold-scripted"] = play_round(["books.yellow=7"], {**gold[0], "yellow_gold": [False]},
                                   {**gold[1], "yellow_gold": [True]}, quiet)
@@ -236,6 +246,10 @@ def test_a_users_book_asks_its_own_question_with_a_default_answer(compiled):
     assert (got[1]["rubies"], got[1]["score"]) == (none[1]["rubies"], none[1]["score"])
     # numbered after the shipped books' questions, listed with them
     assert compiled["questions"] == [10, "yellow-gold", "yellow", 7]
+    # its own event (book(..., events=(event("gold", ...),))): seat 0 paid, nobody else
+    assert compiled["gold-events"] == [[
+        {"round": 1, "event": "gold", "seat": 0, "chip": "y2", "vp": 2},
+        "  ann (seat 0): golden mandrake: y2 buys 2 VP for a ruby"]]
 
 
 def test_a_users_book_declares_its_own_round_file_key(compiled):

@@ -148,6 +148,7 @@ import numpy as np
 from sim.cli.user_input import load_rules_files
 load_rules_files(sys.argv[1:])
 from sim.api.game import play_batch
+from sim.api.events import event_text
 from sim.api.round_file import play_round_data
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
@@ -164,7 +165,9 @@ def play(card, *players, sets=()):
     res = play_round_data(d, "test round")
     gains = [[e["seat"], e["effect"], e["amount"]] for e in res["events"]
              if e.get("effect") in ("vp", "rubies")]
-    return {"players": res["players"], "gains": gains}
+    own = [[e, event_text(e, [f"p{i}" for i in range(len(players))])] for e in res["events"]
+           if e["event"] == "courage"]  # a user card's own event (Bottled Courage)
+    return {"players": res["players"], "gains": gains, "own": own}
 
 out = {}
 QUIET = {"bag": "w1", "draws": "w1"}
@@ -235,6 +238,14 @@ def test_bottled_courage_pays_a_ruby_for_two_vp(compiled):
     # false); seat 2 exploded (w3 x3 = 9 > 7): not asked; seat 3 (1 ruby, built-in: keep it).
     got = compiled["courage"]
     assert got["gains"] == [[0, "rubies", -1], [0, "vp", 2]]
+    # its own event (declared with the card, recorded with event_code): seats 0, 1, 3 asked
+    assert got["own"] == [
+        [{"round": 1, "event": "courage", "seat": 0, "rubies": 2, "paid": True},
+         "  p0 (seat 0): bottled courage: pays a ruby for 2 VP"],
+        [{"round": 1, "event": "courage", "seat": 1, "rubies": 2, "paid": False},
+         "  p1 (seat 1): bottled courage: keeps the rubies"],
+        [{"round": 1, "event": "courage", "seat": 3, "rubies": 1, "paid": False},
+         "  p3 (seat 3): bottled courage: keeps the rubies"]]
     assert got["players"][2]["exploded"]
     assert [p["rubies"] for p in got["players"]][:2] == [1, 2]
 

@@ -1,9 +1,11 @@
 """What a person reads of the kernel's events, declared once per event: how its row's fields
 ``a``, ``b``, ``c`` decode into named, JSON-ready fields, what they mean, and its replay text.
 
-The kernel's side, the codes and names in their order, is ``sim.kernel.event_codes``; this module
-is never imported by a kernel, so editing a text here recompiles nothing. Every event there has
-its entry here, in the same order (checked at import).
+The kernel's side, the core's codes and names in their order, is ``sim.kernel.event_codes``; this
+module is never imported by a kernel, so editing a text here recompiles nothing. Every core event
+there has its entry here, in the same order (checked at import). A book's or card's own events
+are declared with it (``event(...)``, ``sim.rules.event_declare``): ``rule_events`` builds their
+entries from the declarations of the rules loaded, the user's too.
 
 ``decode`` turns ``(a, b, c)`` into the event's fields (None: it has none); ``text`` is a template
 over the decoded event, filled by ``sim.api.events.event_text``: ``{k:~noun}`` /
@@ -20,15 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sim.kernel import layout as L
-from sim.kernel.event_codes import EVENT_CODES
+from sim.kernel.event_codes import EVENT_CODES, rule_events_base
 from sim.rules import chips
 from sim.rules.card_numbers import CARD_GAINS as GAIN_KINDS
+from sim.rules.event_declare import NAMED_FIELDS, EventDeclaration
+from sim.rules.event_declare import chip_field as chip
 
-NAMED_FIELDS = "{title}{fields}"  # "witch: witch upgrade, chips upgraded 2"
 DIE_NAMES = ("1 VP", "2 VP", "ruby", "droplet", "pumpkin")
 FACE_KEYS = ("vp1", "vp2", "ruby", "droplet", "pumpkin")
 CARD_GAINS = dict(enumerate(GAIN_KINDS))  # EV_CARD_GAIN kind -> its name
-LAST_CHIP_SPACE = 52  # every ruleset's last chip space (game.last_chip_space); past it: the bowl
 # why brewing ended (the stop event's reason), for every STOP_* of sim.kernel.layout
 STOP_NAMES = {L.STOP_CHOICE: "stopped", L.STOP_EMPTY: "bag empty", L.STOP_TRACK: "end of track",
               L.STOP_EXPLODED: "exploded", L.STOP_SCRIPT: "end of listed draws"}
@@ -51,11 +53,9 @@ class EventCode:
     c: str = ""
     text_by: str = ""
     heading: bool = False  # a heading of the replay: its text is not a seat's line
-
-
-def chip(t: int) -> str | None:
-    """A chip type's name, or None for a value that is no chip type (-1: none)."""
-    return chips.chip_name(t) if 0 <= t < chips.N_TYPES else None
+    rule: str = ""  # a rule's own event: the rule declaring it (a book's colour-set, a card's id)
+    takes_draw: bool = False  # quacks potion --draws: it takes a chip from the listed draws
+    returns: str = ""  # quacks potion --draws: it puts its chip back into the bag, by this
 
 
 def _ints(*keys: str) -> Decoder:
@@ -71,17 +71,6 @@ def _chip(*keys: str) -> Decoder:
 def _place(a, b, c):
     # c: red Set 6's chip held beside the pot, placed once the potion ended
     return {"chip": chip(a), "index": b, **({"held": True} if c else {})}
-
-
-def _red_after(a, b, c):
-    if b == 0 and c > LAST_CHIP_SPACE:  # placed past the last space: into the overflow bowl
-        return {"chip": chip(a), "action": "bowl", "index": None}
-    return {"chip": chip(a), "action": ("place", "keep", "return")[b], "index": c}
-
-
-def _red_hold(a, b, c):
-    # b == 2: a held chip placed now, before a draw, with its action
-    return {"chip": chip(a), "held": b == 1, **({"placed_from_beside": True} if b == 2 else {})}
 
 
 def _card(a, b, c):
@@ -169,9 +158,6 @@ def _tube(a, b, c):
     return {"glass": a, "bonus": glass_name(b), "given": not c}
 
 
-def _locoweed(a, b, c):
-    return {"copies": chip(a), "spaces": b if b >= 0 else None}
-
 
 def _ev(name: str, decode: Decoder | None, text: str | dict[str, str], **more) -> tuple:
     return name, decode, text, more
@@ -188,10 +174,6 @@ _DECLARED = (
     _ev("place", _place, "{chip} -> space {index}{held:? (held beside the pot)/}", a="chip type",
         b="space", c="1: a chip held beside the pot (red Set 6) placed once the potion ended"),
     _ev("explode", _ints("white_total"), "EXPLODES (white total {white_total})", a="white total"),
-    _ev("blue_look", _chip(), "blue looks at {chip}", a="chip type seen"),
-    _ev("blue_pick", _chip(), "blue places {chip:|nothing}", a="chip type placed, -1 none"),
-    _ev("yellow_return", _chip("index"), "yellow returns {chip} from space {index} to the bag",
-        a="white chip type returned", b="the space it leaves empty"),
     _ev("flask", _chip("index"), "flask returns {chip} from space {index} to the bag",
         a="white chip type returned", b="the space it leaves empty"),
     _ev("stop", _stop, "{reason}; reward space {reward_space} (white {white_total})",
@@ -199,8 +181,6 @@ _DECLARED = (
     _ev("reward", _ints("space", "coins", "vp"), "reward space {space}: {coins:~coin}, {vp} VP",
         a="space", b="coins", c="VP"),
     _ev("die", _face, "rolls the bonus die: {face}", a="face"),
-    _ev("green", _ints("rubies"), "green: +{rubies:~ruby/rubies}", a="rubies"),
-    _ev("purple", _ints("tier"), "purple tier {tier}", a="tier"),
     _ev("black", _ints("droplet", "ruby"), "black: droplet +{droplet}, ruby +{ruby}", a="droplet",
         b="ruby"),
     _ev("ruby", _ints("rubies"), "{rubies:~ruby/rubies} from the reward space",
@@ -223,32 +203,8 @@ _DECLARED = (
     _ev("red", _red, "{chip}: {taken:?takes/declines} +{extra} extra", a="chip type",
         b="extra distance offered (a red chip, yellow Sets 2/4/5, red Set 4's w1)",
         c="1 taken / 0 declined"),
-    _ev("red_aside", _chip(), "{chip} set beside the pot",
-        a="red chip type set beside the pot (red Set 2)"),
-    _ev("red_after", _red_after, {
-        "place": "{chip} from beside the pot -> space {index}",
-        "bowl": "{chip} from beside the pot into the overflow bowl",
-        "keep": "{chip} kept beside the pot",
-        "return": "{chip} back to the bag",
-    }, a="red chip type", b="0 placed / 1 kept beside the pot / 2 returned", c="space placed",
-        text_by="action"),
-    _ev("protect", _ints("draws"), "protected for the next {draws:~draw}",
-        a="draws in the protection window now (blue Set 2)"),
     _ev("protected", None, "the explosion falls in the protection window: VP and coins"),
-    _ev("blue_ruby", _ints("rubies"), "blue on a ruby space: +1 ruby", a="rubies (blue Set 3)"),
-    _ev("blue_vp", _ints("vp"), "blue on a ruby space: +{vp} VP", a="VP (blue Set 4)"),
-    _ev("double", None, "the next chip moves twice as far"),
     _ev("limit", _ints("limit"), "explosion limit now {limit}", a="explosion limit now"),
-    _ev("green_chip", _chip(), "green: takes {chip}", a="chip type taken (green Set 2)"),
-    _ev("green_move", _ints("spaces", "reward_space"),
-        "green: last chip +{spaces}; reward space {reward_space}", a="spaces",
-        b="new reward space (green Set 3)"),
-    _ev("green_droplet", _ints("droplet"),
-        "green: pays {droplet:~ruby/rubies} for droplet +{droplet}",
-        a="droplet moves bought with rubies (green Set 4)"),
-    _ev("purple_trade", _ints("tier"), "purple: trades tier {tier}", a="tier",
-        b="purple chips discarded (purple Set 2)"),
-    _ev("purple_vp", _ints("vp"), "purple: +{vp} VP", a="VP (purple Set 3)"),
     _ev("upgrade", _upgrade, "purple: {chip} becomes {to}", a="old chip type",
         b="new chip type (purple Set 4)"),
     _ev("card", _card, "fortune card: {card}", a="card number of the round"),
@@ -268,31 +224,10 @@ _DECLARED = (
     _ev("witch", witch_event, NAMED_FIELDS, a="witch called (0: pennies scored at the end)",
         b="what she did (see sim.api.events.witch_event)", c="more of what she did"),
     _ev("witch_look", _chip(), NAMED_FIELDS, a="chip type a witch drew to choose from"),
-    _ev("green_first", _chip(), NAMED_FIELDS,
-        a="chip type to place first next round (green Set 5)"),
-    _ev("green_die", _ints("rolls"), "green die: rolls {rolls}", a="bonus die rolls (green Set 6)"),
     _ev("first", _chip(), NAMED_FIELDS, a="chip type placed first, before any draw (green Set 5)"),
-    _ev("red_hold", _red_hold, NAMED_FIELDS, a="chip type drawn after a red chip (red Set 6)",
-        b="1 held for the end / 0 placed at once / 2 a held chip placed now, before a draw"),
-    _ev("yellow_push", _chip("spaces", "index"), NAMED_FIELDS, a="chip type drawn",
-        b="spaces the yellow moves on", c="its new space (yellow Set 5)"),
-    _ev("yellow_ruby", _ints("spaces"), "yellow ruby: spaces {spaces}",
-        a="spaces bought with a ruby (yellow Set 6)"),
     _ev("purple_coins", _ints("coins", "vp"), "purple coins: coins {coins}, vp {vp}",
         a="coins from the purple chips' spaces (purple Set 5)", b="VP (last round)"),
-    _ev("black_gift", _ints("to_seat"), "black gift: to seat {to_seat}",
-        a="seat whose bag the black chip goes into (black Set 5)"),
-    _ev("locoweed", _locoweed, NAMED_FIELDS, a="chip type copied (-1 none)",
-        b="spaces moved (locoweed)"),
-    _ev("black_ruby", _ints("rubies"), "black ruby: rubies {rubies}", a="rubies (black Set 5 / 6)"),
     _ev("visit", _visit, NAMED_FIELDS, a="the witch visiting this round (Visit from a Witch)"),
-    _ev("blue_orange", _ints("vp", "orange"),
-        "blue: {orange:~orange chip} in the pot, at least its value: +{vp} VP",
-        a="VP: the blue chip's value (blue Set 5)", b="orange chips in the pot"),
-    _ev("blue_white", _ints("rubies", "looked"),
-        "blue: +{rubies:~ruby/rubies}, one per white 1-chip among the {looked:~chip} before it",
-        a="rubies: white 1-chips among the chips looked at (blue Set 6)",
-        b="chips looked at (the blue chip's value, fewer if the pot has fewer)"),
 )
 
 if tuple(name for name, *_ in _DECLARED) != tuple(name for _const, name in EVENT_CODES):
@@ -305,8 +240,59 @@ EVENTS: tuple[EventCode, ...] = tuple(
 )
 BY_CODE: dict[int, EventCode] = {e.code: e for e in EVENTS}
 BY_NAME: dict[str, EventCode] = {e.name: e for e in EVENTS}
+# how a rule's event field shows, by its declared kind (sim.rules.event_declare.FIELD_KINDS)
+FIELD_VALUES: dict[str, Callable[[int], object]] = {
+    "int": int, "chip": chip, "bool": bool, "opt": lambda v: v if v >= 0 else None}
+
+
+def _decoder(decl: EventDeclaration) -> Decoder | None:
+    """A rule's event's decoder: its own (``decode=``), or its fields by their kinds."""
+    if decl.decode is not None or not decl.fields:
+        return decl.decode
+    fields = decl.fields
+    return lambda a, b, c: {key: FIELD_VALUES[kind](v) for (key, kind), v in zip(fields, (a, b, c))}
+
+
+def _rule_entries(rule: str, base: int, events: tuple[EventDeclaration, ...]) -> list[EventCode]:
+    return [EventCode("", e.name, base + i, _decoder(e), e.template, e.a, e.b, e.c, e.text_by,
+                      rule=rule, takes_draw=e.takes_draw, returns=e.returns)
+            for i, e in enumerate(events)]
+
+
+# the rules loaded when last built, their events by code, and by name (the first of a name)
+_RULES_SEEN: list = [None, {}, {}]
+
+
+def rule_events() -> dict[int, EventCode]:
+    """The events the books and cards loaded declare (shipped and a user's), by code: rebuilt
+    when a rules file added one."""
+    from sim.rules.book_files import book_sources
+    from sim.rules.card_numbers import CARD_SOURCES
+
+    books = book_sources()
+    seen = (len(books), len(CARD_SOURCES))
+    if _RULES_SEEN[0] != seen:
+        entries = [e for src in books if src.decl.events for e in _rule_entries(
+            src.decl.id, rule_events_base(src.decl), src.decl.events)]
+        entries += [e for n, src in enumerate(CARD_SOURCES, 1) if src.decl.events
+                    for e in _rule_entries(src.decl.id, rule_events_base(src.decl, n),
+                                           src.decl.events)]
+        by_name: dict[str, EventCode] = {}
+        for e in entries:
+            by_name.setdefault(e.name, e)
+        _RULES_SEEN[:] = [seen, {e.code: e for e in entries}, by_name]
+    return _RULES_SEEN[1]
 
 
 def event_by_code(code: int) -> EventCode | None:
-    """The declared event with this code, or None."""
-    return BY_CODE.get(code)
+    """The declared event with this code (the core's or a rule's), or None."""
+    return BY_CODE.get(code) or rule_events().get(code)
+
+
+def event_by_name(name: str) -> EventCode | None:
+    """The declared event of this name (the core's, else the first rule declaring it: rules that
+    declare one name declare it alike, checked by tests/test_core_names_no_book.py), or None."""
+    if name in BY_NAME:
+        return BY_NAME[name]
+    rule_events()
+    return _RULES_SEEN[2].get(name)

@@ -9,12 +9,12 @@ import string
 import numpy as np
 
 from sim.api.event_table import (  # noqa: F401 (CARD_GAINS, FACE_KEYS: read from here)
-    BY_NAME,
     CARD_GAINS,
     EVENTS,
     FACE_KEYS,
     NAMED_FIELDS,
     event_by_code,
+    event_by_name,
 )
 from sim.rules.ruleset import Ruleset
 
@@ -34,7 +34,7 @@ def count_events(E: np.ndarray) -> int:
     return int(nz[-1]) + 1 if len(nz) else 0
 
 
-EVENT_NAMES = {e.code: e.name for e in EVENTS}  # declared in sim.kernel.event_codes
+EVENT_NAMES = {e.code: e.name for e in EVENTS}  # the core's, declared in sim.kernel.event_codes
 
 
 def event_dict(row) -> dict:
@@ -86,7 +86,7 @@ def event_text(d: dict, names: list[str], ruby_costs: dict[str, int] | None = No
     costs = ruby_costs or {}
     who = f"  {names[d['seat']]} (seat {d['seat']}): " if "seat" in d else ""
     e = d["event"]
-    ev = BY_NAME.get(e)
+    ev = event_by_name(e)
     fields = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in d.items()
                        if k not in ("round", "event", "seat") and v is not None)
     values = {**d, "title": e.replace("_", " "), "fields": f": {fields}" if fields else "",

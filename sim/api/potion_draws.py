@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.api.event_table import event_by_code
+from sim.api.events import event_dict, event_text
 from sim.api.potion import PotionInputError, PotionQuery, card_id
 from sim.kernel.layout import (
     F_EXPLODED,
@@ -17,6 +19,7 @@ from sim.kernel.layout import (
 from sim.kernel.potions import potion_forced
 from sim.rules import chips
 from sim.rules.chip_limits import parse_chips_capped
+from sim.rules.event_declare import LAST_CHIP_SPACE
 from strategies.registry import slot_table
 
 
@@ -90,19 +93,20 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
             "at right after it"
         )
     ev = E[: G[G_NEV]]
+    decoded = [(event_by_code(int(row[2])), event_dict(row)) for row in ev]
     placements = [{"chip": chips.chip_name(int(P[0, L.POT_T + i])), "index": int(P[0, L.POT_P + i])}
                   for i in range(int(P[0, L.F_NPOT]))]
-    returned = []
-    events = []
-    for row in ev:
-        code, a, b, c = int(row[2]), int(row[3]), int(row[4]), int(row[5])
-        if code in (L.EV_FLASK, L.EV_YELLOW):
-            returned.append({"chip": chips.chip_name(a), "index": b,
-                             "by": "flask" if code == L.EV_FLASK else "yellow"})
-        events.append(_event_text(code, a, b, c))
+    # a chip sent back to the bag: by the flask, or by a rule's event that declares it returns one
+    returned = [{"chip": d["chip"], "index": d["index"],
+                 "by": "flask" if e.code == L.EV_FLASK else e.returns}
+                for e, d in decoded if e is not None and (e.code == L.EV_FLASK or e.returns)]
+    # each event's one declared text (a draw is the list's own); no seat names: one potion
+    events = [event_text({k: v for k, v in d.items() if k != "seat"}, [])
+              for e, d in decoded if e is None or e.code != L.EV_DRAW]
     reward = int(P[0, F_REWARD])
     rs = q.ruleset
-    used = sum(1 for row in ev if row[2] in (5, 8))  # EV_DRAW, EV_BLUE_LOOK
+    used = sum(1 for e, _ in decoded  # a draw, or a chip looked at (declared takes_draw)
+               if e is not None and (e.code == L.EV_DRAW or e.takes_draw))
     return {
         "bag": chips.format_counts(have),
         "draws": draws_spec,
@@ -127,7 +131,7 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
            if int(P[0, L.F_BOWL_N]) or any(r[2] == L.EV_BOWL for r in ev) else {}),
         "rules": rs.name,
         "overrides": list(rs.overrides),
-        "events": [e for e in events if e],
+        "events": events,
     }
 
 
@@ -136,7 +140,8 @@ def _flasked_from_bowl(ev, i: int) -> bool:
     index past the last space)."""
     from sim.kernel import layout as L
 
-    return i + 1 < len(ev) and int(ev[i + 1, 2]) == L.EV_FLASK and int(ev[i + 1, 4]) > 52
+    return (i + 1 < len(ev) and int(ev[i + 1, 2]) == L.EV_FLASK
+            and int(ev[i + 1, 4]) > LAST_CHIP_SPACE)
 
 
 def _beside(P) -> np.ndarray:
@@ -146,47 +151,3 @@ def _beside(P) -> np.ndarray:
     counts = np.zeros(chips.N_TYPES, dtype=np.int64)
     counts[chips.R1 : chips.R1 + 3] = P[0, L.ASIDE : L.ASIDE + 3]
     return counts
-
-
-def _card_gain_text(kind: int, b: int) -> str:
-    """Text of a card's effect event (kinds declared in sim.rules.card_numbers.CARD_GAINS, their
-    texts in sim.rules.cards.GAIN_TEXTS)."""
-    from sim.rules.card_numbers import CARD_GAINS
-    from sim.rules.cards import GAIN_TEXTS
-
-    name = chips.chip_name(b) if 0 <= b < chips.N_TYPES else ""
-    text = GAIN_TEXTS.get(CARD_GAINS[kind], "") if 0 <= kind < len(CARD_GAINS) else ""
-    return text.format(b=b, chip=name)
-
-
-def _event_text(code: int, a: int, b: int, c: int = 0) -> str:
-    from sim.kernel import layout as L
-
-    if code in (L.EV_BLUE_ORANGE, L.EV_BLUE_WHITE):  # blue Sets 5, 6: the declared text
-        from sim.api.events import event_dict, event_text
-
-        return event_text(event_dict((0, -1, code, a, b, c)), [])
-    name = chips.chip_name(a) if 0 <= a < chips.N_TYPES else "none"
-    return {
-        L.EV_RED: f"{name}: {'takes' if c else 'declines'} +{b} extra",
-        L.EV_ASIDE: f"{name} set beside the pot",
-        L.EV_RED_AFTER: (f"{name} placed after the last chip -> space {c}" if b == 0 else
-                         f"{name} kept beside the pot" if b == 1 else
-                         f"{name} returned to the bag"),
-        L.EV_PROTECT: f"protected for the next {a} draws",
-        L.EV_PROTECTED: "explosion inside the protection window: VP and coins both count",
-        L.EV_BLUE_RUBY: f"blue on a ruby space: +{a} ruby",
-        L.EV_BLUE_VP: f"blue on a ruby space: +{a} VP",
-        L.EV_DOUBLE: "the next chip moves twice as far",
-        L.EV_LIMIT: f"explosion limit now {a}",
-        L.EV_CARD_GAIN: _card_gain_text(a, b),
-        L.EV_CARD_LOOK: f"card looks at {name}",
-        L.EV_PLACE: f"{name} -> space {b}",
-        L.EV_EXPLODE: f"explode (white total {a})",
-        L.EV_BLUE_LOOK: f"blue looks at {name}",
-        L.EV_BLUE_PICK: f"blue places {name}" if a >= 0 else "blue places nothing",
-        L.EV_YELLOW: f"yellow returns {name} from space {b} to the bag",
-        L.EV_FLASK: f"flask returns {name} from space {b} to the bag",
-        L.EV_STOP: f"stop, reward space {b}",
-        L.EV_BOWL: f"{name} into the overflow bowl (value {b})",
-    }.get(code, "")

@@ -1,13 +1,25 @@
-"""The kernel's event codes, declared once: per code its constant (``EV_*``, exported by
-``sim.kernel.layout``) and its name in replays and JSON.
+"""The kernel's event codes, declared once: per core event its constant (``EV_*``, exported by
+``sim.kernel.layout``) and its name in replays and JSON; and the codes of a rule's own events.
 
-An event row is ``round, seat, code, a, b, c`` (``EVENT_ROW``); codes are numbered from 1 in the
-order of ``EVENT_CODES`` (0 is an empty row), so new events go at the end. What ``a``, ``b``, ``c``
-mean, how they decode into named fields and the replay text are declared with each event in
-``sim.api.event_table``, which no kernel imports: editing a text recompiles nothing.
+An event row is ``round, seat, code, a, b, c`` (``EVENT_ROW``); the core's codes are numbered from
+1 in the order of ``EVENT_CODES`` (0 is an empty row), so new events go at the end. What ``a``,
+``b``, ``c`` mean, how they decode into named fields and the replay text are declared with each
+event in ``sim.api.event_table``, which no kernel imports: editing a text recompiles nothing.
+
+The core's events are those the core records for every rule (a draw, a reward, a card turned up)
+and those shared code records for several rules (``red``: an extra distance offered, red Sets 1,
+3-5, yellow Sets 2, 4, 5; ``limit``: yellow Set 3, Living in Luxury; ``upgrade``: purple Set 4 and
+a witch). A book's or card's own events are declared with it (``book(..., events=(event(...),
+...))``, ``sim.rules.event_declare``) and recorded with ``event_code(BOOK, name)``: codes from
+``RULE_EVENTS`` on, ``EVENTS_PER_RULE`` for each rule, the books' by colour and set, then the
+cards' by number, so no two rules (shipped or a user's) share one and nothing is numbered by hand.
 """
 
 from __future__ import annotations
+
+from sim.rules.card_numbers import MAX_CARDS
+from sim.rules.declare import BOOK_COLOUR_NAMES, BOOK_SETS, BookDeclaration, CardDeclaration
+from sim.rules.event_declare import EVENTS_PER_RULE, event_index
 
 EVENT_ROW = ("round", "seat", "code", "a", "b", "c")
 
@@ -20,15 +32,10 @@ EVENT_CODES: tuple[tuple[str, str], ...] = (
     ("EV_DRAW", "draw"),
     ("EV_PLACE", "place"),
     ("EV_EXPLODE", "explode"),
-    ("EV_BLUE_LOOK", "blue_look"),
-    ("EV_BLUE_PICK", "blue_pick"),
-    ("EV_YELLOW", "yellow_return"),
     ("EV_FLASK", "flask"),
     ("EV_STOP", "stop"),
     ("EV_REWARD", "reward"),
     ("EV_DIE", "die"),
-    ("EV_GREEN", "green"),
-    ("EV_PURPLE", "purple"),
     ("EV_BLACK", "black"),
     ("EV_RUBY", "ruby"),
     ("EV_CHOICE", "choice"),
@@ -40,19 +47,8 @@ EVENT_CODES: tuple[tuple[str, str], ...] = (
     ("EV_FINAL", "final"),
     ("EV_DIE_ROLL", "die_roll"),
     ("EV_RED", "red"),
-    ("EV_ASIDE", "red_aside"),
-    ("EV_RED_AFTER", "red_after"),
-    ("EV_PROTECT", "protect"),
     ("EV_PROTECTED", "protected"),
-    ("EV_BLUE_RUBY", "blue_ruby"),
-    ("EV_BLUE_VP", "blue_vp"),
-    ("EV_DOUBLE", "double"),
     ("EV_LIMIT", "limit"),
-    ("EV_GREEN_CHIP", "green_chip"),
-    ("EV_GREEN_MOVE", "green_move"),
-    ("EV_GREEN_DROPLET", "green_droplet"),
-    ("EV_PURPLE_TRADE", "purple_trade"),
-    ("EV_PURPLE_VP", "purple_vp"),
     ("EV_UPGRADE", "upgrade"),
     ("EV_CARD", "card"),
     ("EV_CARD_GAIN", "card_effect"),
@@ -63,18 +59,34 @@ EVENT_CODES: tuple[tuple[str, str], ...] = (
     ("EV_WITCHES", "witches"),
     ("EV_WITCH", "witch"),
     ("EV_WITCH_LOOK", "witch_look"),
-    ("EV_GREEN_FIRST", "green_first"),
-    ("EV_GREEN_DIE", "green_die"),
     ("EV_FIRST", "first"),
-    ("EV_RED_HOLD", "red_hold"),
-    ("EV_YELLOW_PUSH", "yellow_push"),
-    ("EV_YELLOW_RUBY", "yellow_ruby"),
     ("EV_PURPLE_COINS", "purple_coins"),
-    ("EV_BLACK_GIFT", "black_gift"),
-    ("EV_LOCO", "locoweed"),
-    ("EV_BLACK_RUBY", "black_ruby"),
     ("EV_VISIT", "visit"),
-    ("EV_BLUE_ORANGE", "blue_orange"),
-    ("EV_BLUE_WHITE", "blue_white"),
 )
 EVENT_CONSTANTS: dict[str, int] = {const: code for code, (const, _) in enumerate(EVENT_CODES, 1)}
+
+# the first code of the rules' own events (past the core's, checked below): the books', then the
+# cards'
+RULE_EVENTS = 100
+CARD_EVENTS = RULE_EVENTS + len(BOOK_COLOUR_NAMES) * BOOK_SETS * EVENTS_PER_RULE
+LAST_EVENT_CODE = CARD_EVENTS + (MAX_CARDS + 1) * EVENTS_PER_RULE - 1
+if len(EVENT_CODES) >= RULE_EVENTS:
+    raise ValueError("sim.kernel.event_codes: the core's codes reach RULE_EVENTS")
+
+
+def rule_events_base(decl, number: int = 0) -> int:
+    """The first of the codes of a book's or card's own events (a card's: by ``number``, its
+    declared number when 0)."""
+    if isinstance(decl, BookDeclaration):
+        slot = BOOK_COLOUR_NAMES.index(decl.colour) * BOOK_SETS + decl.set
+        return RULE_EVENTS + slot * EVENTS_PER_RULE
+    if isinstance(decl, CardDeclaration):
+        return CARD_EVENTS + (number or decl.number) * EVENTS_PER_RULE
+    raise TypeError(f"no event codes for {decl!r}")
+
+
+def event_code(decl, name: str, number: int = 0) -> int:
+    """The code of event ``name`` that book or card ``decl`` declares (``events=``); ValueError
+    when it declares none of that name."""
+    rule = f"{type(decl).__name__[:4].lower()} '{decl.id}'"
+    return rule_events_base(decl, number) + event_index(rule, decl.events, name)

@@ -135,8 +135,8 @@ def rules_files_used(rule_ids) -> list[tuple[str, str]]:
     return sorted((i, code[i]) for i in set(rule_ids) if i in code)
 
 
-# EV_CARD_GAIN kinds, numbered in this order (0..); their texts are sim.rules.cards.GAIN_TEXTS. A
-# new kind goes at the end.
+# EV_CARD_GAIN kinds, numbered in this order (0..); their text is the card_effect event's
+# (sim.api.event_table). A new kind goes at the end.
 CARD_GAINS = ("rats_doubled", "vp", "rubies", "droplet", "chip", "chip_removed", "flask",
               "restart", "penny_given", "penny_back")  # penny_*: b = the witch group
 

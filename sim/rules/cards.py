@@ -33,20 +33,9 @@ from sim.rules.card_numbers import (
     card_number,
 )
 
-__all__ = ["BASE_CARDS", "CARDS", "CARD_IDS", "DRAW_TIME_CARDS", "GAIN_TEXTS", "Card",
+__all__ = ["BASE_CARDS", "CARDS", "CARD_IDS", "DRAW_TIME_CARDS", "Card",
            "RulesFileError", "add_card_file", "card_by_id", "card_numbered", "card_words",
            "in_deck"]
-
-# The text of an EV_CARD_GAIN kind in ``quacks potion --draws`` (``{b}``: the amount, ``{chip}``:
-# the chip's name); a kind not here shows nothing
-GAIN_TEXTS = {
-    "vp": "card: {b:+d} VP",
-    "rubies": "card: {b:+d} rubies",
-    "droplet": "card: droplet +{b}",
-    "chip": "card: {chip} into the bag",
-    "chip_removed": "card: {chip} back to the bag",
-    "restart": "card: everything back, brewing again",
-}
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.rules.event_declare import (  # noqa: F401 - rules files import event from here
+    EVENTS_PER_RULE,
+    EventDeclaration,
+    checked_events,
+    event,
+)
 from sim.rules.hook_points import USER_NUMBER, HookPoint, rule_text  # noqa: F401 - re-exported
 from sim.rules.hook_points import hook_params as _p
 from sim.rules.witch_declare import (  # noqa: F401 - rules files import a witch's from here
@@ -68,10 +74,12 @@ class CardDeclaration:
     words: tuple = ()  # (word, answer): what a round file's card_choice may say for its choice
     draws_after: bool = False  # a round file's card_draws follow the potion's draws (else precede)
     puts_back: str = ""  # "white" / "any": chips it may put back into the bag during a potion
+    events: tuple = ()  # its own events (``event(...)``, sim.rules.event_declare)
 
 
 def card(number: int, id: str, timing: str, *, name: str, doc: str, needs: str = "",
-         words: tuple = (), draws_after: bool = False, puts_back: str = "") -> CardDeclaration:
+         words: tuple = (), draws_after: bool = False, puts_back: str = "",
+         events: tuple = ()) -> CardDeclaration:
     """A card's declaration (``number``: ``USER_NUMBER`` in a user's file); ValueError (one line)
     for a value that cannot be right."""
     if not isinstance(id, str) or not id or id != id.lower() or " " in id:
@@ -87,7 +95,7 @@ def card(number: int, id: str, timing: str, *, name: str, doc: str, needs: str =
     words = tuple((str(w), int(a)) for w, a in words)
     number = number or USER_NUMBERS.get(id, USER_NUMBER)
     return CardDeclaration(number, id, timing, str(name), str(doc), needs, words,
-                           bool(draws_after), puts_back)
+                           bool(draws_after), puts_back, checked_events(f"card '{id}'", events))
 
 
 _ROUND = "P G R supply die DS FD SK SP SC rng E UF"
@@ -141,6 +149,7 @@ CARD_SPECIAL_FUNCTIONS = ("default",)
 BOOK_TIMINGS = ("draw", "B", "passive", "draw, after stop")
 BOOK_COLOUR_NAMES = ("orange", "green", "blue", "red", "yellow", "purple", "black", "locoweed")
 FIRST_USER_SET = 7  # the shipped books are Sets 1-6: a user's book is Set 7 or later
+BOOK_SETS = 32  # a colour's books are Sets 1 to BOOK_SETS - 1 (each has its own event codes)
 # the numbers given to the user's books' questions as their files are loaded (id -> number, after
 # the shipped books' ``sim.rules.book_numbers.QUESTIONS``), so that ``BOOK.question(id)`` is its
 # number when the kernel imports the file
@@ -249,6 +258,7 @@ class BookDeclaration:
     script: tuple = ()  # its round-file keys (``script_key``)
     state: tuple = ()  # its round-file state keys (``state_key``)
     puts_back: str = ""  # "white" / "any": chips it may put back into the bag during a potion
+    events: tuple = ()  # its own events (``event(...)``, sim.rules.event_declare)
 
     def script_at(self, key: str) -> int:
         """Where round-file key ``key`` starts in the book's part of SC (its first slot: 0)."""
@@ -281,15 +291,15 @@ class BookDeclaration:
 def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A002
          prices: int = 1, choices: tuple = (), chips: tuple = (), flags: tuple = (),
          questions: tuple = (), script: tuple = (), state: tuple = (),
-         puts_back: str = "") -> BookDeclaration:
+         puts_back: str = "", events: tuple = ()) -> BookDeclaration:
     """A book's declaration (see ``BOOK_HOOK_POINTS``; ``doc``: its text, or its module's
     docstring, ``doc=__doc__``, whose first paragraph is its text); ValueError (one line) for a
     value that cannot be right. A user's book is Set 7 or later (checked when its file is loaded:
     ``sim.rules.book_files.add_book``)."""
     if colour not in BOOK_COLOUR_NAMES:
         raise ValueError(f"book colour {colour!r}, expected one of {', '.join(BOOK_COLOUR_NAMES)}")
-    if not isinstance(set, int) or set < 1:
-        raise ValueError(f"book {colour} set {set!r}: a set number is 1 or more")
+    if not isinstance(set, int) or not 1 <= set < BOOK_SETS:
+        raise ValueError(f"book {colour} set {set!r}: a set number is 1 to {BOOK_SETS - 1}")
     if timing not in BOOK_TIMINGS:
         raise ValueError(f"book '{colour}-{set}': timing {timing!r}, expected one of "
                          f"{', '.join(BOOK_TIMINGS)}")
@@ -325,7 +335,7 @@ def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A0
                          "or 'any'")
     return BookDeclaration(colour, set, timing, str(name), rule_text(str(doc)), prices,
                            tuple(str(c) for c in choices), chips, flags, questions, script, state,
-                           puts_back)
+                           puts_back, checked_events(f"book '{colour}-{set}'", events))
 
 
 # A book's functions, named after these (called when the ruleset chose the book for its colour:

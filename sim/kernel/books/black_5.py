@@ -11,14 +11,22 @@ from __future__ import annotations
 
 from sim.kernel.bag import add_chip
 from sim.kernel.droplet import move_droplet
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_BLACK_GIFT, EV_BLACK_RUBY, F_NPOT, F_RUBIES, G_NP, POT_T, R_BOOK
+from sim.kernel.layout import F_NPOT, F_RUBIES, G_NP, POT_T, R_BOOK
 from sim.rules.chips import BLACK, TYPE_COLOUR
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
 BOOK = book("black", 5, "B", name="Black Set 5", prices=5,
-            flags=('buying_moves_droplet',), doc=__doc__)
+            flags=('buying_moves_droplet',), doc=__doc__,
+            events=(
+                event("black_ruby", a="rubies", text="black ruby: rubies {rubies}", doc="rubies"),
+                event("black_gift", a="to_seat", text="black gift: to seat {to_seat}",
+                      doc="the seat whose bag the black chip goes into"),
+            ))
+EV_BLACK_RUBY = event_code(BOOK, "black_ruby")
+EV_BLACK_GIFT = event_code(BOOK, "black_gift")
 
 
 @kernel

@@ -10,11 +10,10 @@ from __future__ import annotations
 from sim.kernel.bag import ERR_BLUE_NOT_SEEN, ERR_BLUE_SCRIPT, draw_chip, finish_potion, return_chip
 from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE
 from sim.kernel.decisions.decide import decide_blue
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
-    EV_BLUE_LOOK,
-    EV_BLUE_PICK,
     F_ANCHOR,
     F_BLUE_PTR,
     F_DRAWS,
@@ -26,10 +25,18 @@ from sim.kernel.layout import (
     STOP_SCRIPT,
 )
 from sim.rules.chips import TYPE_VALUE
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
 BOOK = book("blue", 1, "draw", name="Blue Set 1", prices=1,
-            choices=('which chip to place, or none',), doc=__doc__)
+            choices=('which chip to place, or none',), doc=__doc__,
+            events=(
+                event("blue_look", a="chip:chip", text="blue looks at {chip}", takes_draw=True,
+                      doc="the chip type seen"),
+                event("blue_pick", a="chip:chip", text="blue places {chip:|nothing}",
+                      doc="the chip type placed, -1 none"),
+            ))
+EV_BLUE_LOOK = event_code(BOOK, "blue_look")
+EV_BLUE_PICK = event_code(BOOK, "blue_pick")
 
 
 @kernel(inline=True)

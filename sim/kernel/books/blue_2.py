@@ -7,13 +7,19 @@ counts (``F_PROTECT``; each draw asks the hook point ``draw_protected``)."""
 
 from __future__ import annotations
 
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_PROTECT, F_PROTECT
+from sim.kernel.layout import F_PROTECT
 from sim.rules.chips import TYPE_VALUE
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
-BOOK = book("blue", 2, "draw", name="Blue Set 2", prices=2, flags=("protects",), doc=__doc__)
+BOOK = book("blue", 2, "draw", name="Blue Set 2", prices=2, flags=("protects",), doc=__doc__,
+            events=(
+                event("protect", a="draws", text="protected for the next {draws:~draw}",
+                      doc="draws in the protection window now"),
+            ))
+EV_PROTECT = event_code(BOOK, "protect")
 
 
 @kernel(inline=True)

@@ -4,12 +4,17 @@ Blue Set 3 (crow skull, draw): a blue chip landing on a ruby space earns 1 ruby 
 
 from __future__ import annotations
 
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_BLUE_RUBY, F_NPOT, F_RUBIES, POT_P, R_RUBY
-from sim.rules.declare import book
+from sim.kernel.layout import F_NPOT, F_RUBIES, POT_P, R_RUBY
+from sim.rules.declare import book, event
 
-BOOK = book("blue", 3, "draw", name="Blue Set 3", prices=3, doc=__doc__)
+BOOK = book("blue", 3, "draw", name="Blue Set 3", prices=3, doc=__doc__,
+            events=(
+                event("blue_ruby", a="rubies", text="blue on a ruby space: +1 ruby", doc="rubies"),
+            ))
+EV_BLUE_RUBY = event_code(BOOK, "blue_ruby")
 
 
 @kernel(inline=True)

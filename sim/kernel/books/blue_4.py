@@ -5,13 +5,18 @@ once."""
 
 from __future__ import annotations
 
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_BLUE_VP, F_NPOT, F_SCORE, POT_P, R_RUBY
+from sim.kernel.layout import F_NPOT, F_SCORE, POT_P, R_RUBY
 from sim.rules.chips import TYPE_VALUE
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
-BOOK = book("blue", 4, "draw", name="Blue Set 4", prices=4, doc=__doc__)
+BOOK = book("blue", 4, "draw", name="Blue Set 4", prices=4, doc=__doc__,
+            events=(
+                event("blue_vp", a="vp", text="blue on a ruby space: +{vp} VP", doc="VP"),
+            ))
+EV_BLUE_VP = event_code(BOOK, "blue_vp")
 
 
 @kernel(inline=True)

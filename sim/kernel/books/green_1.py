@@ -6,12 +6,17 @@ chip in the pot."""
 from __future__ import annotations
 
 from sim.kernel.books.common import last_two_green
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_GREEN, F_RUBIES
-from sim.rules.declare import book
+from sim.kernel.layout import F_RUBIES
+from sim.rules.declare import book, event
 
-BOOK = book("green", 1, "B", name="Green Set 1", prices=1, doc=__doc__)
+BOOK = book("green", 1, "B", name="Green Set 1", prices=1, doc=__doc__,
+            events=(
+                event("green", a="rubies", text="green: +{rubies:~ruby/rubies}", doc="rubies"),
+            ))
+EV_GREEN = event_code(BOOK, "green")
 
 
 @kernel(inline=True)

@@ -14,18 +14,24 @@ from sim.kernel.bag import add_chip
 from sim.kernel.books.common import green_question
 from sim.kernel.decisions.choices import grantable
 from sim.kernel.decisions.slots import script_slot
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_GREEN_CHIP, R_PRICE
+from sim.kernel.layout import R_PRICE
 from sim.rules.book_numbers import question_number
 from sim.rules.chips import B1, O1, P1, R1, Y1
-from sim.rules.declare import SCRIPT_CHIPS, book, script_key
+from sim.rules.declare import SCRIPT_CHIPS, book, event, script_key
 
 BOOK = book("green", 2, "B", name="Green Set 2", prices=2,
             choices=('which chip to take (or none)',),
             flags=('grants_at_b',), doc=__doc__,
             script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
-                                  "last or next-to-last: the chip taken or \"none\""),))
+                                  "last or next-to-last: the chip taken or \"none\""),),
+            events=(
+                event("green_chip", a="chip:chip", text="green: takes {chip}",
+                      doc="the chip type taken"),
+            ))
+EV_GREEN_CHIP = event_code(BOOK, "green_chip")
 QUESTION = question_number("green-chip")
 GREEN = script_slot(BOOK, "green")  # its answers in SC
 

@@ -8,10 +8,10 @@ for steps C-E)."""
 
 from __future__ import annotations
 
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
-    EV_GREEN_MOVE,
     F_COINS,
     F_EXPLODED,
     F_FINALPOS,
@@ -25,9 +25,15 @@ from sim.kernel.layout import (
     R_LIMIT,
 )
 from sim.rules.chips import GREEN, TYPE_COLOUR, TYPE_VALUE
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
-BOOK = book("green", 3, "B", name="Green Set 3", prices=3, doc=__doc__)
+BOOK = book("green", 3, "B", name="Green Set 3", prices=3, doc=__doc__,
+            events=(
+                event("green_move", a="spaces", b="reward_space",
+                      text="green: last chip +{spaces}; reward space {reward_space}",
+                      doc="spaces; the new reward space"),
+            ))
+EV_GREEN_MOVE = event_code(BOOK, "green_move")
 
 
 @kernel(inline=True)

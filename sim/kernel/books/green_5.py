@@ -14,26 +14,23 @@ from __future__ import annotations
 
 from sim.kernel.books.common import green_question
 from sim.kernel.decisions.slots import script_slot
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import (
-    EV_GREEN_FIRST,
-    F_FIRST_USED,
-    F_NFIRST,
-    F_NPOT,
-    FIRST_T,
-    POT_T,
-    R_PRICE,
-)
+from sim.kernel.layout import F_FIRST_USED, F_NFIRST, F_NPOT, FIRST_T, POT_T, R_PRICE
 from sim.rules.book_numbers import question_number
 from sim.rules.chips import N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.declare import SCRIPT_CHIPS, book, script_key, state_key
+from sim.rules.declare import SCRIPT_CHIPS, book, event, script_key, state_key
 
 BOOK = book("green", 5, "B", name="Green Set 5", prices=5,
             choices=('which chip to place first next round (or none)',), doc=__doc__,
             script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
                                   "last or next-to-last: the chip placed first or \"none\""),),
-            state=(state_key("first", doc="chips picked last round, placed first"),))
+            state=(state_key("first", doc="chips picked last round, placed first"),),
+            events=(
+                event("green_first", a="chip:chip", doc="the chip type to place first next round"),
+            ))
+EV_GREEN_FIRST = event_code(BOOK, "green_first")
 MOST_FIRST = 2  # chips picked in a round: one per green chip last or next-to-last
 QUESTION = question_number("green-first")
 GREEN = script_slot(BOOK, "green")  # its answers in SC

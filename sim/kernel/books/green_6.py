@@ -9,12 +9,17 @@ from __future__ import annotations
 from sim.kernel.books.common import last_two_green
 from sim.kernel.cards.hooks import die_rolls
 from sim.kernel.die import roll_die
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_GREEN_DIE
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
-BOOK = book("green", 6, "B", name="Green Set 6", prices=6, doc=__doc__)
+BOOK = book("green", 6, "B", name="Green Set 6", prices=6, doc=__doc__,
+            events=(
+                event("green_die", a="rolls", text="green die: rolls {rolls}",
+                      doc="bonus die rolls"),
+            ))
+EV_GREEN_DIE = event_code(BOOK, "green_die")
 
 
 @kernel(inline=True)

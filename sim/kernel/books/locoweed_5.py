@@ -7,12 +7,18 @@ most 4, a yellow Set 2 doubling included."""
 
 from __future__ import annotations
 
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_LOCO, F_RAT
-from sim.rules.declare import book
+from sim.kernel.layout import F_RAT
+from sim.rules.declare import book, event
 
-BOOK = book("locoweed", 5, "draw", name="Locoweed Set 5", prices=5, doc=__doc__)
+BOOK = book("locoweed", 5, "draw", name="Locoweed Set 5", prices=5, doc=__doc__,
+            events=(
+                event("locoweed", a="copies:chip", b="spaces:opt",
+                      doc="the chip type copied (-1 none); the spaces moved"),
+            ))
+EV_LOCO = event_code(BOOK, "locoweed")
 
 
 @kernel(inline=True)

@@ -7,13 +7,19 @@ else it counts as a locoweed."""
 
 from __future__ import annotations
 
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_LOCO, F_NPOT, POT_T
+from sim.kernel.layout import F_NPOT, POT_T
 from sim.rules.chips import LOCOWEED, TYPE_COLOUR, WHITE
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
-BOOK = book("locoweed", 6, "draw", name="Locoweed Set 6", prices=6, doc=__doc__)
+BOOK = book("locoweed", 6, "draw", name="Locoweed Set 6", prices=6, doc=__doc__,
+            events=(
+                event("locoweed", a="copies:chip", b="spaces:opt",
+                      doc="the chip type copied (-1 none); the spaces moved"),
+            ))
+EV_LOCO = event_code(BOOK, "locoweed")
 
 
 @kernel(inline=True)

@@ -10,14 +10,19 @@ from __future__ import annotations
 from sim.kernel.books.common import count_colour
 from sim.kernel.decisions.decide import decide_purple
 from sim.kernel.droplet import move_droplet
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_PURPLE, F_RUBIES, F_SCORE
+from sim.kernel.layout import F_RUBIES, F_SCORE
 from sim.rules.chips import PURPLE
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
 BOOK = book("purple", 1, "B", name="Purple Set 1", prices=1,
-            choices=('a lower tier (or none) is allowed',), doc=__doc__)
+            choices=('a lower tier (or none) is allowed',), doc=__doc__,
+            events=(
+                event("purple", a="tier", text="purple tier {tier}", doc="the tier"),
+            ))
+EV_PURPLE = event_code(BOOK, "purple")
 
 
 @kernel(inline=True)

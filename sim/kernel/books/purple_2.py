@@ -14,16 +14,22 @@ from sim.kernel.books.common import count_colour, grant, remove_from_pot, script
 from sim.kernel.decisions.choices import book_answer
 from sim.kernel.decisions.slots import SC_PURPLE
 from sim.kernel.droplet import move_droplet
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_PURPLE_TRADE, F_RUBIES, F_SCORE
+from sim.kernel.layout import F_RUBIES, F_SCORE
 from sim.rules.book_numbers import question_number
 from sim.rules.chips import B2, G1, K1, P1, PURPLE, Y4
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
 BOOK = book("purple", 2, "B", name="Purple Set 2", prices=2,
             choices=('which trade (or none)',),
-            flags=('grants_at_b',), doc=__doc__)
+            flags=('grants_at_b',), doc=__doc__,
+            events=(
+                event("purple_trade", a="tier", text="purple: trades tier {tier}",
+                      doc="a: the tier; b: the purple chips discarded"),
+            ))
+EV_PURPLE_TRADE = event_code(BOOK, "purple_trade")
 QUESTION = question_number("purple-trade")
 
 

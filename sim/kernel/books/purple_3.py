@@ -7,13 +7,18 @@ space: 0-9 none, 10-19 1 VP, 20-29 2 VP, 30 and up 3 VP."""
 from __future__ import annotations
 
 from sim.kernel.books.common import count_colour
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_PURPLE_VP, F_NPOT, F_SCORE, POT_P, POT_T, R_COINS
+from sim.kernel.layout import F_NPOT, F_SCORE, POT_P, POT_T, R_COINS
 from sim.rules.chips import PURPLE, TYPE_COLOUR
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
-BOOK = book("purple", 3, "B", name="Purple Set 3", prices=3, doc=__doc__)
+BOOK = book("purple", 3, "B", name="Purple Set 3", prices=3, doc=__doc__,
+            events=(
+                event("purple_vp", a="vp", text="purple: +{vp} VP", doc="VP"),
+            ))
+EV_PURPLE_VP = event_code(BOOK, "purple_vp")
 
 
 @kernel(inline=True)

@@ -19,14 +19,13 @@ from sim.kernel.books.common import scripted_entry, scripting
 from sim.kernel.bowl import place_after
 from sim.kernel.decisions.choices import book_answer
 from sim.kernel.decisions.slots import script_slot
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     ASIDE,
     ASIDE_NEW,
     CHIPS,
-    EV_ASIDE,
-    EV_RED_AFTER,
     F_BOOK_PTR,
     F_NCHIPS,
     F_NPOT,
@@ -38,13 +37,31 @@ from sim.kernel.layout import (
 )
 from sim.rules.book_numbers import question_number
 from sim.rules.chips import R1, RED, TYPE_COLOUR, chip_name
-from sim.rules.declare import SCRIPT_WORDS, book, script_key, state_key
+from sim.rules.declare import SCRIPT_WORDS, book, event, script_key, state_key
+from sim.rules.event_declare import LAST_CHIP_SPACE, chip_field
 
 BOOK = book("red", 2, "draw, after stop", name="Red Set 2", prices=2,
             choices=('per red chip: place, keep or return',), doc=__doc__,
             script=(script_key("red_after", SCRIPT_WORDS, 8, words=("place", "keep", "return"),
                                doc="one per red chip beside the pot"),),
-            state=(state_key("beside", doc="red chips kept beside the pot from earlier rounds"),))
+            state=(state_key("beside", doc="red chips kept beside the pot from earlier rounds"),),
+            events=(
+                event("red_aside", a="chip:chip", text="{chip} set beside the pot",
+                      doc="the red chip type set beside the pot"),
+                event("red_after", decode=lambda a, b, c: (
+                    {"chip": chip_field(a), "action": "bowl", "index": None}
+                    if b == 0 and c > LAST_CHIP_SPACE else  # placed past the last space
+                    {"chip": chip_field(a), "action": ("place", "keep", "return")[b],
+                     "index": c}),
+                      text={"place": "{chip} from beside the pot -> space {index}",
+                            "bowl": "{chip} from beside the pot into the overflow bowl",
+                            "keep": "{chip} kept beside the pot",
+                            "return": "{chip} back to the bag"},
+                      text_by="action", doc="a: the red chip type; b: 0 placed / 1 kept beside "
+                      "the pot / 2 returned; c: the space placed (past the last: the bowl)"),
+            ))
+EV_ASIDE = event_code(BOOK, "red_aside")
+EV_RED_AFTER = event_code(BOOK, "red_after")
 BESIDE = BOOK.state[0].key
 QUESTION = question_number("red-after")
 RED_AFTER = script_slot(BOOK, "red_after")  # its answers in SC

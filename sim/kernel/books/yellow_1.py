@@ -9,14 +9,21 @@ from __future__ import annotations
 
 from sim.kernel.bag import remove_pot_entry, return_chip
 from sim.kernel.decisions.decide import decide_yellow
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_YELLOW, F_NPOT, F_WHITE, POT_P, POT_T
+from sim.kernel.layout import F_NPOT, F_WHITE, POT_P, POT_T
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
 BOOK = book("yellow", 1, "draw", name="Yellow Set 1", prices=1,
-            choices=('return the white or not',), doc=__doc__, puts_back="white")
+            choices=('return the white or not',), doc=__doc__, puts_back="white",
+            events=(
+                event("yellow_return", a="chip:chip", b="index",
+                      text="yellow returns {chip} from space {index} to the bag", returns="yellow",
+                      doc="the white chip type returned; the space it leaves empty"),
+            ))
+EV_YELLOW = event_code(BOOK, "yellow_return")
 
 
 @kernel(inline=True)

@@ -7,13 +7,18 @@ the red slot may decline)."""
 
 from __future__ import annotations
 
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_DOUBLE, F_DOUBLE
-from sim.rules.declare import book
+from sim.kernel.layout import F_DOUBLE
+from sim.rules.declare import book, event
 
 BOOK = book("yellow", 2, "draw", name="Yellow Set 2", prices=2,
-            choices=('take or decline the doubling, when the next chip is placed',), doc=__doc__)
+            choices=('take or decline the doubling, when the next chip is placed',), doc=__doc__,
+            events=(
+                event("double", text="the next chip moves twice as far"),
+            ))
+EV_DOUBLE = event_code(BOOK, "double")
 
 
 @kernel(inline=True)

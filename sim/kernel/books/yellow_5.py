@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from sim.kernel.bag import draw_chip, finish_potion, return_chip
 from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE, offer_extra
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
-    EV_YELLOW_PUSH,
     F_ANCHOR,
     F_NBAG,
     F_NPOT,
@@ -22,10 +22,15 @@ from sim.kernel.layout import (
     STOP_SCRIPT,
 )
 from sim.rules.chips import TYPE_VALUE
-from sim.rules.declare import book
+from sim.rules.declare import book, event
 
 BOOK = book("yellow", 5, "draw", name="Yellow Set 5", prices=5,
-            choices=('take or decline the move on',), doc=__doc__, puts_back="any")
+            choices=('take or decline the move on',), doc=__doc__, puts_back="any",
+            events=(
+                event("yellow_push", a="chip:chip", b="spaces", c="index",
+                      doc="the chip type drawn; the spaces the yellow moves on; its new space"),
+            ))
+EV_YELLOW_PUSH = event_code(BOOK, "yellow_push")
 
 
 @kernel(inline=True)

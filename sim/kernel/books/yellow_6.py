@@ -10,17 +10,23 @@ from __future__ import annotations
 from sim.kernel.books.common import scripted_bit, scripting
 from sim.kernel.decisions.choices import book_answer
 from sim.kernel.decisions.slots import script_slot
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
-from sim.kernel.layout import EV_YELLOW_RUBY, F_RUBIES, F_YELLOW_PTR, G_ROUND, R_ROUNDS
+from sim.kernel.layout import F_RUBIES, F_YELLOW_PTR, G_ROUND, R_ROUNDS
 from sim.rules.book_numbers import question_number
 from sim.rules.chips import TYPE_VALUE
-from sim.rules.declare import SCRIPT_BITS, book, script_key
+from sim.rules.declare import SCRIPT_BITS, book, event, script_key
 
 BOOK = book("yellow", 6, "draw", name="Yellow Set 6", prices=6,
             choices=('pay a ruby or not, per yellow chip',), doc=__doc__,
             script=(script_key("yellow_ruby", SCRIPT_BITS, 16, doc="one per yellow chip: true pays "
-                               "a ruby for 3 more spaces"),))
+                               "a ruby for 3 more spaces"),),
+            events=(
+                event("yellow_ruby", a="spaces", text="yellow ruby: spaces {spaces}",
+                      doc="spaces bought with a ruby"),
+            ))
+EV_YELLOW_RUBY = event_code(BOOK, "yellow_ruby")
 QUESTION = question_number("yellow-ruby")
 YELLOW_RUBY = script_slot(BOOK, "yellow_ruby")  # its answers in SC
 
