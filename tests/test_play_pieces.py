@@ -130,6 +130,6 @@ def test_ctrl_c_stops_a_billion_game_play_at_once(tmp_path):
                               "sim.api.game:play_batch", tmp_path / "pieces")
     assert r.returncode == 130, r.text
     # the piece playing when the signal came (or one that began just before it) ends the run
-    assert 2 <= r.calls_before <= r.calls <= r.calls_before + 1, (r.calls_before, r.calls)
+    assert 1 <= r.calls_before <= r.calls <= r.calls_before + 1, (r.calls_before, r.calls)
     assert "Traceback" not in r.text and r.last_line == "interrupted", r.text
     assert r.stdout == b""
