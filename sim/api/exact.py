@@ -16,6 +16,8 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
 
+import numpy as np
+
 from sim.api.errors import TooLargeError
 from sim.kernel.decisions import slots as S
 from sim.rules.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
@@ -166,15 +168,20 @@ class ExactPotion:
                 yield t, self.one * bag[t] / n
 
     # --- policies -------------------------------------------------------------------------
+    def risk(self, state) -> float:
+        """The chance the next chip explodes the pot (0 with an empty bag)."""
+        bag, white = state[0], state[1]
+        n = sum(bag)
+        bad = sum(bag[t] for t in range(3) if white + TYPE_VALUE[t] > self.s.limit)
+        return bad / n if n else 0.0
+
     def wants_draw(self, state) -> bool:
         bag, white, anchor, norange, flask, last, prev = state
         s = self.s
         if s.stop_kind == S.STOP_WHITE:
-            return white < s.stop_param
+            return white_draws(white, s.stop_param)
         if s.stop_kind == S.STOP_RISK:
-            n = sum(bag)
-            bad = sum(bag[t] for t in range(3) if white + TYPE_VALUE[t] > s.limit)
-            return (bad / n if n else 0.0) <= s.stop_param
+            return risk_draws(self.risk(state), s.stop_param)
         if s.stop_kind == S.STOP_EV:
             return self._one_step(state)
         if s.stop_kind == S.STOP_OPTIMAL:
@@ -246,6 +253,38 @@ class ExactPotion:
                 val = self.s.value(*end) if end is not None else self.opt(st)
                 total += float(p * w) * val
         return total
+
+
+def white_draws(white, threshold):
+    """The white-total rule draws while the white total is below its threshold (a number or,
+    elementwise, an array)."""
+    return white < threshold
+
+
+def risk_draws(risk, threshold):
+    """The risk rule draws while the next chip's explosion chance is at most its threshold (a
+    number or, elementwise, an array)."""
+    return risk <= threshold
+
+
+def draw_choices(potions: list[ExactPotion], states: list) -> np.ndarray:
+    """``wants_draw`` of every potion (a column each) in every settled state (a row each); the
+    white-total and risk rules are compared for all states at once."""
+    out = np.empty((len(states), len(potions)), dtype=bool)
+    whites = risks = None
+    for r, e in enumerate(potions):
+        kind, param = e.s.stop_kind, e.s.stop_param
+        if kind == S.STOP_WHITE:
+            if whites is None:
+                whites = np.array([st[1] for st in states], dtype=np.int64)
+            out[:, r] = white_draws(whites, param)
+        elif kind == S.STOP_RISK:
+            if risks is None:
+                risks = np.array([e.risk(st) for st in states], dtype=np.float64)
+            out[:, r] = risk_draws(risks, param)
+        else:
+            out[:, r] = [e.wants_draw(st) for st in states]
+    return out
 
 
 def _check_size(counts) -> None:

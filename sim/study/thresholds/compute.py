@@ -21,7 +21,14 @@ import numpy as np
 import pandas as pd
 
 from sim.api import potion as pot
-from sim.api.exact import MAX_STATES, ExactPotion, TooLargeError, minus, sub_bag_count
+from sim.api.exact import (
+    MAX_STATES,
+    ExactPotion,
+    TooLargeError,
+    draw_choices,
+    minus,
+    sub_bag_count,
+)
 from sim.rules import chips
 from sim.rules.ruleset import Ruleset
 from sim.stats.intervals import mean_ci
@@ -374,11 +381,14 @@ def forward(counts, setups: list) -> tuple[np.ndarray, pd.DataFrame]:
     One forward pass over the potion, a layer per chip drawn, through the exact reference
     (``sim.api.exact.ExactPotion``: its chip placement and flask, and each rule's own
     draw-or-stop choice), carrying every rule's chance of each state side by side; the
-    ``setups`` differ only in their stop rule. The map has a row per (chips drawn, white total)
-    decision after a chip, counting only potions still going (not exploded, bag not empty,
-    track not full): ``p_reach`` the chance a potion decides there, ``p_draw`` the chance it
-    decides there and draws, ``share_draw`` their ratio, ``states`` / ``states_draw`` the
-    distinct states (bag left, position, ...) behind the cell and those in which it draws.
+    ``setups`` differ only in their stop rule. Each layer's states and transitions are listed
+    once in Python; the chances of all rules move along them as arrays (``np.add.at`` adds in
+    the order the transitions were met, so every sum is that of a state-by-state pass). The map
+    has a row per (chips drawn, white total) decision after a chip, counting only potions still
+    going (not exploded, bag not empty, track not full): ``p_reach`` the chance a potion decides
+    there, ``p_draw`` the chance it decides there and draws, ``share_draw`` their ratio,
+    ``states`` / ``states_draw`` the distinct states (bag left, position, ...) behind the cell
+    and those in which it draws.
     """
     counts = tuple(int(c) for c in counts)
     if sub_bag_count(counts) > MAX_STATES:
@@ -386,44 +396,66 @@ def forward(counts, setups: list) -> tuple[np.ndarray, pd.DataFrame]:
                             f"limit {MAX_STATES:,})")
     exs = [ExactPotion(st) for st in setups]
     ex, s0 = exs[0], setups[0]
-    hist = np.zeros((len(setups), 54, pot.N_OUTCOMES))
+    width = pot.N_OUTCOMES
+    hist = np.zeros((54 * width, len(setups)))  # (reward space, outcome) flattened, rule
     cells: dict[tuple[int, int], list] = {}
-    frontier = {(counts, 0, s0.start, 0, s0.flask_min > 0, None, None): np.ones(len(setups))}
+    frontier = [(counts, 0, s0.start, 0, s0.flask_min > 0, None, None)]
+    chance = np.ones((1, len(setups)))  # [frontier state, rule]
     if sum(counts) == 0:
-        hist[:, min(s0.start + 1, pot.SPOON), 0] = 1.0
-        frontier = {}
+        hist[min(s0.start + 1, pot.SPOON) * width] = 1.0
+        frontier = []
     k = 0
     while frontier:
         k += 1
-        nxt: dict = {}
-        for (bag, white, anchor, norange, flask, last, prev), pr in frontier.items():
+        index: dict = {}  # the next layer's states, in the order first met
+        src, dst, w_to = [], [], []  # transitions to a state of the next layer
+        e_src, e_bin, w_end = [], [], []  # transitions that end the potion
+        for i, (bag, white, anchor, norange, flask, last, prev) in enumerate(frontier):
             for t, p in ex.draws(bag):
                 for w, end, st in ex.place(minus(bag, t), t, white, anchor, norange, flask, last,
                                            prev):
-                    q = pr * float(p * w)
+                    c = float(p * w)
                     if end is not None:
-                        hist[:, end[0], end[1]] += q
+                        e_src.append(i)
+                        e_bin.append(end[0] * width + end[1])
+                        w_end.append(c)
                         continue
                     st, finished = ex.settle(st)
                     if finished:
-                        hist[:, ex.reward(st[5]), 0] += q
-                    elif st in nxt:
-                        nxt[st] += q
+                        e_src.append(i)
+                        e_bin.append(ex.reward(st[5]) * width)
+                        w_end.append(c)
                     else:
-                        nxt[st] = q
-        frontier = {}
-        for st, q in nxt.items():
-            draws = np.array([e.wants_draw(st) for e in exs])
-            hist[:, ex.reward(st[5]), 0] += np.where(draws, 0.0, q)
-            if q[-1] > 0:
-                cell = cells.setdefault((k, st[1]), [0.0, 0.0, 0, 0])
-                cell[0] += q[-1]
-                cell[2] += 1
-                cell[1] += q[-1] if draws[-1] else 0.0
-                cell[3] += int(draws[-1])
-            if draws.any() and (q * draws).any():
-                frontier[st] = np.where(draws, q, 0.0)
+                        src.append(i)
+                        dst.append(index.setdefault(st, len(index)))
+                        w_to.append(c)
+        if e_src:
+            np.add.at(hist, np.array(e_bin), chance[e_src] * np.array(w_end)[:, None])
+        states = list(index)
+        if not states:
+            break
+        q = np.zeros((len(states), len(setups)))
+        np.add.at(q, np.array(dst), chance[src] * np.array(w_to)[:, None])
+        draws = draw_choices(exs, states)
+        rewards = np.array([ex.reward(st[5]) * width for st in states])
+        np.add.at(hist, rewards, np.where(draws, 0.0, q))
+        _policy_cells(cells, k, states, q[:, -1].tolist(), draws[:, -1].tolist())
+        going = (q * draws).any(axis=1)
+        frontier = [st for st, g in zip(states, going) if g]
+        chance = np.where(draws, q, 0.0)[going]
     policy = pd.DataFrame([(k, w, a, b, b / a if a > 0 else np.nan, m, d)
                            for (k, w), (a, b, m, d) in sorted(cells.items())],
                           columns=POLICY_COLUMNS)
-    return hist, policy
+    return hist.T.reshape(len(setups), 54, width), policy
+
+
+def _policy_cells(cells: dict, k: int, states: list, chance: list, draws: list) -> None:
+    """Add one layer's decisions to the policy map's cells (chips drawn, white total) ->
+    [reach, draw, states, states drawing], state by state."""
+    for st, q, d in zip(states, chance, draws):
+        if q > 0:
+            cell = cells.setdefault((k, st[1]), [0.0, 0.0, 0, 0])
+            cell[0] += q
+            cell[2] += 1
+            cell[1] += q if d else 0.0
+            cell[3] += int(d)
