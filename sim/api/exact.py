@@ -85,6 +85,13 @@ def _best_blue(taken) -> int:
     return best
 
 
+@lru_cache(maxsize=1 << 16)
+def _blue_views(bag, m) -> tuple:
+    """(ways, the chip blue places, -1 for none) for every multiset of m chips blue may see in
+    ``bag``, in ``_sub_multisets``' order; remembered, as every state with that bag asks again."""
+    return tuple((ways, _best_blue(taken)) for taken, ways in _sub_multisets(bag, m))
+
+
 def minus(bag, t):
     """The bag (counts per chip type) with one chip of type t taken out."""
     return bag[:t] + (bag[t] - 1,) + bag[t + 1 :]
@@ -131,8 +138,7 @@ class ExactPotion:
             m = min(v, sum(bag))
             total = comb(sum(bag), m)
             out = []
-            for taken, ways in _sub_multisets(bag, m):
-                pick = _best_blue(taken)
+            for ways, pick in _blue_views(bag, m):
                 w = self.one * ways / total
                 if pick < 0:
                     out.append((w, None, (bag, white, anchor, norange, flask, last, prev)))
