@@ -83,6 +83,33 @@ def test_optimal_is_the_ceiling(bag, start, flask):
     assert res.summary["optimal"]["expected_value"] == opt["expected_value"]
 
 
+@pytest.mark.parametrize("bag,start,flask", [
+    ("w1x2,w2,w3,o1,b2,b1,y1,r1", 3, 2), ("w1x3,w2,b2,y1,g1,r2", 0, None),
+])
+def test_forward_pass_equals_the_recursion_rule_by_rule(bag, start, flask):
+    """The layered forward pass (every rule's chances moved together as arrays) against the
+    memoized recursion (``exact_distribution``), one rule at a time, blue and yellow chips and
+    the flask included; and a second run gives the same arrays to the last bit."""
+    from dataclasses import replace
+
+    from sim.study.thresholds.compute import forward
+
+    q = pot.make_query(bag, "never", flask, start, BASE)
+    rules = ["white:3", "white:6", "white:8", "risk:0", "risk:0.2", "risk:0.5", "never",
+             "optimal:coin=0.3,ruby=0.5"]
+    setups = [pot.exact_setup(replace(q, stop=r), coin_value=0.3, ruby_value=0.5) for r in rules]
+    counts = chips.counts_of(q.bag)
+    hist, policy = forward(counts, setups)
+    for rule, setup, h in zip(rules, setups, hist):
+        ref = pot.dist_to_hist(exact_distribution(counts, setup))
+        assert np.allclose(h, ref, rtol=0, atol=1e-13), rule
+        assert h.sum() == pytest.approx(1.0, abs=1e-12), rule
+    again, policy2 = forward(counts, setups)
+    assert np.array_equal(hist, again)
+    pd.testing.assert_frame_equal(policy, policy2, check_exact=True)
+    assert policy["p_reach"].groupby(policy["chips_drawn"]).sum().iloc[0] == pytest.approx(1.0)
+
+
 # ---------------------------------------------------------------------------------------------
 # bags worked out by hand (base track: coins = space up to 15; VP 0 below space 6, 1 on 6-9,
 # 2 on 10-13; rubies on 5, 9, 13; value = VP + 0.3 coins + 0.5 ruby, explosion: max(VP, 0.3 coins))
