@@ -1,7 +1,8 @@
 """Prove the declared tables changed no number: every module-level int of the modules below, as
 they are on ``main`` (``git show main:<path>``) and as they are now, must be equal; and the replay
-text and JSON of every event code must be the same for a grid of field values, and the
-report schema's columns (names, order, arrow types) too.
+text and JSON of every event (by name: codes are derived and may be renumbered; the ref's tree
+is checked out in a temporary git worktree and read in its own process) must be the same for a
+grid of field values, and the report schema's columns (names, order, arrow types) too.
 
     PYTHONPATH=. python benchmarks/check_declarations.py [--ref main]
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib
-import itertools
 import subprocess
 import sys
 import types
@@ -97,41 +97,78 @@ def compare_constants(ref: str) -> bool:
     return ok
 
 
-def compare_events(ref: str) -> bool:
-    old = old_module(ref, "sim/api/events.py", "sim.api.events")
-    from sim.api import events as new
-    from sim.kernel.event_codes import EVENTS
+# Run in a process per tree (``python -c DUMP`` with that tree first on the path): every event
+# the tree declares (the core's and the loaded rules'), by name, decoded and written for a grid of
+# field values. Codes are not compared: they are derived and may be renumbered; names, fields and
+# texts are what replays and JSON show.
+DUMP = r"""
+import itertools, json, sys
+from sim.api import events
+by_code = dict(events.EVENT_NAMES)
+try:
+    from sim.api.event_table import rule_events
+    by_code.update((code, e.name) for code, e in rule_events().items())
+except ImportError:  # a tree from before rules declared their events: all are the core's
+    pass
+names, costs = ["P0", "P1", "P2", "P3"], [None, {"droplet": 1, "flask": 3}]
+out = {}
+for code in sorted(by_code):
+    name = by_code[code]
+    if name in out:  # two rules declaring one name declare it alike (tested)
+        continue
+    rows = out[name] = []
+    for seat, a, b, c in itertools.product((-1, 1), range(-1, 15), range(-1, 15),
+                                           (0, 1, 2, 33, 300)):
+        try:
+            d = events.event_dict((3, seat, code, a, b, c))
+            d["event"] = name
+            texts = [events.event_text(d, names, rc) for rc in costs]
+        except Exception as e:  # the same rows must fail the same way
+            d, texts = type(e).__name__, []
+        rows.append([seat, a, b, c, d, texts])
+json.dump(out, sys.stdout, sort_keys=True)
+"""
 
-    names = ["P0", "P1", "P2", "P3"]
-    costs = [None, {"droplet": 1, "flask": 3}]
-    values = range(-1, 15)
-    checked = diffs = 0
-    for code in range(0, len(EVENTS) + 3):
-        for seat, a, b, c in itertools.product((-1, 1), values, values, (0, 1, 2, 33, 300)):
-            row = (3, seat, code, a, b, c)
-            try:
-                want = old.event_dict(row)
-            except Exception as e:  # noqa: BLE001 - the same rows must fail the same way
-                want = type(e)
-            try:
-                got = new.event_dict(row)
-            except Exception as e:  # noqa: BLE001
-                got = type(e)
-            checked += 1
-            if want != got:
+
+def dumped_events(tree: str) -> dict:
+    """Every event of the tree at ``tree`` (a folder), by name: its grid of dicts and texts."""
+    import json
+    import os
+
+    env = dict(os.environ, PYTHONPATH=tree)
+    got = subprocess.run([sys.executable, "-c", DUMP], capture_output=True, text=True, env=env,
+                         cwd=tree, check=True)
+    return json.loads(got.stdout)
+
+
+def compare_events(ref: str) -> bool:
+    """Every event's JSON and replay text, by name, at ``ref`` and now (each tree in its own
+    process; ``ref`` checked out in a temporary git worktree)."""
+    import os
+    import tempfile
+
+    root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = os.path.join(tmp, "ref")
+        subprocess.run(["git", "worktree", "add", "-q", "--detach", tree, ref], check=True)
+        try:
+            old = dumped_events(tree)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", tree], check=True)
+    new = dumped_events(root)
+    diffs = 0
+    for name in sorted(set(old) & set(new)):
+        for was, now in zip(old[name], new[name]):
+            if was != now:
                 diffs += 1
-                continue
-            if isinstance(want, dict):
-                for rc in costs:
-                    t_old = old.event_text(want, names, rc)
-                    t_new = new.event_text(got, names, rc)
-                    if t_old != t_new:
-                        diffs += 1
-                        if diffs < 10:
-                            print("  text differs:", row, repr(t_old), repr(t_new))
-    same_names = old.EVENT_NAMES == new.EVENT_NAMES
-    print(f"events: {checked} rows, {diffs} differing dicts or texts; names equal: {same_names}")
-    return diffs == 0 and same_names
+                if diffs < 10:
+                    print(f"  {name} differs: {was} -> {now}")
+    missing, added = sorted(set(old) - set(new)), sorted(set(new) - set(old))
+    rows = sum(len(new[n]) for n in set(old) & set(new))
+    print(f"events: {len(set(old) & set(new))} names, {rows} rows compared, {diffs} differing "
+          f"dicts or texts; missing {missing or 'none'}, new {added or 'none'}")
+    return diffs == 0 and not missing
 
 
 def compare_schema(ref: str) -> bool:
