@@ -292,7 +292,7 @@ def test_every_witch_is_a_unit():
     brewing, explosion or evaluation module imports a witch's module or numbers a witch."""
     from sim.kernel.witches import hooks as witch_hooks
     from sim.kernel.witches import potion_hooks
-    from sim.rules.witches import SCRIPT_FORMS
+    from sim.rules.witch_declare import SCRIPT_FORMS
 
     hooks_src = witch_hooks.SOURCE + potion_hooks.SOURCE  # the generated tables
     names = []

@@ -277,10 +277,11 @@ def _witch_when(v, where: str, key: str) -> int:
 def _witch_answer(key: str, v, where: str, starting: str, SC, s) -> int:
     """The scripted answer of one witch, in the form her declaration names (``Witch.script`` in
     ``sim.rules.witches``; the kernel reads it in her module, ``sim.kernel.witches.<id>``)."""
+    from sim.rules import witch_declare as WD
     from sim.rules import witches as RW
 
     form = RW.witch_by_id(key).script
-    if form == RW.SCRIPT_SIX:
+    if form == WD.SCRIPT_SIX:
         place = v.get("place") if isinstance(v, dict) else None
         if place is not None:
             got = chips_of({"place": place}, "place", f"{where}: witch '{key}'", starting)
@@ -295,13 +296,13 @@ def _witch_answer(key: str, v, where: str, starting: str, SC, s) -> int:
             raise RoundFileError(f"{where}: witch '{key}': give {{after = N}}, the chips drawn "
                                  f"before she is called (her chips follow in 'draws')")
         return when + 1
-    if form == RW.SCRIPT_WHITES:
+    if form == WD.SCRIPT_WHITES:
         n = v.get("whites", 2) if isinstance(v, dict) else (2 if v is True else v)
         if isinstance(n, bool) or n not in (0, 1, 2):
             raise RoundFileError(f"{where}: witch '{key}': expected true, 1, 2 or "
                                  f"{{after = N, whites = 1 or 2}}")
         return _witch_when(v, where, key) + n if n else 0
-    if form == RW.SCRIPT_POT_ENTRY:
+    if form == WD.SCRIPT_POT_ENTRY:
         if v == "last2":
             return 1
         if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 60:
@@ -310,7 +311,7 @@ def _witch_answer(key: str, v, where: str, starting: str, SC, s) -> int:
             return 0
         raise RoundFileError(f"{where}: witch '{key}': expected \"last2\" (the last two chips), "
                              f"the index of one chip in the pot (0 = the first placed) or \"none\"")
-    if form == RW.SCRIPT_BOUGHT:
+    if form == WD.SCRIPT_BOUGHT:
         got = chips_of({key: v}, key, where, starting) if isinstance(v, str) else []
         if len(got) != 1:
             raise RoundFileError(f"{where}: witch '{key}': expected the one chip bought to get "

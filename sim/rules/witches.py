@@ -27,14 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sim.rules.declare import (  # noqa: F401 (the script forms: read here)
-    SCRIPT_BOUGHT,
-    SCRIPT_CALL,
-    SCRIPT_FORMS,
-    SCRIPT_POT_ENTRY,
-    SCRIPT_SIX,
-    SCRIPT_WHITES,
-)
+from sim.rules.witch_declare import SCRIPT_CALL
 from sim.rules.witch_files import WITCH_LISTENERS, WITCH_SOURCES, WitchSource
 from sim.rules.witch_numbers import (  # noqa: F401 (GROUPS, N_WITCHES, param_offset: read here)
     GROUPS,
