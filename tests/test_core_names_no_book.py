@@ -331,8 +331,8 @@ def test_a_rule_declares_at_most_its_codes_and_names_its_events():
 def test_a_book_declares_one_event_without_a_tuple_and_is_named_by_its_colour_and_set():
     """``events=event(...)`` is a rule's one event (as ``events=(event(...),)``); a book that
     gives no ``name`` is called "<Colour> Set <set>", as the shipped books are."""
-    from sim.rules.declare import card, event
     from sim.rules.declare import book as declare_book
+    from sim.rules.declare import card, event
 
     one = event("e0", a="n", text="x")
     b = declare_book("red", 7, "draw", doc="x", events=one)
