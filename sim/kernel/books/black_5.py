@@ -20,7 +20,7 @@ from sim.rules.declare import book, event
 
 BOOK = book("black", 5, "B", prices=5, flags=('buying_moves_droplet',), doc=__doc__,
             events=(
-                event("black_ruby", a="rubies", text="black ruby: rubies {rubies}", doc="rubies"),
+                event("black_ruby", a="rubies", text="black ruby: rubies {rubies}"),
                 event("black_gift", a="to_seat", text="black gift: to seat {to_seat}",
                       doc="the seat whose bag the black chip goes into"),
             ))

@@ -13,7 +13,7 @@ from sim.kernel.layout import F_RUBIES
 from sim.rules.declare import book, event
 
 BOOK = book("green", 1, "B", prices=1, doc=__doc__,
-            events=event("green", a="rubies", text="green: +{rubies:~ruby/rubies}", doc="rubies"))
+            events=event("green", a="rubies", text="green: +{rubies:~ruby/rubies}"))
 EV_GREEN = event_code(BOOK, "green")
 
 
