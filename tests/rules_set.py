@@ -71,8 +71,8 @@ from sim.rules.declare import SCRIPT_BITS, book, event, script_key
 BOOK = book("yellow", 7, "draw", name="Golden Mandrake", prices=4, questions=(
     ("yellow-gold", "the yellow chip's value", "1 pay a ruby for that many VP"),), script=(
     script_key("yellow_gold", SCRIPT_BITS, 16, doc="one per yellow chip: true pays a ruby"),),
-    events=(event("gold", a="chip:chip", b="vp", text="golden mandrake: {chip} buys {vp} VP "
-                  "for a ruby", doc="the yellow chip; the VP bought"),),
+    events=event("gold", a="chip:chip", b="vp", text="golden mandrake: {chip} buys {vp} VP "
+                 "for a ruby", doc="the yellow chip; the VP bought"),
     doc="A yellow chip placed may buy VP, its value, for 1 ruby.")
 Q_GOLD = BOOK.question("yellow-gold")
 GOLD_AT = script_slot(BOOK, "yellow_gold")

@@ -328,6 +328,21 @@ def test_a_rule_declares_at_most_its_codes_and_names_its_events():
         event("x", a="n:float")
 
 
+def test_a_book_declares_one_event_without_a_tuple_and_is_named_by_its_colour_and_set():
+    """``events=event(...)`` is a rule's one event (as ``events=(event(...),)``); a book that
+    gives no ``name`` is called "<Colour> Set <set>", as the shipped books are."""
+    from sim.rules.declare import book as declare_book
+    from sim.rules.declare import card, event
+
+    one = event("e0", a="n", text="x")
+    b = declare_book("red", 7, "draw", doc="x", events=one)
+    assert b.events == (one,) == declare_book("red", 7, "draw", doc="x", events=(one,)).events
+    assert b.name == "Red Set 7"
+    assert card(0, "x", "blue", name="x", doc="x", events=one).events == (one,)
+    assert {s.decl.name for s in shipped_books() if s.decl.id == "locoweed-5"} == {
+        "Locoweed Set 5"}
+
+
 def test_a_books_event_decodes_and_reads_as_declared():
     """The api's entries for the books' events are built from their declarations: fields by
     kind, or the book's decoder, and the replay text (worked by hand)."""

@@ -20,10 +20,10 @@ from sim.rules.declare import BLUE, card, event
 
 CARD = card(0, "bottled-courage", BLUE, name="Bottled Courage", words=(("pay", 1),), doc=(
     "Once every potion has ended, in start-player order, each player whose pot did not "
-    "explode may pay 1 ruby for 2 VP."), events=(
-    event("courage", a="rubies", b="paid:bool",
-          text="bottled courage: {paid:?pays a ruby for 2 VP/keeps the rubies}",
-          doc="the rubies held when asked; 1 paid, 0 declined"),))
+    "explode may pay 1 ruby for 2 VP."), events=event(
+    "courage", a="rubies", b="paid:bool",
+    text="bottled courage: {paid:?pays a ruby for 2 VP/keeps the rubies}",
+    doc="the rubies held when asked; 1 paid, 0 declined"))
 COURAGE = CARD.number
 EV_COURAGE = event_code(CARD, "courage")  # the code its event is recorded with
 COURAGE_VP = 2  # the VP bought with one ruby

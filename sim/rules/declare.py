@@ -288,14 +288,14 @@ class BookDeclaration:
         return f"{self.colour}-{self.set}"
 
 
-def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A002
+def book(colour: str, set: int, timing: str, *, doc: str, name: str = "",  # noqa: A002
          prices: int = 1, choices: tuple = (), chips: tuple = (), flags: tuple = (),
          questions: tuple = (), script: tuple = (), state: tuple = (),
          puts_back: str = "", events: tuple = ()) -> BookDeclaration:
     """A book's declaration (see ``BOOK_HOOK_POINTS``; ``doc``: its text, or its module's
-    docstring, ``doc=__doc__``, whose first paragraph is its text); ValueError (one line) for a
-    value that cannot be right. A user's book is Set 7 or later (checked when its file is loaded:
-    ``sim.rules.book_files.add_book``)."""
+    docstring, ``doc=__doc__``, whose first paragraph is its text; ``name``: "<Colour> Set <set>"
+    when left out); ValueError (one line) for a value that cannot be right. A user's book is Set
+    7 or later (checked when its file is loaded: ``sim.rules.book_files.add_book``)."""
     if colour not in BOOK_COLOUR_NAMES:
         raise ValueError(f"book colour {colour!r}, expected one of {', '.join(BOOK_COLOUR_NAMES)}")
     if not isinstance(set, int) or not 1 <= set < BOOK_SETS:
@@ -333,6 +333,7 @@ def book(colour: str, set: int, timing: str, *, name: str, doc: str,  # noqa: A0
     if puts_back not in ("", "white", "any"):
         raise ValueError(f"book '{colour}-{set}': puts_back {puts_back!r}, expected '', 'white' "
                          "or 'any'")
+    name = name or f"{colour.capitalize()} Set {set}"
     return BookDeclaration(colour, set, timing, str(name), rule_text(str(doc)), prices,
                            tuple(str(c) for c in choices), chips, flags, questions, script, state,
                            puts_back, checked_events(f"book '{colour}-{set}'", events))

@@ -1,6 +1,7 @@
-"""A rule's own events, declared with it: ``book(..., events=(event(...), ...))`` (and
-``card(..., events=...)``). What its kernel module records beyond the core's events
-(``sim.kernel.event_codes``): its name in replays and JSON, its row's fields and its replay text.
+"""A rule's own events, declared with it: ``book(..., events=(event(...), ...))``, or
+``events=event(...)`` for one (and ``card(..., events=...)``). What its kernel module records
+beyond the core's events (``sim.kernel.event_codes``): its name in replays and JSON, its row's
+fields and its replay text.
 
 An event row is ``round, seat, code, a, b, c``. ``a``, ``b`` and ``c`` name the fields they decode
 into, in that order (``"draws"``; ``"chip:chip"``: a chip type shown by name, None for -1;
@@ -85,9 +86,9 @@ def event(name: str, *, text: str | dict = NAMED_FIELDS, a: str = "", b: str = "
 
 
 def checked_events(rule: str, events) -> tuple[EventDeclaration, ...]:
-    """A rule's ``events=``, checked: event(...) declarations, one a name, at most
-    ``EVENTS_PER_RULE``; ValueError (one line naming the rule) otherwise."""
-    events = tuple(events)
+    """A rule's ``events=``, checked: one event(...) declaration or a tuple of them, one a name,
+    at most ``EVENTS_PER_RULE``; ValueError (one line naming the rule) otherwise."""
+    events = (events,) if isinstance(events, EventDeclaration) else tuple(events)
     if not all(isinstance(e, EventDeclaration) for e in events) \
             or len({e.name for e in events}) != len(events):
         raise ValueError(f"{rule}: events is a tuple of event(...), one a name")

@@ -1,7 +1,7 @@
 """The ingredient books, one module per (colour, set) that has an effect.
 
 Each book is a unit, its module ``sim.kernel.books.<colour>_<set>``, the same interface a user's
-book in a rules file has: its declaration (``BOOK = book(colour, set, timing, name=..., doc=text,
+book in a rules file has: its declaration (``BOOK = book(colour, set, timing, doc=text,
 choices=..., ...)``, ``sim.rules.declare``: what ``sim.rules.books`` and ``quacks rules`` show,
 read without importing the kernel), its effect in functions named after the book hook points
 (``BOOK_HOOK_POINTS``) and the built-in answer to its question (``default``, taken where

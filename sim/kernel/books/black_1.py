@@ -13,7 +13,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import G_NP
 from sim.rules.declare import book
 
-BOOK = book("black", 1, "B", name="Black Set 1", prices=1, doc=__doc__)
+BOOK = book("black", 1, "B", prices=1, doc=__doc__)
 
 
 @kernel(inline=True)

@@ -18,10 +18,9 @@ from sim.kernel.layout import F_NPOT, F_RUBIES, G_NP, POT_T, R_BOOK
 from sim.rules.chips import BLACK, TYPE_COLOUR
 from sim.rules.declare import book, event
 
-BOOK = book("black", 5, "B", name="Black Set 5", prices=5,
-            flags=('buying_moves_droplet',), doc=__doc__,
+BOOK = book("black", 5, "B", prices=5, flags=('buying_moves_droplet',), doc=__doc__,
             events=(
-                event("black_ruby", a="rubies", text="black ruby: rubies {rubies}", doc="rubies"),
+                event("black_ruby", a="rubies", text="black ruby: rubies {rubies}"),
                 event("black_gift", a="to_seat", text="black gift: to seat {to_seat}",
                       doc="the seat whose bag the black chip goes into"),
             ))

@@ -13,7 +13,7 @@ from sim.kernel.layout import F_NPOT, G_NP, POT_P, POT_T
 from sim.rules.chips import BLACK, TYPE_COLOUR
 from sim.rules.declare import book
 
-BOOK = book("black", 6, "B", name="Black Set 6", prices=6, doc=__doc__)
+BOOK = book("black", 6, "B", prices=6, doc=__doc__)
 
 
 @kernel

@@ -27,8 +27,7 @@ from sim.kernel.layout import (
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book, event
 
-BOOK = book("blue", 1, "draw", name="Blue Set 1", prices=1,
-            choices=('which chip to place, or none',), doc=__doc__,
+BOOK = book("blue", 1, "draw", prices=1, choices=('which chip to place, or none',), doc=__doc__,
             events=(
                 event("blue_look", a="chip:chip", text="blue looks at {chip}", takes_draw=True,
                       doc="the chip type seen"),

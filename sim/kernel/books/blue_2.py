@@ -14,11 +14,9 @@ from sim.kernel.layout import F_PROTECT
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book, event
 
-BOOK = book("blue", 2, "draw", name="Blue Set 2", prices=2, flags=("protects",), doc=__doc__,
-            events=(
-                event("protect", a="draws", text="protected for the next {draws:~draw}",
-                      doc="draws in the protection window now"),
-            ))
+BOOK = book("blue", 2, "draw", prices=2, flags=("protects",), doc=__doc__,
+            events=event("protect", a="draws", text="protected for the next {draws:~draw}",
+                         doc="draws in the protection window now"))
 EV_PROTECT = event_code(BOOK, "protect")
 
 

@@ -10,10 +10,8 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_NPOT, F_RUBIES, POT_P, R_RUBY
 from sim.rules.declare import book, event
 
-BOOK = book("blue", 3, "draw", name="Blue Set 3", prices=3, doc=__doc__,
-            events=(
-                event("blue_ruby", a="rubies", text="blue on a ruby space: +1 ruby", doc="rubies"),
-            ))
+BOOK = book("blue", 3, "draw", prices=3, doc=__doc__,
+            events=event("blue_ruby", a="rubies", text="blue on a ruby space: +1 ruby"))
 EV_BLUE_RUBY = event_code(BOOK, "blue_ruby")
 
 

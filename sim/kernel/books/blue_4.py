@@ -12,10 +12,8 @@ from sim.kernel.layout import F_NPOT, F_SCORE, POT_P, R_RUBY
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book, event
 
-BOOK = book("blue", 4, "draw", name="Blue Set 4", prices=4, doc=__doc__,
-            events=(
-                event("blue_vp", a="vp", text="blue on a ruby space: +{vp} VP", doc="VP"),
-            ))
+BOOK = book("blue", 4, "draw", prices=4, doc=__doc__,
+            events=event("blue_vp", a="vp", text="blue on a ruby space: +{vp} VP"))
 EV_BLUE_VP = event_code(BOOK, "blue_vp")
 
 

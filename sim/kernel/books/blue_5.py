@@ -13,12 +13,10 @@ from sim.kernel.layout import F_NORANGE, F_SCORE
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book, event
 
-BOOK = book("blue", 5, "draw", name="Blue Set 5", prices=5, doc=__doc__,
-            events=(
-                event("blue_orange", a="vp", b="orange",
-                      text="blue: {orange:~orange chip} in the pot, at least its value: +{vp} VP",
-                      doc="VP: the blue chip's value; the orange chips in the pot"),
-            ))
+BOOK = book("blue", 5, "draw", prices=5, doc=__doc__,
+            events=event("blue_orange", a="vp", b="orange", text="blue: {orange:~orange chip} "
+                         "in the pot, at least its value: +{vp} VP",
+                         doc="VP: the blue chip's value; the orange chips in the pot"))
 EV_BLUE_ORANGE = event_code(BOOK, "blue_orange")
 
 

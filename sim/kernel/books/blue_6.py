@@ -13,14 +13,12 @@ from sim.kernel.layout import F_NPOT, F_RUBIES, POT_T
 from sim.rules.chips import TYPE_VALUE, W1
 from sim.rules.declare import book, event
 
-BOOK = book("blue", 6, "draw", name="Blue Set 6", prices=6, doc=__doc__,
-            events=(
-                event("blue_white", a="rubies", b="looked",
-                      text="blue: +{rubies:~ruby/rubies}, one per white 1-chip among the "
-                           "{looked:~chip} before it",
-                      doc="rubies: white 1-chips among the chips looked at; the chips looked at "
-                          "(the blue chip's value, fewer if the pot has fewer)"),
-            ))
+BOOK = book("blue", 6, "draw", prices=6, doc=__doc__,
+            events=event("blue_white", a="rubies", b="looked",
+                         text="blue: +{rubies:~ruby/rubies}, one per white 1-chip among the "
+                              "{looked:~chip} before it",
+                         doc="rubies: white 1-chips among the chips looked at; the chips looked at "
+                             "(the blue chip's value, fewer if the pot has fewer)"))
 EV_BLUE_WHITE = event_code(BOOK, "blue_white")
 
 

@@ -12,10 +12,8 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_RUBIES
 from sim.rules.declare import book, event
 
-BOOK = book("green", 1, "B", name="Green Set 1", prices=1, doc=__doc__,
-            events=(
-                event("green", a="rubies", text="green: +{rubies:~ruby/rubies}", doc="rubies"),
-            ))
+BOOK = book("green", 1, "B", prices=1, doc=__doc__,
+            events=event("green", a="rubies", text="green: +{rubies:~ruby/rubies}"))
 EV_GREEN = event_code(BOOK, "green")
 
 

@@ -22,15 +22,12 @@ from sim.rules.book_numbers import question_number
 from sim.rules.chips import B1, O1, P1, R1, Y1
 from sim.rules.declare import SCRIPT_CHIPS, book, event, script_key
 
-BOOK = book("green", 2, "B", name="Green Set 2", prices=2,
-            choices=('which chip to take (or none)',),
+BOOK = book("green", 2, "B", prices=2, choices=('which chip to take (or none)',),
             flags=('grants_at_b',), doc=__doc__,
             script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
                                   "last or next-to-last: the chip taken or \"none\""),),
-            events=(
-                event("green_chip", a="chip:chip", text="green: takes {chip}",
-                      doc="the chip type taken"),
-            ))
+            events=event("green_chip", a="chip:chip", text="green: takes {chip}",
+                         doc="the chip type taken"))
 EV_GREEN_CHIP = event_code(BOOK, "green_chip")
 QUESTION = question_number("green-chip")
 GREEN = script_slot(BOOK, "green")  # its answers in SC

@@ -27,12 +27,10 @@ from sim.kernel.layout import (
 from sim.rules.chips import GREEN, TYPE_COLOUR, TYPE_VALUE
 from sim.rules.declare import book, event
 
-BOOK = book("green", 3, "B", name="Green Set 3", prices=3, doc=__doc__,
-            events=(
-                event("green_move", a="spaces", b="reward_space",
-                      text="green: last chip +{spaces}; reward space {reward_space}",
-                      doc="spaces; the new reward space"),
-            ))
+BOOK = book("green", 3, "B", prices=3, doc=__doc__,
+            events=event("green_move", a="spaces", b="reward_space",
+                         text="green: last chip +{spaces}; reward space {reward_space}",
+                         doc="spaces; the new reward space"))
 EV_GREEN_MOVE = event_code(BOOK, "green_move")
 
 

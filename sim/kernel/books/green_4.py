@@ -22,15 +22,12 @@ from sim.kernel.layout import (
 from sim.rules.book_numbers import question_number
 from sim.rules.declare import SCRIPT_CHIPS, book, event, script_key
 
-BOOK = book("green", 4, "B", name="Green Set 4", prices=4,
-            choices=('pay a ruby or not, per green chip',), doc=__doc__,
+BOOK = book("green", 4, "B", prices=4, choices=('pay a ruby or not, per green chip',), doc=__doc__,
             script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
                                   "last or next-to-last: true pays a ruby"),),
-            events=(
-                event("green_droplet", a="droplet",
-                      text="green: pays {droplet:~ruby/rubies} for droplet +{droplet}",
-                      doc="droplet moves bought with rubies"),
-            ))
+            events=event("green_droplet", a="droplet",
+                         text="green: pays {droplet:~ruby/rubies} for droplet +{droplet}",
+                         doc="droplet moves bought with rubies"))
 EV_GREEN_DROPLET = event_code(BOOK, "green_droplet")
 QUESTION = question_number("green-ruby")
 GREEN = script_slot(BOOK, "green")  # its answers in SC

@@ -22,14 +22,13 @@ from sim.rules.book_numbers import question_number
 from sim.rules.chips import N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import SCRIPT_CHIPS, book, event, script_key, state_key
 
-BOOK = book("green", 5, "B", name="Green Set 5", prices=5,
-            choices=('which chip to place first next round (or none)',), doc=__doc__,
+BOOK = book("green", 5, "B", prices=5, choices=('which chip to place first next round (or none)',),
+            doc=__doc__,
             script=(script_key("green", SCRIPT_CHIPS, 4, bools=True, doc="one per green chip "
                                   "last or next-to-last: the chip placed first or \"none\""),),
             state=(state_key("first", doc="chips picked last round, placed first"),),
-            events=(
-                event("green_first", a="chip:chip", doc="the chip type to place first next round"),
-            ))
+            events=event("green_first", a="chip:chip",
+                         doc="the chip type to place first next round"))
 EV_GREEN_FIRST = event_code(BOOK, "green_first")
 MOST_FIRST = 2  # chips picked in a round: one per green chip last or next-to-last
 QUESTION = question_number("green-first")

@@ -14,11 +14,9 @@ from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.rules.declare import book, event
 
-BOOK = book("green", 6, "B", name="Green Set 6", prices=6, doc=__doc__,
-            events=(
-                event("green_die", a="rolls", text="green die: rolls {rolls}",
-                      doc="bonus die rolls"),
-            ))
+BOOK = book("green", 6, "B", prices=6, doc=__doc__,
+            events=event("green_die", a="rolls", text="green die: rolls {rolls}",
+                         doc="bonus die rolls"))
 EV_GREEN_DIE = event_code(BOOK, "green_die")
 
 

@@ -13,11 +13,9 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_RAT
 from sim.rules.declare import book, event
 
-BOOK = book("locoweed", 5, "draw", name="Locoweed Set 5", prices=5, doc=__doc__,
-            events=(
-                event("locoweed", a="copies:chip", b="spaces:opt",
-                      doc="the chip type copied (-1 none); the spaces moved"),
-            ))
+BOOK = book("locoweed", 5, "draw", prices=5, doc=__doc__,
+            events=event("locoweed", a="copies:chip", b="spaces:opt",
+                         doc="the chip type copied (-1 none); the spaces moved"))
 EV_LOCO = event_code(BOOK, "locoweed")
 
 

@@ -14,11 +14,9 @@ from sim.kernel.layout import F_NPOT, POT_T
 from sim.rules.chips import LOCOWEED, TYPE_COLOUR, WHITE
 from sim.rules.declare import book, event
 
-BOOK = book("locoweed", 6, "draw", name="Locoweed Set 6", prices=6, doc=__doc__,
-            events=(
-                event("locoweed", a="copies:chip", b="spaces:opt",
-                      doc="the chip type copied (-1 none); the spaces moved"),
-            ))
+BOOK = book("locoweed", 6, "draw", prices=6, doc=__doc__,
+            events=event("locoweed", a="copies:chip", b="spaces:opt",
+                         doc="the chip type copied (-1 none); the spaces moved"))
 EV_LOCO = event_code(BOOK, "locoweed")
 
 

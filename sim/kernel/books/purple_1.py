@@ -17,11 +17,8 @@ from sim.kernel.layout import F_RUBIES, F_SCORE
 from sim.rules.chips import PURPLE
 from sim.rules.declare import book, event
 
-BOOK = book("purple", 1, "B", name="Purple Set 1", prices=1,
-            choices=('a lower tier (or none) is allowed',), doc=__doc__,
-            events=(
-                event("purple", a="tier", text="purple tier {tier}", doc="the tier"),
-            ))
+BOOK = book("purple", 1, "B", prices=1, choices=('a lower tier (or none) is allowed',), doc=__doc__,
+            events=event("purple", a="tier", text="purple tier {tier}"))
 EV_PURPLE = event_code(BOOK, "purple")
 
 

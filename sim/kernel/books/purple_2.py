@@ -22,13 +22,10 @@ from sim.rules.book_numbers import question_number
 from sim.rules.chips import B2, G1, K1, P1, PURPLE, Y4
 from sim.rules.declare import book, event
 
-BOOK = book("purple", 2, "B", name="Purple Set 2", prices=2,
-            choices=('which trade (or none)',),
-            flags=('grants_at_b',), doc=__doc__,
-            events=(
-                event("purple_trade", a="tier", text="purple: trades tier {tier}",
-                      doc="a: the tier; b: the purple chips discarded"),
-            ))
+BOOK = book("purple", 2, "B", prices=2, choices=('which trade (or none)',), flags=('grants_at_b',),
+            doc=__doc__,
+            events=event("purple_trade", a="tier", text="purple: trades tier {tier}",
+                         doc="a: the tier; b: the purple chips discarded"))
 EV_PURPLE_TRADE = event_code(BOOK, "purple_trade")
 QUESTION = question_number("purple-trade")
 

@@ -14,10 +14,8 @@ from sim.kernel.layout import F_NPOT, F_SCORE, POT_P, POT_T, R_COINS
 from sim.rules.chips import PURPLE, TYPE_COLOUR
 from sim.rules.declare import book, event
 
-BOOK = book("purple", 3, "B", name="Purple Set 3", prices=3, doc=__doc__,
-            events=(
-                event("purple_vp", a="vp", text="purple: +{vp} VP", doc="VP"),
-            ))
+BOOK = book("purple", 3, "B", prices=3, doc=__doc__,
+            events=event("purple_vp", a="vp", text="purple: +{vp} VP"))
 EV_PURPLE_VP = event_code(BOOK, "purple_vp")
 
 

@@ -21,7 +21,7 @@ from sim.rules.book_numbers import question_number
 from sim.rules.chips import PURPLE, TYPE_COLOUR, WHITE
 from sim.rules.declare import NOT_SCRIPTED, SCRIPT_UPGRADE, book, script_key
 
-BOOK = book("purple", 4, "B", name="Purple Set 4", prices=4,
+BOOK = book("purple", 4, "B", prices=4,
             choices=('which chip to upgrade; a lower tier (or none) is allowed',),
             flags=('grants_at_b',), doc=__doc__,
             script=(script_key("upgrade", SCRIPT_UPGRADE, doc="the chip upgraded and its upgrade",

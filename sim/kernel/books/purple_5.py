@@ -14,8 +14,7 @@ from sim.kernel.layout import F_NPOT, POT_P, POT_T, R_VP
 from sim.rules.chips import PURPLE, TYPE_COLOUR
 from sim.rules.declare import SCRIPT_BAG, book, script_key
 
-BOOK = book("purple", 5, "B", name="Purple Set 5", prices=5,
-            choices=('which chips to buy',), doc=__doc__,
+BOOK = book("purple", 5, "B", prices=5, choices=('which chips to buy',), doc=__doc__,
             script=(script_key("purple_buy", SCRIPT_BAG, 2, doc="the chips bought at B"),))
 PURPLE_BUY = script_slot(BOOK, "purple_buy")  # its answer in SC: the count, then the chips
 

@@ -14,10 +14,8 @@ from sim.kernel.layout import F_NPOT, F_SCORE, POT_T
 from sim.rules.chips import PURPLE, TYPE_COLOUR, TYPE_VALUE
 from sim.rules.declare import book, event
 
-BOOK = book("purple", 6, "B", name="Purple Set 6", prices=6, doc=__doc__,
-            events=(
-                event("purple_vp", a="vp", text="purple: +{vp} VP", doc="VP"),
-            ))
+BOOK = book("purple", 6, "B", prices=6, doc=__doc__,
+            events=event("purple_vp", a="vp", text="purple: +{vp} VP"))
 EV_PURPLE_VP = event_code(BOOK, "purple_vp")
 
 

@@ -12,8 +12,8 @@ from sim.kernel.layout import F_NORANGE
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book
 
-BOOK = book("red", 1, "draw", name="Red Set 1", prices=1,
-            choices=('take or decline the extra distance',), doc=__doc__)
+BOOK = book("red", 1, "draw", prices=1, choices=('take or decline the extra distance',),
+            doc=__doc__)
 
 
 @kernel(inline=True)

@@ -40,7 +40,7 @@ from sim.rules.chips import R1, RED, TYPE_COLOUR, chip_name
 from sim.rules.declare import SCRIPT_WORDS, book, event, script_key, state_key
 from sim.rules.event_declare import LAST_CHIP_SPACE, chip_field
 
-BOOK = book("red", 2, "draw, after stop", name="Red Set 2", prices=2,
+BOOK = book("red", 2, "draw, after stop", prices=2,
             choices=('per red chip: place, keep or return',), doc=__doc__,
             script=(script_key("red_after", SCRIPT_WORDS, 8, words=("place", "keep", "return"),
                                doc="one per red chip beside the pot"),),

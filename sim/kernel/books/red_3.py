@@ -12,8 +12,8 @@ from sim.kernel.layout import F_NPOT, POT_T
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import book
 
-BOOK = book("red", 3, "draw", name="Red Set 3", prices=3,
-            choices=('take or decline the extra distance',), doc=__doc__)
+BOOK = book("red", 3, "draw", prices=3, choices=('take or decline the extra distance',),
+            doc=__doc__)
 
 
 @kernel(inline=True)

@@ -12,9 +12,9 @@ from sim.kernel.layout import F_NRED
 from sim.rules.chips import TYPE_VALUE, W1
 from sim.rules.declare import book
 
-BOOK = book("red", 4, "passive", name="Red Set 4", prices=4,
-            choices=('take or decline the extra space, per white 1-chip',),
-            chips=('white',), doc=__doc__)
+BOOK = book("red", 4, "passive", prices=4,
+            choices=('take or decline the extra space, per white 1-chip',), chips=('white',),
+            doc=__doc__)
 
 
 @kernel(inline=True)

@@ -12,8 +12,7 @@ from sim.kernel.layout import F_NPOT, POT_T
 from sim.rules.chips import RED, TYPE_COLOUR, TYPE_VALUE
 from sim.rules.declare import book
 
-BOOK = book("red", 5, "draw", name="Red Set 5", prices=5,
-            choices=('take or decline the higher value',), doc=__doc__)
+BOOK = book("red", 5, "draw", prices=5, choices=('take or decline the higher value',), doc=__doc__)
 
 
 @kernel(inline=True)

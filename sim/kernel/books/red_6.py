@@ -42,7 +42,7 @@ from sim.rules.book_numbers import question_number
 from sim.rules.declare import SCRIPT_BITS, SCRIPT_CHIPS, book, event, script_key
 from sim.rules.event_declare import chip_field
 
-BOOK = book("red", 6, "draw", name="Red Set 6", prices=6,
+BOOK = book("red", 6, "draw", prices=6,
             choices=('place the chip drawn at once, or hold it',
                      'before each later draw: place a held chip now, or keep holding it'),
             doc=__doc__,
@@ -51,13 +51,11 @@ BOOK = book("red", 6, "draw", name="Red Set 6", prices=6,
                     script_key("red_place", SCRIPT_CHIPS, 8, doc="one per draw made while a chip "
                                "is held beside the pot: the held chip placed before that draw, "
                                'or "none"')),
-            events=(
-                event("red_hold", decode=lambda a, b, c: {
-                    "chip": chip_field(a), "held": b == 1,
-                    **({"placed_from_beside": True} if b == 2 else {})},
-                      doc="a: the chip type drawn after a red chip; b: 1 held for the end / 0 "
-                      "placed at once / 2 a held chip placed now, before a draw"),
-            ))
+            events=event("red_hold", decode=lambda a, b, c: {
+                             "chip": chip_field(a), "held": b == 1,
+                             **({"placed_from_beside": True} if b == 2 else {})},
+                         doc="a: the chip type drawn after a red chip; b: 1 held for the end / 0 "
+                         "placed at once / 2 a held chip placed now, before a draw"))
 EV_RED_HOLD = event_code(BOOK, "red_hold")
 Q_HOLD, Q_PLACE = question_number("red-hold"), question_number("red-place")
 HOLD, PLACE = script_slot(BOOK, "red_hold"), script_slot(BOOK, "red_place")  # answers in SC

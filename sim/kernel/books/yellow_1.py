@@ -16,13 +16,12 @@ from sim.kernel.layout import F_NPOT, F_WHITE, POT_P, POT_T
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import book, event
 
-BOOK = book("yellow", 1, "draw", name="Yellow Set 1", prices=1,
-            choices=('return the white or not',), doc=__doc__, puts_back="white",
-            events=(
-                event("yellow_return", a="chip:chip", b="index",
-                      text="yellow returns {chip} from space {index} to the bag", returns="yellow",
-                      doc="the white chip type returned; the space it leaves empty"),
-            ))
+BOOK = book("yellow", 1, "draw", prices=1, choices=('return the white or not',), doc=__doc__,
+            puts_back="white",
+            events=event("yellow_return", a="chip:chip", b="index",
+                         text="yellow returns {chip} from space {index} to the bag",
+                         returns="yellow",
+                         doc="the white chip type returned; the space it leaves empty"))
 EV_YELLOW = event_code(BOOK, "yellow_return")
 
 

@@ -13,11 +13,9 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_DOUBLE
 from sim.rules.declare import book, event
 
-BOOK = book("yellow", 2, "draw", name="Yellow Set 2", prices=2,
+BOOK = book("yellow", 2, "draw", prices=2,
             choices=('take or decline the doubling, when the next chip is placed',), doc=__doc__,
-            events=(
-                event("double", text="the next chip moves twice as far"),
-            ))
+            events=event("double", text="the next chip moves twice as far"))
 EV_DOUBLE = event_code(BOOK, "double")
 
 

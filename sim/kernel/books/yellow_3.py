@@ -11,7 +11,7 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_YELLOW_PTR
 from sim.rules.declare import book
 
-BOOK = book("yellow", 3, "passive", name="Yellow Set 3", prices=3, doc=__doc__)
+BOOK = book("yellow", 3, "passive", prices=3, doc=__doc__)
 
 
 @kernel(inline=True)

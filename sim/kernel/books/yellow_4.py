@@ -11,8 +11,8 @@ from sim.kernel.layout import F_YELLOW_PTR
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book
 
-BOOK = book("yellow", 4, "draw", name="Yellow Set 4", prices=4,
-            choices=('take or decline the extra distance',), doc=__doc__)
+BOOK = book("yellow", 4, "draw", prices=4, choices=('take or decline the extra distance',),
+            doc=__doc__)
 
 
 @kernel(inline=True)

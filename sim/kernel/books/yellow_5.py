@@ -24,12 +24,10 @@ from sim.kernel.layout import (
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import book, event
 
-BOOK = book("yellow", 5, "draw", name="Yellow Set 5", prices=5,
-            choices=('take or decline the move on',), doc=__doc__, puts_back="any",
-            events=(
-                event("yellow_push", a="chip:chip", b="spaces", c="index",
-                      doc="the chip type drawn; the spaces the yellow moves on; its new space"),
-            ))
+BOOK = book("yellow", 5, "draw", prices=5, choices=('take or decline the move on',), doc=__doc__,
+            puts_back="any",
+            events=event("yellow_push", a="chip:chip", b="spaces", c="index",
+                         doc="the chip type drawn; the spaces the yellow moves on; its new space"))
 EV_YELLOW_PUSH = event_code(BOOK, "yellow_push")
 
 

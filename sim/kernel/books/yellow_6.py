@@ -18,14 +18,12 @@ from sim.rules.book_numbers import question_number
 from sim.rules.chips import TYPE_VALUE
 from sim.rules.declare import SCRIPT_BITS, book, event, script_key
 
-BOOK = book("yellow", 6, "draw", name="Yellow Set 6", prices=6,
-            choices=('pay a ruby or not, per yellow chip',), doc=__doc__,
+BOOK = book("yellow", 6, "draw", prices=6, choices=('pay a ruby or not, per yellow chip',),
+            doc=__doc__,
             script=(script_key("yellow_ruby", SCRIPT_BITS, 16, doc="one per yellow chip: true pays "
                                "a ruby for 3 more spaces"),),
-            events=(
-                event("yellow_ruby", a="spaces", text="yellow ruby: spaces {spaces}",
-                      doc="spaces bought with a ruby"),
-            ))
+            events=event("yellow_ruby", a="spaces", text="yellow ruby: spaces {spaces}",
+                         doc="spaces bought with a ruby"))
 EV_YELLOW_RUBY = event_code(BOOK, "yellow_ruby")
 QUESTION = question_number("yellow-ruby")
 YELLOW_RUBY = script_slot(BOOK, "yellow_ruby")  # its answers in SC
