@@ -246,15 +246,19 @@ def _white_chances(G, seats, counts, stops):
     return out
 
 
-def test_the_memo_of_a_seats_white_draw_chance_is_draw_chance_whatever_came_before():
+@pytest.mark.parametrize("players", [0, 5])
+def test_the_memo_of_a_seats_white_draw_chance_is_draw_chance_whatever_came_before(players):
     """Seats asked in a random order, whites and stops changing now and then (a hit returns the
-    kept bits, a changed key computes again): every answer is draw_chance's own."""
+    kept bits, a changed key computes again or, with players in the game row, takes another
+    seat's memo of the same key, stop 6.0 and 6.0 + 2 ** -50 apart): every answer is
+    draw_chance's own (fails when a seat's memo is taken for a different key or stop)."""
     rng = np.random.default_rng(5)
     m = 3000
     seats = rng.integers(0, 5, m)
     counts = np.column_stack([rng.integers(3, 7, m), rng.integers(1, 4, m), rng.integers(0, 3, m)])
-    stops = rng.choice([6.0, 6.0, 6.0, 4.5, 9.0], m)
+    stops = rng.choice([6.0, 6.0, 6.0 + 2 ** -50, 4.5, 9.0], m)
     G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    G[L.G_NP] = players
     got = _white_chances(G, seats, counts, stops)
     want = [draw_chance(*counts[i], stops[i]) for i in range(m)]
     assert (got == np.array(want)).all()

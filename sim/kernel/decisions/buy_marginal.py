@@ -260,17 +260,34 @@ def worth_of_move(SP, s, t, ctx, move):
 @kernel(inline=True)
 def white_chance(G, o, n1, n2, n3, stop):
     """``draw_chance(n1, n2, n3, stop)`` for seat o's whites (n1, n2, n3), from seat o's memo
-    when its key (the three counts and ``stop``) is the same, else computed and kept."""
+    when its key (the three counts and ``stop``) is the same, else ``white_chance_kept``."""
     k = G_MEMO_WHITE + 3 * o
     key = 1 + n1 + (n2 << 16) + (n3 << 32)
     sb = float_bits(stop)
     if G[k] == key and G[k + 1] == sb:
         return bits_float(G[k + 2])
-    f = draw_chance(n1, n2, n3, stop)
+    return white_chance_kept(G, o, key, sb, n1, n2, n3, stop)
+
+
+@kernel
+def white_chance_kept(G, o, key, sb, n1, n2, n3, stop):
+    """``white_chance`` when seat o's memo misses: another seat's memo with the same key (the
+    seats start a game with the same whites), else ``draw_chance``; kept in seat o's memo."""
+    k = G_MEMO_WHITE + 3 * o
+    fb = 0
+    found = False
+    for other in range(G[G_NP]):
+        j = G_MEMO_WHITE + 3 * other
+        if other != o and G[j] == key and G[j + 1] == sb:
+            fb = G[j + 2]
+            found = True
+            break
+    if not found:
+        fb = float_bits(draw_chance(n1, n2, n3, stop))
     G[k] = key
     G[k + 1] = sb
-    G[k + 2] = float_bits(f)
-    return f
+    G[k + 2] = fb
+    return bits_float(fb)
 
 
 @kernel(inline=True)
