@@ -14,7 +14,13 @@
   weighed once), as the
   bits of their float64 values: each read equals the value computed afresh.
 * ``one_step_ev_draws`` draws without weighing each chip when a lower bound of the expected
-  value beats the bar by far (``surely_draws``).
+  value beats the bar by far (``surely_draws``; compared as the bound and the bar times the
+  bag's size, without a division).
+* A seat's chips are counted in one pass (``chip_tally``: every count packed into one int64),
+  the same counts as the old passes over the chips.
+* The black tie chance of a seat and a neighbour is kept in the game row (``G_MEMO_TIE``).
+* ``best_pair`` weighs a chip's pairs only when the best later worth (``G_WORTH_AFTER``) could
+  beat the best so far: the same choice as weighing every pair.
 """
 
 from __future__ import annotations
@@ -30,14 +36,19 @@ from sim.kernel import layout as L
 from sim.kernel.decisions import slots as S
 from sim.kernel.decisions.buy_marginal import (
     chip_move,
+    chip_tally,
     comb,
     draw_chance,
     drawn_worth,
+    equal_chance,
     marginal_context,
     marginal_worth,
     memo_worth,
+    tie_chance,
+    white_black_counts,
     white_chance,
 )
+from sim.kernel.decisions.decide import best_pair
 from sim.kernel.decisions.potion_value import (
     best_seen_reward,
     current_reward,
@@ -235,15 +246,19 @@ def _white_chances(G, seats, counts, stops):
     return out
 
 
-def test_the_memo_of_a_seats_white_draw_chance_is_draw_chance_whatever_came_before():
+@pytest.mark.parametrize("players", [0, 5])
+def test_the_memo_of_a_seats_white_draw_chance_is_draw_chance_whatever_came_before(players):
     """Seats asked in a random order, whites and stops changing now and then (a hit returns the
-    kept bits, a changed key computes again): every answer is draw_chance's own."""
+    kept bits, a changed key computes again or, with players in the game row, takes another
+    seat's memo of the same key, stop 6.0 and 6.0 + 2 ** -50 apart): every answer is
+    draw_chance's own (fails when a seat's memo is taken for a different key or stop)."""
     rng = np.random.default_rng(5)
     m = 3000
     seats = rng.integers(0, 5, m)
     counts = np.column_stack([rng.integers(3, 7, m), rng.integers(1, 4, m), rng.integers(0, 3, m)])
-    stops = rng.choice([6.0, 6.0, 6.0, 4.5, 9.0], m)
+    stops = rng.choice([6.0, 6.0, 6.0 + 2 ** -50, 4.5, 9.0], m)
     G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    G[L.G_NP] = players
     got = _white_chances(G, seats, counts, stops)
     want = [draw_chance(*counts[i], stops[i]) for i in range(m)]
     assert (got == np.array(want)).all()
@@ -409,3 +424,100 @@ def test_the_stop_rule_decides_as_when_it_weighed_every_chip(spec):
             sure_at_risk += any(P[0, L.BAGCNT + t] and P[0, L.F_WHITE] + chips.TYPE_VALUE[t] > 7
                                 for t in range(3))
     assert sure > 600 and sure_at_risk > 30, (sure, sure_at_risk)
+
+
+# --- one pass over a seat's chips (chip_tally), the tie memo, the pairs best_pair skips --------
+
+def counts_by_hand(types) -> tuple[int, ...]:
+    """(w1, w2, w3, blacks, non-white chips, their moves, oranges) of a list of chip types, in
+    plain Python (the old passes' tests)."""
+    col, val = chips.TYPE_COLOUR, chips.TYPE_VALUE
+    w = [sum(t == x for t in types) for x in (chips.W1, chips.W2, chips.W3)]
+    nonwhite = [t for t in types if col[t] != chips.WHITE]
+    return (*w, sum(col[t] == chips.BLACK for t in nonwhite), len(nonwhite),
+            sum(int(val[t]) for t in nonwhite), sum(col[t] == chips.ORANGE for t in nonwhite))
+
+
+@njit
+def _tallies(P, s):
+    acc = chip_tally(P, s)
+    return (white_black_counts(P, s), (acc >> 32) & 0xFF, (acc >> 48) & 0xFFFF,
+            (acc >> 40) & 0xFF)
+
+
+def test_one_pass_counts_a_seats_chips_as_the_old_passes():
+    """Whites by value, blacks, non-white chips, their moves and oranges from ``chip_tally`` equal
+    a count by hand on random chip lists up to the 64 chips a seat may hold (fails when a type's
+    entry in ``CHIP_TALLY`` is wrong or a count overflows its 8 bits)."""
+    rng = np.random.default_rng(5)
+    P = np.zeros((1, L.P_WIDTH), dtype=np.int64)
+    for n in [0, 1, 9, 30, 64] + list(rng.integers(0, 65, 60)):
+        heavy = rng.integers(0, chips.N_TYPES)  # one type often, to fill a count
+        types = [int(heavy if rng.random() < 0.5 else rng.integers(0, chips.N_TYPES))
+                 for _ in range(n)]
+        P[0, L.CHIPS:L.CHIPS + n] = types
+        P[0, L.F_NCHIPS] = n
+        wb, nonwhite, moves, oranges = _tallies(P, 0)
+        want = counts_by_hand(types)
+        assert (*wb, nonwhite, moves, oranges) == want[:4] + want[4:], (types, want)
+
+
+@njit
+def _ties(G, seats, sides, ns, ps, ms, qs):
+    out = np.empty(len(ns))
+    for i in range(len(ns)):
+        out[i] = tie_chance(G, seats[i], sides[i], ns[i], ps[i], ms[i], qs[i])
+    return out
+
+
+def test_the_memo_of_a_tie_chance_is_equal_chance_whatever_came_before():
+    """A run of tie chances through the memo, keys often repeated and often changed in one part
+    only (a count or one chance's last bit), equals ``equal_chance`` computed afresh to the last
+    bit (fails when the key leaves out an argument)."""
+    rng = np.random.default_rng(9)
+    m = 600
+    seats, sides = rng.integers(0, 2, m), rng.integers(0, 2, m)
+    ns, ms = rng.integers(0, 4, m), rng.integers(0, 4, m)
+    ps = rng.choice([0.3, 0.3 + 2 ** -50, 0.55, 0.7], m)
+    qs = rng.choice([0.3, 0.3 + 2 ** -50, 0.55, 0.7], m)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    got = _ties(G, seats, sides, ns, ps, ms, qs)
+    want = [equal_chance(n, p, k, q) for n, p, k, q in zip(ns, ps, ms, qs, strict=True)]
+    assert (got.view(np.int64) == np.array(want).view(np.int64)).all()
+
+
+def best_pair_weighing_every_pair(types, worths, left, price, max_buys):
+    """``best_pair`` as it was, every pair weighed (plain Python, the same comparisons)."""
+    best_v, b1, b2 = 0.0, -1, -1
+    for i, (t, wt) in enumerate(zip(types, worths, strict=True)):
+        if wt > best_v + 1e-12 or (b1 >= 0 and b2 < 0 and abs(wt - best_v) <= 1e-12
+                                   and price[t] < price[b1]):
+            best_v, b1, b2 = wt, t, -1
+        if max_buys < 2:
+            continue
+        for u, wu in zip(types[i + 1:], worths[i + 1:], strict=True):
+            if chips.TYPE_COLOUR[u] == chips.TYPE_COLOUR[t] or price[u] > left - price[t]:
+                continue
+            if wt + wu > best_v + 1e-12:
+                best_v, b1, b2 = wt + wu, t, u
+    return b1, b2
+
+
+def test_best_pair_skipping_hopeless_chips_chooses_as_weighing_every_pair():
+    """On random lists (worths with near-ties, from a few distinct values) the pair ``best_pair``
+    returns is the one weighing every pair returns (fails when a chip is skipped whose pairs could
+    still win)."""
+    rng = np.random.default_rng(3)
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    levels = np.array([0.5, 1.0, 1.0 + 1e-13, 1.5, 2.0, 3.0, 3.0 - 5e-13, 4.5])
+    for _ in range(3000):
+        m = int(rng.integers(0, 16))
+        types = sorted(int(t) for t in rng.choice(np.arange(3, chips.N_TYPES), m, replace=False))
+        price = rng.integers(1, 20, chips.N_TYPES)
+        left = int(rng.integers(max([price[t] for t in types], default=0), 40))
+        worths = [float(x) for x in rng.choice(levels, m)]
+        for i, (t, w) in enumerate(zip(types, worths, strict=True)):
+            G[L.G_BUY_LIST + i], G[L.G_WORTH + i] = t, np.float64(w).view(np.int64)
+        max_buys = int(rng.integers(1, 3))
+        assert best_pair(G, m, left, price, max_buys) == best_pair_weighing_every_pair(
+            types, worths, left, price, max_buys), (types, worths, left, list(price))

@@ -164,8 +164,12 @@ GAME = Table("G_", [
                                             "chance) as last computed"),
     Field("memo_move", 9 * MAX_SEATS, doc="per seat: mg_size, a mask of the chip values v "
                                            "known, and v ** mg_size for v = 0..6"),
+    Field("memo_tie", 8 * MAX_SEATS, doc="per seat and neighbour (before, after): the black "
+                                          "tie chance (key, two chances, tie chance) as last "
+                                          "computed"),
     Field("buy_list", 20, doc="the chip types a buyer by worth may buy, in type order"),
     Field("worth", 20, doc="their worths (float64 bits)"),
+    Field("worth_after", 20, doc="the greatest worth listed after each (float64 bits)"),
 ], width_name="G_WIDTH")
 
 # --- rules scalars ----------------------------------------------------------------------------

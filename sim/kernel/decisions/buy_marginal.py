@@ -41,7 +41,7 @@ from sim.kernel.decisions.slots import (
 )
 from sim.kernel.float_bits import bits_float, float_bits
 from sim.kernel.jit import kernel
-from sim.kernel.layout import CHIPS, F_NCHIPS, G_MEMO_MOVE, G_MEMO_WHITE, G_NP
+from sim.kernel.layout import CHIPS, F_NCHIPS, G_MEMO_MOVE, G_MEMO_TIE, G_MEMO_WHITE, G_NP
 from sim.rules.chips import (
     BLACK,
     BLUE,
@@ -112,21 +112,52 @@ def equal_chance(n, p, m, q):
     return out
 
 
+# --- a seat's chips counted in one pass: every chip type's counts packed into one int64 ------
+# (8 bits a count, as a seat has at most MAX_CHIPS = 64 chips; the moves, at most 64 x 6, in
+# the top 16), summed over the seat's chips (``chip_tally``) and read back by ``tally_field``
+TALLY_W1, TALLY_W2, TALLY_W3, TALLY_BLACK, TALLY_NONWHITE, TALLY_ORANGE, TALLY_MOVES = (
+    0, 8, 16, 24, 32, 40, 48)
+
+
+def tally_of_type(t: int) -> int:
+    """Chip type t's addend in ``chip_tally``: one in each count it falls in, its value in the
+    moves if it is not white."""
+    c = int(TYPE_COLOUR[t])
+    if c == WHITE:
+        return 1 << {W1: TALLY_W1, W2: TALLY_W2, W3: TALLY_W3}[t]
+    out = (1 << TALLY_NONWHITE) + (int(TYPE_VALUE[t]) << TALLY_MOVES)
+    if c == BLACK:
+        out += 1 << TALLY_BLACK
+    if c == ORANGE:
+        out += 1 << TALLY_ORANGE
+    return out
+
+
+CHIP_TALLY = np.array([tally_of_type(t) for t in range(len(TYPE_COLOUR))], dtype=np.int64)
+
+
+@kernel(inline=True)
+def chip_tally(P, s):
+    """Seat s's chips (bag and pot) counted at once: the sum of their ``CHIP_TALLY`` entries
+    (whites by value, blacks, non-white chips, oranges and the non-white chips' moves)."""
+    acc = 0
+    for i in range(P[s, F_NCHIPS]):
+        acc += CHIP_TALLY[P[s, CHIPS + i]]
+    return acc
+
+
+@kernel(inline=True)
+def tally_field(acc, shift):
+    """One count of a ``chip_tally`` (its field at bit ``shift``; the moves take the top 16)."""
+    return (acc >> shift) & (0xFFFF if shift == TALLY_MOVES else 0xFF)
+
+
 @kernel
 def white_black_counts(P, s):
     """(white 1s, white 2s, white 3s, black chips) seat s owns (bag and pot)."""
-    n1 = n2 = n3 = nb = 0
-    for i in range(P[s, F_NCHIPS]):
-        t = P[s, CHIPS + i]
-        if t == W1:
-            n1 += 1
-        elif t == W2:
-            n2 += 1
-        elif t == W3:
-            n3 += 1
-        elif TYPE_COLOUR[t] == BLACK:
-            nb += 1
-    return n1, n2, n3, nb
+    acc = chip_tally(P, s)
+    return (tally_field(acc, TALLY_W1), tally_field(acc, TALLY_W2), tally_field(acc, TALLY_W3),
+            tally_field(acc, TALLY_BLACK))
 
 
 @kernel
@@ -137,18 +168,15 @@ def marginal_context(P, s, G, R, SP):
     as ``worth_context`` makes it."""
     left = rounds_left(G, R)
     stop = SP[s, SLOT_BUY, P_MG_STOP]
-    n1, n2, n3, mine = white_black_counts(P, s)
+    acc = chip_tally(P, s)
+    n1 = tally_field(acc, TALLY_W1)
+    n2 = tally_field(acc, TALLY_W2)
+    n3 = tally_field(acc, TALLY_W3)
+    mine = tally_field(acc, TALLY_BLACK)
     f = white_chance(G, s, n1, n2, n3, stop)
-    nonwhite = 0
-    moves = 0
-    oranges = 0
-    for i in range(P[s, F_NCHIPS]):
-        t = P[s, CHIPS + i]
-        if TYPE_COLOUR[t] != WHITE:
-            nonwhite += 1
-            moves += TYPE_VALUE[t]
-            if TYPE_COLOUR[t] == ORANGE:
-                oranges += 1
+    nonwhite = tally_field(acc, TALLY_NONWHITE)
+    moves = tally_field(acc, TALLY_MOVES)
+    oranges = tally_field(acc, TALLY_ORANGE)
     drawn = f * nonwhite + (n1 + n2 + n3) * 0.5 + 1.0  # chips in a typical pot, roughly
     avg_move = moves / nonwhite if nonwhite > 0 else 1.0
     in_pot_orange = f * oranges
@@ -162,7 +190,7 @@ def marginal_context(P, s, G, R, SP):
     if np_ >= 2:
         for o in ((s + np_ - 1) % np_, (s + 1) % np_):
             o1, o2, o3, theirs = white_black_counts(P, o)
-            tie += equal_chance(mine, f, theirs, white_chance(G, o, o1, o2, o3, stop))
+            tie += tie_chance(G, s, near, mine, f, theirs, white_chance(G, o, o1, o2, o3, stop))
             near += 1
             if np_ == 2:
                 break
@@ -224,7 +252,7 @@ def worth_of_move(SP, s, t, ctx, move):
     return weight * f * (move * SP[s, SLOT_BUY, P_MG_SPACE] + effect)
 
 
-# --- memos in the game row (G_MEMO_WHITE, G_MEMO_MOVE: float64 values kept as their bits) ----
+# --- memos in the game row (G_MEMO_WHITE, G_MEMO_MOVE, G_MEMO_TIE: float64s as their bits) --
 # A seat's whites rarely change and its mg_size never does within a game, so the marginal buyer
 # computes each draw chance and each power once and reads it back after (the same bits: the same
 # function of the same arguments). A zeroed row holds nothing (no key is 0).
@@ -232,17 +260,53 @@ def worth_of_move(SP, s, t, ctx, move):
 @kernel(inline=True)
 def white_chance(G, o, n1, n2, n3, stop):
     """``draw_chance(n1, n2, n3, stop)`` for seat o's whites (n1, n2, n3), from seat o's memo
-    when its key (the three counts and ``stop``) is the same, else computed and kept."""
+    when its key (the three counts and ``stop``) is the same, else ``white_chance_kept``."""
     k = G_MEMO_WHITE + 3 * o
     key = 1 + n1 + (n2 << 16) + (n3 << 32)
     sb = float_bits(stop)
     if G[k] == key and G[k + 1] == sb:
         return bits_float(G[k + 2])
-    f = draw_chance(n1, n2, n3, stop)
+    return white_chance_kept(G, o, key, sb, n1, n2, n3, stop)
+
+
+@kernel
+def white_chance_kept(G, o, key, sb, n1, n2, n3, stop):
+    """``white_chance`` when seat o's memo misses: another seat's memo with the same key (the
+    seats start a game with the same whites), else ``draw_chance``; kept in seat o's memo."""
+    k = G_MEMO_WHITE + 3 * o
+    fb = 0
+    found = False
+    for other in range(G[G_NP]):
+        j = G_MEMO_WHITE + 3 * other
+        if other != o and G[j] == key and G[j + 1] == sb:
+            fb = G[j + 2]
+            found = True
+            break
+    if not found:
+        fb = float_bits(draw_chance(n1, n2, n3, stop))
     G[k] = key
     G[k + 1] = sb
-    G[k + 2] = float_bits(f)
-    return f
+    G[k + 2] = fb
+    return bits_float(fb)
+
+
+@kernel(inline=True)
+def tie_chance(G, s, side, n, p, m, q):
+    """``equal_chance(n, p, m, q)`` (seat s's blacks against its neighbour on ``side``, 0 or 1),
+    from that memo when its key (n, m and the bits of p and q) is the same, else computed and
+    kept: blacks and whites rarely change, so neither do the chances."""
+    k = G_MEMO_TIE + 4 * (2 * s + side)
+    key = 1 + n + (m << 16)
+    pb = float_bits(p)
+    qb = float_bits(q)
+    if G[k] == key and G[k + 1] == pb and G[k + 2] == qb:
+        return bits_float(G[k + 3])
+    out = equal_chance(n, p, m, q)
+    G[k] = key
+    G[k + 1] = pb
+    G[k + 2] = qb
+    G[k + 3] = float_bits(out)
+    return out
 
 
 @kernel(inline=True)

@@ -89,6 +89,7 @@ from sim.kernel.layout import (
     G_BUY_LIST,
     G_ROUND,
     G_WORTH,
+    G_WORTH_AFTER,
     R_FINAL_COINS,
     R_ROUNDS,
     SPEND_DROPLET,
@@ -358,7 +359,12 @@ def best_pair(G, m, left, price, max_buys):
     ``G_BUY_LIST`` (worths at ``G_WORTH``, each above 0 and the floor): one chip, or two of
     different colours that cost at most ``left`` together (two only if ``max_buys`` allows).
     Ties as before: the first found in type order, and a cheaper single chip of the same worth.
-    A listed chip costs at most ``left``, so a second one needs only the price check."""
+    A listed chip costs at most ``left``, so a second one needs only the price check.
+
+    A chip's pairs with the later ones are weighed only when the best later worth
+    (``G_WORTH_AFTER``, kept by ``worths_after``) could beat the best so far: rounding is
+    monotone, so wt + wu <= wt + that worth, and skipping them changes no choice."""
+    worths_after(G, m)
     best_v = 0.0
     b1 = -1
     b2 = -1
@@ -370,7 +376,7 @@ def best_pair(G, m, left, price, max_buys):
             best_v = wt
             b1 = t
             b2 = -1
-        if max_buys < 2:
+        if max_buys < 2 or not wt + bits_float(G[G_WORTH_AFTER + i]) > best_v + 1e-12:
             continue
         for j in range(i + 1, m):
             u = G[G_BUY_LIST + j]
@@ -382,6 +388,16 @@ def best_pair(G, m, left, price, max_buys):
                 b1 = t
                 b2 = u
     return b1, b2
+
+
+@kernel(inline=True)
+def worths_after(G, m):
+    """``G_WORTH_AFTER + i``: the greatest worth listed after entry i of the ``m`` at
+    ``G_WORTH`` (float64 bits; 0 after the last, every listed worth being above 0)."""
+    top = 0.0
+    for i in range(m - 1, -1, -1):
+        G[G_WORTH_AFTER + i] = float_bits(top)
+        top = max(top, bits_float(G[G_WORTH + i]))
 
 
 @kernel(inline=True)

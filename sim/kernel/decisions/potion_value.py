@@ -243,5 +243,7 @@ def surely_draws(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
     low = vp + coins
     if best >= 0 and near >= best:
         low += dv
-    bound = ((n - back - boom) * low + back * now + boom * max(vp, coins)) / n
-    return bound - 1e-9 * (1.0 + abs(bound)) > bar
+    # the bound times n, compared with bar times n: no division (the margin, n times as large,
+    # covers the rounding of the product as it did the quotient's)
+    sum_low = (n - back - boom) * low + back * now + boom * max(vp, coins)
+    return sum_low - 1e-9 * (n + abs(sum_low)) > bar * n
