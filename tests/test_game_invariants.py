@@ -23,7 +23,7 @@ from sim.kernel import layout as L
 from sim.kernel import records as game_nb
 from sim.kernel.cards import deal_deck
 from sim.kernel.decisions.slots import SC_WIDTH
-from sim.kernel.game import finish_game, game_pointer, play_game, setup_game
+from sim.kernel.game import finish_game, game_pointer, play_game, scratch_for, setup_game
 from sim.kernel.records import O_ERR, O_RANK, O_SCORE, O_WIDTH, RD_SCORE, RD_WIDTH
 from sim.kernel.rng import N_STREAMS, game_streams
 from sim.kernel.round import play_round
@@ -150,7 +150,7 @@ def drive_game(seed: int, game: int, strategies, RS=RS, box=BOX):
         "start_bag")  # the order of tables
     uf = slot_table()
     game_pointer(tables, SK, SP, uf)[0](np.uint64(seed), deal, n, *tables, SK, SP, out2, rd2, E2,
-                                        uf)
+                                        uf, scratch_for(tables, SK, SP))
     np.testing.assert_array_equal(out, out2)
     np.testing.assert_array_equal(rd, rd2)
     return events, out, rd, bags

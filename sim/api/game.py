@@ -20,7 +20,7 @@ from sim.api.errors import GameInputError
 from sim.api.events import count_events
 from sim.api.rules_array import rules_scalars
 from sim.kernel import layout as L
-from sim.kernel.game import game_pointer, play_games
+from sim.kernel.game import game_pointer, play_games, scratch_for
 from sim.kernel.records import (
     O_ERR,
     O_EXPLOSIONS,
@@ -399,6 +399,7 @@ def replay(ruleset: Ruleset, lineup: list[Strategy], *, seed: int, game: int, ro
     tables, uf = _kernel_tables(ruleset), slot_table()
     # the very compiled game play_games calls, so a replay is the scored game (and compiles nothing)
     deal = np.full(N_STREAMS, game, dtype=np.int64)
-    game_pointer(tables, SK, SP, uf)[0](np.uint64(seed), deal, n, *tables, SK, SP, out, rd, E, uf)
+    game_pointer(tables, SK, SP, uf)[0](np.uint64(seed), deal, n, *tables, SK, SP, out, rd, E, uf,
+                                        scratch_for(tables, SK, SP))
     nev = count_events(E)
     return E[:nev], out

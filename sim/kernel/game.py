@@ -104,9 +104,25 @@ def finish_game(P, G, out, E):
 
 
 @kernel(nrt=True)
+def game_scratch(nplayers, R, supply0, SK, SP):
+    """The arrays a game works in, made once per chunk of games and handed to every game of it
+    (``play_game`` sets each before reading it): the seats' rows P, the game row G, the
+    strategies' scratch SC, forced draws FD, the die script DS, the round's scratch W, the random
+    streams, the supply, and with teams the rows of the players deciding for the cauldrons."""
+    nc = nplayers // 2 if R[R_TEAMS] != 0 else nplayers
+    return (np.empty((nc, P_WIDTH), dtype=np.int64), np.empty(G_WIDTH, dtype=np.int64),
+            np.empty((nc, SC_WIDTH), dtype=np.int64), np.empty((nc, 1), dtype=np.int64),
+            np.empty(1, dtype=np.int64), np.empty(W_WIDTH, dtype=np.int64),
+            np.empty(N_STREAMS, dtype=np.uint64), np.empty_like(supply0),
+            np.empty((nc, SK.shape[1]), dtype=np.int64),
+            np.empty((nc, SP.shape[1], SP.shape[2]), dtype=np.float64))
+
+
+@kernel(nrt=True)
 def play_game(seed, deal, nplayers, R, coins, vp, ruby, tails, die, supply0, price, book_round,
-              book_set, start_bag, SK, SP, out, rd, E, UF):
-    """Play one complete game; fill ``out`` (seats x O_WIDTH), ``rd`` and events ``E``.
+              book_set, start_bag, SK, SP, out, rd, E, UF, S):
+    """Play one complete game; fill ``out`` (seats x O_WIDTH), ``rd`` and events ``E``. ``S``:
+    the arrays the game works in (``game_scratch``), whatever they held before.
 
     Every source of randomness has its own streams (``sim.kernel.rng``): seat s's bag draws, its
     bonus-die rolls and its strategy's random choices, the deck, the witches. Stream i starts
@@ -121,20 +137,15 @@ def play_game(seed, deal, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     """
     teams = R[R_TEAMS] != 0
     nc = nplayers // 2 if teams else nplayers
-    P = np.empty((nc, P_WIDTH), dtype=np.int64)  # setup_game clears P and G
-    G = np.empty(G_WIDTH, dtype=np.int64)
-    SC = np.zeros((nc, SC_WIDTH), dtype=np.int64)
-    FD = np.zeros((nc, 1), dtype=np.int64)
-    DS = np.zeros(1, dtype=np.int64)
-    W = np.zeros(W_WIDTH, dtype=np.int64)
-    SKr = SK  # teams: each round, the rows of the players deciding for the cauldrons
-    SPr = SP
-    if teams:
-        SKr = np.empty((nc, SK.shape[1]), dtype=np.int64)
-        SPr = np.empty((nc, SP.shape[1], SP.shape[2]), dtype=np.float64)
-    rng = np.empty(N_STREAMS, dtype=np.uint64)
+    P, G, SC, FD, DS, W, rng, supply, SKt, SPt = S  # setup_game clears P and G
+    SC[:, :] = 0
+    FD[:, :] = 0
+    DS[:] = 0
+    W[:] = 0
+    SKr = SKt if teams else SK  # teams: each round, the rows of the players deciding
+    SPr = SPt if teams else SP
     game_streams(seed, deal, rng)
-    supply = supply0.copy()
+    supply[:] = supply0
     setup_game(P, G, R, supply, start_bag, nc)
     deal_deck(G, R, rng)
     force_card(G, R, seed, deal[DECK_STREAM])
@@ -151,6 +162,13 @@ def play_game(seed, deal, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     return G[G_ERR]
 
 
+def scratch_for(tables, SK, SP) -> tuple:
+    """:func:`game_scratch` for a game of ``SK.shape[0]`` players under the kernel ``tables``
+    (``R, coins, vp, ruby, tails, die, supply0, ...``, as ``play_game`` takes them)."""
+    R, _coins, _vp, _ruby, _tails, _die, supply0 = tables[:7]
+    return game_scratch(SK.shape[0], R, supply0, SK, SP)
+
+
 _GAME_FOR: dict = {}  # argument types -> play_game compiled for exactly those
 
 
@@ -158,13 +176,14 @@ def game_pointer(tables, SK, SP, UF) -> tuple:
     """``play_game`` compiled (or loaded) for the argument types ``play_games`` gives it, as the
     one-entry tuple ``play_games`` takes. A compiled function with one fixed signature reaches a
     kernel as a function pointer, so the parallel kernel calls the game without compiling its
-    code again; ``replay`` calls the same compiled code through ``play_game``."""
+    code again; ``replay`` calls the same compiled code (with :func:`game_scratch`'s arrays)."""
     from numba import njit, typeof, types
 
     rows = types.Array(types.int64, 2, "C")
     deal = types.Array(types.int64, 1, "C")
+    scratch = typeof(scratch_for(tables, SK, SP))
     argtypes = (types.uint64, deal, types.int64, *(typeof(t) for t in tables), typeof(SK),
-                typeof(SP), rows, types.Array(types.int64, 3, "C"), rows, typeof(UF))
+                typeof(SP), rows, types.Array(types.int64, 3, "C"), rows, typeof(UF), scratch)
     fn = _GAME_FOR.get(argtypes)
     if fn is None:
         compile_game = njit(types.int64(*argtypes), cache=True, error_model="numpy")
@@ -201,6 +220,7 @@ def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die,
         rd_empty = np.zeros((0, nplayers, rd.shape[-1] if rd.ndim == 4 else 1), dtype=np.int64)
         UFc = (UF_funcs, np.zeros_like(UF_memory))  # each chunk its own strategy memory
         deal = np.empty(N_STREAMS, dtype=np.int64)
+        S = game_scratch(nplayers, R, supply0, lineup_SK, lineup_SP)  # every game of the chunk
         for k in range(lo, hi):
             r = rotations[k] % nplayers
             rdk = rd[k] if rd.shape[0] > 0 else rd_empty
@@ -209,4 +229,4 @@ def play_games(seed, games, rotations, nplayers, R, coins, vp, ruby, tails, die,
             else:
                 deal[:] = games[k]
             game[0](seed, deal, nplayers, R, coins, vp, ruby, tails, die, supply0, price,
-                    book_round, book_set, start_bag, SKr[r], SPr[r], out[k], rdk, E, UFc)
+                    book_round, book_set, start_bag, SKr[r], SPr[r], out[k], rdk, E, UFc, S)

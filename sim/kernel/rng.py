@@ -28,12 +28,28 @@ def mix64(z):
     return z ^ (z >> uint64(31))
 
 
+@kernel(inline=True, nrt=True)
+def seed_hash(seed):
+    """The first step of every stream's start: the run seed's hash (the same for a whole run)."""
+    return mix64(uint64(seed) + _GOLDEN)
+
+
+@kernel(inline=True, nrt=True)
+def item_hash(h, item):
+    """The second step: item ``item``'s hash from the run's ``seed_hash``."""
+    return mix64(h ^ (uint64(item) * _GOLDEN + uint64(0x632BE59BD9B4E019)))
+
+
+@kernel(inline=True, nrt=True)
+def stream_start(h, stream):
+    """The last step: stream ``stream``'s initial state from its item's ``item_hash``."""
+    return mix64(h ^ (uint64(stream) * _M2 + uint64(0xD1B54A32D192ED03)))
+
+
 @kernel(nrt=True)
 def stream_seed(seed, item, stream):
     """Initial state of stream ``stream`` of item ``item`` in a run seeded with ``seed``."""
-    h = mix64(uint64(seed) + _GOLDEN)
-    h = mix64(h ^ (uint64(item) * _GOLDEN + uint64(0x632BE59BD9B4E019)))
-    return mix64(h ^ (uint64(stream) * _M2 + uint64(0xD1B54A32D192ED03)))
+    return stream_start(item_hash(seed_hash(seed), item), stream)
 
 
 @kernel(inline=True, nrt=True)
@@ -70,9 +86,14 @@ WITCH_STREAM = DECK_STREAM + 1  # the herb witches' deal and the visiting witch
 N_STREAMS = WITCH_STREAM + 1
 
 
-@kernel
+@kernel(nrt=True)
 def game_streams(seed, deal, rng):
     """Set every stream of ``rng`` (N_STREAMS states) to its start: stream i from game
-    ``deal[i]`` of the run seeded with ``seed``."""
+    ``deal[i]`` of the run seeded with ``seed`` (``stream_seed``; the seed's hash once, and an
+    item's hash once for a run of streams from the same game)."""
+    h0 = seed_hash(seed)
+    h = item_hash(h0, deal[0])
     for i in range(N_STREAMS):
-        rng[i] = stream_seed(seed, deal[i], i)
+        if i > 0 and deal[i] != deal[i - 1]:
+            h = item_hash(h0, deal[i])
+        rng[i] = stream_start(h, i)

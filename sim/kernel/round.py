@@ -92,7 +92,7 @@ def tails_below(tails, lap, y):
     return q * tails.shape[0] + np.searchsorted(tails, y - q * lap)
 
 
-@kernel
+@kernel(inline=True)
 def tails_between(tails, lap, a, b):
     """Rat tails strictly between scores a <= b: printed tails t + lap*k with a <= t + lap*k < b."""
     if a >= b:
