@@ -2,19 +2,22 @@
 one thread) under rulesets that add the expansion's parts one at a time, and with each witch
 fixed in play while the three threshold seats call her or never do.
 
-    python benchmarks/witch_ablation.py [--games 20000] [--rounds 5] [--no-witches]
+    python benchmarks/witch_ablation.py [--games 20000] [--rounds 5] [--no-witches] [--cards]
 
-The steps (``STEPS``): the reference (base, Set 1, no deck); the deck on; the Herb Witches
-ruleset with the witches off (the deck, the overflow bowl, the orange 6 book, the added
-chips); the witches dealt but no threshold seat calling one (what asking costs: the deal, the
-hook dispatch, each witch in play working out her offer and the strategy's answer, the
-witch-hat cards in the deck; the random seat still calls at random); every witch called.
-Each is timed ``--rounds`` times in turn (A B C ... A B C ...) and the median
-microseconds per game is shown with its min-max, beside the chips placed per potion and the
-potions per game (``counts``), so what the rules add to a game (more chips, longer potions)
-is told apart from what the code adds. Then, per witch (``--no-witches`` leaves it out): the
-witch fixed in her group (the other groups dealt), her cost = microseconds per game with the
-threshold seats calling her minus with them never calling her (``witch_off``).
+The steps (``STEPS``): the reference (base, Set 1, no deck); the deck dealt with every card
+left out (what the deck's machinery costs: the same games as the reference); the deck on; the
+Herb Witches ruleset with the witches and the deck off (the overflow bowl, the orange 6 book,
+the added chips), then with the deck; the witches dealt but no threshold seat calling one
+(what asking costs: the deal, the hook dispatch, each witch in play working out her offer and
+the strategy's answer, the witch-hat cards in the deck; the random seat still calls at
+random); every witch called. Each is timed ``--rounds`` times in turn (A B C ... A B C ...)
+and the median microseconds per game is shown with its min-max, beside the chips placed per
+potion and the potions per game (``counts``), so what the rules add to a game (more chips,
+longer potions) is told apart from what the code adds. Then, per witch (``--no-witches``
+leaves it out): the witch fixed in her group (the other groups dealt), her cost =
+microseconds per game with the threshold seats calling her minus with them never calling her
+(``witch_off``). ``--cards`` adds each card's cost in a base game: every card left out but
+that one, forced into one round of every game (``print_cards``).
 
 A measurement, not a test: the figures are only as steady as the machine is quiet.
 """
@@ -22,6 +25,7 @@ A measurement, not a test: the figures are only as steady as the machine is quie
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 
@@ -31,14 +35,23 @@ from bench_games import LINEUPS  # the lineup bench_games.py times
 
 from sim.api.game import play_batch
 from sim.kernel.records import RD_NPOT
+from sim.rules.card_numbers import CARD_SOURCES
+from sim.rules.cards import CARDS, in_deck
 from sim.rules.ruleset import load_ruleset
 from sim.rules.witches import WITCHES
 from strategies.builtin import parse_strategy
 
+# every card left out: the deck is dealt and its hook points are asked each round, no card acts
+# (the same games as without the deck: its draws have a stream of their own)
+NO_CARDS = f"cards.exclude={json.dumps([src.decl.id for src in CARD_SOURCES])}"
+
 # (label, ruleset, --set overrides, a parameter every threshold seat gets)
 STEPS = (
     ("base, no deck (the reference)", "base", ["cards.deck=false"], ""),
+    ("base, the deck on, every card left out", "base", [NO_CARDS], ""),
     ("base, the deck on", "base", [], ""),
+    ("Herb Witches, witches off, no deck", "herb-witches",
+     ["witches.enabled=false", "cards.deck=false"], ""),
     ("Herb Witches, witches off", "herb-witches", ["witches.enabled=false"], ""),
     ("Herb Witches, witches dealt, threshold seats never call", "herb-witches", [],
      "witches=never"),
@@ -118,16 +131,39 @@ def print_witches(games: int, rounds: int) -> None:
         print(f"  {w.id:<14} {spread(on)} us   her calls: {spread(diff)} us")
 
 
+def print_cards(games: int, rounds: int) -> None:
+    """Each card's cost in the reference lineup (base): every card left out but this one, forced
+    into one round of every game (``cards.force``), minus the deck with every card left out."""
+    numba.set_num_threads(1)
+    cards = [c for c in CARDS if in_deck(c, False)]
+    cases = [(load_ruleset("base", [NO_CARDS]), lineup(""))]
+    cases += [(load_ruleset("base", [NO_CARDS, f"cards.force={json.dumps(c.id)}"]), lineup(""))
+              for c in cards]
+    times = timed(cases, games, rounds)
+    print(f"each card played in one round of every base game (the others left out): CPU us "
+          f"per game minus the deck with no card (median (min-max) of {rounds} batches, "
+          f"{statistics.median(times[0]):.1f} us with no card):")
+    rows = []
+    for c, xs in zip(cards, times[1:], strict=True):
+        diff = [a - b for a, b in zip(xs, times[0], strict=True)]
+        rows.append((statistics.median(diff), c.id, spread(diff)))
+    for _m, cid, text in sorted(rows, reverse=True):
+        print(f"  {cid:<28} {text} us")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--no-witches", action="store_true", help="leave out the per-witch table")
+    ap.add_argument("--cards", action="store_true", help="add the per-card table (base)")
     args = ap.parse_args()
     numba.set_num_threads(1)
     print_steps(args.games, args.rounds)
     if not args.no_witches:
         print_witches(args.games, args.rounds)
+    if args.cards:
+        print_cards(args.games, args.rounds)
 
 
 if __name__ == "__main__":

@@ -102,8 +102,8 @@ def go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Whether seat s draws again. With a witch who acts between draws in play: a scripted or user
     strategy is asked before every draw (a script's "after N chips"); every strategy once more
     when it would stop, and if it calls her, it decides again."""
-    if potion_hooks.between_draws_possible(P, s, G, R) and (
-            SK[s, SLOT_WITCH] == SCRIPTED or SK[s, SLOT_WITCH] >= USER_BASE):
+    if (SK[s, SLOT_WITCH] == SCRIPTED or SK[s, SLOT_WITCH] >= USER_BASE) and \
+            potion_hooks.between_draws_possible(P, s, G, R):
         if potion_hooks.between_draws(P, s, 0, G, R, SK, SP, SC, FD, rng, E, UF) \
                 and P[s, F_DONE] != 0:
             return False

@@ -21,7 +21,6 @@ from sim.kernel.decisions.slots import (
     SCRIPTED,
     SLOT_WITCH,
     USER_BASE,
-    WITCH_DEFAULT,
     WITCH_NEVER,
     WITCH_OFF,
     WITCH_RANDOM,
@@ -42,10 +41,38 @@ ASK_RANDOM = 3  # the random strategy calls her: 1, unless her module draws its 
 ASK_SCRIPT = 4
 
 
-@kernel
+@kernel(inline=True)
 def witch_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
     """Seat s's strategy on witch question ``q`` (a witch 1..N_WITCHES, or a follow-up question
-    beyond) with argument ``arg``: ``(how, answer)``, ``how`` one of ``ASK_*``."""
+    beyond) with argument ``arg``: ``(how, answer)``, ``how`` one of ``ASK_*``. Inlined: the
+    built-in strategy and ``never`` answer here without a call; a script, a user slot function
+    and the random strategy are asked through ``slot_answer``."""
+    k = SK[s, SLOT_WITCH]
+    if k == WITCH_NEVER:
+        return ASK_DECLINE, 0
+    if k == SCRIPTED or k >= USER_BASE or k == WITCH_RANDOM:
+        return slot_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF)
+    return built_in_answer(s, q, G, R, SP)
+
+
+@kernel(inline=True)
+def built_in_answer(s, q, G, R, SP):
+    """The built-in strategy's ``(how, answer)`` (``witch_answer``): never a witch it is told
+    to leave (``witch_off``), 0 before her first round (``SP[s, SLOT_WITCH, q]``) unless it is
+    her last chance, else her module's ``default`` answers."""
+    if q <= N_WITCHES and SP[s, SLOT_WITCH, q] >= WITCH_OFF:
+        return ASK_DECLINE, 0  # witch_off: this seat never calls her
+    if q >= FIRST_USER_WITCH and (int(SP[s, SLOT_WITCH, USER_OFF]) >> (q - FIRST_USER_WITCH)) & 1:
+        return ASK_DECLINE, 0  # witch_off naming a rules file's witch (her question: her number)
+    if q <= N_WITCHES and G[G_ROUND] < SP[s, SLOT_WITCH, q] and not last_call(G, R, q):
+        return ASK_ANSWER, 0  # the built-in strategy: not before her first round
+    return ASK_DEFAULT, 0
+
+
+@kernel
+def slot_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
+    """``witch_answer`` for a scripted seat, a user slot function (which may leave it to the
+    built-in strategy) and the random strategy."""
     k = SK[s, SLOT_WITCH]
     if k == SCRIPTED:
         if q > N_WITCHES:
@@ -58,7 +85,7 @@ def witch_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
         a = call_slot(UF, k - USER_BASE, P, s, G, R, SP, q, arg)
         if a != BUILT_IN:
             return ASK_ANSWER, a
-        k = WITCH_DEFAULT  # the slot function left it to the built-in strategy (thresholds, SP)
+        return built_in_answer(s, q, G, R, SP)  # the slot function left it to the thresholds
     if k == WITCH_NEVER:
         return ASK_DECLINE, 0
     if k == WITCH_RANDOM:
@@ -67,13 +94,7 @@ def witch_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
         if uniform(rng, CHOICE_STREAM + s) >= SP[s, SLOT_WITCH, 0]:
             return ASK_DECLINE, 0
         return ASK_RANDOM, 1
-    if q <= N_WITCHES and SP[s, SLOT_WITCH, q] >= WITCH_OFF:
-        return ASK_DECLINE, 0  # witch_off: this seat never calls her
-    if q >= FIRST_USER_WITCH and (int(SP[s, SLOT_WITCH, USER_OFF]) >> (q - FIRST_USER_WITCH)) & 1:
-        return ASK_DECLINE, 0  # witch_off naming a rules file's witch (her question: her number)
-    if q <= N_WITCHES and G[G_ROUND] < SP[s, SLOT_WITCH, q] and not last_call(G, R, q):
-        return ASK_ANSWER, 0  # the built-in strategy: not before her first round
-    return ASK_DEFAULT, 0
+    return built_in_answer(s, q, G, R, SP)
 
 
 @kernel(inline=True)
@@ -128,7 +149,7 @@ def penny_worth(G, R, w):
     return 0 if G[G_VISIT] == w else R[R_PENNY_VP]
 
 
-@kernel
+@kernel(inline=True)
 def points_default(s, arg, G, R, SP, w, threshold):
     """A points witch's built-in answer: call her for ``arg`` VP when it reaches the seat's
     threshold (``SP[s, SLOT_WITCH, threshold]``), or in her last chance when it beats the penny."""

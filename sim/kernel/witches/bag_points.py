@@ -36,14 +36,14 @@ def _bag_points(P, s):
     return vp
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough VP, or in the last round more than the penny."""
     return points_default(s, arg, G, R, SP, BAG_POINTS, P_W_BAG)
 
 
 
-@kernel
+@kernel(inline=True)
 def at_points(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
     """Step D, any seat: her VP if it calls her."""
     vp = _bag_points(P, s)

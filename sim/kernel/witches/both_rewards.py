@@ -34,7 +34,7 @@ P_W_BOTH = WITCH.param("P_W_BOTH")
 P_W_COIN_VP = WITCH.param("P_W_COIN_VP")
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: call her when the explosion's loss is big enough."""
     last = last_call(G, R, BOTH_REWARDS)
@@ -47,7 +47,7 @@ def default(P, s, arg, G, R, SP):
 
 
 
-@kernel
+@kernel(inline=True)
 def at_die(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step A: an exploded seat (not already protected) takes VP and coins, and may roll the die
     (``F_BOTH``: ``phase_a_die`` lets it roll if no intact potion is further). True if called."""

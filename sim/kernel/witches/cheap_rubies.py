@@ -23,14 +23,14 @@ CHEAP_RUBIES = WITCH.number
 P_W_CHEAP = WITCH.param("P_W_CHEAP")
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough rubies (2, when she visits)."""
     return visit_default(s, arg, G, SP, CHEAP_RUBIES, P_W_CHEAP, 2)
 
 
 
-@kernel
+@kernel(inline=True)
 def at_spending(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step F, before spending: the step's cheap price if the seat calls her."""
     if P[s, F_RUBIES] <= 0:

@@ -38,14 +38,14 @@ def _colour_points(P, s):
     return COLOUR_VP[n]
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough VP, or in the last round more than the penny."""
     return points_default(s, arg, G, R, SP, COLOURS, P_W_COLOURS)
 
 
 
-@kernel
+@kernel(inline=True)
 def at_points(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
     """Step D: a seat taking the VP scores her VP if it calls her."""
     if take_vp:

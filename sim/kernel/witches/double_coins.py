@@ -24,7 +24,7 @@ DOUBLE_COINS = WITCH.number
 P_W_COINS = WITCH.param("P_W_COINS")
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough coins, or in the last round more VP than the penny."""
     last = last_call(G, R, DOUBLE_COINS)
@@ -44,13 +44,13 @@ def _double(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     return 2 * coins
 
 
-@kernel
+@kernel(inline=True)
 def before_buying(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, before buying: the coins to spend."""
     return _double(P, s, coins, G, R, SK, SP, SC, rng, E, UF)
 
 
-@kernel
+@kernel(inline=True)
 def final_coins(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     """The last round's conversion: the coins turned into VP."""
     return _double(P, s, coins, G, R, SK, SP, SC, rng, E, UF)

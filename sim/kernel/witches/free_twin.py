@@ -37,7 +37,7 @@ def _twin_default(P, s, nbought, G, R, min_price):
     return best
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: the dearest chip bought worth twinning."""
     return _twin_default(P, s, arg, G, R,
@@ -58,7 +58,7 @@ def _ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     return a
 
 
-@kernel
+@kernel(inline=True)
 def after_buying(P, s, nbought, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, after buying: the chip the seat names comes again."""
     if nbought == 0:

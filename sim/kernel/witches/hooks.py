@@ -38,7 +38,14 @@ from __future__ import annotations
 
 # the generated source's names (it runs in this module's namespace)
 from sim.kernel.jit import kernel  # noqa: F401
-from sim.kernel.layout import F_REWARD, G_NP, G_START_PLAYER, R_WITCHES  # noqa: F401
+from sim.kernel.layout import (  # noqa: F401
+    F_PENNY,
+    F_REWARD,
+    F_VISITED,
+    G_NP,
+    G_START_PLAYER,
+    R_WITCHES,
+)
 from sim.kernel.rules_modules import install
 from sim.kernel.witches.common import witch_ready  # noqa: F401
 from sim.kernel.witches.table import entry, witch_modules
@@ -56,16 +63,21 @@ ENTRIES = (
     ("final_conversion", "final_coins", "first", True),
 )
 
-# the part that names no witch: the supply a strategy sees is refreshed after the witches
+# the part that names no witch: the supply a strategy sees is refreshed after the witches, when
+# one was called (a witch changes the supply only when called: her penny is spent, or the
+# visitor's call marked, ``common.call_witch``)
 CORE = '''
 
 @kernel(inline=True)
 def step_e_before_buying(P, s, coins, G, R, supply, shop, SK, SP, SC, rng, E, UF):
     if R[R_WITCHES] == 0:
         return coins
+    penny = P[s, F_PENNY]
+    visited = P[s, F_VISITED]
     coins = buying_witches(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF)
-    for t in range(shop.shape[0]):
-        shop[t] = supply[t]
+    if P[s, F_PENNY] != penny or P[s, F_VISITED] != visited:
+        for t in range(shop.shape[0]):
+            shop[t] = supply[t]
     return coins
 '''
 

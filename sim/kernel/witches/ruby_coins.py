@@ -22,14 +22,14 @@ RUBY_COINS = WITCH.number
 P_W_RUBY_COINS = WITCH.param("P_W_RUBY_COINS")
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough coins, or any when she visits."""
     return visit_default(s, 2 * arg, G, SP, RUBY_COINS, P_W_RUBY_COINS, 0)
 
 
 
-@kernel
+@kernel(inline=True)
 def before_buying(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, before buying: the coins to spend, with 2 per ruby if the seat calls her."""
     rubies = P[s, F_RUBIES]

@@ -21,14 +21,14 @@ RUBY_SPACE = WITCH.number
 P_W_RUBIES = WITCH.param("P_W_RUBIES")
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: enough rubies (more than one, when she visits)."""
     return visit_default(s, arg, G, SP, RUBY_SPACE, P_W_RUBIES, 2)
 
 
 
-@kernel
+@kernel(inline=True)
 def at_rubies(P, s, vp, rubies, G, R, SK, SP, SC, rng, E, UF):
     """Step C on a ruby space worth ``vp`` VP: the rubies the seat takes (``rubies`` unless it
     calls her)."""

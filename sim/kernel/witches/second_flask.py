@@ -22,7 +22,7 @@ WITCH = witch(1, "second-flask", "potion", name="Second flask", doc=__doc__,
 SECOND_FLASK = WITCH.number
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: call her."""
     return 1

@@ -52,7 +52,7 @@ WITCH = witch(2, "six-chips", "potion", name="Six chips", doc=__doc__,
 SIX_CHIPS = WITCH.number
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: call her when about to stop."""
     return 1 if arg == 1 else 0
@@ -158,7 +158,7 @@ def _place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
         finish_potion(P, s, STOP_EMPTY, E, G)
 
 
-@kernel
+@kernel(inline=True)
 def between_draws(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
     """Between draws of an intact pot (``stopping``: the seat would stop now): True if called."""
     if P[s, F_NBAG] > 0 and ask_witch_when(P, s, SIX_CHIPS, stopping, default, G, R, SK, SP,

@@ -29,7 +29,7 @@ WHITES_BACK = WITCH.number
 P_W_WHITES = WITCH.param("P_W_WHITES")
 
 
-@kernel
+@kernel(inline=True)
 def default(P, s, arg, G, R, SP):
     """The built-in answer: both whites when about to stop with enough of them."""
     return 2 if arg == 1 and P[s, F_WHITE] >= SP[s, SLOT_WITCH, P_W_WHITES] else 0
@@ -67,7 +67,7 @@ def _send_back(P, s, n, G, R, E):
     return done
 
 
-@kernel
+@kernel(inline=True)
 def between_draws(P, s, stopping, G, R, SK, SP, SC, FD, rng, E, UF):
     """Between draws of an intact pot (``stopping``: the seat would stop now): True if called."""
     if P[s, F_WHITE] > 0:
