@@ -103,13 +103,10 @@ def cards_naming(fields: set[str], cards: Path = ROOT / "sim" / "kernel" / "card
 # (``before_draw_chip``)
 CORE_PLACEMENT_FIELDS = {"FIRST_T", "F_NFIRST", "F_FIRST_USED", "HOLD_T", "F_NHOLD"}
 
-# Reads of a book's field the core still makes, each with why (issue 46: to be moved)
-CORE_READS_LEFT = {
-    # ``quacks potion --draws``' key ``beside`` (red Set 2's chips beside the pot): to come from
-    # the books' ``write_state`` as the round file's does (the key would then be absent when no
-    # book keeps chips beside the pot: the JSON's keys change)
-    ("potion_draws.py", "ASIDE"),
-}
+# Reads of a book's field the core still makes, each with why: none left (issue 46: ``quacks
+# potion --draws``' key ``beside`` comes from red Set 2's ``write_state``, its state key declared
+# ``potion=True``; ``test_a_single_potion_shows_the_books_declared_state``)
+CORE_READS_LEFT: set[tuple[str, str]] = set()
 
 
 def test_the_book_fields_are_read_from_the_layout():
@@ -135,6 +132,33 @@ def test_the_core_reads_no_book_field():
     layout's ``reset`` (the fields zeroed per potion, ``sim.kernel.bag.POTION_ZEROED``), never by
     a book's field; the reads left are listed, with why, in ``CORE_READS_LEFT``."""
     assert set(core_naming(book_fields(), _core())) == CORE_READS_LEFT
+
+
+def test_a_single_potion_shows_the_books_declared_state():
+    """``quacks potion --draws`` shows a book's state key declared ``potion=True`` (red Set 2's
+    ``beside``) where it always has, under every ruleset: the red chips its ``write_state`` finds
+    kept beside the pot, "" for none (the old reading of ``ASIDE`` in bag notation)."""
+    import numpy as np
+
+    from sim.api.potion import make_query
+    from sim.api.potion_draws import book_state, forced
+    from sim.kernel import layout as L
+    from sim.rules import chips
+    from sim.rules.book_files import state_keys
+    from sim.rules.ruleset import load_ruleset
+
+    potion = {k for k, users in state_keys().items() if any(sk.potion for _, sk in users)}
+    assert potion == {"beside"}
+    for sets in ([], ["books.red=2"]):
+        res = forced(make_query("o1,w1", "never", None, 0, load_ruleset("base", sets)), "o1,w1")
+        keys = list(res)
+        assert keys[keys.index("book_vp") + 1] == "beside" and res["beside"] == "", sets
+    P = np.zeros((1, L.PLAYER.width), dtype=np.int64)
+    P[0, L.ASIDE : L.ASIDE + 3] = (2, 0, 1)
+    assert book_state(P, None) == {"beside": "r1x2,r4"}
+    counts = np.zeros(chips.N_TYPES, dtype=np.int64)
+    counts[chips.R1 : chips.R1 + 3] = P[0, L.ASIDE : L.ASIDE + 3]
+    assert book_state(P, None)["beside"] == chips.format_counts(counts)
 
 
 def test_a_core_module_naming_a_book_field_is_caught(tmp_path):
@@ -167,13 +191,10 @@ def test_the_potion_fields_are_zeroed_from_the_layout():
 # witches were called (the core scores and reports them)
 EXPANSION_FIELDS = {"F_BOWL_N", "F_PENNY", "F_WITCHES"}
 
-# Reads of one witch's field outside ``sim/kernel/witches``, each with why (issue 46: to be
-# moved with the witches' dispatch of steps A and F)
-WITCH_READS_LEFT = {
-    ("evaluation.py", "F_BOTH"),  # step A: the both-rewards witch's callers roll the die
-    ("evaluation.py", "F_CHEAP"),  # step F: the cheap-rubies witch's price, reset after spending
-    ("costs.py", "F_CHEAP"),  # the ruby prices of a droplet move and a flask refill
-}
+# Reads of one witch's field outside ``sim/kernel/witches``, each with why: none left (issue 46:
+# step A's die callers, step F's ruby prices and their reset are the witches' hook points
+# ``die_caller``, ``ruby_price``, ``after_spending``, ``sim.kernel.witches.called_hooks``)
+WITCH_READS_LEFT: set[tuple[str, str]] = set()
 
 
 def witch_fields() -> set[str]:
@@ -194,6 +215,39 @@ def test_no_card_or_core_module_names_a_witch_field():
     witches = ROOT / "sim" / "kernel" / "witches"
     outside = [p for p in _core() if witches not in p.parents]
     assert set(core_naming(witch_fields(), outside)) == WITCH_READS_LEFT
+
+
+def test_a_core_module_naming_a_witch_field_is_caught(tmp_path):
+    """The check above fails on the old evaluation and costs (step A's die callers read by
+    ``F_BOTH``, step F's cheap price by ``F_CHEAP``)."""
+    old = ("if P[s, F_BOTH] != 0:\n    P[s, F_BOTH] = 0\nP[s, F_CHEAP] = 0\n")
+    (tmp_path / "evaluation.py").write_text(old, encoding="utf-8")
+    (tmp_path / "costs.py").write_text("return 1 if P[s, F_CHEAP] != 0 else R[R_RUBY_FLASK]\n",
+                                       encoding="utf-8")
+    assert set(core_naming(witch_fields(), sorted(tmp_path.glob("*.py")))) == {
+        ("evaluation.py", "F_BOTH"), ("evaluation.py", "F_CHEAP"), ("costs.py", "F_CHEAP")}
+
+
+def test_the_core_calls_the_witches_for_what_it_does_for_them():
+    """Step A's die callers and step F's ruby prices and their end are hook points of the witches
+    (``CALLED_HOOK_POINTS``), called by the core through the generated ``called_hooks``: both
+    rewards and cheap rubies serve them, and a game without witches makes one compare at each
+    (``R_WITCHES``)."""
+    from sim.kernel.witches import called_hooks
+    from sim.rules.witch_declare import CALLED_HOOK_POINTS, WITCH_HOOKS
+    from sim.rules.witch_files import WITCH_SOURCES
+
+    assert set(CALLED_HOOK_POINTS) <= set(WITCH_HOOKS)
+    users = {p: [s.decl.id for s in WITCH_SOURCES if p in s.hooks] for p in CALLED_HOOK_POINTS}
+    assert users == {"die_caller": ["both-rewards"], "ruby_price": ["cheap-rubies"],
+                     "after_spending": ["cheap-rubies"]}
+    for point in CALLED_HOOK_POINTS:
+        body = called_hooks.SOURCE.split(f"def {point}(")[1].split("@kernel")[0]
+        assert body.count("R[R_WITCHES] != 0") == 1, point
+    core = ROOT / "sim" / "kernel"
+    assert "called_hooks.die_caller(" in (core / "evaluation.py").read_text(encoding="utf-8")
+    assert "called_hooks.after_spending(" in (core / "evaluation.py").read_text(encoding="utf-8")
+    assert (core / "costs.py").read_text(encoding="utf-8").count("ruby_price(") == 2
 
 
 def test_a_card_naming_a_witch_field_is_caught(tmp_path):
@@ -364,3 +418,4 @@ def test_an_event_text_is_left_out_of_the_cache_stamp():
     assert nc.code_text(src) != nc.code_text(src.replace('a="draws"', 'a="window"'))
     other = "x = f(text='a')\n"
     assert nc.code_text(other) != nc.code_text(other.replace("'a'", "'b'"))
+

@@ -77,7 +77,9 @@ def witch(number: int, id: str, group: str, *, name: str, doc: str, phase: str =
 _W_SEAT = "P s G R SK SP SC rng E UF"
 
 # A witch's functions, named after these (called when she is in play and the seat holds her
-# group's penny, or she visits: ``witch_ready``), in the order of a round. ``default(P, s, arg,
+# group's penny, or she visits: ``witch_ready``; ``die_caller``, ``ruby_price`` and
+# ``after_spending`` instead when the seat called her this game: ``CALLED_HOOK_POINTS``), in the
+# order of a round. ``default(P, s, arg,
 # G, R, SP)`` is her built-in answer (``witch_answer``'s ``ASK_DEFAULT``).
 WITCH_HOOK_POINTS: tuple[HookPoint, ...] = (
     HookPoint("between_draws", _p("P s stopping G R SK SP SC FD rng E UF"), "False",
@@ -89,6 +91,10 @@ WITCH_HOOK_POINTS: tuple[HookPoint, ...] = (
               "True if the potion goes on (second flask)"),
     HookPoint("at_die", _p(_W_SEAT), "False", doc="step A, before the bonus die, each seat in "
               "start-player order; True lets the seat roll if it got furthest (both rewards)"),
+    HookPoint("die_caller", _p("P s G R"), "False", doc="step A, each seat in start-player "
+              "order that called her this game: True if it called her at the die this round "
+              "(she clears her mark): it rolls if it got furthest of those who did and no intact "
+              "potion is further (both rewards)"),
     HookPoint("at_rubies", _p("P s vp rubies G R SK SP SC rng E UF"), "rubies",
               doc="step C on a ruby space worth vp VP: the rubies seat s takes (ruby space)"),
     HookPoint("at_points", _p("P s take_vp G R SK SP SC rng E UF"), doc="step D, after seat s "
@@ -100,8 +106,16 @@ WITCH_HOOK_POINTS: tuple[HookPoint, ...] = (
               "after seat s bought nbought chips, listed at G_OUT (free twin)"),
     HookPoint("at_spending", _p(_W_SEAT), doc="step F, before seat s spends rubies (cheap "
               "rubies)"),
+    HookPoint("ruby_price", _p("P s on price R"), "price", doc="step F, a seat that called "
+              "her this game: the rubies a droplet move (`on`: SPEND_DROPLET) or a flask refill "
+              "(SPEND_FLASK) costs, `price` if she changes nothing (cheap rubies)"),
+    HookPoint("after_spending", _p(_W_SEAT), doc="step F, after seat s spent its rubies, if it "
+              "called her this game (cheap rubies: her price ends)"),
     HookPoint("final_coins", _p("P s coins G R SK SP SC rng E UF"), "coins", doc="the last "
               "round, before seat s turns coins into VP: the coins converted (double coins)"),
 )
 WITCH_HOOKS: dict[str, HookPoint] = {h.name: h for h in WITCH_HOOK_POINTS}
+# what the core does for a witch already called: called for a seat that called her this game
+# (her penny is given up, so ``witch_ready`` no longer holds)
+CALLED_HOOK_POINTS = ("die_caller", "ruby_price", "after_spending")
 WITCH_SPECIAL_FUNCTIONS = ("default",)
