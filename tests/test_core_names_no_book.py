@@ -338,14 +338,22 @@ def test_each_books_declared_event_is_recorded_with_its_code():
 
 
 def test_rule_event_codes_never_collide():
-    """A rule's codes come from its declaration (a book's colour and set, a card's number) and
-    its events' order: every book any colour may have, every card the kernel has room for, and the
-    core's, all distinct; the shipped rules' codes are those."""
+    """A rule's codes come from its declaration (a book's colour and set, a card's or witch's
+    number) and its events' order: every book any colour may have, every card and witch the
+    kernel has room for, and the core's, all distinct; the shipped rules' codes are those."""
     from sim.api.event_table import EVENTS, rule_events
-    from sim.kernel.event_codes import CARD_EVENTS, LAST_EVENT_CODE, RULE_EVENTS, event_code
+    from sim.kernel.event_codes import (
+        CARD_EVENTS,
+        LAST_EVENT_CODE,
+        RULE_EVENTS,
+        WITCH_EVENTS,
+        event_code,
+    )
     from sim.rules.card_numbers import MAX_CARDS
     from sim.rules.declare import BOOK_SETS, EVENTS_PER_RULE, card, event
     from sim.rules.declare import book as declare_book
+    from sim.rules.declare import witch as declare_witch
+    from sim.rules.witch_files import MAX_WITCH, WITCH_SOURCES
 
     names = [f"e{i}" for i in range(EVENTS_PER_RULE)]
     evs = tuple(event(n, text=n) for n in names)
@@ -357,11 +365,16 @@ def test_rule_event_codes_never_collide():
     for number in range(1, MAX_CARDS + 1):
         c = card(number, "x", "blue", name="x", doc="x", events=evs)
         codes += [event_code(c, n) for n in names]
+    wevs = (event("witch", b="b"), *evs[1:])
+    for number in range(1, MAX_WITCH + 1):
+        w = declare_witch(number, "x", "potion", name="x", doc="x", events=wevs)
+        codes += [event_code(w, e.name) for e in wevs]
     assert len(set(codes)) == len(codes)
     assert max(e.code for e in EVENTS) < RULE_EVENTS <= min(codes[len(EVENTS):])
-    assert max(codes) == LAST_EVENT_CODE and CARD_EVENTS > RULE_EVENTS
+    assert max(codes) == LAST_EVENT_CODE and WITCH_EVENTS > CARD_EVENTS > RULE_EVENTS
     shipped = rule_events()
-    assert len(shipped) == sum(len(s.decl.events) for s in shipped_books())
+    assert len(shipped) == sum(len(s.decl.events) for s in shipped_books()) + sum(
+        len(s.decl.events) for s in WITCH_SOURCES)
     assert all(c in codes for c in shipped)
 
 
@@ -419,3 +432,80 @@ def test_an_event_text_is_left_out_of_the_cache_stamp():
     other = "x = f(text='a')\n"
     assert nc.code_text(other) != nc.code_text(other.replace("'a'", "'b'"))
 
+
+# --- a witch's events are declared with her: witch(..., events=(event("witch", ...), ...)) ---
+
+def test_the_witches_declare_their_events():
+    """Every witch's first event is her call's (``witch``: ``call_witch`` records it with her
+    first code, its ``a`` her number), its fields declared from ``b`` and ``c``; six chips
+    declares ``witch_look`` and records it with ``event_code(WITCH, "witch_look")``. The core's
+    list names no witch's event (``witch`` there is the pennies scored at the end) and no module
+    outside the witches names ``EV_WITCH_LOOK``."""
+    from sim.kernel.event_codes import EVENT_CODES, WITCH_EVENTS, event_code
+    from sim.rules.event_declare import EVENTS_PER_RULE
+    from sim.rules.witch_declare import WITCH_CALL
+    from sim.rules.witch_files import WITCH_SOURCES
+
+    witches = ROOT / "sim" / "kernel" / "witches"
+    for src in WITCH_SOURCES:
+        d = src.decl
+        assert d.events[0].name == WITCH_CALL and not d.events[0].a, d.id
+        assert event_code(d, WITCH_CALL) == WITCH_EVENTS + d.number * EVENTS_PER_RULE
+        text = src.path.read_text(encoding="utf-8")
+        got = re.findall(r'^(EV_\w+) = event_code\(WITCH, "(\w+)"\)$', text, flags=re.M)
+        assert sorted(n for _, n in got) == sorted(e.name for e in d.events[1:]), d.id
+        for const, _ in got:
+            assert re.search(rf"record\(E, G, \w+, {const}, ", text), (d.id, const)
+    six = next(s.decl for s in WITCH_SOURCES if s.decl.id == "six-chips")
+    assert [e.name for e in six.events] == ["witch", "witch_look"]
+    assert "witch_look" not in {name for _, name in EVENT_CODES}
+    common = (witches / "common.py").read_text(encoding="utf-8")
+    assert "record(E, G, s, WITCH_EVENTS + w * EVENTS_PER_RULE, w, b, c)" in common
+    for path in _core():
+        if witches not in path.parents:
+            assert "EV_WITCH_LOOK" not in path.read_text(encoding="utf-8"), path
+
+
+def test_a_witchs_events_decode_and_read_as_before():
+    """Worked by hand: her call shows which witch and the fields she declares (as her old
+    ``event=`` lambda gave them), with the ``witch`` event's text; six chips' look, the chip; the
+    pennies at the end stay the core's ``witch`` event."""
+    from sim.api.events import event_dict, event_text
+    from sim.kernel.event_codes import EVENT_CONSTANTS, event_code
+    from sim.rules.witch_files import WITCH_SOURCES
+
+    decl = {s.decl.id: s.decl for s in WITCH_SOURCES}
+    both = event_dict((3, 1, event_code(decl["both-rewards"], "witch"), 4, 12, 0))
+    assert both == {"round": 3, "event": "witch", "seat": 1, "witch": "both-rewards",
+                    "reward_space": 12}
+    assert event_text(both, ["ann", "bob"]) == \
+        "  bob (seat 1): witch: witch both-rewards, reward space 12"
+    whites = event_dict((2, 0, event_code(decl["whites-back"], "witch"), 3, 2, 2 * 32 + 1))
+    assert whites == {"round": 2, "event": "witch", "seat": 0, "witch": "whites-back",
+                      "whites": 2, "chips": ["w2", "w1"]}
+    up = event_dict((5, 0, event_code(decl["upgrade"], "witch"), 5, 0, 1))
+    assert up == {"round": 5, "event": "witch", "seat": 0, "witch": "upgrade",
+                  "chips_upgraded": 1}
+    from sim.rules.chips import R1
+
+    look = event_dict((1, 1, event_code(decl["six-chips"], "witch_look"), R1, 0, 0))
+    assert look == {"round": 1, "event": "witch_look", "seat": 1, "chip": "r1"}
+    assert event_text(look, ["ann", "bob"]) == "  bob (seat 1): witch look: chip r1"
+    pennies = event_dict((9, 0, EVENT_CONSTANTS["EV_WITCH"], 0, 2, 2))
+    assert pennies == {"round": 9, "event": "witch", "seat": 0, "pennies_kept": 2, "vp": 2}
+
+
+def test_a_witch_declared_the_old_way_is_told_how():
+    import pytest
+
+    from sim.rules.declare import event, witch
+
+    with pytest.raises(ValueError, match=r"event= is now events="):
+        witch(0, "x", "points", name="x", doc="x", event=lambda b, c: {})
+    with pytest.raises(ValueError, match="comes first"):
+        witch(0, "x", "points", name="x", doc="x",
+              events=(event("look", a="chip:chip"), event("witch", b="vp")))
+    with pytest.raises(ValueError, match="no text="):
+        witch(0, "x", "points", name="x", doc="x", events=(event("witch", b="vp", text="{vp}"),))
+    plain = witch(0, "x", "points", name="x", doc="x")
+    assert [(e.name, e.b, e.c) for e in plain.events] == [("witch", "b", "c")]

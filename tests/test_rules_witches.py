@@ -80,7 +80,7 @@ def test_the_example_declares_her_hook_point_and_no_number():
     src = read_witch(EXAMPLE)
     assert (src.decl.id, src.decl.group, src.decl.number) == ("pumpkin-purse", "buying", 0)
     assert src.hooks == ("before_buying",)
-    assert src.decl.event(3, 3) == {"pumpkins": 3, "coins": 3}
+    assert [(e.name, e.b, e.c) for e in src.decl.events] == [("witch", "pumpkins", "coins")]
 
 
 # --- bad input: one line, exit 2 ------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.rules.event_declare import NAMED_FIELDS, checked_events, event
 from sim.rules.hook_points import USER_NUMBER, HookPoint, rule_text
 from sim.rules.hook_points import hook_params as _p
 
@@ -19,15 +20,20 @@ SCRIPT_FORMS = (SCRIPT_CALL, SCRIPT_WHITES, SCRIPT_SIX, SCRIPT_POT_ENTRY, SCRIPT
 # the numbers given to the user's witches as their files are loaded (id -> number), so that a
 # rules file's ``WITCH.number`` is her number when the kernel imports it
 USER_WITCH_NUMBERS: dict[str, int] = {}
+# her call's event (``call_witch``: the penny given up, what she did in ``b`` and ``c``): the first
+# of her events, declared with its fields (``{"b": b, "c": c}`` when she declares none)
+WITCH_CALL = "witch"
 
 
 @dataclass(frozen=True)
 class WitchDeclaration:
     """What a witch's module declares of her: her kernel number (a shipped witch's, 1-12; 0 in a
     user's file), id, group (``WITCH_GROUPS``), name and text (``doc``), the phase she acts in
-    (words for a person), her ``witch`` event's fields from its ``b`` and ``c`` (``event``), the
-    built-in strategy's first round and thresholds (``params``: ``(P_W_* name, offset in
-    SP[s, SLOT_WITCH], default)``) and the form of a round file's answer (``script``)."""
+    (words for a person), her events (``events``: ``event(...)``, ``sim.rules.event_declare``;
+    the first is her call's, ``WITCH_CALL``, its fields from the ``b`` and ``c`` she gives
+    ``call_witch``), the built-in strategy's first round and thresholds (``params``: ``(P_W_*
+    name, offset in SP[s, SLOT_WITCH], default)``) and the form of a round file's answer
+    (``script``)."""
 
     number: int
     id: str
@@ -35,7 +41,7 @@ class WitchDeclaration:
     name: str
     doc: str
     phase: str = ""
-    event: object = None  # (b, c) -> the event's fields (a dict); None: {"b": b, "c": c}
+    events: tuple = ()  # her events (``event(...)``), her call's (``WITCH_CALL``) first
     first_round: int = 1
     params: tuple = ()
     script: str = SCRIPT_CALL
@@ -49,11 +55,17 @@ class WitchDeclaration:
 
 
 def witch(number: int, id: str, group: str, *, name: str, doc: str, phase: str = "",  # noqa: A002
-          event=None, first_round: int = 1, params: tuple = (),
-          script: str = SCRIPT_CALL) -> WitchDeclaration:
+          events: tuple = (), first_round: int = 1, params: tuple = (),
+          script: str = SCRIPT_CALL, **old) -> WitchDeclaration:
     """A witch's declaration (``number``: ``USER_NUMBER`` in a user's file; ``doc``: her text,
-    or her module's docstring, ``doc=__doc__``, whose first paragraph is her text); ValueError
-    (one line) for a value that cannot be right."""
+    or her module's docstring, ``doc=__doc__``, whose first paragraph is her text; ``events``:
+    her call's event ``event("witch", b=..., c=...)`` first, if she declares its fields, then her
+    own); ValueError (one line) for a value that cannot be right."""
+    if "event" in old:
+        raise ValueError(f"witch '{id}': event= is now events=(event(\"{WITCH_CALL}\", b=..., "
+                         "c=...),): her call's fields, declared as a book's events are")
+    if old:
+        raise TypeError(f"witch() got an unexpected keyword argument {next(iter(old))!r}")
     if not isinstance(id, str) or not id or id != id.lower() or " " in id:
         raise ValueError(f"witch id {id!r}: lower case words joined by '-'")
     if group not in WITCH_GROUPS:
@@ -66,12 +78,16 @@ def witch(number: int, id: str, group: str, *, name: str, doc: str, phase: str =
         raise ValueError(f"witch '{id}': number {number!r}")
     if not isinstance(first_round, int) or first_round < 1:
         raise ValueError(f"witch '{id}': first_round {first_round!r}, expected a round 1 or later")
-    if event is not None and not callable(event):
-        raise ValueError(f"witch '{id}': event must be a function (b, c) -> dict of fields")
+    events = checked_events(f"witch '{id}'", events)
+    if WITCH_CALL not in (e.name for e in events):
+        events = (event(WITCH_CALL, b="b", c="c"), *events)
+    if events[0].name != WITCH_CALL or events[0].a or events[0].text != NAMED_FIELDS:
+        raise ValueError(f"witch '{id}': her call's event '{WITCH_CALL}' comes first, names b and "
+                         "c only (a is her number) and has the witch event's text (no text=)")
     params = tuple((str(n), int(off), d) for n, off, d in params)
     number = number or USER_WITCH_NUMBERS.get(id, USER_NUMBER)
-    return WitchDeclaration(number, id, group, str(name), rule_text(str(doc)), str(phase), event,
-                            first_round, params, script)
+    return WitchDeclaration(number, id, group, str(name), rule_text(str(doc)), str(phase),
+                            events, first_round, params, script)
 
 
 _W_SEAT = "P s G R SK SP SC rng E UF"

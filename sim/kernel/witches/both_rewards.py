@@ -25,10 +25,10 @@ from sim.kernel.layout import (
     R_VP,
 )
 from sim.kernel.witches.common import call_witch
-from sim.rules.declare import witch
+from sim.rules.declare import event, witch
 
 WITCH = witch(4, "both-rewards", "potion", name="Both rewards", doc=__doc__,
-    phase='evaluation step A, pot exploded', event=lambda b, c: {"reward_space": b},
+    phase='evaluation step A, pot exploded', events=(event("witch", b="reward_space"),),
     params=(('P_W_BOTH', 14, 2.0), ('P_W_COIN_VP', 22, 0.25)))
 BOTH_REWARDS = WITCH.number
 P_W_BOTH = WITCH.param("P_W_BOTH")

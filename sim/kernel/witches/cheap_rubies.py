@@ -14,10 +14,10 @@ from sim.kernel.decisions.witch import ask_witch, visit_default
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_CHEAP, F_RUBIES
 from sim.kernel.witches.common import call_witch
-from sim.rules.declare import witch
+from sim.rules.declare import event, witch
 
 WITCH = witch(12, "cheap-rubies", "points", name="Cheap rubies", doc=__doc__,
-    phase='spending rubies (step F)', event=lambda b, c: {"rubies": b},
+    phase='spending rubies (step F)', events=(event("witch", b="rubies"),),
     params=(('P_W_CHEAP', 21, 4),))
 CHEAP_RUBIES = WITCH.number
 P_W_CHEAP = WITCH.param("P_W_CHEAP")
