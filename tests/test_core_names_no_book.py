@@ -244,6 +244,11 @@ def test_the_core_calls_the_witches_for_what_it_does_for_them():
     for point in CALLED_HOOK_POINTS:
         body = called_hooks.SOURCE.split(f"def {point}(")[1].split("@kernel")[0]
         assert body.count("R[R_WITCHES] != 0") == 1, point
+    # the cache stamp's marker names the modules of the witches that use these points, each
+    markers = re.findall(r"^# numba-cache-depends: (\S+)$",
+                         Path(called_hooks.__file__).read_text(encoding="utf-8"), flags=re.M)
+    assert sorted(markers) == sorted({s.path.relative_to(ROOT).as_posix() for s in WITCH_SOURCES
+                                      if set(s.hooks) & set(CALLED_HOOK_POINTS)})
     core = ROOT / "sim" / "kernel"
     assert "called_hooks.die_caller(" in (core / "evaluation.py").read_text(encoding="utf-8")
     assert "called_hooks.after_spending(" in (core / "evaluation.py").read_text(encoding="utf-8")

@@ -11,11 +11,15 @@ evaluation code that ``hooks`` serves.
   rubies: 1).
 - ``after_spending``: step F, after seat s spent its rubies (cheap rubies: her price ends).
 
-Each tests ``R[R_WITCHES]`` once, so a game without the witches makes one compare.
+Each tests ``R[R_WITCHES]`` once, so a game without the witches makes one compare. The Numba
+cache stamps this module with the modules of the shipped witches that use these hook points (the
+marker lines below, checked by ``tests/test_core_names_no_book.py``), not the whole folder: the
+ruby prices are under every card's decisions, so a witch's edit elsewhere recompiles no card.
 ``SOURCE`` is the generated text (``python -m sim.kernel.witches.called_hooks`` prints it).
 """
 
-# numba-cache-depends: sim/kernel/witches/*.py
+# numba-cache-depends: sim/kernel/witches/both_rewards.py
+# numba-cache-depends: sim/kernel/witches/cheap_rubies.py
 
 from __future__ import annotations
 
