@@ -64,7 +64,8 @@ RULES_FILES: dict[str, str] = {}
 # on one of them (``closure``) is cached apart while a rules file is loaded (:func:`cache_folder`)
 RULES_TABLES = ("sim/kernel/cards/hooks.py", "sim/kernel/books/hooks.py",
                 "sim/kernel/books/gain_hooks.py",
-                "sim/kernel/witches/hooks.py", "sim/kernel/witches/potion_hooks.py")
+                "sim/kernel/witches/hooks.py", "sim/kernel/witches/potion_hooks.py",
+                "sim/kernel/witches/called_hooks.py")
 
 
 def add_rules_file(path: str) -> None:

@@ -103,13 +103,10 @@ def cards_naming(fields: set[str], cards: Path = ROOT / "sim" / "kernel" / "card
 # (``before_draw_chip``)
 CORE_PLACEMENT_FIELDS = {"FIRST_T", "F_NFIRST", "F_FIRST_USED", "HOLD_T", "F_NHOLD"}
 
-# Reads of a book's field the core still makes, each with why (issue 46: to be moved)
-CORE_READS_LEFT = {
-    # ``quacks potion --draws``' key ``beside`` (red Set 2's chips beside the pot): to come from
-    # the books' ``write_state`` as the round file's does (the key would then be absent when no
-    # book keeps chips beside the pot: the JSON's keys change)
-    ("potion_draws.py", "ASIDE"),
-}
+# Reads of a book's field the core still makes, each with why: none left (issue 46: ``quacks
+# potion --draws``' key ``beside`` comes from red Set 2's ``write_state``, its state key declared
+# ``potion=True``; ``test_a_single_potion_shows_the_books_declared_state``)
+CORE_READS_LEFT: set[tuple[str, str]] = set()
 
 
 def test_the_book_fields_are_read_from_the_layout():
@@ -135,6 +132,33 @@ def test_the_core_reads_no_book_field():
     layout's ``reset`` (the fields zeroed per potion, ``sim.kernel.bag.POTION_ZEROED``), never by
     a book's field; the reads left are listed, with why, in ``CORE_READS_LEFT``."""
     assert set(core_naming(book_fields(), _core())) == CORE_READS_LEFT
+
+
+def test_a_single_potion_shows_the_books_declared_state():
+    """``quacks potion --draws`` shows a book's state key declared ``potion=True`` (red Set 2's
+    ``beside``) where it always has, under every ruleset: the red chips its ``write_state`` finds
+    kept beside the pot, "" for none (the old reading of ``ASIDE`` in bag notation)."""
+    import numpy as np
+
+    from sim.api.potion import make_query
+    from sim.api.potion_draws import book_state, forced
+    from sim.kernel import layout as L
+    from sim.rules import chips
+    from sim.rules.book_files import state_keys
+    from sim.rules.ruleset import load_ruleset
+
+    potion = {k for k, users in state_keys().items() if any(sk.potion for _, sk in users)}
+    assert potion == {"beside"}
+    for sets in ([], ["books.red=2"]):
+        res = forced(make_query("o1,w1", "never", None, 0, load_ruleset("base", sets)), "o1,w1")
+        keys = list(res)
+        assert keys[keys.index("book_vp") + 1] == "beside" and res["beside"] == "", sets
+    P = np.zeros((1, L.PLAYER.width), dtype=np.int64)
+    P[0, L.ASIDE : L.ASIDE + 3] = (2, 0, 1)
+    assert book_state(P, None) == {"beside": "r1x2,r4"}
+    counts = np.zeros(chips.N_TYPES, dtype=np.int64)
+    counts[chips.R1 : chips.R1 + 3] = P[0, L.ASIDE : L.ASIDE + 3]
+    assert book_state(P, None)["beside"] == chips.format_counts(counts)
 
 
 def test_a_core_module_naming_a_book_field_is_caught(tmp_path):
@@ -167,13 +191,10 @@ def test_the_potion_fields_are_zeroed_from_the_layout():
 # witches were called (the core scores and reports them)
 EXPANSION_FIELDS = {"F_BOWL_N", "F_PENNY", "F_WITCHES"}
 
-# Reads of one witch's field outside ``sim/kernel/witches``, each with why (issue 46: to be
-# moved with the witches' dispatch of steps A and F)
-WITCH_READS_LEFT = {
-    ("evaluation.py", "F_BOTH"),  # step A: the both-rewards witch's callers roll the die
-    ("evaluation.py", "F_CHEAP"),  # step F: the cheap-rubies witch's price, reset after spending
-    ("costs.py", "F_CHEAP"),  # the ruby prices of a droplet move and a flask refill
-}
+# Reads of one witch's field outside ``sim/kernel/witches``, each with why: none left (issue 46:
+# step A's die callers, step F's ruby prices and their reset are the witches' hook points
+# ``die_caller``, ``ruby_price``, ``after_spending``, ``sim.kernel.witches.called_hooks``)
+WITCH_READS_LEFT: set[tuple[str, str]] = set()
 
 
 def witch_fields() -> set[str]:
@@ -194,6 +215,44 @@ def test_no_card_or_core_module_names_a_witch_field():
     witches = ROOT / "sim" / "kernel" / "witches"
     outside = [p for p in _core() if witches not in p.parents]
     assert set(core_naming(witch_fields(), outside)) == WITCH_READS_LEFT
+
+
+def test_a_core_module_naming_a_witch_field_is_caught(tmp_path):
+    """The check above fails on the old evaluation and costs (step A's die callers read by
+    ``F_BOTH``, step F's cheap price by ``F_CHEAP``)."""
+    old = ("if P[s, F_BOTH] != 0:\n    P[s, F_BOTH] = 0\nP[s, F_CHEAP] = 0\n")
+    (tmp_path / "evaluation.py").write_text(old, encoding="utf-8")
+    (tmp_path / "costs.py").write_text("return 1 if P[s, F_CHEAP] != 0 else R[R_RUBY_FLASK]\n",
+                                       encoding="utf-8")
+    assert set(core_naming(witch_fields(), sorted(tmp_path.glob("*.py")))) == {
+        ("evaluation.py", "F_BOTH"), ("evaluation.py", "F_CHEAP"), ("costs.py", "F_CHEAP")}
+
+
+def test_the_core_calls_the_witches_for_what_it_does_for_them():
+    """Step A's die callers and step F's ruby prices and their end are hook points of the witches
+    (``CALLED_HOOK_POINTS``), called by the core through the generated ``called_hooks``: both
+    rewards and cheap rubies serve them, and a game without witches makes one compare at each
+    (``R_WITCHES``)."""
+    from sim.kernel.witches import called_hooks
+    from sim.rules.witch_declare import CALLED_HOOK_POINTS, WITCH_HOOKS
+    from sim.rules.witch_files import WITCH_SOURCES
+
+    assert set(CALLED_HOOK_POINTS) <= set(WITCH_HOOKS)
+    users = {p: [s.decl.id for s in WITCH_SOURCES if p in s.hooks] for p in CALLED_HOOK_POINTS}
+    assert users == {"die_caller": ["both-rewards"], "ruby_price": ["cheap-rubies"],
+                     "after_spending": ["cheap-rubies"]}
+    for point in CALLED_HOOK_POINTS:
+        body = called_hooks.SOURCE.split(f"def {point}(")[1].split("@kernel")[0]
+        assert body.count("R[R_WITCHES] != 0") == 1, point
+    # the cache stamp's marker names the modules of the witches that use these points, each
+    markers = re.findall(r"^# numba-cache-depends: (\S+)$",
+                         Path(called_hooks.__file__).read_text(encoding="utf-8"), flags=re.M)
+    assert sorted(markers) == sorted({s.path.relative_to(ROOT).as_posix() for s in WITCH_SOURCES
+                                      if set(s.hooks) & set(CALLED_HOOK_POINTS)})
+    core = ROOT / "sim" / "kernel"
+    assert "called_hooks.die_caller(" in (core / "evaluation.py").read_text(encoding="utf-8")
+    assert "called_hooks.after_spending(" in (core / "evaluation.py").read_text(encoding="utf-8")
+    assert (core / "costs.py").read_text(encoding="utf-8").count("ruby_price(") == 2
 
 
 def test_a_card_naming_a_witch_field_is_caught(tmp_path):
@@ -284,14 +343,22 @@ def test_each_books_declared_event_is_recorded_with_its_code():
 
 
 def test_rule_event_codes_never_collide():
-    """A rule's codes come from its declaration (a book's colour and set, a card's number) and
-    its events' order: every book any colour may have, every card the kernel has room for, and the
-    core's, all distinct; the shipped rules' codes are those."""
+    """A rule's codes come from its declaration (a book's colour and set, a card's or witch's
+    number) and its events' order: every book any colour may have, every card and witch the
+    kernel has room for, and the core's, all distinct; the shipped rules' codes are those."""
     from sim.api.event_table import EVENTS, rule_events
-    from sim.kernel.event_codes import CARD_EVENTS, LAST_EVENT_CODE, RULE_EVENTS, event_code
+    from sim.kernel.event_codes import (
+        CARD_EVENTS,
+        LAST_EVENT_CODE,
+        RULE_EVENTS,
+        WITCH_EVENTS,
+        event_code,
+    )
     from sim.rules.card_numbers import MAX_CARDS
     from sim.rules.declare import BOOK_SETS, EVENTS_PER_RULE, card, event
     from sim.rules.declare import book as declare_book
+    from sim.rules.declare import witch as declare_witch
+    from sim.rules.witch_files import MAX_WITCH, WITCH_SOURCES
 
     names = [f"e{i}" for i in range(EVENTS_PER_RULE)]
     evs = tuple(event(n, text=n) for n in names)
@@ -303,11 +370,16 @@ def test_rule_event_codes_never_collide():
     for number in range(1, MAX_CARDS + 1):
         c = card(number, "x", "blue", name="x", doc="x", events=evs)
         codes += [event_code(c, n) for n in names]
+    wevs = (event("witch", b="b"), *evs[1:])
+    for number in range(1, MAX_WITCH + 1):
+        w = declare_witch(number, "x", "potion", name="x", doc="x", events=wevs)
+        codes += [event_code(w, e.name) for e in wevs]
     assert len(set(codes)) == len(codes)
     assert max(e.code for e in EVENTS) < RULE_EVENTS <= min(codes[len(EVENTS):])
-    assert max(codes) == LAST_EVENT_CODE and CARD_EVENTS > RULE_EVENTS
+    assert max(codes) == LAST_EVENT_CODE and WITCH_EVENTS > CARD_EVENTS > RULE_EVENTS
     shipped = rule_events()
-    assert len(shipped) == sum(len(s.decl.events) for s in shipped_books())
+    assert len(shipped) == sum(len(s.decl.events) for s in shipped_books()) + sum(
+        len(s.decl.events) for s in WITCH_SOURCES)
     assert all(c in codes for c in shipped)
 
 
@@ -379,3 +451,81 @@ def test_an_event_text_is_left_out_of_the_cache_stamp():
     assert nc.code_text(src) != nc.code_text(src.replace('a="draws"', 'a="window"'))
     other = "x = f(text='a')\n"
     assert nc.code_text(other) != nc.code_text(other.replace("'a'", "'b'"))
+
+
+# --- a witch's events are declared with her: witch(..., events=(event("witch", ...), ...)) ---
+
+def test_the_witches_declare_their_events():
+    """Every witch's first event is her call's (``witch``: ``call_witch`` records it with her
+    first code, its ``a`` her number), its fields declared from ``b`` and ``c``; six chips
+    declares ``witch_look`` and records it with ``event_code(WITCH, "witch_look")``. The core's
+    list names no witch's event (``witch`` there is the pennies scored at the end) and no module
+    outside the witches names ``EV_WITCH_LOOK``."""
+    from sim.kernel.event_codes import EVENT_CODES, WITCH_EVENTS, event_code
+    from sim.rules.event_declare import EVENTS_PER_RULE
+    from sim.rules.witch_declare import WITCH_CALL
+    from sim.rules.witch_files import WITCH_SOURCES
+
+    witches = ROOT / "sim" / "kernel" / "witches"
+    for src in WITCH_SOURCES:
+        d = src.decl
+        assert d.events[0].name == WITCH_CALL and not d.events[0].a, d.id
+        assert event_code(d, WITCH_CALL) == WITCH_EVENTS + d.number * EVENTS_PER_RULE
+        text = src.path.read_text(encoding="utf-8")
+        got = re.findall(r'^(EV_\w+) = event_code\(WITCH, "(\w+)"\)$', text, flags=re.M)
+        assert sorted(n for _, n in got) == sorted(e.name for e in d.events[1:]), d.id
+        for const, _ in got:
+            assert re.search(rf"record\(E, G, \w+, {const}, ", text), (d.id, const)
+    six = next(s.decl for s in WITCH_SOURCES if s.decl.id == "six-chips")
+    assert [e.name for e in six.events] == ["witch", "witch_look"]
+    assert "witch_look" not in {name for _, name in EVENT_CODES}
+    common = (witches / "common.py").read_text(encoding="utf-8")
+    assert "record(E, G, s, WITCH_EVENTS + w * EVENTS_PER_RULE, w, b, c)" in common
+    for path in _core():
+        if witches not in path.parents:
+            assert "EV_WITCH_LOOK" not in path.read_text(encoding="utf-8"), path
+
+
+def test_a_witchs_events_decode_and_read_as_before():
+    """Worked by hand: her call shows which witch and the fields she declares (as her old
+    ``event=`` lambda gave them), with the ``witch`` event's text; six chips' look, the chip; the
+    pennies at the end stay the core's ``witch`` event."""
+    from sim.api.events import event_dict, event_text
+    from sim.kernel.event_codes import EVENT_CONSTANTS, event_code
+    from sim.rules.witch_files import WITCH_SOURCES
+
+    decl = {s.decl.id: s.decl for s in WITCH_SOURCES}
+    both = event_dict((3, 1, event_code(decl["both-rewards"], "witch"), 4, 12, 0))
+    assert both == {"round": 3, "event": "witch", "seat": 1, "witch": "both-rewards",
+                    "reward_space": 12}
+    assert event_text(both, ["ann", "bob"]) == \
+        "  bob (seat 1): witch: witch both-rewards, reward space 12"
+    whites = event_dict((2, 0, event_code(decl["whites-back"], "witch"), 3, 2, 2 * 32 + 1))
+    assert whites == {"round": 2, "event": "witch", "seat": 0, "witch": "whites-back",
+                      "whites": 2, "chips": ["w2", "w1"]}
+    up = event_dict((5, 0, event_code(decl["upgrade"], "witch"), 5, 0, 1))
+    assert up == {"round": 5, "event": "witch", "seat": 0, "witch": "upgrade",
+                  "chips_upgraded": 1}
+    from sim.rules.chips import R1
+
+    look = event_dict((1, 1, event_code(decl["six-chips"], "witch_look"), R1, 0, 0))
+    assert look == {"round": 1, "event": "witch_look", "seat": 1, "chip": "r1"}
+    assert event_text(look, ["ann", "bob"]) == "  bob (seat 1): witch look: chip r1"
+    pennies = event_dict((9, 0, EVENT_CONSTANTS["EV_WITCH"], 0, 2, 2))
+    assert pennies == {"round": 9, "event": "witch", "seat": 0, "pennies_kept": 2, "vp": 2}
+
+
+def test_a_witch_declared_the_old_way_is_told_how():
+    import pytest
+
+    from sim.rules.declare import event, witch
+
+    with pytest.raises(ValueError, match=r"event= is now events="):
+        witch(0, "x", "points", name="x", doc="x", event=lambda b, c: {})
+    with pytest.raises(ValueError, match="comes first"):
+        witch(0, "x", "points", name="x", doc="x",
+              events=(event("look", a="chip:chip"), event("witch", b="vp")))
+    with pytest.raises(ValueError, match="no text="):
+        witch(0, "x", "points", name="x", doc="x", events=(event("witch", b="vp", text="{vp}"),))
+    plain = witch(0, "x", "points", name="x", doc="x")
+    assert [(e.name, e.b, e.c) for e in plain.events] == [("witch", "b", "c")]

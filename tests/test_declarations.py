@@ -308,7 +308,7 @@ def test_every_witch_is_a_unit():
         assert f"{name}." in hooks_src, \
             f"sim/kernel/witches/hooks.py (or potion_hooks.py) does not use {name}"
         assert w.script in SCRIPT_FORMS, w.id
-        assert isinstance(w.event(1, 0), dict), w.id
+        assert w.events[0].name == "witch", w.id  # her call's event first
     root = Path(witch_hooks.__file__).resolve().parents[3]
     witches_dir = Path(witch_hooks.__file__).resolve().parent
     slots_py = root / "sim" / "kernel" / "decisions" / "slots.py"

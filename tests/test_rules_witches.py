@@ -58,15 +58,17 @@ def test_every_shipped_witch_declares_herself_with_todays_numbers():
 
 
 def test_the_hook_table_is_generated_and_the_core_names_no_witch():
-    from sim.kernel.witches import hooks, potion_hooks
+    from sim.kernel.witches import called_hooks, hooks, potion_hooks
 
-    source = hooks.SOURCE + potion_hooks.SOURCE
+    source = hooks.SOURCE + potion_hooks.SOURCE + called_hooks.SOURCE
     for w in shipped_witches():
         for point in w.hooks:
             assert f"{w.module}.{point}(" in source, (w.decl.id, point)
     assert potion_hooks.BETWEEN_DRAWS == (1 << 2) | (1 << 3)  # six chips, whites back
-    core = [WITCHES_DIR / n for n in ("hooks.py", "potion_hooks.py", "table.py", "common.py")]
-    core += [ROOT / "sim" / "kernel" / n for n in ("brew.py", "brewing.py", "evaluation.py")]
+    core = [WITCHES_DIR / n for n in ("hooks.py", "potion_hooks.py", "called_hooks.py",
+                                      "table.py", "common.py")]
+    core += [ROOT / "sim" / "kernel" / n
+             for n in ("brew.py", "brewing.py", "evaluation.py", "costs.py")]
     modules = {w.module for w in shipped_witches()}
     for path in core:  # no name, attribute or import in the code is a witch's module
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -80,7 +82,7 @@ def test_the_example_declares_her_hook_point_and_no_number():
     src = read_witch(EXAMPLE)
     assert (src.decl.id, src.decl.group, src.decl.number) == ("pumpkin-purse", "buying", 0)
     assert src.hooks == ("before_buying",)
-    assert src.decl.event(3, 3) == {"pumpkins": 3, "coins": 3}
+    assert [(e.name, e.b, e.c) for e in src.decl.events] == [("witch", "pumpkins", "coins")]
 
 
 # --- bad input: one line, exit 2 ------------------------------------------------------------------

@@ -19,10 +19,10 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_NPOT, POT_T
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import ORANGE, TYPE_COLOUR
-from sim.rules.declare import witch
+from sim.rules.declare import event, witch
 
 WITCH = witch(0, "pumpkin-purse", "buying", name="Pumpkin Purse", phase="buying (step E)",
-              event=lambda b, c: {"pumpkins": b, "coins": c}, doc=(
+              events=(event("witch", b="pumpkins", c="coins"),), doc=(
                   "Before buying, 1 extra coin for every orange chip in the player's pot."))
 PUMPKIN_PURSE = WITCH.number
 MIN_COINS = 3  # the built-in strategy calls her for at least this many coins

@@ -4,8 +4,9 @@
 The kernel's side, the core's codes and names in their order, is ``sim.kernel.event_codes``; this
 module is never imported by a kernel, so editing a text here recompiles nothing. Every core event
 there has its entry here, in the same order (checked at import). A book's or card's own events
-are declared with it (``event(...)``, ``sim.rules.event_declare``): ``rule_events`` builds their
-entries from the declarations of the rules loaded, the user's too.
+are declared with it (``event(...)``, ``sim.rules.event_declare``), a witch's too (her call's
+event ``witch`` first): ``rule_events`` builds their entries from the declarations of the rules
+loaded, the user's too.
 
 ``decode`` turns ``(a, b, c)`` into the event's fields (None: it has none); ``text`` is a template
 over the decoded event, filled by ``sim.api.events.event_text``: ``{k:~noun}`` /
@@ -19,7 +20,7 @@ event's text is not prefixed with the seat.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sim.kernel import layout as L
 from sim.kernel.event_codes import EVENT_CODES, rule_events_base
@@ -102,15 +103,8 @@ def _visit(a, b, c):
     return {"witch": witch_by_number(a).id if a > 0 else None}
 
 
-def witch_event(w: int, b: int, c: int) -> dict:
-    """The fields of a witch event: which witch and what she did (``Witch.event`` in
-    ``sim.rules.witches``; w = 0: pennies scored at the end)."""
-    from sim.rules.witches import witch_by_number
-
-    if w == 0:
-        return {"pennies_kept": b, "vp": c}
-    witch = witch_by_number(w)
-    return {"witch": witch.id, **witch.event(b, c)}  # her fields are declared with her
+def _pennies(a, b, c):
+    return {"pennies_kept": b, "vp": c}
 
 
 def glass_name(code: int) -> str:
@@ -221,9 +215,8 @@ _DECLARED = (
         a="VP from the overflow bowl", b="score"),
     _ev("witches", _witches, NAMED_FIELDS, a="witch in play in group 1 (set-up)", b="in group 2",
         c="in group 3"),
-    _ev("witch", witch_event, NAMED_FIELDS, a="witch called (0: pennies scored at the end)",
-        b="what she did (see sim.api.events.witch_event)", c="more of what she did"),
-    _ev("witch_look", _chip(), NAMED_FIELDS, a="chip type a witch drew to choose from"),
+    _ev("witch", _pennies, NAMED_FIELDS, a="0: the pennies scored at the end (a witch's call is "
+        "her own event of this name, declared with her)", b="pennies kept", c="their VP"),
     _ev("first", _chip(), NAMED_FIELDS, a="chip type placed first, before any draw (green Set 5)"),
     _ev("purple_coins", _ints("coins", "vp"), "purple coins: coins {coins}, vp {vp}",
         a="coins from the purple chips' spaces (purple Set 5)", b="VP (last round)"),
@@ -249,8 +242,9 @@ def _decoder(decl: EventDeclaration) -> Decoder | None:
     """A rule's event's decoder: its own (``decode=``), or its fields by their kinds."""
     if decl.decode is not None or not decl.fields:
         return decl.decode
-    fields = decl.fields
-    return lambda a, b, c: {key: FIELD_VALUES[kind](v) for (key, kind), v in zip(fields, (a, b, c))}
+    fields = decl.fields  # a field left unnamed (a witch's call's ``a``) is not shown
+    return lambda a, b, c: {key: FIELD_VALUES[kind](v)
+                            for (key, kind), v in zip(fields, (a, b, c)) if key}
 
 
 def _rule_entries(rule: str, base: int, events: tuple[EventDeclaration, ...]) -> list[EventCode]:
@@ -259,24 +253,38 @@ def _rule_entries(rule: str, base: int, events: tuple[EventDeclaration, ...]) ->
             for i, e in enumerate(events)]
 
 
+def _witch_entries(decl, base: int) -> list[EventCode]:
+    """A witch's events: her call's first (``WITCH_CALL``), its fields which witch, then what
+    she did as she declares it."""
+    entries = _rule_entries(decl.id, base, decl.events)
+
+    def call(a, b, c, wid=decl.id, fields=entries[0].decode):
+        return {"witch": wid, **(fields(a, b, c) if fields is not None else {})}
+
+    return [replace(entries[0], decode=call), *entries[1:]]
+
+
 # the rules loaded when last built, their events by code, and by name (the first of a name)
 _RULES_SEEN: list = [None, {}, {}]
 
 
 def rule_events() -> dict[int, EventCode]:
-    """The events the books and cards loaded declare (shipped and a user's), by code: rebuilt
-    when a rules file added one."""
+    """The events the books, cards and witches loaded declare (shipped and a user's), by code:
+    rebuilt when a rules file added one."""
     from sim.rules.book_files import book_sources
     from sim.rules.card_numbers import CARD_SOURCES
+    from sim.rules.witch_files import WITCH_SOURCES
 
     books = book_sources()
-    seen = (len(books), len(CARD_SOURCES))
+    seen = (len(books), len(CARD_SOURCES), len(WITCH_SOURCES))
     if _RULES_SEEN[0] != seen:
         entries = [e for src in books if src.decl.events for e in _rule_entries(
             src.decl.id, rule_events_base(src.decl), src.decl.events)]
         entries += [e for n, src in enumerate(CARD_SOURCES, 1) if src.decl.events
                     for e in _rule_entries(src.decl.id, rule_events_base(src.decl, n),
                                            src.decl.events)]
+        entries += [e for src in WITCH_SOURCES
+                    for e in _witch_entries(src.decl, rule_events_base(src.decl))]
         by_name: dict[str, EventCode] = {}
         for e in entries:
             by_name.setdefault(e.name, e)

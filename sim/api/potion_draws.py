@@ -124,7 +124,7 @@ def forced(q: PotionQuery, draws_spec: str) -> dict:
         "protected": bool(P[0, L.F_PROTECTED]),
         "book_rubies": int(P[0, L.F_RUBIES]),
         "book_vp": int(P[0, L.F_SCORE]),
-        "beside": chips.format_counts(_beside(P)),
+        **book_state(P, R),  # the books' state keys a single potion shows (declared)
         **({"bowl": {"chips": [chips.chip_name(int(ev[i, 3])) for i in range(len(ev))
                                if ev[i, 2] == L.EV_BOWL and not _flasked_from_bowl(ev, i)],
                      "value": int(P[0, L.F_BOWL_SUM]), "vp": int(P[0, L.F_BOWL_SUM]) // 2}}
@@ -144,10 +144,13 @@ def _flasked_from_bowl(ev, i: int) -> bool:
             and int(ev[i + 1, 4]) > LAST_CHIP_SPACE)
 
 
-def _beside(P) -> np.ndarray:
-    """Per-type counts of the red chips left beside the pot (red Set 2)."""
-    from sim.kernel import layout as L
+def book_state(P, R) -> dict[str, str]:
+    """The books' round-file state keys a single potion shows (``state_key(..., potion=True)``),
+    each from the ``write_state`` of the book the ruleset (``R``) chose, else of the first
+    declaring it: what the book left after the potion, "" when nothing."""
+    from sim.api.round_file import state_books
+    from sim.rules.book_files import state_keys
 
-    counts = np.zeros(chips.N_TYPES, dtype=np.int64)
-    counts[chips.R1 : chips.R1 + 3] = P[0, L.ASIDE : L.ASIDE + 3]
-    return counts
+    shown = {key for key, users in state_keys().items() if any(k.potion for _, k in users)}
+    return {key: module.write_state(P, 0).get(key, "")
+            for key, module in state_books(R) if key in shown}

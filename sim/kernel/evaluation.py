@@ -37,9 +37,7 @@ from sim.kernel.layout import (
     EV_SCORE,
     EV_SPEND,
     EV_VP,
-    F_BOTH,
     F_BOWL_N,
-    F_CHEAP,
     F_CHOICE,
     F_COINS,
     F_DROPLET,
@@ -96,6 +94,7 @@ from sim.kernel.records import (
     W_BLACK,
     game_error,
 )
+from sim.kernel.witches import called_hooks
 from sim.kernel.witches import hooks as witch_hooks
 from sim.rules.chips import TYPE_COLOUR
 
@@ -103,23 +102,22 @@ from sim.rules.chips import TYPE_COLOUR
 @kernel(inline=True)
 def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
     """A: the bonus die for the furthest intact potions (all ties roll; the spoon is furthest).
-    An exploded seat may call a witch here (``witch_hooks.step_a``: both rewards, which marks
-    ``F_BOTH``); the furthest of those who do rolls too if no intact potion is further (she never
-    takes the die from anyone)."""
+    An exploded seat may call a witch here (``witch_hooks.step_a``: both rewards, which marks the
+    seat, ``called_hooks.die_caller``); the furthest of those who do rolls too if no intact potion
+    is further (she never takes the die from anyone)."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     best = -1
     for s in range(n):
         if P[s, F_EXPLODED] == 0:
             best = max(best, P[s, F_REWARD])
-    # a witch's callers (F_BOTH): the furthest of them rolls if none intact is further
+    # a witch's callers: the furthest of them rolls if none intact is further
     both = witch_hooks.step_a(P, G, R, best, SK, SP, SC, rng, E, UF)
     for k in range(n):
         s = (sp + k) % n
         rolls = P[s, F_EXPLODED] == 0 and P[s, F_REWARD] == best
-        if P[s, F_BOTH] != 0:
+        if called_hooks.die_caller(P, s, G, R):
             rolls = P[s, F_REWARD] == both
-            P[s, F_BOTH] = 0
         if rolls:
             for _ in range(die_rolls(G)):
                 roll_die(P, s, G, die, DS, supply, rng, E)
@@ -310,8 +308,8 @@ def phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E
 
 @kernel(inline=True)
 def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
-    """F: rubies for droplet moves and flask refills, as the strategy asks (1 ruby each after
-    the cheap-rubies witch)."""
+    """F: rubies for droplet moves and flask refills, as the strategy asks (at a witch's price:
+    1 ruby each after the cheap-rubies witch, ``sim.kernel.costs``)."""
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     for k in range(n):
@@ -332,7 +330,7 @@ def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
                 game_error(G, GERR_SPEND, s, a)
                 break
             record(E, G, s, EV_SPEND, a, P[s, F_RUBIES], 0)
-        P[s, F_CHEAP] = 0
+        called_hooks.after_spending(P, s, G, R, SK, SP, SC, rng, E, UF)
 
 
 @kernel(inline=True)

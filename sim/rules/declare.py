@@ -219,21 +219,25 @@ def script_key(key: str, form: str, most: int = 1, *, doc: str, words: tuple = (
 # ``book(..., state=(state_key(...), ...))``. The api reads each one's value in bag notation and
 # hands the chips to the book module's plain-Python ``read_state(P, s, key, chips, bag)`` (its
 # error message, or None), after the seat's bag is in ``P``; ``write_state(P, s)`` gives the keys
-# the round's output shows for the seat (a dict, empty for none).
+# the round's output shows for the seat (a dict, empty for none). ``potion=True``: ``quacks potion
+# --draws`` shows the key too, what the book left after the potion ("" when nothing), by the same
+# ``write_state``.
 @dataclass(frozen=True)
 class StateKey:
-    """One round-file state key of a book: its name and what it holds (``doc``)."""
+    """One round-file state key of a book: its name, what it holds (``doc``) and whether a
+    single potion's output shows it (``potion``)."""
 
     key: str
     doc: str = ""
+    potion: bool = False
 
 
-def state_key(key: str, *, doc: str) -> StateKey:
+def state_key(key: str, *, doc: str, potion: bool = False) -> StateKey:
     """A book's round-file state key (read in bag notation by its ``read_state``); ValueError
     (one line) for a name that cannot be right."""
     if not isinstance(key, str) or not key or key != key.lower() or " " in key:
         raise ValueError(f"round-file key {key!r}: lower case words joined by '_'")
-    return StateKey(key, str(doc))
+    return StateKey(key, str(doc), bool(potion))
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ kernel's part: witch ``k`` of group ``g`` is number ``4 * g + k``,
   ``SCRIPT_CALL`` true/false (the default), ``SCRIPT_WHITES`` true, 1, 2 or ``{after, whites}``,
   ``SCRIPT_SIX`` ``{after, place}``, ``SCRIPT_POT_ENTRY`` "last2", an index or "none",
   ``SCRIPT_BOUGHT`` the chip bought;
-- ``event``: the fields of her ``witch`` event from its ``b`` and ``c`` (``sim.api.events``).
+- ``events``: her events (``event(...)``), the first her call's ``witch`` event with the fields
+  of its ``b`` and ``c`` (``sim.api.event_table``).
 
 Her effect, her built-in answer and (if special) her scripted one are the functions of her
 module, called through the generated hook table ``sim.kernel.witches.hooks``. Still fixed at 3
@@ -24,7 +25,6 @@ bit 16 + w in play); see docs/adding-rules.md (c).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from sim.rules.witch_declare import SCRIPT_CALL
@@ -40,11 +40,6 @@ from sim.rules.witch_numbers import (  # noqa: F401 (GROUPS, N_WITCHES, param_of
 )
 
 
-def _fields(b: int, c: int) -> dict:
-    """The event of a witch who declares no ``event``: its two values."""
-    return {"b": b, "c": c}
-
-
 @dataclass(frozen=True)
 class Witch:
     """One herb witch."""
@@ -54,7 +49,7 @@ class Witch:
     group: str
     phase: str
     text: str
-    event: Callable[[int, int], dict]  # (b, c) of her EV_WITCH -> the event's fields
+    events: tuple  # her events (``event(...)``): her call's (``witch``) first
     first_round: int = 1  # the built-in strategy calls her from this round on
     params: tuple = ()  # (P_W_* name, offset, default): her thresholds in the built-in strategy
     script: str = SCRIPT_CALL  # the form of a round file's answer
@@ -68,8 +63,8 @@ class Witch:
 
 def _witch(src: WitchSource) -> Witch:
     d = src.decl
-    return Witch(d.number, d.id, d.group, d.phase, d.doc, d.event or _fields, d.first_round,
-                 d.params, d.script, d.name, not src.module)
+    return Witch(d.number, d.id, d.group, d.phase, d.doc, d.events, d.first_round, d.params,
+                 d.script, d.name, not src.module)
 
 
 # every known witch in number order (a user's joins once loaded)

@@ -14,10 +14,10 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import BAGCNT, F_SCORE
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import BLACK, LOCOWEED, PURPLE, TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.declare import witch
+from sim.rules.declare import event, witch
 
 WITCH = witch(10, "bag-points", "points", name="Bag points", doc=__doc__,
-    phase='VP step (D), any player', event=lambda b, c: {"vp": b}, params=(('P_W_BAG', 19, 8),))
+    phase='VP step (D), any player', events=(event("witch", b="vp"),), params=(('P_W_BAG', 19, 8),))
 BAG_POINTS = WITCH.number
 P_W_BAG = WITCH.param("P_W_BAG")
 

@@ -2,7 +2,8 @@
 player also rolls the bonus die.
 
 Both rewards (potion group) acts at evaluation step A: the hook ``at_die`` returns how far the
-furthest caller got; the die is rolled by ``sim.kernel.evaluation.phase_a_die``.
+furthest caller got and marks the seat (``F_BOTH``), which ``die_caller`` reads back (and clears)
+for ``sim.kernel.evaluation.phase_a_die``, which rolls the die.
 
 Question: b = the reward space; answer 1 calls her. Default: when the part an explosion loses is
 worth at least ``P_W_BOTH`` VP (a coin worth ``P_W_COIN_VP``; in the last round a coin is worth
@@ -24,10 +25,10 @@ from sim.kernel.layout import (
     R_VP,
 )
 from sim.kernel.witches.common import call_witch
-from sim.rules.declare import witch
+from sim.rules.declare import event, witch
 
 WITCH = witch(4, "both-rewards", "potion", name="Both rewards", doc=__doc__,
-    phase='evaluation step A, pot exploded', event=lambda b, c: {"reward_space": b},
+    phase='evaluation step A, pot exploded', events=(event("witch", b="reward_space"),),
     params=(('P_W_BOTH', 14, 2.0), ('P_W_COIN_VP', 22, 0.25)))
 BOTH_REWARDS = WITCH.number
 P_W_BOTH = WITCH.param("P_W_BOTH")
@@ -50,7 +51,8 @@ def default(P, s, arg, G, R, SP):
 @kernel(inline=True)
 def at_die(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step A: an exploded seat (not already protected) takes VP and coins, and may roll the die
-    (``F_BOTH``: ``phase_a_die`` lets it roll if no intact potion is further). True if called."""
+    (``F_BOTH``, read by ``die_caller``: ``phase_a_die`` lets it roll if no intact potion is
+    further). True if called."""
     if P[s, F_EXPLODED] == 0 or P[s, F_PROTECTED] != 0:
         return False
     if ask_witch(P, s, BOTH_REWARDS, P[s, F_REWARD], default, G, R, SK, SP, SC, rng, UF) == 0:
@@ -58,4 +60,13 @@ def at_die(P, s, G, R, SK, SP, SC, rng, E, UF):
     P[s, F_PROTECTED] = 1  # VP and coins both, as a protected explosion
     P[s, F_BOTH] = 1
     call_witch(P, s, G, E, BOTH_REWARDS, P[s, F_REWARD], 0)
+    return True
+
+
+@kernel(inline=True)
+def die_caller(P, s):
+    """Step A, after ``at_die``: True if the seat called her this round (her mark cleared)."""
+    if P[s, F_BOTH] == 0:
+        return False
+    P[s, F_BOTH] = 0
     return True

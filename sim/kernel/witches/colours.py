@@ -14,10 +14,10 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import F_NPOT, F_SCORE, POT_T
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import N_COLOURS, TYPE_COLOUR, WHITE
-from sim.rules.declare import witch
+from sim.rules.declare import event, witch
 
 WITCH = witch(9, "colours", "points", name="Colours", doc=__doc__,
-    phase='VP step (D), taking the VP', event=lambda b, c: {"vp": b},
+    phase='VP step (D), taking the VP', events=(event("witch", b="vp"),),
     params=(('P_W_COLOURS', 18, 4),))
 COLOURS = WITCH.number
 P_W_COLOURS = WITCH.param("P_W_COLOURS")

@@ -9,6 +9,7 @@ group's deal and the visitor's draw (``R_WITCH_EXTRA``, ``witches.extra``).
 from __future__ import annotations
 
 from sim.kernel.decisions.witch import pennies_held
+from sim.kernel.event_codes import WITCH_EVENTS
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
@@ -28,6 +29,7 @@ from sim.kernel.layout import (
     R_WITCHES,
 )
 from sim.kernel.rng import WITCH_STREAM, randint
+from sim.rules.event_declare import EVENTS_PER_RULE
 from sim.rules.witch_numbers import N_GROUPS, N_WITCHES, PER_GROUP
 
 ALL_PENNIES = (1 << N_GROUPS) - 1  # F_PENNY: bit g, the penny of group g
@@ -62,13 +64,14 @@ def witch_ready(P, s, G, R, w):
 @kernel
 def call_witch(P, s, G, E, w, b, c):
     """Seat s gives up the penny of witch w's group (a visiting witch is free: once a round);
-    the event says what she did (b, c)."""
+    her call's event (the first she declares, ``WITCH_CALL``: its code is her first,
+    ``sim.kernel.event_codes.rule_events_base``) says what she did (b, c)."""
     if G[G_VISIT] == w:
         P[s, F_VISITED] = 1
     else:
         P[s, F_PENNY] &= ~(1 << in_group(G, w))
     P[s, F_WITCHES] |= 1 << w
-    record(E, G, s, EV_WITCH, w, b, c)
+    record(E, G, s, WITCH_EVENTS + w * EVENTS_PER_RULE, w, b, c)
 
 
 @kernel

@@ -15,11 +15,11 @@ from sim.kernel.decisions.witch import ask_witch, last_call, penny_worth
 from sim.kernel.jit import kernel
 from sim.kernel.layout import R_FINAL_COINS
 from sim.kernel.witches.common import call_witch
-from sim.rules.declare import witch
+from sim.rules.declare import event, witch
 
 WITCH = witch(6, "double-coins", "buying", name="Double coins", doc=__doc__,
     phase='buying (step E); last round: the coin conversion',
-    event=lambda b, c: {"coins": b, "now": c}, params=(('P_W_COINS', 15, 20),))
+    events=(event("witch", b="coins", c="now"),), params=(('P_W_COINS', 15, 20),))
 DOUBLE_COINS = WITCH.number
 P_W_COINS = WITCH.param("P_W_COINS")
 

@@ -15,11 +15,10 @@ from sim.kernel.decisions.witch import ASK_DECLINE, ASK_DEFAULT, ASK_RANDOM, wit
 from sim.kernel.jit import kernel
 from sim.kernel.layout import G_OUT, G_SUPPLY, G_VISIT, R_PRICE
 from sim.kernel.witches.common import call_witch
-from sim.rules.chips import chip_name
-from sim.rules.declare import SCRIPT_BOUGHT, witch
+from sim.rules.declare import SCRIPT_BOUGHT, event, witch
 
 WITCH = witch(7, "free-twin", "buying", name="Free twin", doc=__doc__,
-    phase='buying (step E), after the purchases', event=lambda b, c: {"chip": chip_name(b)},
+    phase='buying (step E), after the purchases', events=(event("witch", b="chip:chip"),),
     first_round=2, params=(('P_W_TWIN', 17, 12),), script=SCRIPT_BOUGHT)
 FREE_TWIN = WITCH.number
 P_W_TWIN = WITCH.param("P_W_TWIN")

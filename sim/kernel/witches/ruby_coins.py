@@ -13,10 +13,10 @@ from sim.kernel.decisions.witch import ask_witch, visit_default
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_RUBIES
 from sim.kernel.witches.common import call_witch
-from sim.rules.declare import witch
+from sim.rules.declare import event, witch
 
 WITCH = witch(8, "ruby-coins", "buying", name="Ruby coins", doc=__doc__, phase='buying (step E)',
-    event=lambda b, c: {"rubies": b, "coins": c}, first_round=2,
+    events=(event("witch", b="rubies", c="coins"),), first_round=2,
     params=(('P_W_RUBY_COINS', 16, 6),))
 RUBY_COINS = WITCH.number
 P_W_RUBY_COINS = WITCH.param("P_W_RUBY_COINS")

@@ -12,10 +12,10 @@ from __future__ import annotations
 from sim.kernel.decisions.witch import ask_witch, visit_default
 from sim.kernel.jit import kernel
 from sim.kernel.witches.common import call_witch
-from sim.rules.declare import witch
+from sim.rules.declare import event, witch
 
 WITCH = witch(11, "ruby-space", "points", name="Ruby space", doc=__doc__,
-    phase='rubies step (C), on a ruby space', event=lambda b, c: {"rubies": b},
+    phase='rubies step (C), on a ruby space', events=(event("witch", b="rubies"),),
     params=(('P_W_RUBIES', 20, 4),))
 RUBY_SPACE = WITCH.number
 P_W_RUBIES = WITCH.param("P_W_RUBIES")

@@ -14,11 +14,11 @@ from sim.kernel.decisions.witch import ask_witch
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_EXPLODED, F_FLASK
 from sim.kernel.witches.common import call_witch
-from sim.rules.chips import TYPE_COLOUR, WHITE, chip_name
-from sim.rules.declare import witch
+from sim.rules.chips import TYPE_COLOUR, WHITE
+from sim.rules.declare import event, witch
 
 WITCH = witch(1, "second-flask", "potion", name="Second flask", doc=__doc__,
-    phase='potion phase, when the pot explodes', event=lambda b, c: {"chip": chip_name(b)})
+    phase='potion phase, when the pot explodes', events=(event("witch", b="chip:chip"),))
 SECOND_FLASK = WITCH.number
 
 

@@ -24,11 +24,11 @@ from sim.kernel.decisions.witch import (
     ask_witch_when,
     witch_answer,
 )
+from sim.kernel.event_codes import event_code
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
 from sim.kernel.layout import (
     EV_DRAW,
-    EV_WITCH_LOOK,
     F_DONE,
     F_DRAWS,
     F_LIMIT,
@@ -44,12 +44,14 @@ from sim.kernel.layout import (
 from sim.kernel.rng import CHOICE_STREAM, randint
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import BLUE, GREEN, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.declare import SCRIPT_SIX, witch
+from sim.rules.declare import SCRIPT_SIX, event, witch
 
 WITCH = witch(2, "six-chips", "potion", name="Six chips", doc=__doc__,
-    phase='potion phase, pot intact', event=lambda b, c: {"drawn": b}, first_round=6,
-    script=SCRIPT_SIX)
+    phase='potion phase, pot intact', first_round=6, script=SCRIPT_SIX,
+    events=(event("witch", b="drawn"),
+            event("witch_look", a="chip:chip", doc="a: a chip type she drew to choose from")))
 SIX_CHIPS = WITCH.number
+EV_WITCH_LOOK = event_code(WITCH, "witch_look")
 
 
 @kernel(inline=True)

@@ -13,6 +13,10 @@ hand-written table makes. An entry combines its witches in one of these ways (``
 - ``thread``: every ready witch acts on a value in turn (``coins``), which is returned;
 - ``die``: step A's loop over the seats in start-player order: a seat whose ready witch says True
   may roll the die; the furthest such seat's reward space (or ``best``) is returned.
+- ``called``: what the core does for a witch already called (``CALLED_HOOK_POINTS``): every
+  witch the seat called this game (bit w of ``F_WITCHES``) acts, behind one compare of
+  ``R[R_WITCHES]``: each acts (no default), any says True (default ``False``), or each acts on the
+  value in turn (another default: ``price``), which is returned.
 
 A user's witch module is imported under a private name and its plain hook functions become
 kernel functions (``sim.kernel.rules_modules``, shared with the cards and the user's books).
@@ -26,7 +30,8 @@ from sim.kernel.rules_modules import compile_hooks, hook_params, import_rules_mo
 from sim.rules.declare import WITCH_GROUPS, WITCH_HOOKS, WITCH_SPECIAL_FUNCTIONS
 from sim.rules.witch_files import WITCH_SOURCES, WitchSource
 
-FORMS = ("first", "each", "thread", "die")
+FORMS = ("first", "each", "thread", "die", "called")
+CALLED = "((P[s, F_WITCHES] >> {}) & 1) != 0"  # the seat called witch w this game
 WITCH_GROUPS_INDEX = {g: i for i, g in enumerate(WITCH_GROUPS)}
 
 
@@ -108,9 +113,34 @@ def entry(name: str, point: str, form: str, modules: dict, inline: bool = True) 
                         f"                    {call(src, point, modules)}:",
                         "                both = max(both, P[s, F_REWARD])"]
         out.append("    return both")
+    elif form == "called":
+        out += called_body(point, hp.default, modules)
     else:
         raise ValueError(f"table form {form!r}, expected one of {', '.join(FORMS)}")
     return "\n".join(out)
+
+
+def called_body(point: str, default: str | None, modules: dict) -> list[str]:
+    """The lines of a ``called`` entry (see ``FORMS``) for hook point ``point``."""
+    users = users_of(point)
+    value = "called" if default == "False" else default
+    out = [f"    {value} = False"] if default == "False" else []
+    if users:
+        out.append("    if R[R_WITCHES] != 0:")
+    for src in users:
+        test = CALLED.format(src.decl.number)
+        act = call(src, point, modules)
+        if default == "False":
+            out += [f"        if {test} and {act}:", f"            {value} = True"]
+        elif default is None:
+            out += [f"        if {test}:", f"            {act}"]
+        else:
+            out += [f"        if {test}:", f"            {value} = {act}"]
+    if default is not None:
+        out.append(f"    return {value}")
+    elif not users:
+        out.append("    return")
+    return out
 
 
 def between_draws_test(name: str) -> str:

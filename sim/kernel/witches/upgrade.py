@@ -19,10 +19,10 @@ from sim.kernel.jit import kernel
 from sim.kernel.layout import EV_UPGRADE, F_NPOT, G_SUPPLY, POT_T, R_PRICE
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE
-from sim.rules.declare import SCRIPT_POT_ENTRY, witch
+from sim.rules.declare import SCRIPT_POT_ENTRY, event, witch
 
 WITCH = witch(5, "upgrade", "buying", name="Upgrade", doc=__doc__, phase='buying (step E)',
-    event=lambda b, c: {"chips_upgraded": c}, first_round=3, script=SCRIPT_POT_ENTRY)
+    events=(event("witch", c="chips_upgraded"),), first_round=3, script=SCRIPT_POT_ENTRY)
 UPGRADE = WITCH.number
 
 

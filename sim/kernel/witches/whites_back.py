@@ -18,12 +18,13 @@ from sim.kernel.layout import F_ANCHOR, F_NPOT, F_START, F_WHITE, POT_P, POT_T, 
 from sim.kernel.rng import CHOICE_STREAM, randint
 from sim.kernel.witches.common import call_witch
 from sim.rules.chips import TYPE_COLOUR, TYPE_VALUE, WHITE, chip_name
-from sim.rules.declare import SCRIPT_WHITES, witch
+from sim.rules.declare import SCRIPT_WHITES, event, witch
 
 WITCH = witch(3, "whites-back", "potion", name="Whites back", doc=__doc__,
     phase='potion phase, pot intact',
-    event=lambda b, c: {"whites": b,
-                        "chips": [chip_name(x % 32 - 1) for x in (c // 32, c) if x % 32]},
+    events=(event("witch", decode=lambda a, b, c: {
+        "whites": b, "chips": [chip_name(x % 32 - 1) for x in (c // 32, c) if x % 32]},
+        doc="b: the whites sent back; c: those chips, 5 bits each (type + 1)"),),
     first_round=4, params=(('P_W_WHITES', 13, 6),), script=SCRIPT_WHITES)
 WHITES_BACK = WITCH.number
 P_W_WHITES = WITCH.param("P_W_WHITES")
