@@ -63,9 +63,13 @@ AIMS = (
     ("4 players, base (the reference)", "reference", 100_000),
     ("4 players, the deck on (quacks play's default)", "deck", None),
     ("4 players, the Herb Witches, share of the reference", "herb-witches", 0.80),
+    # not an aim: Herb Witches games always deal the deck, the reference does not; its cards'
+    # extra chips are about 1.2x the reference's work (witch_ablation.py --cards)
+    ("  the same, share of the deck on (like for like)", "herb-vs-deck", None),
     ("4 x expert", "expert", 50_000),
     ("1 master + 3 expert", "master", 2_000),
 )
+SHARES = {"herb-witches", "herb-vs-deck"}  # the aims given as a share, not in games/s
 
 
 def bench(rs, specs, games: int, repeat: int) -> float:
@@ -124,10 +128,18 @@ def print_aims(rs, ref: float, games: int, repeat: int) -> None:
     with the deck (as ``bench_optimal.py``)."""
     deck = load_ruleset("base")
     herb = load_ruleset("herb-witches")
+    runs: dict[str, float] = {}  # games/s, each timed once
+
+    def once(key: str, rules) -> float:
+        if key not in runs:
+            runs[key] = bench(rules, LINEUPS[4], games, repeat)
+        return runs[key]
+
     timed = {
         "reference": lambda: ref,
-        "deck": lambda: bench(deck, LINEUPS[4], games, repeat),
-        "herb-witches": lambda: bench(herb, LINEUPS[4], games, repeat) / ref,
+        "deck": lambda: once("deck", deck),
+        "herb-witches": lambda: once("herb", herb) / ref,
+        "herb-vs-deck": lambda: once("herb", herb) / once("deck", deck),
         "expert": lambda: bench(rs, ["expert"] * 4, max(games // 4, 10_000), repeat),
         "master": lambda: bench(deck, ["master", "expert", "expert", "expert"],
                                 max(games // 100, 2_000), 1),
@@ -135,7 +147,7 @@ def print_aims(rs, ref: float, games: int, repeat: int) -> None:
     print("issue 45's speed aims:")
     for label, key, aim in AIMS:
         got = timed[key]()
-        shown = f"{got:.0%}" if aim is not None and aim < 1 else f"{got:,.0f} games/s"
+        shown = f"{got:.0%}" if key in SHARES else f"{got:,.0f} games/s"
         verdict = "" if aim is None else (
             f"   aim {aim:.0%}" if aim < 1 else f"   aim {aim:,}") + (
             ": met" if got >= aim else ": NOT met")
