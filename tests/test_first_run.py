@@ -46,9 +46,9 @@ def uncached(monkeypatch):
 
 def test_the_notice_names_the_step_and_its_declared_estimate(uncached):
     r = ok("round", ROUND_FILE)
-    step = compiling.STEPS["sim/kernel/round.play_round"]
+    step = compiling.STEPS["sim/kernel/round.play_rounds"]
     (line,) = r.stderr.splitlines()
-    assert line == compiling.notice_lines(["sim/kernel/round.play_round"])[0]
+    assert line == compiling.notice_lines(["sim/kernel/round.play_rounds"])[0]
     assert line.startswith("compiling the simulation kernels once (cached after that): ")
     assert step.label in line and compiling.about(step.seconds) in line
     assert "several minutes" not in line

@@ -1,10 +1,10 @@
 """Invariants over many seeded random games with the built-in strategies (2, 3, 4 players).
 
 The games are driven round by round through the same kernels ``play_game`` uses (``setup_game``,
-``play_round``, ``finish_game``), so the supply and every bag can be inspected after each round;
-each driven game is checked to give exactly ``play_game``'s result. Events are checked against
-the rules (buying, explosion choice, rats, bonus die) with numbers taken from the rules texts,
-not from the ruleset file.
+``play_rounds`` one round at a time, ``finish_game``), so the supply and every bag can be
+inspected after each round; each driven game is checked to give exactly ``play_game``'s result.
+Events are checked against the rules (buying, explosion choice, rats, bonus die) with numbers
+taken from the rules texts, not from the ruleset file.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from sim.kernel.decisions.slots import SC_WIDTH
 from sim.kernel.game import finish_game, game_pointer, play_game, scratch_for, setup_game
 from sim.kernel.records import O_ERR, O_RANK, O_SCORE, O_WIDTH, RD_SCORE, RD_WIDTH
 from sim.kernel.rng import N_STREAMS, game_streams
-from sim.kernel.round import play_round
+from sim.kernel.round import play_rounds
 from sim.kernel.witches import deal_witches, penny_points
 from sim.rules import chips
 from sim.rules.ruleset import load_ruleset
@@ -121,10 +121,12 @@ def drive_game(seed: int, game: int, strategies, RS=RS, box=BOX):
     bags = []
     for r in range(1, 10):
         G[L.G_ROUND] = r
-        call_kernel(play_round, P=P, G=G, R=R, coins=RS.coins, vp=RS.vp, ruby=RS.ruby,
+        # the compiled rounds of play_game and round files (play_round alone would compile the
+        # whole round again: the cache holds it only inlined in play_rounds)
+        call_kernel(play_rounds, P=P, G=G, R=R, coins=RS.coins, vp=RS.vp, ruby=RS.ruby,
                     tails=RS.tails, die=RS.die, supply=supply, price=RS.price,
-                    book_round=RS.book_round, book_set=RS.book_set, SK=SK, SP=SP, SC=SC, FD=FD,
-                    DS=DS, rng=rng, E=E, rd=rd)
+                    book_round=RS.book_round, book_set=RS.book_set, SK=SK, SP=SP, SKr=SK,
+                    SPr=SP, SC=SC, FD=FD, DS=DS, rng=rng, E=E, rd=rd, first=r, last=r)
         assert (supply >= 0).all(), f"round {r}: negative supply"
         total = supply_counter(supply)
         for s in range(n):
@@ -174,6 +176,14 @@ def by_round_seat(events):
         if "seat" in e and e["event"] != "final":
             d[(e["round"], e["seat"])].append(e)
     return d
+
+
+def test_the_driven_rounds_compile_no_round_of_their_own(played):
+    # play_round is compiled only inlined in play_rounds, which quacks warmup caches: called
+    # alone it compiled the whole round again in this file's worker (~100 s under load)
+    from sim.kernel.round import play_round
+
+    assert played and not play_round.signatures and len(play_rounds.signatures) == 1
 
 
 @pytest.mark.parametrize("n, kind", CASES)

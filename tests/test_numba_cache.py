@@ -210,3 +210,22 @@ def test_a_card_rule_edit_changes_only_what_uses_that_card(tree):
     assert not [m for m in hit if m.startswith("sim/kernel/cards/")
                 and m not in (card, "sim/kernel/cards/hooks.py")]
     assert len(hit) < len(before) // 4
+
+
+def test_a_card_that_calls_no_books_hook_point_keeps_the_shared_cache_with_rules_files():
+    """Only a card that calls one of the books' hook points the cards share (``GAIN_POINTS`` of
+    the generated ``sim.kernel.books.gain_hooks``: a user's book changes them), itself or
+    through ``grant_chip``, depends on a generated hook table; the other cards and the cards'
+    ``common`` helpers keep the shared cache while a rules file is loaded, so a rules file
+    compiles only what its rules reach (``nc.cache_folder``)."""
+    from sim.kernel.books.table import GAIN_POINTS
+
+    calls = re.compile(r"\b(" + "|".join((*GAIN_POINTS, "grant_chip")) + r")\(")
+    cards = sorted(p.relative_to(nc.ROOT).as_posix()
+                   for p in (nc.ROOT / "sim/kernel/cards").glob("*.py")
+                   if p.stem not in ("__init__", "hooks"))
+    apart = {rel for rel in cards if set(nc.closure(rel)) & set(nc.RULES_TABLES)}
+    assert "sim/kernel/cards/common.py" not in apart
+    assert apart == {rel for rel in cards
+                     if calls.search((nc.ROOT / rel).read_text(encoding="utf-8"))}
+    assert len(apart) < len(cards) // 2

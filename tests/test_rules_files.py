@@ -211,6 +211,8 @@ extra = load_ruleset("base", ['cards.extra=["lucky-clover"]'])
 res = play_batch(extra, [parse_strategy("balanced")] * 3, games=np.arange(30, dtype=np.int64),
                  rotations=np.zeros(30, dtype=np.int64), seed=3, detail=True)
 out["deck"] = int(np.asarray(res.rounds).sum() != 0)
+from sim.kernel import round as K
+out["round_kernels"] = [len(K.play_round.signatures), len(K.play_rounds.signatures)]
 print(json.dumps(out))
 """
 
@@ -221,6 +223,13 @@ def compiled(all_files):
                          text=True, env=_env(), cwd=ROOT, timeout=3600)
     assert got.returncode == 0, got.stderr[-3000:]
     return json.loads(got.stdout.strip().splitlines()[-1])
+
+
+def test_round_files_and_games_share_one_compiled_round(compiled):
+    # the round is compiled once, inlined in play_rounds, for games and round files alike: a
+    # round file played play_round as an entry point of its own, a second full compile of the
+    # round (in every cache: the shared one and each set of rules files)
+    assert compiled["round_kernels"] == [0, 1]
 
 
 def test_lucky_clover_pays_each_orange_chip_placed(compiled):

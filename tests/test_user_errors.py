@@ -449,7 +449,7 @@ def test_a_good_round_file_still_gets_the_notice_when_a_kernel_must_compile(unca
     from sim.cli.compiling import notice_lines
 
     r = ok("round", ROUND_FILE)
-    assert r.stderr.splitlines() == notice_lines(["sim/kernel/round.play_round"])
+    assert r.stderr.splitlines() == notice_lines(["sim/kernel/round.play_rounds"])
     assert "player 0" in r.stdout
 
 

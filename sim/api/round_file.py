@@ -261,13 +261,16 @@ def play_checked_round(P, G, R, rs, n, supply, SK, SP, SC, FD, DS, rng, E, where
     raise a RoundFileError for any game error or unused script, and return its result."""
     # imported here: the kernel builds its hook tables when imported, and a round file's ruleset
     # may load rules files (``plugins``) that must come first
-    from sim.kernel.round import play_round
+    from sim.kernel.round import play_rounds
 
     flask_before = P[:, L.F_FLASK].copy()
-    play_round(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
-               rs.book_round, rs.book_set, SK, SP, SC, FD, DS, rng, E,
-               np.zeros((0, n, RD_WIDTH), dtype=np.int64), np.zeros(W_WIDTH, dtype=np.int64),
-               slot_table())
+    # the games' compiled rounds, for this one round: with teams, play_rounds copies each
+    # cauldron's deciding row from the players' rows (2 x cauldrons), here the round file's own
+    rnd = int(G[L.G_ROUND])
+    play_rounds(P, G, R, rs.coins, rs.vp, rs.ruby, rs.tails, rs.die, supply, rs.price,
+                rs.book_round, rs.book_set, np.concatenate((SK, SK)), np.concatenate((SP, SP)),
+                SK, SP, SC, FD, DS, rng, E, np.zeros((0, n, RD_WIDTH), dtype=np.int64),
+                np.zeros(W_WIDTH, dtype=np.int64), slot_table(), rnd, rnd)
     events = [event_dict(row) for row in E[: count_events(E)]]
     check_errors(G, P, SC, events, where, flask_before)
     return round_result(P, events, n, supply, tube=bool(R[L.R_TUBE]),

@@ -38,7 +38,7 @@ STEPS: dict[str, Step] = {
     "sim/kernel/potions.potion_forced": Step("the forced-draws kernel", 44, 107),
     "sim/kernel/game.play_games": Step("the game kernel", 96, 268),
     "sim/kernel/game.play_game": Step("the replay kernel", 103, 254),
-    "sim/kernel/round.play_round": Step("the scripted-round kernel", 87, 191),
+    "sim/kernel/round.play_rounds": Step("the scripted-round kernel", 87, 191),
     OPTIMAL_ENTRY: Step("the optimal stopper", 11, 53),
 }
 # Every entry at once, as ``quacks warmup`` compiles them (its order; with the master strategy's

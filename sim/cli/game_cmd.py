@@ -212,7 +212,7 @@ def round_(
 
     try:
         prepared = prepare_round_file(file)  # a bad file is refused before any compile notice
-        compile_notice("sim/kernel/round.play_round")
+        compile_notice("sim/kernel/round.play_rounds")
         res = play_prepared(prepared)
     except USER_ERRORS as e:
         fail(str(e))

@@ -10,7 +10,7 @@ from sim.cli.common import OPTIMAL_ENTRY, compile_notice
 # every cached entry point, in the order warm_all compiles them
 WARMUP_ENTRIES = ("sim/kernel/potions.potion_histograms", "sim/kernel/potions.potion_forced",
                   "sim/kernel/game.play_games", "sim/kernel/game.play_game",
-                  "sim/kernel/round.play_round", OPTIMAL_ENTRY)
+                  "sim/kernel/round.play_rounds", OPTIMAL_ENTRY)
 
 
 def warm_all(optimal: bool = False, on_step=None) -> tuple[list[tuple[str, float]], bool]:

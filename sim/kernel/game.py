@@ -28,6 +28,7 @@ from sim.kernel.layout import (
     G_WIDTH,
     G_WITCH,
     P_WIDTH,
+    R_ROUNDS,
     R_START_DROPLET,
     R_START_RUBIES,
     R_TEAMS,
@@ -151,7 +152,7 @@ def play_game(seed, deal, nplayers, R, coins, vp, ruby, tails, die, supply0, pri
     force_card(G, R, seed, deal[DECK_STREAM])
     deal_witches(P, G, R, rng, E)
     play_rounds(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
-                SK, SP, SKr, SPr, SC, FD, DS, rng, E, rd, W, UF)
+                SK, SP, SKr, SPr, SC, FD, DS, rng, E, rd, W, UF, 1, R[R_ROUNDS])
     penny_points(P, G, R, E)
     finish_game(P, G, out, E)
     for m in range(nc, nplayers):  # teams: the second member shares the cauldron's result

@@ -204,13 +204,16 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
 
 @kernel
 def play_rounds(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, book_set,
-                SK, SP, SKr, SPr, SC, FD, DS, rng, E, rd, W, UF):
-    """Play every round of a game, ``play_round`` inlined: one call per game instead of one per
-    round (a call passes its two dozen arrays word by word, 7% of a game's time as nine calls).
+                SK, SP, SKr, SPr, SC, FD, DS, rng, E, rd, W, UF, first, last):
+    """Play rounds ``first`` to ``last`` of a game (a game: 1 to ``R[R_ROUNDS]``; a round file:
+    its one round), ``play_round`` inlined: one call per game instead of one per round (a call
+    passes its two dozen arrays word by word, 7% of a game's time as nine calls), and the one
+    compiled round that games and round files share (``play_round`` is never an entry point of
+    its own: a second entry compiled the whole round again).
     ``SKr``/``SPr``: with teams, the rows of the players deciding for the cauldrons, filled each
     round from ``SK``/``SP`` (else the same arrays)."""
     nc = G[G_NP]
-    for r in range(1, R[R_ROUNDS] + 1):
+    for r in range(first, last + 1):
         G[G_ROUND] = r
         if R[R_TEAMS] != 0:  # who decides for each cauldron this round
             for s in range(nc):

@@ -51,7 +51,7 @@ def black_at_b(P, s, black, G, E):
 def chip_bought(P, s, t, G, R, E):
     """Chip t seat s gains: with this book and a black chip, it goes into the left neighbour's bag
     and the seat moves its droplet +1; True if it did (else the chip is the seat's). A card's
-    chip (``sim.kernel.cards.common.grant_chip``) calls this directly; buying through
+    chip (``sim.kernel.cards.grant.grant_chip``) calls this directly; buying through
     ``hooks.chip_bought``."""
     if R[R_BOOK + BLACK] != 5 or TYPE_COLOUR[t] != BLACK:
         return False

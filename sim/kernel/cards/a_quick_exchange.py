@@ -8,7 +8,8 @@ potion one, then the points one.
 from __future__ import annotations
 
 from sim.kernel.bag import show_supply
-from sim.kernel.cards.common import GAIN_PENNY_GIVEN, answer, card_event, grant_chip
+from sim.kernel.cards.common import GAIN_PENNY_GIVEN, answer, card_event
+from sim.kernel.cards.grant import grant_chip
 from sim.kernel.decisions.choices import dearest
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_PENNY, G_ROUND

@@ -13,11 +13,11 @@ from sim.kernel.cards.common import (
     GAIN_CHIP,
     answer,
     card_event,
-    grant_chip,
     look,
     looked_at,
     put_back,
 )
+from sim.kernel.cards.grant import grant_chip
 from sim.kernel.decisions.choices import next_value_type
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CARD_LOOK, F_START, G_SUPPLY, R_LIMIT, R_PRICE

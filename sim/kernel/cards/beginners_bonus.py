@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from sim.kernel.cards.common import fewest, grant_chip
+from sim.kernel.cards.common import fewest
+from sim.kernel.cards.grant import grant_chip
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_SCORE
 from sim.rules.chips import G1

@@ -7,7 +7,8 @@ the last two rounds.
 from __future__ import annotations
 
 from sim.kernel.bag import show_supply
-from sim.kernel.cards.common import GAIN_DROPLET, answer, gain, grant_chip
+from sim.kernel.cards.common import GAIN_DROPLET, answer, gain
+from sim.kernel.cards.grant import grant_chip
 from sim.kernel.jit import kernel
 from sim.kernel.layout import G_ROUND, R_ROUNDS
 from sim.rules.chips import P1

@@ -7,14 +7,14 @@ hook table, ``sim.kernel.cards.hooks``), so the helpers here take the card's num
 card's module names its number once, in its declaration.
 
 A chip a card grants goes into the bag at once, and only if its book is out and the supply has
-one (``grant_chip``).
+one: ``grant_chip``, in ``sim.kernel.cards.grant`` (it calls the books' generated ``chip_bought``;
+nothing here does, so the cards that grant no chip are compiled once for every user's books).
 """
 
 from __future__ import annotations
 
-from sim.kernel.bag import add_chip, draw_chip, return_chip
-from sim.kernel.books.gain_hooks import chip_bought
-from sim.kernel.decisions.choices import card_answer, grantable
+from sim.kernel.bag import draw_chip, return_chip
+from sim.kernel.decisions.choices import card_answer
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -27,7 +27,6 @@ from sim.kernel.layout import (
     F_SCORE,
     G_CARD,
     G_NP,
-    G_SUPPLY,
 )
 from sim.rules.card_numbers import TAKE_OTHER, gain_number
 
@@ -72,19 +71,6 @@ def answer(P, s, arg, built_in, G, R, SK, SP, SC, rng, UF):
     R)``, which reads and changes nothing)."""
     ok, a = card_answer(P, s, G[G_CARD], arg, G, R, SK, SP, SC, rng, UF)
     return a if ok else built_in
-
-
-@kernel
-def grant_chip(P, s, t, G, R, supply, E):
-    """A card gives chip t into the bag, if its book is out and the supply has one (a black chip
-    with black Set 5: into the left neighbour's bag, and the droplet moves)."""
-    G[G_SUPPLY + t] = supply[t]
-    if 0 <= t < supply.shape[0] and grantable(G, R, t) and (chip_bought(P, s, t, G, R, E)
-                                                           or add_chip(P, s, t)):
-        supply[t] -= 1
-        card_event(E, G, s, GAIN_CHIP, t)
-        return True
-    return False
 
 
 @kernel

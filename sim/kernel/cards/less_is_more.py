@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from sim.kernel.bag import reset_potion
 from sim.kernel.books.gain_hooks import bag_refilled
-from sim.kernel.cards.common import GAIN_RUBY, gain, grant_chip, look, put_back
+from sim.kernel.cards.common import GAIN_RUBY, gain, look, put_back
+from sim.kernel.cards.grant import grant_chip
 from sim.kernel.jit import kernel
 from sim.kernel.layout import CARD_LOOK, F_CARD_ARG, F_START, G_NP, G_START_PLAYER, R_LIMIT
 from sim.rules.chips import B2, TYPE_VALUE

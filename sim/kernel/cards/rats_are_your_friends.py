@@ -8,7 +8,8 @@ with 4 or more tails (or no 4-chip to have), else the dearest 4-chip.
 from __future__ import annotations
 
 from sim.kernel.bag import show_supply
-from sim.kernel.cards.common import GAIN_VP, TAKE_RUBIES, answer, gain, grant_chip
+from sim.kernel.cards.common import GAIN_VP, TAKE_RUBIES, answer, gain
+from sim.kernel.cards.grant import grant_chip
 from sim.kernel.decisions.choices import dearest
 from sim.kernel.jit import kernel
 from sim.rules.chips import N_TYPES, TYPE_VALUE

@@ -8,7 +8,8 @@ taken. Default: the dearest 2-chip that can be had.
 from __future__ import annotations
 
 from sim.kernel.bag import show_supply
-from sim.kernel.cards.common import answer, grant_chip
+from sim.kernel.cards.common import answer
+from sim.kernel.cards.grant import grant_chip
 from sim.kernel.decisions.choices import dearest
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_EXPLODED, G_NP, G_START_PLAYER

@@ -8,7 +8,8 @@ o1, g1, b1, r1, y1 that can be had, except in the last round.
 from __future__ import annotations
 
 from sim.kernel.bag import show_supply
-from sim.kernel.cards.common import GAIN_RUBY, answer, gain, grant_chip
+from sim.kernel.cards.common import GAIN_RUBY, answer, gain
+from sim.kernel.cards.grant import grant_chip
 from sim.kernel.decisions.choices import grantable
 from sim.kernel.jit import kernel
 from sim.kernel.layout import F_RUBIES, G_ROUND, R_PRICE, R_ROUNDS

@@ -7,7 +7,8 @@ rubies). Default: the dearest of the grantable 2-chips and k1, else the rubies.
 from __future__ import annotations
 
 from sim.kernel.bag import show_supply
-from sim.kernel.cards.common import GAIN_RUBY, TAKE_RUBIES, answer, gain, grant_chip
+from sim.kernel.cards.common import GAIN_RUBY, TAKE_RUBIES, answer, gain
+from sim.kernel.cards.grant import grant_chip
 from sim.kernel.decisions.choices import dearest, grantable
 from sim.kernel.jit import kernel
 from sim.kernel.layout import R_PRICE
