@@ -68,6 +68,21 @@ RULES_TABLES = ("sim/kernel/cards/hooks.py", "sim/kernel/books/hooks.py",
                 "sim/kernel/witches/called_hooks.py")
 
 
+# the generated hook tables that no loaded rules file changes (``RULES_TABLES``' paths): a table
+# says so itself when it is generated (:func:`table_as_shipped`); its dependents keep the shared
+# cache (:func:`cache_folder`)
+TABLES_AS_SHIPPED: set[str] = set()
+
+
+def table_as_shipped(rel: str) -> None:
+    """The generated hook table ``rel`` (one of ``RULES_TABLES``) calls no user's rule: its text
+    is the shipped one whatever rules files are loaded, so a function depending on it is cached
+    apart only if it depends on another table a rules file changes."""
+    if rel not in RULES_TABLES:
+        raise ValueError(f"{rel} is no generated hook table ({', '.join(RULES_TABLES)})")
+    TABLES_AS_SHIPPED.add(rel)
+
+
 def add_rules_file(path: str) -> None:
     """A user's rules file is loaded: from now on the functions that depend on a generated hook
     table (``RULES_TABLES``) are cached in a folder of their own (:func:`rules_key`), keyed by
@@ -323,7 +338,7 @@ def cache_folder(rel: str) -> str:
         return os.path.join(cache_base(), "rules-files", name)
     folder = rel.rsplit("/", 1)[0].replace("/", ".")
     key = rules_key()
-    if key and any(t in closure(rel) for t in RULES_TABLES):
+    if key and any(t in closure(rel) for t in RULES_TABLES if t not in TABLES_AS_SHIPPED):
         return os.path.join(cache_base(), key, folder)
     return os.path.join(cache_base(), folder)
 

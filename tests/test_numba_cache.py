@@ -224,8 +224,37 @@ def test_a_card_that_calls_no_books_hook_point_keeps_the_shared_cache_with_rules
     cards = sorted(p.relative_to(nc.ROOT).as_posix()
                    for p in (nc.ROOT / "sim/kernel/cards").glob("*.py")
                    if p.stem not in ("__init__", "hooks"))
-    apart = {rel for rel in cards if set(nc.closure(rel)) & set(nc.RULES_TABLES)}
+    import sim.kernel.witches.called_hooks  # noqa: F401 - says it is as shipped (no user witch)
+
+    changed = set(nc.RULES_TABLES) - nc.TABLES_AS_SHIPPED
+    assert "sim/kernel/witches/called_hooks.py" not in changed
+    apart = {rel for rel in cards if set(nc.closure(rel)) & changed}
     assert "sim/kernel/cards/common.py" not in apart
     assert apart == {rel for rel in cards
                      if calls.search((nc.ROOT / rel).read_text(encoding="utf-8"))}
     assert len(apart) < len(cards) // 2
+
+
+def test_a_table_no_rules_file_changes_keeps_its_dependents_in_the_shared_cache(monkeypatch):
+    """The witches' ruby prices (``called_hooks``) sit under every decision (``decide`` imports
+    ``costs``): while no user's witch uses their hook points the table is the shipped one, and a
+    rules file sends none of its dependents apart; a table a rules file does change does."""
+    from sim.kernel.witches import table
+
+    rel = "sim/kernel/decisions/decide.py"
+    called = "sim/kernel/witches/called_hooks.py"
+    assert called in nc.closure(rel)
+    monkeypatch.setitem(nc.RULES_FILES, "/x/my_rule.py", "0" * 32)
+    others = set(nc.closure(rel)) & set(nc.RULES_TABLES) - {called}
+    monkeypatch.setattr(nc, "TABLES_AS_SHIPPED", {called} | others)
+    assert nc.rules_key() not in nc.cache_folder(rel)
+    monkeypatch.setattr(nc, "TABLES_AS_SHIPPED", set(others))
+    assert nc.rules_key() in nc.cache_folder(rel)
+    with pytest.raises(ValueError, match="no generated hook table"):
+        nc.table_as_shipped("sim/kernel/costs.py")
+    # a user's witch (module "") using a called hook point makes the table hers
+    points = ("ruby_price", "die_caller", "after_spending")
+    assert table.shipped_only(points)
+    user = table.WitchSource(decl=None, path=None, module="", hooks=("ruby_price",))
+    monkeypatch.setattr(table, "WITCH_SOURCES", [*table.WITCH_SOURCES, user])
+    assert not table.shipped_only(points) and table.shipped_only(("die_caller",))

@@ -65,6 +65,12 @@ def users_of(point: str) -> list[WitchSource]:
     return [src for src in WITCH_SOURCES if point in src.hooks]
 
 
+def shipped_only(points) -> bool:
+    """True if no user's witch uses any of these hook points: a table of them generates the
+    shipped text whatever rules files are loaded."""
+    return not any(src.module == "" for p in points for src in users_of(p))
+
+
 def call(src: WitchSource, point: str, modules: dict) -> str:
     """``module.point(args)``: a witch's function called with the arguments it names."""
     var = variable(src)
