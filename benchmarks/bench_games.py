@@ -26,7 +26,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from sim.api.game import play_batch
+from sim.api.game import play_batch, result_buffer
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
 
@@ -73,16 +73,18 @@ SHARES = {"herb-witches", "herb-vs-deck"}  # the aims given as a share, not in g
 
 
 def bench(rs, specs, games: int, repeat: int) -> float:
-    """Best games-per-second of ``repeat`` batches of ``games`` games (seats rotating)."""
+    """Best games-per-second of ``repeat`` batches of ``games`` games (seats rotating), each
+    written into one result buffer, as ``quacks play`` writes its pieces (``play_summary``)."""
     lineup = [parse_strategy(s) for s in specs]
     n = len(lineup)
     warm = np.arange(1000, dtype=np.int64)
     play_batch(rs, lineup, games=warm, rotations=warm % n, seed=1)
     idx = np.arange(games, dtype=np.int64)
+    buf = result_buffer(games, n)
     best = float("inf")
     for r in range(repeat):
         t = time.perf_counter()
-        play_batch(rs, lineup, games=idx, rotations=idx % n, seed=r + 2)
+        play_batch(rs, lineup, games=idx, rotations=idx % n, seed=r + 2, out=buf)
         best = min(best, time.perf_counter() - t)
     return games / best
 

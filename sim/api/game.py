@@ -180,6 +180,24 @@ class BatchResult:
         return (np.arange(n)[None, :] + self.rotations[:, None]) % n
 
 
+def result_buffer(games: int, players: int) -> np.ndarray:
+    """A buffer for :func:`play_batch`'s ``out``: room for the results of ``games`` games of
+    ``players`` seats (the kernel writes every field of every seat of a game it plays)."""
+    return np.zeros((games, players, O_WIDTH), dtype=np.int64)
+
+
+def result_view(buf: np.ndarray | None, games: int, players: int) -> np.ndarray:
+    """The first ``games`` rows of ``buf`` (:func:`result_buffer`) for a batch of ``players``
+    seats, or a new array without one."""
+    if buf is None:
+        return result_buffer(games, players)
+    if buf.dtype != np.int64 or buf.ndim != 3 or buf.shape[0] < games or \
+            buf.shape[1:] != (players, O_WIDTH) or not buf.flags.c_contiguous:
+        raise ValueError(f"out: expected an int64 buffer of at least ({games}, {players}, "
+                         f"{O_WIDTH}) (result_buffer), got {buf.dtype} {buf.shape}")
+    return buf[:games]
+
+
 def no_deals() -> np.ndarray:
     """``play_games``' ``deals`` when every stream of a game starts from its own game index."""
     return np.zeros((0, N_STREAMS), dtype=np.int64)
@@ -187,12 +205,17 @@ def no_deals() -> np.ndarray:
 
 def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray,
                rotations: np.ndarray,
-               seed: int, detail: bool = False, chunks: int = DEFAULT_CHUNKS) -> BatchResult:
+               seed: int, detail: bool = False, chunks: int = DEFAULT_CHUNKS,
+               out: np.ndarray | None = None) -> BatchResult:
     """Play every (games[k], rotations[k]) with the lineup; results independent of chunking.
 
     ``games`` may also be an items x ``N_STREAMS`` array: item k's random stream i (its source,
     ``sim.kernel.rng``) then starts from game games[k, i] (pick-freeze designs that share some
-    sources between games and redraw the others: ``sim.study.luck``)."""
+    sources between games and redraw the others: ``sim.study.luck``). ``out``: an array the
+    results are written into (:func:`result_buffer`, at least as many games as the batch; the
+    result's ``out`` is a view of it, overwritten by the next batch written there), for a caller
+    that reads each batch before the next one: memory touched for the first time costs the
+    kernel zeroing its pages, 5-6% of a base game's time when every batch is new memory."""
     ruleset.check_implemented()
     n = len(lineup)
     check_players(ruleset, n)
@@ -200,7 +223,7 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray,
     SK, SP = lineup_arrays(lineup, ruleset)
     games = np.asarray(games, dtype=np.int64)
     m = len(games)
-    out = np.zeros((m, n, O_WIDTH), dtype=np.int64)
+    out = result_view(out, m, n)
     rounds = int(ruleset.game("rounds"))
     rd = np.zeros((m if detail else 0, rounds, n, RD_WIDTH), dtype=np.int64)
     tables, uf = _kernel_tables(ruleset), slot_table()
@@ -227,6 +250,8 @@ def summarize(res: BatchResult, rounds: int) -> pd.DataFrame:
     return stats.frame()
 
 
+# the result fields PlayStats sums, in the order PlayStats.add unpacks them
+SUMMED = [O_WIN, O_NWIN, O_SCORE, O_RANK, O_ERR, O_EXPLOSIONS, O_WITCHES]
 WIN_UNITS = 60  # a shared win is 1/k of a win, k = 1..5 winners: every share is a whole 1/60
 
 
@@ -255,20 +280,19 @@ class PlayStats:
         if m == 0:
             return
         order = np.argsort(res.seat_strategy(), axis=1, kind="stable")  # strategy j's seat
-        o = np.take_along_axis(res.out, order[:, :, None], axis=1)  # (game, strategy, field)
-        nwin = o[:, :, O_NWIN]
-        if ((o[:, :, O_WIN] != 0) & ((nwin < 1) | (WIN_UNITS % np.maximum(nwin, 1) != 0))).any():
+        # (game, strategy, field) of the fields summed here only (a copy of every field was
+        # as big as the batch's results, all of it new memory)
+        o = np.take_along_axis(res.out[:, :, SUMMED], order[:, :, None], axis=1)
+        win, nwin, score, rank, err, explosions, wit = (o[:, :, i] for i in range(len(SUMMED)))
+        if ((win != 0) & ((nwin < 1) | (WIN_UNITS % np.maximum(nwin, 1) != 0))).any():
             raise ValueError("a game with a winner count that is not 1 to 5")
         self.games += m
-        self.win_units += np.where(o[:, :, O_WIN] != 0, WIN_UNITS // np.maximum(nwin, 1),
-                                   0).sum(axis=0)
-        for total, square, x in ((self.vp, self.vp2, o[:, :, O_SCORE]),
-                                 (self.rank, self.rank2, o[:, :, O_RANK])):
+        self.win_units += np.where(win != 0, WIN_UNITS // np.maximum(nwin, 1), 0).sum(axis=0)
+        for total, square, x in ((self.vp, self.vp2, score), (self.rank, self.rank2, rank)):
             total += x.sum(axis=0)
             square += (x * x).sum(axis=0)
-        self.illegal += (o[:, :, O_ERR] != 0).sum(axis=0)
-        self.explosions.add_totals(o[:, :, O_EXPLOSIONS], np.full((m, n), self.rounds, np.int64))
-        wit = o[:, :, O_WITCHES].astype(np.int64)
+        self.illegal += (err != 0).sum(axis=0)
+        self.explosions.add_totals(explosions, np.full((m, n), self.rounds, np.int64))
         if (wit >> 17).any():  # the herb witches: witches called per game (a penny each)
             self.witches = True  # every declared witch, a rules file's too (bit w: her number)
             calls = sum((wit >> w.number) & 1 for w in WITCHES)
@@ -376,9 +400,12 @@ def play_summary(ruleset: Ruleset, lineup: list[Strategy], *, games: int, seed: 
     # a call costs ~15 ms besides its games (typing the slot table): pieces of ~0.5 s keep that
     # to a few per cent, and Ctrl-C still ends the run within a second
     pieces = pieces or Pieces(first=256, seconds=2 * PIECE_SECONDS)
+    buf = None  # one result buffer for every piece (stats.add reads a piece before the next)
     for i, j in pieces.ranges(games):
         idx = np.arange(i, j, dtype=np.int64)
-        stats.add(play_batch(ruleset, lineup, games=idx, rotations=idx % n, seed=seed))
+        if buf is None or len(buf) < j - i:
+            buf = result_buffer(min(games, max(j - i, pieces.most)), n)
+        stats.add(play_batch(ruleset, lineup, games=idx, rotations=idx % n, seed=seed, out=buf))
         if progress is not None:
             progress(j, games)
     return stats

@@ -61,6 +61,7 @@ from sim.kernel.layout import (
     STOP_SCRIPT,
     STOP_TRACK,
 )
+from sim.kernel.seats import seat_after
 from sim.kernel.witches import hooks as witch_hooks
 from sim.rules.chips import ORANGE, TYPE_COLOUR, TYPE_VALUE, WHITE
 
@@ -315,7 +316,7 @@ def after_potions(P, G, R, SK, SP, SC, rng, E, UF):
     (``place_held``)."""
     n = G[G_NP]
     for k in range(n):
-        potion_ended(P, (G[G_START_PLAYER] + k) % n, G, R, SK, SP, SC, rng, E, UF)
+        potion_ended(P, seat_after(G[G_START_PLAYER], k, n), G, R, SK, SP, SC, rng, E, UF)
     for s in range(n):
         if P[s, F_NHOLD] > 0:
             place_held(P, s, G, R, SK, SP, SC, rng, E, UF)

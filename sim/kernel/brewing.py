@@ -40,15 +40,8 @@ from sim.kernel.layout import (
     STOP_SCRIPT,
 )
 from sim.kernel.records import W_WANT
+from sim.kernel.seats import seat_after
 from sim.kernel.witches import potion_hooks
-
-
-@kernel(inline=True)
-def seat_after(sp, k, n):
-    """The k-th seat in turn order from seat sp (0 <= sp, k < n): ``(sp + k) % n`` without a
-    division (one per draw in the chip loop)."""
-    s = sp + k
-    return s - n if s >= n else s
 
 
 @kernel(inline=True)

@@ -94,6 +94,7 @@ from sim.kernel.records import (
     W_BLACK,
     game_error,
 )
+from sim.kernel.seats import seat_after
 from sim.kernel.witches import called_hooks
 from sim.kernel.witches import hooks as witch_hooks
 from sim.rules.chips import TYPE_COLOUR
@@ -114,7 +115,7 @@ def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
     # a witch's callers: the furthest of them rolls if none intact is further
     both = witch_hooks.step_a(P, G, R, best, SK, SP, SC, rng, E, UF)
     for k in range(n):
-        s = (sp + k) % n
+        s = seat_after(sp, k, n)
         rolls = P[s, F_EXPLODED] == 0 and P[s, F_REWARD] == best
         if called_hooks.die_caller(P, s, G, R):
             rolls = P[s, F_REWARD] == both
@@ -133,7 +134,7 @@ def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
     count_black(P, n, black)
     grants = grants_at_b(R)  # a book at B grants chips: the strategies see the supply
     for k in range(n):
-        s = (sp + k) % n
+        s = seat_after(sp, k, n)
         if grants:
             show_supply(G, supply)  # what a strategy sees of the supply when a book grants a chip
         green_at_b(P, s, G, R, supply, die, DS, SK, SP, SC, rng, E, UF)
@@ -194,7 +195,7 @@ def final_conversions(P, G, R, SK, SP, SC, rng, E, UF):
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     for k in range(n):
-        s = (sp + k) % n
+        s = seat_after(sp, k, n)
         coins = P[s, F_COINS]
         coins = witch_hooks.final_conversion(P, s, coins, G, R, SK, SP, SC, rng, E, UF)
         cv = coins // R[R_FINAL_COINS]
@@ -303,7 +304,7 @@ def phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E
         avail[t] = 1 if book_set[c] > 0 and r >= book_round[c] and price[t] >= 0 else 0
     G[G_MAX_BUYS] = R[R_MAX_BUYS]
     for k in range(n):
-        buy_chips(P, (sp + k) % n, G, R, supply, price, avail, SK, SP, SC, rng, E, UF)
+        buy_chips(P, seat_after(sp, k, n), G, R, supply, price, avail, SK, SP, SC, rng, E, UF)
 
 
 @kernel(inline=True)
@@ -313,7 +314,7 @@ def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
     n = G[G_NP]
     sp = G[G_START_PLAYER]
     for k in range(n):
-        s = (sp + k) % n
+        s = seat_after(sp, k, n)
         witch_hooks.step_f(P, s, G, R, SK, SP, SC, rng, E, UF)
         for i in range(64):
             a = decide_spend(P, s, i, G, R, SK, SP, SC, rng, UF)

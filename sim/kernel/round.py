@@ -79,6 +79,7 @@ from sim.kernel.records import (
     GERR_BLUE,
     game_error,
 )
+from sim.kernel.seats import seat_after
 from sim.rules.chips import W1
 
 
@@ -124,7 +125,7 @@ def round_start(P, G, R, supply, book_round, book_set, E):
             record(E, G, -1, EV_BOOK, c, 0, 0)
     if r == R[R_WHITE_ROUND]:
         for k in range(n):
-            s = (sp + k) % n
+            s = seat_after(sp, k, n)
             if supply[W1] > 0 and add_chip(P, s, W1):
                 supply[W1] -= 1
                 record(E, G, s, EV_WHITE_ADDED, W1, 0, 0)
@@ -199,7 +200,7 @@ def play_round(P, G, R, coins, vp, ruby, tails, die, supply, price, book_round, 
     G[G_VISIT] = 0
     settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF)
     round_end(P, G, coins, E, rd)
-    G[G_START_PLAYER] = (G[G_START_PLAYER] + 1) % G[G_NP]
+    G[G_START_PLAYER] = seat_after(G[G_START_PLAYER], 1, G[G_NP])
 
 
 @kernel

@@ -11,6 +11,7 @@ from __future__ import annotations
 from sim.kernel.books.common import black_reward
 from sim.kernel.jit import kernel
 from sim.kernel.layout import G_NP
+from sim.kernel.seats import seat_after
 from sim.rules.declare import book
 
 BOOK = book("black", 1, "B", prices=1, doc=__doc__)
@@ -30,9 +31,9 @@ def black_at_b(P, s, black, G, E):
                 rub = 1
     elif n >= 3:
         beaten = 0
-        if black[s] > black[(s + 1) % n]:
+        if black[s] > black[seat_after(s, 1, n)]:
             beaten += 1
-        if black[s] > black[(s + n - 1) % n]:
+        if black[s] > black[seat_after(s, n - 1, n)]:
             beaten += 1
         if beaten >= 1:
             drop = 1
