@@ -46,3 +46,14 @@ def test_no_buffer_is_new_memory_every_batch():
     a, b = batch(rs, 50, 1), batch(rs, 50, 1)
     assert not np.shares_memory(a.out, b.out)
     np.testing.assert_array_equal(a.out, b.out)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_strategy_seat_inverts_seat_strategy(n):
+    rot = np.array([0, 1, 2, 7, -1, -6, 10**9 + 3], dtype=np.int64)
+    res = G.BatchResult(np.arange(len(rot)), rot, np.zeros((len(rot), n, O_WIDTH), np.int64),
+                        None, [None] * n)
+    seat = res.strategy_seat()  # PlayStats.add's rows: strategy j sits at seat[k, j]
+    np.testing.assert_array_equal(np.take_along_axis(res.seat_strategy(), seat, axis=1),
+                                  np.broadcast_to(np.arange(n), (len(rot), n)))
+    np.testing.assert_array_equal(seat, np.argsort(res.seat_strategy(), axis=1))

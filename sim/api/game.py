@@ -179,6 +179,12 @@ class BatchResult:
         n = self.out.shape[1]
         return (np.arange(n)[None, :] + self.rotations[:, None]) % n
 
+    def strategy_seat(self) -> np.ndarray:
+        """The seat of each (item, lineup index): :meth:`seat_strategy` inverted (the rotation
+        back; an argsort of it was a tenth of a piece's summing)."""
+        n = self.out.shape[1]
+        return (np.arange(n)[None, :] - self.rotations[:, None]) % n
+
 
 def result_buffer(games: int, players: int) -> np.ndarray:
     """A buffer for :func:`play_batch`'s ``out``: room for the results of ``games`` games of
@@ -279,11 +285,11 @@ class PlayStats:
         m, n = res.out.shape[:2]
         if m == 0:
             return
-        order = np.argsort(res.seat_strategy(), axis=1, kind="stable")  # strategy j's seat
-        # (game, strategy, field) of the fields summed here only (a copy of every field was
-        # as big as the batch's results, all of it new memory)
-        o = np.take_along_axis(res.out[:, :, SUMMED], order[:, :, None], axis=1)
-        win, nwin, score, rank, err, explosions, wit = (o[:, :, i] for i in range(len(SUMMED)))
+        # (game, strategy) of each field summed here, gathered from its column of the results
+        # (a reordered copy of every field was as big as the batch's results, all new memory)
+        rows = res.out.reshape(m * n, -1)
+        at = np.arange(m)[:, None] * n + res.strategy_seat()  # the row of (game, strategy)
+        win, nwin, score, rank, err, explosions, wit = (np.take(rows[:, f], at) for f in SUMMED)
         if ((win != 0) & ((nwin < 1) | (WIN_UNITS % np.maximum(nwin, 1) != 0))).any():
             raise ValueError("a game with a winner count that is not 1 to 5")
         self.games += m
