@@ -409,8 +409,8 @@ def play_summary(ruleset: Ruleset, lineup: list[Strategy], *, games: int, seed: 
     buf = None  # one result buffer for every piece (stats.add reads a piece before the next)
     for i, j in pieces.ranges(games):
         idx = np.arange(i, j, dtype=np.int64)
-        if buf is None or len(buf) < j - i:
-            buf = result_buffer(min(games, max(j - i, pieces.most)), n)
+        if buf is None or len(buf) < j - i:  # a piece bigger than any before (they double)
+            buf = result_buffer(j - i, n)
         stats.add(play_batch(ruleset, lineup, games=idx, rotations=idx % n, seed=seed, out=buf))
         if progress is not None:
             progress(j, games)
