@@ -7,17 +7,19 @@ fixed in play while the three threshold seats call her or never do.
 The steps (``STEPS``): the reference (base, Set 1, no deck); the deck dealt with every card
 left out (what the deck's machinery costs: the same games as the reference); the deck on; the
 Herb Witches ruleset with the witches and the deck off (the overflow bowl, the orange 6 book,
-the added chips), then with the deck; the witches dealt but no threshold seat calling one
-(what asking costs: the deal, the hook dispatch, each witch in play working out her offer and
-the strategy's answer, the witch-hat cards in the deck; the random seat still calls at
-random); every witch called. Each is timed ``--rounds`` times in turn (A B C ... A B C ...)
-and the median microseconds per game is shown with its min-max, beside the chips placed per
-potion and the potions per game (``counts``), so what the rules add to a game (more chips,
-longer potions) is told apart from what the code adds. Then, per witch (``--no-witches``
-leaves it out): the witch fixed in her group (the other groups dealt), her cost =
-microseconds per game with the threshold seats calling her minus with them never calling her
-(``witch_off``). ``--cards`` adds each card's cost in a base game: every card left out but
-that one, forced into one round of every game (``print_cards``).
+the added chips), then with the deck; the witches dealt with no seat calling one, the random
+seat kept from calling too (what the witches' machinery costs: the deal, the hook dispatch,
+each witch's quick tests and offers); no threshold seat calling one (what asking costs: each
+witch in play working out her offer and the strategy's answer, the witch-hat cards in the deck;
+the random seat still calls at random, and what its calls do counts here); every witch called.
+Each is timed ``--rounds`` times in turn (A B C ... A B C ...) and the median microseconds per
+game is shown with its min-max, beside the chips placed per potion and the potions per game
+(``counts``), so what the rules add to a game (more chips, longer potions) is told apart from
+what the code adds. Then, per witch (``--no-witches`` leaves it out): the witch fixed in her
+group (the other groups dealt), her cost = microseconds per game with the threshold seats
+calling her minus with them never calling her (``witch_off``). ``--cards`` adds each card's
+cost in a base game: every card left out but that one, forced into one round of every game,
+with the chips it adds to the pots and its cost per chip added (``print_cards``).
 
 A measurement, not a test: the figures are only as steady as the machine is quiet.
 """
@@ -25,6 +27,7 @@ A measurement, not a test: the figures are only as steady as the machine is quie
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import time
@@ -34,6 +37,7 @@ import numpy as np
 from bench_games import LINEUPS  # the lineup bench_games.py times
 
 from sim.api.game import play_batch
+from sim.kernel.decisions.slots import SLOT_WITCH, WITCH_NEVER
 from sim.kernel.records import RD_NPOT
 from sim.rules.card_numbers import CARD_SOURCES
 from sim.rules.cards import CARDS, in_deck
@@ -53,6 +57,8 @@ STEPS = (
     ("Herb Witches, witches off, no deck", "herb-witches",
      ["witches.enabled=false", "cards.deck=false"], ""),
     ("Herb Witches, witches off", "herb-witches", ["witches.enabled=false"], ""),
+    ("Herb Witches, witches dealt, no seat calls (random too)", "herb-witches", [],
+     "witches=never!"),
     ("Herb Witches, witches dealt, threshold seats never call", "herb-witches", [],
      "witches=never"),
     ("Herb Witches (the benchmark's)", "herb-witches", [], ""),
@@ -60,9 +66,19 @@ STEPS = (
 
 
 def lineup(param: str) -> list:
-    """The benchmark lineup, each threshold seat given ``param`` (``key=value``) if any."""
-    return [parse_strategy(f"{s}{',' if ':' in s else ':'}{param}"
-                           if param and s.startswith("threshold") else s) for s in LINEUPS[4]]
+    """The benchmark lineup, each threshold seat given ``param`` (``key=value``) if any; a
+    ``!`` at its end also keeps the random seat from calling a witch (its witch slot
+    ``never``: what the witches' machinery costs when no seat ever calls one)."""
+    seats = [parse_strategy(f"{s}{',' if ':' in s else ':'}{param.rstrip('!')}"
+                            if param and s.startswith("threshold") else s) for s in LINEUPS[4]]
+    return [never_witches(s) if param.endswith("!") else s for s in seats]
+
+
+def never_witches(seat):
+    """The same strategy with its witch slot ``never`` (it keeps every penny)."""
+    kinds = seat.kinds.copy()
+    kinds[SLOT_WITCH] = WITCH_NEVER
+    return dataclasses.replace(seat, kinds=kinds)
 
 
 def cpu_us(rs, seats, games: int, seed: int) -> float:
@@ -116,39 +132,63 @@ def print_steps(games: int, rounds: int) -> None:
 
 
 def print_witches(games: int, rounds: int) -> None:
-    """Each witch's cost per game: fixed in play, called by the threshold seats or never."""
+    """Each witch's cost per game: fixed in play, called by the threshold seats or never; beside
+    it the chips her calls add to a game's pots (over ``min(games, 5000)`` games) and her cost
+    per chip added (a witch who adds chips costs what their draws and actions cost)."""
     shipped = [w for w in WITCHES if w.number <= 12]
     cases = []
     for w in shipped:
         rs = load_ruleset("herb-witches", [f"witches.fixed=[\"{w.id}\"]"])
         cases += [(rs, lineup("")), (rs, lineup(f"witch_off={w.id}"))]
     times = timed(cases, games, rounds)
+    chips = [placed(rs, seats, min(games, 5000)) for rs, seats in cases]
     print(f"each witch fixed in her group (the others dealt): CPU us per game called by the "
-          f"threshold seats, and minus never called (median (min-max) of {rounds} pairs):")
+          f"threshold seats, and minus never called (median (min-max) of {rounds} pairs), the "
+          f"chips her calls add to a game's pots and us per chip added:")
     for k, w in enumerate(shipped):
         on, off = times[2 * k], times[2 * k + 1]
         diff = [a - b for a, b in zip(on, off, strict=True)]
-        print(f"  {w.id:<14} {spread(on)} us   her calls: {spread(diff)} us")
+        more = chips[2 * k] - chips[2 * k + 1]
+        per = f"{statistics.median(diff) / more:6.3f}" if more > 0.5 else "     -"
+        print(f"  {w.id:<14} {spread(on)} us   her calls: {spread(diff)} us  {more:+5.1f} chips  "
+              f"{per} us/chip")
 
 
 def print_cards(games: int, rounds: int) -> None:
     """Each card's cost in the reference lineup (base): every card left out but this one, forced
-    into one round of every game (``cards.force``), minus the deck with every card left out."""
+    into one round of every game (``cards.force``), minus the deck with every card left out;
+    beside it the chips the card adds to a game (placed in the pot, over ``min(games, 5000)``
+    games) and its cost per chip added, against the no-card game's average cost per chip placed
+    (set-up, buying and the rest included): a card near that average costs what its extra draws
+    cost, the game's own work; well above it, its own code or its chips' actions (a blue chip
+    looks at chips it does not place)."""
     numba.set_num_threads(1)
     cards = [c for c in CARDS if in_deck(c, False)]
     cases = [(load_ruleset("base", [NO_CARDS]), lineup(""))]
     cases += [(load_ruleset("base", [NO_CARDS, f"cards.force={json.dumps(c.id)}"]), lineup(""))
               for c in cards]
     times = timed(cases, games, rounds)
+    chips = [placed(rs, seats, min(games, 5000)) for rs, seats in cases]
+    base_us = statistics.median(times[0])
     print(f"each card played in one round of every base game (the others left out): CPU us "
-          f"per game minus the deck with no card (median (min-max) of {rounds} batches, "
-          f"{statistics.median(times[0]):.1f} us with no card):")
+          f"per game minus the deck with no card (median (min-max) of {rounds} batches), the "
+          f"chips it adds to a game's pots and us per chip added; with no card "
+          f"{base_us:.1f} us, {chips[0]:.1f} chips placed, {base_us / chips[0]:.3f} us per chip:")
     rows = []
-    for c, xs in zip(cards, times[1:], strict=True):
+    for c, xs, n in zip(cards, times[1:], chips[1:], strict=True):
         diff = [a - b for a, b in zip(xs, times[0], strict=True)]
-        rows.append((statistics.median(diff), c.id, spread(diff)))
+        more = n - chips[0]
+        per = f"{statistics.median(diff) / more:6.3f}" if more > 0.5 else "     -"
+        rows.append((statistics.median(diff), c.id, f"{spread(diff)} us  {more:+5.1f} chips  "
+                                                    f"{per} us/chip"))
     for _m, cid, text in sorted(rows, reverse=True):
-        print(f"  {cid:<28} {text} us")
+        print(f"  {cid:<28} {text}")
+
+
+def placed(rs, seats, games: int) -> float:
+    """Chips placed in the pots per game (all seats, every round; ``counts``)."""
+    per_potion, potions = counts(rs, seats, games)
+    return per_potion * potions
 
 
 def main() -> None:

@@ -39,3 +39,31 @@ def test_the_ablation_changes_only_the_threshold_seats():
     assert len(seats) == len(plain) == 4
     changed = [not np.array_equal(a.kinds, b.kinds) for a, b in zip(seats, plain, strict=True)]
     assert changed == [True, True, True, False]  # the random seat keeps its answers
+
+
+def test_the_ablation_can_keep_every_seat_from_calling():
+    from witch_ablation import lineup
+
+    from sim.kernel.decisions.slots import SLOT_WITCH, WITCH_NEVER
+
+    plain = lineup("")
+    seats = lineup("witches=never!")  # the random seat too
+    assert [int(s.kinds[SLOT_WITCH]) for s in seats] == [WITCH_NEVER] * 4
+    for a, b in zip(seats, plain, strict=True):  # nothing else changes
+        other = np.arange(a.kinds.shape[0]) != SLOT_WITCH
+        assert np.array_equal(a.kinds[other], b.kinds[other])
+        assert np.array_equal(a.params, b.params)
+
+
+def test_six_chips_ranks_by_a_table():
+    """Six chips' built-in placing order is a frozen table (no call per chip held), and her
+    next-chip question is asked inside her placing loop (no call per placement)."""
+    from sim.kernel.witches import six_chips
+    from sim.rules.chips import BLUE, GREEN, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
+
+    want = {ORANGE: 0, GREEN: 10, BLUE: 10, RED: 50}  # the rest 20, whites after every colour
+    for t, r in enumerate(six_chips.SIX_RANK):
+        c = int(TYPE_COLOUR[t])
+        expected = 100 - int(TYPE_VALUE[t]) if c == WHITE else want.get(c, 20)
+        assert r == expected, t
+    assert not hasattr(six_chips, "_ask_next")

@@ -13,6 +13,8 @@ when about to stop) and, once called, ``WQ_SIX_NEXT`` for each placement (b = ch
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.kernel.bag import draw_chip, finish_potion, return_chip
 from sim.kernel.brew import place_drawn_call
 from sim.kernel.decisions.slots import SC_NSIX, SC_SIX, WQ_SIX_NEXT
@@ -43,7 +45,7 @@ from sim.kernel.layout import (
 )
 from sim.kernel.rng import CHOICE_STREAM, randint
 from sim.kernel.witches.common import call_witch
-from sim.rules.chips import BLUE, GREEN, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
+from sim.rules.chips import BLUE, GREEN, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.declare import SCRIPT_SIX, event, witch
 
 WITCH = witch(2, "six-chips", "potion", name="Six chips", doc=__doc__,
@@ -60,13 +62,12 @@ def default(P, s, arg, G, R, SP):
     return 1 if arg == 1 else 0
 
 
-@kernel
-def _six_rank(t):
+def _six_rank(t: int) -> int:
     """Order the built-in strategy places chips in: pumpkins first (a red chip counts them), then
     green, blue and the rest, reds last; whites after all coloured chips."""
     c = TYPE_COLOUR[t]
     if c == WHITE:
-        return 100 - TYPE_VALUE[t]
+        return 100 - int(TYPE_VALUE[t])
     if c == ORANGE:
         return 0
     if c == RED:
@@ -74,6 +75,11 @@ def _six_rank(t):
     if c == GREEN or c == BLUE:
         return 10
     return 20
+
+
+# ``_six_rank`` of every chip type, a table Numba freezes into the code (a lookup, not a call for
+# every chip held at every placement)
+SIX_RANK = np.array([_six_rank(t) for t in range(N_TYPES)], dtype=np.int64)
 
 
 @kernel
@@ -85,7 +91,7 @@ def _next_default(P, s, held):
         t = P[s, WITCH_LOOK + i]
         if TYPE_COLOUR[t] == WHITE and P[s, F_WHITE] + TYPE_VALUE[t] > P[s, F_LIMIT]:
             continue
-        r = _six_rank(t)
+        r = SIX_RANK[t]
         if r < rank:
             best, rank = i, r
     return best
@@ -107,25 +113,10 @@ def _next_scripted(P, s, held, SC):
 
 
 @kernel
-def _ask_next(P, s, held, G, R, SK, SP, SC, rng, UF):
-    """The seat's answer to ``WQ_SIX_NEXT``: which chip held is placed next (-1 done)."""
-    how, a = witch_answer(P, s, WQ_SIX_NEXT, held, G, R, SK, SP, SC, rng, UF)
-    if how == ASK_DEFAULT:
-        return _next_default(P, s, held)
-    if how == ASK_SCRIPT:
-        return _next_scripted(P, s, held, SC)
-    if how == ASK_RANDOM:
-        j = randint(rng, CHOICE_STREAM + s, held + 1)
-        return j if j < held else -1
-    if how == ASK_DECLINE:
-        return -1
-    return a
-
-
-@kernel
 def _place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Draw up to 6 chips; place those the seat picks, in its order, each with its action; the
-    rest go back to the bag."""
+    rest go back to the bag. The seat's answer to ``WQ_SIX_NEXT`` (which chip held is placed
+    next, -1 done) is asked here, not through a call passing ten arrays per placement."""
     n = min(6, P[s, F_NBAG])
     for i in range(n):
         u = draw_chip(P, s, FD, rng)
@@ -142,7 +133,16 @@ def _place_six(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     call_witch(P, s, G, E, SIX_CHIPS, n, 0)
     while P[s, F_SIX_N] > 0 and P[s, F_DONE] == 0:
         held = P[s, F_SIX_N]
-        j = _ask_next(P, s, held, G, R, SK, SP, SC, rng, UF)
+        how, j = witch_answer(P, s, WQ_SIX_NEXT, held, G, R, SK, SP, SC, rng, UF)
+        if how == ASK_DEFAULT:
+            j = _next_default(P, s, held)
+        elif how == ASK_SCRIPT:
+            j = _next_scripted(P, s, held, SC)
+        elif how == ASK_RANDOM:
+            j = randint(rng, CHOICE_STREAM + s, held + 1)
+            j = j if j < held else -1
+        elif how == ASK_DECLINE:
+            j = -1
         P[s, F_SIX_PTR] += 1
         if j < 0 or j >= held:
             break
