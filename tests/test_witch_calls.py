@@ -1,12 +1,11 @@
 """Issue 45: a Herb Witches game makes fewer calls for its witches (a call passes about a hundred
 words of arrays). The witches that act once a seat and round are one call each behind their hook
-table's test, with their built-in answers inlined (inlined into the table, they were compiled
-into the whole round: issue 45 item 1); the strategy's answer (``witch_answer``) is inlined,
-and only a
-script, a user slot function or the random strategy is asked through a call (``slot_answer``);
-the supply the buying strategy sees is copied again only when a buying witch was called. The
-games are unchanged (``benchmarks/game_checksums.py --check``); ``benchmarks/witch_ablation.py``
-times the parts."""
+table's test, with their built-in answers inlined into them (inlined into the table, they were
+compiled into the whole round: issue 45 item 1); the strategy's answer (``witch_answer``) is
+inlined, and only a script, a user slot function or the random strategy is asked through a call
+(``slot_answer``); the supply the buying strategy sees is copied again only when a buying witch
+was called. The games are unchanged (``benchmarks/game_checksums.py --check``);
+``benchmarks/witch_ablation.py`` times the parts."""
 
 from __future__ import annotations
 
