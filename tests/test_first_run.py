@@ -321,10 +321,16 @@ def test_a_dropped_second_name_is_left_out_only_when_narrow():
 
 
 def _quacks(*args: str, columns: int = 80, cwd: Path) -> str:
-    env = dict(os.environ, COLUMNS=str(columns))
-    r = subprocess.run([sys.executable, "-m", "sim.cli.main", *args], cwd=cwd, env=env,
-                       capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stderr
+    """The command's stdout with ``$COLUMNS`` at ``columns``, run in ``cwd`` in this process
+    (Typer's CliRunner): a command makes its console when it prints
+    (``sim.cli.printing.stdout_console``), so it reads ``$COLUMNS`` then, in a process of its
+    own or not (a process of its own costs ~4 CPU s of start-up and kernel loading)."""
+    from typer.testing import CliRunner
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(cwd)
+        r = CliRunner().invoke(app, list(args), env={"COLUMNS": str(columns)})
+    assert r.exit_code == 0, (r.output, r.exception)
     return r.stdout
 
 

@@ -239,8 +239,6 @@ def test_a_table_no_rules_file_changes_keeps_its_dependents_in_the_shared_cache(
     """The witches' ruby prices (``called_hooks``) sit under every decision (``decide`` imports
     ``costs``): while no user's witch uses their hook points the table is the shipped one, and a
     rules file sends none of its dependents apart; a table a rules file does change does."""
-    from sim.kernel.witches import table
-
     rel = "sim/kernel/decisions/decide.py"
     called = "sim/kernel/witches/called_hooks.py"
     assert called in nc.closure(rel)
@@ -252,9 +250,62 @@ def test_a_table_no_rules_file_changes_keeps_its_dependents_in_the_shared_cache(
     assert nc.rules_key() in nc.cache_folder(rel)
     with pytest.raises(ValueError, match="no generated hook table"):
         nc.table_as_shipped("sim/kernel/costs.py")
-    # a user's witch (module "") using a called hook point makes the table hers
-    points = ("ruby_price", "die_caller", "after_spending")
-    assert table.shipped_only(points)
-    user = table.WitchSource(decl=None, path=None, module="", hooks=("ruby_price",))
-    monkeypatch.setattr(table, "WITCH_SOURCES", [*table.WITCH_SOURCES, user])
-    assert not table.shipped_only(points) and table.shipped_only(("die_caller",))
+    # a user's witch using a called hook point makes the table hers:
+    # test_a_rules_file_sends_apart_only_the_tables_its_rules_change[ruby_kin.py]
+
+
+TABLES_IMPORT = """
+import json, sys
+from sim.cli.user_input import load_rules_files
+load_rules_files(sys.argv[1:])
+import sim.kernel.books.gain_hooks, sim.kernel.books.hooks, sim.kernel.cards.hooks
+import sim.kernel.witches.called_hooks, sim.kernel.witches.hooks, sim.kernel.witches.potion_hooks
+from sim import numba_cache as nc
+print(json.dumps(sorted(set(nc.RULES_TABLES) - nc.TABLES_AS_SHIPPED)))
+"""
+# a purple card with no hook point: the cards' table text is the shipped one, but the bits of the
+# purple cards (PURPLE_CARDS, named by it) are not
+PURPLE_NO_HOOKS = """
+from sim.rules.declare import PURPLE, card
+
+CARD = card(0, "quiet-purple", PURPLE, name="Quiet Purple", doc="Nothing happens.")
+"""
+# a witch at a hook point of the called witches (the ruby prices under every decision)
+RUBY_KIN = """
+from sim.rules.declare import witch
+
+WITCH = witch(0, "ruby-kin", "buying", name="Ruby Kin", phase="step F", doc="Usual prices.")
+
+
+def ruby_price(P, s, price):
+    return price
+"""
+USER_FILES = {"quiet_purple.py": PURPLE_NO_HOOKS, "ruby_kin.py": RUBY_KIN}
+
+
+@pytest.mark.parametrize(("files", "changed"), [
+    (["lucky_clover.py"], ["cards/hooks"]),
+    (["green_sprouts.py"], ["books/hooks"]),  # placed: not a hook point the cards call too
+    (["pumpkin_purse.py"], ["witches/hooks"]),  # before_buying only
+    (["lucky_clover.py", "pumpkin_purse.py"], ["cards/hooks", "witches/hooks"]),
+    (["quiet_purple.py"], ["cards/hooks"]),
+    (["ruby_kin.py"], ["witches/called_hooks"]),
+])
+def test_a_rules_file_sends_apart_only_the_tables_its_rules_change(tmp_path, files, changed):
+    """Each generated hook table compares its text (and the values it names) with the one the
+    shipped rules alone generate: a rules file with only a card changes the cards' table and
+    no book's or witch's, so their dependents keep the shared cache (``nc.TABLES_AS_SHIPPED``)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    for name, text in USER_FILES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    paths = [str(tmp_path / f if f in USER_FILES else nc.ROOT / "experiments/rules" / f)
+             for f in files]
+    got = subprocess.run([sys.executable, "-c", TABLES_IMPORT, *paths], capture_output=True,
+                         text=True, cwd=nc.ROOT, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(nc.ROOT)})
+    assert got.returncode == 0, got.stderr[-2000:]
+    assert json.loads(got.stdout.splitlines()[-1]) == [f"sim/kernel/{t}.py" for t in changed]

@@ -112,7 +112,6 @@ def phase_progress(quiet: bool):
 
 def register(app: typer.Typer) -> None:
     """Add the ``balance`` command to a Typer app."""
-    out_console = stdout_console()
 
     @app.command()
     @study_options(strategy_file=False)
@@ -167,4 +166,4 @@ def register(app: typer.Typer) -> None:
                 on_compile=lambda entry: compile_notice(entry, quiet=hush)),
             lambda: phase_progress(hush), errors=(*USER_ERRORS, OSError), later=run_errors())
         show_study(report.result, report.written, run.out, json_=run.json_,
-                   show=lambda res, files: print_result(res, files, run.out, out_console))
+                   show=lambda res, files: print_result(res, files, run.out, stdout_console()))

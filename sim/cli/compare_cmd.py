@@ -69,7 +69,6 @@ def print_result(res, files: list[str], out: Path | None, console: Console) -> N
 
 def register(app: typer.Typer) -> None:
     """Add the ``compare`` command to a Typer app."""
-    out_console = stdout_console()
 
     @app.command()
     def compare(
@@ -124,4 +123,4 @@ def register(app: typer.Typer) -> None:
                                                         progress=not json_)),
             lambda: progress_bar(quiet, "compare"), errors=USER_ERRORS, later=(OSError,))
         show_study(report.result, report.written, out, json_=json_,
-                   show=lambda res, files: print_result(res, files, out, out_console))
+                   show=lambda res, files: print_result(res, files, out, stdout_console()))

@@ -208,7 +208,6 @@ def _print_sweep(res, console: Console) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the ``tournament``, ``sweep`` and ``plot`` commands to a Typer app."""
-    out_console = stdout_console()
 
     @app.command()
     def tournament(
@@ -275,7 +274,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(130) from None
         except (TournamentInputError, *run_errors()) as e:
             fail(str(e))
-        _answer(report.result, json_, lambda res: _print_result(res, out_console))
+        _answer(report.result, json_, lambda res: _print_result(res, stdout_console()))
 
     @app.command()
     def sweep(
@@ -349,10 +348,10 @@ def register(app: typer.Typer) -> None:
         except run_errors() as e:
             fail(str(e))
         def show(res) -> None:
-            _print_sweep(res, out_console)
+            _print_sweep(res, stdout_console())
             if res.out is not None:
-                out_console.print(f"report: {res.out}/ ({', '.join(res.files)}; one report per "
-                                  "value)")
+                stdout_console().print(f"report: {res.out}/ ({', '.join(res.files)}; one report "
+                                       "per value)")
 
         _answer(report.result, json_, show)
 
@@ -378,7 +377,7 @@ def register(app: typer.Typer) -> None:
         for n in drawn.notes:
             typer.echo(f"note: {n}", err=True)
         if drawn.files:
-            out_console.print(f"{directory}/: {', '.join(drawn.files)} (drawn from "
+            stdout_console().print(f"{directory}/: {', '.join(drawn.files)} (drawn from "
                               f"{', '.join(used)})")
         for line in drawn.failure_lines():  # exit 2: tables it cannot draw; 1: a failure
             typer.echo(f"error: {directory}: {line}", err=True)

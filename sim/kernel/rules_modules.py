@@ -11,6 +11,7 @@ import inspect
 import sys
 
 from sim.kernel.jit import kernel
+from sim.numba_cache import project_path, table_as_shipped
 from sim.rules.card_files import RulesFileError
 
 
@@ -52,11 +53,17 @@ def call_text(variable: str, module, point: str) -> str:
     return f"{variable}.{point}({', '.join(hook_params(getattr(module, point)))})"
 
 
-def install(namespace: dict, modules: dict[str, object], source: str, built: list[bool]) -> None:
+def install(namespace: dict, modules: dict[str, object], source: str, built: list[bool],
+            as_shipped: bool = False) -> None:
     """Run a generated hook table: its ``source`` in its module's ``namespace`` (the module's
     globals, given the rule ``modules`` the source calls, by variable), then mark the table built
-    (``built[0]``: a rule loaded from now on would not be played). A table module run as a
-    script (``python -m ...hooks``) prints its source instead of nothing."""
+    (``built[0]``: a rule loaded from now on would not be played). ``as_shipped``: the table
+    generated from the shipped rules alone is the same (its text and the values it names), so
+    no rules file loaded changes it and its dependents keep the shared Numba cache
+    (``sim.numba_cache.table_as_shipped``). A table module run as a script (``python -m
+    ...hooks``) prints its source instead of nothing."""
+    if as_shipped:
+        table_as_shipped(project_path(namespace["__file__"]))
     namespace.update(modules)
     exec(compile(source, namespace["__file__"], "exec"), namespace)  # noqa: S102 - generated
     built[0] = True

@@ -19,7 +19,7 @@ apart (``sim.numba_cache.RULES_TABLES``).
 from __future__ import annotations
 
 # the generated source's names (it runs in this module's namespace)
-from sim.kernel.books.table import GAIN_POINTS, book_modules, generate, ordered_sources
+from sim.kernel.books.table import GAIN_POINTS, book_modules, generate, ordered_sources, shipped
 from sim.kernel.jit import kernel  # noqa: F401
 from sim.kernel.layout import R_BOOK  # noqa: F401
 from sim.kernel.rules_modules import install
@@ -28,4 +28,5 @@ from sim.rules.book_files import BOOKS_BUILT
 SOURCES = ordered_sources()
 _modules = book_modules(SOURCES, GAIN_POINTS)
 SOURCE = generate(SOURCES, _modules, GAIN_POINTS)
-install(globals(), _modules, SOURCE, BOOKS_BUILT)
+install(globals(), _modules, SOURCE, BOOKS_BUILT,
+        as_shipped=SOURCE == generate(shipped(SOURCES), _modules, GAIN_POINTS))

@@ -46,6 +46,7 @@ from sim.kernel.books.table import (
     book_modules,
     generate,
     ordered_sources,
+    shipped,
 )
 from sim.kernel.jit import kernel  # noqa: F401
 from sim.kernel.layout import F_YELLOW_PTR, R_BOOK  # noqa: F401
@@ -56,6 +57,7 @@ from sim.rules.declare import BOOK_FLAG_POINTS, BOOK_HOOK_POINTS
 
 SOURCES = ordered_sources()
 _modules = book_modules(SOURCES)
-SOURCE = generate(SOURCES, _modules, tuple(p.name for p in (*BOOK_HOOK_POINTS, *BOOK_FLAG_POINTS)
-                                           if p.name not in GAIN_POINTS))
-install(globals(), _modules, SOURCE, BOOKS_BUILT)
+_POINTS = tuple(p.name for p in (*BOOK_HOOK_POINTS, *BOOK_FLAG_POINTS) if p.name not in GAIN_POINTS)
+SOURCE = generate(SOURCES, _modules, _POINTS)
+install(globals(), _modules, SOURCE, BOOKS_BUILT,
+        as_shipped=SOURCE == generate(shipped(SOURCES), _modules, _POINTS))

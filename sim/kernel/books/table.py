@@ -226,6 +226,12 @@ def ordered_sources() -> list[BookSource]:
     return sorted(book_sources(), key=_order)
 
 
+def shipped(sources: list[BookSource]) -> list[BookSource]:
+    """The shipped books of ``sources``, in their order (a table generated from them alone is
+    the shipped text)."""
+    return [src for src in sources if is_shipped(src)]
+
+
 def book_modules(sources: list[BookSource], points: tuple[str, ...] | None = None) -> dict:
     """Each book's module under its name in the generated source (of the books with a function
     of one of ``points``, if given), imported."""

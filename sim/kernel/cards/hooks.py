@@ -130,8 +130,15 @@ def _compile_hooks(modules: dict[str, object]) -> None:
                           {**{name: per_chip[name] for name in src.hooks}, "default": False})
 
 
+def purple_cards(sources: list[CardSource]) -> int:
+    """Bit n: card n is purple (resolved before the round)."""
+    return sum(1 << src.decl.number for src in sources if src.decl.timing == PURPLE)
+
+
 _modules = card_modules()
 _compile_hooks(_modules)
-PURPLE_CARDS = sum(1 << src.decl.number for src in CARD_SOURCES if src.decl.timing == PURPLE)
+PURPLE_CARDS = purple_cards(CARD_SOURCES)
 SOURCE = generate(CARD_SOURCES, _modules)
-install(globals(), _modules, SOURCE, HOOKS_BUILT)
+_SHIPPED = [src for src in CARD_SOURCES if src.module]
+install(globals(), _modules, SOURCE, HOOKS_BUILT, as_shipped=(SOURCE, PURPLE_CARDS) == (
+    generate(_SHIPPED, _modules), purple_cards(_SHIPPED)))

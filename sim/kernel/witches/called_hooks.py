@@ -27,15 +27,20 @@ from __future__ import annotations
 from sim.kernel.jit import kernel  # noqa: F401
 from sim.kernel.layout import F_WITCHES, R_WITCHES  # noqa: F401
 from sim.kernel.rules_modules import install
-from sim.kernel.witches.table import entry, shipped_only, witch_modules
-from sim.numba_cache import table_as_shipped
+from sim.kernel.witches.table import entry, shipped_sources, witch_modules
 from sim.rules.witch_declare import CALLED_HOOK_POINTS
 from sim.rules.witch_files import WITCHES_BUILT
 
+
+def generate(sources=None) -> str:
+    """The table's source, of the witches loaded (of ``sources`` if given)."""
+    return "".join(entry(point, point, "called", _modules, True, sources) + "\n"
+                   for point in CALLED_HOOK_POINTS)
+
+
 _modules = witch_modules(CALLED_HOOK_POINTS)
-if shipped_only(CALLED_HOOK_POINTS):
-    # no user's witch uses these hook points: the text below is the shipped one, so the ruby
-    # prices' dependents (every decision) keep the shared cache with a rules file loaded
-    table_as_shipped("sim/kernel/witches/called_hooks.py")
-SOURCE = "".join(entry(point, point, "called", _modules) + "\n" for point in CALLED_HOOK_POINTS)
-install(globals(), _modules, SOURCE, WITCHES_BUILT)
+SOURCE = generate()
+# the ruby prices' dependents (every decision) keep the shared cache with a rules file loaded
+# unless a user's witch uses these hook points
+install(globals(), _modules, SOURCE, WITCHES_BUILT,
+        as_shipped=SOURCE == generate(shipped_sources()))

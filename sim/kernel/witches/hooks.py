@@ -48,7 +48,7 @@ from sim.kernel.layout import (  # noqa: F401
 )
 from sim.kernel.rules_modules import install
 from sim.kernel.witches.common import witch_ready  # noqa: F401
-from sim.kernel.witches.table import entry, witch_modules
+from sim.kernel.witches.table import entry, shipped_sources, witch_modules
 from sim.rules.witch_files import WITCHES_BUILT
 
 # (entry, hook point, form, inlined) in the order of a round; between draws: potion_hooks
@@ -81,7 +81,14 @@ def step_e_before_buying(P, s, coins, G, R, supply, shop, SK, SP, SC, rng, E, UF
     return coins
 '''
 
+
+def generate(sources=None) -> str:
+    """The table's source, of the witches loaded (of ``sources`` if given)."""
+    return "".join(entry(name, point, form, _modules, inline, sources) + "\n"
+                   for name, point, form, inline in ENTRIES) + CORE
+
+
 _modules = witch_modules([point for _name, point, _form, _inline in ENTRIES])
-SOURCE = "".join(entry(name, point, form, _modules, inline) + "\n"
-                 for name, point, form, inline in ENTRIES) + CORE
-install(globals(), _modules, SOURCE, WITCHES_BUILT)
+SOURCE = generate()
+install(globals(), _modules, SOURCE, WITCHES_BUILT,
+        as_shipped=SOURCE == generate(shipped_sources()))

@@ -22,12 +22,25 @@ from sim.kernel.jit import kernel  # noqa: F401
 from sim.kernel.layout import F_PENNY, F_VISITED, G_VISIT, G_WITCH, R_WITCHES  # noqa: F401
 from sim.kernel.rules_modules import install
 from sim.kernel.witches.common import witch_ready  # noqa: F401
-from sim.kernel.witches.table import between_draws_mask, between_draws_test, entry, witch_modules
+from sim.kernel.witches.table import (
+    between_draws_mask,
+    between_draws_test,
+    entry,
+    shipped_sources,
+    witch_modules,
+)
 from sim.rules.witch_files import WITCHES_BUILT
 
 BETWEEN_DRAWS = between_draws_mask()  # bit w: witch w acts between draws
 
+
+def generate(sources=None) -> str:
+    """The table's source, of the witches loaded (of ``sources`` if given)."""
+    return (between_draws_test("between_draws_possible", sources) + "\n"
+            + entry("between_draws", "between_draws", "first", _modules, False, sources) + "\n")
+
+
 _modules = witch_modules(["between_draws"])
-SOURCE = (between_draws_test("between_draws_possible") + "\n"
-          + entry("between_draws", "between_draws", "first", _modules, inline=False) + "\n")
-install(globals(), _modules, SOURCE, WITCHES_BUILT)
+SOURCE = generate()
+install(globals(), _modules, SOURCE, WITCHES_BUILT, as_shipped=(SOURCE, BETWEEN_DRAWS) == (
+    generate(shipped_sources()), between_draws_mask(shipped_sources())))

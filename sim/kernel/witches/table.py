@@ -60,15 +60,15 @@ def witch_modules(points) -> dict[str, object]:
             if any(p in src.hooks for p in points)}
 
 
-def users_of(point: str) -> list[WitchSource]:
-    """The witches that use a hook point, in number order."""
-    return [src for src in WITCH_SOURCES if point in src.hooks]
+def users_of(point: str, sources: list[WitchSource] | None = None) -> list[WitchSource]:
+    """The witches that use a hook point, in number order (of ``sources``: every witch loaded
+    unless given)."""
+    return [src for src in (WITCH_SOURCES if sources is None else sources) if point in src.hooks]
 
 
-def shipped_only(points) -> bool:
-    """True if no user's witch uses any of these hook points: a table of them generates the
-    shipped text whatever rules files are loaded."""
-    return not any(src.module == "" for p in points for src in users_of(p))
+def shipped_sources() -> list[WitchSource]:
+    """The shipped witches (a table generated from them alone is the shipped text)."""
+    return [src for src in WITCH_SOURCES if src.module]
 
 
 def call(src: WitchSource, point: str, modules: dict) -> str:
@@ -77,11 +77,13 @@ def call(src: WitchSource, point: str, modules: dict) -> str:
     return f"{var}.{point}({', '.join(hook_params(getattr(modules[var], point)))})"
 
 
-def entry(name: str, point: str, form: str, modules: dict, inline: bool = True) -> str:
+def entry(name: str, point: str, form: str, modules: dict, inline: bool = True,
+          sources: list[WitchSource] | None = None) -> str:
     """The source of one table entry: kernel function ``name`` (taking the hook point's
-    arguments, ``best`` for the ``die`` form) calling the witches that use ``point``."""
+    arguments, ``best`` for the ``die`` form) calling the witches that use ``point`` (of
+    ``sources``: every witch loaded unless given)."""
     hp = WITCH_HOOKS[point]
-    users = users_of(point)
+    users = users_of(point, sources)
     ready = "witch_ready(P, s, G, R, {})"
     if form == "die":
         args = ", ".join(["P", "G", "R", "best", *hp.params[4:]])
@@ -120,15 +122,16 @@ def entry(name: str, point: str, form: str, modules: dict, inline: bool = True) 
                         "                both = max(both, P[s, F_REWARD])"]
         out.append("    return both")
     elif form == "called":
-        out += called_body(point, hp.default, modules)
+        out += called_body(point, hp.default, modules, sources)
     else:
         raise ValueError(f"table form {form!r}, expected one of {', '.join(FORMS)}")
     return "\n".join(out)
 
 
-def called_body(point: str, default: str | None, modules: dict) -> list[str]:
+def called_body(point: str, default: str | None, modules: dict,
+                sources: list[WitchSource] | None = None) -> list[str]:
     """The lines of a ``called`` entry (see ``FORMS``) for hook point ``point``."""
-    users = users_of(point)
+    users = users_of(point, sources)
     value = "called" if default == "False" else default
     out = [f"    {value} = False"] if default == "False" else []
     if users:
@@ -149,12 +152,13 @@ def called_body(point: str, default: str | None, modules: dict) -> list[str]:
     return out
 
 
-def between_draws_test(name: str) -> str:
+def between_draws_test(name: str, sources: list[WitchSource] | None = None) -> str:
     """The per-chip quick test of the ``between_draws`` hook point: a witch who acts there is in
     play in her group and the seat holds that group's penny, or she visits and the seat has not
     called her (one compare when the witches are not in the game; one term per group that has
     such a witch)."""
-    groups = sorted({WITCH_GROUPS_INDEX[src.decl.group] for src in users_of("between_draws")})
+    groups = sorted({WITCH_GROUPS_INDEX[src.decl.group]
+                     for src in users_of("between_draws", sources)})
     out = ["", "", "@kernel(inline=True)", f"def {name}(P, s, G, R):"]
     if not groups:
         out.append("    return False")
@@ -169,6 +173,6 @@ def between_draws_test(name: str) -> str:
     return "\n".join(out)
 
 
-def between_draws_mask() -> int:
+def between_draws_mask(sources: list[WitchSource] | None = None) -> int:
     """Bit w: witch w acts between draws."""
-    return sum(1 << src.decl.number for src in users_of("between_draws"))
+    return sum(1 << src.decl.number for src in users_of("between_draws", sources))
