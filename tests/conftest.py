@@ -27,11 +27,12 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(config, items):
     """In an xdist worker, the tests in ``tests/run_order.py``'s order (every worker collects
-    the same order, which the controller keeps)."""
+    the same order, which the controller keeps); under ``-m slow``, the slow suite's order."""
     if hasattr(config, "workerinput"):
         from run_order import run_order
 
-        items[:] = [items[i] for i in run_order([item.nodeid for item in items])]
+        slow = (config.getoption("markexpr", "") or "").strip() == "slow"  # CI's second run
+        items[:] = [items[i] for i in run_order([item.nodeid for item in items], slow=slow)]
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,10 @@ CPU-minutes each; a worker waiting for a kernel cannot run anything else of its 
    worker idle);
 5. then the rest, most tests first, as xdist orders them.
 
+The slow tests (``-m slow``, CI's second run) have an order of their own
+(:data:`SLOW_FIRST`): the longest first, each on a worker of its own from the start, then the
+rest, most tests first.
+
 ``tests/conftest.py`` applies it in every worker and turns xdist's reordering off. A plain
 ``pytest`` run keeps its own order.
 """
@@ -50,18 +54,31 @@ COMPILE_FREE = (
 LONG_FILES = ("tests/test_notebooks.py", "tests/test_experiments.py", "tests/test_dask_backend.py",
               "tests/test_rules_file_runs.py")
 
+# the slow suite (``-m slow``): the file of the patches-off test first (it compiles the game
+# kernel without the patches in one process: 798 s of a cold run's 945 s; it ended the run when
+# xdist's order, most tests first, started it late), the witch rewrite's own compiled
+# game kernel (~225 CPU s) on the other worker; then a short file, because xdist sends a worker
+# with at most two tests pending a further file at once, which then waits behind the
+# patches-off test; then the next longest (CPU s measured under load, warm shared cache: the
+# uncompilable book ~50, the cold potion compile ~85 wall, the coverage study's set-up ~50 wall)
+SLOW_FIRST = ("tests/test_numba_patches.py", "tests/test_rules_witches.py", "tests/test_luck.py",
+              "tests/test_rules_records.py", "tests/test_first_run.py",
+              "tests/test_coverage_study.py")
+
 
 def file_of(nodeid: str) -> str:
     """``tests/test_x.py`` of ``tests/test_x.py::test_y[z]``."""
     return nodeid.split("::", 1)[0]
 
 
-def run_order(nodeids: list[str]) -> list[int]:
+def run_order(nodeids: list[str], slow: bool = False) -> list[int]:
     """The positions of ``nodeids`` (pytest's collection order) in the order the workers should
     take them: by file as the module docstring says, each file's tests in their own order but
-    for :data:`WARMUP_TEST`, which comes first in its file."""
+    for :data:`WARMUP_TEST`, which comes first in its file; ``slow``: the slow suite's order
+    (:data:`SLOW_FIRST`, then the rest)."""
     counts = Counter(file_of(n) for n in nodeids)
-    front = (file_of(WARMUP_TEST), RULES_FILES_TESTS, *COMPILE_FREE, *LONG_FILES)
+    front = SLOW_FIRST if slow else (file_of(WARMUP_TEST), RULES_FILES_TESTS, *COMPILE_FREE,
+                                     *LONG_FILES)
 
     def key(index: int) -> tuple:
         f = file_of(nodeids[index])
