@@ -18,10 +18,12 @@ They are on when Numba and llvmlite are the minor versions they were proven on (
 the versions ``pyproject.toml`` pins) and ``QUACKS_NUMBA_PATCHES`` is not ``off``
 (:mod:`sim.kernel.patch_switch`); otherwise all of them are off, and one note says so on stderr,
 once per process (:data:`OFF` says why). Measured on the reference machine (2 cores, numba
-0.68.1, 2026-12-06; ``QUACKS_NUMBA_PATCHES=off``, an empty cache): compiling the game kernel
-took 250 s of CPU instead of 92 s, and the base game ran at 3,800 instead of 47,000 4-player
-games/s on one thread, nearly all of that from reference counting (everything off but
-``no-nrt``: 48,000 games/s). With the switch off the kernels are cached in a folder of their own
+0.68.1, an empty cache, ``QUACKS_NUMBA_PATCHES=off``): compiling the game kernel took 735 s of
+CPU instead of 229 s (2026-12-07, under load; the inline copy's absence alone 566 s: Numba's
+inliner copies the caller's whole scope once per block inlined, numba issue 8989), peaking at
+8 GB of memory; and the base game ran at 3,800 instead of 47,000 4-player games/s on one thread
+(2026-12-06), nearly all of that from reference counting (everything off but ``no-nrt``:
+48,000 games/s). With the switch off the kernels are cached in a folder of their own
 (:func:`sim.numba_cache.cache_base`), so neither state loads the other's code.
 
 Always used, whatever the switch (the kernels call slot functions through them and Numba has no
