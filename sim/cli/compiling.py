@@ -20,7 +20,7 @@ OPTIMAL_ENTRY = "sim/kernel/decisions/optimal.optimal_stop"  # the optimal stopp
 PREFIX = "compiling the simulation kernels"  # every line of the notice starts so (or as below)
 OPTIMAL_PREFIX = "compiling the optimal stopper"
 # where the figures below come from, as the notice says it
-MEASURED = "CPU time measured on 2 cores, 2026-12-06; longer while other work shares the cores"
+MEASURED = "CPU time measured on 2 cores, 2026-12-07; longer while other work shares the cores"
 
 
 @dataclass(frozen=True)
@@ -34,17 +34,17 @@ class Step:
 
 
 STEPS: dict[str, Step] = {
-    "sim/kernel/potions.potion_histograms": Step("the potion kernel", 53, 105),
-    "sim/kernel/potions.potion_forced": Step("the forced-draws kernel", 44, 107),
-    "sim/kernel/game.play_games": Step("the game kernel", 96, 268),
-    "sim/kernel/game.play_game": Step("the replay kernel", 103, 254),
-    "sim/kernel/round.play_rounds": Step("the scripted-round kernel", 87, 191),
-    OPTIMAL_ENTRY: Step("the optimal stopper", 11, 53),
+    "sim/kernel/potions.potion_histograms": Step("the potion kernel", 75, 99),
+    "sim/kernel/potions.potion_forced": Step("the forced-draws kernel", 73, 98),
+    "sim/kernel/game.play_games": Step("the game kernel", 190, 297),
+    "sim/kernel/game.play_game": Step("the replay kernel", 159, 206),
+    "sim/kernel/round.play_rounds": Step("the scripted-round kernel", 146, 152),
+    OPTIMAL_ENTRY: Step("the optimal stopper", 104, 146),
 }
 # Every entry at once, as ``quacks warmup`` compiles them (its order; with the master strategy's
 # decisions and the report statistics): the entries share most of their functions (the game
 # kernel compiles the scripted round, the potion kernel the brewing), so far less than the sum.
-EVERY_STEP = Step("every kernel", 117, 348)
+EVERY_STEP = Step("every kernel", 219, 320)
 
 
 def step_of(entry: str) -> Step:
