@@ -55,15 +55,11 @@ class FakeWorker:
         self.shutting_down = True
 
 
-def test_the_two_workers_start_with_the_two_compiles():
-    """xdist's own scheduler (--dist loadfile), given the workers' collection in this order and
-    the option conftest.py sets: one worker starts with the warm-up's file, the other with the
-    rules files' (xdist's own order would start them on the two files with the most tests)."""
+def scheduled(order: list[str]) -> list[FakeWorker]:
+    """Two workers after xdist's own scheduler (--dist loadfile, with the option conftest.py
+    sets) has handed out ``order``, each with the files it was sent."""
     from xdist.scheduler import LoadFileScheduling
 
-    ids = [f"tests/test_many.py::t{i}" for i in range(50)] + [
-        WARMUP_TEST, f"{RULES_FILES_TESTS}::t", COMPILE_FREE[0] + "::t"]
-    order = [ids[i] for i in run_order(ids)]
     option = SimpleNamespace(loadscopereorder=True, dist="loadfile")
     config = SimpleNamespace(option=option, getoption=lambda name, default: option.dist,
                              getvalue=lambda name: ["2*popen"] if name == "tx" else None)
@@ -74,6 +70,17 @@ def test_the_two_workers_start_with_the_two_compiles():
         sched.add_node(w)
         sched.add_node_collection(w, order)
     sched.schedule()
+    return workers
+
+
+def test_the_two_workers_start_with_the_two_compiles():
+    """xdist's own scheduler (--dist loadfile), given the workers' collection in this order and
+    the option conftest.py sets: one worker starts with the warm-up's file, the other with the
+    rules files' (xdist's own order would start them on the two files with the most tests)."""
+    ids = [f"tests/test_many.py::t{i}" for i in range(50)] + [
+        WARMUP_TEST, f"{RULES_FILES_TESTS}::t", COMPILE_FREE[0] + "::t"]
+    order = [ids[i] for i in run_order(ids)]
+    workers = scheduled(order)
     assert [w.files[0] for w in workers] == [file_of(WARMUP_TEST), RULES_FILES_TESTS]
 
 

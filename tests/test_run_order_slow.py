@@ -42,22 +42,12 @@ def test_xdist_starts_the_two_longest_on_two_workers_and_queues_a_short_file_beh
     """xdist's own scheduler (--dist loadfile) with the slow suite's order: the patches-off file
     on one worker, the witch rewrite's on the other; a worker with at most two tests pending is
     sent a further file at once, so SLOW_FIRST[2] waits behind the patches-off test."""
-    from test_run_order import FakeWorker
-    from xdist.scheduler import LoadFileScheduling
+    from test_run_order import scheduled
 
     ids = [PATCHES_OFF] + [f"tests/test_many.py::t{i}" for i in range(20)] + [
         f"{f}::t" for f in SLOW_FIRST[1:]]
     order = [ids[i] for i in run_order(ids, slow=True)]
-    option = SimpleNamespace(loadscopereorder=True, dist="loadfile")
-    config = SimpleNamespace(option=option, getoption=lambda name, default: option.dist,
-                             getvalue=lambda name: ["2*popen"] if name == "tx" else None)
-    conftest.pytest_configure(config)
-    sched = LoadFileScheduling(config)
-    workers = [FakeWorker("gw0", order), FakeWorker("gw1", order)]
-    for w in workers:
-        sched.add_node(w)
-        sched.add_node_collection(w, order)
-    sched.schedule()
+    workers = scheduled(order)
     assert workers[0].files[:2] == [file_of(PATCHES_OFF), SLOW_FIRST[2]]
     assert workers[1].files[0] == SLOW_FIRST[1]
 
