@@ -74,6 +74,12 @@ def lineup(param: str) -> list:
     return [never_witches(s) if param.endswith("!") else s for s in seats]
 
 
+def per_chip(diff: list[float], more: float) -> str:
+    """Microseconds per chip added: the median cost ``diff`` over the chips ``more`` it adds to
+    a game, blank when it adds none to speak of."""
+    return f"{statistics.median(diff) / more:6.3f}" if more > 0.5 else "     -"
+
+
 def never_witches(seat):
     """The same strategy with its witch slot ``never`` (it keeps every penny)."""
     kinds = seat.kinds.copy()
@@ -149,7 +155,7 @@ def print_witches(games: int, rounds: int) -> None:
         on, off = times[2 * k], times[2 * k + 1]
         diff = [a - b for a, b in zip(on, off, strict=True)]
         more = chips[2 * k] - chips[2 * k + 1]
-        per = f"{statistics.median(diff) / more:6.3f}" if more > 0.5 else "     -"
+        per = per_chip(diff, more)
         print(f"  {w.id:<14} {spread(on)} us   her calls: {spread(diff)} us  {more:+5.1f} chips  "
               f"{per} us/chip")
 
@@ -178,7 +184,7 @@ def print_cards(games: int, rounds: int) -> None:
     for c, xs, n in zip(cards, times[1:], chips[1:], strict=True):
         diff = [a - b for a, b in zip(xs, times[0], strict=True)]
         more = n - chips[0]
-        per = f"{statistics.median(diff) / more:6.3f}" if more > 0.5 else "     -"
+        per = per_chip(diff, more)
         rows.append((statistics.median(diff), c.id, f"{spread(diff)} us  {more:+5.1f} chips  "
                                                     f"{per} us/chip"))
     for _m, cid, text in sorted(rows, reverse=True):
