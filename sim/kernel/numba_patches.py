@@ -19,7 +19,7 @@ the versions ``pyproject.toml`` pins) and ``QUACKS_NUMBA_PATCHES`` is not ``off`
 (:mod:`sim.kernel.patch_switch`); otherwise all of them are off, and one note says so on stderr,
 once per process (:data:`OFF` says why). Measured on the reference machine (2 cores, numba
 0.68.1, an empty cache, ``QUACKS_NUMBA_PATCHES=off``): compiling the game kernel took 735 s of
-CPU instead of 229 s (2026-12-07, under load; the inline copy's absence alone 566 s: Numba's
+CPU instead of 229 s (2026-12-07, under load; with only the inline copy off, 566 s: Numba's
 inliner copies the caller's whole scope once per block inlined, numba issue 8989), peaking at
 8 GB of memory; and the base game ran at 3,800 instead of 47,000 4-player games/s on one thread
 (2026-12-06), nearly all of that from reference counting (everything off but ``no-nrt``:
