@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sim import numba_cache
@@ -165,3 +167,67 @@ def test_the_same_games_with_the_patches_off(tmp_path):
     assert any((off_cache / "quacks-sim-patches-off").rglob("game.play_games-*.nbi"))
     assert len(on["checksums"]) >= 14
     assert off["checksums"] == on["checksums"]
+
+
+# a phase compiled once and inlined by LLVM into each of its two call sites, next to a helper
+# compiled by the same caller before it that must not inherit the phase's forceinline
+LLVM_INLINE_PROBE = """
+import json, re
+import numpy as np
+from sim.kernel.jit import kernel
+
+@kernel
+def helper(a, i):
+    return a[i] * 3
+
+@kernel(llvm_inline=True)
+def phase(a, k):
+    for j in range(a.shape[0]):
+        a[j] = (a[j] * 7 + k) % 1009
+        if a[j] > 500:
+            a[j] -= helper(a, 0)
+    return a[k % a.shape[0]]
+
+@kernel
+def caller(a):
+    return phase(a, 1) + phase(a, 2)
+
+print(json.dumps({"value": int(caller(np.arange(6))), "phase compiled": len(phase.overloads),
+                  "ir": caller.inspect_llvm(caller.signatures[0]),
+                  "phase ir": phase.inspect_llvm(phase.signatures[0]),
+                  "helper ir": helper.inspect_llvm(helper.signatures[0]),
+                  "phase": phase.overloads[phase.signatures[0]].fndesc.mangled_name,
+                  "helper": helper.overloads[helper.signatures[0]].fndesc.mangled_name}))
+"""
+
+
+def defined_attributes(ir: str, name: str) -> str:
+    """The attribute group text of function ``name``'s definition in the LLVM IR ``ir``."""
+    header = next(line for line in ir.splitlines() if line.startswith("define") and
+                  f"@{name}(" in line)
+    groups = dict(re.findall(r"^attributes (#\d+) = \{(.*)\}$", ir, re.M))
+    return " ".join(groups.get(g, "") for g in re.findall(r"#\d+", header.split(")")[-1]))
+
+
+@pytest.mark.parametrize("switch", ["on", "off"])
+def test_llvm_inline_is_compiled_once_and_inlined_by_llvm(tmp_path, switch):
+    r = run_python(tmp_path / "probe.py", LLVM_INLINE_PROBE, QUACKS_NUMBA_PATCHES=switch)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    a = np.arange(6)  # the same in Python
+    total = 0
+    for k in (1, 2):
+        for j in range(6):
+            a[j] = (a[j] * 7 + k) % 1009
+            if a[j] > 500:
+                a[j] -= a[0] * 3
+        total += int(a[k % 6])
+    assert got["value"] == total
+    calls = set(re.findall(r"call [^@\n]*@(\S+?)\(", got["ir"]))
+    assert got["phase"] not in calls  # no call left in the caller: inlined either way
+    if switch == "on":  # a function of its own that LLVM inlines, and only it
+        assert got["phase compiled"] == 1
+        assert "alwaysinline" in defined_attributes(got["phase ir"], got["phase"])
+        assert "alwaysinline" not in defined_attributes(got["helper ir"], got["helper"])
+    else:  # Numba inlines its typed IR: never compiled on its own
+        assert got["phase compiled"] == 0

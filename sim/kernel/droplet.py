@@ -81,7 +81,7 @@ def settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF):
         tube_moves(P, s, k, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def settle_all(P, G, R, supply, SK, SP, SC, rng, E, UF):
     """``settle_droplets`` for every seat."""
     for s in range(G[G_NP]):

@@ -100,7 +100,7 @@ from sim.kernel.witches import hooks as witch_hooks
 from sim.rules.chips import TYPE_COLOUR
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
     """A: the bonus die for the furthest intact potions (all ties roll; the spoon is furthest).
     An exploded seat may call a witch here (``witch_hooks.step_a``: both rewards, which marks the
@@ -125,7 +125,7 @@ def phase_a_die(P, G, R, die, DS, supply, SK, SP, SC, rng, E, UF):
             settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
     """B: green, purple and black chip actions, in start-player order."""
     n = G[G_NP]
@@ -149,7 +149,7 @@ def phase_b_actions(P, G, R, supply, die, DS, SK, SP, SC, rng, E, W, UF):
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF):
     """C: a ruby for every reward space that shows one, exploded or not (two with It's Shining
     Extra Bright); or what a witch gives instead (ruby space: as many rubies as the space's VP)."""
@@ -163,7 +163,7 @@ def phase_c_rubies(P, G, R, vp, ruby, SK, SP, SC, rng, E, UF):
             after_ruby_space(P, s, G, E)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
     """D: VP of the reward space (and of the overflow bowl); an exploded player chooses the VP or
     the coins (E); then the witches of step D (colours, bag points)."""
@@ -188,7 +188,7 @@ def phase_d_points(P, G, R, vp, coins, SK, SP, SC, rng, E, UF):
         witch_hooks.step_d(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def final_conversions(P, G, R, SK, SP, SC, rng, E, UF):
     """The last round: coins and rubies into VP instead of buying (a witch may change the coins
     first: double coins)."""
@@ -291,7 +291,7 @@ def buy_at_b(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
         settle_droplets(P, s, G, R, supply, SK, SP, SC, rng, E, UF)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E, UF):
     """E: every player buys, in start-player order, from the books that are out."""
     n = G[G_NP]
@@ -307,7 +307,7 @@ def phase_e_buy(P, G, R, supply, price, book_round, book_set, SK, SP, SC, rng, E
         buy_chips(P, seat_after(sp, k, n), G, R, supply, price, avail, SK, SP, SC, rng, E, UF)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
     """F: rubies for droplet moves and flask refills, as the strategy asks (at a witch's price:
     1 ruby each after the cheap-rubies witch, ``sim.kernel.costs``)."""
@@ -334,7 +334,7 @@ def phase_f_rubies(P, G, R, supply, SK, SP, SC, rng, E, UF):
         called_hooks.after_spending(P, s, G, R, SK, SP, SC, rng, E, UF)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def round_end(P, G, coins, E, rd):
     """Score events, and the per-round record ``rd`` (if it has rows)."""
     r = G[G_ROUND]

@@ -34,19 +34,25 @@ from sim.kernel import numba_patches as patches
 from sim.kernel.numba_patches import COMPILE_FRAME_SLOTS, in_roomy_frame  # noqa: F401
 
 
-def kernel(fn=None, *, inline: bool = False, nrt: bool = False, parallel: bool = False):
+def kernel(fn=None, *, inline: bool = False, llvm_inline: bool = False, nrt: bool = False,
+           parallel: bool = False):
     """Compile ``fn`` as a kernel function.
 
-    ``inline``: inline it into every caller. An inlined body is compiled again in each caller, so
-    only for small functions on the hot path, or a function with one caller that runs per chip or
-    per round: a call passes every array as its flattened fields (as calls, the round phases and
-    the blue and yellow chip actions cost 20-30% of one thread's games/s). ``nrt``: the function
-    allocates arrays; ``parallel``: a ``prange`` entry point. Use as ``@kernel`` or
+    ``inline``: inline it into every caller (Numba inlines its typed IR). An inlined body is
+    compiled again in each caller, so only for small functions on the hot path, or a function
+    with one caller that runs per chip or per round: a call passes every array as its flattened
+    fields (as calls, the round phases and the blue and yellow chip actions cost 20-30% of one
+    thread's games/s). ``llvm_inline``: compile it once as a function of its own and have LLVM
+    inline that into every caller (Numba's ``forceinline``: LLVM's ``alwaysinline``), so a call
+    costs nothing at run time and Numba compiles the body once (LLVM still optimises it again
+    in each caller); with the patches off it is ``inline``. ``nrt``: the function allocates
+    arrays; ``parallel``: a ``prange`` entry point. Use as ``@kernel`` or
     ``@kernel(inline=True)``.
     """
     opts: dict = {"cache": True, "error_model": "numpy"}
     if not nrt:
         opts.update(patches.NO_NRT)
+    opts.update(patches.llvm_inline_options(llvm_inline))
     if inline:
         opts["inline"] = "always"
     if parallel:
@@ -55,7 +61,7 @@ def kernel(fn=None, *, inline: bool = False, nrt: bool = False, parallel: bool =
     def wrap(f):
         dispatcher = njit(**opts)(f)
         patches.compile_in_roomy_frame(dispatcher)
-        if not inline:
+        if opts.get("inline") != "always":
             patches.compile_per_type(dispatcher)
         return dispatcher
 

@@ -13,6 +13,9 @@ them (``tests/test_numba_patches.py`` plays the same games with them on and off)
   :func:`compile_per_type`), so a function is compiled once, not once per constant argument.
 - ``no-nrt``: kernel functions that allocate nothing are compiled without reference counting
   (Numba's private ``_nrt`` option, :data:`NO_NRT`).
+- ``llvm-inline``: a ``@kernel(llvm_inline=True)`` function is compiled once and LLVM inlines it
+  into its callers (Numba's ``forceinline``, set on every kernel function so none inherits it
+  from the one being compiled, :func:`llvm_inline_options`); off, Numba inlines its typed IR.
 
 They are on when Numba and llvmlite are the minor versions they were proven on (:data:`PROVEN`,
 the versions ``pyproject.toml`` pins) and ``QUACKS_NUMBA_PATCHES`` is not ``off``
@@ -57,7 +60,7 @@ from sim.kernel.patch_switch import switched_off
 # the minor versions the patches were proven on (benchmarks/game_checksums.py --check with them
 # on, tests/test_numba_patches.py on against off); pyproject.toml pins numba and llvmlite to them
 PROVEN = {"numba": (0, 68), "llvmlite": (0, 50)}
-PATCHES = ("inline-copy", "roomy-frame", "per-type", "no-nrt")
+PATCHES = ("inline-copy", "roomy-frame", "per-type", "no-nrt", "llvm-inline")
 
 
 def minor(version: str) -> tuple[int, int]:
@@ -160,6 +163,19 @@ def compile_per_type(dispatcher) -> None:
 
 # --- no-nrt: the options of a function that allocates nothing (Numba's private ``_nrt``)
 NO_NRT: dict = {"_nrt": False} if ON else {}
+
+
+# --- llvm-inline: a function compiled once and inlined by LLVM into each caller (Numba's
+# ``forceinline``, LLVM's ``alwaysinline``). Numba's CPU target takes the option but documents it
+# only for CUDA, and a function compiled while another is being compiled inherits the compiling
+# one's value unless it sets its own: every kernel function sets it, so which functions LLVM
+# inlines never depends on the order they were first compiled in
+def llvm_inline_options(llvm_inline: bool) -> dict:
+    """The options of a kernel function LLVM inlines into its callers (``llvm_inline``) or not;
+    patches off: Numba inlines its typed IR instead (``inline="always"``), as it did before."""
+    if not ON:
+        return {"inline": "always"} if llvm_inline else {}
+    return {"forceinline": llvm_inline}
 
 
 # --- always used: calling a compiled slot function through its two addresses

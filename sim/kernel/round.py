@@ -4,7 +4,9 @@ spending rubies) and the round record.
 
 ``play_round`` is inlined into ``play_rounds``, the whole game's rounds in one call from
 ``play_game`` (the fast batch path), and compiled on its own for ``quacks round`` (a scripted
-round from a file) and a game file. Each phase is one function that reads on one screen.
+round from a file) and a game file. Each phase is one function that reads on one screen; the
+phases are compiled once each and inlined by LLVM (``llvm_inline``): inlined by Numba, the whole
+round was typed and lowered as one function, 23 of the game kernel's 154 CPU s of compiling.
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ def tails_between(tails, lap, a, b):
     return tails_below(tails, lap, b) - tails_below(tails, lap, a)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def round_start(P, G, R, supply, book_round, book_set, E):
     """New books out, and the extra white chip before round ``R_WHITE_ROUND``."""
     r = G[G_ROUND]
@@ -131,7 +133,7 @@ def round_start(P, G, R, supply, book_round, book_set, E):
                 record(E, G, s, EV_WHITE_ADDED, W1, 0, 0)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF):
     """Rat tails between each player and the leader move their start; every pot is emptied."""
     n = G[G_NP]
@@ -151,7 +153,7 @@ def rats_phase(P, G, R, tails, supply, SK, SP, SC, rng, E, UF):
         record(E, G, s, EV_RAT, tails_n, start, 0)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def potions_done(P, G, R, coins, vp, supply, FD, SK, SP, SC, rng, E, UF):
     """After brewing: red chips beside the pot (red Set 2) or held after a red chip (red Set 6),
     explosions counted, coins of the reward space, the tie-break position."""
