@@ -69,7 +69,7 @@ RESOLVE_ASIDE = -1  # resolve_chip: the chip was set beside the pot
 RESOLVE_ABORT = -2  # resolve_chip: a scripted draw failed
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
     """Place chip t after the anchor, moving as chip ``act`` does (t itself, or the chip a Set 6
     locoweed copies), with its book's extra distance and a card's (``placed_move``), doubled after a
@@ -95,7 +95,7 @@ def place_chip(P, s, t, act, drawn, G, R, SK, SP, SC, rng, E, UF):
     count_chip(P, s, t, drawn, free, G, E)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def place_acting(P, s, t, t_no, G, R, SK, SP, SC, rng, E, UF):
     """Place drawn chip t (draw number t_no) as the chip it acts as (``acting_type``) and return
     that chip, or ``RESOLVE_ASIDE`` when a book does not place it (``not_placed``)."""
@@ -198,7 +198,7 @@ def bowl_step(P, s, t, t_no, protected, G, R, SK, SP, SC, rng, E, UF, more):
     potion_end_check(P, s, R, E, G, more)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def place_drawn(P, s, t, t_no, G, R, SK, SP, SC, FD, rng, E, UF, more):
     """Chip t, just drawn (draw number t_no), into the pot with its action (or into the bowl),
     then what may follow: the explosion, the card's hooks (Well Stirred before the flask, A Second

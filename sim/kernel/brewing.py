@@ -66,7 +66,7 @@ def stop_by_choice(P, s, E, G):
     finish_potion(P, s, STOP_SCRIPT if P[s, F_FORCED_N] > 0 else STOP_CHOICE, E, G)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def potion_start(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Seat s's potion begins: the chips a rule picked to go first are placed first, then True if
     the first chip is to be drawn (never refused), False if the potion is already over (placed
@@ -90,7 +90,7 @@ def decide_again(P, s, G, R, SK, SP, SC, rng, UF):
     return wants_draw(P, s, G, R, SK, SP, SC, rng, UF)
 
 
-@kernel(inline=True)
+@kernel(llvm_inline=True)
 def go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Whether seat s draws again. With a witch who acts between draws in play: a scripted or user
     strategy is asked before every draw (a script's "after N chips"); every strategy once more
