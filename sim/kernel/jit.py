@@ -46,8 +46,8 @@ def kernel(fn=None, *, inline: bool = False, llvm_inline: bool = False, nrt: boo
     inline that into every caller (Numba's ``forceinline``: LLVM's ``alwaysinline``), so a call
     costs nothing at run time and Numba compiles the body once (LLVM still optimises it again
     in each caller); with the patches off it is ``inline``. ``nrt``: the function allocates
-    arrays; ``parallel``: a ``prange`` entry point. Use as ``@kernel`` or
-    ``@kernel(inline=True)``.
+    arrays; ``parallel``: a ``prange`` entry point. Use as ``@kernel``, ``@kernel(inline=True)``
+    or ``@kernel(llvm_inline=True)`` (a big function on the hot path: a round's phase).
     """
     opts: dict = {"cache": True, "error_model": "numpy"}
     if not nrt:
