@@ -311,10 +311,8 @@ def side_of_bar(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
     if back > 0:
         tot += back * now
         big = max(big, abs(now))
-    for m in range(1, MOVE_FIELDS):
+    for m in range(1, MOVE_FIELDS):  # every move, a move no chip makes weighed 0 times: no branch
         cnt = (acc >> (MOVE_BITS * m)) & ((1 << MOVE_BITS) - 1)
-        if cnt == 0:
-            continue
         sp = min(min(anchor + m, last) + 1, 53)
         g = space_value(R, sp, False, cv, rv, vv)
         if best >= 0 and sp >= best:
