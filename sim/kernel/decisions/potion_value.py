@@ -156,8 +156,9 @@ def one_step_ev_draws(P, s, G, R, SP):
     send a white straight back (the reward then stays); a blue chip's look is not counted. With
     a die value (``P_DIE_VALUE``) and another player's finished potion in sight (sequential or
     synchronized brewing), an intact potion that reaches the best one seen also earns the die.
-    With a press value the score gap moves the bar (``press_shift``). Where no white can explode
-    the pot, a bound often settles it without weighing each chip (``surely_draws``).
+    With a press value the score gap moves the bar (``press_shift``). A lower bound often settles
+    it without weighing each chip (``surely_draws``), and the sum weighted by counts does unless
+    it lies within rounding of the bar (``side_of_bar``); only then is each chip weighed here.
 
     Once a chip lies on the last space (Herb Witches, ``in_bowl``) a chip drawn goes into the
     overflow bowl, which scores half its value (rounded down): the potion is worth the last
