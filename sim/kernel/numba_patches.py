@@ -18,9 +18,10 @@ them (``tests/test_numba_patches.py`` plays the same games with them on and off)
   (:func:`compute_live_map`): the same live map, without copying the set of every variable
   defined upstream into every block, which grows with blocks times variables. Measured on the
   reference machine under load (2026-12-07, ``benchmarks/compile_profile.py --phases
-  --game-step``, one run each from an empty cache): the game step took 147 CPU s instead of 161,
-  Numba's front end 63 s instead of 80; Numba's own function took 52 s of wall time in a cold
-  game step, this one 4 s on the same 8,161 calls (all giving the same map).
+  --game-step`` from an empty cache, two pairs of runs): the game step took 147 and 124 CPU s
+  instead of 161 and 159, Numba's front end 63 and 50 s instead of 80 and 78; Numba's own
+  function took 52 s of wall time in a cold game step, this one 4 s on the same 8,161 calls (all
+  giving the same map).
 
 They are on when Numba and llvmlite are the minor versions they were proven on (:data:`PROVEN`,
 the versions ``pyproject.toml`` pins) and ``QUACKS_NUMBA_PATCHES`` is not ``off``
