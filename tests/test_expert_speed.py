@@ -18,9 +18,13 @@
   bag's size, without a division).
 * A seat's chips are counted in one pass (``chip_tally``: every count packed into one int64),
   the same counts as the old passes over the chips.
-* The black tie chance of a seat and a neighbour is kept in the game row (``G_MEMO_TIE``).
+* The black tie chance of a seat and a neighbour is kept in the game row (``G_MEMO_TIE``);
+  ``equal_chance`` carries C(n, j) and C(m, j) along its loop instead of calling ``comb``.
 * ``best_pair`` weighs a chip's pairs only when the best later worth (``G_WORTH_AFTER``) could
   beat the best so far: the same choice as weighing every pair.
+* ``one_step_ev_draws`` settles the rest without its own sum when the sum weighted by counts
+  (chips that move as far weighed together, no division) is far from the bar on either side
+  (``side_of_bar``); ``best_seen_reward`` looks at no seat when it may see none.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ from sim.kernel.decisions.potion_value import (
     one_step_ev_draws,
     press_shift,
     round_param,
+    side_of_bar,
     space_value,
     surely_draws,
 )
@@ -317,6 +322,12 @@ def test_a_memo_worth_is_the_marginal_worth(spec):
 def ev_rule_weighing_every_chip(P, s, G, R, SP) -> bool:
     """``one_step_ev_draws`` without the bowl, as it was: every chip in the bag weighed (plain
     Python, the same operations in the same order)."""
+    exp, bar = ev_rule_sum(P, s, G, R, SP)
+    return exp > bar
+
+
+def ev_rule_sum(P, s, G, R, SP) -> tuple[float, float]:
+    """The expected value ``ev_rule_weighing_every_chip`` weighs (its own sum) and its bar."""
     cv = SP[s, S.SLOT_STOP, min(G[L.G_ROUND], S.ROUND_PARAMS - 1)]
     rv, vv = SP[s, S.SLOT_STOP, S.P_RUBY_VALUE], SP[s, S.SLOT_STOP, S.P_VP_VALUE]
     dv = SP[s, S.SLOT_STOP, S.P_DIE_VALUE]
@@ -335,7 +346,7 @@ def ev_rule_weighing_every_chip(P, s, G, R, SP) -> bool:
     now = value(cur, False) + (dv if best >= 0 and cur >= best else 0.0)
     n = P[s, L.F_NBAG]
     if n <= 0:
-        return False
+        return 0.0, 1.0
     flask_v = SP[s, S.SLOT_FLASK, 0] if P[s, L.F_FLASK] and SP[s, S.SLOT_FLASK, 0] > 0 else 1e9
     exp = 0.0
     for t in range(chips.N_TYPES):
@@ -364,7 +375,7 @@ def ev_rule_weighing_every_chip(P, s, G, R, SP) -> bool:
     if press != 0.0 and G[L.G_ROUND] > 0 and G[L.G_NP] >= 2:
         gap = P[s, L.F_SCORE] - max(P[o, L.F_SCORE] for o in range(G[L.G_NP]) if o != s)
         shift = -press * gap / (max(R[L.R_ROUNDS] - G[L.G_ROUND], 0) + 1.0)
-    return exp > now - shift + 1e-12
+    return exp, now - shift + 1e-12
 
 
 def potion_states(m: int, seed: int):
@@ -426,6 +437,43 @@ def test_the_stop_rule_decides_as_when_it_weighed_every_chip(spec):
     assert sure > 600 and sure_at_risk > 30, (sure, sure_at_risk)
 
 
+@njit
+def _side(P, s, G, R, SP, bar):
+    """``side_of_bar`` with the arguments ``one_step_ev_draws`` gives it (no bowl) but ``bar``."""
+    cv = round_param(SP, s, S.SLOT_STOP, G)
+    rv, vv = SP[s, S.SLOT_STOP, S.P_RUBY_VALUE], SP[s, S.SLOT_STOP, S.P_VP_VALUE]
+    dv = SP[s, S.SLOT_STOP, S.P_DIE_VALUE]
+    best = best_seen_reward(P, s, G) if dv > 0 else -1
+    now = space_value(R, current_reward(P, s), False, cv, rv, vv)
+    if best >= 0 and current_reward(P, s) >= best:
+        now += dv
+    flask_v = SP[s, S.SLOT_FLASK, 0] if P[s, L.F_FLASK] != 0 and SP[s, S.SLOT_FLASK, 0] > 0 \
+        else 1e9
+    return side_of_bar(P, s, R, bar, now, P[s, L.F_NBAG], flask_v, cv, rv, vv, dv, best)
+
+
+@pytest.mark.parametrize("spec", ["expert", "ev", "expert:coin=0"])
+def test_the_side_of_the_bar_is_the_rules_side_or_undecided(spec):
+    """On random positions, against bars far from and right at the expected value (the rule's
+    sum itself, a last bit either side, 1e-12 and 1e-6 relative away), ``side_of_bar`` is 0 or
+    the side the rule's own sum is on (fails when its terms or counts by move differ from the
+    rule's, or its margin is below the rounding); far from the bar it decides."""
+    SP = np.repeat(parse_strategy(spec).params[None], 4, axis=0)
+    decided = 0
+    for P, G, R in potion_states(1500, 12):
+        if P[0, L.F_NBAG] <= 0:
+            continue
+        exp, _ = ev_rule_sum(P, 0, G, R, SP)
+        for bar in (exp, np.nextafter(exp, -np.inf), np.nextafter(exp, np.inf),
+                    exp * (1 - 1e-12), exp * (1 + 1e-12), exp - 1e-6 * abs(exp),
+                    exp + 1e-6 * abs(exp), exp - 0.5, exp + 0.5):
+            side = _side(P, 0, G, R, SP, bar)
+            if side != 0:
+                assert (side > 0) == (exp > bar), (exp, bar, side)
+            decided += abs(side) if abs(bar - exp) >= 0.5 else 0
+    assert decided > 2500, decided
+
+
 # --- one pass over a seat's chips (chip_tally), the tie memo, the pairs best_pair skips --------
 
 def counts_by_hand(types) -> tuple[int, ...]:
@@ -468,6 +516,23 @@ def _ties(G, seats, sides, ns, ps, ms, qs):
     for i in range(len(ns)):
         out[i] = tie_chance(G, seats[i], sides[i], ns[i], ps[i], ms[i], qs[i])
     return out
+
+
+@njit
+def equal_chance_with_comb(n, p, m, q):
+    """``equal_chance`` as it was, calling ``comb`` for every term (compiled: the same powers)."""
+    out = 0.0
+    for j in range(min(n, m) + 1):
+        out += comb(n, j) * p ** j * (1 - p) ** (n - j) * comb(m, j) * q ** j * (1 - q) ** (m - j)
+    return out
+
+
+def test_equal_chance_is_the_comb_sum_to_the_last_bit():
+    rng = np.random.default_rng(4)
+    for n in range(12):
+        for m in range(12):
+            for p, q in rng.random((4, 2)):
+                assert equal_chance(n, p, m, q) == equal_chance_with_comb(n, p, m, q), (n, m, p, q)
 
 
 def test_the_memo_of_a_tie_chance_is_equal_chance_whatever_came_before():

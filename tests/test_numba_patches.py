@@ -75,6 +75,7 @@ def test_code_compiled_without_the_patches_is_cached_apart(monkeypatch, tmp_path
 
 
 def test_the_patches_are_on_here():
+    from numba.core import analysis, ir_utils
     from numba.core import inline_closurecall as icc
 
     from sim.kernel import inline_copy
@@ -85,15 +86,61 @@ def test_the_patches_are_on_here():
     assert gate.ON and gate.OFF is None
     assert gate.INLINE_COPY and inline_copy.ORIGINAL is not icc.InlineWorker.inline_ir
     assert gate.NO_NRT == {"_nrt": False}
+    assert gate.LIVE_MAP and gate.compute_live_map is not gate.LIVE_MAP_ORIGINAL
+    assert analysis.compute_live_map is ir_utils.compute_live_map is gate.compute_live_map
     for d in (play_games, potion_histograms):  # a kernel entry point: every patch in place
         assert getattr(d.compile, "__wrapped__", None) is not None
         assert "get_call_template" in vars(d)
     assert "get_call_template" not in vars(call_slot)  # inlined: compiled in every caller
 
 
+def loops(n, xs):
+    """Loops in loops, a while, break, continue and a one-block loop: a CFG with back edges."""
+    total = 0
+    for i in range(n):
+        j = 0
+        while j < i:
+            j += 1
+            if xs[j] > 3:
+                continue
+            total += xs[j]
+            if total > 100:
+                break
+        k = i
+        while k:
+            k -= 1
+    return total
+
+
+def live_maps(fn):
+    """Numba's live map and the patch's of ``fn``'s IR (Numba's front end, no inlining)."""
+    from numba.core import analysis
+    from numba.core.compiler import run_frontend
+
+    blocks = run_frontend(fn).blocks
+    cfg = analysis.compute_cfg_from_blocks(blocks)
+    ud = analysis.compute_use_defs(blocks)
+    return (gate.LIVE_MAP_ORIGINAL(cfg, blocks, ud.usemap, ud.defmap),
+            gate.compute_live_map(cfg, blocks, ud.usemap, ud.defmap))
+
+
+@pytest.mark.parametrize("where, name", [
+    ("tests.test_numba_patches", "loops"), ("sim.kernel.round", "play_round"),
+    ("sim.kernel.brewing", "brew_round"), ("sim.kernel.brew", "chip_actions"),
+])
+def test_the_live_map_on_bitsets_is_numbas(where, name):
+    import importlib
+
+    fn = getattr(importlib.import_module(where), name)
+    numbas, ours = live_maps(getattr(fn, "py_func", fn))
+    assert len(numbas) > 3 and any(numbas.values())
+    assert ours == numbas and list(ours) == list(numbas)  # same sets, blocks in the same order
+
+
 # in a process with the patches off: Numba as it is, and one note line whatever is imported
 OFF_PROBE = """
 import json
+from numba.core import analysis
 from numba.core.registry import CPUDispatcher
 from sim.kernel import inline_copy, numba_patches as gate
 from sim.kernel.jit import in_roomy_frame, kernel
@@ -110,6 +157,8 @@ def plain(d):
 
 print(json.dumps({"on": gate.ON, "inline copy": [gate.INLINE_COPY, inline_copy.ORIGINAL is None],
                   "roomy": in_roomy_frame(plain) is plain,
+                  "live map": [gate.LIVE_MAP,
+                               analysis.compute_live_map is gate.LIVE_MAP_ORIGINAL],
                   "kernel": plain(potion_histograms), "helper": plain(helpers_nb.white_total),
                   "new": plain(add_one), "runs": add_one(41)}))
 """
@@ -129,7 +178,8 @@ def test_off_leaves_numba_as_it_is_and_says_so_once(tmp_path):
     assert r.returncode == 0, r.stderr
     plain = {"compile": False, "call template": False, "_nrt": False}
     assert json.loads(r.stdout) == {"on": False, "inline copy": [False, True], "roomy": True,
-                                    "kernel": plain, "helper": plain, "new": plain, "runs": 42}
+                                    "live map": [False, True], "kernel": plain, "helper": plain,
+                                    "new": plain, "runs": 42}
     assert r.stderr.splitlines() == [gate.note("QUACKS_NUMBA_PATCHES=off")]
     assert (tmp_path / "quacks-sim-patches-off").is_dir()  # where its kernels would be cached
 

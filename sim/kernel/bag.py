@@ -169,6 +169,28 @@ def return_chip(P, s, t):
 
 
 @kernel(inline=True)
+def return_looked(P, s, looked, m, pick):
+    """Put back the chips ``looked[:m]`` just drawn to look at (the last m draws, nothing out of
+    the bag since), all but ``looked[pick]`` (``pick`` -1: all), leaving the bag exactly as
+    ``return_chip`` of each in turn leaves it.
+
+    The draws left the m chips in the m slots after the bag; ``return_chip`` of ``looked[i]``
+    finds a chip of that type among the slots not yet returned and moves it to the bag's end, so
+    the slots end up as the returned chips in order, the picked one after them (chips of one
+    type are alike): written here in one pass instead of a search per chip."""
+    j = P[s, F_NBAG]
+    for i in range(m):
+        if i != pick:
+            t = looked[i]
+            P[s, CHIPS + j] = t
+            P[s, BAGCNT + t] += 1
+            j += 1
+    if pick >= 0:
+        P[s, CHIPS + j] = looked[pick]
+    P[s, F_NBAG] = j
+
+
+@kernel(inline=True)
 def remove_pot_entry(P, s, k):
     """Take pot entry k out of the pot list (its space stays empty); return its type."""
     t = P[s, POT_T + k]

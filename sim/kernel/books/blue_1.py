@@ -7,7 +7,13 @@ blue slot (``decide_blue``); round-file key ``blue``."""
 
 from __future__ import annotations
 
-from sim.kernel.bag import ERR_BLUE_NOT_SEEN, ERR_BLUE_SCRIPT, draw_chip, finish_potion, return_chip
+from sim.kernel.bag import (
+    ERR_BLUE_NOT_SEEN,
+    ERR_BLUE_SCRIPT,
+    draw_chip,
+    finish_potion,
+    return_looked,
+)
 from sim.kernel.books.common import ACTION_ABORT, ACTION_NONE
 from sim.kernel.decisions.decide import decide_blue
 from sim.kernel.event_codes import event_code
@@ -59,9 +65,7 @@ def _look(P, s, t, G, R, SK, SP, SC, FD, rng, E, UF):
     if pick <= -3:
         P[s, F_SCRIPT_ERR] = ERR_BLUE_SCRIPT if pick == -3 else ERR_BLUE_NOT_SEEN
         pick = -1
-    for i in range(m):
-        if i != pick:
-            return_chip(P, s, looked[i])
+    return_looked(P, s, looked, m, pick)
     if pick >= 0:
         record(E, G, s, EV_BLUE_PICK, looked[pick], 0, 0)
         return pick

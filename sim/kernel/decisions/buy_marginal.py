@@ -105,10 +105,17 @@ def draw_chance(n1, n2, n3, stop):
 
 @kernel
 def equal_chance(n, p, m, q):
-    """P(X = Y) for independent X ~ Binomial(n, p) and Y ~ Binomial(m, q)."""
+    """P(X = Y) for independent X ~ Binomial(n, p) and Y ~ Binomial(m, q).
+
+    C(n, j) and C(m, j) are carried along as j grows by comb's own step, so each is comb's to
+    the last bit, without its loop."""
     out = 0.0
+    cn = 1.0  # C(n, j)
+    cm = 1.0  # C(m, j)
     for j in range(min(n, m) + 1):
-        out += comb(n, j) * p ** j * (1 - p) ** (n - j) * comb(m, j) * q ** j * (1 - q) ** (m - j)
+        out += cn * p ** j * (1 - p) ** (n - j) * cm * q ** j * (1 - q) ** (m - j)
+        cn = cn * (n - j) / (j + 1)
+        cm = cm * (m - j) / (j + 1)
     return out
 
 

@@ -8,6 +8,8 @@ choices every game asks (draw, flask, blue, yellow, red, explosion, buying, rubi
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.kernel.decisions.slot_call import call_slot
 from sim.kernel.decisions.slots import (
     BOOK_DECLINE,
@@ -108,18 +110,27 @@ def book_answer(P, s, q, arg, G, R, SK, SP, SC, rng, UF):
     return ok, a
 
 
-@kernel
+def next_values() -> np.ndarray:
+    """Per chip type, the next-higher chip of its colour (white 1 -> 2 -> 3; green, blue, red,
+    yellow 1 -> 2 -> 4), or -1 (orange, purple, black, locoweed and the top values have none)."""
+    out = np.full(N_TYPES, -1, dtype=np.int64)
+    for t in range(N_TYPES):
+        if TYPE_COLOUR[t] in (ORANGE, PURPLE, BLACK, LOCOWEED):
+            continue
+        higher = [u for u in range(N_TYPES)
+                  if TYPE_COLOUR[u] == TYPE_COLOUR[t] and TYPE_VALUE[u] > TYPE_VALUE[t]]
+        out[t] = min(higher, key=lambda u: TYPE_VALUE[u], default=-1)
+    return out
+
+
+NEXT_VALUE = next_values()
+
+
+@kernel(inline=True)
 def next_value_type(t):
-    """The next-higher chip of t's colour (white 1 -> 2 -> 3; green, blue, red, yellow 1 -> 2 ->
-    4), or -1 (orange, purple, black, locoweed and the top values have none)."""
-    c = TYPE_COLOUR[t]
-    v = TYPE_VALUE[t]
-    if c == ORANGE or c == PURPLE or c == BLACK or c == LOCOWEED:
-        return -1
-    for u in range(N_TYPES):
-        if TYPE_COLOUR[u] == c and TYPE_VALUE[u] > v:
-            return u  # types of a colour are listed by value
-    return -1
+    """The next-higher chip of t's colour, or -1 (``next_values``: a table, asked per chip a card
+    looks at)."""
+    return NEXT_VALUE[t]
 
 
 @kernel

@@ -6,6 +6,8 @@ expected-value rule (``ev``) that weighs one more chip against stopping. Used by
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.kernel.bowl import in_bowl
 from sim.kernel.decisions.slots import (
     P_DIE_VALUE,
@@ -35,6 +37,7 @@ from sim.kernel.layout import (
     G_NP,
     G_ROUND,
     G_SEEN,
+    MAX_CHIPS,
     POT_P,
     R_COINS,
     R_LAST,
@@ -101,9 +104,12 @@ def current_reward(P, s):
 def best_seen_reward(P, s, G):
     """The furthest reward space among the other players' finished, intact potions of this round
     that seat s may see (``G_SEEN``: the information model), or -1 if none."""
+    seen = G[G_SEEN] & ~(1 << s)
     best = -1
+    if seen == 0:  # the usual case while brewing at the same time: nothing to look at
+        return best
     for o in range(G[G_NP]):
-        if o != s and (G[G_SEEN] >> o) & 1 and P[o, F_DONE] != 0 and P[o, F_EXPLODED] == 0:
+        if (seen >> o) & 1 and P[o, F_DONE] != 0 and P[o, F_EXPLODED] == 0:
             best = max(best, P[o, F_REWARD])
     return best
 
@@ -150,8 +156,9 @@ def one_step_ev_draws(P, s, G, R, SP):
     send a white straight back (the reward then stays); a blue chip's look is not counted. With
     a die value (``P_DIE_VALUE``) and another player's finished potion in sight (sequential or
     synchronized brewing), an intact potion that reaches the best one seen also earns the die.
-    With a press value the score gap moves the bar (``press_shift``). Where no white can explode
-    the pot, a bound often settles it without weighing each chip (``surely_draws``).
+    With a press value the score gap moves the bar (``press_shift``). A lower bound often settles
+    it without weighing each chip (``surely_draws``), and the sum weighted by counts does unless
+    it lies within rounding of the bar (``side_of_bar``); only then is each chip weighed here.
 
     Once a chip lies on the last space (Herb Witches, ``in_bowl``) a chip drawn goes into the
     overflow bowl, which scores half its value (rounded down): the potion is worth the last
@@ -180,8 +187,12 @@ def one_step_ev_draws(P, s, G, R, SP):
     # a full flask set to a value V > 0 sends a non-exploding white of value >= V straight back
     flask_v = SP[s, SLOT_FLASK, 0] if P[s, F_FLASK] != 0 and SP[s, SLOT_FLASK, 0] > 0 else 1e9
     bar = now - press_shift(P, s, G, R, SP) + 1e-12  # what the expected value must beat
-    if not bowl and surely_draws(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
-        return True
+    if not bowl:
+        if surely_draws(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
+            return True
+        side = side_of_bar(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best)
+        if side != 0:
+            return side > 0
     exp = 0.0
     for t in range(N_TYPES):
         cnt = P[s, BAGCNT + t]
@@ -247,3 +258,72 @@ def surely_draws(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
     # covers the rounding of the product as it did the quotient's)
     sum_low = (n - back - boom) * low + back * now + boom * max(vp, coins)
     return sum_low - 1e-9 * (n + abs(sum_low)) > bar * n
+
+
+# a chip's count in the field of its move (8 bits a field: a bag holds at most MAX_CHIPS = 64
+# chips), summed over the bag by ``side_of_bar``; a red chip's field before its pumpkin bonus,
+# which moves every red field at once, and a white's 0 (a white is weighed by its own rule)
+MOVE_BITS = 8
+MOVE_FIELDS = 1 + max(int(v) + (2 if TYPE_COLOUR[t] == RED else 0)  # to the furthest move
+                      for t, v in enumerate(TYPE_VALUE))
+assert MOVE_FIELDS * MOVE_BITS <= 63 and MAX_CHIPS < 1 << MOVE_BITS
+MOVE_TALLY = np.array([0 if TYPE_COLOUR[t] in (WHITE, RED) else 1 << (MOVE_BITS * int(v))
+                       for t, v in enumerate(TYPE_VALUE)], dtype=np.int64)
+RED_TALLY = np.array([1 << (MOVE_BITS * int(v)) if TYPE_COLOUR[t] == RED else 0
+                      for t, v in enumerate(TYPE_VALUE)], dtype=np.int64)
+
+
+@kernel(inline=True)
+def side_of_bar(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
+    """1 if ``one_step_ev_draws``'s expected value (without the bowl) is surely above ``bar``, -1
+    if surely not, 0 if the two are too close to tell without the rule's own sum.
+
+    The same terms as the rule's sum, each chip's worth times its count, compared with ``bar``
+    times the bag's size: no division, and the chips that move as far (every chip but a white
+    that explodes the pot or goes back with the flask) weighed together, their counts added up
+    by move in one pass (``MOVE_TALLY``). The sums differ from the rule's by rounding only, far
+    below the margin (1e-9 of the bag's size times the largest worth or the bar).
+    """
+    acc = 0
+    red = 0
+    for t in range(N_TYPES):
+        acc += P[s, BAGCNT + t] * MOVE_TALLY[t]
+        red += P[s, BAGCNT + t] * RED_TALLY[t]
+    no = P[s, F_NORANGE]
+    acc += red << (MOVE_BITS * (2 if no >= 3 else (1 if no >= 1 else 0)))
+    anchor = P[s, F_ANCHOR]
+    last = R[R_LAST]
+    tot = 0.0
+    big = abs(bar)
+    back = 0  # whites the flask sends back
+    for t in range(3):  # the white types w1, w2, w3
+        cnt = P[s, BAGCNT + t]
+        if cnt == 0:
+            continue
+        v = TYPE_VALUE[t]
+        if P[s, F_WHITE] + v > P[s, F_LIMIT]:
+            g = space_value(R, min(min(anchor + v, last) + 1, 53), True, cv, rv, vv)
+            tot += cnt * g
+            big = max(big, abs(g))
+        elif v >= flask_v:
+            back += cnt
+        else:
+            acc += cnt << (MOVE_BITS * v)
+    if back > 0:
+        tot += back * now
+        big = max(big, abs(now))
+    for m in range(1, MOVE_FIELDS):  # every move, a move no chip makes weighed 0 times: no branch
+        cnt = (acc >> (MOVE_BITS * m)) & ((1 << MOVE_BITS) - 1)
+        sp = min(min(anchor + m, last) + 1, 53)
+        g = space_value(R, sp, False, cv, rv, vv)
+        if best >= 0 and sp >= best:
+            g += dv
+        tot += cnt * g
+        big = max(big, abs(g))
+    margin = 1e-9 * n * big
+    diff = tot - bar * n
+    if diff > margin:
+        return 1
+    if diff < -margin:
+        return -1
+    return 0
