@@ -28,9 +28,10 @@ them (``tests/test_numba_patches.py`` plays the same games with them on and off)
   Used by the round's phases and the brewing path's placement (``sim.kernel.round``,
   ``evaluation``, ``brew``, ``brewing``). Measured before ``live-map`` (2026-12-07, the warmup's
   game step from an empty cache, CPU s from getrusage, runs of the two trees one after the
-  other): 159 and 163 CPU s without it, 103 and 118 with it; Numba's front end shrinks, LLVM
-  grows (the phases' code is optimised again in each library that links it); games per second
-  unchanged (12 paired runs on one thread, median ratio 1.00).
+  other): 159 and 163 CPU s without it, 103 and 118 with it (with ``live-map``, which already
+  shortens a big function's front end: 149 without, 133 with, one run each); Numba's front end
+  shrinks, LLVM grows (the phases' code is optimised again in each library that links it);
+  games per second unchanged (12 paired runs on one thread, median ratio 1.00).
 
 They are on when Numba and llvmlite are the minor versions they were proven on (:data:`PROVEN`,
 the versions ``pyproject.toml`` pins) and ``QUACKS_NUMBA_PATCHES`` is not ``off``
