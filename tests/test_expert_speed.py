@@ -404,8 +404,9 @@ def potion_states(m: int, seed: int):
 
 
 @njit
-def _sure(P, s, G, R, SP):
-    """``surely_draws`` with the arguments ``one_step_ev_draws`` gives it (no bowl)."""
+def _rule_args(P, s, G, R, SP):
+    """The arguments ``one_step_ev_draws`` gives its shortcuts (no bowl): the value of stopping
+    now, the flask's value, the coin, ruby, VP and die values and the best reward seen."""
     cv = round_param(SP, s, S.SLOT_STOP, G)
     rv, vv = SP[s, S.SLOT_STOP, S.P_RUBY_VALUE], SP[s, S.SLOT_STOP, S.P_VP_VALUE]
     dv = SP[s, S.SLOT_STOP, S.P_DIE_VALUE]
@@ -415,6 +416,13 @@ def _sure(P, s, G, R, SP):
         now += dv
     flask_v = SP[s, S.SLOT_FLASK, 0] if P[s, L.F_FLASK] != 0 and SP[s, S.SLOT_FLASK, 0] > 0 \
         else 1e9
+    return now, flask_v, cv, rv, vv, dv, best
+
+
+@njit
+def _sure(P, s, G, R, SP):
+    """``surely_draws`` with the arguments ``one_step_ev_draws`` gives it (no bowl)."""
+    now, flask_v, cv, rv, vv, dv, best = _rule_args(P, s, G, R, SP)
     bar = now - press_shift(P, s, G, R, SP) + 1e-12
     return surely_draws(P, s, R, bar, now, P[s, L.F_NBAG], flask_v, cv, rv, vv, dv, best)
 
@@ -440,15 +448,7 @@ def test_the_stop_rule_decides_as_when_it_weighed_every_chip(spec):
 @njit
 def _side(P, s, G, R, SP, bar):
     """``side_of_bar`` with the arguments ``one_step_ev_draws`` gives it (no bowl) but ``bar``."""
-    cv = round_param(SP, s, S.SLOT_STOP, G)
-    rv, vv = SP[s, S.SLOT_STOP, S.P_RUBY_VALUE], SP[s, S.SLOT_STOP, S.P_VP_VALUE]
-    dv = SP[s, S.SLOT_STOP, S.P_DIE_VALUE]
-    best = best_seen_reward(P, s, G) if dv > 0 else -1
-    now = space_value(R, current_reward(P, s), False, cv, rv, vv)
-    if best >= 0 and current_reward(P, s) >= best:
-        now += dv
-    flask_v = SP[s, S.SLOT_FLASK, 0] if P[s, L.F_FLASK] != 0 and SP[s, S.SLOT_FLASK, 0] > 0 \
-        else 1e9
+    now, flask_v, cv, rv, vv, dv, best = _rule_args(P, s, G, R, SP)
     return side_of_bar(P, s, R, bar, now, P[s, L.F_NBAG], flask_v, cv, rv, vv, dv, best)
 
 
