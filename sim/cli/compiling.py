@@ -34,17 +34,17 @@ class Step:
 
 
 STEPS: dict[str, Step] = {
-    "sim/kernel/potions.potion_histograms": Step("the potion kernel", 75, 99),
-    "sim/kernel/potions.potion_forced": Step("the forced-draws kernel", 73, 98),
-    "sim/kernel/game.play_games": Step("the game kernel", 190, 297),
-    "sim/kernel/game.play_game": Step("the replay kernel", 159, 206),
-    "sim/kernel/round.play_rounds": Step("the scripted-round kernel", 146, 152),
-    OPTIMAL_ENTRY: Step("the optimal stopper", 104, 146),
+    "sim/kernel/potions.potion_histograms": Step("the potion kernel", 56, 106),
+    "sim/kernel/potions.potion_forced": Step("the forced-draws kernel", 48, 105),
+    "sim/kernel/game.play_games": Step("the game kernel", 141, 316),
+    "sim/kernel/game.play_game": Step("the replay kernel", 110, 225),
+    "sim/kernel/round.play_rounds": Step("the scripted-round kernel", 94, 171),
+    OPTIMAL_ENTRY: Step("the optimal stopper", 71, 153),
 }
 # Every entry at once, as ``quacks warmup`` compiles them (its order; with the master strategy's
 # decisions and the report statistics): the entries share most of their functions (the game
 # kernel compiles the scripted round, the potion kernel the brewing), so far less than the sum.
-EVERY_STEP = Step("every kernel", 219, 320)
+EVERY_STEP = Step("every kernel", 154, 339)
 
 
 def step_of(entry: str) -> Step:
