@@ -25,16 +25,11 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from lineups import LINEUPS
 
 from sim.api.game import play_batch, result_buffer
 from sim.rules.ruleset import load_ruleset
 from strategies.builtin import parse_strategy
-
-LINEUPS = {
-    4: ["threshold", "threshold:t=5", "threshold:t=7", "random"],
-    3: ["threshold", "threshold:t=5", "random"],
-    2: ["threshold", "random"],
-}
 
 # The parts of a game, by the compiled functions a profile names (the first part whose words
 # are in a function's name takes its samples; inlined code counts in the function it is in)

@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_games import LINEUPS  # the lineups bench_games.py times
+from lineups import LINEUPS  # the lineups bench_games.py times
 
 ROOT = Path(__file__).resolve().parent.parent
 

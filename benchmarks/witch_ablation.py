@@ -34,7 +34,7 @@ import time
 
 import numba
 import numpy as np
-from bench_games import LINEUPS  # the lineup bench_games.py times
+from lineups import LINEUPS  # the lineups bench_games.py times
 
 from sim.api.game import play_batch
 from sim.kernel.decisions.slots import SLOT_WITCH, WITCH_NEVER
