@@ -99,10 +99,10 @@ def cache_base() -> str:
     """The folder of the on-disk cache: ``$NUMBA_CACHE_DIR/quacks-sim`` when that is set,
     otherwise ``~/.cache/quacks-sim`` (``$XDG_CACHE_HOME`` honoured); ``quacks-sim-patches-off``
     in place of ``quacks-sim`` when ``QUACKS_NUMBA_PATCHES`` turns the Numba patches off (their
-    code is far slower: :mod:`sim.kernel.patch_switch`). With a user's rules file loaded, the
+    code is far slower: :mod:`sim.patch_switch`). With a user's rules file loaded, the
     functions that depend on it are cached in a folder ``rules-<hash>`` inside it
     (:func:`cache_folder`)."""
-    from sim.kernel.patch_switch import switched_off
+    from sim.patch_switch import switched_off
 
     name = "quacks-sim" if switched_off() is None else "quacks-sim-patches-off"
     env = os.environ.get("NUMBA_CACHE_DIR")

@@ -24,8 +24,8 @@ LAYERS = {"sim.rules": 0, "sim.kernel": 1, "strategies": 2, "sim.api": 3, "sim.s
           "sim.questions": 5, "sim.cli": 6}
 STATS = "sim.stats"  # a leaf utility: imports only itself; imported by STATS_USERS
 STATS_USERS = ("sim.api", "sim.study", "sim.questions", "sim.cli")
-# package start-up, the Numba cache location and the release number
-INFRASTRUCTURE = {"sim", "sim.numba_cache", "sim.release"}
+# package start-up, the Numba cache location, the Numba patches' switch and the release number
+INFRASTRUCTURE = {"sim", "sim.numba_cache", "sim.patch_switch", "sim.release"}
 
 # User strategy files import the slot constants from strategies.slots (a contract); the project
 # itself imports them from where they live, sim.kernel.decisions.slots.

@@ -17,7 +17,7 @@ import pytest
 
 from sim import numba_cache
 from sim.kernel import numba_patches as gate
-from sim.kernel.patch_switch import SWITCH
+from sim.patch_switch import SWITCH
 
 ROOT = Path(__file__).resolve().parent.parent
 PROVEN_HERE = {"numba": "0.68.1", "llvmlite": "0.50.0"}

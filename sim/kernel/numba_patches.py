@@ -35,7 +35,7 @@ them (``tests/test_numba_patches.py`` plays the same games with them on and off)
 
 They are on when Numba and llvmlite are the minor versions they were proven on (:data:`PROVEN`,
 the versions ``pyproject.toml`` pins) and ``QUACKS_NUMBA_PATCHES`` is not ``off``
-(:mod:`sim.kernel.patch_switch`); otherwise all of them are off, and one note says so on stderr,
+(:mod:`sim.patch_switch`); otherwise all of them are off, and one note says so on stderr,
 once per process (:data:`OFF` says why). Measured on the reference machine (2 cores, numba
 0.68.1, an empty cache, ``QUACKS_NUMBA_PATCHES=off``): compiling the game kernel took 735 s of
 CPU instead of 229 s (2026-12-07, under load; with only the inline copy off, 566 s: Numba's
@@ -72,7 +72,7 @@ from numba import types
 from numba.core import analysis, ir_utils
 
 from sim.kernel import inline_copy
-from sim.kernel.patch_switch import switched_off
+from sim.patch_switch import switched_off
 
 # the minor versions the patches were proven on (benchmarks/game_checksums.py --check with them
 # on, tests/test_numba_patches.py on against off); pyproject.toml pins numba and llvmlite to them
