@@ -57,6 +57,7 @@ from sim.kernel.layout import (
 )
 from sim.kernel.numba_patches import NO_NRT
 from sim.rules.chips import N_TYPES, TYPE_COLOUR
+from sim.rules.track import SPOON
 
 _JIT = {"cache": True, "error_model": "numpy", "inline": "always", **NO_NRT}
 
@@ -125,7 +126,7 @@ def reward_space(P, s):
     """The reward space seat s's potion would score if it stopped now."""
     n = P[s, F_NPOT]
     last = P[s, POT_P + n - 1] if n > 0 else P[s, F_START]
-    return min(last + 1, 53)
+    return min(last + 1, SPOON)
 
 
 @njit(**_JIT)

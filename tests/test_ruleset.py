@@ -14,6 +14,12 @@ from sim.api.rules_array import rules_scalars
 from sim.kernel.layout import R_FLASK_REUSE, R_LIMIT
 from sim.rules import chips
 from sim.rules.ruleset import BUILTIN_DIR, RulesetError, load_ruleset
+from sim.rules.track import SPOON, TRACK_LEN
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "shared/rules"
 COMPONENT_DATA = RULES_DIR / "component-data.md"
@@ -336,7 +342,7 @@ def test_track_compact_form(doc, base):
     s2 = section(doc, "## 2. Pot (cauldron) board")
     coins, vp, ruby = (compact_list(s2, "COINS"), compact_list(s2, "VP"),
                        compact_list(s2, "RUBY_IDX"))
-    assert len(coins) == len(vp) == 54
+    assert len(coins) == len(vp) == TRACK_LEN
     assert base.coins.tolist() == coins
     assert base.vp.tolist() == vp
     assert sorted(base.data["track"]["ruby_spaces"]) == sorted(ruby)
@@ -353,7 +359,20 @@ def test_track_table_rows(doc, base):
         i, c, v, r = int(row[0]), int(row[1]), int(row[2]), row[3] == "R"
         seen.add(i)
         assert (base.coins[i], base.vp[i], bool(base.ruby[i])) == (c, v, r), i
-    assert seen == set(range(54))
+    assert seen == set(range(TRACK_LEN))
+
+
+def test_the_track_declaration_is_the_rulesets_track_table():
+    """The kernels' track size (``sim.rules.track``, compiled in) is that of every built-in
+    ruleset's ``[track]`` table, read from the file (not through the schema, which checks against
+    the same declaration): a space more or less in the table fails here."""
+    tables = {p.stem: t for p in BUILTIN_DIR.glob("*.toml")
+              if (t := tomllib.loads(p.read_text(encoding="utf-8")).get("track"))}
+    assert "base" in tables
+    for name, track in tables.items():
+        assert len(track["coins"]) == len(track["vp"]) == TRACK_LEN, name
+        assert track["last_chip_space"] + 1 == SPOON == TRACK_LEN - 1, name
+        assert max(track["ruby_spaces"]) < SPOON, name
 
 
 def test_rat_tails(doc, base):

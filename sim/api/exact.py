@@ -21,9 +21,9 @@ import numpy as np
 from sim.api.errors import TooLargeError
 from sim.kernel.decisions import slots as S
 from sim.rules.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
+from sim.rules.track import SPOON
 
 MAX_STATES = 60_000  # product of (count + 1) over chip types: sub-bags the recursion may visit
-SPOON = 53
 
 
 @dataclass(frozen=True)

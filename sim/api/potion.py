@@ -28,11 +28,11 @@ from sim.rules import chips
 from sim.rules.book_files import chosen_flag
 from sim.rules.chip_limits import parse_chips_capped
 from sim.rules.ruleset import SET_COLOURS, Ruleset
+from sim.rules.track import TRACK_LEN
 from sim.stats.intervals import mean_ci, t_ci, wilson
 from strategies.builtin import DEFAULT_COIN_VALUE, blank_arrays, parse_stop_policy, parse_strategy
 from strategies.registry import slot_table
 
-SPOON = 53
 DEFAULT_CHUNKS = 64
 PIECE_SECONDS = 0.25  # sample() works in pieces this long: Ctrl-C and progress between them
 OPTIMAL_PIECE_SECONDS = 30.0  # the optimal stopper's memo restarts with every piece
@@ -173,7 +173,7 @@ def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
             progress(done, n)
         # the next piece: about piece_seconds at the rate just seen (at most 8 times bigger)
         step = max(1, min(8 * m, int(m * piece_seconds / dt) if dt > 0 else 8 * m))
-    return hist if full else hist[:54]
+    return hist if full else hist[:TRACK_LEN]
 
 
 def is_optimal(q: PotionQuery) -> bool:
@@ -236,7 +236,7 @@ def exact(q: PotionQuery) -> np.ndarray:
 
 def dist_to_hist(dist: dict) -> np.ndarray:
     """An exact {(reward space, exploded): p} distribution as a [reward space, outcome] array."""
-    out = np.zeros((54, N_OUTCOMES), dtype=np.float64)
+    out = np.zeros((TRACK_LEN, N_OUTCOMES), dtype=np.float64)
     for (space, exploded), p in dist.items():
         out[space, exploded] += float(p)
     return out
@@ -247,7 +247,8 @@ def outcome_values(q: PotionQuery, coin_value: float, ruby_value: float) -> np.n
     ``ruby_value``; an exploded pot takes the better of VP and coins, a protected explosion (blue
     Set 2) is worth what an intact potion is): what the optimal stopper maximises."""
     base = exact_setup(q, "never", coin_value=coin_value, ruby_value=ruby_value)
-    return np.array([[base.value(sp, 0), base.value(sp, 1), base.value(sp, 0)] for sp in range(54)])
+    return np.array([[base.value(sp, 0), base.value(sp, 1), base.value(sp, 0)]
+                     for sp in range(TRACK_LEN)])
 
 
 def hist_value(hist: np.ndarray, values: np.ndarray, *, is_exact: bool):
@@ -256,7 +257,7 @@ def hist_value(hist: np.ndarray, values: np.ndarray, *, is_exact: bool):
     (``sample(full=True)``) adds the VP each potion's chips scored while brewing, whatever its
     outcome (scored at once, not part of an exploded pot's choice); its interval is from each
     potion's value in all (the chips' VP summed by reward space gives the covariance)."""
-    cells = hist[:54]
+    cells = hist[:TRACK_LEN]
     if is_exact:
         return float((cells * values).sum() / cells.sum()), None
     if not scores_while_brewing(hist):
@@ -265,7 +266,8 @@ def hist_value(hist: np.ndarray, values: np.ndarray, *, is_exact: bool):
     brew = brewing_counts(hist)
     b = np.arange(len(brew), dtype=np.float64)
     s1 = float((cells * values).sum() + (b * brew).sum())
-    s2 = float((cells * values ** 2).sum() + 2 * (values * hist[BREW_SUM_AT:BREW_SUM_AT + 54]).sum()
+    s2 = float((cells * values ** 2).sum()
+               + 2 * (values * hist[BREW_SUM_AT:BREW_SUM_AT + TRACK_LEN]).sum()
                + (b * b * brew).sum())
     ev, ci = t_ci(s1, s2, float(cells.sum()))
     return ev, list(ci)
@@ -328,12 +330,12 @@ def regret(q: PotionQuery, rules: list[str] | tuple[str, ...] = DEFAULT_COMPARE,
             hist = (sample_optimal(qq, m, seed, full=True) if kind == S.STOP_OPTIMAL
                     else sample(qq, m, seed, full=True))
             ev, ci = hist_value(hist, values, is_exact=False)
-            hist = hist[:54]
+            hist = hist[:TRACK_LEN]
             row = {"rule": rule, "exact": False, "expected_value": ev, "expected_value_ci": ci,
                    "n": int(hist.sum())}
         tot = hist.sum()
         row["p_explode"] = float(hist[:, 1:].sum() / tot)
-        row["expected_reward_space"] = float((hist.sum(axis=1) * np.arange(54)).sum() / tot)
+        row["expected_reward_space"] = float((hist.sum(axis=1) * np.arange(TRACK_LEN)).sum() / tot)
         rows.append(row)
         if progress is not None:
             progress(len(rows), len(rules))
@@ -354,17 +356,17 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
     card that scores as a chip is placed); without them the expected VP is the space's."""
     rs = q.ruleset
     full = hist
-    rows = hist[54:] if hist.shape[0] > 54 else None
-    hist = hist[:54]
+    rows = hist[TRACK_LEN:] if hist.shape[0] > TRACK_LEN else None
+    hist = hist[:TRACK_LEN]
     total = float(hist.sum())
     probs = hist / total
-    spaces = np.arange(54)
+    spaces = np.arange(TRACK_LEN)
     p_explode = float(probs[:, 1:].sum())  # a protected pot exploded too
     reward_w = hist.sum(axis=1)
     coins_mean = float((probs.sum(axis=1) * rs.coins).sum())
     vp_values, vp_weights = rs.vp, reward_w
     if rows is not None:  # each potion's VP in all
-        vp_weights = rows[VP_AT - 54:BREW_AT - 54].sum(axis=1)
+        vp_weights = rows[VP_AT - TRACK_LEN:BREW_AT - TRACK_LEN].sum(axis=1)
         vp_values = np.arange(len(vp_weights))
     vp_mean = float((vp_values * vp_weights).sum() / total)
     out = {
@@ -404,11 +406,11 @@ def summarize(hist: np.ndarray, q: PotionQuery, *, is_exact: bool, seed: int | N
         out["p_bowl_ci"] = list(wilson(by_b.sum(), int(total)))
     key = (lambda x: float(x)) if is_exact else (lambda x: int(x))
     out["distribution"] = {
-        "intact": {str(s): key(hist[s, 0]) for s in range(54) if hist[s, 0] > 0},
-        "exploded": {str(s): key(hist[s, 1]) for s in range(54) if hist[s, 1] > 0},
+        "intact": {str(s): key(hist[s, 0]) for s in range(TRACK_LEN) if hist[s, 0] > 0},
+        "exploded": {str(s): key(hist[s, 1]) for s in range(TRACK_LEN) if hist[s, 1] > 0},
     }
     if chosen_flag("protects", rs.data["books"]):  # explosions protected: VP and coins
-        out["distribution"]["protected"] = {str(s): key(hist[s, 2]) for s in range(54)
+        out["distribution"]["protected"] = {str(s): key(hist[s, 2]) for s in range(TRACK_LEN)
                                             if hist[s, 2] > 0}
         out["p_protected"] = float(probs[:, 2].sum())
         if not is_exact:

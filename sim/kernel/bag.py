@@ -38,6 +38,7 @@ from sim.kernel.layout import (
 )
 from sim.kernel.rng import randint
 from sim.rules.chips import N_COLOURS, N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
+from sim.rules.track import SPOON
 
 # Script errors (F_SCRIPT_ERR)
 ERR_DRAW_NOT_IN_BAG = 1
@@ -74,7 +75,7 @@ def empty_pot(P, s, start, limit):
     P[s, F_ANCHOR] = start
     P[s, F_LIMIT] = limit
     P[s, F_BASE_LIMIT] = limit
-    P[s, F_REWARD] = min(start + 1, 53)
+    P[s, F_REWARD] = min(start + 1, SPOON)
 
 
 @kernel(inline=True)
@@ -221,9 +222,9 @@ def finish_potion(P, s, reason, E, G):
     P[s, F_STOPREASON] = reason
     n = P[s, F_NPOT]
     if n == 0:
-        P[s, F_REWARD] = min(P[s, F_START] + 1, 53)
+        P[s, F_REWARD] = min(P[s, F_START] + 1, SPOON)
     else:
-        P[s, F_REWARD] = min(P[s, POT_P + n - 1] + 1, 53)
+        P[s, F_REWARD] = min(P[s, POT_P + n - 1] + 1, SPOON)
     record(E, G, s, EV_STOP, reason, P[s, F_REWARD], P[s, F_WHITE])
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from sim.kernel.event_codes import EVENT_CONSTANTS, EVENT_ROW
 from sim.kernel.fields import Field, Table, numbered, spare
 from sim.rules.card_numbers import N_CARDS
+from sim.rules.track import TRACK_LEN
 
 MAX_POT = 64
 MAX_CHIPS = 64
@@ -199,9 +200,9 @@ RULES = Table("R_", [
     Field("teams", doc="1: teams of two share a cauldron (players t and t + n/2)"),
     Field("bowl", doc="1: the overflow bowl (Herb Witches): chips drawn after the last space go "
                       "to it"),
-    Field("coins", 54, doc="coins of each pot space"),
-    Field("vp", 54, doc="VP of each pot space"),
-    Field("ruby", 54, doc="1 if the space shows a ruby"),
+    Field("coins", TRACK_LEN, doc="coins of each pot space"),
+    Field("vp", TRACK_LEN, doc="VP of each pot space"),
+    Field("ruby", TRACK_LEN, doc="1 if the space shows a ruby"),
     Field("price", 20, doc="price of each chip type with this ruleset's books (-1 not sold)"),
     Field("book_round", 9, doc="first round a colour's book is out"),
     spare(1),

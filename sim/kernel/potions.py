@@ -37,6 +37,7 @@ from sim.kernel.layout import (
     R_VP,
 )
 from sim.kernel.rng import CHOICE_STREAM, N_STREAMS, stream_seed
+from sim.rules.track import TRACK_LEN
 
 BOWL_ROWS = 32  # histogram rows for the overflow bowl's VP (the last one: that many or more)
 # histogram rows for the VP a potion scores: its reward space's, its bowl's and what its chips
@@ -46,10 +47,10 @@ BOWL_ROWS = 32  # histogram rows for the overflow bowl's VP (the last one: that 
 # of a potion's value and its chips' VP: ``quacks thresholds``' value interval)
 VP_ROWS = 128
 BREW_ROWS = 64
-VP_AT = 54 + BOWL_ROWS
+VP_AT = TRACK_LEN + BOWL_ROWS
 BREW_AT = VP_AT + VP_ROWS
 BREW_SUM_AT = BREW_AT + BREW_ROWS
-HIST_ROWS = BREW_SUM_AT + 54
+HIST_ROWS = BREW_SUM_AT + TRACK_LEN
 # the player fields a rule keeps across rounds (red Set 2's chips beside the pot), as the layout
 # declares them (``reset="single"``): a single potion starts them at 0
 SINGLE_ZEROED = np.array(PLAYER.reset_entries("single"), dtype=np.int64)
@@ -128,7 +129,7 @@ def run_chunk(seed, lo, hi, P, G, R, SK, SP, SC, FD, rng, E, bag, counts, start,
         hist[P[0, F_REWARD], outcome] += 1
         vp = R[R_VP + P[0, F_REWARD]] + P[0, F_SCORE]
         if P[0, F_BOWL_N] > 0:
-            hist[54 + min(bowl_vp(P, 0), BOWL_ROWS - 1), outcome] += 1
+            hist[TRACK_LEN + min(bowl_vp(P, 0), BOWL_ROWS - 1), outcome] += 1
             vp += bowl_vp(P, 0)
         hist[VP_AT + min(max(vp, 0), VP_ROWS - 1), outcome] += 1
         brewed = min(max(P[0, F_SCORE], 0), BREW_ROWS - 1)

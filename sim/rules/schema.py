@@ -10,9 +10,9 @@ from typing import Any
 from sim.rules import chips
 from sim.rules.book_files import BOOK_LISTENERS, USER_BOOKS
 from sim.rules.books import implemented_sets
+from sim.rules.track import SPOON, TRACK_LEN
 
 BUILTIN_DIR = Path(__file__).parent / "rulesets"
-TRACK_LEN = 54
 MAX_ROUNDS = 20
 DIE_FACES = ("vp1", "vp2", "ruby", "droplet", "pumpkin")
 FACE_VP1, FACE_VP2, FACE_RUBY, FACE_DROPLET, FACE_PUMPKIN = range(5)
@@ -157,10 +157,10 @@ SCHEMA: dict[str, dict[str, tuple[str, Any]]] = {
                       lambda v: isinstance(v, list) and len(v) == 12 and all(map(_glass_bonus, v))),
     },
     "track": {
-        "last_chip_space": _int_range(52, 52),
+        "last_chip_space": _int_range(SPOON - 1, SPOON - 1),
         "coins": _int_list(TRACK_LEN, 0, 1000),
         "vp": _int_list(TRACK_LEN, 0, 1000),
-        "ruby_spaces": _int_list(None, 1, TRACK_LEN - 1),
+        "ruby_spaces": _int_list(None, 1, SPOON),
     },
     "rats": {
         "tails": _int_list(None, 0, 1000),

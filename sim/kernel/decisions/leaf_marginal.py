@@ -59,6 +59,7 @@ from sim.kernel.layout import (
     R_VP,
 )
 from sim.rules.chips import N_TYPES, TYPE_COLOUR, WHITE
+from sim.rules.track import TRACK_LEN
 
 
 @kernel(nrt=True)
@@ -93,16 +94,16 @@ def shifted_leaf_table(P, s, G, R, SP, shift):
     r = G[G_ROUND]
     rv = SP[s, SLOT_STOP, P_RUBY_VALUE]
     rubies = P[s, F_RUBIES]
-    V = np.empty((54, 2), dtype=np.float64)
+    V = np.empty((TRACK_LEN, 2), dtype=np.float64)
     if r >= R[R_ROUNDS]:
         fr = max(R[R_FINAL_RUBIES], 1)
-        for sp in range(54):
+        for sp in range(TRACK_LEN):
             ruby_vp = (rubies + R[R_RUBY + sp]) // fr - rubies // fr
             V[sp, 0] = final_pot_vp(R, sp, False) + ruby_vp
             V[sp, 1] = final_pot_vp(R, sp, True) + ruby_vp
     else:
         g = marginal_purchase_gains(P, s, G, R, SP, MAX_BUDGET) * SP[s, SLOT_STOP, P_LEAF_BUYS]
-        for sp in range(54):
+        for sp in range(TRACK_LEN):
             coins = g[min(R[R_COINS + sp], MAX_BUDGET)]
             V[sp, 0] = R[R_VP + sp] + coins + rv * R[R_RUBY + sp]
             V[sp, 1] = max(R[R_VP + sp], coins) + rv * R[R_RUBY + sp]
@@ -110,7 +111,7 @@ def shifted_leaf_table(P, s, G, R, SP, shift):
     dv = SP[s, SLOT_STOP, P_DIE_VALUE]
     best = best_seen_reward(P, s, G) if dv > 0 else -1
     if best >= 0:  # an intact potion that reaches the best one seen earns the bonus die
-        for sp in range(best, 54):
+        for sp in range(best, TRACK_LEN):
             V[sp, 0] += dv
     if has_model(SP, s):
         if r >= R[R_ROUNDS] and SP[s, SLOT_STOP, P_LAST_SEEN] > 0 and sees_every_other(s, G):
@@ -121,7 +122,7 @@ def shifted_leaf_table(P, s, G, R, SP, shift):
         position_features(P, s, G, x)
         base = margin_of(SP, s, row, x)
         dvp = vp_weight(SP, s, row, G)
-        for sp in range(54):
+        for sp in range(TRACK_LEN):
             for e in range(2):
                 V[sp, e] = win_chance(SP, s, row, base + dvp * V[sp, e])
     return V

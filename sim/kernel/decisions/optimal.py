@@ -53,6 +53,7 @@ from sim.kernel.layout import (
     POT_T,
 )
 from sim.rules.chips import BLUE, N_TYPES, ORANGE, RED, TYPE_COLOUR, TYPE_VALUE, WHITE, YELLOW
+from sim.rules.track import SPOON, TRACK_LEN
 
 MODE_DECIDE, MODE_PLACE, MODE_BLUE = 0, 1, 2
 
@@ -71,9 +72,9 @@ BLUE_ORDER = _blue_order()
 @kernel(nrt=True)
 def prefix_max_values(V):
     """PM[s]: the most any ending on reward space s or before is worth (intact or exploded)."""
-    PM = np.empty(54, dtype=np.float64)
+    PM = np.empty(TRACK_LEN, dtype=np.float64)
     best = -np.inf
-    for sp in range(54):
+    for sp in range(TRACK_LEN):
         best = max(best, V[sp, 0],
                    V[sp, 1])
         PM[sp] = best
@@ -97,14 +98,14 @@ def draw_bound(bag, n, white, anchor, flask, ctx, PM, V):
             elif col == YELLOW:
                 moves += 3 * c
     last = ctx[C_LAST]
-    safe = PM[min(min(anchor + moves, last) + 1, 53)]
+    safe = PM[min(min(anchor + moves, last) + 1, SPOON)]
     ub = 0.0
     boom = 0
     for u in range(N_TYPES):
         c = bag[u]
         if c > 0 and TYPE_COLOUR[u] == WHITE and white + TYPE_VALUE[u] > ctx[C_LIMIT]:
             boom += c
-            ub += c * V[min(min(anchor + TYPE_VALUE[u], last) + 1, 53), 1]
+            ub += c * V[min(min(anchor + TYPE_VALUE[u], last) + 1, SPOON), 1]
     return (ub + (n - boom) * safe) / n
 
 
@@ -121,7 +122,7 @@ def draw_lower_bound(bag, white, anchor, norange, flask, lt, lp, ctx, V):
     if n == 0:
         return -np.inf
     last = ctx[C_LAST]
-    now = V[min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), 0]
+    now = V[min(lp + 1, SPOON) if lt >= 0 else min(ctx[C_START] + 1, SPOON), 0]
     lb = 0.0
     for u in range(N_TYPES):
         c = bag[u]
@@ -134,16 +135,16 @@ def draw_lower_bound(bag, white, anchor, norange, flask, lt, lp, ctx, V):
             move += 2 if norange >= 3 else (1 if norange >= 1 else 0)
         pos = min(anchor + move, last)
         if col == WHITE and white + v > ctx[C_LIMIT]:
-            worth = V[min(pos + 1, 53), 1]
+            worth = V[min(pos + 1, SPOON), 1]
         elif (col == WHITE and flask != 0 and ctx[C_FLASK_V] > 0 and v >= ctx[C_FLASK_V]
               and white + v >= ctx[C_FLASK_MINW]):
             worth = now
         elif col == BLUE and pos < last:
             worth = np.inf
-            for sp in range(min(pos + 1, 53), 54):
+            for sp in range(min(pos + 1, SPOON), TRACK_LEN):
                 worth = min(worth, V[sp, 0])
         else:
-            worth = V[min(pos + 1, 53), 0]
+            worth = V[min(pos + 1, SPOON), 0]
         lb += c * worth
     return lb / n
 
@@ -246,7 +247,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, V, M, h
                         FI[d, X_FLASK] = 0
                     lt_ = FI[d, X_LT]
                     lp_ = FI[d, X_LP]
-                    reward = min(lp_ + 1, 53) if lt_ >= 0 else min(ctx[C_START] + 1, 53)
+                    reward = min(lp_ + 1, SPOON) if lt_ >= 0 else min(ctx[C_START] + 1, SPOON)
                     FF[d, Y_BEST] = V[reward, 0]
                     n = 0
                     for u in range(N_TYPES):
@@ -306,7 +307,7 @@ def dp(mode, t, bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, V, M, h
                     FI[d, X_WHITE] += v
                     exploded = FI[d, X_WHITE] > ctx[C_LIMIT]
                 if exploded:
-                    out = V[min(pos + 1, 53), 1]
+                    out = V[min(pos + 1, SPOON), 1]
                     done = True
                 else:
                     pt_ = FI[d, X_PT]
@@ -396,7 +397,7 @@ def solve(bag, white, anchor, norange, flask, lt, lp, pt, pp, ctx, V, M):
     h0 = setup_hash(ctx, V)
     if M[0] > 0.5 * memo_capacity(M):
         M[:] = 0.0
-    reward = min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53)
+    reward = min(lp + 1, SPOON) if lt >= 0 else min(ctx[C_START] + 1, SPOON)
     stop = V[reward, 0]
     n = 0
     for u in range(N_TYPES):
@@ -433,7 +434,7 @@ def optimal_stop(P, s, G, R, SP, a, b, M):
     white = P[s, F_WHITE]
     anchor = P[s, F_ANCHOR]
     norange = min(P[s, F_NORANGE], 3)
-    stop = V[min(lp + 1, 53) if lt >= 0 else min(ctx[C_START] + 1, 53), 0]
+    stop = V[min(lp + 1, SPOON) if lt >= 0 else min(ctx[C_START] + 1, SPOON), 0]
     if draw_lower_bound(bag, white, anchor, norange, P[s, F_FLASK], lt, lp, ctx, V) > stop + 1e-12:
         return 1  # drawing once then stopping already beats stopping: so does the optimum
     limit = SP[s, SLOT_STOP, P_OPT_MAX_SUBBAGS]

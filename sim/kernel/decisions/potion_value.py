@@ -52,6 +52,7 @@ from sim.rules.chips import (
     TYPE_VALUE,
     WHITE,
 )
+from sim.rules.track import SPOON
 
 
 @kernel(inline=True)
@@ -96,8 +97,8 @@ def current_reward(P, s):
     """Reward space if the potion stopped now."""
     n = P[s, F_NPOT]
     if n == 0:
-        return min(P[s, F_START] + 1, 53)
-    return min(P[s, POT_P + n - 1] + 1, 53)
+        return min(P[s, F_START] + 1, SPOON)
+    return min(P[s, POT_P + n - 1] + 1, SPOON)
 
 
 @kernel(inline=True)
@@ -180,7 +181,7 @@ def one_step_ev_draws(P, s, G, R, SP):
     top = 0.0  # with the bowl: the last space's worth
     held = 0  # with the bowl: the value of the chips in it
     if bowl:
-        top = space_value(R, 53, False, cv, rv, vv)
+        top = space_value(R, SPOON, False, cv, rv, vv)
         held = P[s, F_BOWL_SUM]
         now = top + vv * (held // 2)
     last = R[R_LAST]
@@ -204,10 +205,10 @@ def one_step_ev_draws(P, s, G, R, SP):
         if c == RED:
             no = P[s, F_NORANGE]
             move += 2 if no >= 3 else (1 if no >= 1 else 0)
-        pos = 53 if bowl else min(P[s, F_ANCHOR] + move, last)
+        pos = SPOON if bowl else min(P[s, F_ANCHOR] + move, last)
         if c == WHITE:
             if P[s, F_WHITE] + TYPE_VALUE[t] > P[s, F_LIMIT]:
-                exp += p * space_value(R, min(pos + 1, 53), True, cv, rv, vv)
+                exp += p * space_value(R, min(pos + 1, SPOON), True, cv, rv, vv)
                 continue
             if TYPE_VALUE[t] >= flask_v:
                 exp += p * now
@@ -215,8 +216,8 @@ def one_step_ev_draws(P, s, G, R, SP):
         if bowl:
             exp += p * (top + vv * ((held + TYPE_VALUE[t]) // 2))
             continue
-        gain = space_value(R, min(pos + 1, 53), False, cv, rv, vv)
-        if best >= 0 and min(pos + 1, 53) >= best:
+        gain = space_value(R, min(pos + 1, SPOON), False, cv, rv, vv)
+        if best >= 0 and min(pos + 1, SPOON) >= best:
             gain += dv
         exp += p * gain
     if bowl:
@@ -248,7 +249,7 @@ def surely_draws(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
             boom += cnt
         elif TYPE_VALUE[t] >= flask_v:
             back += cnt
-    near = min(min(P[s, F_ANCHOR] + 1, R[R_LAST]) + 1, 53)
+    near = min(min(P[s, F_ANCHOR] + 1, R[R_LAST]) + 1, SPOON)
     vp = R[R_VP + near] * vv
     coins = R[R_COINS + near] * cv
     low = vp + coins
@@ -302,7 +303,7 @@ def side_of_bar(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
             continue
         v = TYPE_VALUE[t]
         if P[s, F_WHITE] + v > P[s, F_LIMIT]:
-            g = space_value(R, min(min(anchor + v, last) + 1, 53), True, cv, rv, vv)
+            g = space_value(R, min(min(anchor + v, last) + 1, SPOON), True, cv, rv, vv)
             tot += cnt * g
             big = max(big, abs(g))
         elif v >= flask_v:
@@ -314,7 +315,7 @@ def side_of_bar(P, s, R, bar, now, n, flask_v, cv, rv, vv, dv, best):
         big = max(big, abs(now))
     for m in range(1, MOVE_FIELDS):  # every move, a move no chip makes weighed 0 times: no branch
         cnt = (acc >> (MOVE_BITS * m)) & ((1 << MOVE_BITS) - 1)
-        sp = min(min(anchor + m, last) + 1, 53)
+        sp = min(min(anchor + m, last) + 1, SPOON)
         g = space_value(R, sp, False, cv, rv, vv)
         if best >= 0 and sp >= best:
             g += dv

@@ -24,6 +24,7 @@ from sim.kernel.decisions.value_model import has_model, model_leaf_table
 from sim.kernel.jit import kernel
 from sim.kernel.layout import BAGCNT, F_LIMIT, F_START, R_FLASK_REUSE, R_LAST
 from sim.rules.chips import N_TYPES
+from sim.rules.track import TRACK_LEN
 
 # ctx (int64): limit, last space, start, flask V (0 none), flask min white, reuse flag
 C_LIMIT, C_LAST, C_START, C_FLASK_V, C_FLASK_MINW, C_REUSE = range(6)
@@ -33,8 +34,8 @@ C_LIMIT, C_LAST, C_START, C_FLASK_V, C_FLASK_MINW, C_REUSE = range(6)
 def leaf_table(R, cv, rv, vv):
     """``V[space, exploded]``: what ending on each reward space is worth by the linear value of
     ``potion_value.space_value`` (VP + coins x coin value + ruby x ruby value)."""
-    V = np.empty((54, 2), dtype=np.float64)
-    for sp in range(54):
+    V = np.empty((TRACK_LEN, 2), dtype=np.float64)
+    for sp in range(TRACK_LEN):
         V[sp, 0] = space_value(R, sp, False, cv, rv, vv)
         V[sp, 1] = space_value(R, sp, True, cv, rv, vv)
     return V

@@ -54,6 +54,7 @@ from sim.kernel.layout import (
     R_VP,
 )
 from sim.rules.chips import N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
+from sim.rules.track import TRACK_LEN
 
 MAX_BUDGET = 127  # coins beyond this buy nothing more (no chip set costs as much)
 
@@ -211,11 +212,11 @@ def model_leaf_table(P, s, G, R, SP):
     dvp = vp_weight(SP, s, row, G)
     druby = SP[s, row, M_W + X_RUBIES]
     rubies = P[s, F_RUBIES]
-    V = np.empty((54, 2), dtype=np.float64)
+    V = np.empty((TRACK_LEN, 2), dtype=np.float64)
     if r >= R[R_ROUNDS]:
         fc = max(R[R_FINAL_COINS], 1)
         fr = max(R[R_FINAL_RUBIES], 1)
-        for sp in range(54):
+        for sp in range(TRACK_LEN):
             held = rubies + R[R_RUBY + sp]
             rest = base + dvp * (held // fr) + druby * (held % fr - rubies)
             vp = R[R_VP + sp]
@@ -225,7 +226,7 @@ def model_leaf_table(P, s, G, R, SP):
         return V
     gain, cost = shop_gains(SP, s, row, G, R)
     g = gains_by_budget(gain, cost, R[R_MAX_BUYS], MAX_BUDGET)
-    for sp in range(54):
+    for sp in range(TRACK_LEN):
         rest = base + druby * R[R_RUBY + sp]
         vp = dvp * R[R_VP + sp]
         coins = g[min(R[R_COINS + sp], MAX_BUDGET)]

@@ -31,6 +31,7 @@ from sim.api.exact import (
 )
 from sim.rules import chips
 from sim.rules.ruleset import Ruleset
+from sim.rules.track import SPOON, TRACK_LEN
 from sim.stats.intervals import mean_ci
 from sim.study.common.out_probe import atomic_write
 from sim.study.thresholds.figures import (  # noqa: F401
@@ -298,7 +299,7 @@ def _row(kind: str, threshold, rule: str, hist: np.ndarray, q: pot.PotionQuery, 
     chips scored while brewing (``expected_brewing_vp``), as ``quacks potion``'s VP does; an
     enumerated one needs none (Set 1 books and no card: no chip scores while brewing)."""
     s = pot.summarize(hist, q, is_exact=is_exact, seed=None if is_exact else seed)
-    weights = hist[:54].sum(axis=1)
+    weights = hist[:TRACK_LEN].sum(axis=1)
     ruby = q.ruleset.ruby
     if is_exact:
         s["expected_rubies"] = float((weights * ruby).sum() / weights.sum())
@@ -397,12 +398,12 @@ def forward(counts, setups: list) -> tuple[np.ndarray, pd.DataFrame]:
     exs = [ExactPotion(st) for st in setups]
     ex, s0 = exs[0], setups[0]
     width = pot.N_OUTCOMES
-    hist = np.zeros((54 * width, len(setups)))  # (reward space, outcome) flattened, rule
+    hist = np.zeros((TRACK_LEN * width, len(setups)))  # (reward space, outcome) flattened, rule
     cells: dict[tuple[int, int], list] = {}
     frontier = [(counts, 0, s0.start, 0, s0.flask_min > 0, None, None)]
     chance = np.ones((1, len(setups)))  # [frontier state, rule]
     if sum(counts) == 0:
-        hist[min(s0.start + 1, pot.SPOON) * width] = 1.0
+        hist[min(s0.start + 1, SPOON) * width] = 1.0
         frontier = []
     k = 0
     while frontier:
@@ -446,7 +447,7 @@ def forward(counts, setups: list) -> tuple[np.ndarray, pd.DataFrame]:
     policy = pd.DataFrame([(k, w, a, b, b / a if a > 0 else np.nan, m, d)
                            for (k, w), (a, b, m, d) in sorted(cells.items())],
                           columns=POLICY_COLUMNS)
-    return hist.T.reshape(len(setups), 54, width), policy
+    return hist.T.reshape(len(setups), TRACK_LEN, width), policy
 
 
 def _policy_cells(cells: dict, k: int, states: list, chance: list, draws: list) -> None:
