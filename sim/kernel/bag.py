@@ -36,7 +36,7 @@ from sim.kernel.layout import (
     POT_T,
     R_FLASK_REUSE,
 )
-from sim.kernel.rng import randint
+from sim.kernel.rng import peek_u64, randint_ahead
 from sim.rules.chips import N_COLOURS, N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
 
 # Script errors (F_SCRIPT_ERR)
@@ -128,6 +128,13 @@ def draw_chip(P, s, FD, rng):
 
     Returns the chip type, or -1 with F_SCRIPT_ERR set if a forced chip is not in the bag.
     """
+    return draw_chip_ahead(P, s, FD, rng, peek_u64(rng, s))
+
+
+@kernel(inline=True)
+def draw_chip_ahead(P, s, FD, rng, ahead):
+    """``draw_chip`` with the random number peeked ahead (``ahead``: ``peek_u64`` of the bag
+    stream, used only if nothing drew from it since; see ``randint_ahead``)."""
     n = P[s, F_NBAG]
     if P[s, F_FORCED_N] > 0:
         p = P[s, F_FORCED_PTR]
@@ -141,7 +148,7 @@ def draw_chip(P, s, FD, rng):
                 return _take(P, s, j)
         P[s, F_SCRIPT_ERR] = ERR_DRAW_NOT_IN_BAG
         return -1
-    return _take(P, s, randint(rng, s, n))
+    return _take(P, s, randint_ahead(rng, s, n, ahead))
 
 
 @kernel
