@@ -46,9 +46,10 @@ ERR_BLUE_SCRIPT = 3  # no blue decision for a blue chip
 ERR_BLUE_NOT_SEEN = 4  # the blue decision names a chip not looked at
 
 
-@kernel
+@kernel(llvm_inline=True)
 def reset_potion(P, s, start, limit):
-    """Put every chip back into the bag and empty the pot, ready to brew from ``start``."""
+    """Put every chip back into the bag and empty the pot, ready to brew from ``start``.
+    Inlined by LLVM: called for every seat every round, where a call passed P word by word."""
     for t in range(N_TYPES):
         P[s, BAGCNT + t] = 0
     for i in range(P[s, F_NCHIPS]):
