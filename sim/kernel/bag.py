@@ -36,7 +36,7 @@ from sim.kernel.layout import (
     POT_T,
     R_FLASK_REUSE,
 )
-from sim.kernel.rng import randint
+from sim.kernel.rng import peek_u64, randint_ahead
 from sim.rules.chips import N_COLOURS, N_TYPES, TYPE_COLOUR, TYPE_VALUE, WHITE
 from sim.rules.track import SPOON
 
@@ -47,9 +47,10 @@ ERR_BLUE_SCRIPT = 3  # no blue decision for a blue chip
 ERR_BLUE_NOT_SEEN = 4  # the blue decision names a chip not looked at
 
 
-@kernel
+@kernel(llvm_inline=True)
 def reset_potion(P, s, start, limit):
-    """Put every chip back into the bag and empty the pot, ready to brew from ``start``."""
+    """Put every chip back into the bag and empty the pot, ready to brew from ``start``.
+    Inlined by LLVM: called for every seat every round, where a call passed P word by word."""
     for t in range(N_TYPES):
         P[s, BAGCNT + t] = 0
     for i in range(P[s, F_NCHIPS]):
@@ -129,6 +130,13 @@ def draw_chip(P, s, FD, rng):
 
     Returns the chip type, or -1 with F_SCRIPT_ERR set if a forced chip is not in the bag.
     """
+    return draw_chip_ahead(P, s, FD, rng, peek_u64(rng, s))
+
+
+@kernel(inline=True)
+def draw_chip_ahead(P, s, FD, rng, ahead):
+    """``draw_chip`` with the random number peeked ahead (``ahead``: ``peek_u64`` of the bag
+    stream, used only if nothing drew from it since; see ``randint_ahead``)."""
     n = P[s, F_NBAG]
     if P[s, F_FORCED_N] > 0:
         p = P[s, F_FORCED_PTR]
@@ -142,7 +150,7 @@ def draw_chip(P, s, FD, rng):
                 return _take(P, s, j)
         P[s, F_SCRIPT_ERR] = ERR_DRAW_NOT_IN_BAG
         return -1
-    return _take(P, s, randint(rng, s, n))
+    return _take(P, s, randint_ahead(rng, s, n, ahead))
 
 
 @kernel

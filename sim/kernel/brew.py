@@ -8,7 +8,7 @@ Book effects are called through the book hook table ``sim.kernel.books.hooks``.
 
 from __future__ import annotations
 
-from sim.kernel.bag import count_chip, draw_chip, finish_potion, take_type, white_back
+from sim.kernel.bag import count_chip, draw_chip_ahead, finish_potion, take_type, white_back
 from sim.kernel.books.common import ACTION_ABORT, offer_extra
 from sim.kernel.books.hooks import (
     NO_BOOK_MOVE,
@@ -259,14 +259,15 @@ def before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 
 
 @kernel(inline=True)
-def next_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
+def next_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF, ahead):
     """The chip seat s draws next (recorded), after any chip placed before a draw; -1 when the
-    potion ended instead (a placed chip ended it, or the draws ran out: finished here)."""
+    potion ended instead (a placed chip ended it, or the draws ran out: finished here).
+    ``ahead``: the bag's random number peeked ahead (``draw_chip_ahead``)."""
     if P[s, F_NFIRST] + P[s, F_NHOLD] > 0:
         before_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
         if P[s, F_DONE] != 0:
             return -1
-    t = draw_chip(P, s, FD, rng)
+    t = draw_chip_ahead(P, s, FD, rng, ahead)
     if t < 0:
         finish_potion(P, s, STOP_SCRIPT, E, G)
         return -1
@@ -275,9 +276,10 @@ def next_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
 
 
 @kernel(inline=True)
-def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
-    """Draw and resolve one chip for seat s; finish the potion if it can go no further."""
-    t = next_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+def potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF, ahead):
+    """Draw and resolve one chip for seat s; finish the potion if it can go no further.
+    ``ahead``: ``peek_u64`` of a bag stream, the draw's random number if still s's next one."""
+    t = next_draw(P, s, G, R, SK, SP, SC, FD, rng, E, UF, ahead)
     if t >= 0:
         place_drawn(P, s, t, P[s, F_DRAWS], G, R, SK, SP, SC, FD, rng, E, UF, False)
 

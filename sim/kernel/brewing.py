@@ -40,6 +40,7 @@ from sim.kernel.layout import (
     STOP_SCRIPT,
 )
 from sim.kernel.records import W_WANT
+from sim.kernel.rng import peek_u64
 from sim.kernel.seats import seat_after
 from sim.kernel.witches import potion_hooks
 
@@ -113,10 +114,12 @@ def brew_until_stop(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
     """Brew a whole potion for seat s (``quacks potion``; a game brews through ``brew_round``)."""
     if not potion_start(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
         return
+    ahead = peek_u64(rng, s)
     while True:
-        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF, ahead)
         if P[s, F_DONE] != 0:
             return
+        ahead = peek_u64(rng, s)  # (as in brew_round)
         if not go_on(P, s, G, R, SK, SP, SC, FD, rng, E, UF):
             if P[s, F_DONE] == 0:
                 stop_by_choice(P, s, E, G)
@@ -208,6 +211,7 @@ def brew_round(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
     k = 0
     first = True
     seen = 0
+    ahead = peek_u64(rng, 0)
     while True:
         if sync:
             s, k, first = next_synchronized(P, k, first, G, R, SK, SP, SC, FD, rng, E, W, UF)
@@ -216,6 +220,9 @@ def brew_round(P, G, R, SK, SP, SC, FD, rng, E, W, UF):
                                                  E, UF)
         if s < 0:
             break
-        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF)
+        potion_step(P, s, G, R, SK, SP, SC, FD, rng, E, UF, ahead)
+        # s's next random number, hashed while the strategy decides whether to draw it (in
+        # synchronized brewing another seat draws next: its draw hashes its own)
+        ahead = peek_u64(rng, s)
     G[G_SEEN] = (1 << n) - 1
     G[G_BREWED] = 1

@@ -61,10 +61,38 @@ def next_u64(state, k):
 
 
 @kernel(inline=True, nrt=True)
+def below(x, n):
+    """A uniform integer in [0, n) from the 64-bit output x, for 1 <= n < 2**32 (Lemire's
+    multiply-shift of its high half, bias < n/2**32)."""
+    return np.int64(((x >> uint64(32)) * uint64(n)) >> uint64(32))
+
+
+@kernel(inline=True, nrt=True)
 def randint(state, k, n):
-    """A uniform integer in [0, n) for 1 <= n < 2**32 (Lemire's multiply-shift, bias < n/2**32)."""
-    x = next_u64(state, k) >> uint64(32)
-    return np.int64((x * uint64(n)) >> uint64(32))
+    """A uniform integer in [0, n) of stream k, for 1 <= n < 2**32 (``below``)."""
+    return below(next_u64(state, k), n)
+
+
+@kernel(inline=True, nrt=True)
+def peek_u64(state, k):
+    """Stream k's next output computed ahead, without advancing the stream: ``(k, its state,
+    the output)``, for ``randint_ahead``."""
+    s = state[k]
+    return k, s, mix64(s + _GOLDEN)
+
+
+@kernel(inline=True, nrt=True)
+def randint_ahead(state, k, n, ahead):
+    """``randint(state, k, n)``, taking its output from ``ahead`` (``peek_u64``) when that is
+    still stream k's next one (nothing drew from it since), else computing it: the same number
+    either way. A draw whose output was peeked while the previous chip was being placed does not
+    wait for the hashing (the chain random number, bag slot, chip is a third shorter)."""
+    ka, sa, x = ahead
+    if ka == k and state[k] == sa:
+        state[k] = sa + _GOLDEN
+    else:
+        x = next_u64(state, k)
+    return below(x, n)
 
 
 @kernel(inline=True, nrt=True)
