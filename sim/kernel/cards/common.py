@@ -13,7 +13,7 @@ nothing here does, so the cards that grant no chip are compiled once for every u
 
 from __future__ import annotations
 
-from sim.kernel.bag import draw_chip, return_chip
+from sim.kernel.bag import draw_chip, return_looked
 from sim.kernel.decisions.choices import card_answer
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
@@ -99,9 +99,9 @@ def looked_at(P, s, m, t):
 
 @kernel
 def put_back(P, s, k):
-    """Return the chips a card looked at to the bag."""
-    for i in range(k):
-        return_chip(P, s, P[s, CARD_LOOK + i])
+    """Return the k chips a card just looked at (``look``, nothing out of the bag since) to the
+    bag, in one pass (``return_looked``)."""
+    return_looked(P, s, P[s, CARD_LOOK : CARD_LOOK + 5], k, -1)
 
 
 @kernel
