@@ -27,13 +27,13 @@ def test_the_per_round_witch_code_is_inlined():
 
 
 def test_the_hook_entries_are_inlined_by_llvm():
-    """The entries the hook tables call once per seat and round (and between_draws, once per
-    potion) are compiled once and inlined by LLVM, not called with every array word by word."""
+    """The entries the hook tables call once per seat and round are compiled once and inlined
+    by LLVM, not called with every array word by word."""
     want = llvm_inline_options(True)
     for name in ("bag_points.at_points", "colours.at_points", "cheap_rubies.at_spending",
                  "ruby_space.at_rubies", "ruby_coins.before_buying", "double_coins.before_buying",
                  "double_coins.final_coins", "free_twin.after_buying", "upgrade.before_buying",
-                 "both_rewards.at_die", "second_flask.exploded", "potion_hooks.between_draws"):
+                 "both_rewards.at_die", "second_flask.exploded"):
         module, fn = name.split(".")
         fn = getattr(importlib.import_module(f"sim.kernel.witches.{module}"), fn)
         assert {k: fn.targetoptions.get(k) for k in want} == want, name

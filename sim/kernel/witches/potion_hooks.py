@@ -8,8 +8,7 @@ an import circle.
   (``BETWEEN_DRAWS``, bit w) is in play and the seat still holds her group's penny, or she
   visits.
 - ``between_draws``: the seat may call her (``stopping``: it would stop now); the first ready
-  witch in number order acts (her ``between_draws``). Inlined by LLVM: asked once per potion
-  of a seat holding the penny, a call passed every array word by word.
+  witch in number order acts (her ``between_draws``).
 
 ``SOURCE`` is the generated text (``python -m sim.kernel.witches.potion_hooks`` prints it).
 """
@@ -38,7 +37,7 @@ BETWEEN_DRAWS = between_draws_mask()  # bit w: witch w acts between draws
 def generate(sources=None) -> str:
     """The table's source, of the witches loaded (of ``sources`` if given)."""
     return (between_draws_test("between_draws_possible", sources) + "\n"
-            + entry("between_draws", "between_draws", "first", _modules, "llvm", sources) + "\n")
+            + entry("between_draws", "between_draws", "first", _modules, False, sources) + "\n")
 
 
 _modules = witch_modules(["between_draws"])

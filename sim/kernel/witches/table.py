@@ -77,12 +77,11 @@ def call(src: WitchSource, point: str, modules: dict) -> str:
     return f"{var}.{point}({', '.join(hook_params(getattr(modules[var], point)))})"
 
 
-def entry(name: str, point: str, form: str, modules: dict, inline: bool | str = True,
+def entry(name: str, point: str, form: str, modules: dict, inline: bool = True,
           sources: list[WitchSource] | None = None) -> str:
     """The source of one table entry: kernel function ``name`` (taking the hook point's
     arguments, ``best`` for the ``die`` form) calling the witches that use ``point`` (of
-    ``sources``: every witch loaded unless given); ``inline``: True, False (a call) or
-    ``"llvm"`` (compiled once, inlined by LLVM: ``@kernel(llvm_inline=True)``)."""
+    ``sources``: every witch loaded unless given)."""
     hp = WITCH_HOOKS[point]
     users = users_of(point, sources)
     ready = "witch_ready(P, s, G, R, {})"
@@ -90,9 +89,7 @@ def entry(name: str, point: str, form: str, modules: dict, inline: bool | str = 
         args = ", ".join(["P", "G", "R", "best", *hp.params[4:]])
     else:
         args = ", ".join(hp.params)
-    decorator = {True: "@kernel(inline=True)", False: "@kernel",
-                 "llvm": "@kernel(llvm_inline=True)"}[inline]
-    out = ["", "", decorator, f"def {name}({args}):"]
+    out = ["", "", "@kernel(inline=True)" if inline else "@kernel", f"def {name}({args}):"]
     if form == "first":
         for src in users:
             out += [f"    if {ready.format(src.decl.number)}:",
