@@ -258,3 +258,16 @@ def test_a_second_chance_after_five_chips():
 def test_unknown_card_is_one_clear_error():
     with pytest.raises(RoundFileError, match="card"):
         play("no-such-card", 1, QUIET, QUIET)
+
+
+def test_only_a_scripted_or_slot_function_card_slot_is_asked():
+    """``cards.common.answer`` calls ``card_answer`` only for a seat it can answer (a round
+    file's or a slot function's card slot); any other seat takes the card's built-in answer."""
+    import numpy as np
+
+    from sim.kernel.decisions.choices import card_slot_answers
+    from sim.kernel.decisions.slots import CARD_DEFAULT, N_SLOTS, SCRIPTED, SLOT_CARD, USER_BASE
+
+    SK = np.zeros((4, N_SLOTS), np.int64)
+    SK[:, SLOT_CARD] = (CARD_DEFAULT, SCRIPTED, USER_BASE, USER_BASE + 3)
+    assert [card_slot_answers(SK, s) for s in range(4)] == [False, True, True, True]

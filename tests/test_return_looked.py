@@ -1,5 +1,6 @@
-"""``sim.kernel.bag.return_looked``: a blue chip's look puts its chips back in one pass, leaving
-the bag (its order and counts) exactly as ``return_chip`` of each chip in turn did."""
+"""``sim.kernel.bag.return_looked``: a blue chip's look (up to 4 chips) and a card's (up to 5:
+``cards.common.put_back``, Strong Ingredient) put their chips back in one pass, leaving the bag (its
+order and counts) exactly as ``return_chip`` of each chip in turn did."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def looked_at(rng, chips, pot, m):
     for _ in range(pot):
         out_of_bag(P, 0, int(rng.integers(P[0, F_NBAG])))
     looked = np.array([out_of_bag(P, 0, int(rng.integers(P[0, F_NBAG]))) for _ in range(m)]
-                      + [0] * (4 - m), np.int64)
+                      + [0] * (5 - m), np.int64)
     return P, looked
 
 
@@ -29,10 +30,10 @@ def test_same_bag_as_returning_each_chip_in_turn():
     cases = 0
     for _ in range(3000):
         # few types, so that looked chips often share a type (and the pot holds that type too)
-        n = int(rng.integers(4, 20))
+        n = int(rng.integers(5, 20))
         chips = rng.integers(0, 4, n) * (N_TYPES // 4)
-        pot = int(rng.integers(0, n - 3))
-        m = int(rng.integers(1, 5))
+        pot = int(rng.integers(0, n - 4))  # at least 5 left to look at
+        m = int(rng.integers(1, 6))
         P, looked = looked_at(rng, chips, pot, m)
         for pick in range(-1, m):
             want, got = P.copy(), P.copy()

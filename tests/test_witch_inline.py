@@ -5,12 +5,14 @@ round are inlined, and a shipped witch's group is found from her number. The gam
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
 import numpy as np
 
 from sim.kernel import layout as L
+from sim.kernel.numba_patches import llvm_inline_options
 from sim.kernel.witches import bag_points, colours, double_coins, free_twin, hooks, upgrade
 from sim.kernel.witches.common import in_group
 
@@ -22,6 +24,19 @@ def test_the_per_round_witch_code_is_inlined():
                colours._colour_points, bag_points._bag_points, double_coins._double,
                free_twin._ask, free_twin._twin_default):
         assert fn.targetoptions.get("inline") == "always", fn.py_func.__name__
+
+
+def test_the_hook_entries_are_inlined_by_llvm():
+    """The entries the hook tables call once per seat and round are compiled once and inlined
+    by LLVM, not called with every array word by word."""
+    want = llvm_inline_options(True)
+    for name in ("bag_points.at_points", "colours.at_points", "cheap_rubies.at_spending",
+                 "ruby_space.at_rubies", "ruby_coins.before_buying", "double_coins.before_buying",
+                 "double_coins.final_coins", "free_twin.after_buying", "upgrade.before_buying",
+                 "both_rewards.at_die", "second_flask.exploded"):
+        module, fn = name.split(".")
+        fn = getattr(importlib.import_module(f"sim.kernel.witches.{module}"), fn)
+        assert {k: fn.targetoptions.get(k) for k in want} == want, name
 
 
 def test_in_group_finds_shipped_and_user_witches():

@@ -13,8 +13,8 @@ nothing here does, so the cards that grant no chip are compiled once for every u
 
 from __future__ import annotations
 
-from sim.kernel.bag import draw_chip, return_chip
-from sim.kernel.decisions.choices import card_answer
+from sim.kernel.bag import draw_chip, return_looked
+from sim.kernel.decisions.choices import card_answer, card_slot_answers
 from sim.kernel.droplet import move_droplet
 from sim.kernel.events import record
 from sim.kernel.jit import kernel
@@ -69,6 +69,8 @@ def answer(P, s, arg, built_in, G, R, SK, SP, SC, rng, UF):
     """Seat s's answer to the round's card's choice with argument ``arg``: the scripted or
     strategy answer (``card_answer``), else ``built_in`` (the card's ``default(P, s, arg, G,
     R)``, which reads and changes nothing)."""
+    if not card_slot_answers(SK, s):  # the built-in answer, without a call passing 11 arrays
+        return built_in
     ok, a = card_answer(P, s, G[G_CARD], arg, G, R, SK, SP, SC, rng, UF)
     return a if ok else built_in
 
@@ -99,9 +101,9 @@ def looked_at(P, s, m, t):
 
 @kernel
 def put_back(P, s, k):
-    """Return the chips a card looked at to the bag."""
-    for i in range(k):
-        return_chip(P, s, P[s, CARD_LOOK + i])
+    """Return the k chips a card just looked at (``look``, nothing out of the bag since) to the
+    bag, in one pass (``return_looked``)."""
+    return_looked(P, s, P[s, CARD_LOOK : CARD_LOOK + 5], k, -1)
 
 
 @kernel

@@ -7,7 +7,7 @@ highest value (then the highest colour number).
 
 from __future__ import annotations
 
-from sim.kernel.bag import return_chip
+from sim.kernel.bag import return_looked
 from sim.kernel.bowl import place_after
 from sim.kernel.cards.common import answer, look, looked_at
 from sim.kernel.events import record
@@ -54,9 +54,7 @@ def _strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
     m = look(P, s, 5, FD, rng, E, G)
     want = answer(P, s, m, default(P, s, m, G, R), G, R, SK, SP, SC, rng, UF)
     pick = looked_at(P, s, m, want)
-    for i in range(m):
-        if i != pick:
-            return_chip(P, s, P[s, CARD_LOOK + i])
+    return_looked(P, s, P[s, CARD_LOOK : CARD_LOOK + 5], m, pick)  # all but the one placed
     if pick < 0:
         return
     pos = place_after(P, s, want, G, R, E)  # a white counts, but a card's draw never explodes

@@ -144,6 +144,14 @@ def dearest(G, R, lo, hi, value):
     return best
 
 
+@kernel(inline=True)
+def card_slot_answers(SK, s):
+    """Whether ``card_answer`` may give seat s an answer (its card slot is scripted or a slot
+    function); else the card's built-in answer applies, and the call can be skipped."""
+    k = SK[s, SLOT_CARD]
+    return k == SCRIPTED or k >= USER_BASE
+
+
 @kernel
 def card_answer(P, s, card, arg, G, R, SK, SP, SC, rng, UF):
     """A scripted or strategy answer to card ``card``'s choice with argument ``arg``: (True,

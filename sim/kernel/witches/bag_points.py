@@ -43,7 +43,7 @@ def default(P, s, arg, G, R, SP):
 
 
 
-@kernel
+@kernel(llvm_inline=True)
 def at_points(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
     """Step D, any seat: her VP if it calls her."""
     vp = _bag_points(P, s)

@@ -48,7 +48,7 @@ def default(P, s, arg, G, R, SP):
 
 
 
-@kernel
+@kernel(llvm_inline=True)
 def at_die(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step A: an exploded seat (not already protected) takes VP and coins, and may roll the die
     (``F_BOTH``, read by ``die_caller``: ``phase_a_die`` lets it roll if no intact potion is

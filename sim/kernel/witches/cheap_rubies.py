@@ -30,7 +30,7 @@ def default(P, s, arg, G, R, SP):
 
 
 
-@kernel
+@kernel(llvm_inline=True)
 def at_spending(P, s, G, R, SK, SP, SC, rng, E, UF):
     """Step F, before spending: the step's cheap price if the seat calls her."""
     if P[s, F_RUBIES] <= 0:

@@ -45,7 +45,7 @@ def default(P, s, arg, G, R, SP):
 
 
 
-@kernel
+@kernel(llvm_inline=True)
 def at_points(P, s, take_vp, G, R, SK, SP, SC, rng, E, UF):
     """Step D: a seat taking the VP scores her VP if it calls her."""
     if take_vp:

@@ -44,13 +44,13 @@ def _double(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     return 2 * coins
 
 
-@kernel
+@kernel(llvm_inline=True)
 def before_buying(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, before buying: the coins to spend."""
     return _double(P, s, coins, G, R, SK, SP, SC, rng, E, UF)
 
 
-@kernel
+@kernel(llvm_inline=True)
 def final_coins(P, s, coins, G, R, SK, SP, SC, rng, E, UF):
     """The last round's conversion: the coins turned into VP."""
     return _double(P, s, coins, G, R, SK, SP, SC, rng, E, UF)

@@ -57,7 +57,7 @@ def _ask(P, s, arg, G, R, SK, SP, SC, rng, UF):
     return a
 
 
-@kernel
+@kernel(llvm_inline=True)
 def after_buying(P, s, nbought, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, after buying: the chip the seat names comes again."""
     if nbought == 0:

@@ -29,7 +29,7 @@ def default(P, s, arg, G, R, SP):
 
 
 
-@kernel
+@kernel(llvm_inline=True)
 def before_buying(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, before buying: the coins to spend, with 2 per ruby if the seat calls her."""
     rubies = P[s, F_RUBIES]

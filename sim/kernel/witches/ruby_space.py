@@ -28,7 +28,7 @@ def default(P, s, arg, G, R, SP):
 
 
 
-@kernel
+@kernel(llvm_inline=True)
 def at_rubies(P, s, vp, rubies, G, R, SK, SP, SC, rng, E, UF):
     """Step C on a ruby space worth ``vp`` VP: the rubies the seat takes (``rubies`` unless it
     calls her)."""

@@ -29,7 +29,7 @@ def default(P, s, arg, G, R, SP):
 
 
 
-@kernel
+@kernel(llvm_inline=True)
 def exploded(P, s, t, bowl, G, R, SK, SP, SC, rng, E, UF):
     """The pot just exploded on white chip t (in the bowl if ``bowl``) and the flask is full: t
     goes back to the bag, the flask empties, and brewing may go on. True if called."""

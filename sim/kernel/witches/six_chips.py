@@ -82,7 +82,7 @@ def _six_rank(t: int) -> int:
 SIX_RANK = np.array([_six_rank(t) for t in range(N_TYPES)], dtype=np.int64)
 
 
-@kernel
+@kernel(inline=True)
 def _next_default(P, s, held):
     """Index of the drawn chip to place next: every coloured chip, then the biggest white that
     keeps the pot from exploding; -1 when none is left worth placing."""

@@ -78,7 +78,7 @@ def _upgrade_entry(P, s, k, supply, G, E):
     return 1
 
 
-@kernel
+@kernel(llvm_inline=True)
 def before_buying(P, s, coins, G, R, supply, SK, SP, SC, rng, E, UF):
     """Step E, before buying: the chips the seat picks go up a level. Returns the coins (the
     same)."""
