@@ -167,7 +167,7 @@ def white_black_counts(P, s):
             tally_field(acc, TALLY_BLACK))
 
 
-@kernel
+@kernel(llvm_inline=True)
 def marginal_context(P, s, G, R, SP):
     """What every chip's worth shares, for seat s now: (rounds left, chance a non-white chip is
     drawn in a potion, chips in a typical pot, mean move of its non-white chips, a red chip's

@@ -305,7 +305,7 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
     return buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP)
 
 
-@kernel
+@kernel(llvm_inline=True)
 def buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP):
     """``decide_buy`` for the buyers that weigh every chip on sale (buy kind ``k``): the most
     expensive or the most worth per coin first, or the legal set of at most two chips of the
