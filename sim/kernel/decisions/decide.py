@@ -367,7 +367,9 @@ def best_pair(G, m, left, price, max_buys):
 
     A chip's pairs with the later ones are weighed only when the best later worth
     (``G_WORTH_AFTER``, kept by ``worths_after``) could beat the best so far: rounding is
-    monotone, so wt + wu <= wt + that worth, and skipping them changes no choice."""
+    monotone, so wt + wu <= wt + that worth, and skipping them changes no choice. A pair's
+    three conditions (worth, colours, price) are tested together, one branch rarely taken
+    rather than two that follow no pattern."""
     worths_after(G, m)
     best_v = 0.0
     b1 = -1
@@ -382,13 +384,15 @@ def best_pair(G, m, left, price, max_buys):
             b2 = -1
         if max_buys < 2 or not wt + bits_float(G[G_WORTH_AFTER + i]) > best_v + 1e-12:
             continue
+        colour = TYPE_COLOUR[t]
+        room = left - price[t]
+        bar = best_v + 1e-12
         for j in range(i + 1, m):
             u = G[G_BUY_LIST + j]
-            if TYPE_COLOUR[u] == TYPE_COLOUR[t] or price[u] > left - price[t]:
-                continue
-            wu = bits_float(G[G_WORTH + j])
-            if wt + wu > best_v + 1e-12:
-                best_v = wt + wu
+            v = wt + bits_float(G[G_WORTH + j])
+            if (v > bar) & (TYPE_COLOUR[u] != colour) & (price[u] <= room):
+                best_v = v
+                bar = best_v + 1e-12
                 b1 = t
                 b2 = u
     return b1, b2
