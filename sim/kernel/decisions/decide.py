@@ -11,6 +11,7 @@ every row, the game row ``G`` and the rules ``R``; never the order of the chips 
 from __future__ import annotations
 
 import numpy as np
+from numba import uint64
 
 from sim.kernel.costs import droplet_cost, flask_cost
 from sim.kernel.decisions.buy_marginal import marginal_context, memo_worth
@@ -367,9 +368,9 @@ def best_pair(G, m, left, price, max_buys):
 
     A chip's pairs with the later ones are weighed only when the best later worth
     (``G_WORTH_AFTER``, kept by ``worths_after``) could beat the best so far: rounding is
-    monotone, so wt + wu <= wt + that worth, and skipping them changes no choice. A pair's
-    three conditions (worth, colours, price) are tested together, one branch rarely taken
-    rather than two that follow no pattern."""
+    monotone, so wt + wu <= wt + that worth, and skipping them changes no choice; for the same
+    reason the pairs stop at the first later chip whose worth falls short while the best worth
+    after it does too. A pair's worth is tested first, then its colours and price."""
     worths_after(G, m)
     best_v = 0.0
     b1 = -1
@@ -387,10 +388,14 @@ def best_pair(G, m, left, price, max_buys):
         colour = TYPE_COLOUR[t]
         room = left - price[t]
         bar = best_v + 1e-12
-        for j in range(i + 1, m):
-            u = G[G_BUY_LIST + j]
-            v = wt + bits_float(G[G_WORTH + j])
-            if (v > bar) & (TYPE_COLOUR[u] != colour) & (price[u] <= room):
+        for j in range(i + 1, m):  # unsigned indices: no check for a negative one
+            v = wt + bits_float(G[uint64(G_WORTH + j)])
+            if not v > bar:
+                if not wt + bits_float(G[uint64(G_WORTH_AFTER + j)]) > bar:
+                    break  # no later chip can beat the bar either
+                continue
+            u = G[uint64(G_BUY_LIST + j)]
+            if TYPE_COLOUR[uint64(u)] != colour and price[uint64(u)] <= room:
                 best_v = v
                 bar = best_v + 1e-12
                 b1 = t
