@@ -34,17 +34,18 @@ from strategies.builtin import parse_strategy
 # The parts of a game, by the compiled functions a profile names (the first part whose words
 # are in a function's name takes its samples; inlined code counts in the function it is in)
 PARTS = (
-    ("brewing: draws, placement, chip actions, stop decisions",
+    ("brewing: draws, placement, chip actions, stop decisions (the expected-value rule, "
+     "one_step_ev_draws, is inlined here)",
      ("brew_round", "decide_all", "brew_until_stop", "place_drawn_call", "chip_actions",
       "on_explosion", "bowl_step", "place_first", "before_draw", "place_held")),
-    ("buying by worth (buy_best) and at step B (buy_at_b)",
+    ("buying at step B (buy_at_b), purchases taken (buy_best is inlined in play_rounds)",
      ("buy_best", "decide_buy", "take_purchases", "buy_at_b")),
     ("bag refill and rats (reset_potion, tails_between)",
      ("reset_potion", "bag_refilled", "tails_between")),
-    ("the round's other steps, buying by a list or at random, spending rubies, records "
-     "(play_rounds, inlined)", ("play_round",)),
-    ("the stop rule by expected value (one_step_ev_draws; ev, expert)", ("one_step_ev_draws",)),
-    ("the marginal buyer's bag model (draw chances, worths; expert)", ("::buy_marginal::",)),
+    ("the round's other steps, buying (buy_best and the marginal buyer's marginal_context "
+     "are inlined here), spending rubies, records (play_rounds, inlined)", ("play_round",)),
+    ("the marginal buyer's bag model, called (draw and tie chances; expert)",
+     ("::buy_marginal::",)),
     ("powers (libm pow: the marginal buyer's shape knobs)", ("_pow", "pow@")),
     ("fortune-teller cards, books, witches, other decisions (called)",
      ("::cards::", "::books::", "::witches::", "::decisions::", "::droplet::")),

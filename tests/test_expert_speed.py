@@ -22,6 +22,8 @@
   ``equal_chance`` carries C(n, j) and C(m, j) along its loop instead of calling ``comb``.
 * ``best_pair`` weighs a chip's pairs only when the best later worth (``G_WORTH_AFTER``) could
   beat the best so far: the same choice as weighing every pair.
+* The rounds' weight ``left ** mg_horizon`` is kept in the game row (``G_MEMO_WEIGHT``): every
+  seat buying in a round asks for the same one.
 * ``one_step_ev_draws`` settles the rest without its own sum when the sum weighted by counts
   (chips that move as far weighed together, no division) is far from the bar on either side
   (``side_of_bar``); ``best_seen_reward`` looks at no seat when it may see none.
@@ -48,6 +50,7 @@ from sim.kernel.decisions.buy_marginal import (
     marginal_context,
     marginal_worth,
     memo_worth,
+    rounds_weight,
     tie_chance,
     white_black_counts,
     white_chance,
@@ -549,6 +552,31 @@ def test_the_memo_of_a_tie_chance_is_equal_chance_whatever_came_before():
     got = _ties(G, seats, sides, ns, ps, ms, qs)
     want = [equal_chance(n, p, k, q) for n, p, k, q in zip(ns, ps, ms, qs, strict=True)]
     assert (got.view(np.int64) == np.array(want).view(np.int64)).all()
+
+
+@njit
+def _weights(G, lefts, horizons):
+    out = np.empty(len(lefts))
+    for i in range(len(lefts)):
+        out[i] = rounds_weight(G, lefts[i], horizons[i])
+    return out
+
+
+def test_the_memo_of_the_rounds_weight_is_the_power_whatever_came_before():
+    """A run of rounds' weights through the game row's memo, keys often repeated and often
+    changed in one part only (the rounds left, or mg_horizon's last bit), equals
+    ``float(left) ** horizon`` computed afresh to the last bit (fails when the key leaves out
+    an argument)."""
+    rng = np.random.default_rng(11)
+    m = 600
+    lefts = rng.integers(0, 9, m)
+    horizons = rng.choice([1.05, 1.05 + 2 ** -52, 0.9, 1.0], m)
+    for i in range(1, m, 3):  # runs of the same key
+        lefts[i], horizons[i] = lefts[i - 1], horizons[i - 1]
+    G = np.zeros(L.G_WIDTH, dtype=np.int64)
+    got = _weights(G, lefts, horizons)
+    want = np.array([float(k) ** h for k, h in zip(lefts, horizons, strict=True)])
+    assert (got.view(np.int64) == want.view(np.int64)).all()
 
 
 def best_pair_weighing_every_pair(types, worths, left, price, max_buys):

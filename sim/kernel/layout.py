@@ -171,6 +171,8 @@ GAME = Table("G_", [
     Field("buy_list", 20, doc="the chip types a buyer by worth may buy, in type order"),
     Field("worth", 20, doc="their worths (float64 bits)"),
     Field("worth_after", 20, doc="the greatest worth listed after each (float64 bits)"),
+    Field("memo_weight", 3, doc="the marginal buyer's rounds' weight (rounds left + 1, "
+                                "mg_horizon, left ** mg_horizon) as last computed"),
 ], width_name="G_WIDTH")
 
 # --- rules scalars ----------------------------------------------------------------------------

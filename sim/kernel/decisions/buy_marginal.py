@@ -41,7 +41,15 @@ from sim.kernel.decisions.slots import (
 )
 from sim.kernel.float_bits import bits_float, float_bits
 from sim.kernel.jit import kernel
-from sim.kernel.layout import CHIPS, F_NCHIPS, G_MEMO_MOVE, G_MEMO_TIE, G_MEMO_WHITE, G_NP
+from sim.kernel.layout import (
+    CHIPS,
+    F_NCHIPS,
+    G_MEMO_MOVE,
+    G_MEMO_TIE,
+    G_MEMO_WEIGHT,
+    G_MEMO_WHITE,
+    G_NP,
+)
 from sim.rules.chips import (
     BLACK,
     BLUE,
@@ -167,7 +175,7 @@ def white_black_counts(P, s):
             tally_field(acc, TALLY_BLACK))
 
 
-@kernel
+@kernel(llvm_inline=True)
 def marginal_context(P, s, G, R, SP):
     """What every chip's worth shares, for seat s now: (rounds left, chance a non-white chip is
     drawn in a potion, chips in a typical pot, mean move of its non-white chips, a red chip's
@@ -202,7 +210,9 @@ def marginal_context(P, s, G, R, SP):
             if np_ == 2:
                 break
     black_share = tie / near if near > 0 else 1.0
-    return worth_context(SP, s, float(left), f, drawn, avg_move, red_bonus, black_share)
+    # worth_context's fields, its power from the memo (rounds_weight)
+    return (float(left), f, drawn, avg_move, red_bonus, black_share,
+            rounds_weight(G, left, SP[s, SLOT_BUY, P_MG_HORIZON]))
 
 
 @kernel(inline=True)
@@ -314,6 +324,22 @@ def tie_chance(G, s, side, n, p, m, q):
     G[k + 2] = qb
     G[k + 3] = float_bits(out)
     return out
+
+
+@kernel(inline=True)
+def rounds_weight(G, left, horizon):
+    """``worth_context``'s rounds' weight ``float(left) ** horizon`` (``left``: the rounds left,
+    an int), from the game row's memo when its key (left and the bits of horizon) is the same,
+    else computed and kept: every seat buying in a round asks with the same rounds left."""
+    k = G_MEMO_WEIGHT
+    hb = float_bits(horizon)
+    if G[k] == left + 1 and G[k + 1] == hb:
+        return bits_float(G[k + 2])
+    w = float(left) ** horizon
+    G[k] = left + 1
+    G[k + 1] = hb
+    G[k + 2] = float_bits(w)
+    return w
 
 
 @kernel(inline=True)

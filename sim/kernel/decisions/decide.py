@@ -11,6 +11,7 @@ every row, the game row ``G`` and the rules ``R``; never the order of the chips 
 from __future__ import annotations
 
 import numpy as np
+from numba import uint64
 
 from sim.kernel.costs import droplet_cost, flask_cost
 from sim.kernel.decisions.buy_marginal import marginal_context, memo_worth
@@ -305,7 +306,7 @@ def decide_buy(P, s, coins, max_buys, supply, price, avail, out, G, R, SK, SP, S
     return buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP)
 
 
-@kernel
+@kernel(llvm_inline=True)
 def buy_best(P, s, k, coins, max_buys, supply, price, avail, out, G, R, SP):
     """``decide_buy`` for the buyers that weigh every chip on sale (buy kind ``k``): the most
     expensive or the most worth per coin first, or the legal set of at most two chips of the
@@ -367,7 +368,9 @@ def best_pair(G, m, left, price, max_buys):
 
     A chip's pairs with the later ones are weighed only when the best later worth
     (``G_WORTH_AFTER``, kept by ``worths_after``) could beat the best so far: rounding is
-    monotone, so wt + wu <= wt + that worth, and skipping them changes no choice."""
+    monotone, so wt + wu <= wt + that worth, and skipping them changes no choice; for the same
+    reason the pairs stop at the first later chip whose worth falls short while the best worth
+    after it does too. A pair's worth is tested first, then its colours and price."""
     worths_after(G, m)
     best_v = 0.0
     b1 = -1
@@ -382,13 +385,19 @@ def best_pair(G, m, left, price, max_buys):
             b2 = -1
         if max_buys < 2 or not wt + bits_float(G[G_WORTH_AFTER + i]) > best_v + 1e-12:
             continue
-        for j in range(i + 1, m):
-            u = G[G_BUY_LIST + j]
-            if TYPE_COLOUR[u] == TYPE_COLOUR[t] or price[u] > left - price[t]:
+        colour = TYPE_COLOUR[t]
+        room = left - price[t]
+        bar = best_v + 1e-12
+        for j in range(i + 1, m):  # unsigned indices: no check for a negative one
+            v = wt + bits_float(G[uint64(G_WORTH + j)])
+            if not v > bar:
+                if not wt + bits_float(G[uint64(G_WORTH_AFTER + j)]) > bar:
+                    break  # no later chip can beat the bar either
                 continue
-            wu = bits_float(G[G_WORTH + j])
-            if wt + wu > best_v + 1e-12:
-                best_v = wt + wu
+            u = G[uint64(G_BUY_LIST + j)]
+            if TYPE_COLOUR[uint64(u)] != colour and price[uint64(u)] <= room:
+                best_v = v
+                bar = best_v + 1e-12
                 b1 = t
                 b2 = u
     return b1, b2

@@ -149,7 +149,7 @@ def press_shift(P, s, G, R, SP):
     return -press * score_gap(P, s, G) / (rounds_left(G, R) + 1.0)
 
 
-@kernel
+@kernel(llvm_inline=True)
 def one_step_ev_draws(P, s, G, R, SP):
     """True if one more chip (then stopping) is worth more in expectation than stopping now.
 
