@@ -33,8 +33,9 @@ from sim.kernel.numba_patches import entry_points
 
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
-__all__ = ["SLOT_SIGNATURE", "compile_slot", "function_table", "noop", "require_master",
-           "require_optimal", "slot_addresses", "table_functions"]
+__all__ = ["SLOT_SIGNATURE", "asks_builtin_slot_functions", "compile_slot", "function_table",
+           "memory_template", "noop", "require_master", "require_optimal", "slot_addresses",
+           "table_functions"]
 
 
 def compile_slot(py_func, *, cache: bool = False):
@@ -90,6 +91,23 @@ def require_master() -> bool:
 
 
 MEMORY_SLOTS = 1 << 18  # memo entries per seat for the optimal stopper
+SEAT_ROWS = 5  # a row of the memory template for each seat (the rules allow at most 5 players)
+BASE_MEMORY = 2  # the words of a seat's memory every slot function has
+
+
+def memory_template(wide: bool) -> np.ndarray:
+    """The seats' memory template (``SEAT_ROWS`` x width): wide holds the optimal stopper's memo
+    (``MEMORY_SLOTS`` entries), otherwise the ``BASE_MEMORY`` words alone. Both have one type,
+    so a kernel compiled for one runs the other."""
+    width = BASE_MEMORY + 2 * MEMORY_SLOTS if wide else BASE_MEMORY
+    return np.zeros((SEAT_ROWS, width), dtype=np.float64)
+
+
+def asks_builtin_slot_functions(SK: np.ndarray) -> bool:
+    """Whether a seat of the lineup's slot kinds ``SK`` calls a built-in slot function (the
+    optimal stopper or master's: the ones that keep a memo in the seat's memory)."""
+    kinds = np.asarray(SK)
+    return bool(np.any((kinds >= S.USER_BASE) & (kinds < S.USER_BASE + N_BUILTIN_UF)))
 
 
 def slot_addresses(fn) -> tuple[int, int]:
@@ -116,8 +134,7 @@ def function_table(user_functions: list | tuple = ()) -> tuple:
     if addresses.shape != (N_UF, ADDRESS_COLUMNS) or np.any(addresses[:, 0] == 0):
         raise RuntimeError("a slot function has no compiled entry point")
     _TABLE_FUNCTIONS[id(addresses)] = (addresses, tuple(funcs))
-    width = 2 + 2 * MEMORY_SLOTS if _OPTIMAL is not None else 2
-    return addresses, np.zeros((5, width), dtype=np.float64)
+    return addresses, memory_template(_OPTIMAL is not None)
 
 
 def table_functions(table: tuple) -> tuple:

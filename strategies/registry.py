@@ -17,7 +17,14 @@ import numpy as np
 from sim.kernel.decisions import slots as S
 from sim.rules.input_files import not_a_file
 from strategies.builtin import REGISTRY, Param, StrategyDef, StrategySpecError
-from strategies.plugin import compile_slot, function_table, require_master, require_optimal
+from strategies.plugin import (
+    asks_builtin_slot_functions,
+    compile_slot,
+    function_table,
+    memory_template,
+    require_master,
+    require_optimal,
+)
 from strategies.slot_docs import SLOT_NAMES
 
 _USER_FUNCTIONS: list = []
@@ -30,8 +37,12 @@ class StrategyFileError(ValueError):
     """A strategy file that cannot be loaded or compiled; the message says why."""
 
 
-def slot_table() -> tuple:
-    """The ``UF`` tuple for the kernels: the built-in slot functions, then every user one."""
+def slot_table(SK: np.ndarray | None = None) -> tuple:
+    """The ``UF`` tuple for the kernels: the built-in slot functions, then every user one, and
+    the seats' memory template. Given the lineup's slot kinds ``SK``, the template is the wide
+    one (the optimal stopper's memo, 21 MB) only when a seat calls a built-in slot function:
+    the parallel kernels zero a copy of it for every chunk, which once the optimal stopper was
+    loaded cost every later call about 20 ms a chunk whoever played."""
     global _TABLE
     if _optimal_used() and require_optimal():
         _TABLE = None  # the optimal stopper was just compiled: rebuild the table with it
@@ -39,6 +50,8 @@ def slot_table() -> tuple:
         _TABLE = None
     if _TABLE is None:
         _TABLE = function_table(_USER_FUNCTIONS)
+    if SK is not None and not asks_builtin_slot_functions(SK):
+        return _TABLE[0], memory_template(False)
     return _TABLE
 
 

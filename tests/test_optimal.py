@@ -199,6 +199,36 @@ def test_first_slot_table_includes_the_optimal_stopper(monkeypatch):
     assert memory.shape[1] > 2  # room for the stopper's memo
 
 
+def test_only_a_lineup_calling_a_builtin_slot_function_gets_the_wide_memory(monkeypatch):
+    """Once the optimal stopper is loaded, the table's memory template holds its memo (21 MB),
+    and the parallel kernels zero a copy of it for every chunk of every call: ``slot_table(SK)``
+    hands it to a lineup only when a seat calls a built-in slot function (the stopper or
+    master's), otherwise the two words every slot function has, of the same type (the same
+    compiled kernels run it). Simulated with a stand-in stopper, as the test above."""
+    from sim.api.game import lineup_arrays
+    from strategies import builtin, registry
+
+    stand_in = plugin.compile_slot(lambda P, s, G, R, SP, a, b, M: 1)
+    monkeypatch.setattr(plugin, "_OPTIMAL", stand_in)
+    monkeypatch.setattr(registry, "_TABLE", None)
+    monkeypatch.setattr(builtin, "OPTIMAL_REQUESTED", False)
+    table = registry.slot_table()
+    assert table[1].shape == (plugin.SEAT_ROWS, plugin.BASE_MEMORY + 2 * plugin.MEMORY_SLOTS)
+    plain, _ = lineup_arrays([parse_strategy("threshold"), parse_strategy("expert")])
+    with_optimal, _ = lineup_arrays([parse_strategy("threshold"), parse_strategy("optimal")])
+    narrow = registry.slot_table(plain)
+    assert narrow[0] is table[0]
+    assert narrow[1].shape == (plugin.SEAT_ROWS, plugin.BASE_MEMORY)
+    assert narrow[1].dtype == table[1].dtype and narrow[1].flags.c_contiguous
+    assert registry.slot_table(with_optimal)[1].shape == table[1].shape
+    for uf, builtin_fn in ((S.UF_OPTIMAL, True), (S.UF_MASTER_BUY, True),
+                           (S.N_BUILTIN_UF - 1, True), (S.N_BUILTIN_UF, False)):
+        kinds = plain.copy()
+        kinds[1, 0] = S.USER_BASE + uf
+        assert plugin.asks_builtin_slot_functions(kinds) is builtin_fn, uf
+    assert not plugin.asks_builtin_slot_functions(plain)
+
+
 # --- the exact reference ------------------------------------------------------------------------
 
 EXACT_CASES = KERNEL_CASES + [

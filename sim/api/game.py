@@ -232,7 +232,7 @@ def play_batch(ruleset: Ruleset, lineup: list[Strategy], *, games: np.ndarray,
     out = result_view(out, m, n)
     rounds = int(ruleset.game("rounds"))
     rd = np.zeros((m if detail else 0, rounds, n, RD_WIDTH), dtype=np.int64)
-    tables, uf = _kernel_tables(ruleset), slot_table()
+    tables, uf = _kernel_tables(ruleset), slot_table(SK)
     deals = no_deals()
     if games.ndim == 2:
         if games.shape[1] != N_STREAMS:

@@ -159,7 +159,7 @@ def sample(q: PotionQuery, n: int, seed: int, chunks: int = DEFAULT_CHUNKS, *,
     bag = np.array(q.bag, dtype=np.int64)
     limit = int(q.ruleset.game("explosion_limit"))
     flask = 1 if q.flask is not None else 0
-    uf = slot_table()
+    uf = slot_table(SK)
     hist = np.zeros((HIST_ROWS, N_OUTCOMES), dtype=np.int64)
     done, step = 0, min(n, FIRST_PIECE)
     while done < n:
