@@ -166,13 +166,13 @@ def test_potion_counts_do_not_depend_on_the_pieces(monkeypatch, stop):
     R, SK, SP = q.arrays()
     args = (np.array(q.bag, dtype=np.int64), q.start, int(BASE.game("explosion_limit")), 1, R, SK,
             SP)
-    one_call = potion_histograms(np.uint64(seed), 0, n, *args, 64, *slot_table())
+    one_call = potion_histograms(np.uint64(seed), 0, n, *args, 64, *slot_table(SK))
     assert one_call[:54].sum() == n  # each potion once by its space, once by its VP, once by
     assert one_call[pot.VP_AT:pot.BREW_AT].sum() == n  # its chips' VP while brewing
     assert one_call[pot.BREW_AT:pot.BREW_SUM_AT].sum() == n
     bounds = [0, 1, 7, 4096, 11_111, 29_999, 30_000]
     pieces = sum(potion_histograms(np.uint64(seed), a, b - a, *args, max(1, min(64, b - a)),
-                                   *slot_table())
+                                   *slot_table(SK))
                  for a, b in zip(bounds, bounds[1:]))
     assert np.array_equal(pieces, one_call)
     seen = []
@@ -192,7 +192,7 @@ def test_potion_cli_matches_one_kernel_call():
     q = pot.make_query("start", "white:6", None, 0, BASE)
     R, SK, SP = q.arrays()
     h = potion_histograms(np.uint64(5), 0, 50_000, np.array(q.bag, dtype=np.int64), 0,
-                          int(BASE.game("explosion_limit")), 0, R, SK, SP, 64, *slot_table())
+                          int(BASE.game("explosion_limit")), 0, R, SK, SP, 64, *slot_table(SK))
     assert d["distribution"]["intact"] == {str(s): int(h[s, 0]) for s in range(54) if h[s, 0]}
     assert d["distribution"]["exploded"] == {str(s): int(h[s, 1]) for s in range(54) if h[s, 1]}
 

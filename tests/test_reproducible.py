@@ -29,7 +29,7 @@ def hist_range(q, seed, first, n, chunks=8):
     bag = np.array(q.bag, dtype=np.int64)
     return potion_histograms(
         np.uint64(seed), first, n, bag, q.start, int(q.ruleset.game("explosion_limit")),
-        1 if q.flask is not None else 0, R, SK, SP, max(1, min(chunks, n)), *slot_table(),
+        1 if q.flask is not None else 0, R, SK, SP, max(1, min(chunks, n)), *slot_table(SK),
     )[:54]  # (rows 54+: the overflow bowl, which the base game has not)
 
 

@@ -82,7 +82,7 @@ def test_the_value_interval_is_that_of_each_potions_value_in_all():
     per_potion, brewed, vp = [], [], []
     for i in range(n):  # potion i is brewed on stream (seed, i), as in the table
         h = potion_histograms(np.uint64(seed), i, 1, bag, 2, int(rs.game("explosion_limit")), 0,
-                              R, SK, SP, 1, *slot_table())
+                              R, SK, SP, 1, *slot_table(SK))
         (space, outcome), = np.argwhere(h[:54])
         (b,), = np.nonzero(h[pot.BREW_AT:pot.BREW_SUM_AT].sum(axis=1))
         per_potion.append(values[space, outcome] + b)
