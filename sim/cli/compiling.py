@@ -20,7 +20,7 @@ OPTIMAL_ENTRY = "sim/kernel/decisions/optimal.optimal_stop"  # the optimal stopp
 PREFIX = "compiling the simulation kernels"  # every line of the notice starts so (or as below)
 OPTIMAL_PREFIX = "compiling the optimal stopper"
 # where the figures below come from, as the notice says it
-MEASURED = "CPU time measured on 2 cores, 2026-12-07; longer while other work shares the cores"
+MEASURED = "CPU time measured on 2 cores, 2026-12-08; longer while other work shares the cores"
 
 
 @dataclass(frozen=True)
@@ -34,17 +34,17 @@ class Step:
 
 
 STEPS: dict[str, Step] = {
-    "sim/kernel/potions.potion_histograms": Step("the potion kernel", 56, 106),
-    "sim/kernel/potions.potion_forced": Step("the forced-draws kernel", 48, 105),
-    "sim/kernel/game.play_games": Step("the game kernel", 141, 316),
-    "sim/kernel/game.play_game": Step("the replay kernel", 110, 225),
-    "sim/kernel/round.play_rounds": Step("the scripted-round kernel", 94, 171),
-    OPTIMAL_ENTRY: Step("the optimal stopper", 71, 153),
+    "sim/kernel/potions.potion_histograms": Step("the potion kernel", 55, 105),
+    "sim/kernel/potions.potion_forced": Step("the forced-draws kernel", 44, 104),
+    "sim/kernel/game.play_games": Step("the game kernel", 119, 317),
+    "sim/kernel/game.play_game": Step("the replay kernel", 93, 224),
+    "sim/kernel/round.play_rounds": Step("the scripted-round kernel", 77, 170),
+    OPTIMAL_ENTRY: Step("the optimal stopper", 64, 153),
 }
 # Every entry at once, as ``quacks warmup`` compiles them (its order; with the master strategy's
 # decisions and the report statistics): the entries share most of their functions (the game
 # kernel compiles the scripted round, the potion kernel the brewing), so far less than the sum.
-EVERY_STEP = Step("every kernel", 154, 339)
+EVERY_STEP = Step("every kernel", 141, 340)
 
 
 def step_of(entry: str) -> Step:
