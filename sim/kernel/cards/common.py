@@ -103,7 +103,7 @@ def looked_at(P, s, m, t):
 def put_back(P, s, k):
     """Return the k chips a card just looked at (``look``, nothing out of the bag since) to the
     bag, in one pass (``return_looked``)."""
-    return_looked(P, s, P[s, CARD_LOOK : CARD_LOOK + 5], k, -1)
+    return_looked(P, s, P[s, CARD_LOOK : CARD_LOOK + k], k, -1)
 
 
 @kernel

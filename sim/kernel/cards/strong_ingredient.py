@@ -54,7 +54,7 @@ def _strong_ingredient(P, s, G, R, FD, SK, SP, SC, rng, E, UF):
     m = look(P, s, 5, FD, rng, E, G)
     want = answer(P, s, m, default(P, s, m, G, R), G, R, SK, SP, SC, rng, UF)
     pick = looked_at(P, s, m, want)
-    return_looked(P, s, P[s, CARD_LOOK : CARD_LOOK + 5], m, pick)  # all but the one placed
+    return_looked(P, s, P[s, CARD_LOOK : CARD_LOOK + m], m, pick)  # all but the one placed
     if pick < 0:
         return
     pos = place_after(P, s, want, G, R, E)  # a white counts, but a card's draw never explodes
